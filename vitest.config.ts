@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run against the TypeScript sources (no build step): every workspace
+// package maps the "@gamequery/source" export condition to its src/ entry.
+const conditions = ['@gamequery/source', 'import', 'module', 'node', 'default'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@gamequery/source'] } },
+  test: {
+    include: ['packages/*/test/**/*.test.ts'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
