@@ -1,1 +1,22 @@
-export const placeholder = 1;
+/**
+ * @gamequery/codec — declarative codecs for the SA:MP / open.mp, VC:MP and Minecraft
+ * (GameSpy4) UDP query protocols. Every message layout is declared once; decoders,
+ * the annotating decode, encoders and the field registry are derived from it.
+ */
+export * from './errors.ts';
+export type { Charset, TextCodec } from './grammar/charset.ts';
+export { charsets, textCodec } from './grammar/charset.ts';
+export type * from './grammar/fields.ts';
+export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
+export type { Layout, Protocol, Direction, CodecOptions, Decoded, Annotation } from './grammar/layout.ts';
+export { protocolNames } from './grammar/layout.ts';
+export type { RegisteredField, FieldType } from './grammar/registry.ts';
+export { toHex } from './grammar/wire.ts';
+export * from './samp/index.ts';
+export * from './vcmp/index.ts';
+export * from './mcquery/index.ts';
+export {
+  decodePacket, encodePacket, recognize, layoutFor, layouts, messages,
+  type DecodedPacket, type PacketHint, type PacketToEncode, type Recognized,
+} from './packet.ts';
+export { fieldRegistry } from './registry.ts';

@@ -1,0 +1,270 @@
+/**
+ * The annotating decode: an interpreter over a layout's declaration that returns,
+ * for every field, its abbreviation, label, offset, length, value and display text,
+ * nested for repeated groups — and on truncated or inconsistent input everything
+ * decoded up to the exact place and reason it stopped.
+ *
+ * It is also the reference semantics: the compiled binary-parser decoder falls back
+ * to it whenever it cannot take the fast path, so every error comes from here.
+ */
+import type { TextCodec } from './charset.ts';
+import { showInt, showText, fillTemplate } from './display.ts';
+import type { Field, ListField, StringField } from './fields.ts';
+import { intSize, lengthMeta } from './fields.ts';
+import { DECIMAL, ipv4ToString, numericRange, readInt, toHex } from './wire.ts';
+import {
+  BadMagicError,
+  CodecError,
+  InvalidValueError,
+  TruncatedError,
+  UnexpectedValueError,
+} from '../errors.ts';
+
+/** A value as it appears in a tree node. */
+export type NodeValue = number | string | boolean | Uint8Array | null;
+
+/** One item of the annotated tree, as in Wireshark's proto_tree. */
+export interface FieldNode {
+  readonly abbrev: string;
+  readonly label: string;
+  readonly offset: number;
+  length: number;
+  /** The decoded value: number, text, boolean, bytes, or null for subtrees. */
+  readonly value: NodeValue;
+  /** Display text of the value (`i (Information) (0x69)`), without the label. */
+  show: string;
+  children?: FieldNode[];
+  /** Not on the wire (links, response time, malformed item). */
+  readonly generated?: boolean;
+  /** Holds a secret (RCON password): renderers mask it unless asked not to. */
+  readonly secret?: boolean;
+}
+
+/** Something odd that did not stop decoding (a short list, trailing bytes). */
+export interface DecodeWarning {
+  readonly field: string;
+  readonly offset: number;
+  readonly message: string;
+}
+
+interface Walk {
+  readonly layout: string;
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  readonly text: TextCodec;
+  offset: number;
+  readonly warnings: DecodeWarning[];
+}
+
+type Obj = Record<string, unknown>;
+
+function need(w: Walk, field: string, n: number): void {
+  const available = w.bytes.length - w.offset;
+  if (n > available) throw new TruncatedError({ layout: w.layout, field, offset: w.offset, needed: n, available });
+}
+
+function push(nodes: FieldNode[], node: FieldNode): FieldNode {
+  nodes.push(node);
+  return node;
+}
+
+/** Walks `fields`, filling `value` and `nodes`; throws a CodecError where it must stop. */
+export function walkFields(fields: readonly Field[], w: Walk, value: Obj, nodes: FieldNode[]): void {
+  for (const f of fields) walkField(f, w, value, nodes);
+}
+
+function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
+  const start = w.offset;
+  switch (f.kind) {
+    case 'magic': {
+      need(w, f.abbrev, f.bytes.length);
+      const got = w.bytes.subarray(start, start + f.bytes.length);
+      const shown = f.display === 'text' ? showText(String.fromCharCode(...got)) : toHex(got);
+      if (!got.every((b, i) => b === f.bytes[i])) {
+        const expected = f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes);
+        throw new BadMagicError({ layout: w.layout, field: f.abbrev, offset: start, expected, actual: shown });
+      }
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: got.length, value: shown, show: shown });
+      w.offset += got.length;
+      return;
+    }
+    case 'const': {
+      need(w, f.abbrev, intSize[f.type]);
+      const n = readInt(w.view, start, f.type);
+      if (n !== f.value) {
+        throw new UnexpectedValueError({
+          layout: w.layout, field: f.abbrev, offset: start,
+          expected: showInt(f.value, f.type, f.base, f.values), actual: showInt(n, f.type, f.base, f.values),
+        });
+      }
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: intSize[f.type], value: n, show: showInt(n, f.type, f.base, f.values) });
+      w.offset += intSize[f.type];
+      return;
+    }
+    case 'int': {
+      need(w, f.abbrev, intSize[f.type]);
+      const n = readInt(w.view, start, f.type);
+      value[f.name] = n;
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: intSize[f.type], value: n, show: showInt(n, f.type, f.base, f.values) });
+      w.offset += intSize[f.type];
+      return;
+    }
+    case 'bool': {
+      need(w, f.abbrev, 1);
+      const n = w.bytes[start]!;
+      value[f.name] = n !== 0;
+      if (n > 1) w.warnings.push({ field: f.abbrev, offset: start, message: `${f.abbrev}: flag byte is ${n}, expected 0 or 1` });
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 1, value: n !== 0, show: `${n !== 0 ? 'Yes' : 'No'} (${n})` });
+      w.offset += 1;
+      return;
+    }
+    case 'ipv4': {
+      need(w, f.abbrev, 4);
+      const ip = ipv4ToString(w.view.getUint32(start, false));
+      value[f.name] = ip;
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 4, value: ip, show: ip });
+      w.offset += 4;
+      return;
+    }
+    case 'bytes': {
+      need(w, f.abbrev, f.length);
+      const b = w.bytes.slice(start, start + f.length);
+      value[f.name] = b;
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: f.length, value: b, show: toHex(b) });
+      w.offset += f.length;
+      return;
+    }
+    case 'string':
+      value[f.name] = walkString(f, w, nodes);
+      return;
+    case 'list':
+      value[f.name] = walkList(f, w, nodes);
+      return;
+    case 'group': {
+      const node = push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 0, value: null, show: '', children: [] });
+      try {
+        walkFields(f.fields, w, value, node.children!);
+      } finally {
+        node.length = w.offset - start;
+      }
+      return;
+    }
+  }
+}
+
+function walkString(f: StringField<string, string | number>, w: Walk, nodes: FieldNode[]): string | number {
+  const size = f.size;
+  let start = w.offset;
+  let raw: Uint8Array;
+  let wireLength: number;
+  if ('prefix' in size) {
+    const len = lengthMeta(f);
+    need(w, len.abbrev, intSize[size.prefix]);
+    const n = readInt(w.view, start, size.prefix);
+    push(nodes, { abbrev: len.abbrev, label: len.label, offset: start, length: intSize[size.prefix], value: n, show: String(n) });
+    w.offset = start += intSize[size.prefix];
+    need(w, f.abbrev, n);
+    raw = w.bytes.subarray(start, start + n);
+    wireLength = n;
+  } else if ('fixed' in size) {
+    need(w, f.abbrev, size.fixed);
+    const all = w.bytes.subarray(start, start + size.fixed);
+    const nul = all.indexOf(0);
+    raw = nul < 0 ? all : all.subarray(0, nul);
+    wireLength = size.fixed;
+  } else {
+    const nul = w.bytes.indexOf(0, start);
+    if (nul < 0) {
+      throw new TruncatedError({ layout: w.layout, field: f.abbrev, offset: start, needed: w.bytes.length - start + 1, available: w.bytes.length - start }, 'NUL terminator');
+    }
+    raw = w.bytes.subarray(start, nul);
+    wireLength = raw.length + 1;
+  }
+  const text = w.text.decode(raw);
+  let decoded: string | number = text;
+  if (f.numeric) {
+    const [min, max] = numericRange[f.numeric];
+    const n = Number(text);
+    if (!DECIMAL.test(text) || n < min || n > max) {
+      throw new InvalidValueError({ layout: w.layout, field: f.abbrev, offset: start, actual: text },
+        `${JSON.stringify(text)} is not a decimal ${f.numeric === 'i32' ? 'signed' : 'unsigned'} 32-bit integer`);
+    }
+    decoded = n;
+  }
+  push(nodes, {
+    abbrev: f.abbrev, label: f.label, offset: start, length: wireLength, value: decoded, show: showText(text),
+    ...(f.secret ? { secret: true } : {}),
+  });
+  w.offset = start + wireLength;
+  return decoded;
+}
+
+function walkList(f: ListField, w: Walk, nodes: FieldNode[]): unknown[] {
+  const items: unknown[] = [];
+  const entryValue = (o: Obj): unknown => (f.flat ? Object.values(o)[0] : o);
+  const walkEntry = (): void => {
+    const o: Obj = {};
+    if (f.flat) {
+      // A flat entry is its single field: no subtree of its own.
+      walkFields(f.entry.fields, w, o, nodes);
+    } else {
+      const entryStart = w.offset;
+      const node = push(nodes, { abbrev: f.entry.abbrev, label: f.entry.label, offset: entryStart, length: 0, value: null, show: '', children: [] });
+      try {
+        walkFields(f.entry.fields, w, o, node.children!);
+      } finally {
+        node.length = w.offset - entryStart;
+      }
+      node.show = f.entry.summary ? fillTemplate(f.entry.summary, o) : '';
+    }
+    items.push(entryValue(o));
+  };
+
+  if (f.count) {
+    const c = f.count;
+    need(w, c.abbrev, intSize[c.type]);
+    const n = readInt(w.view, w.offset, c.type);
+    push(nodes, { abbrev: c.abbrev, label: c.label, offset: w.offset, length: intSize[c.type], value: n, show: String(n) });
+    w.offset += intSize[c.type];
+    for (let i = 0; i < n; i++) {
+      if (f.tolerateShort && w.offset === w.bytes.length) {
+        w.warnings.push({ field: c.abbrev, offset: w.offset, message: `${c.abbrev}: ${n} entries declared, ${i} present before the end of the message` });
+        break;
+      }
+      walkEntry();
+    }
+    return items;
+  }
+  // Terminated list: the entry's first field is a NUL-terminated string; empty ends it.
+  const until = f.until!;
+  for (;;) {
+    if (w.offset < w.bytes.length && w.bytes[w.offset] === 0) {
+      push(nodes, { abbrev: until.abbrev, label: until.label, offset: w.offset, length: 1, value: 0, show: '0' });
+      w.offset += 1;
+      return items;
+    }
+    if (w.offset >= w.bytes.length) {
+      throw new TruncatedError({ layout: w.layout, field: until.abbrev, offset: w.offset, needed: 1, available: 0 });
+    }
+    walkEntry();
+  }
+}
+
+/** Runs the interpreter over a whole message. */
+export function interpret(
+  layout: string,
+  fields: readonly Field[],
+  bytes: Uint8Array,
+  text: TextCodec,
+): { value: Obj; fields: FieldNode[]; bytesRead: number; warnings: DecodeWarning[]; error?: CodecError } {
+  const w: Walk = { layout, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), text, offset: 0, warnings: [] };
+  const value: Obj = {};
+  const nodes: FieldNode[] = [];
+  try {
+    walkFields(fields, w, value, nodes);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { value, fields: nodes, bytesRead: w.offset, warnings: w.warnings, error: e };
+  }
+  return { value, fields: nodes, bytesRead: w.offset, warnings: w.warnings };
+}

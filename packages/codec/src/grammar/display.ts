@@ -1,0 +1,47 @@
+/** Display text of field values, shaped like tshark's `-V` tree. */
+import type { Base, IntType, ValueTable } from './fields.ts';
+import { intSize } from './fields.ts';
+
+export function hexOf(n: number, type: IntType): string {
+  return `0x${(n >>> 0).toString(16).padStart(intSize[type] * 2, '0')}`;
+}
+
+function charOf(n: number): string {
+  return n >= 0x20 && n < 0x7f ? String.fromCharCode(n) : '.';
+}
+
+/**
+ * An integer as Wireshark shows it: `250`, `0x00000001`, `Yes (1)`,
+ * and for opcodes `i (Information) (0x69)`.
+ */
+export function showInt(n: number, type: IntType, base: Base, values?: ValueTable): string {
+  const label = values?.[n];
+  switch (base) {
+    case 'char': {
+      const hex = hexOf(n, type);
+      return label === undefined ? `${charOf(n)} (${hex})` : `${charOf(n)} (${label}) (${hex})`;
+    }
+    case 'hex': {
+      const hex = hexOf(n, type);
+      return label === undefined ? hex : `${label} (${hex})`;
+    }
+    case 'dec':
+      return label === undefined ? String(n) : `${label} (${n})`;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', '\0': '\\0' };
+
+/** Text with control characters escaped, like Wireshark's format_text. */
+export function showText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Replaces `{name}` in a template with values from an object. */
+export function fillTemplate(template: string, value: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const v = value[key];
+    return typeof v === 'string' ? showText(v) : String(v);
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * The encoder and `encodingLength`, interpreted from the same declarations as the
+ * decoders. Length prefixes and counts are computed from the data; values that do not
+ * fit their wire type raise typed errors naming the field and the offset.
+ */
+import type { TextCodec } from './charset.ts';
+import type { Field, StringField } from './fields.ts';
+import { intSize, lengthMeta } from './fields.ts';
+import { intRange, numericRange, parseIpv4, writeInt } from './wire.ts';
+import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
+
+type Obj = Readonly<Record<string, unknown>>;
+
+/** Where encoding is, and where it writes (no `view` = only measure). */
+interface Out {
+  readonly layout: string;
+  readonly text: TextCodec;
+  readonly view?: DataView;
+  readonly bytes?: Uint8Array;
+  offset: number;
+}
+
+function invalid(o: Out, field: string, actual: unknown, reason: string): never {
+  throw new InvalidValueError({ layout: o.layout, field, offset: o.offset, actual: String(actual) }, reason);
+}
+
+function checkInt(o: Out, field: string, type: Parameters<typeof intRange>[0], n: unknown): number {
+  const [min, max] = intRange(type);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    invalid(o, field, n, `${String(n)} is not an integer in ${min}..${max} (${type})`);
+  }
+  return n;
+}
+
+function get(o: Out, value: Obj, name: string, field: string): unknown {
+  const v = value[name];
+  if (v === undefined) invalid(o, field, v, `missing value "${name}"`);
+  return v;
+}
+
+function putBytes(o: Out, b: Uint8Array): void {
+  o.bytes?.set(b, o.offset);
+  o.offset += b.length;
+}
+
+function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
+  if (o.view) writeInt(o.view, o.offset, type, n);
+  o.offset += intSize[type];
+}
+
+function encodeText(o: Out, f: StringField<string, string | number>, v: unknown): Uint8Array {
+  let text: string;
+  if (f.numeric) {
+    const [min, max] = numericRange[f.numeric];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      invalid(o, f.abbrev, v, `${String(v)} is not a ${f.numeric} integer`);
+    }
+    text = String(v);
+  } else {
+    if (typeof v !== 'string') invalid(o, f.abbrev, v, 'expected a string');
+    text = v;
+  }
+  const b = o.text.encode(text);
+  if (!b) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
+  return b;
+}
+
+function putString(o: Out, f: StringField<string, string | number>, v: unknown): void {
+  const b = encodeText(o, f, v);
+  const size = f.size;
+  if ('prefix' in size) {
+    const [, max] = intRange(size.prefix);
+    if (b.length > max) {
+      throw new LengthOutOfRangeError({ layout: o.layout, field: lengthMeta(f).abbrev, offset: o.offset, actual: b.length, expected: `0..${max}` });
+    }
+    putInt(o, size.prefix, b.length);
+    putBytes(o, b);
+  } else if ('fixed' in size) {
+    if (b.length > size.fixed || b.includes(0)) {
+      throw new LengthOutOfRangeError({ layout: o.layout, field: f.abbrev, offset: o.offset, actual: b.length, expected: `0..${size.fixed} bytes, no NUL` });
+    }
+    putBytes(o, b);
+    o.bytes?.fill(0, o.offset, o.offset + size.fixed - b.length);
+    o.offset += size.fixed - b.length;
+  } else {
+    if (b.includes(0)) invalid(o, f.abbrev, v, 'a NUL-terminated string cannot contain NUL');
+    putBytes(o, b);
+    putInt(o, 'u8', 0);
+  }
+}
+
+function putFields(o: Out, fields: readonly Field[], value: Obj): void {
+  for (const f of fields) {
+    switch (f.kind) {
+      case 'magic':
+        putBytes(o, f.bytes);
+        break;
+      case 'const':
+        putInt(o, f.type, f.value);
+        break;
+      case 'int':
+        putInt(o, f.type, checkInt(o, f.abbrev, f.type, get(o, value, f.name, f.abbrev)));
+        break;
+      case 'bool': {
+        const v = get(o, value, f.name, f.abbrev);
+        if (typeof v !== 'boolean') invalid(o, f.abbrev, v, 'expected a boolean');
+        putInt(o, 'u8', v ? 1 : 0);
+        break;
+      }
+      case 'ipv4': {
+        const v = get(o, value, f.name, f.abbrev);
+        const n = typeof v === 'string' ? parseIpv4(v) : undefined;
+        if (n === undefined) invalid(o, f.abbrev, v, 'expected dotted IPv4 text');
+        putInt(o, 'u32be', n);
+        break;
+      }
+      case 'bytes': {
+        const v = get(o, value, f.name, f.abbrev);
+        if (!(v instanceof Uint8Array) || v.length !== f.length) invalid(o, f.abbrev, v, `expected ${f.length} bytes`);
+        putBytes(o, v);
+        break;
+      }
+      case 'string':
+        putString(o, f, get(o, value, f.name, f.abbrev));
+        break;
+      case 'group':
+        putFields(o, f.fields, value);
+        break;
+      case 'list': {
+        const items = get(o, value, f.name, f.entry.abbrev);
+        if (!Array.isArray(items)) invalid(o, f.entry.abbrev, items, 'expected an array');
+        const single = f.entry.fields.find((e) => 'name' in e);
+        const asEntry = (item: unknown): Obj => (f.flat ? { [(single as { name: string }).name]: item } : (item as Obj));
+        if (f.count) {
+          const [, max] = intRange(f.count.type);
+          if (items.length > max) {
+            throw new LengthOutOfRangeError({ layout: o.layout, field: f.count.abbrev, offset: o.offset, actual: items.length, expected: `0..${max}` });
+          }
+          putInt(o, f.count.type, items.length);
+          for (const item of items) putFields(o, f.entry.fields, asEntry(item));
+        } else {
+          const first = f.entry.fields[0]!;
+          for (const item of items) {
+            const e = asEntry(item);
+            if (first.kind === 'string' && e[first.name] === '') invalid(o, first.abbrev, '', 'an empty first string would end the list');
+            putFields(o, f.entry.fields, e);
+          }
+          putInt(o, 'u8', 0);
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** Byte length of `value` once encoded. */
+export function measure(layout: string, fields: readonly Field[], value: Obj, text: TextCodec): number {
+  const o: Out = { layout, text, offset: 0 };
+  putFields(o, fields, value);
+  return o.offset;
+}
+
+/** Writes `value` into `target` at `offset`; returns the number of bytes written. */
+export function writeInto(layout: string, fields: readonly Field[], value: Obj, text: TextCodec, target: Uint8Array, offset: number): number {
+  const length = measure(layout, fields, value, text);
+  if (offset < 0 || offset + length > target.length) {
+    throw new RangeError(`${layout}: encoding needs ${length} bytes at offset ${offset}, target has ${target.length}`);
+  }
+  const o: Out = {
+    layout, text, offset,
+    bytes: target, view: new DataView(target.buffer, target.byteOffset, target.byteLength),
+  };
+  putFields(o, fields, value);
+  return o.offset - offset;
+}

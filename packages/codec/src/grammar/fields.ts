@@ -1,0 +1,232 @@
+/**
+ * The declarative grammar: a message layout is an ordered list of these field
+ * declarations, plain data carrying its own display metadata (label, abbreviation,
+ * display base, value table, doc) like a Wireshark `hf_register_info` row.
+ *
+ * Everything else is derived from a declaration: the binary-parser decoder
+ * (`compile.ts`), the annotating decode (`annotate.ts`), the encoder (`encode.ts`),
+ * the field registry (`registry.ts`) and the exporters. The TypeScript type of a
+ * decoded message is inferred from the declaration too ({@link ValueOf}).
+ */
+
+/** Integer wire types. */
+export type IntType = 'u8' | 'u16le' | 'u16be' | 'u32le' | 'u32be' | 'i32le' | 'i32be';
+
+export const intSize: Record<IntType, number> = { u8: 1, u16le: 2, u16be: 2, u32le: 4, u32be: 4, i32le: 4, i32be: 4 };
+
+/** Display base, as in Wireshark: decimal, hexadecimal, or the byte as an ASCII character. */
+export type Base = 'dec' | 'hex' | 'char';
+
+/** Value → label, e.g. opcode 0x69 → "Information". */
+export type ValueTable = Readonly<Record<number, string>>;
+
+interface Meta {
+  /** Display-filter abbreviation (PROTOCOLS.md §4a), public API. */
+  readonly abbrev: string;
+  /** Human label shown in trees, e.g. "Max players". */
+  readonly label: string;
+  /** One-line description for the field listing and exports. */
+  readonly doc?: string;
+}
+
+/** A fixed byte sequence: protocol magic or a section marker. Not part of the value. */
+export interface MagicField extends Meta {
+  readonly kind: 'magic';
+  readonly bytes: Uint8Array;
+  /** Show as text (`SAMP`) or as hex (`fefd`). */
+  readonly display: 'text' | 'hex';
+}
+
+/** An integer whose value the layout fixes (opcode, packet type). Not part of the value. */
+export interface ConstField extends Meta {
+  readonly kind: 'const';
+  readonly type: IntType;
+  readonly value: number;
+  readonly base: Base;
+  /** The table of every value this field can hold across layouts (for displays). */
+  readonly values?: ValueTable;
+}
+
+export interface IntField<N extends string = string> extends Meta {
+  readonly kind: 'int';
+  readonly name: N;
+  readonly type: IntType;
+  readonly base: Base;
+  readonly values?: ValueTable;
+}
+
+/** A u8 flag decoded as a boolean (0 = false, anything else = true). */
+export interface BoolField<N extends string = string> extends Meta {
+  readonly kind: 'bool';
+  readonly name: N;
+}
+
+/** Four bytes shown in dotted order. */
+export interface Ipv4Field<N extends string = string> extends Meta {
+  readonly kind: 'ipv4';
+  readonly name: N;
+}
+
+/** How a string's extent is given on the wire. */
+export type StringSize =
+  | { readonly prefix: IntType }          // length prefix, a field `<abbrev>.len` of its own
+  | { readonly fixed: number }            // fixed width, NUL-padded
+  | { readonly terminator: 0 };           // NUL-terminated
+
+/** Text, or a decimal number written as text (`numeric`). */
+export interface StringField<N extends string = string, T extends string | number = string> extends Meta {
+  readonly kind: 'string';
+  readonly name: N;
+  readonly size: StringSize;
+  /** Decimal text decoded to a number in this integer range. */
+  readonly numeric?: 'i32' | 'u32';
+  /** Never shown in clear by the dissector (RCON passwords). */
+  readonly secret?: boolean;
+  /** Phantom: the decoded type. */
+  readonly __type?: T;
+}
+
+/** Opaque bytes of a fixed length. */
+export interface BytesField<N extends string = string> extends Meta {
+  readonly kind: 'bytes';
+  readonly name: N;
+  readonly length: number;
+}
+
+/** One entry of a repeated group: a subtree of its own. */
+export interface Entry<F extends readonly Field[] = readonly Field[]> extends Meta {
+  readonly fields: F;
+  /** Subtree text, with `{name}` replaced by the entry's field values. */
+  readonly summary?: string;
+}
+
+/** A repeated group, either counted by a prefix or ended by an empty first string. */
+export interface ListField<N extends string = string, F extends readonly Field[] = readonly Field[], Flat extends boolean = boolean> {
+  readonly kind: 'list';
+  readonly name: N;
+  readonly entry: Entry<F>;
+  /** Count prefix (shown as a field, computed when encoding). */
+  readonly count?: { readonly type: IntType } & Meta;
+  /** Terminator: the list ends where the entry's first (NUL-terminated) string is empty. */
+  readonly until?: Meta;
+  /** The value holds the entry's single field directly instead of an object. */
+  readonly flat: Flat;
+  /**
+   * Counted lists only: a count larger than the entries present is tolerated when the
+   * message ends exactly between two entries (servers that hide players do this).
+   */
+  readonly tolerateShort?: boolean;
+}
+
+/** A subtree whose fields belong to the enclosing value. */
+export interface GroupField<F extends readonly Field[] = readonly Field[]> extends Meta {
+  readonly kind: 'group';
+  readonly fields: F;
+}
+
+export type Field =
+  | MagicField
+  | ConstField
+  | IntField
+  | BoolField
+  | Ipv4Field
+  | StringField<string, string | number>
+  | BytesField
+  | ListField
+  | GroupField;
+
+/* ---------- value types inferred from a declaration ---------- */
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+type FieldValue<F> =
+  F extends IntField<infer N> ? { [K in N]: number }
+  : F extends BoolField<infer N> ? { [K in N]: boolean }
+  : F extends Ipv4Field<infer N> ? { [K in N]: string }
+  : F extends StringField<infer N, infer T> ? { [K in N]: T }
+  : F extends BytesField<infer N> ? { [K in N]: Uint8Array }
+  : F extends ListField<infer N, infer E, infer Flat>
+    ? { [K in N]: Array<Flat extends true ? ValueOf<E>[keyof ValueOf<E>] : ValueOf<E>> }
+  : F extends GroupField<infer G> ? ValueOf<G>
+  : {};
+
+/** The decoded value of a field list: one property per value-carrying field. */
+export type ValueOf<F extends readonly Field[]> = Simplify<UnionToIntersection<FieldValue<F[number]> | {}>>;
+
+/* ---------- builders ---------- */
+
+type IntMeta = Meta & { readonly base?: Base; readonly values?: ValueTable };
+
+const intBuilder = (type: IntType) => <const N extends string>(name: N, meta: IntMeta): IntField<N> =>
+  ({ kind: 'int', name, type, base: meta.base ?? 'dec', ...meta });
+
+export const u8 = intBuilder('u8');
+export const u16le = intBuilder('u16le');
+export const u16be = intBuilder('u16be');
+export const u32le = intBuilder('u32le');
+export const u32be = intBuilder('u32be');
+export const i32le = intBuilder('i32le');
+export const i32be = intBuilder('i32be');
+
+export const bool = <const N extends string>(name: N, meta: Meta): BoolField<N> => ({ kind: 'bool', name, ...meta });
+
+export const ipv4 = <const N extends string>(name: N, meta: Meta): Ipv4Field<N> => ({ kind: 'ipv4', name, ...meta });
+
+export const bytes = <const N extends string>(name: N, length: number, meta: Meta): BytesField<N> =>
+  ({ kind: 'bytes', name, length, ...meta });
+
+type StringMeta = Meta & { readonly secret?: boolean };
+
+/** A string with an integer length prefix. */
+export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta): StringField<N, string> =>
+  ({ kind: 'string', name, size: { prefix }, ...meta });
+
+/** A fixed-width, NUL-padded string. */
+export const fixedString = <const N extends string>(name: N, width: number, meta: StringMeta): StringField<N, string> =>
+  ({ kind: 'string', name, size: { fixed: width }, ...meta });
+
+/** A NUL-terminated string. */
+export const cstring = <const N extends string>(name: N, meta: StringMeta): StringField<N, string> =>
+  ({ kind: 'string', name, size: { terminator: 0 }, ...meta });
+
+/** A NUL-terminated decimal number. */
+export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta): StringField<N, number> =>
+  ({ kind: 'string', name, size: { terminator: 0 }, numeric, ...meta });
+
+const latin1Bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
+/** Fixed bytes given as text (`"SAMP"`) or as an array of byte values. */
+export const magic = (value: string | readonly number[], meta: Meta): MagicField =>
+  typeof value === 'string'
+    ? { kind: 'magic', bytes: latin1Bytes(value), display: 'text', ...meta }
+    : { kind: 'magic', bytes: Uint8Array.from(value), display: 'hex', ...meta };
+
+export const constant = (type: IntType, value: number, meta: IntMeta): ConstField =>
+  ({ kind: 'const', type, value, base: meta.base ?? 'dec', ...meta });
+
+/** A list counted by a prefix of type `count.type`. */
+export const countedList = <const N extends string, const F extends readonly Field[]>(
+  name: N,
+  count: { readonly type: IntType } & Meta,
+  entry: Entry<F>,
+  options: { tolerateShort?: boolean } = {},
+): ListField<N, F, false> => ({ kind: 'list', name, count, entry, flat: false, ...options });
+
+/** A list ended by an entry whose first (NUL-terminated) string is empty. */
+export const terminatedList = <const N extends string, const F extends readonly Field[], const Flat extends boolean = false>(
+  name: N,
+  until: Meta,
+  entry: Entry<F>,
+  options: { flat?: Flat } = {},
+): ListField<N, F, Flat> => ({ kind: 'list', name, until, entry, flat: (options.flat ?? false) as Flat });
+
+export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> =>
+  ({ kind: 'group', fields, ...meta });
+
+/** The `.len` field that sits under a length-prefixed string's abbreviation. */
+export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label: `${f.label} length` });
+
+/** True for fields that contribute a property to the decoded value. */
+export const hasValue = (f: Field): f is Exclude<Field, MagicField | ConstField | GroupField> =>
+  f.kind !== 'magic' && f.kind !== 'const' && f.kind !== 'group';

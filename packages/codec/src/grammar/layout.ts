@@ -1,0 +1,164 @@
+/**
+ * A message layout: one declaration, and everything derived from it.
+ */
+import type { Charset } from './charset.ts';
+import { textCodec } from './charset.ts';
+import type { Field, ValueOf } from './fields.ts';
+import type { DecodeWarning, FieldNode } from './annotate.ts';
+import { interpret } from './annotate.ts';
+import { compile, type FastDecoder } from './compile.ts';
+import { measure, writeInto } from './encode.ts';
+import { fillTemplate } from './display.ts';
+import type { CodecError } from '../errors.ts';
+
+export type Protocol = 'samp' | 'vcmp' | 'mcquery';
+export type Direction = 'request' | 'response';
+
+export interface CodecOptions {
+  /** Charset of the strings; defaults to the protocol's (windows-1252, or latin1 for Minecraft). */
+  readonly charset?: Charset;
+}
+
+export interface Decoded<V> {
+  readonly value: V;
+  /** Bytes the message took; fewer than the input when trailing bytes follow. */
+  readonly bytesRead: number;
+  /** Oddities that did not stop decoding (short lists, trailing bytes, odd flags). */
+  readonly warnings: readonly DecodeWarning[];
+}
+
+/** The annotated tree of one message; on bad input, what was decoded plus why it stopped. */
+export interface Annotation<V> {
+  readonly layout: Layout<V>;
+  /** Tree nodes in wire order; ends with a `<protocol>.malformed` node when `error` is set. */
+  readonly fields: FieldNode[];
+  /** The value when decoding completed. */
+  readonly value?: V;
+  /** Whatever was decoded, complete or not. */
+  readonly partial: Partial<V>;
+  readonly bytesRead: number;
+  readonly warnings: readonly DecodeWarning[];
+  readonly error?: CodecError;
+  /** One-line description (Wireshark's Info column), e.g. `"Server" 13/250`. */
+  readonly info: string;
+}
+
+export interface LayoutSpec<F extends readonly Field[]> {
+  readonly protocol: Protocol;
+  /** Message name, e.g. `info`; with the direction it names the layout. */
+  readonly message: string;
+  readonly direction: Direction;
+  /** Short human title, e.g. "Server information". */
+  readonly title: string;
+  readonly fields: F;
+  /** Info-column template with `{field}` placeholders. */
+  readonly info?: string;
+  readonly doc?: string;
+}
+
+export interface Layout<V = Record<string, unknown>> {
+  /** `<protocol>.<message>.<direction>`, e.g. `samp.info.response`. */
+  readonly id: string;
+  readonly protocol: Protocol;
+  readonly message: string;
+  readonly direction: Direction;
+  readonly title: string;
+  readonly fields: readonly Field[];
+  readonly doc?: string;
+  readonly defaultCharset: Charset;
+  /** Decodes one message; throws a typed {@link CodecError} on bad input. */
+  decode(bytes: Uint8Array, options?: CodecOptions): Decoded<V>;
+  /** Decodes with offsets for every field; never throws on bad input. */
+  annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V>;
+  encode(value: V, options?: CodecOptions): Uint8Array;
+  /** Writes into `target` at `offset`; returns the bytes written. */
+  encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
+  encodingLength(value: V, options?: CodecOptions): number;
+  /** Info-column text for a decoded value. */
+  describe(value: Partial<V>): string;
+}
+
+export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'VC:MP', mcquery: 'Minecraft query' };
+
+const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
+
+export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<F>): Layout<ValueOf<F>> {
+  type V = ValueOf<F>;
+  const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
+  const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
+  const fast = new Map<Charset, FastDecoder>();
+  const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
+
+  const layout: Layout<V> = {
+    id,
+    protocol: spec.protocol,
+    message: spec.message,
+    direction: spec.direction,
+    title: spec.title,
+    fields: spec.fields,
+    ...(spec.doc === undefined ? {} : { doc: spec.doc }),
+    defaultCharset,
+
+    decode(bytes, options) {
+      const text = codecFor(options);
+      let decoder = fast.get(text.charset);
+      if (!decoder) fast.set(text.charset, (decoder = compile(spec.fields, text)));
+      const hit = decoder(bytes);
+      if (hit) {
+        const warnings = hit.bytesRead < bytes.length ? [trailing(hit.bytesRead, bytes.length)] : NO_WARNINGS;
+        return { value: hit.value as V, bytesRead: hit.bytesRead, warnings };
+      }
+      const r = interpret(id, spec.fields, bytes, text);
+      if (r.error) throw r.error;
+      const warnings = r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
+      return { value: r.value as V, bytesRead: r.bytesRead, warnings };
+    },
+
+    annotate(bytes, options) {
+      const r = interpret(id, spec.fields, bytes, codecFor(options));
+      const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
+      const fields = r.fields;
+      if (r.error) {
+        const at = r.error.info.offset;
+        fields.push({
+          abbrev: `${spec.protocol}.malformed`, label: 'Malformed Packet', offset: at, length: Math.max(0, bytes.length - at),
+          value: r.error.name, show: r.error.message, generated: true,
+        });
+      }
+      return {
+        layout, fields, partial: r.value as Partial<V>, bytesRead: r.bytesRead, warnings,
+        info: layout.describe(r.value as Partial<V>),
+        ...(r.error ? { error: r.error } : { value: r.value as V }),
+      };
+    },
+
+    encode(value, options) {
+      const text = codecFor(options);
+      const out = new Uint8Array(measure(id, spec.fields, value as Record<string, unknown>, text));
+      writeInto(id, spec.fields, value as Record<string, unknown>, text, out, 0);
+      return out;
+    },
+
+    encodeInto(value, target, offset = 0, options) {
+      return writeInto(id, spec.fields, value as Record<string, unknown>, codecFor(options), target, offset);
+    },
+
+    encodingLength(value, options) {
+      return measure(id, spec.fields, value as Record<string, unknown>, codecFor(options));
+    },
+
+    describe(value) {
+      const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
+      if (!spec.info) return head;
+      const v = value as Record<string, unknown>;
+      // A partial value fills what it can; missing placeholders are shown as '?'.
+      const filled = fillTemplate(spec.info, new Proxy(v, { get: (t, k) => (k in t ? t[k as string] : '?') }));
+      return `${head}: ${filled}`;
+    },
+  };
+  return layout;
+}
+
+function trailing(bytesRead: number, length: number): DecodeWarning {
+  return { field: 'trailing', offset: bytesRead, message: `${length - bytesRead} bytes after the end of the message at offset ${bytesRead}` };
+}

@@ -1,0 +1,25 @@
+/**
+ * Minecraft query (GameSpy4) common fields (PROTOCOLS.md §3.2, §3.7; MJ QueryThreadGs4).
+ *
+ * Requests:  | FE FD | type | session id (4) | [token i32 BE] | [padding (4)] |
+ * Responses: | type | session id (4) | ...   (no magic)
+ *
+ * The session id is 4 opaque bytes; vanilla mangles bytes ≥ 0x80 in the handshake
+ * reply (UTF-8 round trip), hence the convention `id & 0x0F0F0F0F`.
+ */
+import { constant, magic, u32be, type ValueTable } from '../grammar/fields.ts';
+
+export const mcqueryTypes: ValueTable = { 0x09: 'Handshake', 0x00: 'Stat' };
+
+export const HANDSHAKE = 0x09;
+export const STAT = 0x00;
+
+const type = (value: number) =>
+  constant('u8', value, { abbrev: 'mcquery.type', label: 'Type', base: 'hex', values: mcqueryTypes, doc: 'Packet type' });
+
+const sessionId = u32be('sessionId', { abbrev: 'mcquery.session_id', label: 'Session ID', base: 'hex', doc: 'Client-chosen id, echoed by the server' });
+
+export const mcqueryRequestHeader = (t: number) =>
+  [magic([0xfe, 0xfd], { abbrev: 'mcquery.magic', label: 'Magic', doc: 'Request signature FE FD' }), type(t), sessionId] as const;
+
+export const mcqueryResponseHeader = (t: number) => [type(t), sessionId] as const;

@@ -1,0 +1,10 @@
+/** Minecraft query messages. Responses carry no magic: see `decodePacket`. */
+import { handshakeRequest, handshakeResponse } from './handshake.ts';
+import { basicRequest, basicResponse } from './basic.ts';
+import { fullRequest, fullResponse } from './full.ts';
+
+export const mcqueryMessages = {
+  handshake: { request: handshakeRequest, response: handshakeResponse },
+  basic: { request: basicRequest, response: basicResponse },
+  full: { request: fullRequest, response: fullResponse },
+} as const;

@@ -1,0 +1,185 @@
+/**
+ * Packet-level entry points that need no prior knowledge of the message:
+ * `decodePacket` recognises protocol, direction and message from the bytes where the
+ * bytes allow it (and says so where they don't), `encodePacket` is its inverse.
+ */
+import type { Layout, Protocol, Direction, CodecOptions } from './grammar/layout.ts';
+import type { DecodeWarning } from './grammar/annotate.ts';
+import { UnknownOpcodeError, UnrecognizedPacketError, CodecError } from './errors.ts';
+import { sampMessages } from './samp/messages.ts';
+import { vcmpMessages } from './vcmp/messages.ts';
+import { mcqueryMessages } from './mcquery/messages.ts';
+import { HANDSHAKE, STAT } from './mcquery/header.ts';
+import { toHex } from './grammar/wire.ts';
+
+/** A message's two layouts; `symmetric` when request and reply are the same bytes. */
+type Pair = { readonly request: Layout<any>; readonly response: Layout<any>; readonly symmetric?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Every message of every protocol, by protocol and message name. */
+export const messages: Record<Protocol, Record<string, Pair>> = {
+  samp: Object.fromEntries(Object.values(sampMessages).map((m) => [m.request.message, m])),
+  vcmp: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
+  mcquery: mcqueryMessages,
+};
+
+/** Every layout, requests and responses of all protocols. */
+export const layouts: readonly Layout<any>[] = Object.values(messages).flatMap((byName) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  Object.values(byName).flatMap((m) => [m.request, m.response]));
+
+export interface PacketHint {
+  readonly protocol?: Protocol;
+  readonly direction?: Direction;
+  /** Message name, for what the bytes cannot tell (Minecraft basic vs full response). */
+  readonly message?: string;
+}
+
+export interface DecodedPacket {
+  readonly protocol: Protocol;
+  /** `either` for a SA:MP/VC:MP `p` without a hint: request and reply are byte-identical. */
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly value: Record<string, unknown>;
+  readonly bytesRead: number;
+  readonly warnings: readonly DecodeWarning[];
+}
+
+export interface Recognized {
+  readonly protocol: Protocol;
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const startsWith = (b: Uint8Array, text: string): boolean =>
+  b.length >= text.length && [...text].every((c, i) => b[i] === c.charCodeAt(0));
+
+const preview = (b: Uint8Array): string => toHex(b.subarray(0, 8)).replace(/(..)(?!$)/g, '$1 ');
+
+function opcodeOf(protocol: 'samp' | 'vcmp', bytes: Uint8Array): Pair {
+  if (bytes.length < 11) {
+    throw new UnrecognizedPacketError(`${protocol}: a ${protocol === 'samp' ? 'SA:MP' : 'VC:MP'} query is at least 11 bytes, got ${bytes.length}`,
+      { field: `${protocol}.opcode`, offset: bytes.length, needed: 11, available: bytes.length });
+  }
+  const op = String.fromCharCode(bytes[10]!);
+  const table: Record<string, Pair> = protocol === 'samp' ? sampMessages : vcmpMessages;
+  const pair = table[op];
+  if (!pair) {
+    throw new UnknownOpcodeError({ layout: '', field: `${protocol}.opcode`, offset: 10, actual: `0x${bytes[10]!.toString(16).padStart(2, '0')}` });
+  }
+  return pair;
+}
+
+/** The first layout in `candidates` that decodes `bytes` exactly, else the first that decodes at all. */
+function bestFit(candidates: readonly Layout<any>[], bytes: Uint8Array, options?: CodecOptions): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let fallback: Layout<any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const l of candidates) {
+    try {
+      const r = l.decode(bytes, options);
+      if (r.bytesRead === bytes.length) return l;
+      fallback ??= l;
+    } catch (e) {
+      if (!(e instanceof CodecError)) throw e;
+    }
+  }
+  return fallback ?? candidates[0]!;
+}
+
+/** Looks at the bytes (and the hint) and names the layout, without decoding fully. */
+export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized {
+  const isSamp = startsWith(bytes, 'SAMP');
+  const isVcmpRequest = startsWith(bytes, 'VCMP');
+  const isVcmpResponse = startsWith(bytes, 'MP04');
+  const isMcRequest = bytes.length >= 3 && bytes[0] === 0xfe && bytes[1] === 0xfd;
+  let protocol = hint.protocol;
+  if (!protocol) {
+    if (isSamp) protocol = 'samp';
+    else if (isVcmpRequest || isVcmpResponse) protocol = 'vcmp';
+    else if (isMcRequest) protocol = 'mcquery';
+    else if (bytes.length >= 5 && (bytes[0] === HANDSHAKE || bytes[0] === STAT)) {
+      throw new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation');
+    } else {
+      throw new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`);
+    }
+  }
+  const found = (direction: Direction | 'either', layout: Layout<any>): Recognized => // eslint-disable-line @typescript-eslint/no-explicit-any
+    ({ protocol: protocol!, direction, message: layout.message, layout });
+
+  switch (protocol) {
+    case 'samp': {
+      const pair = opcodeOf('samp', bytes);
+      if (hint.direction) return found(hint.direction, pair[hint.direction]);
+      if (pair.symmetric) return found('either', pair.request);
+      if (pair.request.message === 'rcon') return recognizeRcon(bytes, pair, options);
+      return bytes.length === 11 ? found('request', pair.request) : found('response', pair.response);
+    }
+    case 'vcmp': {
+      const pair = opcodeOf('vcmp', bytes);
+      const direction = hint.direction ?? (isVcmpResponse ? 'response' : 'request');
+      return found(direction, pair[direction]);
+    }
+    case 'mcquery': {
+      const direction = hint.direction ?? (isMcRequest ? 'request' : 'response');
+      if (hint.message) {
+        const pair = mcqueryMessages[hint.message as keyof typeof mcqueryMessages];
+        if (!pair) throw new UnrecognizedPacketError(`mcquery: no message named ${JSON.stringify(hint.message)}`);
+        return found(direction, pair[direction]);
+      }
+      const typeAt = direction === 'request' ? 2 : 0;
+      const type = bytes[typeAt];
+      if (type === HANDSHAKE) return found(direction, mcqueryMessages.handshake[direction]);
+      if (type !== STAT) {
+        throw new UnknownOpcodeError({ layout: '', field: 'mcquery.type', offset: typeAt, actual: type === undefined ? 'none' : `0x${type.toString(16).padStart(2, '0')}` });
+      }
+      if (direction === 'request') {
+        // Servers choose basic or full by length alone: 15 bytes is full (MJ).
+        return found(direction, bytes.length === 15 ? mcqueryMessages.full.request : mcqueryMessages.basic.request);
+      }
+      return found(direction, looksLikeFullStat(bytes) ? mcqueryMessages.full.response : mcqueryMessages.basic.response);
+    }
+  }
+}
+
+function recognizeRcon(bytes: Uint8Array, pair: Pair, options?: CodecOptions): Recognized {
+  // A request (two u16-prefixed strings) and a reply line (one) can never both fit a
+  // datagram exactly, so the one that consumes it all is the answer.
+  const layout = bestFit([pair.request, pair.response], bytes, options);
+  return { protocol: 'samp', direction: layout.direction, message: 'rcon', layout };
+}
+
+/**
+ * A full-stat reply has an 11-byte split header after the session id whose last two
+ * bytes are 80 00 (any 9 bytes before them: "splitnum\0", Geyser's "GeyserMC\0").
+ */
+function looksLikeFullStat(bytes: Uint8Array): boolean {
+  return bytes.length >= 16 && bytes[13] === 0 && bytes[14] === 0x80 && bytes[15] === 0;
+}
+
+/** Decodes a datagram of any of the three protocols. Throws a typed CodecError. */
+export function decodePacket(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): DecodedPacket {
+  const r = recognize(bytes, hint, options);
+  const d = r.layout.decode(bytes, options);
+  return { ...r, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
+}
+
+export interface PacketToEncode {
+  readonly protocol: Protocol;
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly value: Record<string, unknown>;
+}
+
+/** Encodes a message of any protocol; the inverse of {@link decodePacket}. */
+export function encodePacket(packet: PacketToEncode, options?: CodecOptions): Uint8Array {
+  return layoutFor(packet.protocol, packet.message, packet.direction).encode(packet.value, options);
+}
+
+/** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
+export function layoutFor(protocol: Protocol, message: string, direction: Direction | 'either'): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const pair = messages[protocol]?.[message];
+  if (!pair) throw new UnrecognizedPacketError(`${protocol}: no message named ${JSON.stringify(message)}`);
+  if (direction === 'either' && !pair.symmetric) {
+    throw new UnrecognizedPacketError(`${protocol}.${message}: request and response differ, name the direction`);
+  }
+  return pair[direction === 'either' ? 'request' : direction];
+}
