@@ -20,3 +20,4 @@ export {
   type DecodedPacket, type PacketHint, type PacketToEncode, type Recognized,
 } from './packet.ts';
 export { fieldRegistry } from './registry.ts';
+export { valueToJson, valueFromJson, nodeValueToJson, fromHex } from './json.ts';

@@ -7,10 +7,13 @@
  * servers send UTF-8. Callers therefore choose the charset; raw bytes stay available
  * through the annotating decode.
  *
- * Single-byte code pages are decoded through a 256-entry table built once from the
- * platform `TextDecoder` (WHATWG mappings), and encoded through its inverse, so both
- * directions agree and nothing here needs Node's Buffer.
+ * Single-byte code pages are decoded through a 256-entry table and encoded through its
+ * inverse, so both directions agree and nothing here needs Node's Buffer. The tables
+ * come from iconv-lite at build time (codepages.ts), not from `TextDecoder`, which Node
+ * 20 gets wrong for both Windows code pages.
  */
+import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from './codepages.ts';
+
 
 /** The charsets a caller may choose for decoded text. */
 export type Charset = 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8';
@@ -33,12 +36,8 @@ class SingleByteCodec implements TextCodec {
 
   constructor(readonly charset: Charset, chars: string[]) {
     this.#chars = chars;
-    // The first byte that maps to a code point wins, so U+FFFD (unmapped bytes) is
-    // never encodable and decoding stays the inverse of encoding wherever it can be.
-    chars.forEach((ch, byte) => {
-      const cp = ch.charCodeAt(0);
-      if (cp !== 0xfffd && !this.#bytes.has(cp)) this.#bytes.set(cp, byte);
-    });
+    chars.forEach((ch, byte) => this.#bytes.set(ch.charCodeAt(0), byte));
+    if (this.#bytes.size !== 256) throw new Error(`${charset}: the table maps two bytes to one character`);
   }
 
   decode(bytes: Uint8Array): string {
@@ -106,12 +105,9 @@ class Utf8Codec implements TextCodec {
   }
 }
 
-function tableFor(label: string): string[] {
-  const decoder = new TextDecoder(label);
-  const all = new Uint8Array(256);
-  for (let i = 0; i < 256; i++) all[i] = i;
-  return Array.from(decoder.decode(all));
-}
+/** ASCII below 0x80, then the code page's upper half. */
+const tableFor = (high: string): string[] =>
+  [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), ...high];
 
 const cache = new Map<Charset, TextCodec>();
 
@@ -121,12 +117,14 @@ export function textCodec(charset: Charset): TextCodec {
   if (codec) return codec;
   switch (charset) {
     case 'latin1':
-      // True ISO-8859-1: WHATWG's "latin1" label means windows-1252, so build it here.
+      // True ISO-8859-1 (byte = code point); WHATWG's "latin1" label means windows-1252.
       codec = new SingleByteCodec(charset, Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)));
       break;
     case 'windows-1252':
+      codec = new SingleByteCodec(charset, tableFor(WINDOWS_1252_HIGH));
+      break;
     case 'windows-1251':
-      codec = new SingleByteCodec(charset, tableFor(charset));
+      codec = new SingleByteCodec(charset, tableFor(WINDOWS_1251_HIGH));
       break;
     case 'utf8':
       codec = new Utf8Codec();

@@ -1,0 +1,69 @@
+/**
+ * fast-check arbitraries of valid values, derived by walking a layout's declaration,
+ * so every layout gets property tests without a second list of its fields.
+ */
+import fc from 'fast-check';
+import type { Charset, Field, IntType, Layout } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec';
+
+const ranges: Record<IntType, [number, number]> = {
+  u8: [0, 0xff], u16le: [0, 0xffff], u16be: [0, 0xffff], u32le: [0, 0xffffffff], u32be: [0, 0xffffffff],
+  i32le: [-0x80000000, 0x7fffffff], i32be: [-0x80000000, 0x7fffffff],
+};
+
+/** Characters that the charset can encode (and that decode back to themselves). */
+function alphabet(charset: Charset): fc.Arbitrary<string> {
+  if (charset === 'utf8') return fc.string({ unit: 'grapheme', maxLength: 12 });
+  const codec = textCodec(charset);
+  const chars: string[] = [];
+  for (let b = 0; b < 256; b++) chars.push(codec.decode(Uint8Array.of(b)));
+  return fc.string({ unit: fc.constantFrom(...chars), maxLength: 24 });
+}
+
+function textArb(charset: Charset, opts: { maxBytes: number; noNul: boolean; nonEmpty?: boolean }): fc.Arbitrary<string> {
+  const codec = textCodec(charset);
+  return alphabet(charset).filter((s) => {
+    if (opts.noNul && s.includes('\0')) return false;
+    if (opts.nonEmpty && s === '') return false;
+    const n = codec.byteLength(s);
+    return n !== undefined && n <= opts.maxBytes;
+  });
+}
+
+function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Record<string, unknown>> {
+  const parts: Record<string, fc.Arbitrary<unknown>> = {};
+  const groups: fc.Arbitrary<Record<string, unknown>>[] = [];
+  fields.forEach((f, i) => {
+    switch (f.kind) {
+      case 'magic': case 'const': return;
+      case 'int': parts[f.name] = fc.integer({ min: ranges[f.type][0], max: ranges[f.type][1] }); return;
+      case 'bool': parts[f.name] = fc.boolean(); return;
+      case 'ipv4': parts[f.name] = fc.tuple(...[0, 1, 2, 3].map(() => fc.integer({ min: 0, max: 255 }))).map((a) => a.join('.')); return;
+      case 'bytes': parts[f.name] = fc.uint8Array({ minLength: f.length, maxLength: f.length }); return;
+      case 'string': {
+        if (f.numeric) { parts[f.name] = fc.integer({ min: f.numeric === 'i32' ? -0x80000000 : 0, max: f.numeric === 'i32' ? 0x7fffffff : 0xffffffff }); return; }
+        const size = f.size;
+        const maxBytes = 'prefix' in size ? Math.min(ranges[size.prefix][1], 300) : 'fixed' in size ? size.fixed : 64;
+        parts[f.name] = textArb(charset, { maxBytes, noNul: !('prefix' in size) });
+        return;
+      }
+      case 'group': groups.push(fieldsArb(f.fields, charset)); return;
+      case 'list': {
+        const [first, ...rest] = f.entry.fields;
+        let entry = fieldsArb(f.entry.fields, charset);
+        if (f.until && first?.kind === 'string') {
+          // The first string of a terminated list's entry must not be empty.
+          entry = fc.tuple(textArb(charset, { maxBytes: 64, noNul: true, nonEmpty: true }), fieldsArb(rest, charset))
+            .map(([head, tail]) => ({ [first.name]: head, ...tail }));
+        }
+        const item = f.flat ? entry.map((e) => Object.values(e)[0]) : entry;
+        parts[f.name] = fc.array(item, { maxLength: 6 });
+        return;
+      }
+    }
+    void i;
+  });
+  return fc.tuple(fc.record(parts), ...groups).map(([own, ...rest]) => Object.assign({}, own, ...rest));
+}
+
+export const valueArb = (layout: Layout<any>, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset);

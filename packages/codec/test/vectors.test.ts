@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import {
+  CodecError, decodePacket, fromHex, layoutFor, layouts, nodeValueToJson, toHex, valueFromJson,
+  type FieldNode,
+} from '@gamequery/codec';
+import { loadVectors, vectorRoot, type VectorNode } from './helpers/vectors.ts';
+
+const vectors = loadVectors();
+const schema = JSON.parse(readFileSync(`${vectorRoot}schema.json`, 'utf8'));
+const validate = new Ajv2020({ allErrors: true }).compile(schema);
+
+const nodeJson = (n: FieldNode): VectorNode => ({
+  abbrev: n.abbrev, offset: n.offset, length: n.length, value: nodeValueToJson(n.value),
+  ...(n.children ? { children: n.children.map(nodeJson) } : {}),
+});
+
+describe('test-vectors/', () => {
+  it('has at least three cases per layout: a normal, an edge and a bad one', () => {
+    for (const layout of layouts) {
+      const mine = vectors.filter((v) => v.layout === layout.id);
+      expect(mine.length, layout.id).toBeGreaterThanOrEqual(3);
+      expect(mine.some((v) => v.error), `${layout.id} has an error case`).toBe(true);
+      expect(mine.filter((v) => v.value).length, `${layout.id} has two valid cases`).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it.each(vectors.map((v) => [v.id, v] as const))('%s matches the schema and its file name', (_, v) => {
+    expect(validate(v), JSON.stringify(validate.errors)).toBe(true);
+    expect(v.layout).toBe(`${v.protocol}.${v.message}.${v.direction}`);
+  });
+
+  it.each(vectors.map((v) => [v.id, v] as const))('%s decodes, encodes and annotates as recorded', (_, v) => {
+    const layout = layoutFor(v.protocol, v.message, v.direction);
+    const bytes = fromHex(v.hex);
+    const opts = v.charset ? { charset: v.charset } : {};
+    const ann = layout.annotate(bytes, opts);
+    expect(ann.fields.map(nodeJson)).toEqual(v.fields);
+    if (v.error) {
+      expect(() => layout.decode(bytes, opts)).toThrow(CodecError);
+      try { layout.decode(bytes, opts); } catch (e) {
+        const err = e as CodecError;
+        expect({ type: err.name, offset: err.info.offset, field: err.info.field, message: err.message }).toEqual(v.error);
+      }
+      expect(ann.error?.name).toBe(v.error.type);
+      return;
+    }
+    const value = valueFromJson(layout, v.value!);
+    const decoded = layout.decode(bytes, opts);
+    expect(decoded.value).toEqual(value);
+    expect(decoded.warnings.map(({ field, offset }) => ({ field, offset }))).toEqual(v.warnings ?? []);
+    expect(toHex(layout.encode(value, opts))).toBe(v.canonicalHex ?? v.hex);
+    expect(ann.value).toEqual(value);
+  });
+
+  it.each(vectors.map((v) => [v.id, v] as const))('%s is recognised by decodePacket given protocol and direction', (_, v) => {
+    const bytes = fromHex(v.hex);
+    const hint = { protocol: v.protocol, direction: v.direction, ...(v.protocol === 'mcquery' ? { message: v.message } : {}) };
+    const opts = v.charset ? { charset: v.charset } : {};
+    if (v.error) {
+      expect(() => decodePacket(bytes, hint, opts)).toThrow(CodecError);
+    } else {
+      const p = decodePacket(bytes, hint, opts);
+      expect(p.layout.id).toBe(v.layout);
+    }
+  });
+
+  it('every prefix of every valid vector gives a typed error or a partial tree, never an untyped exception', () => {
+    let prefixes = 0;
+    for (const v of vectors.filter((x) => x.value)) {
+      const layout = layoutFor(v.protocol, v.message, v.direction);
+      const bytes = fromHex(v.hex);
+      for (let n = 0; n < bytes.length; n++) {
+        const cut = bytes.subarray(0, n);
+        prefixes++;
+        const ann = layout.annotate(cut);
+        try {
+          const r = layout.decode(cut);
+          // A tolerated prefix (a list cut between entries) must say so.
+          expect(ann.error).toBeUndefined();
+          expect(r.bytesRead).toBeLessThanOrEqual(n);
+        } catch (e) {
+          expect(e).toBeInstanceOf(CodecError);
+          expect(ann.error).toBeInstanceOf(CodecError);
+          expect(ann.error!.message).toBe((e as Error).message);
+          const last = ann.fields.at(-1)!;
+          expect(last.abbrev).toBe(`${v.protocol}.malformed`);
+          expect(last.offset).toBe(ann.error!.info.offset);
+          expect(last.offset).toBeLessThanOrEqual(n);
+        }
+      }
+    }
+    expect(prefixes).toBeGreaterThan(2000);
+  });
+});
