@@ -1,0 +1,21 @@
+/** `gamequery fields`: every field abbreviation, like `tshark -G fields`. */
+import { Command, Option } from 'commander';
+import { fieldRegistry } from '@gamequery/codec';
+
+export function fieldsCommand(): Command {
+  return new Command('fields')
+    .description('list every field abbreviation with its label, type and protocol (like tshark -G fields)')
+    .option('--protocol <name>', 'only this protocol (samp, vcmp, mcquery)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((opts: { protocol?: string; format: 'text' | 'json' }) => {
+      const rows = fieldRegistry.filter((f) => !opts.protocol || f.protocol === opts.protocol);
+      if (opts.format === 'json') {
+        process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+        return;
+      }
+      for (const f of rows) {
+        const base = f.base === 'none' ? 'BASE_NONE' : `BASE_${f.base.toUpperCase()}`;
+        process.stdout.write(['F', f.label, f.abbrev, f.type, f.protocol, base, f.doc].join('\t') + '\n');
+      }
+    });
+}

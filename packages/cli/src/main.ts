@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+/** gamequery — the command line. Parses flags, calls the libraries, prints. */
+import { Command } from 'commander';
+import { decodeCommand } from './commands/decode.ts';
+import { fieldsCommand } from './commands/fields.ts';
+
+const program = new Command('gamequery')
+  .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+program.addCommand(decodeCommand());
+program.addCommand(fieldsCommand());
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 2;
+});

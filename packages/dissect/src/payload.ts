@@ -1,0 +1,54 @@
+/**
+ * Dissects one UDP payload: recognises the message (codec `recognize`), runs the
+ * annotating decode and returns the tree with its summary — or, for bytes that are no
+ * query message, the reason. Never throws on bad input.
+ */
+import {
+  CodecError, protocolNames, recognize,
+  type Annotation, type CodecOptions, type Direction, type FieldNode, type PacketHint, type Protocol,
+} from '@gamequery/codec';
+
+export interface DissectedPayload {
+  readonly protocol?: Protocol;
+  readonly direction?: Direction | 'either';
+  readonly message?: string;
+  /** Layout id, e.g. `samp.info.response`. */
+  readonly layout?: string;
+  /** Info-column text, e.g. `SA:MP info response: "Server" 13/250`. */
+  readonly summary: string;
+  readonly fields: FieldNode[];
+  readonly value?: Record<string, unknown>;
+  readonly warnings: readonly { field: string; offset: number; message: string }[];
+  /** Why decoding stopped, when it did (typed error as JSON). */
+  readonly error?: ReturnType<CodecError['toJSON']>;
+  readonly length: number;
+}
+
+export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, options: CodecOptions = {}): DissectedPayload {
+  let r;
+  try {
+    r = recognize(bytes, hint, options);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    const protocol = hint.protocol;
+    return {
+      ...(protocol ? { protocol } : {}),
+      summary: `${protocol ? protocolNames[protocol] : 'Unrecognized'}: ${e.message}`,
+      fields: protocol ? [malformed(protocol, bytes, e)] : [],
+      warnings: [], error: e.toJSON(), length: bytes.length,
+    };
+  }
+  const ann: Annotation<Record<string, unknown>> = r.layout.annotate(bytes, options);
+  const summary = ann.error ? `${ann.info} [Malformed Packet]` : ann.info;
+  return {
+    protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout.id,
+    summary, fields: ann.fields, warnings: ann.warnings, length: bytes.length,
+    ...(ann.value ? { value: ann.value } : {}),
+    ...(ann.error ? { error: ann.error.toJSON() } : {}),
+  };
+}
+
+function malformed(protocol: Protocol, bytes: Uint8Array, e: CodecError): FieldNode {
+  const at = Math.min(e.info.offset, bytes.length);
+  return { abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at, value: e.name, show: e.message, generated: true };
+}

@@ -1,0 +1,38 @@
+/**
+ * Text rendering of an annotated tree, shaped like `tshark -V`:
+ * `Label: value` lines, subtrees indented by four spaces, generated items in brackets,
+ * the malformed item as `[Malformed Packet: why]`.
+ */
+import type { FieldNode } from '@gamequery/codec';
+
+export interface TextOptions {
+  /** Show secrets (RCON passwords) in clear. */
+  readonly showSecrets?: boolean;
+  readonly indent?: number;
+}
+
+export const MASK = '********';
+
+export function showOf(node: FieldNode, options: TextOptions = {}): string {
+  return node.secret && !options.showSecrets ? MASK : node.show;
+}
+
+/** One line of text for a node, without indentation. */
+export function lineOf(node: FieldNode, options: TextOptions = {}): string {
+  const show = showOf(node, options);
+  if (node.abbrev.endsWith('.malformed')) return `[${node.label}: ${show}]`;
+  const text = show === '' ? node.label : `${node.label}: ${show}`;
+  return node.generated ? `[${text}]` : text;
+}
+
+export function renderTree(nodes: readonly FieldNode[], options: TextOptions = {}): string[] {
+  const out: string[] = [];
+  const walk = (list: readonly FieldNode[], depth: number): void => {
+    for (const n of list) {
+      out.push(' '.repeat(depth * 4) + lineOf(n, options));
+      if (n.children) walk(n.children, depth + 1);
+    }
+  };
+  walk(nodes, options.indent ?? 0);
+  return out;
+}
