@@ -137,9 +137,13 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
     case 'string':
       value[f.name] = walkString(f, w, nodes);
       return;
-    case 'list':
-      value[f.name] = walkList(f, w, nodes);
+    case 'list': {
+      // Assigned before walking so a partial value holds the entries decoded so far.
+      const items: unknown[] = [];
+      value[f.name] = items;
+      walkList(f, w, nodes, items);
       return;
+    }
     case 'group': {
       const node = push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 0, value: null, show: '', children: [] });
       try {
@@ -199,8 +203,7 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
   return decoded;
 }
 
-function walkList(f: ListField, w: Walk, nodes: FieldNode[]): unknown[] {
-  const items: unknown[] = [];
+function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): void {
   const entryValue = (o: Obj): unknown => (f.flat ? Object.values(o)[0] : o);
   const walkEntry = (): void => {
     const o: Obj = {};
@@ -233,7 +236,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[]): unknown[] {
       }
       walkEntry();
     }
-    return items;
+    return;
   }
   // Terminated list: the entry's first field is a NUL-terminated string; empty ends it.
   const until = f.until!;
@@ -241,7 +244,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[]): unknown[] {
     if (w.offset < w.bytes.length && w.bytes[w.offset] === 0) {
       push(nodes, { abbrev: until.abbrev, label: until.label, offset: w.offset, length: 1, value: 0, show: '0' });
       w.offset += 1;
-      return items;
+      return;
     }
     if (w.offset >= w.bytes.length) {
       throw new TruncatedError({ layout: w.layout, field: until.abbrev, offset: w.offset, needed: 1, available: 0 });

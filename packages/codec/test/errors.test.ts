@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BadMagicError, CodecError, InvalidValueError, LengthOutOfRangeError, TruncatedError, UnexpectedValueError,
+  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse,
+} from '@gamequery/codec';
+
+describe('typed errors', () => {
+  it('reports a cut string with layout, field, offset, needed and available', () => {
+    // 53 41 4d 50 7f 00 00 01 61 1e 69 | 00 | 01 00 | 02 00 | 0c 00 00 00 | "Server "
+    const bytes = fromHex('53414d507f000001611e6900010002000c00000053657276657220');
+    const err = (() => { try { infoResponse.decode(bytes); } catch (e) { return e; } })() as TruncatedError;
+    expect(err).toBeInstanceOf(TruncatedError);
+    expect(err).toBeInstanceOf(CodecError);
+    expect(err.name).toBe('TruncatedError');
+    expect(err.info).toEqual({ layout: 'samp.info.response', field: 'samp.info.hostname', offset: 20, needed: 12, available: 7 });
+    expect(err.message).toBe('samp.info.hostname: requested 12 bytes, but only 7 bytes available at offset 20');
+    expect(err.toJSON()).toMatchObject({ type: 'TruncatedError', offset: 20 });
+  });
+
+  it('reports a wrong magic and a wrong opcode', () => {
+    expect(() => infoRequest.decode(fromHex('53414d517f000001611e69'))).toThrow(BadMagicError);
+    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(UnexpectedValueError);
+    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow('samp.opcode: expected i (Information) (0x69), got r (Rules) (0x72) at offset 10');
+  });
+
+  it('reports an invalid decimal token', () => {
+    expect(() => handshakeResponse.decode(fromHex('09000000013132610000'))).toThrow(InvalidValueError);
+    expect(() => handshakeResponse.decode(fromHex('0900000001393939393939393939393900'))).toThrow('is not a decimal signed 32-bit integer');
+  });
+
+  it('refuses to encode what the wire cannot carry', () => {
+    const base = { serverIp: '127.0.0.1', serverPort: 7777 };
+    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(LengthOutOfRangeError);
+    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow('samp.rule.name.len: length 256 is out of range (0..255) at offset 13');
+    expect(() => clientsResponse.encode({ ...base, clients: [{ name: 'a', score: 2 ** 31 }] })).toThrow(InvalidValueError);
+    expect(() => clientsResponse.encode({ ...base, serverPort: 70000, clients: [] })).toThrow('samp.server_port');
+    expect(() => clientsResponse.encode({ ...base, serverIp: '1.2.3', clients: [] })).toThrow('expected dotted IPv4 text');
+    expect(() => infoResponse.encode({ ...base, password: false, players: 0, maxPlayers: 0, hostname: 'Привет', gamemode: '', language: '' }))
+      .toThrow('text has characters that windows-1252 cannot encode');
+    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [{ key: '', value: 'x' }], players: [] }))
+      .toThrow('an empty first string would end the list');
+    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [], players: ['a\0b'] }))
+      .toThrow('cannot contain NUL');
+  });
+
+  it('keeps what was decoded before the error in the annotation', () => {
+    const ann = clientsResponse.annotate(fromHex('53414d507f000001611e6302000141010000000142'));
+    expect(ann.error).toBeInstanceOf(TruncatedError);
+    expect(ann.partial).toEqual({ serverIp: '127.0.0.1', serverPort: 7777, clients: [{ name: 'A', score: 1 }] });
+    const entries = ann.fields.filter((n) => n.abbrev === 'samp.client');
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ offset: 13, length: 6, show: 'A (1)' });
+    expect(entries[1]).toMatchObject({ offset: 19, length: 2 });
+    expect(entries[1]!.children!.map((c) => c.abbrev)).toEqual(['samp.client.name.len', 'samp.client.name']);
+    expect(ann.fields.at(-1)).toMatchObject({ abbrev: 'samp.malformed', offset: 21, generated: true });
+  });
+});
