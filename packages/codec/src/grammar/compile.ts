@@ -15,6 +15,7 @@
  * - Constants at fixed offsets (magic, opcode) are checked before parsing; constants
  *   inside a group are asserted inside the group's nested parser.
  */
+/// <reference path="../types/binary-parser.d.ts" />
 import { Parser } from 'binary-parser';
 import type { TextCodec } from './charset.ts';
 import type { Field, IntType, ListField, StringField } from './fields.ts';
