@@ -35,13 +35,22 @@ const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t',
 /** Text with control characters escaped, like Wireshark's format_text. */
 export function showText(text: string): string {
   // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f-\u009f\\]/.test(text)) return text;
+  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
+/** Templates split once into literal text (even indexes) and keys (odd indexes). */
+const templates = new Map<string, string[]>();
+
 /** Replaces `{name}` in a template with values from an object. */
 export function fillTemplate(template: string, value: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const v = value[key];
-    return typeof v === 'string' ? showText(v) : String(v);
-  });
+  let parts = templates.get(template);
+  if (!parts) templates.set(template, (parts = template.split(/\{(\w+)\}/)));
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const v = value[parts[i]!];
+    out += (typeof v === 'string' ? showText(v) : String(v)) + parts[i + 1]!;
+  }
+  return out;
 }

@@ -1,0 +1,35 @@
+/** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
+import { infoResponse, playersResponse } from '@gamequery/codec';
+import { benchGroup } from './harness.ts';
+import { parseInfo, parsePlayers } from './baseline/samp.ts';
+
+export function benchCodec(): void {
+  const info = infoResponse.encode({
+    serverIp: '127.0.0.1', serverPort: 7777, password: false, players: 13, maxPlayers: 250,
+    hostname: 'My SA-MP Server', gamemode: 'Freeroam', language: 'English',
+  });
+  if (info.length !== 58) throw new Error(`info reply is ${info.length} bytes, expected 58`);
+  const players = Array.from({ length: 100 }, (_, i) => ({ id: i, name: `Player_${'x'.repeat(i % 14)}${i}`, score: i * 37 - 500, ping: 20 + (i % 200) }));
+  const d = playersResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, players });
+
+  // Each decoder must agree with the baseline before it is timed.
+  if (JSON.stringify(infoResponse.decode(info).value) !== JSON.stringify(parseInfo(info))) throw new Error('info decoders disagree');
+  if (JSON.stringify(playersResponse.decode(d).value) !== JSON.stringify(parsePlayers(d))) throw new Error('d decoders disagree');
+
+  const infoValue = infoResponse.decode(info).value;
+  const dValue = playersResponse.decode(d).value;
+  benchGroup(`SA:MP i response (${info.length} bytes), decode`, 'packets', [
+    { name: 'hand-written baseline parser', run: () => parseInfo(info) },
+    { name: 'codec decode (compiled binary-parser)', run: () => infoResponse.decode(info) },
+    { name: 'codec annotate (interpreted, with offsets)', run: () => infoResponse.annotate(info) },
+  ]);
+  benchGroup(`SA:MP d response, 100 players (${d.length} bytes), decode`, 'packets', [
+    { name: 'hand-written baseline parser', run: () => parsePlayers(d) },
+    { name: 'codec decode (compiled binary-parser)', run: () => playersResponse.decode(d) },
+    { name: 'codec annotate (interpreted, with offsets)', run: () => playersResponse.annotate(d) },
+  ]);
+  benchGroup('encode', 'packets', [
+    { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
+    { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
+  ]);
+}
