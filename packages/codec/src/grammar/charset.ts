@@ -49,8 +49,10 @@ class SingleByteCodec implements TextCodec {
 
   encode(text: string): Uint8Array | undefined {
     const out = new Uint8Array(text.length);
+    const table = this.#bytes;
     for (let i = 0; i < text.length; i++) {
-      const byte = this.#bytes.get(text.charCodeAt(i));
+      const c = text.charCodeAt(i);
+      const byte = c < 0x80 ? c : table.get(c);
       if (byte === undefined) return undefined;
       out[i] = byte;
     }
@@ -58,7 +60,11 @@ class SingleByteCodec implements TextCodec {
   }
 
   byteLength(text: string): number | undefined {
-    for (let i = 0; i < text.length; i++) if (!this.#bytes.has(text.charCodeAt(i))) return undefined;
+    const table = this.#bytes;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 && !table.has(c)) return undefined;
+    }
     return text.length;
   }
 }

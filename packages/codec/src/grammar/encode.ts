@@ -48,43 +48,57 @@ function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
   o.offset += intSize[type];
 }
 
-function encodeText(o: Out, f: StringField<string, string | number>, v: unknown): Uint8Array {
-  let text: string;
+/** The text of a string field's value, validated. */
+function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {
   if (f.numeric) {
     const [min, max] = numericRange[f.numeric];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
       invalid(o, f.abbrev, v, `${String(v)} is not a ${f.numeric} integer`);
     }
-    text = String(v);
-  } else {
-    if (typeof v !== 'string') invalid(o, f.abbrev, v, 'expected a string');
-    text = v;
+    return String(v);
   }
-  const b = o.text.encode(text);
-  if (!b) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
-  return b;
+  if (typeof v !== 'string') invalid(o, f.abbrev, v, 'expected a string');
+  return v;
+}
+
+/**
+ * Encoded bytes of a string when writing; when only measuring, its byte length without
+ * allocating (and `undefined` bytes). NUL checks only matter for unprefixed strings.
+ */
+function encodeText(o: Out, f: StringField<string, string | number>, text: string): { bytes?: Uint8Array; length: number } {
+  if (o.bytes) {
+    const b = o.text.encode(text);
+    if (!b) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
+    return { bytes: b, length: b.length };
+  }
+  const n = o.text.byteLength(text);
+  if (n === undefined) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
+  return { length: n };
 }
 
 function putString(o: Out, f: StringField<string, string | number>, v: unknown): void {
-  const b = encodeText(o, f, v);
+  const text = textOf(o, f, v);
+  const { bytes: b, length } = encodeText(o, f, text);
   const size = f.size;
   if ('prefix' in size) {
     const [, max] = intRange(size.prefix);
-    if (b.length > max) {
-      throw new LengthOutOfRangeError({ layout: o.layout, field: lengthMeta(f).abbrev, offset: o.offset, actual: b.length, expected: `0..${max}` });
+    if (length > max) {
+      throw new LengthOutOfRangeError({ layout: o.layout, field: lengthMeta(f).abbrev, offset: o.offset, actual: length, expected: `0..${max}` });
     }
-    putInt(o, size.prefix, b.length);
-    putBytes(o, b);
+    putInt(o, size.prefix, length);
   } else if ('fixed' in size) {
-    if (b.length > size.fixed || b.includes(0)) {
-      throw new LengthOutOfRangeError({ layout: o.layout, field: f.abbrev, offset: o.offset, actual: b.length, expected: `0..${size.fixed} bytes, no NUL` });
+    if (length > size.fixed || text.includes('\0')) {
+      throw new LengthOutOfRangeError({ layout: o.layout, field: f.abbrev, offset: o.offset, actual: length, expected: `0..${size.fixed} bytes, no NUL` });
     }
-    putBytes(o, b);
-    o.bytes?.fill(0, o.offset, o.offset + size.fixed - b.length);
-    o.offset += size.fixed - b.length;
-  } else {
-    if (b.includes(0)) invalid(o, f.abbrev, v, 'a NUL-terminated string cannot contain NUL');
-    putBytes(o, b);
+  } else if (text.includes('\0')) {
+    invalid(o, f.abbrev, v, 'a NUL-terminated string cannot contain NUL');
+  }
+  if (b) o.bytes!.set(b, o.offset);
+  o.offset += length;
+  if ('fixed' in size) {
+    o.bytes?.fill(0, o.offset, o.offset + size.fixed - length);
+    o.offset += size.fixed - length;
+  } else if ('terminator' in size) {
     putInt(o, 'u8', 0);
   }
 }
@@ -161,8 +175,7 @@ export function measure(layout: string, fields: readonly Field[], value: Obj, te
 }
 
 /** Writes `value` into `target` at `offset`; returns the number of bytes written. */
-export function writeInto(layout: string, fields: readonly Field[], value: Obj, text: TextCodec, target: Uint8Array, offset: number): number {
-  const length = measure(layout, fields, value, text);
+export function writeInto(layout: string, fields: readonly Field[], value: Obj, text: TextCodec, target: Uint8Array, offset: number, length = measure(layout, fields, value, text)): number {
   if (offset < 0 || offset + length > target.length) {
     throw new RangeError(`${layout}: encoding needs ${length} bytes at offset ${offset}, target has ${target.length}`);
   }

@@ -134,8 +134,9 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
 
     encode(value, options) {
       const text = codecFor(options);
-      const out = new Uint8Array(measure(id, spec.fields, value as Record<string, unknown>, text));
-      writeInto(id, spec.fields, value as Record<string, unknown>, text, out, 0);
+      const length = measure(id, spec.fields, value as Record<string, unknown>, text);
+      const out = new Uint8Array(length);
+      writeInto(id, spec.fields, value as Record<string, unknown>, text, out, 0, length);
       return out;
     },
 

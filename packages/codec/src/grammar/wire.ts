@@ -25,15 +25,13 @@ export function writeInt(view: DataView, offset: number, type: IntType, value: n
   }
 }
 
+const ranges: Record<IntType, readonly [number, number]> = {
+  u8: [0, 0xff], u16le: [0, 0xffff], u16be: [0, 0xffff], u32le: [0, 0xffffffff], u32be: [0, 0xffffffff],
+  i32le: [-0x80000000, 0x7fffffff], i32be: [-0x80000000, 0x7fffffff],
+};
+
 /** Inclusive range of an integer wire type. */
-export function intRange(type: IntType): readonly [number, number] {
-  switch (type) {
-    case 'u8': return [0, 0xff];
-    case 'u16le': case 'u16be': return [0, 0xffff];
-    case 'u32le': case 'u32be': return [0, 0xffffffff];
-    case 'i32le': case 'i32be': return [-0x80000000, 0x7fffffff];
-  }
-}
+export const intRange = (type: IntType): readonly [number, number] => ranges[type];
 
 export const numericRange = { i32: intRange('i32le'), u32: intRange('u32le') } as const;
 
