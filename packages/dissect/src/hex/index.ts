@@ -1,0 +1,14 @@
+export { parseHexDump } from './parse.ts';
+export { bytesFromHexDump, HexDumpError } from './error.ts';
+export { preferReassembled } from './panes.ts';
+export type {
+  HexDumpDiagnostic,
+  HexDumpDiagnosticCode,
+  HexDumpFormat,
+  HexDumpOptions,
+  HexDumpResult,
+  HexDumpSeverity,
+  HexPacket,
+  HexPane,
+  HexPaneKind,
+} from './types.ts';
