@@ -1,0 +1,26 @@
+export {
+  CaptureParser,
+  DEFAULT_MAX_RECORD_LENGTH,
+  readCapture,
+  readCaptureSync,
+} from './reader.ts';
+export type {
+  CaptureError,
+  CaptureErrorCode,
+  CaptureFormat,
+  CaptureItem,
+  CapturePacket,
+  CaptureReaderOptions,
+} from './types.ts';
+export {
+  compareTimestamps,
+  formatTimestamp,
+  MAX_TICKS_PER_SECOND,
+  MICROSECONDS,
+  NANOSECONDS,
+  splitTicks,
+  timeResolution,
+  timestampDifference,
+  timestampToNumber,
+} from './timestamp.ts';
+export type { TimeResolution, Timestamp } from './timestamp.ts';

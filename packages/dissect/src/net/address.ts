@@ -1,0 +1,57 @@
+/**
+ * IP addresses as text: IPv4 dotted decimal, IPv6 in the canonical form of RFC 5952 (§4: lowercase, no
+ * leading zeros, the longest run of two or more zero groups — the first of equal runs — as "::"; §5: an
+ * IPv4-mapped address ends in dotted decimal, "::ffff:192.0.2.1").
+ * @module
+ */
+
+const ipv4Cache = new Map<number, string>();
+const IPV4_CACHE_LIMIT = 4096;
+
+/** "192.0.2.1" for the four bytes at `pos`. Recently seen addresses come from a small cache. */
+export function formatIPv4(bytes: Uint8Array, pos: number): string {
+  const a = bytes[pos]!;
+  const b = bytes[pos + 1]!;
+  const c = bytes[pos + 2]!;
+  const d = bytes[pos + 3]!;
+  const key = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  let text = ipv4Cache.get(key);
+  if (text === undefined) {
+    if (ipv4Cache.size >= IPV4_CACHE_LIMIT) ipv4Cache.clear();
+    text = `${a}.${b}.${c}.${d}`;
+    ipv4Cache.set(key, text);
+  }
+  return text;
+}
+
+/** RFC 5952 text of the sixteen bytes at `pos`: "2001:db8::1", "::1", "fe80::1:0:0:1", "::ffff:10.0.0.1". */
+export function formatIPv6(bytes: Uint8Array, pos: number): string {
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[pos + i]! << 8) | bytes[pos + i + 1]!);
+
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0
+    && groups[5] === 0xffff) {
+    return `::ffff:${formatIPv4(bytes, pos + 12)}`;
+  }
+
+  // Longest run of zero groups (at least two); the first one wins a tie.
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+
+  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  if (bestStart < 0) return hex(0, 8);
+  return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+}

@@ -1,0 +1,246 @@
+/**
+ * From a captured frame to its UDP datagram: link layer, IPv4 / IPv6 (with extension headers and fragment
+ * reassembly), UDP.
+ *
+ * ```
+ * IPv4 | ver/IHL (1) | TOS (1) | total length (2) | id (2) | flags/fragment offset (2) | TTL | protocol | checksum (2) | src (4) | dst (4) | options |
+ * IPv6 | ver/class/flow (4) | payload length (2) | next header (1) | hop limit (1) | src (16) | dst (16) |
+ *      extension headers 0 hop-by-hop, 43 routing, 60 destination: | next (1) | length in 8 bytes - 1 (1) | … |
+ *      51 AH: | next (1) | length in 4 bytes - 2 (1) | … |   44 fragment: | next (1) | res (1) | offset/M (2) | id (4) |
+ * UDP  | src port (2) | dst port (2) | length (2) | checksum (2) | payload |
+ * ```
+ * Checksums are not verified (captures of locally sent traffic often carry offloaded, unfilled ones).
+ * @module
+ */
+import { timestampToNumber } from '../capture/timestamp.ts';
+import { formatIPv4, formatIPv6 } from './address.ts';
+import { findNetworkLayer, type NetworkLocation } from './link.ts';
+import {
+  Reassembler, type AddResult, type DroppedDatagram, type ReassemblyLimits, type ReassemblyStats,
+} from './reassembly.ts';
+import type { DecodedFrame, FrameInput, SkippedFrame, SkipReason, UdpDatagram } from './types.ts';
+
+const PROTOCOL_UDP = 17;
+const IPV4_HEADER_LENGTH = 20;
+const IPV6_HEADER_LENGTH = 40;
+const UDP_HEADER_LENGTH = 8;
+const IPV6_HOP_BY_HOP = 0;
+const IPV6_ROUTING = 43;
+const IPV6_FRAGMENT = 44;
+const IPV6_AUTHENTICATION = 51;
+const IPV6_DESTINATION = 60;
+
+export interface UdpDecoderOptions {
+  /** Reassembly limits (defaults: 1024 datagrams, 65535 bytes each, 8 MiB, 30 s), or false to turn it off. */
+  readonly reassembly?: Partial<ReassemblyLimits> | false;
+  /** Called for each datagram whose fragments were given up on (timeout, overlap, limits, end of capture). */
+  readonly onDrop?: (dropped: DroppedDatagram) => void;
+}
+
+function skipped(reason: SkipReason, detail: string): SkippedFrame {
+  return { kind: 'skipped', reason, detail };
+}
+
+const FRAGMENT_HELD = Object.freeze(skipped('fragment', 'fragment held for reassembly'));
+const FRAGMENT_DROPPED = Object.freeze(skipped('fragment-dropped', 'fragment of a dropped datagram'));
+const FRAGMENT_NOT_REASSEMBLED = Object.freeze(skipped('fragment', 'fragment (reassembly is off)'));
+
+/** Where an IPv6 header chain reaches a header that is not a skippable extension header. */
+interface ChainEnd {
+  next: number;
+  offset: number;
+}
+
+/**
+ * Decodes frames to UDP datagrams. Stateful: it holds IP fragments until their datagram is complete, so
+ * feed it every frame of a capture in order, then call {@link finish}.
+ */
+export class UdpDecoder {
+  private readonly reassembler: Reassembler | undefined;
+  private readonly location: NetworkLocation = { ipVersion: 0, offset: 0 };
+  private readonly chain: ChainEnd = { next: 0, offset: 0 };
+  private time = Number.NaN;
+  private frameIndex = 0;
+
+  constructor(options: UdpDecoderOptions = {}) {
+    this.reassembler = options.reassembly === false ? undefined : new Reassembler(options.reassembly, options.onDrop);
+  }
+
+  /** Reassembly counters (fragments, datagrams reassembled, duplicates, drops by reason); undefined when off. */
+  get stats(): ReassemblyStats | undefined {
+    return this.reassembler?.stats;
+  }
+
+  /** Decodes one frame. Never throws on bad input: a frame without a usable UDP datagram is `skipped`. */
+  decode(frame: FrameInput): DecodedFrame {
+    this.frameIndex = frame.index;
+    this.time = frame.timestamp === null ? Number.NaN : timestampToNumber(frame.timestamp);
+    this.reassembler?.expire(this.time);
+    const problem = findNetworkLayer(frame.linkType, frame.data, this.location);
+    if (problem !== undefined) return skipped(problem[0], problem[1]);
+    return this.location.ipVersion === 4
+      ? this.ipv4(frame.data, this.location.offset)
+      : this.ipv6(frame.data, this.location.offset);
+  }
+
+  /** Ends the capture: datagrams still incomplete are reported to `onDrop` as 'end-of-capture'. */
+  finish(): void {
+    this.reassembler?.finish();
+  }
+
+  private ipv4(data: Uint8Array, start: number): DecodedFrame {
+    const available = data.length - start;
+    if (available < IPV4_HEADER_LENGTH) {
+      return skipped('malformed', `frame ends ${available} bytes into the IPv4 header`);
+    }
+    const versionAndLength = data[start]!;
+    if (versionAndLength >> 4 !== 4) return skipped('malformed', `IP version ${versionAndLength >> 4} in an IPv4 header`);
+    const headerLength = (versionAndLength & 0x0f) * 4;
+    if (headerLength < IPV4_HEADER_LENGTH) {
+      return skipped('malformed', `IPv4 header length ${headerLength} is below 20`);
+    }
+    if (headerLength > available) {
+      return skipped('malformed', `IPv4 header length ${headerLength} runs past the ${available} bytes captured`);
+    }
+    let totalLength = u16(data, start + 2);
+    // 0 is what a capture shows for a segmentation-offloaded packet: the length is the frame's.
+    if (totalLength === 0) totalLength = available;
+    else if (totalLength < headerLength) {
+      return skipped('malformed', `IPv4 total length ${totalLength} is below its header length ${headerLength}`);
+    }
+    const protocol = data[start + 9]!;
+    if (protocol !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${protocol}`);
+    const cut = totalLength > available;
+    const end = cut ? data.length : start + totalLength;
+    const src = formatIPv4(data, start + 12);
+    const dst = formatIPv4(data, start + 16);
+    const fragmentField = u16(data, start + 6);
+    const more = (fragmentField & 0x2000) !== 0;
+    const fragmentOffset = (fragmentField & 0x1fff) * 8;
+    if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 4, src, dst, 0);
+    if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
+    const result = this.reassembler.add({
+      ipVersion: 4, src, dst, protocol, id: u16(data, start + 4), start: fragmentOffset, more,
+      data: data.subarray(start + headerLength, end), dataOffset: start + headerLength, frame: this.frameIndex,
+      time: this.time, truncated: cut,
+    });
+    return this.reassembled(result, 4, src, dst);
+  }
+
+  private ipv6(data: Uint8Array, start: number): DecodedFrame {
+    const available = data.length - start;
+    if (available < IPV6_HEADER_LENGTH) {
+      return skipped('malformed', `frame ends ${available} bytes into the IPv6 header`);
+    }
+    if (data[start]! >> 4 !== 6) return skipped('malformed', `IP version ${data[start]! >> 4} in an IPv6 header`);
+    const payloadLength = u16(data, start + 4);
+    // 0: a jumbogram or an offloaded packet; the frame tells the length.
+    const declaredEnd = payloadLength === 0 ? data.length : start + IPV6_HEADER_LENGTH + payloadLength;
+    const cut = declaredEnd > data.length;
+    const end = cut ? data.length : declaredEnd;
+    const src = formatIPv6(data, start + 8);
+    const dst = formatIPv6(data, start + 24);
+    const chain = this.chain;
+    let next = data[start + 6]!;
+    let pos = start + IPV6_HEADER_LENGTH;
+    for (;;) {
+      const problem = skipExtensionHeaders(data, pos, end, next, chain);
+      if (problem !== undefined) return skipped('malformed', problem);
+      next = chain.next;
+      pos = chain.offset;
+      if (next !== IPV6_FRAGMENT) break;
+      if (pos + 8 > end) return skipped('malformed', 'frame ends inside the IPv6 fragment header');
+      const fragmentNext = data[pos]!;
+      const field = u16(data, pos + 2);
+      const fragmentOffset = field & 0xfff8;
+      const more = (field & 1) !== 0;
+      if (fragmentOffset === 0 && !more) {
+        // An atomic fragment (RFC 6946): the whole packet, to be processed as is.
+        next = fragmentNext;
+        pos += 8;
+        continue;
+      }
+      if (fragmentNext !== PROTOCOL_UDP && fragmentNext !== IPV6_ROUTING && fragmentNext !== IPV6_DESTINATION
+        && fragmentNext !== IPV6_AUTHENTICATION) {
+        return skipped('not-udp', `IPv6 fragment of IP protocol ${fragmentNext}`);
+      }
+      if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
+      const id = ((data[pos + 4]! << 24) | (data[pos + 5]! << 16) | (data[pos + 6]! << 8) | data[pos + 7]!) >>> 0;
+      const result = this.reassembler.add({
+        ipVersion: 6, src, dst, protocol: fragmentNext, id, start: fragmentOffset, more,
+        data: data.subarray(pos + 8, end), dataOffset: pos + 8, frame: this.frameIndex, time: this.time,
+        truncated: cut,
+      });
+      return this.reassembled(result, 6, src, dst);
+    }
+    if (next !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${next}`);
+    return this.udp(data, pos, end, cut, 6, src, dst, 0);
+  }
+
+  /** Turns the reassembler's answer into this frame's result. */
+  private reassembled(result: AddResult, ipVersion: 4 | 6, src: string, dst: string): DecodedFrame {
+    if (result === 'pending') return FRAGMENT_HELD;
+    if (result === 'dropped') return FRAGMENT_DROPPED;
+    const { payload, frames, firstDataOffset } = result;
+    let pos = 0;
+    if (ipVersion === 6) {
+      const problem = skipExtensionHeaders(payload, 0, payload.length, result.protocol, this.chain);
+      if (problem !== undefined) return skipped('malformed', `reassembled datagram: ${problem}`);
+      if (this.chain.next !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${this.chain.next}`);
+      pos = this.chain.offset;
+    }
+    return this.udp(payload, pos, payload.length, false, ipVersion, src, dst, firstDataOffset, frames);
+  }
+
+  /**
+   * The UDP header at `pos` and its payload up to `end` (the end of the IP payload). `base` is added to
+   * offsets within `data` to make them offsets within the frame (non-zero for reassembled datagrams).
+   */
+  private udp(data: Uint8Array, pos: number, end: number, cut: boolean, ipVersion: 4 | 6, src: string, dst: string,
+    base: number, fragments?: readonly number[]): DecodedFrame {
+    const available = end - pos;
+    // A snapshot length that cuts the header after its length field still tells ports and length.
+    if (available < (cut ? 6 : UDP_HEADER_LENGTH)) {
+      return skipped('malformed', `${cut ? 'frame' : 'IP payload'} ends ${available} bytes into the UDP header`);
+    }
+    const udpLength = u16(data, pos + 4);
+    if (udpLength < UDP_HEADER_LENGTH) return skipped('malformed', `UDP length ${udpLength} is below 8`);
+    const truncated = udpLength > available;
+    const datagram: UdpDatagram = {
+      kind: 'udp',
+      ipVersion,
+      src: { ip: src, port: u16(data, pos) },
+      dst: { ip: dst, port: u16(data, pos + 2) },
+      payload: data.subarray(Math.min(pos + UDP_HEADER_LENGTH, end), truncated ? end : pos + udpLength),
+      payloadOffset: base + pos + UDP_HEADER_LENGTH,
+      udpLength,
+      fragments,
+      truncated,
+    };
+    return datagram;
+  }
+}
+
+/**
+ * Walks IPv6 extension headers that need no processing (hop-by-hop, routing, destination options,
+ * authentication) from header type `next` at `pos`; fills `out` with the first other header. Returns a
+ * message when a header runs past `end`.
+ */
+function skipExtensionHeaders(data: Uint8Array, pos: number, end: number, next: number,
+  out: ChainEnd): string | undefined {
+  while (next === IPV6_HOP_BY_HOP || next === IPV6_ROUTING || next === IPV6_DESTINATION
+    || next === IPV6_AUTHENTICATION) {
+    if (pos + 2 > end) return `IPv6 extension header ${next} at offset ${pos} is cut off`;
+    const length = next === IPV6_AUTHENTICATION ? (data[pos + 1]! + 2) * 4 : (data[pos + 1]! + 1) * 8;
+    if (pos + length > end) return `IPv6 extension header ${next} at offset ${pos} runs past the packet`;
+    next = data[pos]!;
+    pos += length;
+  }
+  out.next = next;
+  out.offset = pos;
+  return undefined;
+}
+
+function u16(data: Uint8Array, pos: number): number {
+  return (data[pos]! << 8) | data[pos + 1]!;
+}

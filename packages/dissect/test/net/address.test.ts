@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { formatIPv4, formatIPv6 } from '../../src/net/index.ts';
+
+function bytesOf(groups: number[]): Uint8Array {
+  const out = new Uint8Array(16);
+  groups.forEach((g, i) => {
+    out[2 * i] = g >> 8;
+    out[2 * i + 1] = g & 0xff;
+  });
+  return out;
+}
+
+describe('formatIPv6', () => {
+  it.each([
+    // RFC 5952 §4 examples and rules.
+    [[0x2001, 0xdb8, 0, 0, 0, 0, 0, 1], '2001:db8::1'],
+    [[0x2001, 0xdb8, 0, 0, 0, 0, 2, 1], '2001:db8::2:1'],
+    [[0x2001, 0xdb8, 0, 1, 1, 1, 1, 1], '2001:db8:0:1:1:1:1:1'], // a single zero group stays
+    [[0x2001, 0xdb8, 0, 0, 1, 0, 0, 1], '2001:db8::1:0:0:1'], // first of two equal runs
+    [[0x2001, 0, 0, 1, 0, 0, 0, 1], '2001:0:0:1::1'], // the longest run
+    [[0x2001, 0xdb8, 0xaaaa, 0xbbbb, 0xcccc, 0xdddd, 0xeeee, 0xaaaa], '2001:db8:aaaa:bbbb:cccc:dddd:eeee:aaaa'],
+    [[0, 0, 0, 0, 0, 0, 0, 0], '::'],
+    [[0, 0, 0, 0, 0, 0, 0, 1], '::1'],
+    [[0xfe80, 0, 0, 0, 0xf40b, 0xbcff, 0xfec6, 0xa3], 'fe80::f40b:bcff:fec6:a3'],
+    [[0xfd00, 0x47, 0, 0, 0, 0, 0, 0], 'fd00:47::'],
+    [[0, 0, 0, 0, 0, 0xffff, 0xc000, 0x0201], '::ffff:192.0.2.1'], // §5: IPv4-mapped
+  ])('writes %j as %s', (groups, text) => {
+    expect(formatIPv6(bytesOf(groups), 0)).toBe(text);
+  });
+
+  it('agrees with the WHATWG URL serializer on 5000 addresses full of zero runs', () => {
+    let x = 12345;
+    const next = () => ((x = (x * 1103515245 + 12345) >>> 0) >>> 16);
+    for (let i = 0; i < 5000; i++) {
+      const groups = Array.from({ length: 8 }, () => (next() % 3 === 0 ? next() : 0));
+      if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) continue; // URL has no §5 form
+      const expected = new URL(`http://[${groups.map((g) => g.toString(16)).join(':')}]/`).hostname.slice(1, -1);
+      const bytes = new Uint8Array(20);
+      bytes.set(bytesOf(groups), 4);
+      expect(formatIPv6(bytes, 4)).toBe(expected);
+    }
+  });
+});
+
+describe('formatIPv4', () => {
+  it('writes dotted decimal at an offset', () => {
+    expect(formatIPv4(new Uint8Array([9, 127, 0, 0, 1]), 1)).toBe('127.0.0.1');
+    expect(formatIPv4(new Uint8Array([255, 255, 255, 255]), 0)).toBe('255.255.255.255');
+    expect(formatIPv4(new Uint8Array([10, 231, 0, 2]), 0)).toBe('10.231.0.2');
+  });
+});
