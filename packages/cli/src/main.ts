@@ -3,12 +3,14 @@
 import { Command } from 'commander';
 import { decodeCommand } from './commands/decode.ts';
 import { fieldsCommand } from './commands/fields.ts';
+import { dissectCommand } from './commands/dissect.ts';
 
 const program = new Command('gamequery')
   .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
   .version('0.1.0')
   .showHelpAfterError();
 
+program.addCommand(dissectCommand());
 program.addCommand(decodeCommand());
 program.addCommand(fieldsCommand());
 

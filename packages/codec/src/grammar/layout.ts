@@ -8,7 +8,7 @@ import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { measure, writeInto } from './encode.ts';
-import { fillTemplate } from './display.ts';
+import { fillTemplate, hexOf } from './display.ts';
 import type { CodecError } from '../errors.ts';
 
 export type Protocol = 'samp' | 'vcmp' | 'mcquery';
@@ -80,6 +80,11 @@ export interface Layout<V = Record<string, unknown>> {
 
 export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'VC:MP', mcquery: 'Minecraft query' };
 
+/** Protocol names as a tree's top item, like Wireshark's protocol titles. */
+export const protocolTitles: Record<Protocol, string> = {
+  samp: 'SA:MP Query Protocol', vcmp: 'VC:MP Query Protocol', mcquery: 'Minecraft Query Protocol (GameSpy4)',
+};
+
 const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 
 export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<F>): Layout<ValueOf<F>> {
@@ -88,6 +93,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
+  const infoKeys = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
   const layout: Layout<V> = {
     id,
@@ -151,10 +157,14 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     describe(value) {
       const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
       if (!spec.info) return head;
-      const v = value as Record<string, unknown>;
-      // A partial value fills what it can; missing placeholders are shown as '?'.
-      const filled = fillTemplate(spec.info, new Proxy(v, { get: (t, k) => (k in t ? t[k as string] : '?') }));
-      return `${head}: ${filled}`;
+      // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
+      const shown: Record<string, unknown> = {};
+      for (const key of infoKeys) {
+        const v = (value as Record<string, unknown>)[key];
+        const f = spec.fields.find((x) => 'name' in x && x.name === key);
+        shown[key] = v === undefined ? '?' : f?.kind === 'int' && f.base === 'hex' && typeof v === 'number' ? hexOf(v, f.type) : v;
+      }
+      return `${head}: ${fillTemplate(spec.info, shown)}`;
     },
   };
   return layout;

@@ -1,0 +1,10 @@
+/**
+ * @gamequery/codec/rx — request/response pairing for the query protocols, as an RxJS
+ * operator over datagrams from a live socket or a capture file. Browser-safe.
+ */
+export { pairQueries, type PairingOptions } from './operator.ts';
+export { QueryPairer } from './pairer.ts';
+export type {
+  Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
+  ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,
+} from './types.ts';

@@ -1,0 +1,406 @@
+/**
+ * The pairing core: one state machine, driven by either clock (see operator.ts). It reads
+ * no clock itself; every call says what time it is, in nanoseconds.
+ *
+ * A datagram is decoded, then:
+ *   request   → filed under its keys (rules.ts) with a deadline of now + timeout
+ *   reply     → the oldest pending request under its key takes it (FIFO: two identical
+ *               SA:MP requests to one server cannot be told apart); an RCON request keeps
+ *               collecting lines until `rconQuietMs` of silence
+ *   neither   → `undecodable`
+ * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for
+ * `duplicateWindowMs`, so that a repeated reply reads as `duplicate` and a late or
+ * misdirected one as `unmatched` naming its request. Every datagram taken ends up in
+ * exactly one event.
+ */
+import { CodecError } from '../errors.ts';
+import type { CodecOptions, Direction, Protocol } from '../grammar/layout.ts';
+import { decodePacket, type DecodedPacket } from '../packet.ts';
+import { DeadlineQueue, FifoIndex, type Timed } from './collections.ts';
+import { collected, conversation, keyRules, mayBeMinecraftReply, silenceReasons, type Keys } from './rules.ts';
+import type {
+  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
+} from './types.ts';
+
+interface Pending<M> extends Timed {
+  readonly kind: 'pending';
+  readonly request: DecodedDatagram<M>;
+  readonly keys: Keys;
+  readonly responses: DecodedDatagram<M>[];
+  /** Several replies, no end marker (RCON). */
+  readonly collects: boolean;
+  readonly handshake: ExchangeEvent<M> | undefined;
+}
+
+type Outcome = 'answered' | 'unanswered' | 'overflow';
+
+interface Finished<M> extends Timed {
+  readonly kind: 'finished';
+  readonly outcome: Outcome;
+  readonly request: DecodedDatagram<M>;
+  readonly responses: readonly DecodedDatagram<M>[];
+  readonly keys: Keys;
+  readonly collects: boolean;
+}
+
+interface Token<M> extends Timed {
+  readonly kind: 'token';
+  readonly key: string;
+  readonly exchange: ExchangeEvent<M>;
+}
+
+/** Items filed under their exact and loose keys. */
+class Filed<T extends { readonly keys: Keys; done: boolean }> {
+  readonly exact = new FifoIndex<T>();
+  readonly loose = new FifoIndex<T>();
+
+  add(item: T): void {
+    for (const k of item.keys.exact) this.exact.add(k, item);
+    for (const k of item.keys.loose) this.loose.add(k, item);
+  }
+
+  /** Call once `item.done` is set. */
+  release(item: T): void {
+    for (const k of item.keys.exact) this.exact.release(k);
+    for (const k of item.keys.loose) this.loose.release(k);
+  }
+
+  clear(): void {
+    this.exact.clear();
+    this.loose.clear();
+  }
+}
+
+/** How a reply is decoded once its context (the request's message name) is known. */
+interface ReplyReader<M> {
+  read(message?: string): DecodedDatagram<M>;
+  /** The event for a reply with no context at all. */
+  orphan(): PairingEvent<M>;
+}
+
+const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
+const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
+
+const decorate = <M>(datagram: Datagram<M>, packet: DecodedPacket): DecodedDatagram<M> => ({
+  datagram, protocol: packet.protocol, direction: packet.direction as Direction, message: packet.message, value: packet.value, packet,
+});
+
+const errorJson = (e: unknown): CodecErrorJson =>
+  e instanceof CodecError
+    ? e.toJSON()
+    : { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e), layout: '', field: '', offset: 0 };
+
+const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({ kind: 'undecodable', datagram, error: errorJson(error) });
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+const firstUnder = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): T | undefined => {
+  for (const k of keys) {
+    const hit = index.first(k);
+    if (hit) return hit;
+  }
+  return undefined;
+};
+
+const positive = (name: string, value: number): number => {
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
+  return value;
+};
+
+/**
+ * The clock-agnostic pairing state machine behind {@link pairQueries}. Usable on its own
+ * for synchronous processing: call `receive` per datagram (datagram clock by default),
+ * `expire` when a timer fires, and `flush` at the end of the input.
+ */
+export class QueryPairer<M = unknown> {
+  readonly #timeoutMs: number;
+  readonly #timeout: bigint;
+  readonly #quietMs: number;
+  readonly #quiet: bigint;
+  readonly #window: bigint;
+  readonly #tokenLife: bigint;
+  readonly #maxPending: number;
+  readonly #codec: CodecOptions | undefined;
+
+  readonly #pending = new Filed<Pending<M>>();
+  readonly #finished = new Filed<Finished<M>>();
+  /** Insertion order: the first is the oldest (overflow evicts it). */
+  readonly #live = new Set<Pending<M>>();
+  readonly #remembered = new Set<Finished<M>>();
+  readonly #tokens = new Map<string, Token<M>>();
+  readonly #timers = new DeadlineQueue<Pending<M> | Finished<M> | Token<M>>();
+
+  constructor(options: PairerOptions = {}) {
+    this.#timeoutMs = positive('timeoutMs', options.timeoutMs ?? 1000);
+    this.#timeout = nanos(this.#timeoutMs);
+    this.#quietMs = positive('rconQuietMs', options.rconQuietMs ?? 500);
+    this.#quiet = nanos(this.#quietMs);
+    this.#window = nanos(positive('duplicateWindowMs', options.duplicateWindowMs ?? 5000));
+    this.#tokenLife = nanos(positive('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000));
+    this.#maxPending = Math.max(1, Math.floor(positive('maxPending', options.maxPending ?? 100_000)));
+    this.#codec = options.charset ? { charset: options.charset } : undefined;
+  }
+
+  /** Requests waiting for a reply (RCON requests still collecting included). */
+  get pending(): number {
+    return this.#live.size;
+  }
+
+  /**
+   * Takes one datagram at time `now` (default: its own time, the datagram clock). First
+   * ends whatever `now` has passed (deadline < now), so a reply exactly at its deadline
+   * still counts.
+   */
+  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M>[] {
+    const out = this.expire(now - 1n);
+    this.#take(datagram, now, out);
+    return out;
+  }
+
+  /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
+  expire(now: bigint): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    for (let item = this.#timers.popDue(now); item; item = this.#timers.popDue(now)) {
+      switch (item.kind) {
+        case 'pending': this.#close(item, item.deadline, 'timeout', out); break;
+        case 'finished': this.#forget(item); break;
+        case 'token': this.#dropToken(item); break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The input ended: every pending request leaves as `unanswered` (an RCON request with
+   * lines as its `exchange`), and all memory is cleared.
+   */
+  flush(): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    for (const p of [...this.#live]) this.#close(p, p.deadline, 'end', out);
+    this.#pending.clear();
+    this.#finished.clear();
+    this.#remembered.clear();
+    this.#tokens.clear();
+    this.#timers.clear();
+    return out;
+  }
+
+  /** The earliest deadline still to come, if any (for a scheduler to wake at). */
+  nextDeadline(): bigint | undefined {
+    return this.#timers.peek();
+  }
+
+  #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    let packet: DecodedPacket;
+    try {
+      packet = decodePacket(d.bytes, {}, this.#codec);
+    } catch (error) {
+      if (!mayBeMinecraftReply(d.bytes)) {
+        out.push(undecodable(d, error));
+        return;
+      }
+      // No magic: a Minecraft reply only within its conversation.
+      this.#reply(d, 'mcquery', now, out, {
+        read: (message) => this.#readMinecraftReply(d, message),
+        orphan: () => {
+          try {
+            const r = this.#readMinecraftReply(d);
+            if (r.packet.bytesRead === d.bytes.length && r.packet.warnings.length === 0) {
+              return { kind: 'unmatched', datagram: d, decoded: r, reason: 'no Minecraft query request pending in this conversation' };
+            }
+          } catch { /* not a reply either: report the error of the plain decode */ }
+          return undecodable(d, error);
+        },
+      });
+      return;
+    }
+    if (packet.direction === 'either') {
+      // A SA:MP ping reply is its request, byte for byte: it is a reply if a request it answers is known.
+      const direction = this.#isKnownReply(d, packet.protocol) ? 'response' : 'request';
+      packet = decodePacket(d.bytes, { protocol: packet.protocol, direction, message: packet.message }, this.#codec);
+    }
+    const decoded = decorate(d, packet);
+    if (decoded.direction === 'request') {
+      this.#request(decoded, now, out);
+      return;
+    }
+    this.#reply(d, decoded.protocol, now, out, {
+      read: () => decoded,
+      orphan: () => ({ kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply' }),
+    });
+  }
+
+  #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
+    const keys = keyRules[protocol].response(d);
+    return firstUnder(this.#pending.exact, keys.exact) !== undefined
+      || firstUnder(this.#finished.exact, keys.exact) !== undefined
+      || firstUnder(this.#pending.loose, keys.loose) !== undefined;
+  }
+
+  #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const token = request.value['token'];
+    const handshake = request.protocol === 'mcquery' && typeof token === 'number'
+      ? this.#tokens.get(tokenKey(request.datagram, token))?.exchange
+      : undefined;
+    if (this.#live.size >= this.#maxPending) {
+      const oldest = this.#live.values().next().value!;
+      this.#finish(oldest, 'overflow', now, `more than ${this.#maxPending} requests pending: stopped waiting for the oldest`, out);
+    }
+    const p: Pending<M> = {
+      kind: 'pending', request, handshake, responses: [], deadline: now + this.#timeout, done: false,
+      keys: keyRules[request.protocol].request(request.datagram, handshake?.request.datagram),
+      collects: collected.has(`${request.protocol}.${request.message}`),
+    };
+    this.#pending.add(p);
+    this.#live.add(p);
+    this.#timers.push(p);
+  }
+
+  #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], reader: ReplyReader<M>): void {
+    const keys = keyRules[protocol].response(d);
+    const read = (message?: string): DecodedDatagram<M> | undefined => {
+      try {
+        return reader.read(message);
+      } catch (error) {
+        out.push(undecodable(d, error));
+        return undefined;
+      }
+    };
+
+    const pending = firstUnder(this.#pending.exact, keys.exact);
+    if (pending) {
+      const r = read(pending.request.message);
+      if (r) this.#answer(pending, r, now, out);
+      return;
+    }
+
+    const finished = keys.exact.flatMap((k) => [...this.#finished.exact.newestFirst(k)]);
+    if (finished[0]) {
+      const r = read(finished[0].request.message);
+      if (!r) return;
+      for (const f of finished) {
+        const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
+        if (original) {
+          out.push({ kind: 'duplicate', response: r, of: f.request, original });
+          return;
+        }
+      }
+      out.push({ kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(finished[0], d), request: finished[0].request });
+      return;
+    }
+
+    const near = firstUnder(this.#pending.loose, keys.loose)
+      ?? keys.loose.flatMap((k) => [...this.#finished.loose.newestFirst(k)])[0];
+    if (near) {
+      const r = read();
+      const reason = keyRules[protocol].nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
+      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request: near.request });
+      return;
+    }
+    out.push(reader.orphan());
+  }
+
+  /** Why a reply to a request that has already left is unmatched. */
+  #afterwards(f: Finished<M>, reply: Datagram<M>): string {
+    switch (f.outcome) {
+      case 'answered':
+        return f.collects
+          ? `RCON line after the exchange closed (${this.#quietMs} ms of silence)`
+          : 'another, different reply to a request already answered';
+      case 'unanswered':
+        return `late reply, ${showMs(reply.time - f.request.datagram.time)} after the request (timeout ${this.#timeoutMs} ms)`;
+      case 'overflow':
+        return 'reply to a request dropped by the maxPending limit';
+    }
+  }
+
+  #answer(p: Pending<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    p.responses.push(response);
+    if (p.collects) {
+      p.deadline = now + this.#quiet;
+      this.#timers.push(p);
+    } else {
+      this.#finish(p, 'answered', now, '', out);
+    }
+  }
+
+  /** A deadline passed or the input ended: the request leaves with whatever it has. */
+  #close(p: Pending<M>, when: bigint, cause: 'timeout' | 'end', out: PairingEvent<M>[]): void {
+    if (p.responses.length > 0) {
+      this.#finish(p, 'answered', when, '', out);
+      return;
+    }
+    const { protocol, message } = p.request;
+    const hint = silenceReasons[`${protocol}.${message}`];
+    const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#timeoutMs} ms` : 'no reply before the input ended';
+    this.#finish(p, 'unanswered', when, reason, out);
+  }
+
+  #finish(p: Pending<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
+    p.done = true;
+    this.#live.delete(p);
+    this.#pending.release(p);
+    const { request, responses } = p;
+    switch (outcome) {
+      case 'answered': {
+        const exchange: ExchangeEvent<M> = {
+          kind: 'exchange', request, responses, rtt: responses[0]!.datagram.time - request.datagram.time,
+          ...(p.handshake ? { handshake: p.handshake } : {}),
+        };
+        out.push(exchange);
+        if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
+        break;
+      }
+      case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
+      case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
+    }
+    const f: Finished<M> = { kind: 'finished', outcome, request, responses, keys: p.keys, collects: p.collects, deadline: when + this.#window, done: false };
+    this.#finished.add(f);
+    this.#remembered.add(f);
+    this.#timers.push(f);
+    if (this.#remembered.size > this.#maxPending) this.#forget(this.#remembered.values().next().value!);
+  }
+
+  #forget(f: Finished<M>): void {
+    f.done = true;
+    this.#remembered.delete(f);
+    this.#finished.release(f);
+  }
+
+  /** Links later stat requests carrying this handshake's token to it. */
+  #keepToken(exchange: ExchangeEvent<M>, when: bigint): void {
+    const token = exchange.responses[0]!.value['token'];
+    if (typeof token !== 'number') return;
+    const key = tokenKey(exchange.request.datagram, token);
+    const previous = this.#tokens.get(key);
+    if (previous) this.#dropToken(previous);
+    const t: Token<M> = { kind: 'token', key, exchange, deadline: when + this.#tokenLife, done: false };
+    this.#tokens.set(key, t);
+    this.#timers.push(t);
+    if (this.#tokens.size > this.#maxPending) this.#dropToken(this.#tokens.values().next().value!);
+  }
+
+  #dropToken(t: Token<M>): void {
+    t.done = true;
+    this.#tokens.delete(t.key);
+  }
+
+  /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
+  #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
+    const hint = { protocol: 'mcquery', direction: 'response' } as const;
+    if (message === undefined) return decorate(d, decodePacket(d.bytes, hint, this.#codec));
+    try {
+      return decorate(d, decodePacket(d.bytes, { ...hint, message }, this.#codec));
+    } catch (error) {
+      if (message === 'handshake') throw error;
+      try {
+        return decorate(d, decodePacket(d.bytes, hint, this.#codec));
+      } catch {
+        throw error;
+      }
+    }
+  }
+}
+
+/** A handshake's token within its conversation: stat requests quote it. */
+const tokenKey = (request: Datagram, token: number): string => `${conversation(request, 'request')} ${token}`;

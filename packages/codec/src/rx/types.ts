@@ -1,0 +1,126 @@
+/**
+ * Types of the request/response pairing layer: datagrams in, pairing events out.
+ * Shared by the live-socket and the capture-file paths; nothing here depends on Node.
+ */
+import type { Charset } from '../grammar/charset.ts';
+import type { Direction, Protocol } from '../grammar/layout.ts';
+import type { ErrorInfo } from '../errors.ts';
+import type { DecodedPacket } from '../packet.ts';
+
+/** One side of a UDP conversation. IPv6 addresses are written without brackets. */
+export interface Endpoint {
+  readonly address: string;
+  readonly port: number;
+}
+
+/**
+ * One UDP payload with its addresses and the time it was sent or seen.
+ * `M` is whatever the source wants carried along (a capture's frame number, say).
+ */
+export interface Datagram<M = unknown> {
+  readonly bytes: Uint8Array;
+  readonly from: Endpoint;
+  readonly to: Endpoint;
+  /** Nanoseconds since the epoch or since the start of a capture; exact, never rounded. */
+  readonly time: bigint;
+  readonly meta?: M;
+}
+
+/** A datagram read as a query message, with its direction settled. */
+export interface DecodedDatagram<M = unknown> {
+  readonly datagram: Datagram<M>;
+  readonly protocol: Protocol;
+  readonly direction: Direction;
+  /** Message name, e.g. `info`, `rcon`, `handshake`. */
+  readonly message: string;
+  readonly value: Record<string, unknown>;
+  /** What the codec returned (layout, bytesRead, warnings). */
+  readonly packet: DecodedPacket;
+}
+
+/** A request and its reply (or, for RCON, every output line up to the quiet period). */
+export interface ExchangeEvent<M = unknown> {
+  readonly kind: 'exchange';
+  readonly request: DecodedDatagram<M>;
+  /** In arrival order; never empty. */
+  readonly responses: readonly DecodedDatagram<M>[];
+  /** First response time − request time, in nanoseconds (negative if the capture's clock stepped back). */
+  readonly rtt: bigint;
+  /** Minecraft stat requests: the handshake exchange that issued the token they carry. */
+  readonly handshake?: ExchangeEvent<M>;
+}
+
+/** A request that got no reply within the timeout, or before the input ended. */
+export interface UnansweredEvent<M = unknown> {
+  readonly kind: 'unanswered';
+  readonly request: DecodedDatagram<M>;
+  readonly reason: string;
+}
+
+/** A reply that belongs to no pending request. */
+export interface UnmatchedEvent<M = unknown> {
+  readonly kind: 'unmatched';
+  readonly datagram: Datagram<M>;
+  /** Absent only when the bytes are a reply solely by context that is missing here. */
+  readonly decoded?: DecodedDatagram<M>;
+  readonly reason: string;
+  /** The request it most likely belongs to: timed out, answered already, or sent elsewhere. */
+  readonly request?: DecodedDatagram<M>;
+}
+
+/** A reply byte-identical to one already paired, seen within the duplicate window. */
+export interface DuplicateEvent<M = unknown> {
+  readonly kind: 'duplicate';
+  readonly response: DecodedDatagram<M>;
+  /** The request of the exchange the first copy belongs to. */
+  readonly of: DecodedDatagram<M>;
+  /** The first copy. */
+  readonly original: DecodedDatagram<M>;
+}
+
+/** `CodecError#toJSON()`: the error's type, message and structured info. */
+export type CodecErrorJson = { readonly type: string; readonly message: string } & ErrorInfo;
+
+/** A datagram that is not a query message, or a query message that does not decode. */
+export interface UndecodableEvent<M = unknown> {
+  readonly kind: 'undecodable';
+  readonly datagram: Datagram<M>;
+  readonly error: CodecErrorJson;
+}
+
+/** A pending request dropped from tracking because `maxPending` requests were waiting. */
+export interface OverflowEvent<M = unknown> {
+  readonly kind: 'overflow';
+  readonly request: DecodedDatagram<M>;
+  /** RCON lines collected before the request was dropped. */
+  readonly responses: readonly DecodedDatagram<M>[];
+  readonly reason: string;
+}
+
+/** Everything the pairing layer says; every input datagram appears in exactly one event. */
+export type PairingEvent<M = unknown> =
+  | ExchangeEvent<M>
+  | UnansweredEvent<M>
+  | UnmatchedEvent<M>
+  | DuplicateEvent<M>
+  | UndecodableEvent<M>
+  | OverflowEvent<M>;
+
+/** Options of the pairing core (both clocks). */
+export interface PairerOptions {
+  /** How long a request waits for its first reply. Default 1000. */
+  readonly timeoutMs?: number;
+  /** RCON: the exchange closes after this much silence following the last line. Default 500. */
+  readonly rconQuietMs?: number;
+  /**
+   * How long a finished request is remembered, so that a byte-identical reply reads as
+   * `duplicate` and a late one as `unmatched` with its request. Default 5000.
+   */
+  readonly duplicateWindowMs?: number;
+  /** How long a handshake's token is kept for linking stat requests to it. Default 30 000 (§3.4). */
+  readonly tokenLifetimeMs?: number;
+  /** Charset for decoded strings; defaults to each protocol's. */
+  readonly charset?: Charset;
+  /** Most requests waiting at once; beyond it the oldest is dropped with an `overflow` event. Default 100 000. */
+  readonly maxPending?: number;
+}

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clientsRequest, clientsResponse, infoRequest, infoResponse, ompRequest, ompResponse, pingRequest,
+  playersRequest, playersResponse, rconRequest, rconResponse, rulesRequest, rulesResponse, toHex,
+} from '@gamequery/codec';
+import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, vector } from './helpers.ts';
+
+const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+const ping = (nonce: number) => pingRequest.encode({ ...at, nonce });
+const info = infoResponse.encode({ ...at, password: false, players: 3, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
+
+describe('SA:MP pairing', () => {
+  it.each([
+    ['info', infoRequest.encode(at), info],
+    ['rules', rulesRequest.encode(at), rulesResponse.encode({ ...at, rules: [{ name: 'lagcomp', value: 'On' }] })],
+    ['clients', clientsRequest.encode(at), clientsResponse.encode({ ...at, clients: [{ name: 'Tommy', score: -3 }] })],
+    ['players', playersRequest.encode(at), playersResponse.encode({ ...at, players: [{ id: 1, name: 'Tommy', score: 5, ping: 40 }] })],
+    ['omp', ompRequest.encode(at), ompResponse.encode({ ...at, discord: 'discord.gg/x', bannerLight: '', bannerDark: '', logo: '' })],
+    ['ping', ping(0x12345678), ping(0x12345678)],
+    ['rcon', rconRequest.encode({ ...at, password: 'pw', command: 'echo hi' }), rconResponse.encode({ ...at, output: 'hi' })],
+  ])('pairs a %s request with its reply, rtt from the datagram times', (message, request, response) => {
+    const events = pairAll([ask('q', request, server, 0), answer('r', response, server, 42.5)]);
+    const exchange = only(events, 'exchange');
+    expect(events).toHaveLength(1);
+    expect(exchange.rtt).toBe(42_500_000n);
+    expect(exchange.request).toMatchObject({ protocol: 'samp', direction: 'request', message });
+    expect(exchange.responses[0]).toMatchObject({ protocol: 'samp', direction: 'response', message });
+    expect(exchange.responses[0]!.packet.direction).toBe('response');
+  });
+
+  it('pairs pings by nonce, whatever order the replies come in', () => {
+    expect(pairSummaries([
+      ask('q1', ping(1), server, 0), ask('q2', ping(2), server, 1),
+      answer('r2', ping(2), server, 5), answer('r1', ping(1), server, 6),
+    ])).toEqual(['exchange q2>r2', 'exchange q1>r1']);
+  });
+
+  it('reads a ping as a request when no ping with its nonce is pending the other way', () => {
+    const events = pairAll([ask('q1', ping(1), server, 0), answer('x', ping(7), server, 5)]);
+    // The server "pinging" the client is a request too: both wait, then time out at the end.
+    expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unanswered']);
+    expect(events.map((e) => e.kind === 'unanswered' && e.request.direction)).toEqual(['request', 'request']);
+  });
+
+  it('pairs two identical pending requests first in, first out', () => {
+    expect(pairSummaries([
+      ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 10),
+      answer('r1', info, server, 20), answer('r2', info, server, 30),
+    ])).toEqual(['exchange q1>r1', 'exchange q2>r2']);
+  });
+
+  it('pairs reordered replies to different opcodes', () => {
+    const rules = rulesResponse.encode({ ...at, rules: [] });
+    expect(pairSummaries([
+      ask('qi', infoRequest.encode(at), server, 0), ask('qr', rulesRequest.encode(at), server, 1),
+      answer('rr', rules, server, 10), answer('ri', info, server, 11),
+    ])).toEqual(['exchange qr>rr', 'exchange qi>ri']);
+  });
+
+  it('keeps conversations of different clients apart', () => {
+    expect(pairSummaries([
+      ask('a', infoRequest.encode(at), server, 0, client), ask('b', infoRequest.encode(at), server, 0, otherClient),
+      answer('rb', info, server, 5, otherClient), answer('ra', info, server, 6, client),
+    ])).toEqual(['exchange b>rb', 'exchange a>ra']);
+  });
+
+  it('does not pair a reply from another address than the request went to', () => {
+    const elsewhere = { address: '127.0.0.2', port: 7777 };
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, elsewhere, 5)]);
+    expect(events.map((e) => e.kind)).toEqual(['unmatched', 'unanswered']);
+    const unmatched = only(events, 'unmatched');
+    expect(unmatched.reason).toBe('reply from 127.0.0.2:7777, but the request went to 127.0.0.1:7777');
+    expect(unmatched.request?.datagram.meta).toBe('q');
+    expect(unmatched.decoded?.message).toBe('info');
+  });
+
+  it('reports a byte-identical second reply as a duplicate of the first', () => {
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', info, server, 6)]);
+    expect(events.map((e) => e.kind)).toEqual(['exchange', 'duplicate']);
+    const dup = only(events, 'duplicate');
+    expect([dup.of.datagram.meta, dup.original.datagram.meta, dup.response.message]).toEqual(['q', 'r', 'info']);
+  });
+
+  it('reports a different second reply as unmatched, naming the request it followed', () => {
+    const other = infoResponse.encode({ ...at, password: false, players: 4, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', other, server, 6)]);
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'another, different reply to a request already answered', request: { message: 'info' } });
+  });
+
+  it('reports a reply before any request as unmatched', () => {
+    const events = pairAll([answer('r', info, server, 0), ask('q', infoRequest.encode(at), server, 1)]);
+    expect(events.map((e) => e.kind)).toEqual(['unmatched', 'unanswered']);
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'no pending request for this reply', decoded: { message: 'info' } });
+  });
+
+  it('explains a silent client list request with the >100 players rule', () => {
+    const events = pairAll([ask('q', clientsRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)]);
+    expect(events[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
+    expect(pairAll([ask('q', playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
+  });
+
+  it('gives a generic reason for other silent requests', () => {
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1001), ask('q3', rulesRequest.encode(at), server, 1002)]);
+    expect(events.map((e) => e.kind === 'unanswered' && e.reason)).toEqual(['no reply within 1000 ms', 'no reply before the input ended', 'no reply before the input ended']);
+  });
+
+  it('reports a reply after the timeout as unanswered, then a late unmatched reply', () => {
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1200)]);
+    expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'late reply, 1200 ms after the request (timeout 1000 ms)', request: { message: 'info' } });
+  });
+
+  it('accepts a reply exactly at the deadline', () => {
+    expect(pairSummaries([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1000)])).toEqual(['exchange q>r']);
+  });
+
+  it('reads a late ping reply as a late reply, not as a new request', () => {
+    const events = pairAll([ask('q', ping(9), server, 0), answer('r', ping(9), server, 1500)]);
+    expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
+    expect(only(events, 'unmatched').decoded?.direction).toBe('response');
+  });
+});
+
+describe('SA:MP RCON', () => {
+  const command = rconRequest.encode({ ...at, password: 'secret', command: 'players' });
+  const line = (text: string) => rconResponse.encode({ ...at, output: text });
+
+  it('collects every line until the quiet period, then reports one exchange', () => {
+    const events = pairAll([
+      ask('q', command, server, 0),
+      answer('l1', line('ID Name Ping IP'), server, 30), answer('l2', line('0 Tommy 40 1.2.3.4'), server, 31),
+      answer('l3', line('1 Lance 55 5.6.7.8'), server, 400),
+      ask('later', infoRequest.encode(at), server, 901),
+    ]);
+    expect(events[0]).toMatchObject({ kind: 'exchange', rtt: 30_000_000n });
+    expect(events.map((e) => e.kind === 'exchange' ? e.responses.map((r) => r.value['output']) : e.kind)[0])
+      .toEqual(['ID Name Ping IP', '0 Tommy 40 1.2.3.4', '1 Lance 55 5.6.7.8']);
+  });
+
+  it('keeps collecting while a line arrives exactly at the end of the quiet period', () => {
+    expect(pairSummaries([
+      ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 510),
+      ask('later', infoRequest.encode(at), server, 1011),
+    ])).toEqual(['exchange q>l1+l2', 'unanswered later']);
+  });
+
+  it('reports a line after the quiet period as unmatched', () => {
+    const events = pairAll([ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 600)]);
+    expect(events.map((e) => e.kind)).toEqual(['exchange', 'unmatched']);
+    expect(only(events, 'unmatched').reason).toBe('RCON line after the exchange closed (500 ms of silence)');
+  });
+
+  it('reports the single "Invalid RCON password." line (real bytes) when the input ends', () => {
+    const events = pairAll([
+      ask('q', vector('samp/rcon-request.basic'), server, 0),
+      answer('l', vector('samp/rcon-response.invalid-password'), server, 2),
+    ]);
+    const exchange = only(events, 'exchange');
+    expect(exchange.responses.map((r) => r.value['output'])).toEqual(['Invalid RCON password.']);
+    expect(exchange.request.value).toMatchObject({ password: 'wrong', command: 'players' });
+  });
+
+  it('follows rconQuietMs', () => {
+    expect(pairSummaries([
+      ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 200),
+    ], { rconQuietMs: 100 })).toEqual(['exchange q>l1', 'unmatched l2']);
+  });
+
+  it('reports a silent RCON request with the reasons RCON stays silent', () => {
+    expect(pairAll([ask('q', command, server, 0)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (RCON or query disabled, or a malformed request)' });
+  });
+});
+
+describe('SA:MP undecodable datagrams', () => {
+  it('reports junk with the codec error as JSON', () => {
+    const events = pairAll([ask('j', new Uint8Array([0xde, 0xad, 0xbe, 0xef]), server, 0)]);
+    expect(only(events, 'undecodable').error).toEqual({
+      type: 'UnrecognizedPacketError', message: 'no SA:MP, VC:MP or Minecraft query signature (starts de ad be ef)', layout: '', field: '', offset: 0,
+    });
+  });
+
+  it('reports a SA:MP reply that does not decode', () => {
+    const truncated = info.subarray(0, 22);
+    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', truncated, server, 1)]);
+    expect(events.map((e) => e.kind)).toEqual(['undecodable', 'unanswered']);
+    expect(only(events, 'undecodable').error).toMatchObject({ type: 'TruncatedError', field: 'samp.info.hostname', offset: 20 });
+    expect(toHex(only(events, 'undecodable').datagram.bytes)).toBe(toHex(truncated));
+  });
+});

@@ -1,0 +1,286 @@
+/**
+ * The dissector: frames (from a capture) or payloads (from a hex dump) in, annotated
+ * packet records out, in frame order, with request/response links and response times
+ * taken from the capture's timestamps.
+ *
+ * Recognition is by content on any port (the codec's signatures) plus conversation
+ * for Minecraft replies, which carry no magic; the pairing is the codec's
+ * `QueryPairer` — the same state machine a live query client uses — driven by capture
+ * time. A request's record waits (with the records behind it, to keep frame order)
+ * until its exchange is settled: a reply, or the timeout in capture time. So links
+ * appear on both request and response in one pass, with memory bounded by what
+ * arrives within one timeout (and by `maxQueue`).
+ */
+import {
+  CodecError, recognize,
+  type Charset, type CodecOptions, type Direction, type PacketHint, type Protocol,
+} from '@gamequery/codec';
+import { QueryPairer, type DecodedDatagram, type Datagram, type PairingEvent } from '@gamequery/codec/rx';
+import { readCapture } from './capture/reader.ts';
+import type { CaptureError, CaptureReaderOptions } from './capture/types.ts';
+import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
+import { UdpDecoder } from './net/decoder.ts';
+import type { FrameInput, UdpDatagram } from './net/types.ts';
+import type { PacketRecord } from './record.ts';
+
+export interface DissectOptions {
+  readonly charset?: Charset;
+  /** Decode UDP to or from these ports as this protocol ("Decode As"), whatever the content says. */
+  readonly decodeAs?: { readonly protocol: Protocol; readonly ports: readonly number[] };
+  /** How long a request waits for its reply, in capture time. Default 5000 ms. */
+  readonly timeoutMs?: number;
+  /** Records held back for pairing at most; beyond it the oldest is released unlinked. Default 100 000. */
+  readonly maxQueue?: number;
+  readonly capture?: CaptureReaderOptions;
+}
+
+export interface DissectStats {
+  frames: number;
+  udp: number;
+  /** Query packets dissected. */
+  game: number;
+  /** UDP datagrams that are no query traffic. */
+  nonGame: number;
+  /** Frames without a UDP datagram, by reason (not-udp, not-ip, fragment, …). */
+  skipped: Record<string, number>;
+  exchanges: number;
+  unanswered: number;
+  unmatched: number;
+  duplicates: number;
+}
+
+interface Meta {
+  readonly frame: number;
+  readonly timestamp: Timestamp | null;
+  readonly udp: UdpDatagram;
+  readonly frameBytes?: Uint8Array;
+}
+
+interface Slot {
+  readonly meta: Meta;
+  record?: PacketRecord | null;
+}
+
+const NS = 1_000_000_000n;
+
+function nanos(t: Timestamp | null, last: bigint): bigint {
+  if (!t) return last;
+  return BigInt(t.seconds) * NS + (BigInt(t.ticks) * NS) / BigInt(t.resolution.ticksPerSecond);
+}
+
+/** Incremental dissector: push frames, collect records in frame order. */
+export class Dissector {
+  readonly stats: DissectStats = { frames: 0, udp: 0, game: 0, nonGame: 0, skipped: {}, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 };
+  readonly #options: DissectOptions;
+  readonly #codec: CodecOptions;
+  readonly #udp = new UdpDecoder();
+  readonly #pairer: QueryPairer<Meta>;
+  readonly #queue: Slot[] = [];
+  #head = 0;
+  readonly #byFrame = new Map<number, Slot>();
+  #lastTime = 0n;
+
+  constructor(options: DissectOptions = {}) {
+    this.#options = options;
+    this.#codec = options.charset ? { charset: options.charset } : {};
+    this.#pairer = new QueryPairer<Meta>({ timeoutMs: options.timeoutMs ?? 5000, ...(options.charset ? { charset: options.charset } : {}) });
+  }
+
+  /** Takes one captured frame; returns the records now complete, in frame order. */
+  pushFrame(frame: FrameInput): PacketRecord[] {
+    this.stats.frames++;
+    const decoded = this.#udp.decode(frame);
+    if (decoded.kind === 'skipped') {
+      this.stats.skipped[decoded.reason] = (this.stats.skipped[decoded.reason] ?? 0) + 1;
+      return this.#drain();
+    }
+    const frameBytes = decoded.fragments ? undefined : frame.data;
+    return this.#pushUdp({ frame: frame.index, timestamp: frame.timestamp, udp: decoded, ...(frameBytes ? { frameBytes } : {}) });
+  }
+
+  /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
+  pushPayload(index: number, payload: Uint8Array): PacketRecord[] {
+    this.stats.frames++;
+    const unknown = { ip: '0.0.0.0', port: 0 };
+    return this.#pushUdp({ frame: index, timestamp: null, udp: { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false } });
+  }
+
+  /** Ends the input: pending requests are settled as unanswered; returns the remaining records. */
+  finish(): PacketRecord[] {
+    this.#udp.finish();
+    this.#apply(this.#pairer.flush());
+    return this.#drain(true);
+  }
+
+  #pushUdp(meta: Meta): PacketRecord[] {
+    this.stats.udp++;
+    const time = (this.#lastTime = nanos(meta.timestamp, this.#lastTime));
+    const slot: Slot = { meta };
+    this.#queue.push(slot);
+    this.#byFrame.set(meta.frame, slot);
+    const { udp } = meta;
+    const datagram: Datagram<Meta> = {
+      bytes: udp.payload, time, meta,
+      from: { address: udp.src.ip, port: udp.src.port }, to: { address: udp.dst.ip, port: udp.dst.port },
+    };
+    this.#apply(this.#pairer.receive(datagram));
+    return this.#drain();
+  }
+
+  #apply(events: PairingEvent<Meta>[]): void {
+    for (const e of events) {
+      switch (e.kind) {
+        case 'exchange': {
+          this.stats.exchanges++;
+          const req = this.#settle(e.request);
+          e.responses.forEach((r, i) => {
+            const rec = this.#settle(r);
+            if (rec && req) {
+              rec.requestIn = req.frame;
+              const t = timeBetween(r.datagram.meta!, e.request.datagram.meta!);
+              if (t !== undefined) rec.responseTime = t;
+            }
+            if (i === 0 && req && rec) req.responseIn = rec.frame;
+          });
+          break;
+        }
+        case 'unanswered': {
+          this.stats.unanswered++;
+          const rec = this.#settle(e.request);
+          if (rec) rec.unanswered = e.reason;
+          break;
+        }
+        case 'overflow': {
+          const rec = this.#settle(e.request);
+          if (rec) rec.unanswered = e.reason;
+          for (const r of e.responses) this.#settle(r);
+          break;
+        }
+        case 'duplicate': {
+          this.stats.duplicates++;
+          const rec = this.#settle(e.response);
+          if (rec) {
+            rec.duplicateOf = e.original.datagram.meta!.frame;
+            rec.requestIn = e.of.datagram.meta!.frame;
+          }
+          break;
+        }
+        case 'unmatched': {
+          this.stats.unmatched++;
+          if (e.decoded) this.#settle(e.decoded);
+          else this.#settleRaw(e.datagram.meta!);
+          break;
+        }
+        case 'undecodable':
+          this.#settleRaw(e.datagram.meta!);
+          break;
+      }
+    }
+  }
+
+  /** Builds the record of a datagram the pairer decoded. */
+  #settle(d: DecodedDatagram<Meta>): PacketRecord | undefined {
+    const meta = d.datagram.meta!;
+    const slot = this.#byFrame.get(meta.frame);
+    if (!slot) return undefined;
+    const hinted = this.#decodeAsHint(meta);
+    const layout = hinted ? safeRecognize(meta.udp.payload, hinted, this.#codec)?.layout ?? d.packet.layout : d.packet.layout;
+    slot.record = this.#record(meta, layout.protocol, d.direction, layout);
+    return slot.record;
+  }
+
+  /** A datagram the pairer could not use: a query message cut short, or no query at all. */
+  #settleRaw(meta: Meta): void {
+    const slot = this.#byFrame.get(meta.frame);
+    if (!slot) return;
+    const r = safeRecognize(meta.udp.payload, this.#decodeAsHint(meta) ?? {}, this.#codec);
+    slot.record = r ? this.#record(meta, r.protocol, r.direction, r.layout) : null;
+  }
+
+  #decodeAsHint(meta: Meta): PacketHint | undefined {
+    const d = this.#options.decodeAs;
+    if (!d) return undefined;
+    const toServer = d.ports.includes(meta.udp.dst.port);
+    const fromServer = d.ports.includes(meta.udp.src.port);
+    if (!toServer && !fromServer) return undefined;
+    const direction: Direction | undefined = toServer && !fromServer ? 'request' : fromServer && !toServer ? 'response' : undefined;
+    return { protocol: d.protocol, ...(direction ? { direction } : {}) };
+  }
+
+  #record(meta: Meta, protocol: Protocol, direction: Direction | 'either', layout: ReturnType<typeof recognize>['layout']): PacketRecord {
+    const ann = layout.annotate(meta.udp.payload, this.#codec);
+    const e = ann.error;
+    return {
+      frame: meta.frame,
+      captureTime: meta.timestamp ? formatTimestamp(meta.timestamp) : null,
+      src: meta.udp.src, dst: meta.udp.dst,
+      protocol, direction, message: layout.message, layout: layout.id,
+      summary: e ? `${ann.info} [Malformed Packet]` : ann.info,
+      fields: ann.fields,
+      payloadOffset: meta.udp.payloadOffset, payloadLength: meta.udp.payload.length,
+      ...(meta.udp.fragments ? { fragments: meta.udp.fragments } : {}),
+      ...(e ? { malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } } : {}),
+      warnings: ann.warnings,
+      payload: meta.udp.payload,
+      ...(meta.frameBytes ? { frameBytes: meta.frameBytes } : {}),
+    };
+  }
+
+  /** Releases settled records from the head of the queue (all of them at the end). */
+  #drain(all = false): PacketRecord[] {
+    const out: PacketRecord[] = [];
+    const max = this.#options.maxQueue ?? 100_000;
+    while (this.#head < this.#queue.length) {
+      const slot = this.#queue[this.#head]!;
+      if (slot.record === undefined && !all && this.#queue.length - this.#head <= max) break;
+      this.#head++;
+      this.#byFrame.delete(slot.meta.frame);
+      if (slot.record) {
+        this.stats.game++;
+        out.push(slot.record);
+      } else {
+        this.stats.nonGame++;
+      }
+    }
+    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+      this.#queue.splice(0, this.#head);
+      this.#head = 0;
+    }
+    return out;
+  }
+}
+
+function timeBetween(later: Meta, earlier: Meta): string | undefined {
+  return later.timestamp && earlier.timestamp ? timestampDifference(later.timestamp, earlier.timestamp) : undefined;
+}
+
+function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): ReturnType<typeof recognize> | undefined {
+  try {
+    return recognize(bytes, hint, codec);
+  } catch (e) {
+    if (e instanceof CodecError) return undefined;
+    throw e;
+  }
+}
+
+export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;
+
+/**
+ * Dissects a pcap or pcapng capture, streamed: yields packets in frame order and, if the
+ * file is damaged, every intact packet followed by one capture error.
+ */
+export async function* dissectCapture(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: DissectOptions = {},
+  dissector: Dissector = new Dissector(options),
+): AsyncGenerator<DissectItem> {
+  for await (const item of readCapture(source, options.capture)) {
+    if (item.kind === 'error') {
+      for (const packet of dissector.finish()) yield { kind: 'packet', packet };
+      yield item;
+      return;
+    }
+    for (const packet of dissector.pushFrame(item)) yield { kind: 'packet', packet };
+  }
+  for (const packet of dissector.finish()) yield { kind: 'packet', packet };
+}
