@@ -167,7 +167,9 @@ export class Dissector {
         }
         case 'unmatched': {
           this.stats.unmatched++;
-          if (e.decoded) this.#settle(e.decoded);
+          // A Minecraft reply carries no magic: without the request that asked for it, only
+          // Decode As makes it one (else any UDP starting 00 or 09 could pass for a reply).
+          if (e.decoded && e.decoded.protocol !== 'mcquery') this.#settle(e.decoded);
           else this.#settleRaw(e.datagram.meta!);
           break;
         }

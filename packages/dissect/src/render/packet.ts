@@ -56,11 +56,15 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   if (p.duplicateOf !== undefined) lines.push(`    [Duplicate response to frame ${p.duplicateOf}]`);
   if (options.hex) {
     const ranges: ByteRange[] = [];
-    for (const n of walkNodes(p.fields)) if (options.fields?.includes(n.abbrev)) ranges.push(n);
+    const secrets: ByteRange[] = [];
+    for (const n of walkNodes(p.fields)) {
+      if (options.fields?.includes(n.abbrev)) ranges.push(n);
+      if (n.secret && !options.showSecrets) secrets.push(n);
+    }
     // The frame's bytes when the payload lies in one frame, else the reassembled payload.
     const bytes = p.frameBytes ?? p.payload;
-    const shift = p.frameBytes ? p.payloadOffset : 0;
-    lines.push('', ...hexPane(bytes, ranges.map((r) => ({ offset: r.offset + shift, length: r.length })), options.colour));
+    const shift = (r: ByteRange): ByteRange => ({ offset: r.offset + (p.frameBytes ? p.payloadOffset : 0), length: r.length });
+    lines.push('', ...hexPane(bytes, ranges.map(shift), options.colour, secrets.map(shift)));
   }
   return lines;
 }

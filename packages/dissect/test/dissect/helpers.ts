@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { dissectCapture, type DissectItem, type DissectOptions, type PacketRecord, Dissector } from '@gamequery/dissect';
+
+export const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
+export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
+
+export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16) {
+  const bytes = readFileSync(file);
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
+  const dissector = new Dissector(options);
+  const items: DissectItem[] = [];
+  for await (const item of dissectCapture(chunks, options, dissector)) items.push(item);
+  const packets = items.flatMap((i) => (i.kind === 'packet' ? [i.packet] : []));
+  const errors = items.flatMap((i) => (i.kind === 'error' ? [i] : []));
+  return { packets, errors, stats: dissector.stats };
+}
+
+/** tshark's view of a capture, from the committed `-T fields` output. */
+export function tsharkRows(file: string): Map<number, Record<string, string>> {
+  const [head, ...lines] = readFileSync(`${file}.tshark.tsv`, 'utf8').trimEnd().split('\n');
+  const names = head!.split('\t');
+  return new Map(lines.map((l) => {
+    const cells = l.split('\t');
+    const row = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
+    return [Number(row['frame.number']), row];
+  }));
+}
+
+/** Exact difference of two decimal second strings, with `decimals` digits. */
+export function decimalDifference(later: string, earlier: string, decimals: number): string {
+  const scale = (s: string) => {
+    const [i, f = ''] = s.split('.');
+    return BigInt(i!) * 10n ** BigInt(decimals) + BigInt((f + '0'.repeat(decimals)).slice(0, decimals) || '0');
+  };
+  const d = scale(later) - scale(earlier);
+  const neg = d < 0n;
+  const abs = (neg ? -d : d).toString().padStart(decimals + 1, '0');
+  return `${neg ? '-' : ''}${abs.slice(0, -decimals)}.${abs.slice(-decimals)}`;
+}
+
+export const requests = (ps: PacketRecord[]) => ps.filter((p) => p.direction === 'request');

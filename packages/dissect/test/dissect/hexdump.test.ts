@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { infoResponse } from '@gamequery/codec';
+import { dissectHexDump } from '@gamequery/dissect';
+import { hexFixtures } from './helpers.ts';
+
+const formats = ['xxd', 'xxd-g1', 'xxd-c8', 'hexdump-C', 'hexdump', 'od-x1', 'od-x1z', 'od-x2', 'od-x4', 'xxd-p', 'xxd-i'];
+
+describe('dissecting hex dumps', () => {
+  const bin = readFileSync(`${hexFixtures}samp-info-response.bin`);
+  const expected = infoResponse.decode(bin).value;
+
+  it.each(formats)('a SA:MP info reply dumped by %s dissects to the bytes the tool read', (format) => {
+    const r = dissectHexDump(readFileSync(`${hexFixtures}samp-info-response.${format}.txt`, 'utf8'));
+    expect(r.packets).toHaveLength(1);
+    const [p] = r.packets;
+    expect(p!.layout).toBe('samp.info.response');
+    expect(Buffer.from(p!.payload)).toEqual(bin);
+    expect(p!.fields.find((n) => n.abbrev === 'samp.info.hostname')!.value).toBe(expected.hostname);
+  });
+
+  it('walks a whole frame from tshark -x down to UDP, and pairs the request with its reply', () => {
+    const r = dissectHexDump(readFileSync(`${hexFixtures}samp-udp.tshark-x.txt`, 'utf8'));
+    expect(r.packets.length).toBeGreaterThanOrEqual(1);
+    for (const p of r.packets) {
+      expect(p.protocol).toBe('samp');
+      expect(p.src.ip).toBe('127.0.0.1');
+      expect(p.payloadOffset).toBe(42);
+    }
+  });
+
+  it('dissects several payloads in one text and pairs them by content', () => {
+    const text = `53 41 4d 50 7f 00 00 01 61 1e 70 12 34 56 78
+
+53 41 4d 50 7f 00 00 01 61 1e 70 12 34 56 78
+`;
+    const r = dissectHexDump(text);
+    expect(r.packets.map((p) => [p.direction, p.responseIn, p.requestIn])).toEqual([['request', 2, undefined], ['response', undefined, 1]]);
+  });
+
+  it('needs Decode As for a lone Minecraft reply, which has no magic', () => {
+    const reply = '09 00 00 00 01 39 35 31 33 33 30 37 00';
+    expect(dissectHexDump(reply).packets).toEqual([]);
+    const [p] = dissectHexDump(reply, { decodeAs: { protocol: 'mcquery', ports: [0] } }).packets;
+    expect(p).toMatchObject({ layout: 'mcquery.handshake.response', summary: 'Minecraft query handshake response: token 9513307' });
+  });
+});

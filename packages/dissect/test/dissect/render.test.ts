@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { dissectHexDump, hexPane, packetJson, renderPacketText } from '@gamequery/dissect';
+
+// 53 41 4d 50 7f 00 00 01 61 1e 78 | 05 00 "wrong" | 07 00 "players"
+const rcon = '53414d507f000001611e78050077726f6e670700706c6179657273';
+
+describe('rendering', () => {
+  const [p] = dissectHexDump(rcon).packets;
+
+  it('masks RCON passwords in text and JSON unless asked', () => {
+    const text = renderPacketText(p!).join('\n');
+    expect(text).toContain('Password: ********');
+    expect(text).not.toContain('wrong');
+    expect(JSON.stringify(packetJson(p!))).not.toContain('wrong');
+    expect(renderPacketText(p!, { showSecrets: true }).join('\n')).toContain('Password: wrong');
+  });
+
+  it('prints tshark -V-like lines with enumerations and generated items', () => {
+    const text = renderPacketText(p!);
+    expect(text[0]).toMatch(/^Frame 1: - 0\.0\.0\.0:0 → 0\.0\.0\.0:0 SA:MP rcon request: players$/);
+    expect(text).toContain('    Opcode: x (RCON command) (0x78)');
+    expect(text).toContain('    [No response: end of input]'.replace('end of input', p!.unanswered!));
+  });
+
+  it('prints only the selected fields, like tshark -T fields -e', () => {
+    expect(renderPacketText(p!, { fields: ['samp.rcon.command'] }).slice(1)).toEqual(['    samp.rcon.command: players']);
+  });
+
+  it('marks the bytes of a selected field in the hex pane', () => {
+    const lines = renderPacketText(p!, { hex: true, fields: ['samp.rcon.command'] });
+    const pane = lines.slice(lines.indexOf('') + 1);
+    // The password's bytes are masked in the pane as in the tree.
+    expect(pane).toEqual([
+      '0000  53 41 4d 50 7f 00 00 01 61 1e 78 05 00 ** ** **  SAMP....a.x..***',
+      '0010  ** ** 07 00 [70 6c 61 79 65 72 73]                 **..[players]',
+    ]);
+    const clear = renderPacketText(p!, { hex: true, showSecrets: true });
+    expect(clear.at(-1)).toBe('0010  6e 67 07 00 70 6c 61 79 65 72 73                 ng..players');
+  });
+
+  it('draws an unmarked pane like tshark -x', () => {
+    expect(hexPane(Uint8Array.of(0x53, 0x41, 0x4d, 0x50))).toEqual(['0000  53 41 4d 50                                      SAMP']);
+  });
+});
