@@ -30,7 +30,7 @@ export class FifoIndex<T extends Retirable> {
   }
 
   /** Live items under `key`, newest first. */
-  *newestFirst(key: string): Generator<T> {
+  *newestFirst(key: string): Generator<T, void> {
     const bucket = this.#settle(key);
     if (!bucket) return;
     for (let i = bucket.items.length - 1; i >= bucket.head; i--) if (!bucket.items[i]!.done) yield bucket.items[i]!;

@@ -11,7 +11,7 @@
  * everything still pending is flushed.
  */
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { QueryPairer } from './pairer.ts';
+import { QueryPairer, settingsOf } from './pairer.ts';
 import type { Datagram, PairerOptions, PairingEvent } from './types.ts';
 
 /** Options of {@link pairQueries}. */
@@ -86,6 +86,7 @@ function schedulerDriver<M>(core: QueryPairer<M>, emit: Emit<M>, scheduler: Sche
  * ```
  */
 export function pairQueries<M = unknown>(options: PairingOptions = {}): OperatorFunction<Datagram<M>, PairingEvent<M>> {
+  settingsOf(options); // bad options fail here, not at subscription
   const clock = options.clock ?? (options.scheduler ? 'scheduler' : 'datagram');
   return (source) => new Observable<PairingEvent<M>>((subscriber) => {
     const core = new QueryPairer<M>(options);

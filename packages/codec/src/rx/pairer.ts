@@ -102,26 +102,48 @@ const firstUnder = <T extends { done: boolean }>(index: FifoIndex<T>, keys: read
   return undefined;
 };
 
-const positive = (name: string, value: number): number => {
+function* newestUnder<T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): Generator<T, void> {
+  for (const k of keys) yield* index.newestFirst(k);
+}
+
+const newestOf = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): T | undefined => {
+  for (const hit of newestUnder(index, keys)) return hit;
+  return undefined;
+};
+
+const atLeastZero = (name: string, value: number): number => {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
   return value;
 };
 
+interface Settings {
+  readonly timeoutMs: number;
+  readonly rconQuietMs: number;
+  readonly duplicateWindowMs: number;
+  readonly tokenLifetimeMs: number;
+  readonly maxPending: number;
+  readonly codec: CodecOptions | undefined;
+}
+
+/** The options with their defaults; throws a RangeError on a negative or non-finite number. */
+export const settingsOf = (options: PairerOptions): Settings => ({
+  timeoutMs: atLeastZero('timeoutMs', options.timeoutMs ?? 1000),
+  rconQuietMs: atLeastZero('rconQuietMs', options.rconQuietMs ?? 500),
+  duplicateWindowMs: atLeastZero('duplicateWindowMs', options.duplicateWindowMs ?? 5000),
+  tokenLifetimeMs: atLeastZero('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000),
+  maxPending: Math.max(1, Math.floor(atLeastZero('maxPending', options.maxPending ?? 100_000))),
+  codec: options.charset ? { charset: options.charset } : undefined,
+});
+
 /**
- * The clock-agnostic pairing state machine behind {@link pairQueries}. Usable on its own
+ * The clock-agnostic pairing state machine behind `pairQueries`. Usable on its own
  * for synchronous processing: call `receive` per datagram (datagram clock by default),
  * `expire` when a timer fires, and `flush` at the end of the input.
  */
 export class QueryPairer<M = unknown> {
-  readonly #timeoutMs: number;
-  readonly #timeout: bigint;
-  readonly #quietMs: number;
-  readonly #quiet: bigint;
-  readonly #window: bigint;
-  readonly #tokenLife: bigint;
-  readonly #maxPending: number;
-  readonly #codec: CodecOptions | undefined;
-
+  readonly #o: Settings;
+  /** The durations of the settings, in nanoseconds. */
+  readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   readonly #pending = new Filed<Pending<M>>();
   readonly #finished = new Filed<Finished<M>>();
   /** Insertion order: the first is the oldest (overflow evicts it). */
@@ -131,14 +153,10 @@ export class QueryPairer<M = unknown> {
   readonly #timers = new DeadlineQueue<Pending<M> | Finished<M> | Token<M>>();
 
   constructor(options: PairerOptions = {}) {
-    this.#timeoutMs = positive('timeoutMs', options.timeoutMs ?? 1000);
-    this.#timeout = nanos(this.#timeoutMs);
-    this.#quietMs = positive('rconQuietMs', options.rconQuietMs ?? 500);
-    this.#quiet = nanos(this.#quietMs);
-    this.#window = nanos(positive('duplicateWindowMs', options.duplicateWindowMs ?? 5000));
-    this.#tokenLife = nanos(positive('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000));
-    this.#maxPending = Math.max(1, Math.floor(positive('maxPending', options.maxPending ?? 100_000)));
-    this.#codec = options.charset ? { charset: options.charset } : undefined;
+    const o = (this.#o = settingsOf(options));
+    this.#ns = {
+      timeout: nanos(o.timeoutMs), quiet: nanos(o.rconQuietMs), window: nanos(o.duplicateWindowMs), tokenLife: nanos(o.tokenLifetimeMs),
+    };
   }
 
   /** Requests waiting for a reply (RCON requests still collecting included). */
@@ -193,7 +211,7 @@ export class QueryPairer<M = unknown> {
   #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     let packet: DecodedPacket;
     try {
-      packet = decodePacket(d.bytes, {}, this.#codec);
+      packet = decodePacket(d.bytes, {}, this.#o.codec);
     } catch (error) {
       if (!mayBeMinecraftReply(d.bytes)) {
         out.push(undecodable(d, error));
@@ -217,7 +235,7 @@ export class QueryPairer<M = unknown> {
     if (packet.direction === 'either') {
       // A SA:MP ping reply is its request, byte for byte: it is a reply if a request it answers is known.
       const direction = this.#isKnownReply(d, packet.protocol) ? 'response' : 'request';
-      packet = decodePacket(d.bytes, { protocol: packet.protocol, direction, message: packet.message }, this.#codec);
+      packet = decodePacket(d.bytes, { protocol: packet.protocol, direction, message: packet.message }, this.#o.codec);
     }
     const decoded = decorate(d, packet);
     if (decoded.direction === 'request') {
@@ -233,7 +251,7 @@ export class QueryPairer<M = unknown> {
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
     const keys = keyRules[protocol].response(d);
     return firstUnder(this.#pending.exact, keys.exact) !== undefined
-      || firstUnder(this.#finished.exact, keys.exact) !== undefined
+      || newestOf(this.#finished.exact, keys.exact) !== undefined
       || firstUnder(this.#pending.loose, keys.loose) !== undefined;
   }
 
@@ -242,12 +260,12 @@ export class QueryPairer<M = unknown> {
     const handshake = request.protocol === 'mcquery' && typeof token === 'number'
       ? this.#tokens.get(tokenKey(request.datagram, token))?.exchange
       : undefined;
-    if (this.#live.size >= this.#maxPending) {
+    if (this.#live.size >= this.#o.maxPending) {
       const oldest = this.#live.values().next().value!;
-      this.#finish(oldest, 'overflow', now, `more than ${this.#maxPending} requests pending: stopped waiting for the oldest`, out);
+      this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
     const p: Pending<M> = {
-      kind: 'pending', request, handshake, responses: [], deadline: now + this.#timeout, done: false,
+      kind: 'pending', request, handshake, responses: [], deadline: now + this.#ns.timeout, done: false,
       keys: keyRules[request.protocol].request(request.datagram, handshake?.request.datagram),
       collects: collected.has(`${request.protocol}.${request.message}`),
     };
@@ -274,23 +292,28 @@ export class QueryPairer<M = unknown> {
       return;
     }
 
-    const finished = keys.exact.flatMap((k) => [...this.#finished.exact.newestFirst(k)]);
-    if (finished[0]) {
-      const r = read(finished[0].request.message);
-      if (!r) return;
-      for (const f of finished) {
-        const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
-        if (original) {
-          out.push({ kind: 'duplicate', response: r, of: f.request, original });
-          return;
-        }
+    // Answered or timed out already: a copy of a reply it had, or a late or extra one.
+    let newest: Finished<M> | undefined;
+    let copy: { of: Finished<M>; original: DecodedDatagram<M> } | undefined;
+    for (const f of newestUnder(this.#finished.exact, keys.exact)) {
+      newest ??= f;
+      const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
+      if (original) {
+        copy = { of: f, original };
+        break;
       }
-      out.push({ kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(finished[0], d), request: finished[0].request });
+    }
+    if (newest) {
+      const r = read(newest.request.message);
+      if (r) {
+        out.push(copy
+          ? { kind: 'duplicate', response: r, of: copy.of.request, original: copy.original }
+          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), request: newest.request });
+      }
       return;
     }
 
-    const near = firstUnder(this.#pending.loose, keys.loose)
-      ?? keys.loose.flatMap((k) => [...this.#finished.loose.newestFirst(k)])[0];
+    const near = firstUnder(this.#pending.loose, keys.loose) ?? newestOf(this.#finished.loose, keys.loose);
     if (near) {
       const r = read();
       const reason = keyRules[protocol].nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
@@ -305,10 +328,10 @@ export class QueryPairer<M = unknown> {
     switch (f.outcome) {
       case 'answered':
         return f.collects
-          ? `RCON line after the exchange closed (${this.#quietMs} ms of silence)`
+          ? `RCON line after the exchange closed (${this.#o.rconQuietMs} ms of silence)`
           : 'another, different reply to a request already answered';
       case 'unanswered':
-        return `late reply, ${showMs(reply.time - f.request.datagram.time)} after the request (timeout ${this.#timeoutMs} ms)`;
+        return `late reply, ${showMs(reply.time - f.request.datagram.time)} after the request (timeout ${this.#o.timeoutMs} ms)`;
       case 'overflow':
         return 'reply to a request dropped by the maxPending limit';
     }
@@ -317,7 +340,7 @@ export class QueryPairer<M = unknown> {
   #answer(p: Pending<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     p.responses.push(response);
     if (p.collects) {
-      p.deadline = now + this.#quiet;
+      p.deadline = now + this.#ns.quiet;
       this.#timers.push(p);
     } else {
       this.#finish(p, 'answered', now, '', out);
@@ -332,7 +355,7 @@ export class QueryPairer<M = unknown> {
     }
     const { protocol, message } = p.request;
     const hint = silenceReasons[`${protocol}.${message}`];
-    const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#timeoutMs} ms` : 'no reply before the input ended';
+    const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#o.timeoutMs} ms` : 'no reply before the input ended';
     this.#finish(p, 'unanswered', when, reason, out);
   }
 
@@ -354,11 +377,11 @@ export class QueryPairer<M = unknown> {
       case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
       case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
     }
-    const f: Finished<M> = { kind: 'finished', outcome, request, responses, keys: p.keys, collects: p.collects, deadline: when + this.#window, done: false };
+    const f: Finished<M> = { kind: 'finished', outcome, request, responses, keys: p.keys, collects: p.collects, deadline: when + this.#ns.window, done: false };
     this.#finished.add(f);
     this.#remembered.add(f);
     this.#timers.push(f);
-    if (this.#remembered.size > this.#maxPending) this.#forget(this.#remembered.values().next().value!);
+    if (this.#remembered.size > this.#o.maxPending) this.#forget(this.#remembered.values().next().value!);
   }
 
   #forget(f: Finished<M>): void {
@@ -374,10 +397,10 @@ export class QueryPairer<M = unknown> {
     const key = tokenKey(exchange.request.datagram, token);
     const previous = this.#tokens.get(key);
     if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key, exchange, deadline: when + this.#tokenLife, done: false };
+    const t: Token<M> = { kind: 'token', key, exchange, deadline: when + this.#ns.tokenLife, done: false };
     this.#tokens.set(key, t);
     this.#timers.push(t);
-    if (this.#tokens.size > this.#maxPending) this.#dropToken(this.#tokens.values().next().value!);
+    if (this.#tokens.size > this.#o.maxPending) this.#dropToken(this.#tokens.values().next().value!);
   }
 
   #dropToken(t: Token<M>): void {
@@ -388,13 +411,13 @@ export class QueryPairer<M = unknown> {
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
   #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
     const hint = { protocol: 'mcquery', direction: 'response' } as const;
-    if (message === undefined) return decorate(d, decodePacket(d.bytes, hint, this.#codec));
+    if (message === undefined) return decorate(d, decodePacket(d.bytes, hint, this.#o.codec));
     try {
-      return decorate(d, decodePacket(d.bytes, { ...hint, message }, this.#codec));
+      return decorate(d, decodePacket(d.bytes, { ...hint, message }, this.#o.codec));
     } catch (error) {
       if (message === 'handshake') throw error;
       try {
-        return decorate(d, decodePacket(d.bytes, hint, this.#codec));
+        return decorate(d, decodePacket(d.bytes, hint, this.#o.codec));
       } catch {
         throw error;
       }
