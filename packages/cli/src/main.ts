@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { decodeCommand } from './commands/decode.ts';
 import { fieldsCommand } from './commands/fields.ts';
 import { dissectCommand } from './commands/dissect.ts';
+import { serveCommand } from './commands/serve.ts';
 
 const program = new Command('gamequery')
   .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
@@ -13,6 +14,7 @@ const program = new Command('gamequery')
 program.addCommand(dissectCommand());
 program.addCommand(decodeCommand());
 program.addCommand(fieldsCommand());
+program.addCommand(serveCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -105,7 +105,7 @@ class Output {
     this.#first = false;
   }
 
-  error(e: object & { message: string }): void {
+  error(e: { readonly type: string; readonly message: string } & Record<string, unknown>): void {
     this.#errors.push(e);
     process.exitCode = 1;
     if (this.format === 'text') process.stderr.write(`gamequery: ${e.message}\n`);

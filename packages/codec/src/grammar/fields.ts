@@ -214,12 +214,11 @@ export const countedList = <const N extends string, const F extends readonly Fie
 ): ListField<N, F, false> => ({ kind: 'list', name, count, entry, flat: false, ...options });
 
 /** A list ended by an entry whose first (NUL-terminated) string is empty. */
-export const terminatedList = <const N extends string, const F extends readonly Field[], const Flat extends boolean = false>(
-  name: N,
-  until: Meta,
-  entry: Entry<F>,
-  options: { flat?: Flat } = {},
-): ListField<N, F, Flat> => ({ kind: 'list', name, until, entry, flat: (options.flat ?? false) as Flat });
+export function terminatedList<const N extends string, const F extends readonly Field[]>(name: N, until: Meta, entry: Entry<F>, options: { flat: true }): ListField<N, F, true>;
+export function terminatedList<const N extends string, const F extends readonly Field[]>(name: N, until: Meta, entry: Entry<F>, options?: { flat?: false }): ListField<N, F, false>;
+export function terminatedList(name: string, until: Meta, entry: Entry, options: { flat?: boolean } = {}): ListField {
+  return { kind: 'list', name, until, entry, flat: options.flat ?? false };
+}
 
 export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> =>
   ({ kind: 'group', fields, ...meta });

@@ -1,0 +1,71 @@
+/** `gamequery serve`: answer queries as the servers of a JSON state file describe, until SIGINT/SIGTERM. */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { isLoopback, parseState, startEmulator, type Emulator, type EmulatedServer } from '@gamequery/codec/node';
+
+interface Opts {
+  host: string;
+  portOffset: number;
+  public?: boolean;
+  rate: number;
+  byteRate: number;
+}
+
+const WHY_LOOPBACK = `SA:MP and VC:MP queries have no handshake, so a reachable emulator answers whatever
+source address a datagram claims: anyone can make it send its replies to a third party,
+up to ~300 times the bytes they sent (an 11-byte 'd' request brings back up to 3.4 KB).
+It would also show servers that do not exist to real players' browsers. The per-source
+limits (--rate, --byte-rate) bound the damage but do not remove it.
+`;
+
+const integer = (min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}`);
+  return n;
+};
+
+const endpoint = (s: EmulatedServer): string => `${s.address.includes(':') ? `[${s.address}]` : s.address}:${s.port}`;
+
+/** Resolves on the first SIGINT or SIGTERM. */
+const untilSignal = (): Promise<NodeJS.Signals> => new Promise((resolve) => {
+  const stop = (signal: NodeJS.Signals): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    resolve(signal);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+});
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('emulate SA-MP 0.3.7, open.mp, VC:MP and Minecraft query servers from a JSON state file until SIGINT/SIGTERM')
+    .argument('<state>', 'state file, e.g. examples/servers.json')
+    .option('--host <address>', 'bind address of servers whose state names none', '127.0.0.1')
+    .option('--port-offset <n>', 'added to every non-zero port of the state', integer(-65535, 65535), 0)
+    .option('--public', 'allow binding addresses that are not loopback (see below)')
+    .option('--rate <n>', 'requests per second answered per source address', integer(1, 1_000_000), 50)
+    .option('--byte-rate <n>', 'reply bytes per second sent per source address', integer(1, 1_000_000_000), 65536)
+    .addHelpText('after', `\nOnly loopback addresses (127.0.0.0/8, ::1) are bound unless --public is given:\n${WHY_LOOPBACK}`)
+    .action(async (file: string, opts: Opts) => {
+      const state = parseState(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+      const hosts = state.servers.map((s) => s.host ?? opts.host);
+      const outside = hosts.find((h) => !isLoopback(h === 'localhost' ? '127.0.0.1' : h));
+      if (outside !== undefined && !opts.public) {
+        throw new Error(`refusing to bind ${outside}, which is not a loopback address; pass --public to do it anyway.\n${WHY_LOOPBACK.trimEnd()}`);
+      }
+      const emulator: Emulator = await startEmulator({
+        servers: state.servers,
+        host: opts.host,
+        portOffset: opts.portOffset,
+        allowPublic: !!opts.public,
+        limits: { requestsPerSecond: opts.rate, requestBurst: opts.rate, bytesPerSecond: opts.byteRate, byteBurst: opts.byteRate },
+      });
+      for (const s of emulator.servers) process.stdout.write(`${s.flavor} ${JSON.stringify(s.name)} on ${endpoint(s)}\n`);
+      const signal = await untilSignal();
+      const t = emulator.stats().total;
+      await emulator.close();
+      process.stderr.write(`${signal}: ${t.received} requests, ${t.replies} replies (${t.bytesOut} bytes), ` +
+        `${t.silent} unanswered, ${t.rateLimited} over the request rate, ${t.byteCapped} replies over the byte rate\n`);
+    });
+}

@@ -1,0 +1,118 @@
+/**
+ * `gamequery serve` as a user runs it: a child process on the example state, queried
+ * once over loopback UDP, then stopped with SIGTERM. Every wait is bounded.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { infoRequest, infoResponse } from '@gamequery/codec';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const r: Run = {
+    child, stdout: '', stderr: '',
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  };
+  child.stdout!.on('data', (d: Buffer) => (r.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (r.stderr += d.toString()));
+  return r;
+}
+
+/** Resolves when `test` holds, or false after `ms`. */
+async function waitFor(test: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (test()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return test();
+}
+
+/** Kills the child if still running and waits (bounded) for it to exit. */
+async function stop(r: Run): Promise<number | null> {
+  if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+  return exitWithin(r, 5000);
+}
+
+/** The exit code, or SIGKILL and null after `ms`. */
+async function exitWithin(r: Run, ms: number): Promise<number | null> {
+  const code = await Promise.race([r.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms))]);
+  if (code !== 'timeout') return code;
+  r.child.kill('SIGKILL');
+  await r.exited;
+  return null;
+}
+
+function queryOnce(bytes: Uint8Array, port: number, timeoutMs = 1000): Promise<Uint8Array | undefined> {
+  const socket = createSocket('udp4');
+  return new Promise((resolve) => {
+    const done = (reply?: Uint8Array): void => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(reply);
+    };
+    const timer = setTimeout(() => done(), timeoutMs);
+    socket.on('message', (msg, rinfo) => {
+      if (rinfo.port === port) done(new Uint8Array(msg));
+    });
+    socket.bind({ address: '127.0.0.1', port: 0 }, () => socket.send(bytes, port, '127.0.0.1'));
+  });
+}
+
+describe('gamequery serve', () => {
+  it('serves the example state with a port offset, answers a query, and stops on SIGTERM', async () => {
+    let r: Run | undefined;
+    let offset = 0;
+    // A random offset may land on a port in use: try a few.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      offset = 10_000 + Math.floor(Math.random() * 29_000);
+      r = run(['serve', 'examples/servers.json', '--port-offset', String(offset)]);
+      const ready = await waitFor(() => r!.stdout.split('\n').length > 5 || r!.child.exitCode !== null, 15_000);
+      if (ready && r.child.exitCode === null) break;
+      await stop(r);
+      if (!r.stderr.includes('cannot bind')) break;
+    }
+    try {
+      expect(r!.stdout.trim().split('\n')).toEqual([
+        `samp037 "My Server" on 127.0.0.1:${7777 + offset}`,
+        `openmp "My open.mp Server" on 127.0.0.1:${7778 + offset}`,
+        `vcmp "My VC:MP Server" on 127.0.0.1:${8192 + offset}`,
+        `minecraft "A Minecraft Server" on 127.0.0.1:${25565 + offset}`,
+        `minecraft "§aIPv6 world" on [::1]:${25566 + offset}`,
+      ]);
+      const port = 7777 + offset;
+      const reply = await queryOnce(infoRequest.encode({ serverIp: '127.0.0.1', serverPort: port }), port);
+      expect(reply).toBeDefined();
+      expect(infoResponse.decode(reply!).value).toMatchObject({ hostname: 'My Server', players: 2, maxPlayers: 49 });
+    } finally {
+      expect(await stop(r!)).toBe(0);
+    }
+    expect(r!.stderr).toMatch(/^SIGTERM: 1 requests, 1 replies/);
+  });
+
+  it('refuses a non-loopback address without --public, and says why', async () => {
+    const r = run(['serve', 'examples/servers.json', '--host', '0.0.0.0']);
+    expect(await exitWithin(r, 15_000)).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('refusing to bind 0.0.0.0, which is not a loopback address; pass --public');
+    expect(r.stderr).toContain('no handshake');
+  });
+
+  it('reports a state file it cannot serve, with the path of the mistake', async () => {
+    const r = run(['serve', 'packages/cli/test/fixtures/bad-state.json']);
+    expect(await exitWithin(r, 15_000)).toBe(2);
+    expect(r.stderr).toContain('servers[0].maxPlayers: missing');
+  });
+});
