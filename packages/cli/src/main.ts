@@ -5,6 +5,7 @@ import { decodeCommand } from './commands/decode.ts';
 import { fieldsCommand } from './commands/fields.ts';
 import { dissectCommand } from './commands/dissect.ts';
 import { serveCommand } from './commands/serve.ts';
+import { exportCommand } from './commands/export.ts';
 
 const program = new Command('gamequery')
   .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
@@ -15,6 +16,7 @@ program.addCommand(dissectCommand());
 program.addCommand(decodeCommand());
 program.addCommand(fieldsCommand());
 program.addCommand(serveCommand());
+program.addCommand(exportCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);

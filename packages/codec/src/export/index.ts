@@ -1,0 +1,6 @@
+/**
+ * Exports of the layout declarations to third-party tools: a Wireshark Lua plugin and
+ * Kaitai Struct definitions. Browser-safe: each returns text.
+ */
+export { exportWireshark, wiresharkPorts } from './wireshark.ts';
+export { exportKaitai } from './kaitai.ts';

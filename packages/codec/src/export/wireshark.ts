@@ -1,0 +1,227 @@
+/**
+ * The Wireshark plugin, generated from the layout declarations: one Lua file with a
+ * `Proto` per protocol whose `ProtoField`s are the field registry's rows, the layouts
+ * emitted as Lua tables (`SPEC`), and one generic interpreter (`wireshark-runtime.ts`)
+ * that walks them. Nothing here or in the runtime is written per field or per layout.
+ *
+ * Install: copy the output into Wireshark's personal Lua plugins folder
+ * (`~/.local/lib/wireshark/plugins/`, or `$XDG_CONFIG_HOME/wireshark/plugins/`), or run
+ * `tshark -X lua_script:gamequery.lua`.
+ */
+import { charsets, textCodec } from '../grammar/charset.ts';
+import type { Field, IntType } from '../grammar/fields.ts';
+import { intSize, lengthMeta } from '../grammar/fields.ts';
+import { protocolNames, type Layout, type Protocol } from '../grammar/layout.ts';
+import { layouts, messages } from '../packet.ts';
+import { fieldRegistry } from '../registry.ts';
+import { toLua } from './lua.ts';
+import { luaRuntime } from './wireshark-runtime.ts';
+
+/** The ports each dissector claims in `udp.port` (Decode As); heuristics cover every other port. */
+export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = {
+  samp: [7777],
+  vcmp: [8192],
+  mcquery: [25565, 19132],
+};
+
+/**
+ * What `packet.ts` looks at beyond the declarations to tell two layouts of one direction
+ * and selector apart: a full-stat reply's GS3 split header ends `00 80 00` at offset 13
+ * (`looksLikeFullStat`). Requests need none: an exact fixed size settles them.
+ */
+const recognitionHints: Readonly<Record<string, { readonly offset: number; readonly bytes: readonly number[] }>> = {
+  'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },
+};
+
+type LuaTable = Record<string, unknown>;
+
+const intSpec = (t: IntType): LuaTable => ({
+  size: intSize[t],
+  le: t.endsWith('le') || undefined,
+  signed: t.startsWith('i') || undefined,
+});
+
+/** A field declaration as the Lua walker reads it (keys: k = kind, a = abbreviation). */
+function luaField(f: Field): LuaTable {
+  switch (f.kind) {
+    case 'magic':
+      return { k: 'magic', a: f.abbrev, bytes: f.bytes, text: f.display === 'text' };
+    case 'const':
+      return { k: 'const', a: f.abbrev, ...intSpec(f.type), value: f.value };
+    case 'int':
+      return { k: 'int', a: f.abbrev, name: f.name, ...intSpec(f.type) };
+    case 'bool':
+    case 'ipv4':
+      return { k: f.kind, a: f.abbrev, name: f.name };
+    case 'bytes':
+      return { k: 'bytes', a: f.abbrev, name: f.name, n: f.length };
+    case 'string': {
+      const s = f.size;
+      return {
+        k: 'string', a: f.abbrev, name: f.name, numeric: f.numeric,
+        prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
+        fixed: 'fixed' in s ? s.fixed : undefined,
+      };
+    }
+    case 'list':
+      return {
+        k: 'list', name: f.name, flat: f.flat || undefined, tolerate_short: f.tolerateShort || undefined,
+        count: f.count ? { a: f.count.abbrev, ...intSpec(f.count.type) } : undefined,
+        terminator: f.until ? { a: f.until.abbrev } : undefined,
+        entry: { a: f.entry.abbrev, summary: f.entry.summary, fields: f.entry.fields.map(luaField) },
+      };
+    case 'group':
+      return { k: 'group', a: f.abbrev, fields: f.fields.map(luaField) };
+  }
+}
+
+/** Wire size of a field whose size does not depend on the data. */
+function fixedSize(f: Field): number | undefined {
+  switch (f.kind) {
+    case 'magic': return f.bytes.length;
+    case 'const': case 'int': return intSize[f.type];
+    case 'bool': return 1;
+    case 'ipv4': return 4;
+    case 'bytes': return f.length;
+    case 'string': return 'fixed' in f.size ? f.size.fixed : undefined;
+    case 'group': return sizeOf(f.fields);
+    case 'list': return undefined;
+  }
+}
+
+function sizeOf(fields: readonly Field[]): number | undefined {
+  let total = 0;
+  for (const f of fields) {
+    const n = fixedSize(f);
+    if (n === undefined) return undefined;
+    total += n;
+  }
+  return total;
+}
+
+interface Placed { readonly field: Field; readonly offset: number; readonly size: number }
+
+/** The leading fields at fixed offsets, up to the first one of variable size. */
+function fixedPrefix(fields: readonly Field[]): Placed[] {
+  const out: Placed[] = [];
+  let offset = 0;
+  for (const field of fields) {
+    const size = fixedSize(field);
+    if (size === undefined) break;
+    out.push({ field, offset, size });
+    offset += size;
+  }
+  return out;
+}
+
+const ECHOABLE = new Set(['const', 'int', 'bool', 'ipv4', 'bytes']);
+
+const abbrevOf = (f: Field): string | undefined => ('abbrev' in f ? f.abbrev : undefined);
+
+/**
+ * The fields a reply repeats from its request (same abbreviation, at fixed offsets in
+ * both), as `{ request offset, reply offset, size }`: the key that pairs them.
+ */
+function echoedKey(request: Layout<unknown>, response: Layout<unknown>): [number, number, number][] {
+  const reply = new Map(fixedPrefix(response.fields).map((p) => [abbrevOf(p.field), p]));
+  const key: [number, number, number][] = [];
+  for (const p of fixedPrefix(request.fields)) {
+    if (!ECHOABLE.has(p.field.kind)) continue;
+    const r = reply.get(abbrevOf(p.field));
+    if (r && r.size === p.size) key.push([p.offset, r.offset, p.size]);
+  }
+  return key;
+}
+
+/**
+ * The Info-column template of a layout, read back through its public `describe`: a
+ * value whose every property is its own `{name}` placeholder fills the template with itself.
+ */
+function infoTemplate(layout: Layout<unknown>): string | undefined {
+  const placeholders = new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? `{${k}}` : undefined) });
+  const head = `${protocolNames[layout.protocol]} ${layout.message} ${layout.direction}`;
+  const text = layout.describe(placeholders as Partial<unknown>);
+  return text.startsWith(`${head}: `) ? text.slice(head.length + 2) : undefined;
+}
+
+function luaLayout(layout: Layout<unknown>): LuaTable {
+  const prefix = fixedPrefix(layout.fields);
+  const first = layout.fields[0];
+  const selector = prefix.find((p) => p.field.kind === 'const');
+  const sel = selector?.field.kind === 'const' ? selector.field : undefined;
+  const hint = recognitionHints[layout.id];
+  return {
+    id: layout.id,
+    message: layout.message,
+    direction: layout.direction,
+    info: infoTemplate(layout),
+    size: sizeOf(layout.fields),
+    magic: first?.kind === 'magic' ? first.bytes : undefined,
+    selector: sel && selector ? { a: sel.abbrev, offset: selector.offset, ...intSpec(sel.type), value: sel.value } : undefined,
+    hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes) } : undefined,
+    fields: layout.fields.map(luaField),
+  };
+}
+
+function luaProtocol(protocol: Protocol): LuaTable {
+  const mine = layouts.filter((l) => l.protocol === protocol);
+  const magics: Uint8Array[] = [];
+  for (const l of mine) {
+    const f = l.fields[0];
+    if (f?.kind === 'magic' && !magics.some((m) => m.length === f.bytes.length && m.every((b, i) => b === f.bytes[i]))) magics.push(f.bytes);
+  }
+  const pairs = Object.fromEntries(Object.entries(messages[protocol]).map(([name, pair]) =>
+    [name, { symmetric: pair.symmetric ?? false, key: echoedKey(pair.request, pair.response) }]));
+  const display = protocolNames[protocol];
+  return {
+    name: protocol,
+    description: /query/i.test(display) ? display : `${display} query`,
+    display,
+    short: display,
+    ports: wiresharkPorts[protocol],
+    charset: mine[0]!.defaultCharset,
+    fields: fieldRegistry
+      .filter((r) => r.protocol === protocol)
+      .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
+    magics,
+    layouts: mine.map(luaLayout),
+    pairs,
+  };
+}
+
+const HEADER = `-- gamequery.lua: Wireshark dissectors for the SA:MP / open.mp, VC:MP and Minecraft (GameSpy4) query protocols.
+--
+-- Generated by \`gamequery export wireshark\` from the layout declarations of @gamequery/codec. Do not edit:
+-- regenerate. SPEC holds the field registry and every layout as data; the code after it is one generic
+-- interpreter over those tables.
+--
+-- Install: copy into your personal Lua plugins folder (Help > About Wireshark > Folders), or run
+--   tshark -X lua_script:gamequery.lua -r capture.pcap
+-- Ports (Decode As): ${Object.entries(wiresharkPorts).map(([p, ports]) => `${p} ${ports.join(', ')}`).join('; ')}; heuristics find the
+-- protocols on any other UDP port (Minecraft replies through the request they answer).
+-- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
+-- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
+`;
+
+/**
+ * The codec's own single-byte code pages for the Lua side (bytes 0x80–0xFF as UTF-8), so
+ * the plugin shows the same text as the codec; UTF-8 is left to Wireshark.
+ */
+function decoders(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const charset of charsets) {
+    if (charset === 'utf8') continue;
+    const codec = textCodec(charset);
+    for (let b = 0; b < 0x80; b++) {
+      if (codec.decode(Uint8Array.of(b)) !== String.fromCharCode(b)) throw new Error(`${charset}: byte ${b} is not ASCII`);
+    }
+    out[charset] = Array.from({ length: 128 }, (_, i) => codec.decode(Uint8Array.of(0x80 + i)));
+  }
+  return out;
+}
+
+/** The Wireshark Lua plugin for all three protocols. */
+export function exportWireshark(): string {
+  const spec = { charsets, decoders: decoders(), protocols: (Object.keys(protocolNames) as Protocol[]).map(luaProtocol) };
+  return `${HEADER}\nlocal SPEC = ${toLua(spec)}\n${luaRuntime}`;
+}
