@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Dissector, dissectCapture, packetJson } from '@gamequery/dissect';
+import { exportWireshark } from '@gamequery/codec/export';
 import { generateCapture } from './capture-gen.ts';
 import { formatRate } from './harness.ts';
 
@@ -35,13 +36,21 @@ export async function benchDissect(options: { packets: number; bigBytes: number 
     console.log(`  gamequery dissect → NDJSON                    ${formatRate(ours.packets / ours.seconds).padStart(12)} packets/s   (${ours.packets} packets in ${ours.seconds.toFixed(2)} s)`);
     const tshark = spawnSync('tshark', ['--version'], { encoding: 'utf8' });
     if (tshark.status === 0) {
-      for (const args of [['-r', file], ['-r', file, '-T', 'json']]) {
+      const plugin = join(dir, 'gamequery.lua');
+      writeFileSync(plugin, exportWireshark());
+      const runs: [string, string[]][] = [
+        ['tshark, no plugin (summary lines)', ['-r', file]],
+        ['tshark, no plugin, -T json', ['-r', file, '-T', 'json']],
+        ['tshark + our Lua plugin (summary lines)', ['-X', `lua_script:${plugin}`, '-r', file]],
+        ['tshark + our Lua plugin, -T json', ['-X', `lua_script:${plugin}`, '-r', file, '-T', 'json']],
+      ];
+      for (const [name, args] of runs) {
         const t0 = process.hrtime.bigint();
-        const r = spawnSync('tshark', args, { stdio: ['ignore', 'ignore', 'ignore'], maxBuffer: 1 << 30 });
+        const r = spawnSync('tshark', args, { stdio: ['ignore', 'ignore', 'ignore'] });
         const s = Number(process.hrtime.bigint() - t0) / 1e9;
-        if (r.status !== 0) { console.log(`  tshark ${args.slice(2).join(' ') || '(summary)'} failed`); continue; }
-        const rate = options.packets / s;
-        console.log(`  tshark ${(args.slice(2).join(' ') || '(summary lines)').padEnd(38)} ${formatRate(rate).padStart(12)} packets/s   ours is ${(ours.packets / ours.seconds / rate).toFixed(2)}× tshark`);
+        if (r.status !== 0) { console.log(`  ${name} failed (exit ${r.status})`); continue; }
+        const rate = ours.packets / s;
+        console.log(`  ${name.padEnd(44)} ${formatRate(rate).padStart(12)} packets/s   ours is ${(ours.packets / ours.seconds / rate).toFixed(2)}× this`);
       }
     } else {
       console.log('  tshark not installed: no reference figure');
