@@ -10,7 +10,7 @@
  */
 import { charsets, textCodec } from '../grammar/charset.ts';
 import type { Field, IntType } from '../grammar/fields.ts';
-import { intSize, lengthMeta } from '../grammar/fields.ts';
+import { fixedSize, intSize, lengthMeta, sizeOf } from '../grammar/fields.ts';
 import { protocolNames, type Layout, type Protocol } from '../grammar/layout.ts';
 import { layouts, messages } from '../packet.ts';
 import { fieldRegistry } from '../registry.ts';
@@ -75,29 +75,6 @@ function luaField(f: Field): LuaTable {
   }
 }
 
-/** Wire size of a field whose size does not depend on the data. */
-function fixedSize(f: Field): number | undefined {
-  switch (f.kind) {
-    case 'magic': return f.bytes.length;
-    case 'const': case 'int': return intSize[f.type];
-    case 'bool': return 1;
-    case 'ipv4': return 4;
-    case 'bytes': return f.length;
-    case 'string': return 'fixed' in f.size ? f.size.fixed : undefined;
-    case 'group': return sizeOf(f.fields);
-    case 'list': return undefined;
-  }
-}
-
-function sizeOf(fields: readonly Field[]): number | undefined {
-  let total = 0;
-  for (const f of fields) {
-    const n = fixedSize(f);
-    if (n === undefined) return undefined;
-    total += n;
-  }
-  return total;
-}
 
 interface Placed { readonly field: Field; readonly offset: number; readonly size: number }
 

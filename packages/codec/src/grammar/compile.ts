@@ -19,7 +19,7 @@
 import { Parser } from 'binary-parser';
 import type { TextCodec } from './charset.ts';
 import type { Field, IntType, ListField, StringField } from './fields.ts';
-import { hasValue, intSize } from './fields.ts';
+import { fixedSize, hasValue, intSize } from './fields.ts';
 import { DECIMAL, ipv4ToString, numericRange } from './wire.ts';
 
 // binary-parser's chain types track every field name; the compiler builds chains
@@ -105,18 +105,6 @@ function addList(p: Chain, f: ListField, text: TextCodec): Chain {
       return flat === undefined ? items : items.map((e) => e[flat]);
     },
   });
-}
-
-/** Wire size of a field that has one, else undefined. */
-function fixedSize(f: Field): number | undefined {
-  switch (f.kind) {
-    case 'magic': return f.bytes.length;
-    case 'const': case 'int': return intSize[f.type];
-    case 'bool': return 1;
-    case 'ipv4': return 4;
-    case 'bytes': return f.length;
-    default: return undefined;
-  }
 }
 
 /**

@@ -229,3 +229,28 @@ export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label
 /** True for fields that contribute a property to the decoded value. */
 export const hasValue = (f: Field): f is Exclude<Field, MagicField | ConstField | GroupField> =>
   f.kind !== 'magic' && f.kind !== 'const' && f.kind !== 'group';
+
+/** Wire size of a field whose size does not depend on the data. */
+export function fixedSize(f: Field): number | undefined {
+  switch (f.kind) {
+    case 'magic': return f.bytes.length;
+    case 'const': case 'int': return intSize[f.type];
+    case 'bool': return 1;
+    case 'ipv4': return 4;
+    case 'bytes': return f.length;
+    case 'string': return 'fixed' in f.size ? f.size.fixed : undefined;
+    case 'group': return sizeOf(f.fields);
+    case 'list': return undefined;
+  }
+}
+
+/** Wire size of a field list whose size does not depend on the data. */
+export function sizeOf(fields: readonly Field[]): number | undefined {
+  let total = 0;
+  for (const f of fields) {
+    const n = fixedSize(f);
+    if (n === undefined) return undefined;
+    total += n;
+  }
+  return total;
+}
