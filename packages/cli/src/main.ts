@@ -6,6 +6,8 @@ import { fieldsCommand } from './commands/fields.ts';
 import { dissectCommand } from './commands/dissect.ts';
 import { serveCommand } from './commands/serve.ts';
 import { exportCommand } from './commands/export.ts';
+import { queryCommand } from './commands/query.ts';
+import { rconCommand } from './commands/rcon.ts';
 
 const program = new Command('gamequery')
   .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
@@ -17,6 +19,8 @@ program.addCommand(decodeCommand());
 program.addCommand(fieldsCommand());
 program.addCommand(serveCommand());
 program.addCommand(exportCommand());
+program.addCommand(queryCommand());
+program.addCommand(rconCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);

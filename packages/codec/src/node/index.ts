@@ -21,3 +21,16 @@ export {
 export { vcmpResponder, vcmpOpcodes } from './vcmp.ts';
 export { minecraftResponder, TOKEN_PURGE_MS, MAX_CHALLENGES, SPLITNUM, vanillaToken, type MinecraftOptions } from './mcquery.ts';
 export type { Responder, Source, Opcode, QueryHeader } from './responder.ts';
+export {
+  QueryClient, withClient, querySamp, queryVcmp, queryMinecraft, ping, rcon,
+  type QueryClientOptions, type CallOptions, type ClientStats, type QueryTarget,
+} from './client.ts';
+export type {
+  SampQueryResult, SampInfo, SampPlayer, OmpExtras, VcmpQueryResult, VcmpInfo, MinecraftQueryResult, MinecraftInfo,
+  PingResult, RconResult, SampParts, VcmpParts,
+} from './queries.ts';
+export {
+  QueryError, NoReplyError, RconSilenceError, WrongPasswordError, DeadlineError, AbortedError, ClientClosedError,
+  ResolveError, SendError, BadReplyError, type QueryFailure, type QueryErrorInfo,
+} from './client-errors.ts';
+export { parseServer, showServer, canonicalAddress, defaultPorts, TargetError, type ServerAddress } from './target.ts';

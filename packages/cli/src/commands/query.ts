@@ -1,0 +1,188 @@
+/**
+ * `gamequery query samp|vcmp|minecraft HOST[:PORT]...`: query servers over UDP, all at
+ * once through one client, and print a table (or JSON). Servers may also come one per
+ * line from a file or stdin (`--file LIST`, `--file -`, or `-` among the servers).
+ */
+import { readFileSync } from 'node:fs';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { charsets, type Charset } from '@gamequery/codec';
+import {
+  DeadlineError, QueryClient, QueryError, defaultPorts, parseServer,
+  type MinecraftQueryResult, type SampQueryResult, type ServerAddress, type VcmpQueryResult,
+} from '@gamequery/codec/node';
+
+type Kind = 'samp' | 'vcmp' | 'minecraft';
+type Result = SampQueryResult | VcmpQueryResult | MinecraftQueryResult;
+
+interface Opts {
+  json?: boolean;
+  timeout: number;
+  retries: number;
+  concurrency: number;
+  deadline?: number;
+  charset?: Charset;
+  file?: string;
+  basic?: boolean;
+}
+
+const DEFAULT_PORT: Record<Kind, number> = { samp: defaultPorts.samp, vcmp: defaultPorts.vcmp, minecraft: defaultPorts.mcquery };
+
+export const integer = (min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}`);
+  return n;
+};
+
+/** Server text from a terminal-hostile world: control characters (but tabs) become `?`, line breaks spaces. */
+export const printable = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
+/** Lines of a server list: blank lines and `#` comments skipped, the first word of each line kept. */
+export function serverList(text: string): string[] {
+  return text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim().split(/\s+/)[0] ?? '').filter((l) => l !== '');
+}
+
+interface Entry {
+  readonly text: string;
+  readonly address?: ServerAddress;
+  readonly problem?: string;
+}
+
+interface Row {
+  readonly server: string;
+  readonly result?: Result;
+  readonly error?: { readonly type: string; readonly message: string };
+}
+
+export function queryCommand(): Command {
+  return new Command('query')
+    .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
+    .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp), vcmp, or minecraft (the GameSpy4 query)').choices(['samp', 'vcmp', 'minecraft']))
+    .argument('[servers...]', 'HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports 7777, 8192, 25565)')
+    .option('-f, --file <list>', 'read servers from a file, one per line ("-" for stdin; # starts a comment)')
+    .option('--json', 'print JSON instead of a table')
+    .option('--timeout <ms>', 'wait for each reply this long before sending again', integer(1, 600_000), 1000)
+    .option('--retries <n>', 'send an unanswered request again this many times', integer(0, 100), 2)
+    .option('--concurrency <n>', 'requests in flight at most, over all servers', integer(1, 100_000), 256)
+    .option('--deadline <ms>', 'give up on whatever has not answered after this long (whole run)', integer(1, 86_400_000))
+    .addOption(new Option('--charset <name>', 'charset of the strings (SA:MP hostnames are often windows-1251)').choices([...charsets]))
+    .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
+    .addHelpText('after', `
+Examples:
+  gamequery query samp 127.0.0.1:7777
+  gamequery query minecraft [::1]:25565 --json
+  gamequery query samp --file servers.txt --concurrency 500 --timeout 800`)
+    .action(async (kind: Kind, args: string[], opts: Opts) => {
+      const texts = [...args.filter((a) => a !== '-')];
+      const stdin = args.includes('-') || opts.file === '-';
+      if (opts.file !== undefined && opts.file !== '-') texts.push(...serverList(readFileSync(opts.file, 'utf8')));
+      if (stdin) texts.push(...serverList(readFileSync(0, 'utf8')));
+      if (texts.length === 0) throw new Error('no servers given: name them, or pass --file LIST (or - for stdin)');
+      const entries: Entry[] = texts.map((text) => {
+        try {
+          return { text, address: parseServer(text, DEFAULT_PORT[kind]) };
+        } catch (e) {
+          return { text, problem: e instanceof Error ? e.message : String(e) };
+        }
+      });
+
+      const client = new QueryClient({ timeoutMs: opts.timeout, retries: opts.retries, concurrency: opts.concurrency });
+      const everything = new AbortController();
+      const timer = opts.deadline === undefined ? undefined : setTimeout(() => everything.abort(new DeadlineError(
+        `no answer within the overall deadline of ${opts.deadline} ms`, { code: 'deadline', server: '' },
+      )), opts.deadline);
+      let rows: Row[];
+      try {
+        const call = { signal: everything.signal, ...(opts.charset ? { charset: opts.charset } : {}) };
+        rows = await Promise.all(entries.map(async (e): Promise<Row> => {
+          if (!e.address) return { server: e.text, error: { type: 'TargetError', message: e.problem! } };
+          const { host, port } = e.address;
+          try {
+            const result = kind === 'samp' ? await client.querySamp(host, port, call)
+              : kind === 'vcmp' ? await client.queryVcmp(host, port, call)
+                : await client.queryMinecraft(host, port, { ...call, mode: opts.basic ? 'basic' : 'full' });
+            return { server: result.server, result };
+          } catch (err) {
+            if (!(err instanceof QueryError)) throw err;
+            return { server: e.text, error: err.toJSON() };
+          }
+        }));
+      } finally {
+        clearTimeout(timer);
+        await client.close();
+      }
+
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(rows.map((r) => (r.result ? { ok: true, ...r.result } : { server: r.server, ok: false, error: r.error })), null, 2) + '\n');
+      } else {
+        process.stdout.write(table(kind, rows));
+        if (rows.length === 1 && rows[0]!.result) process.stdout.write(details(rows[0]!.result));
+        else for (const r of rows) for (const n of r.result?.notes ?? []) process.stdout.write(`${r.server}: ${n}\n`);
+        for (const r of rows) {
+          if (r.error) process.stderr.write(`gamequery: ${r.error.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error.message)}\n`);
+        }
+      }
+      if (rows.some((r) => r.error)) process.exitCode = 1;
+    });
+}
+
+const cut = (text: string, width: number): string => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+
+const rtt = (ms: number): string => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
+
+/** What one row shows: type, name, players, a second line of info. */
+function cells(r: Result): [string, string, string, string, string] {
+  switch (r.protocol) {
+    case 'samp':
+      return [r.openmp ? 'open.mp' : 'samp', r.info.hostname, `${r.info.players}/${r.info.maxPlayers}`, [r.info.gamemode, r.info.language].filter(Boolean).join(' · '), rtt(r.rttMs)];
+    case 'vcmp':
+      return ['vcmp', r.info.hostname, `${r.info.players}/${r.info.maxPlayers}`, [r.info.gamemode, r.info.map].filter(Boolean).join(' · '), rtt(r.rttMs)];
+    case 'mcquery':
+      return ['minecraft', r.info.motd, `${r.info.numPlayers}/${r.info.maxPlayers}`, [r.info.version, r.info.map].filter(Boolean).join(' · '), rtt(r.rttMs)];
+  }
+}
+
+function table(kind: Kind, rows: readonly Row[]): string {
+  const head = ['SERVER', 'TYPE', 'NAME', 'PLAYERS', kind === 'minecraft' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP', 'RTT'];
+  const body = rows.map((r) => {
+    if (!r.result) return [r.server, '-', `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type})`, '', '', ''];
+    const [type, name, players, more, time] = cells(r.result);
+    const flat = (t: string): string => printable(t).replace(/\t/g, ' ');
+    return [r.server, type, cut(flat(name), 40), players, cut(flat(more), 32), time];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cols: readonly string[]): string => cols.map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd() + '\n';
+  return line(head) + body.map(line).join('');
+}
+
+/** Everything about one server, below the table. */
+function details(r: Result): string {
+  const out: string[] = [''];
+  const list = (title: string, rows: readonly string[]): void => {
+    out.push(`${title}:`);
+    for (const row of rows) out.push(`  ${printable(row)}`);
+  };
+  switch (r.protocol) {
+    case 'samp':
+      out.push(`password: ${r.info.password ? 'yes' : 'no'}`);
+      if (r.rules) list('rules', Object.entries(r.rules).map(([k, v]) => `${k} = ${v}`));
+      if (r.players) {
+        list(`players (${r.players.length}, from \`${r.playersFrom}\`)`, r.playersFrom === 'd'
+          ? r.players.map((p) => `#${p.id} ${p.name}  score ${p.score}  ping ${p.ping} ms`)
+          : r.players.map((p) => `${p.name}  score ${p.score}`));
+      }
+      if (r.omp) list('open.mp', Object.entries(r.omp).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`));
+      break;
+    case 'vcmp':
+      out.push(`version: ${printable(r.info.version)}`, `password: ${r.info.password ? 'yes' : 'no'}`);
+      if (r.players) list(`players (${r.players.length})`, r.players.map((p) => p.name));
+      break;
+    case 'mcquery':
+      out.push(`stat: ${r.mode}${r.handshakes > 1 ? ` (after ${r.handshakes} handshakes)` : ''}`);
+      if (r.kv) list('keys', Object.entries(r.kv).map(([k, v]) => `${k} = ${v}`));
+      else list('basic stat', [`gametype = ${r.info.gametype}`, `map = ${r.info.map}`, `hostport = ${r.info.hostPort}`, `hostip = ${r.info.hostIp}`]);
+      if (r.players) list(`players (${r.players.length})`, r.players);
+      break;
+  }
+  for (const n of r.notes) out.push(`note: ${n}`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,69 @@
+/**
+ * `gamequery rcon HOST:PORT COMMAND...`: run a console command on a SA:MP / open.mp server
+ * and print its output, one line per reply datagram. The password comes from a file or
+ * the environment, never from the command line (shell history, `ps`), and is never printed.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { charsets, type Charset } from '@gamequery/codec';
+import { QueryClient, QueryError, defaultPorts, parseServer } from '@gamequery/codec/node';
+import { integer, printable } from './query.ts';
+
+interface Opts {
+  passwordFile?: string;
+  timeout: number;
+  quiet: number;
+  retries: number;
+  charset?: Charset;
+  json?: boolean;
+}
+
+const ENV = 'GAMEQUERY_RCON_PASSWORD';
+
+function password(opts: Opts): string {
+  if (opts.passwordFile !== undefined) {
+    const first = readFileSync(opts.passwordFile, 'utf8').split(/\r?\n/)[0] ?? '';
+    if (first === '') throw new Error(`${opts.passwordFile}: the first line (the RCON password) is empty`);
+    return first;
+  }
+  const fromEnv = process.env[ENV];
+  if (fromEnv) return fromEnv;
+  throw new Error(`no RCON password: pass --password-file FILE or set ${ENV}`);
+}
+
+export function rconCommand(): Command {
+  return new Command('rcon')
+    .description('run an RCON command on a SA:MP / open.mp server and print its output')
+    .argument('<server>', 'HOST[:PORT], [IPv6]:PORT (default port 7777)')
+    .argument('<command...>', 'console command and its arguments, e.g. players (put -- before one that starts with -)')
+    .option('--password-file <file>', `read the RCON password from the first line of this file (else $${ENV})`)
+    .option('--timeout <ms>', 'wait this long for the first line', integer(1, 600_000), 1000)
+    .option('--quiet <ms>', 'the output has ended after this much silence', integer(1, 600_000), 500)
+    .option('--retries <n>', 'send again when nothing comes back (the command may then run twice)', integer(0, 10), 0)
+    .addOption(new Option('--charset <name>', 'charset of password, command and output').choices([...charsets]))
+    .option('--json', 'print JSON: server, command, lines, rttMs')
+    .addHelpText('after', `
+The password travels in clear text (that is the protocol); it is read from a file or
+$${ENV} only, and never printed, not in errors either.
+
+Example:
+  GAMEQUERY_RCON_PASSWORD=changeme gamequery rcon 127.0.0.1:7777 players`)
+    .action(async (serverText: string, words: string[], opts: Opts) => {
+      const { host, port } = parseServer(serverText, defaultPorts.samp);
+      const secret = password(opts);
+      const command = words.join(' ');
+      const client = new QueryClient({ timeoutMs: opts.timeout, rconQuietMs: opts.quiet });
+      try {
+        const r = await client.rcon(host, port, secret, command, { retries: opts.retries, ...(opts.charset ? { charset: opts.charset } : {}) });
+        if (opts.json) process.stdout.write(JSON.stringify({ server: r.server, command: r.command, lines: r.lines, rttMs: r.rttMs }, null, 2) + '\n');
+        else for (const line of r.lines) process.stdout.write(`${printable(line)}\n`);
+      } catch (e) {
+        if (!(e instanceof QueryError)) throw e;
+        if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command, error: e.toJSON() }, null, 2) + '\n');
+        process.stderr.write(`gamequery: ${e.message}\n`);
+        process.exitCode = 1;
+      } finally {
+        await client.close();
+      }
+    });
+}

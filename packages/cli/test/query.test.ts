@@ -1,0 +1,149 @@
+/**
+ * `gamequery query` and `gamequery rcon` as a user runs them: child processes against an
+ * emulator on loopback (127.0.0.1 and ::1) started by the test. Every wait is bounded.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '@gamequery/codec/node';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const PASSWORD = 'correct horse battery';
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+/** Runs the CLI from sources; kills it after `ms`. */
+function gamequery(args: string[], options: { stdin?: string; env?: Record<string, string>; ms?: number } = {}): Promise<Ran> {
+  const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args], {
+    cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GAMEQUERY_RCON_PASSWORD: '', ...options.env },
+  });
+  const r: Ran = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (r.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (r.stderr += d.toString()));
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.ms ?? 15_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      r.code = code;
+      resolve(r);
+    });
+  });
+}
+
+let emulator: Emulator;
+let dir: string;
+const at = (i: number): string => {
+  const s = emulator.servers[i]!;
+  return s.address.includes(':') ? `[${s.address}]:${s.port}` : `${s.address}:${s.port}`;
+};
+const LIMITS = { requestsPerSecond: 1e6, requestBurst: 1e6, bytesPerSecond: 1e9, byteBurst: 1e9 };
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    limits: LIMITS,
+    servers: [
+      {
+        flavor: 'samp037', port: 0, hostname: 'CLI \u001b[2Jsamp', gamemode: 'Freeroam', maxPlayers: 50,
+        players: [{ name: 'Alice', score: 7, ping: 30, id: 2 }],
+        rcon: { password: PASSWORD, commands: { players: ['ID\tName\tPing', '2\tAlice\t30'] } },
+      },
+      { flavor: 'openmp', port: 0, hostname: 'CLI open.mp', maxPlayers: 20, players: [{ name: 'Bob', score: 1 }], discord: 'discord.gg/cli' },
+      { flavor: 'minecraft', port: 0, motd: 'CLI world', players: [{ name: 'Steve' }] },
+      { flavor: 'minecraft', port: 0, host: '::1', motd: 'CLI world v6' },
+      { flavor: 'vcmp', port: 0, hostname: 'CLI VC:MP', maxPlayers: 10, players: [{ name: 'Tommy' }] },
+    ],
+  });
+  dir = mkdtempSync(join(tmpdir(), 'gamequery-cli-'));
+});
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('gamequery query', () => {
+  it('prints a table and, for one server, its rules and players, with control characters made harmless', async () => {
+    const r = await gamequery(['query', 'samp', at(0)]);
+    expect(r.code).toBe(0);
+    const [head, row] = r.stdout.split('\n');
+    expect(head).toMatch(/^SERVER +TYPE +NAME +PLAYERS +MODE · LANGUAGE +RTT$/);
+    expect(row).toContain(`${at(0)}  samp  CLI ?[2Jsamp  1/50`);
+    expect(row).toMatch(/\d+\.\d\d? ms$/);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toContain('players (1, from `d`):\n  #2 Alice  score 7  ping 30 ms');
+    expect(r.stdout).toContain('  version = 0.3.7-R2');
+  });
+
+  it('queries several servers at once and prints JSON; a silent one fails with its reason and exit code 1', async () => {
+    const r = await gamequery(['query', 'samp', at(0), at(1), '127.0.0.1:1', '--json', '--timeout', '200', '--retries', '0']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(out.map((o) => o['ok'])).toEqual([true, true, false]);
+    expect(out[0]).toMatchObject({ server: at(0), openmp: false, playersFrom: 'd', info: { hostname: 'CLI \u001b[2Jsamp' } });
+    expect(out[1]).toMatchObject({ openmp: true, playersFrom: 'c', omp: { discord: 'discord.gg/cli' }, players: [{ name: 'Bob', score: 1 }] });
+    expect(out[2]).toMatchObject({ server: '127.0.0.1:1', error: { type: 'NoReplyError', code: 'no-reply', request: 'i' } });
+    expect(out[2]!['error'].message).toMatch(/^no reply from 127\.0\.0\.1:1: is the server running/);
+  });
+
+  it('reads a server list from stdin, IPv6 included, comments and blank lines skipped', async () => {
+    const list = `# minecraft servers\n${at(2)}\n\n${at(3)}   # the IPv6 one\n`;
+    const r = await gamequery(['query', 'minecraft', '-', '--json'], { stdin: list });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(out.map((o) => [o['server'], o['info'].motd, o['mode']])).toEqual([[at(2), 'CLI world', 'full'], [at(3), 'CLI world v6', 'full']]);
+    expect(out[0]!['players']).toEqual(['Steve']);
+  });
+
+  it('reads a list from a file, asks the basic stat with --basic, and reports an unreadable line', async () => {
+    const file = join(dir, 'servers.txt');
+    writeFileSync(file, `${at(2)}\n[nope]:1\n`);
+    const r = await gamequery(['query', 'minecraft', '--file', file, '--basic']);
+    expect(r.code).toBe(1);
+    // The basic stat has no version: the column shows the map alone.
+    expect(r.stdout).toMatch(new RegExp(`^${at(2).replace(/[.[\]]/g, '\\$&')} +minecraft +CLI world +1/20 +world +\\d`, 'm'));
+    expect(r.stdout).toMatch(/^\[nope\]:1 +- +\(TargetError\)/m);
+    expect(r.stderr).toContain('gamequery: "[nope]:1": brackets hold an IPv6 address');
+  });
+
+  it('queries VC:MP', async () => {
+    const r = await gamequery(['query', 'vcmp', at(4), '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject([{ ok: true, info: { hostname: 'CLI VC:MP', version: '04rel006' }, players: [{ name: 'Tommy' }] }]);
+  });
+
+  it('refuses to run without servers', async () => {
+    const r = await gamequery(['query', 'samp']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no servers given');
+  });
+});
+
+describe('gamequery rcon', () => {
+  it('prints the output lines, the password read from a file', async () => {
+    const file = join(dir, 'rcon.pw');
+    writeFileSync(file, `${PASSWORD}\n`);
+    const r = await gamequery(['rcon', at(0), '--password-file', file, '--quiet', '150', 'players']);
+    expect(r).toMatchObject({ code: 0, stdout: 'ID\tName\tPing\n2\tAlice\t30\n' });
+  });
+
+  it('says the password is wrong (taken from the environment) without printing it', async () => {
+    const r = await gamequery(['rcon', at(0), '--json', '--quiet', '150', 'players'], { env: { GAMEQUERY_RCON_PASSWORD: 'wrong-secret-value' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`gamequery: wrong RCON password for ${at(0)}: the server answered "Invalid RCON password."`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { type: 'WrongPasswordError', code: 'wrong-password' } });
+    expect(r.stdout + r.stderr).not.toContain('wrong-secret-value');
+  });
+
+  it('explains silence, and wants a password', async () => {
+    const silent = await gamequery(['rcon', at(1), '--timeout', '200', '--quiet', '100', 'players'], { env: { GAMEQUERY_RCON_PASSWORD: PASSWORD } });
+    expect(silent.code).toBe(1);
+    expect(silent.stderr).toContain('RCON disabled or the password/command was cut');
+    expect(silent.stderr).not.toContain(PASSWORD);
+    const none = await gamequery(['rcon', at(0), 'players']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no RCON password: pass --password-file FILE or set GAMEQUERY_RCON_PASSWORD');
+  });
+});

@@ -1,0 +1,442 @@
+/**
+ * What a query asks, in which order, and what its silences mean (PROTOCOLS.md §1–3).
+ * Each procedure works through a {@link Session} of the query client; the sending,
+ * pairing, retries and deadlines are the client's.
+ *
+ *   SA:MP     i, r and o together; then the player list: none above 100 players (§1.7),
+ *             `c` on open.mp (detected by its `o` reply or its rules, §1.10), else `d`
+ *             and `c` when `d` is not answered
+ *   VC:MP     i, then c (names only) unless more than 100 players
+ *   Minecraft handshake → stat; when the stat is not answered (token expired, §3.4),
+ *             one more handshake and stat
+ *   ping      `p` with a fresh random nonce per attempt
+ *   RCON      `x`; every line until the quiet period; "Invalid RCON password." and
+ *             silence have their own errors (§1.8)
+ */
+import { randomInt } from 'node:crypto';
+import { textCodec, type Charset } from '../grammar/charset.ts';
+import type { Layout } from '../grammar/layout.ts';
+import { infoRequest, infoResponse } from '../samp/info.ts';
+import { rulesRequest, rulesResponse } from '../samp/rules.ts';
+import { clientsRequest, clientsResponse } from '../samp/clients.ts';
+import { playersRequest, playersResponse } from '../samp/players.ts';
+import { pingRequest } from '../samp/ping.ts';
+import { ompRequest, ompResponse } from '../samp/omp.ts';
+import { rconRequest, rconResponse } from '../samp/rcon.ts';
+import { vcmpInfoRequest, vcmpInfoResponse } from '../vcmp/info.ts';
+import { vcmpClientsRequest, vcmpClientsResponse } from '../vcmp/clients.ts';
+import { vcmpPingRequest } from '../vcmp/ping.ts';
+import { handshakeRequest } from '../mcquery/handshake.ts';
+import { basicRequest, basicResponse } from '../mcquery/basic.ts';
+import { fullRequest, fullResponse } from '../mcquery/full.ts';
+import { BadReplyError, NoReplyError, QueryError, RconSilenceError, WrongPasswordError } from './client-errors.ts';
+import type { CallOptions, Outcome, RequestOptions, Session } from './client.ts';
+import { INVALID_RCON_PASSWORD, MAX_LISTED_PLAYERS } from './samp.ts';
+
+/* ---------- what to ask ---------- */
+
+/** What a SA:MP query asks besides `i`; everything by default. */
+export interface SampParts {
+  /** `r`. */
+  readonly rules?: boolean;
+  /** `d` or `c`. */
+  readonly players?: boolean;
+  /** open.mp's `o`. */
+  readonly omp?: boolean;
+}
+
+/** What a VC:MP query asks besides `i`. */
+export interface VcmpParts {
+  /** `c`. Default true. */
+  readonly players?: boolean;
+}
+
+/* ---------- results ---------- */
+
+interface Where {
+  /** The server as given, `host:port`. */
+  readonly server: string;
+  /** The address queried. */
+  readonly address: string;
+  readonly port: number;
+  /** Round-trip time of the first exchange (`i`; Minecraft: the stat), in ms, sub-millisecond. */
+  readonly rttMs: number;
+  /** What did not go as asked, in words: lists withheld, fallbacks, retries that mattered. */
+  readonly notes: readonly string[];
+}
+
+export interface SampInfo {
+  readonly password: boolean;
+  readonly players: number;
+  readonly maxPlayers: number;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly language: string;
+}
+
+export interface SampPlayer {
+  readonly name: string;
+  readonly score: number;
+  /** `d` only: the low 8 bits of the player id. */
+  readonly id?: number;
+  /** `d` only, ms. */
+  readonly ping?: number;
+}
+
+export interface OmpExtras {
+  readonly discord: string;
+  readonly bannerLight: string;
+  readonly bannerDark: string;
+  readonly logo: string;
+}
+
+export interface SampQueryResult extends Where {
+  readonly protocol: 'samp';
+  /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`). */
+  readonly openmp: boolean;
+  readonly info: SampInfo;
+  readonly rules?: Readonly<Record<string, string>>;
+  /** Absent when withheld (more than 100 players) or not answered: see `notes`. */
+  readonly players?: readonly SampPlayer[];
+  readonly playersFrom?: 'd' | 'c';
+  readonly omp?: OmpExtras;
+}
+
+export interface VcmpInfo {
+  readonly version: string;
+  readonly password: boolean;
+  readonly players: number;
+  readonly maxPlayers: number;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly map: string;
+}
+
+export interface VcmpQueryResult extends Where {
+  readonly protocol: 'vcmp';
+  readonly info: VcmpInfo;
+  readonly players?: readonly { readonly name: string }[];
+}
+
+export interface MinecraftInfo {
+  readonly motd: string;
+  readonly gametype: string;
+  readonly map: string;
+  readonly numPlayers: number;
+  readonly maxPlayers: number;
+  readonly hostPort: number;
+  readonly hostIp: string;
+  /** Full stat only. */
+  readonly gameId?: string;
+  readonly version?: string;
+  readonly plugins?: string;
+}
+
+export interface MinecraftQueryResult extends Where {
+  readonly protocol: 'mcquery';
+  /** The stat that came back (Geyser answers a basic request with a full stat). */
+  readonly mode: 'full' | 'basic';
+  readonly info: MinecraftInfo;
+  /** Full stat: every key and value as sent. */
+  readonly kv?: Readonly<Record<string, string>>;
+  /** Full stat: player names. */
+  readonly players?: readonly string[];
+  /** 1, or 2 when the first token was not accepted. */
+  readonly handshakes: number;
+}
+
+export interface PingResult {
+  readonly protocol: 'samp' | 'vcmp';
+  readonly server: string;
+  readonly address: string;
+  readonly port: number;
+  readonly rttMs: number;
+  readonly attempts: number;
+}
+
+export interface RconResult {
+  readonly server: string;
+  readonly address: string;
+  readonly port: number;
+  readonly command: string;
+  /** One per reply datagram, in arrival order; empty never (silence is an error). */
+  readonly lines: readonly string[];
+  /** Time to the first line, ms. */
+  readonly rttMs: number;
+}
+
+/* ---------- helpers ---------- */
+
+type Reply = Extract<Outcome, { kind: 'reply' }>;
+
+/** The 11-byte header's address as the client addressed the server (IPv6: zeros; nobody checks it). */
+const headerOf = (s: Session): { serverIp: string; serverPort: number } =>
+  ({ serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0', serverPort: s.server.port });
+
+const where = (s: Session, rttMs: number, notes: readonly string[]): Where =>
+  ({ server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes });
+
+const tries = (s: Session, attempts: number): string => `${attempts} attempt${attempts === 1 ? '' : 's'}, ${s.timeoutMs} ms each`;
+
+/** The reply's value in `layout` (decoded again when a charset is asked for). */
+function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: Charset | undefined, request: string): V {
+  const r = reply.exchange.responses[0]!;
+  if (!charset && r.packet.layout === layout) return r.value as V;
+  try {
+    return layout.decode(r.datagram.bytes, charset ? { charset } : undefined).value;
+  } catch (e) {
+    throw new BadReplyError(`${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`, {
+      code: 'bad-reply', server: s.server.label, protocol: s.protocol, request,
+    });
+  }
+}
+
+function noReply(s: Session, request: string, o: Extract<Outcome, { kind: 'silence' }>, message: string, kind = NoReplyError): QueryError {
+  return new kind(`${message} (${tries(s, o.attempts)})`, {
+    code: kind === RconSilenceError ? 'rcon-silent' : 'no-reply', server: s.server.label, protocol: s.protocol, request, attempts: o.attempts, reason: o.reason,
+  });
+}
+
+/** The reply, or the typed failure: silence explained by `hint`, errors as they are. */
+function required(s: Session, request: string, o: Outcome, hint: string): Reply {
+  if (o.kind === 'reply') return o;
+  if (o.kind === 'error') throw o.error;
+  throw noReply(s, request, o, `no reply from ${s.server.label}: ${hint}`);
+}
+
+/** For parts a result can do without: the reply, undefined on silence, errors thrown. */
+function optional(o: Outcome): Reply | undefined {
+  if (o.kind === 'error') throw o.error;
+  return o.kind === 'reply' ? o : undefined;
+}
+
+const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
+const VCMP_HINT = 'is the server running, and is the port its game port (default 8192)?';
+const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
+
+const stripHeader = <V extends { serverIp?: unknown; serverPort?: unknown }>(v: V): Omit<V, 'serverIp' | 'serverPort'> => {
+  const { serverIp: _ip, serverPort: _port, ...rest } = v;
+  return rest;
+};
+
+/* ---------- SA:MP / open.mp ---------- */
+
+export async function sampQuery(s: Session, options: CallOptions & SampParts): Promise<SampQueryResult> {
+  const header = headerOf(s);
+  const charset = options.charset;
+  const never: Promise<Outcome> = Promise.resolve({ kind: 'silence', reason: 'not asked', attempts: 0 });
+  // Identical requests to one server are indistinguishable: the opcode is the lock key.
+  const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string, o: RequestOptions = {}): Promise<Outcome> => {
+    const bytes = layout.encode(header);
+    return s.request(() => bytes, { lockKey: op, ...o });
+  };
+  const infoP = ask(infoRequest, 'i');
+  const rulesP = options.rules === false ? never : ask(rulesRequest, 'r');
+  // `o` goes out with the others, once: SA-MP never answers it, and its reply identifies open.mp.
+  let probed: Outcome | undefined;
+  const probeP = (options.omp === false ? never : ask(ompRequest, 'o', { retries: 0 })).then((o) => (probed = o));
+
+  const i = required(s, 'i', await infoP, SAMP_HINT);
+  const info: SampInfo = stripHeader(value(s, i, infoResponse, charset, 'i'));
+  const notes: string[] = [];
+
+  const r = optional(await rulesP);
+  let rules: Record<string, string> | undefined;
+  if (r) rules = Object.fromEntries(value(s, r, rulesResponse, charset, 'r').rules.map((x) => [x.name, x.value]));
+  else if (options.rules !== false) notes.push('no reply to `r`: no rules');
+
+  // open.mp's rules say so (§1.5); SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
+  const version = rules?.['version'];
+  const rulesSayOmp = rules !== undefined && ((version ?? '').startsWith('omp ') || 'allowed_clients' in rules);
+  const rulesSaySamp = !rulesSayOmp && version !== undefined;
+  let omp = probed?.kind === 'reply' ? probed : undefined;
+  if (!omp && !rulesSaySamp && options.omp !== false) {
+    omp = optional(await probeP);
+    // The probe was sent once; an open.mp server gets the retries too.
+    if (!omp && rulesSayOmp) {
+      omp = optional(await ask(ompRequest, 'o'));
+      if (!omp) notes.push('no reply to `o`: no open.mp extras');
+    }
+  }
+  let openmp = omp !== undefined || rulesSayOmp;
+
+  let players: SampPlayer[] | undefined;
+  let playersFrom: 'd' | 'c' | undefined;
+  if (options.players === false) {
+    // not asked
+  } else if (info.players > MAX_LISTED_PLAYERS) {
+    notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
+  } else {
+    let useClients = openmp;
+    if (!openmp) {
+      const d = optional(await ask(playersRequest, 'd'));
+      if (d) {
+        players = value(s, d, playersResponse, charset, 'd').players.map((p) => ({ id: p.id, name: p.name, score: p.score, ping: p.ping }));
+        playersFrom = 'd';
+      } else {
+        useClients = true;
+      }
+    }
+    if (useClients) {
+      const c = optional(await ask(clientsRequest, 'c'));
+      if (c) {
+        players = value(s, c, clientsResponse, charset, 'c').clients.map((p) => ({ name: p.name, score: p.score }));
+        playersFrom = 'c';
+        if (!openmp) notes.push('no reply to `d`: open.mp does not implement it, used `c`');
+      } else {
+        notes.push(openmp ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)');
+      }
+    }
+  }
+
+  // A SA-MP-looking server that answered `o` after all.
+  if (!omp && probed?.kind === 'reply') {
+    omp = probed;
+    openmp = true;
+  }
+  return {
+    protocol: 'samp', ...where(s, i.rttMs, notes), openmp, info,
+    ...(rules ? { rules } : {}),
+    ...(players ? { players, playersFrom } : {}),
+    ...(omp ? { omp: stripHeader(value(s, omp, ompResponse, charset, 'o')) } : {}),
+  };
+}
+
+/* ---------- VC:MP ---------- */
+
+export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): Promise<VcmpQueryResult> {
+  const header = headerOf(s);
+  const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string): Promise<Outcome> => {
+    const bytes = layout.encode(header);
+    return s.request(() => bytes, { lockKey: op });
+  };
+  const i = required(s, 'i', await ask(vcmpInfoRequest, 'i'), VCMP_HINT);
+  const info: VcmpInfo = stripHeader(value(s, i, vcmpInfoResponse, options.charset, 'i'));
+  const notes: string[] = [];
+  let players: { name: string }[] | undefined;
+  if (options.players === false) {
+    // not asked
+  } else if (info.players > MAX_LISTED_PLAYERS) {
+    notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
+  } else {
+    const c = optional(await ask(vcmpClientsRequest, 'c'));
+    if (c) players = value(s, c, vcmpClientsResponse, options.charset, 'c').clients.map((p) => ({ name: p.name }));
+    else notes.push('no reply to `c`: no player list (throttled?)');
+  }
+  return { protocol: 'vcmp', ...where(s, i.rttMs, notes), info, ...(players ? { players } : {}) };
+}
+
+/* ---------- Minecraft ---------- */
+
+/** A session id every byte of which survives vanilla's UTF-8 round trip (§3.7). */
+const sessionId = (): number => randomInt(0, 0x1_0000_0000) & 0x0f0f0f0f;
+
+const PADDING = new Uint8Array(4);
+
+const int = (text: string | undefined): number => (text !== undefined && /^-?\d+$/.test(text) ? Number(text) : NaN);
+
+export function minecraftQuery(s: Session, options: CallOptions & { readonly mode?: 'full' | 'basic' }): Promise<MinecraftQueryResult> {
+  const mode = options.mode ?? 'full';
+  // Vanilla keeps one challenge per client address: a second handshake from this socket
+  // would void the first one's token, so one sequence per server at a time.
+  return s.exclusive('sequence', async () => {
+    const used = new Set<number>();
+    const fresh = (): number => {
+      let id = sessionId();
+      for (let n = 0; used.has(id) && n < 16; n++) id = sessionId();
+      used.add(id);
+      return id;
+    };
+    const handshake = async (): Promise<{ sessionId: number; token: number }> => {
+      const o = required(s, 'handshake', await s.request(() => handshakeRequest.encode({ sessionId: fresh() })), MINECRAFT_HINT);
+      const v = o.exchange.responses[0]!.value as { sessionId?: unknown; token?: unknown };
+      if (typeof v.sessionId !== 'number' || typeof v.token !== 'number') {
+        throw new BadReplyError(`${s.server.label} answered the handshake without a token`, { code: 'bad-reply', server: s.server.label, protocol: 'mcquery', request: 'handshake' });
+      }
+      return { sessionId: v.sessionId, token: v.token };
+    };
+    const stat = (h: { sessionId: number; token: number }, retries: number): Promise<Outcome> => {
+      const bytes = mode === 'full'
+        ? fullRequest.encode({ sessionId: h.sessionId, token: h.token, padding: PADDING })
+        : basicRequest.encode({ sessionId: h.sessionId, token: h.token });
+      return s.request(() => bytes, { retries });
+    };
+
+    const notes: string[] = [];
+    let handshakes = 1;
+    // The first stat is sent once: if its token has expired, resending it cannot help.
+    let o = await stat(await handshake(), 0);
+    if (o.kind === 'silence') {
+      notes.push(`no reply to the ${mode} stat (token expired?): handshook again`);
+      handshakes++;
+      o = await stat(await handshake(), s.retries);
+    }
+    const reply = required(s, mode, o,
+      'the stat went unanswered after a second handshake: a server drops a stat whose token it no longer holds (vanilla purges them every 30 s), or the replies were lost');
+    return { protocol: 'mcquery', ...where(s, reply.rttMs, notes), ...statResult(s, reply, options.charset), handshakes };
+  });
+}
+
+function statResult(s: Session, reply: Reply, charset: Charset | undefined): Pick<MinecraftQueryResult, 'mode' | 'info' | 'kv' | 'players'> {
+  const got = reply.exchange.responses[0]!.message;
+  if (got === 'basic') {
+    return { mode: 'basic', info: stripSession(value(s, reply, basicResponse, charset, 'basic')) };
+  }
+  const full = value(s, reply, fullResponse, charset, 'full');
+  const kv: Record<string, string> = {};
+  for (const { key, value: v } of full.kv) kv[key] = v;
+  return {
+    mode: 'full',
+    info: {
+      motd: kv['hostname'] ?? '', gametype: kv['gametype'] ?? '', map: kv['map'] ?? '',
+      numPlayers: int(kv['numplayers']), maxPlayers: int(kv['maxplayers']), hostPort: int(kv['hostport']), hostIp: kv['hostip'] ?? '',
+      gameId: kv['game_id'] ?? '', version: kv['version'] ?? '', plugins: kv['plugins'] ?? '',
+    },
+    kv,
+    players: full.players,
+  };
+}
+
+const stripSession = <V extends { sessionId?: unknown }>(v: V): Omit<V, 'sessionId'> => {
+  const { sessionId: _id, ...rest } = v;
+  return rest;
+};
+
+/* ---------- ping ---------- */
+
+export async function pingQuery(s: Session, protocol: 'samp' | 'vcmp'): Promise<PingResult> {
+  const header = headerOf(s);
+  const layout = protocol === 'samp' ? pingRequest : vcmpPingRequest;
+  // A fresh nonce per attempt: a retry must not look like the reply to the first one.
+  const o = required(s, 'p', await s.request(() => layout.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) })),
+    protocol === 'samp' ? SAMP_HINT : VCMP_HINT);
+  return { protocol, server: s.server.label, address: s.server.address, port: s.server.port, rttMs: o.rttMs, attempts: o.attempts };
+}
+
+/* ---------- RCON ---------- */
+
+export async function rconQuery(s: Session, password: string, command: string, options: CallOptions): Promise<RconResult> {
+  const charset = options.charset;
+  const text = textCodec(charset ?? rconRequest.defaultCharset);
+  // Checked here so that no codec error can quote the password.
+  if (!text.encode(password)) {
+    throw new QueryError(`the RCON password has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
+  if (!text.encode(command)) {
+    throw new QueryError(`the command has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
+  const bytes = rconRequest.encode({ ...headerOf(s), password, command }, charset ? { charset } : undefined);
+  const o = await s.request(() => bytes, { lockKey: 'x' });
+  if (o.kind === 'error') throw o.error;
+  if (o.kind === 'silence') {
+    throw noReply(s, 'x', o, `no reply from ${s.server.label}: RCON disabled or the password/command was cut (a command that prints nothing is silent too)`, RconSilenceError);
+  }
+  const lines = o.exchange.responses.map((r) =>
+    (!charset && r.packet.layout === rconResponse ? r.value['output'] as string : rconResponse.decode(r.datagram.bytes, charset ? { charset } : undefined).value.output));
+  if (lines.every((l) => l === INVALID_RCON_PASSWORD)) {
+    throw new WrongPasswordError(`wrong RCON password for ${s.server.label}: the server answered "${INVALID_RCON_PASSWORD}"`, {
+      code: 'wrong-password', server: s.server.label, protocol: 'samp', request: 'x',
+    });
+  }
+  return { server: s.server.label, address: s.server.address, port: s.server.port, command, lines, rttMs: o.rttMs };
+}
