@@ -350,12 +350,14 @@ describe('scheduling', () => {
   });
 
   it('takes a late reply that comes while the request waits to be resent', async () => {
-    const proxy = await startProxy([{ address: '127.0.0.1', port: port.samp }], { rule: (_b, dir) => (dir === 'reply' ? 150 : 'pass') });
+    const proxy = await startProxy([{ address: '127.0.0.1', port: port.samp }], { rule: (_b, dir) => (dir === 'reply' ? 600 : 'pass') });
     try {
-      await using(client({ timeoutMs: 100, retries: 2, backoffMs: 400 }), async (c) => {
+      // The reply comes 600 ms after the request: 500 ms after the 100 ms timeout, well before the
+      // resend 3 s later, so a busy event loop cannot reorder them.
+      await using(client({ timeoutMs: 100, retries: 2, backoffMs: 3000 }), async (c) => {
         const r = await c.ping('127.0.0.1', proxy.fronts[0]!.port);
         expect(r.attempts).toBe(1);
-        expect(r.rttMs).toBeGreaterThanOrEqual(150);
+        expect(r.rttMs).toBeGreaterThanOrEqual(600);
         expect(c.stats()).toMatchObject({ sent: 1, unanswered: 1, unmatched: 1, lateTaken: 1 });
       });
     } finally {
