@@ -7,7 +7,7 @@ export { Dissector, dissectCapture, type DissectItem, type DissectOptions, type 
 export { dissectHexDump, type HexDissection } from './hexdump.ts';
 export type { PacketRecord } from './record.ts';
 export { renderTree, lineOf, showOf, MASK, type TextOptions } from './render/text.ts';
-export { renderPacketText, packetJson, summaryLine, generatedNodes, walkNodes, type RenderOptions, type JsonNode } from './render/packet.ts';
+export { renderPacketText, packetJson, nodeJson, summaryLine, generatedNodes, walkNodes, type RenderOptions, type JsonNode } from './render/packet.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';
 export * from './net/index.ts';

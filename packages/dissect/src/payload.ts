@@ -4,7 +4,7 @@
  * query message, the reason. Never throws on bad input.
  */
 import {
-  CodecError, protocolNames, recognize,
+  CodecError, malformedNode, protocolNames, recognize,
   type Annotation, type CodecOptions, type Direction, type FieldNode, type PacketHint, type Protocol,
 } from '@gamequery/codec';
 
@@ -34,7 +34,7 @@ export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, options
     return {
       ...(protocol ? { protocol } : {}),
       summary: `${protocol ? protocolNames[protocol] : 'Unrecognized'}: ${e.message}`,
-      fields: protocol ? [malformed(protocol, bytes, e)] : [],
+      fields: protocol ? [malformedNode(protocol, bytes, e)] : [],
       warnings: [], error: e.toJSON(), length: bytes.length,
     };
   }
@@ -48,7 +48,3 @@ export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, options
   };
 }
 
-function malformed(protocol: Protocol, bytes: Uint8Array, e: CodecError): FieldNode {
-  const at = Math.min(e.info.offset, bytes.length);
-  return { abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at, value: e.name, show: e.message, generated: true };
-}

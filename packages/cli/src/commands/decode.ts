@@ -1,17 +1,10 @@
 /** `gamequery decode`: decode one datagram given as hex (arguments, a file or stdin). */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsets, fromHex, nodeValueToJson, type Charset, type FieldNode, type PacketHint } from '@gamequery/codec';
-import { dissectPayload, renderTree } from '@gamequery/dissect';
+import { charsets, fromHex, type Charset, type PacketHint } from '@gamequery/codec';
+import { dissectPayload, nodeJson, renderTree } from '@gamequery/dissect';
 
 interface Opts { file?: string; protocol?: PacketHint['protocol']; direction?: PacketHint['direction']; message?: string; charset?: Charset; format: 'text' | 'json'; showSecrets?: boolean }
-
-const nodeJson = (n: FieldNode, showSecrets: boolean): Record<string, unknown> => ({
-  abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
-  value: n.secret && !showSecrets ? null : nodeValueToJson(n.value),
-  show: n.secret && !showSecrets ? '********' : n.show,
-  ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
-});
 
 /** Hex from a test vector (its "hex" key) or from plain text. */
 function hexOf(text: string): string {

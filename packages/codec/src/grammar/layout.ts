@@ -93,7 +93,12 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
-  const infoKeys = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  // Info-column placeholders and the declarations they name, resolved once.
+  const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
+    const key = m[1]!;
+    const f = spec.fields.find((x) => 'name' in x && x.name === key);
+    return { key, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined };
+  });
 
   const layout: Layout<V> = {
     id,
@@ -124,13 +129,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       const r = interpret(id, spec.fields, bytes, codecFor(options));
       const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
       const fields = r.fields;
-      if (r.error) {
-        const at = r.error.info.offset;
-        fields.push({
-          abbrev: `${spec.protocol}.malformed`, label: 'Malformed Packet', offset: at, length: Math.max(0, bytes.length - at),
-          value: r.error.name, show: r.error.message, generated: true,
-        });
-      }
+      if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error));
       return {
         layout, fields, partial: r.value as Partial<V>, bytesRead: r.bytesRead, warnings,
         info: layout.describe(r.value as Partial<V>),
@@ -159,15 +158,23 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       if (!spec.info) return head;
       // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
       const shown: Record<string, unknown> = {};
-      for (const key of infoKeys) {
+      for (const { key, hex } of infoFields) {
         const v = (value as Record<string, unknown>)[key];
-        const f = spec.fields.find((x) => 'name' in x && x.name === key);
-        shown[key] = v === undefined ? '?' : f?.kind === 'int' && f.base === 'hex' && typeof v === 'number' ? hexOf(v, f.type) : v;
+        shown[key] = v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex) : v;
       }
       return `${head}: ${fillTemplate(spec.info, shown)}`;
     },
   };
   return layout;
+}
+
+/** The generated `<protocol>.malformed` item: where decoding stopped, why, and the bytes left. */
+export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: CodecError): FieldNode {
+  const at = Math.min(error.info.offset, bytes.length);
+  return {
+    abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at,
+    value: error.name, show: error.message, generated: true,
+  };
 }
 
 function trailing(bytesRead: number, length: number): DecodeWarning {

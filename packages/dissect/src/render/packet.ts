@@ -74,7 +74,8 @@ export interface JsonNode {
   value: string | number | boolean | null; show: string; children?: JsonNode[]; generated?: true;
 }
 
-const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
+/** A tree node as JSON, secrets masked unless `showSecrets`. */
+export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
   const hidden = n.secret && !showSecrets;
   return {
     abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
