@@ -16,8 +16,8 @@ export * from './samp/index.ts';
 export * from './vcmp/index.ts';
 export * from './mcquery/index.ts';
 export {
-  decodePacket, encodePacket, recognize, layoutFor, layouts, messages,
+  decodePacket, encodePacket, recognize, identify, layoutFor, layouts, messages,
   type DecodedPacket, type PacketHint, type PacketToEncode, type Recognized,
 } from './packet.ts';
 export { fieldRegistry } from './registry.ts';
-export { valueToJson, valueFromJson, nodeValueToJson, fromHex } from './json.ts';
+export { valueToJson, valueFromJson, nodeValueToJson, nodeJson, fromHex, MASK, type JsonNode } from './json.ts';

@@ -5,7 +5,7 @@
  */
 import type { Field } from './grammar/fields.ts';
 import type { Layout } from './grammar/layout.ts';
-import type { NodeValue } from './grammar/annotate.ts';
+import type { FieldNode, NodeValue } from './grammar/annotate.ts';
 import { toHex } from './grammar/wire.ts';
 
 type Obj = Record<string, unknown>;
@@ -42,3 +42,23 @@ export function valueFromJson(layout: Layout<any>, json: Obj): Obj { // eslint-d
 
 /** A tree node's value as JSON. */
 export const nodeValueToJson = (v: NodeValue): string | number | boolean | null => (v instanceof Uint8Array ? toHex(v) : v);
+
+/** What a secret (an RCON password) shows instead of itself, unless asked otherwise. */
+export const MASK = '********';
+
+/** A tree node as JSON: the dissector's `fields` items and what `Layout.annotateJson` writes. */
+export interface JsonNode {
+  abbrev: string; label: string; offset: number; length: number;
+  value: string | number | boolean | null; show: string; children?: JsonNode[]; generated?: true;
+}
+
+/** A tree node as JSON, secrets masked unless `showSecrets`. */
+export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
+  const hidden = n.secret && !showSecrets;
+  return {
+    abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
+    value: hidden ? MASK : nodeValueToJson(n.value), show: hidden ? MASK : n.show,
+    ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
+    ...(n.generated ? { generated: true as const } : {}),
+  };
+};

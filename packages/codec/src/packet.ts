@@ -51,23 +51,32 @@ export interface Recognized {
   readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-const startsWith = (b: Uint8Array, text: string): boolean =>
-  b.length >= text.length && [...text].every((c, i) => b[i] === c.charCodeAt(0));
+/** The four bytes of a magic as one big-endian number, for a single comparison. */
+const magicOf = (text: string): number => ((text.charCodeAt(0) << 24) | (text.charCodeAt(1) << 16) | (text.charCodeAt(2) << 8) | text.charCodeAt(3)) >>> 0;
+const SAMP = magicOf('SAMP');
+const VCMP = magicOf('VCMP');
+const MP04 = magicOf('MP04');
+const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
 
 const preview = (b: Uint8Array): string => toHex(b.subarray(0, 8)).replace(/(..)(?!$)/g, '$1 ');
 
-function opcodeOf(protocol: 'samp' | 'vcmp', bytes: Uint8Array): Pair {
+/**
+ * What to do where recognition fails: `recognize` throws the error, `identify` returns
+ * undefined without building it (a capture is mostly Minecraft replies, which carry no
+ * magic, and non-game traffic: an exception each would dominate the cost).
+ */
+type Fail<E> = (error: () => CodecError) => E;
+const raise: Fail<never> = (error) => { throw error(); };
+const quietly: Fail<undefined> = () => undefined;
+
+function opcodeOf<E>(protocol: 'samp' | 'vcmp', bytes: Uint8Array, fail: Fail<E>): Pair | E {
   if (bytes.length < 11) {
-    throw new UnrecognizedPacketError(`${protocol}: a ${protocol === 'samp' ? 'SA:MP' : 'VC:MP'} query is at least 11 bytes, got ${bytes.length}`,
-      { field: `${protocol}.opcode`, offset: bytes.length, needed: 11, available: bytes.length });
+    return fail(() => new UnrecognizedPacketError(`${protocol}: a ${protocol === 'samp' ? 'SA:MP' : 'VC:MP'} query is at least 11 bytes, got ${bytes.length}`,
+      { field: `${protocol}.opcode`, offset: bytes.length, needed: 11, available: bytes.length }));
   }
-  const op = String.fromCharCode(bytes[10]!);
-  const table: Record<string, Pair> = protocol === 'samp' ? sampMessages : vcmpMessages;
-  const pair = table[op];
-  if (!pair) {
-    throw new UnknownOpcodeError({ layout: '', field: `${protocol}.opcode`, offset: 10, actual: `0x${bytes[10]!.toString(16).padStart(2, '0')}` });
-  }
-  return pair;
+  const table: Readonly<Record<string, Pair>> = protocol === 'samp' ? sampMessages : vcmpMessages;
+  const pair = table[String.fromCharCode(bytes[10]!)];
+  return pair ?? fail(() => new UnknownOpcodeError({ layout: '', field: `${protocol}.opcode`, offset: 10, actual: `0x${bytes[10]!.toString(16).padStart(2, '0')}` }));
 }
 
 /** The first layout in `candidates` that decodes `bytes` exactly, else the first that decodes at all. */
@@ -85,21 +94,28 @@ function bestFit(candidates: readonly Layout<any>[], bytes: Uint8Array, options?
   return fallback ?? candidates[0]!;
 }
 
-/** Looks at the bytes (and the hint) and names the layout, without decoding fully. */
+/** Looks at the bytes (and the hint) and names the layout, without decoding fully. Throws a typed CodecError. */
 export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized {
-  const isSamp = startsWith(bytes, 'SAMP');
-  const isVcmpRequest = startsWith(bytes, 'VCMP');
-  const isVcmpResponse = startsWith(bytes, 'MP04');
+  return recognizeOr(bytes, hint, options, raise);
+}
+
+/** {@link recognize} without the error: undefined where it would throw (call `recognize` to learn why). */
+export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized | undefined {
+  return recognizeOr(bytes, hint, options, quietly);
+}
+
+function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptions | undefined, fail: Fail<E>): Recognized | E {
+  const magic = first4(bytes);
   const isMcRequest = bytes.length >= 3 && bytes[0] === 0xfe && bytes[1] === 0xfd;
   let protocol = hint.protocol;
   if (!protocol) {
-    if (isSamp) protocol = 'samp';
-    else if (isVcmpRequest || isVcmpResponse) protocol = 'vcmp';
+    if (magic === SAMP) protocol = 'samp';
+    else if (magic === VCMP || magic === MP04) protocol = 'vcmp';
     else if (isMcRequest) protocol = 'mcquery';
     else if (bytes.length >= 5 && (bytes[0] === HANDSHAKE || bytes[0] === STAT)) {
-      throw new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation');
+      return fail(() => new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation'));
     } else {
-      throw new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`);
+      return fail(() => new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`));
     }
   }
   const found = (direction: Direction | 'either', layout: Layout<any>): Recognized => // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -107,29 +123,31 @@ export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: Co
 
   switch (protocol) {
     case 'samp': {
-      const pair = opcodeOf('samp', bytes);
+      const pair = opcodeOf('samp', bytes, fail);
+      if (!isPair(pair)) return pair;
       if (hint.direction) return found(hint.direction, pair[hint.direction]);
       if (pair.symmetric) return found('either', pair.request);
       if (pair.request.message === 'rcon') return recognizeRcon(bytes, pair, options);
       return bytes.length === 11 ? found('request', pair.request) : found('response', pair.response);
     }
     case 'vcmp': {
-      const pair = opcodeOf('vcmp', bytes);
-      const direction = hint.direction ?? (isVcmpResponse ? 'response' : 'request');
+      const pair = opcodeOf('vcmp', bytes, fail);
+      if (!isPair(pair)) return pair;
+      const direction = hint.direction ?? (magic === MP04 ? 'response' : 'request');
       return found(direction, pair[direction]);
     }
     case 'mcquery': {
       const direction = hint.direction ?? (isMcRequest ? 'request' : 'response');
       if (hint.message) {
         const pair = mcqueryMessages[hint.message as keyof typeof mcqueryMessages];
-        if (!pair) throw new UnrecognizedPacketError(`mcquery: no message named ${JSON.stringify(hint.message)}`);
+        if (!pair) return fail(() => new UnrecognizedPacketError(`mcquery: no message named ${JSON.stringify(hint.message)}`));
         return found(direction, pair[direction]);
       }
       const typeAt = direction === 'request' ? 2 : 0;
       const type = bytes[typeAt];
       if (type === HANDSHAKE) return found(direction, mcqueryMessages.handshake[direction]);
       if (type !== STAT) {
-        throw new UnknownOpcodeError({ layout: '', field: 'mcquery.type', offset: typeAt, actual: type === undefined ? 'none' : `0x${type.toString(16).padStart(2, '0')}` });
+        return fail(() => new UnknownOpcodeError({ layout: '', field: 'mcquery.type', offset: typeAt, actual: type === undefined ? 'none' : `0x${type.toString(16).padStart(2, '0')}` }));
       }
       if (direction === 'request') {
         // Servers choose basic or full by length alone: 15 bytes is full (MJ).
@@ -139,6 +157,8 @@ export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: Co
     }
   }
 }
+
+const isPair = (p: unknown): p is Pair => typeof p === 'object' && p !== null && 'request' in p;
 
 function recognizeRcon(bytes: Uint8Array, pair: Pair, options?: CodecOptions): Recognized {
   // A request (two u16-prefixed strings) and a reply line (one) can never both fit a
@@ -159,7 +179,7 @@ function looksLikeFullStat(bytes: Uint8Array): boolean {
 export function decodePacket(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): DecodedPacket {
   const r = recognize(bytes, hint, options);
   const d = r.layout.decode(bytes, options);
-  return { ...r, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
+  return { protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
 }
 
 export interface PacketToEncode {

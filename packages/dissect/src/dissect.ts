@@ -13,9 +13,9 @@
  */
 import {
   CodecError, recognize,
-  type Charset, type CodecOptions, type Direction, type PacketHint, type Protocol,
+  type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol,
 } from '@gamequery/codec';
-import { QueryPairer, type DecodedDatagram, type Datagram, type PairingEvent } from '@gamequery/codec/rx';
+import { QueryPairer, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
 import { readCapture } from './capture/reader.ts';
 import type { CaptureError, CaptureReaderOptions } from './capture/types.ts';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -54,6 +54,13 @@ interface Meta {
   readonly timestamp: Timestamp | null;
   readonly udp: UdpDatagram;
   readonly frameBytes?: Uint8Array;
+  /** What the pairer's decode made: the tree as JSON text (the fast path), or the annotation of a cut datagram. */
+  tree?: {
+    readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    readonly value: Record<string, unknown>;
+    readonly json?: string;
+    readonly annotation?: Annotation<Record<string, unknown>>;
+  };
 }
 
 interface Slot {
@@ -62,11 +69,31 @@ interface Slot {
 }
 
 const NS = 1_000_000_000n;
+const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
 
 function nanos(t: Timestamp | null, last: bigint): bigint {
   if (!t) return last;
   return BigInt(t.seconds) * NS + (BigInt(t.ticks) * NS) / BigInt(t.resolution.ticksPerSecond);
 }
+
+/**
+ * The pairer's decode, which reads each datagram once for both: a message that decodes
+ * cleanly leaves its tree as JSON text on the datagram, for the record. A reply the
+ * capture cut short (snapshot length) still pairs, as in Wireshark, with the fields
+ * before the cut; anything else malformed takes the plain decode's typed error.
+ */
+const decodeAndKeepTree: PacketDecoder<Meta> = (d, layout, codec) => {
+  const meta = d.meta!;
+  const fast = layout.annotateJson(d.bytes, codec);
+  if (fast) {
+    meta.tree = { layout, json: fast.json, value: fast.value };
+    return { value: fast.value, bytesRead: d.bytes.length, warnings: NO_WARNINGS };
+  }
+  if (!meta.udp.truncated) return layout.decode(d.bytes, codec);
+  const annotation = layout.annotate(d.bytes, codec);
+  meta.tree = { layout, annotation, value: annotation.partial };
+  return { value: annotation.partial, bytesRead: annotation.bytesRead, warnings: annotation.warnings };
+};
 
 /** Incremental dissector: push frames, collect records in frame order. */
 export class Dissector {
@@ -83,7 +110,7 @@ export class Dissector {
   constructor(options: DissectOptions = {}) {
     this.#options = options;
     this.#codec = options.charset ? { charset: options.charset } : {};
-    this.#pairer = new QueryPairer<Meta>({ timeoutMs: options.timeoutMs ?? 5000, ...(options.charset ? { charset: options.charset } : {}) });
+    this.#pairer = new QueryPairer<Meta>({ timeoutMs: options.timeoutMs ?? 5000, decode: decodeAndKeepTree, ...(options.charset ? { charset: options.charset } : {}) });
   }
 
   /** Takes one captured frame; returns the records now complete, in frame order. */
@@ -209,23 +236,44 @@ export class Dissector {
     return { protocol: d.protocol, ...(direction ? { direction } : {}) };
   }
 
-  #record(meta: Meta, protocol: Protocol, direction: Direction | 'either', layout: ReturnType<typeof recognize>['layout']): PacketRecord {
-    const ann = layout.annotate(meta.udp.payload, this.#codec);
-    const e = ann.error;
-    return {
+  #record(meta: Meta, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): PacketRecord { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const { udp } = meta;
+    const tree = meta.tree?.layout === layout ? meta.tree : undefined;
+    meta.tree = undefined;
+    let fields: FieldNode[] | undefined;
+    let summary: string;
+    let malformed: PacketRecord['malformed'];
+    let warnings = NO_WARNINGS;
+    if (tree?.json !== undefined) {
+      // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
+      summary = layout.describe(tree.value);
+    } else {
+      const ann = tree?.annotation ?? layout.annotate(udp.payload, this.#codec);
+      const e = ann.error;
+      fields = ann.fields;
+      summary = e ? `${ann.info} [Malformed Packet]` : ann.info;
+      if (e) malformed = { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message };
+      warnings = ann.warnings;
+    }
+    const codec = this.#codec;
+    const record: { -readonly [K in keyof PacketRecord]: PacketRecord[K] } = {
       frame: meta.frame,
       captureTime: meta.timestamp ? formatTimestamp(meta.timestamp) : null,
-      src: meta.udp.src, dst: meta.udp.dst,
+      src: udp.src, dst: udp.dst,
       protocol, direction, message: layout.message, layout: layout.id,
-      summary: e ? `${ann.info} [Malformed Packet]` : ann.info,
-      fields: ann.fields,
-      payloadOffset: meta.udp.payloadOffset, payloadLength: meta.udp.payload.length,
-      ...(meta.udp.fragments ? { fragments: meta.udp.fragments } : {}),
-      ...(e ? { malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } } : {}),
-      warnings: ann.warnings,
-      payload: meta.udp.payload,
-      ...(meta.frameBytes ? { frameBytes: meta.frameBytes } : {}),
+      summary,
+      get fields(): FieldNode[] {
+        return (fields ??= layout.annotate(udp.payload, codec).fields);
+      },
+      payloadOffset: udp.payloadOffset, payloadLength: udp.payload.length,
+      warnings,
+      payload: udp.payload,
     };
+    if (tree?.json !== undefined) record.fieldsJson = tree.json;
+    if (udp.fragments) record.fragments = udp.fragments;
+    if (malformed) record.malformed = malformed;
+    if (meta.frameBytes) record.frameBytes = meta.frameBytes;
+    return record;
   }
 
   /** Releases settled records from the head of the queue (all of them at the end). */

@@ -19,7 +19,13 @@ export interface PacketRecord {
   readonly layout: string;
   /** Info-column text, e.g. `SA:MP info response: "Server" 13/250`. */
   readonly summary: string;
+  /** The annotated tree (built on first use when the fast path wrote `fieldsJson`). */
   readonly fields: FieldNode[];
+  /**
+   * The tree as JSON text (`nodeJson` of each node), written while decoding when the
+   * message decoded cleanly; NDJSON output uses it instead of building the tree.
+   */
+  readonly fieldsJson?: string;
   /** Offset of the UDP payload within the frame (of the first fragment when reassembled). */
   readonly payloadOffset: number;
   readonly payloadLength: number;

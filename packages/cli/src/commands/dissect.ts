@@ -6,7 +6,7 @@ import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'n
 import { Command, Option } from 'commander';
 import { charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  Dissector, dissectCapture, dissectHexDump, packetJson, renderPacketText,
+  Dissector, dissectCapture, dissectHexDump, packetJson, packetLine, renderPacketText,
   type DissectOptions, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 
@@ -86,21 +86,26 @@ export function dissectCommand(): Command {
     });
 }
 
-/** Writes packets as they come: text blocks, NDJSON lines, or one JSON document. */
+/**
+ * Writes packets as they come: text blocks, NDJSON lines, or one JSON document. Machine
+ * formats are written in blocks of about 64 KiB (one write per packet would cost more
+ * than the dissection); text goes out per packet, for a reader watching it.
+ */
 class Output {
   #first = true;
   #errors: object[] = [];
+  #pending = '';
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
-    if (format === 'json') process.stdout.write('{\n"packets": [\n');
+    if (format === 'json') this.#write('{\n"packets": [\n');
   }
 
   packet(p: PacketRecord): void {
     if (this.format === 'text') {
       process.stdout.write((this.#first ? '' : '\n') + renderPacketText(p, this.render).join('\n') + '\n');
     } else if (this.format === 'ndjson') {
-      process.stdout.write(JSON.stringify(packetJson(p, this.render)) + '\n');
+      this.#write(packetLine(p, this.render) + '\n');
     } else {
-      process.stdout.write((this.#first ? '' : ',\n') + JSON.stringify(packetJson(p, this.render)));
+      this.#write((this.#first ? '' : ',\n') + packetLine(p, this.render));
     }
     this.#first = false;
   }
@@ -109,13 +114,24 @@ class Output {
     this.#errors.push(e);
     process.exitCode = 1;
     if (this.format === 'text') process.stderr.write(`gamequery: ${e.message}\n`);
-    if (this.format === 'ndjson') process.stdout.write(JSON.stringify({ error: e }) + '\n');
+    if (this.format === 'ndjson') this.#write(JSON.stringify({ error: e }) + '\n');
   }
 
   end(stats: object): void {
     if (this.format === 'json') {
-      process.stdout.write(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
+      this.#write(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
     }
+    this.#flush();
+  }
+
+  #write(text: string): void {
+    this.#pending += text;
+    if (this.#pending.length >= 1 << 16) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#pending) process.stdout.write(this.#pending);
+    this.#pending = '';
   }
 }
 

@@ -82,12 +82,14 @@ local function json_quote(s)
   end) .. '"'
 end
 
--- "{name}" placeholders filled from a value table; missing ones become 'missing'.
-local function fill(template, values, missing)
+-- "{name}" placeholders filled from a value table; missing ones become 'missing', and
+-- integers named in 'hex' (name = width in bytes) read as hexadecimal, as layout.describe writes them.
+local function fill(template, values, missing, hex)
   return (template:gsub("{(%w+)}", function(key)
     local v = values[key]
     if v == nil then return missing or "undefined" end
     if type(v) == "string" then return show_text(v) end
+    if type(v) == "number" and hex and hex[key] then return hex_of(v, hex[key]) end
     if type(v) == "number" then return int_str(v) end
     return tostring(v)
   end))
@@ -210,7 +212,12 @@ local function walk_string(w, f, tree, values)
         f.a, json_quote(text), range[3], start))
     end
   end
-  if tree then tree:add(HF[f.a], tvb(start, wire), text) end
+  if tree then
+    local item = tree:add(HF[f.a], tvb(start, wire), text)
+    -- Wireshark 4.0 keeps a string value as a C string, cut at its first NUL (4.2 lifted that):
+    -- a counted string with a NUL inside gets its whole text in the label, as the codec shows it.
+    if text:find("\0", 1, true) then item:set_text(w.rows[f.a].label .. ": " .. show_text(text)) end
+  end
   values[f.name] = value
   w.off = start + wire
 end
@@ -517,13 +524,17 @@ local function dissect(P, tvb, pinfo, tree, d)
     end
   end
   local ok, err, values = interpret(P, fields, tvb, item)
+  -- The Info column is the dissector's summary (dissect.ts, payload.ts), word for word.
   local head = P.display .. " " .. L.message .. " " .. L.direction
-  pinfo.cols.info = L.info and (head .. ": " .. fill(L.info, values, "?")) or head
+  local info = L.info and (head .. ": " .. fill(L.info.template, values, "?", L.info.hex)) or head
   if ok and d.unknown then
     local s, n = d.unknown, read_selector(tvb, d.unknown)
     err = { offset = s.offset, message = string.format("%s: unknown opcode 0x%02x at offset %d", s.a, n, s.offset) }
-    pinfo.cols.info = string.format("%s unknown %s 0x%02x", P.display, s.a:match("[^.]+$"), n)
+    info = P.display .. ": " .. err.message
+  elseif err then
+    info = info .. " [Malformed Packet]"
   end
+  pinfo.cols.info = info
   if err then
     item:add_tvb_expert_info(P.expert, tvb(err.offset, tvb:len() - err.offset), err.message)
   end
@@ -571,7 +582,7 @@ for _, P in ipairs(SPEC.protocols) do
   P.rows, P.port_set, P.charset_names = {}, {}, {}
   local list = {}
   for _, r in ipairs(P.fields) do
-    P.rows[r[1]] = { base = r[4], values = r[5] }
+    P.rows[r[1]] = { label = r[2], base = r[4], values = r[5] }
     if r[1] == P.name .. ".malformed" then
       P.expert = ProtoExpert.new(r[1], r[2], expert.group.MALFORMED, expert.severity.ERROR)
     else

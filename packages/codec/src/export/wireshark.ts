@@ -110,15 +110,27 @@ function echoedKey(request: Layout<unknown>, response: Layout<unknown>): [number
   return key;
 }
 
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
  * The Info-column template of a layout, read back through its public `describe`: a
- * value whose every property is its own `{name}` placeholder fills the template with itself.
+ * value whose every property is its own `{name}` placeholder fills the template with
+ * itself. A value of zeros then shows which placeholders `describe` writes in hex, and
+ * their width in bytes (`0x00000000`: 4).
  */
-function infoTemplate(layout: Layout<unknown>): string | undefined {
-  const placeholders = new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? `{${k}}` : undefined) });
-  const head = `${protocolNames[layout.protocol]} ${layout.message} ${layout.direction}`;
-  const text = layout.describe(placeholders as Partial<unknown>);
-  return text.startsWith(`${head}: `) ? text.slice(head.length + 2) : undefined;
+function infoTemplate(layout: Layout<unknown>): { template: string; hex: Record<string, number> } | undefined {
+  const every = (v: (key: string) => unknown) => new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
+  const head = `${protocolNames[layout.protocol]} ${layout.message} ${layout.direction}: `;
+  const text = layout.describe(every((k) => `{${k}}`) as Partial<unknown>);
+  if (!text.startsWith(head)) return undefined;
+  const template = text.slice(head.length);
+  const keys = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${template.split(/\{\w+\}/).map(escapeRegExp).join('(0x0+|0)')}$`);
+  const zeros = layout.describe(every(() => 0) as Partial<unknown>).slice(head.length).match(pattern);
+  if (!zeros) throw new Error(`${layout.id}: cannot read the info template back from "${text}"`);
+  const hex: Record<string, number> = {};
+  keys.forEach((k, i) => { if (zeros[i + 1]!.startsWith('0x')) hex[k] = (zeros[i + 1]!.length - 2) / 2; });
+  return { template, hex };
 }
 
 function luaLayout(layout: Layout<unknown>): LuaTable {

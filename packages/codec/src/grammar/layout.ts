@@ -7,6 +7,7 @@ import type { Field, ValueOf } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
+import { compileJson } from './emit.ts';
 import { measure, writeInto } from './encode.ts';
 import { fillTemplate, hexOf } from './display.ts';
 import type { CodecError } from '../errors.ts';
@@ -70,6 +71,13 @@ export interface Layout<V = Record<string, unknown>> {
   decode(bytes: Uint8Array, options?: CodecOptions): Decoded<V>;
   /** Decodes with offsets for every field; never throws on bad input. */
   annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V>;
+  /**
+   * The annotated tree's fields as JSON text (`nodeJson` of each node), with the value,
+   * several times faster than `annotate` + `JSON.stringify`. Only for a message that
+   * decodes cleanly — no error, no warning — in a layout without secrets; undefined
+   * otherwise, and `annotate` tells why.
+   */
+  annotateJson(bytes: Uint8Array, options?: CodecOptions): { readonly value: V; readonly json: string } | undefined;
   encode(value: V, options?: CodecOptions): Uint8Array;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
@@ -92,6 +100,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
+  const emitJson = compileJson(spec.fields);
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // Info-column placeholders and the declarations they name, resolved once.
   const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
@@ -135,6 +144,10 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
         info: layout.describe(r.value as Partial<V>),
         ...(r.error ? { error: r.error } : { value: r.value as V }),
       };
+    },
+
+    annotateJson(bytes, options) {
+      return emitJson?.(bytes, codecFor(options)) as { value: V; json: string } | undefined;
     },
 
     encode(value, options) {

@@ -13,6 +13,17 @@ export function readInt(view: DataView, offset: number, type: IntType): number {
   }
 }
 
+/** Readers straight off the bytes, for hot paths that have no DataView at hand (bounds checked by the caller). */
+export const intReaders: Record<IntType, (b: Uint8Array, at: number) => number> = {
+  u8: (b, at) => b[at]!,
+  u16le: (b, at) => b[at]! | (b[at + 1]! << 8),
+  u16be: (b, at) => (b[at]! << 8) | b[at + 1]!,
+  u32le: (b, at) => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0,
+  u32be: (b, at) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0,
+  i32le: (b, at) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24),
+  i32be: (b, at) => (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!,
+};
+
 export function writeInt(view: DataView, offset: number, type: IntType, value: number): void {
   switch (type) {
     case 'u8': return view.setUint8(offset, value);

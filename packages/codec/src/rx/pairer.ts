@@ -14,8 +14,8 @@
  * exactly one event.
  */
 import { CodecError } from '../errors.ts';
-import type { CodecOptions, Direction, Protocol } from '../grammar/layout.ts';
-import { decodePacket, type DecodedPacket } from '../packet.ts';
+import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
+import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
 import { DeadlineQueue, FifoIndex, type Timed } from './collections.ts';
 import { collected, conversation, keyRules, mayBeMinecraftReply, silenceReasons, type Keys } from './rules.ts';
 import type {
@@ -81,9 +81,24 @@ interface ReplyReader<M> {
 const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
 const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
 
-const decorate = <M>(datagram: Datagram<M>, packet: DecodedPacket): DecodedDatagram<M> => ({
-  datagram, protocol: packet.protocol, direction: packet.direction as Direction, message: packet.message, value: packet.value, packet,
-});
+/**
+ * How a recognised datagram is decoded: `layout.decode` unless the pairer's owner wants
+ * more from the same read (the dissector keeps the annotated tree). Throws a CodecError.
+ */
+export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface QueryPairerOptions<M> extends PairerOptions {
+  readonly decode?: PacketDecoder<M>;
+}
+
+const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
+
+const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> => {
+  const packet: DecodedPacket = {
+    protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings,
+  };
+  return { datagram, protocol: r.protocol, direction: r.direction as Direction, message: r.message, value: d.value, packet };
+};
 
 const errorJson = (e: unknown): CodecErrorJson =>
   e instanceof CodecError
@@ -142,6 +157,7 @@ export const settingsOf = (options: PairerOptions): Settings => ({
  */
 export class QueryPairer<M = unknown> {
   readonly #o: Settings;
+  readonly #decode: PacketDecoder<M>;
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   readonly #pending = new Filed<Pending<M>>();
@@ -152,8 +168,9 @@ export class QueryPairer<M = unknown> {
   readonly #tokens = new Map<string, Token<M>>();
   readonly #timers = new DeadlineQueue<Pending<M> | Finished<M> | Token<M>>();
 
-  constructor(options: PairerOptions = {}) {
+  constructor(options: QueryPairerOptions<M> = {}) {
     const o = (this.#o = settingsOf(options));
+    this.#decode = options.decode ?? decodeByLayout;
     this.#ns = {
       timeout: nanos(o.timeoutMs), quiet: nanos(o.rconQuietMs), window: nanos(o.duplicateWindowMs), tokenLife: nanos(o.tokenLifetimeMs),
     };
@@ -209,12 +226,11 @@ export class QueryPairer<M = unknown> {
   }
 
   #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
-    let packet: DecodedPacket;
-    try {
-      packet = decodePacket(d.bytes, {}, this.#o.codec);
-    } catch (error) {
+    const codec = this.#o.codec;
+    let r = identify(d.bytes, {}, codec);
+    if (!r) {
       if (!mayBeMinecraftReply(d.bytes)) {
-        out.push(undecodable(d, error));
+        out.push(undecodable(d, errorOf(d.bytes, codec)));
         return;
       }
       // No magic: a Minecraft reply only within its conversation.
@@ -222,22 +238,28 @@ export class QueryPairer<M = unknown> {
         read: (message) => this.#readMinecraftReply(d, message),
         orphan: () => {
           try {
-            const r = this.#readMinecraftReply(d);
-            if (r.packet.bytesRead === d.bytes.length && r.packet.warnings.length === 0) {
-              return { kind: 'unmatched', datagram: d, decoded: r, reason: 'no Minecraft query request pending in this conversation' };
+            const reply = this.#readMinecraftReply(d);
+            if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
+              return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation' };
             }
           } catch { /* not a reply either: report the error of the plain decode */ }
-          return undecodable(d, error);
+          return undecodable(d, errorOf(d.bytes, codec));
         },
       });
       return;
     }
-    if (packet.direction === 'either') {
+    if (r.direction === 'either') {
       // A SA:MP ping reply is its request, byte for byte: it is a reply if a request it answers is known.
-      const direction = this.#isKnownReply(d, packet.protocol) ? 'response' : 'request';
-      packet = decodePacket(d.bytes, { protocol: packet.protocol, direction, message: packet.message }, this.#o.codec);
+      const direction = this.#isKnownReply(d, r.protocol) ? 'response' : 'request';
+      r = identify(d.bytes, { protocol: r.protocol, direction, message: r.message }, codec)!;
     }
-    const decoded = decorate(d, packet);
+    let decoded: DecodedDatagram<M>;
+    try {
+      decoded = decorate(d, r, this.#decode(d, r.layout, codec));
+    } catch (error) {
+      out.push(undecodable(d, error));
+      return;
+    }
     if (decoded.direction === 'request') {
       this.#request(decoded, now, out);
       return;
@@ -354,7 +376,8 @@ export class QueryPairer<M = unknown> {
       return;
     }
     const { protocol, message } = p.request;
-    const hint = silenceReasons[`${protocol}.${message}`];
+    // A hint explains a timeout; an input that simply ended says so.
+    const hint = cause === 'timeout' ? silenceReasons[`${protocol}.${message}`] : undefined;
     const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#o.timeoutMs} ms` : 'no reply before the input ended';
     this.#finish(p, 'unanswered', when, reason, out);
   }
@@ -411,18 +434,35 @@ export class QueryPairer<M = unknown> {
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
   #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
     const hint = { protocol: 'mcquery', direction: 'response' } as const;
-    if (message === undefined) return decorate(d, decodePacket(d.bytes, hint, this.#o.codec));
+    if (message === undefined) return this.#decodeAs(d, hint);
     try {
-      return decorate(d, decodePacket(d.bytes, { ...hint, message }, this.#o.codec));
+      return this.#decodeAs(d, { ...hint, message });
     } catch (error) {
       if (message === 'handshake') throw error;
       try {
-        return decorate(d, decodePacket(d.bytes, hint, this.#o.codec));
+        return this.#decodeAs(d, hint);
       } catch {
         throw error;
       }
     }
   }
+
+  /** Decodes with a hint; throws the CodecError. */
+  #decodeAs(d: Datagram<M>, hint: PacketHint): DecodedDatagram<M> {
+    const codec = this.#o.codec;
+    const r = identify(d.bytes, hint, codec) ?? recognize(d.bytes, hint, codec);
+    return decorate(d, r, this.#decode(d, r.layout, codec));
+  }
+}
+
+/** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
+function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
+  try {
+    decodePacket(bytes, {}, codec);
+  } catch (error) {
+    return error;
+  }
+  return new Error('decodes, yet was not recognised');
 }
 
 /** A handshake's token within its conversation: stat requests quote it. */

@@ -117,7 +117,8 @@ describe('Minecraft query pairing', () => {
       .toEqual(['exchange q>r', 'duplicate r2=r@q']);
   });
 
-  it('explains a silent stat request', () => {
-    expect(pairAll([ask('q', basic(1), server, 0)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (wrong or expired challenge token)' });
+  it('explains a stat request that timed out, but not one the input ended before', () => {
+    expect(pairAll([ask('q', basic(1), server, 0), ask('later', hello(2), server, 1500)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (wrong or expired challenge token)' });
+    expect(pairAll([ask('q', basic(1), server, 0)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply before the input ended' });
   });
 });

@@ -96,7 +96,9 @@ describe('SA:MP pairing', () => {
   it('explains a silent client list request with the >100 players rule', () => {
     const events = pairAll([ask('q', clientsRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)]);
     expect(events[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
-    expect(pairAll([ask('q', playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
+    expect(pairAll([ask('q', playersRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({ reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
+    // Input that ends before the timeout proves nothing about the server.
+    expect(pairAll([ask('q', playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply before the input ended' });
   });
 
   it('gives a generic reason for other silent requests', () => {
@@ -167,7 +169,7 @@ describe('SA:MP RCON', () => {
   });
 
   it('reports a silent RCON request with the reasons RCON stays silent', () => {
-    expect(pairAll([ask('q', command, server, 0)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (RCON or query disabled, or a malformed request)' });
+    expect(pairAll([ask('q', command, server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (RCON or query disabled, or a malformed request)' });
   });
 });
 

@@ -120,6 +120,9 @@ function decimalString(value: bigint, decimals: number): string {
  * `"1700000000.123456"` (µs), `"1700000000.123456789"` (ns), `"1700000000.5000"` (2^-4).
  */
 export function formatTimestamp(ts: Timestamp): string {
+  const { base, decimals } = ts.resolution;
+  // Decimal resolutions (µs, ns, …) count ticks in exactly the places shown: no arithmetic needed.
+  if (base === 10 && decimals > 0 && ts.seconds >= 0) return `${ts.seconds}.${String(ts.ticks).padStart(decimals, '0')}`;
   return decimalString(scaled(ts, ts.resolution.decimals), ts.resolution.decimals);
 }
 

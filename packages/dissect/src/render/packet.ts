@@ -1,8 +1,8 @@
 /** Text and JSON renderings of a dissected packet. */
-import { nodeValueToJson, protocolTitles, type FieldNode } from '@gamequery/codec';
+import { MASK, nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
 import type { PacketRecord } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
-import { MASK, renderTree } from './text.ts';
+import { renderTree } from './text.ts';
 
 export interface RenderOptions {
   readonly showSecrets?: boolean;
@@ -69,22 +69,6 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   return lines;
 }
 
-export interface JsonNode {
-  abbrev: string; label: string; offset: number; length: number;
-  value: string | number | boolean | null; show: string; children?: JsonNode[]; generated?: true;
-}
-
-/** A tree node as JSON, secrets masked unless `showSecrets`. */
-export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
-  const hidden = n.secret && !showSecrets;
-  return {
-    abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
-    value: hidden ? MASK : nodeValueToJson(n.value), show: hidden ? MASK : n.show,
-    ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
-    ...(n.generated ? { generated: true as const } : {}),
-  };
-};
-
 /** The JSON form of a packet (see schema/packet.schema.json). */
 export function packetJson(p: PacketRecord, options: RenderOptions = {}): Record<string, unknown> {
   const secrets = !!options.showSecrets;
@@ -92,18 +76,40 @@ export function packetJson(p: PacketRecord, options: RenderOptions = {}): Record
   if (options.fields?.length) {
     fields = [...walkNodes(p.fields)].filter((n) => options.fields!.includes(n.abbrev)).map((n) => ({ ...nodeJson(n, secrets), children: undefined })) as JsonNode[];
   }
-  return {
+  return packetDocument(p, fields);
+}
+
+/** Stands in for the fields in {@link packetLine}; never a real `fields` value. */
+const FIELDS_HERE = 0;
+const FIELDS_KEY = ',"fields":0';
+
+/**
+ * A packet as one line of JSON: `JSON.stringify(packetJson(p, options))`, but with the
+ * fields spliced in as the text the fast path wrote while decoding, when there is one.
+ */
+export function packetLine(p: PacketRecord, options: RenderOptions = {}): string {
+  if (p.fieldsJson === undefined || options.fields?.length) return JSON.stringify(packetJson(p, options));
+  const text = JSON.stringify(packetDocument(p, FIELDS_HERE));
+  // Inside a JSON string every quote is escaped, so the first match is the key itself.
+  const at = text.indexOf(FIELDS_KEY);
+  return `${text.slice(0, at)},"fields":${p.fieldsJson}${text.slice(at + FIELDS_KEY.length)}`;
+}
+
+function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknown> {
+  // Optional keys are added in place (not spread): this runs once per packet of a capture.
+  const doc: Record<string, unknown> = {
     frame: p.frame, captureTime: p.captureTime, src: p.src, dst: p.dst,
     protocol: p.protocol, direction: p.direction, message: p.message, layout: p.layout, summary: p.summary,
     payloadOffset: p.payloadOffset, payloadLength: p.payloadLength,
-    ...(p.fragments ? { fragments: p.fragments } : {}),
-    fields,
-    ...(p.malformed ? { malformed: p.malformed } : {}),
-    ...(p.warnings.length ? { warnings: p.warnings } : {}),
-    ...(p.responseIn !== undefined ? { responseIn: p.responseIn } : {}),
-    ...(p.requestIn !== undefined ? { requestIn: p.requestIn } : {}),
-    ...(p.responseTime !== undefined ? { time: p.responseTime } : {}),
-    ...(p.unanswered ? { unanswered: p.unanswered } : {}),
-    ...(p.duplicateOf !== undefined ? { duplicateOf: p.duplicateOf } : {}),
   };
+  if (p.fragments) doc['fragments'] = p.fragments;
+  doc['fields'] = fields;
+  if (p.malformed) doc['malformed'] = p.malformed;
+  if (p.warnings.length) doc['warnings'] = p.warnings;
+  if (p.responseIn !== undefined) doc['responseIn'] = p.responseIn;
+  if (p.requestIn !== undefined) doc['requestIn'] = p.requestIn;
+  if (p.responseTime !== undefined) doc['time'] = p.responseTime;
+  if (p.unanswered) doc['unanswered'] = p.unanswered;
+  if (p.duplicateOf !== undefined) doc['duplicateOf'] = p.duplicateOf;
+  return doc;
 }

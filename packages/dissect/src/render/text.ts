@@ -3,15 +3,13 @@
  * `Label: value` lines, subtrees indented by four spaces, generated items in brackets,
  * the malformed item as `[Malformed Packet: why]`.
  */
-import type { FieldNode } from '@gamequery/codec';
+import { MASK, type FieldNode } from '@gamequery/codec';
 
 export interface TextOptions {
   /** Show secrets (RCON passwords) in clear. */
   readonly showSecrets?: boolean;
   readonly indent?: number;
 }
-
-export const MASK = '********';
 
 export function showOf(node: FieldNode, options: TextOptions = {}): string {
   return node.secret && !options.showSecrets ? MASK : node.show;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packetJson } from '@gamequery/dissect';
-import { captures, decimalDifference, dissectFile, requests, tsharkRows } from './helpers.ts';
+import { captureFiles, captures, decimalDifference, dissectFile, requests, tsharkRows } from './helpers.ts';
 
 /** Captures of whole query rounds: every request answered. */
 const complete = [
@@ -93,7 +93,7 @@ describe('dissecting captures', () => {
     expect(b.packets.map((p) => packetJson(p))).toEqual(a.packets.map((p) => packetJson(p)));
   });
 
-  it.each(['lo-us.pcap', 'veth-frag.pcap', 'lo-snap60.pcap'])('%s matches its expected JSON', async (name) => {
+  it.each(captureFiles)('%s matches its expected JSON', async (name) => {
     const { packets, stats } = await dissectFile(captures + name);
     const doc = { packets: packets.map((p) => packetJson(p)), stats };
     await expect(JSON.stringify(doc, null, 1) + '\n').toMatchFileSnapshot(`../fixtures/expected/${name}.json`);

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dissectCapture, type DissectItem, type DissectOptions, type PacketRecord, Dissector } from '@gamequery/dissect';
 
 export const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
+
+/** Every committed capture file (pcap and pcapng), by name. */
+export const captureFiles: readonly string[] = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f)).sort();
 
 export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16) {
   const bytes = readFileSync(file);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dissectHexDump, hexPane, packetJson, renderPacketText } from '@gamequery/dissect';
+import { dissectHexDump, hexPane, packetJson, packetLine, renderPacketText } from '@gamequery/dissect';
+import { captureFiles, captures, dissectFile } from './helpers.ts';
 
 // 53 41 4d 50 7f 00 00 01 61 1e 78 | 05 00 "wrong" | 07 00 "players"
 const rcon = '53414d507f000001611e78050077726f6e670700706c6179657273';
@@ -40,5 +41,30 @@ describe('rendering', () => {
 
   it('draws an unmarked pane like tshark -x', () => {
     expect(hexPane(Uint8Array.of(0x53, 0x41, 0x4d, 0x50))).toEqual(['0000  53 41 4d 50                                      SAMP']);
+  });
+});
+
+describe('packetLine (NDJSON)', () => {
+  it.each(captureFiles)('%s: every line equals the JSON of the packet, and the fast path wrote the clean ones', async (name) => {
+    const { packets } = await dissectFile(`${captures}${name}`);
+    let fast = 0;
+    for (const p of packets) {
+      expect(packetLine(p)).toBe(JSON.stringify(packetJson(p)));
+      expect(packetLine(p, { fields: ['samp.opcode'] })).toBe(JSON.stringify(packetJson(p, { fields: ['samp.opcode'] })));
+      if (p.fieldsJson !== undefined) {
+        fast++;
+        expect(p.malformed).toBeUndefined();
+      }
+      // A packet that decoded cleanly and holds no secret always takes the fast path.
+      if (!p.malformed && p.warnings.length === 0 && p.layout !== 'samp.rcon.request') expect(p.fieldsJson).toBeDefined();
+    }
+    if (packets.some((p) => !p.malformed)) expect(fast).toBeGreaterThan(0);
+  });
+
+  it('never writes a secret: an RCON request takes the tree, masked', () => {
+    const [p] = dissectHexDump(rcon).packets;
+    expect(p!.fieldsJson).toBeUndefined();
+    expect(packetLine(p!)).not.toContain('wrong');
+    expect(packetLine(p!, { showSecrets: true })).toContain('"value":"wrong"');
   });
 });

@@ -1,0 +1,265 @@
+/**
+ * tshark with the generated Wireshark plugin, for the tests that hold the plugin to our
+ * own trees: the codec's annotated tree of every vector (`test/export/wireshark.test.ts`)
+ * and the dissector's output on every committed capture (`dissect/test/dissect/`).
+ * Runs tshark without the personal preferences or plugins of whoever runs the tests, reads
+ * its PDML and Info column, and compares our protocols' items field by field.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fieldRegistry, toHex, type FieldNode, type Protocol } from '@gamequery/codec';
+import { exportWireshark } from '@gamequery/codec/export';
+
+export const gameProtocols: readonly string[] = ['samp', 'vcmp', 'mcquery'] satisfies Protocol[];
+
+/** The plugin is only verified by the real tool: without tshark a test file fails, it never skips. */
+export function requireTshark(): void {
+  if (spawnSync('tshark', ['--version'], { encoding: 'utf8' }).status !== 0) {
+    throw new Error('tshark is not on PATH: the Wireshark plugin cannot be checked. Install it with `apt-get install -y tshark` (.ci/run does).');
+  }
+}
+
+/* ---------- PDML ---------- */
+
+export interface PdmlNode { name: string; pos: number; size: number; show?: string; value?: string; showname?: string; children: PdmlNode[] }
+
+const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
+const unescapeXml = (s: string): string => s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
+  e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m));
+
+/** Each packet's top-level protocol nodes. */
+export function parsePdml(xml: string): PdmlNode[][] {
+  const packets: PdmlNode[][] = [];
+  const stack: PdmlNode[] = [];
+  const tag = /<(\/?)(packet|proto|field)((?:\s+[\w.:-]+="[^"]*")*)\s*(\/?)>/g;
+  for (const m of xml.matchAll(tag)) {
+    const [, close, kind, attrText = '', selfClose] = m;
+    if (kind === 'packet') {
+      if (!close) packets.push([]);
+      continue;
+    }
+    if (close) {
+      stack.pop();
+      continue;
+    }
+    const attrs: Record<string, string> = {};
+    for (const a of attrText.matchAll(/([\w.:-]+)="([^"]*)"/g)) attrs[a[1]!] = unescapeXml(a[2]!);
+    const node: PdmlNode = {
+      name: attrs.name ?? '', pos: Number(attrs.pos ?? 0), size: Number(attrs.size ?? 0),
+      show: attrs.show, value: attrs.value, showname: attrs.showname, children: [],
+    };
+    (stack.length ? stack.at(-1)!.children : packets.at(-1)!).push(node);
+    if (!selfClose) stack.push(node);
+  }
+  return packets;
+}
+
+/** The packet's own query-protocol node, if the plugin claimed it. */
+export const gameNode = (packet: readonly PdmlNode[] | undefined): PdmlNode | undefined =>
+  packet?.find((p) => gameProtocols.includes(p.name));
+
+/* ---------- running tshark ---------- */
+
+export interface TsharkRun { readonly status: number | null; readonly stdout: string; readonly stderr: string }
+
+export interface Dissected extends TsharkRun {
+  /** Each packet's top-level protocol nodes, in frame order. */
+  readonly packets: PdmlNode[][];
+  /** Each packet's Info column, in frame order. */
+  readonly info: string[];
+}
+
+export interface Tshark {
+  /** The working folder (the plugin, captures written by the tests). */
+  readonly work: string;
+  /** The generated plugin, in `work`. */
+  readonly plugin: string;
+  /** Runs tshark and requires it to succeed. */
+  run(args: readonly string[], env?: Record<string, string>): TsharkRun;
+  /**
+   * tshark with the plugin on a capture, two passes (so requests know their response):
+   * the PDML tree and, from a second run, the Info column. The caller judges the status
+   * (a capture cut mid-record ends in an error after its intact packets).
+   */
+  dissect(file: string, prefs?: readonly string[]): Promise<Dissected>;
+  /** Removes `work`, unless GAMEQUERY_KEEP_CAPTURES=1 (to look at the plugin and captures in Wireshark). */
+  dispose(): void;
+}
+
+/** tshark in a temporary folder holding the generated plugin and an empty configuration. */
+export function tsharkWithPlugin(name: string): Tshark {
+  const work = mkdtempSync(join(tmpdir(), `gamequery-${name}-`));
+  const plugin = join(work, 'gamequery.lua');
+  const config = join(work, 'config');
+  mkdirSync(config);
+  writeFileSync(plugin, exportWireshark());
+  // No personal preferences or plugins of whoever runs the tests.
+  const environment = (env: Record<string, string>) => ({ ...process.env, XDG_CONFIG_HOME: config, HOME: work, ...env });
+
+  const run = (args: readonly string[], env: Record<string, string> = {}): TsharkRun => {
+    const r = spawnSync('tshark', args, { encoding: 'utf8', maxBuffer: 1 << 30, env: environment(env) });
+    if (r.status !== 0) throw new Error(`tshark ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  const start = (args: readonly string[]): Promise<TsharkRun> => new Promise((resolve, reject) => {
+    const child = spawn('tshark', args, { env: environment({}) });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+
+  const dissect = async (file: string, prefs: readonly string[] = []): Promise<Dissected> => {
+    const common = ['-2', '-n', '-X', `lua_script:${plugin}`, ...prefs.flatMap((p) => ['-o', p]), '-r', file];
+    const [tree, columns] = await Promise.all([start([...common, '-T', 'pdml']), start([...common, '-T', 'fields', '-e', '_ws.col.Info'])]);
+    const info = columns.stdout.split('\n');
+    info.pop(); // the last line's newline
+    return { ...tree, stderr: tree.stderr + columns.stderr, packets: parsePdml(tree.stdout), info };
+  };
+
+  return {
+    work, plugin, run, dissect,
+    dispose: () => { if (!process.env.GAMEQUERY_KEEP_CAPTURES) rmSync(work, { recursive: true, force: true }); },
+  };
+}
+
+/* ---------- comparing a PDML tree with ours ---------- */
+
+/** One of our protocol's items as tshark shows it, offsets relative to the UDP payload. */
+export interface Got { abbrev: string; offset: number; length: number; show: string; value?: string; showname?: string; children: Got[] }
+
+/** The generated links of a packet, by the abbreviation's last part: `response_in`, `response_to`, `time`. */
+export type Links = Map<string, string>;
+
+const rows = new Map(fieldRegistry.map((r) => [r.abbrev, r]));
+const GENERATED = /\.(response_in|response_to|time)$/;
+
+/**
+ * Our protocol's items, with the expert item unwrapped and the generated links set aside.
+ * `base` is where the UDP payload starts in the data source tshark reports positions in:
+ * the frame, or the reassembled IP payload of a datagram that came in fragments.
+ */
+export function collect(nodes: readonly PdmlNode[], proto: string, base: number, links: Links): Got[] {
+  const out: Got[] = [];
+  for (const n of nodes) {
+    if (GENERATED.test(n.name) && n.name.startsWith(`${proto}.`)) {
+      links.set(n.name.slice(proto.length + 1), n.show ?? '');
+    } else if (n.name === '' || n.name === '_ws.expert') {
+      // The text item add_tvb_expert_info makes carries the range; the expert item inside names the field.
+      const wrapper = n.name === '_ws.expert' ? n : n.children.find((c) => c.name === '_ws.expert');
+      const item = wrapper?.children.find((c) => c.name === `${proto}.malformed`);
+      if (wrapper && item) {
+        const message = wrapper.children.find((c) => c.name === '_ws.expert.message')?.show ?? '';
+        out.push({ abbrev: item.name, offset: n.pos - base, length: n.size, show: message, children: [] });
+      }
+    } else if (!n.name.startsWith('_ws.')) {
+      out.push({
+        abbrev: n.name, offset: n.pos - base, length: n.size, show: n.show ?? '', value: n.value, showname: n.showname,
+        children: collect(n.children, proto, base, links),
+      });
+    }
+  }
+  return out;
+}
+
+/** Text whose display both tools escape alike (no control characters but \n \r \t, no backslash). */
+const plainText = (s: string): boolean => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\\]/.test(s); // eslint-disable-line no-control-regex
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/**
+ * Compares our tree with tshark's item by item (abbreviation, offset, length, value and
+ * display text), adding what differs to `problems`; returns how many items it compared.
+ */
+export function compareFields(want: readonly FieldNode[], got: readonly Got[], path: string, problems: string[]): number {
+  if (want.length !== got.length) {
+    problems.push(`${path}: ${want.length} items expected (${want.map((w) => w.abbrev).join(' ')}), tshark has ${got.length} (${got.map((g) => g.abbrev).join(' ')})`);
+    return 0;
+  }
+  let compared = 0;
+  want.forEach((w, i) => {
+    const g = got[i]!;
+    const at = `${path}/${w.abbrev}@${w.offset}`;
+    compared++;
+    if (g.abbrev !== w.abbrev || g.offset !== w.offset || g.length !== w.length) {
+      problems.push(`${at}: tshark has ${g.abbrev} at ${g.offset}, length ${g.length}; expected length ${w.length}`);
+      return;
+    }
+    const row = rows.get(w.abbrev)!;
+    const label = `${row.label}: ${w.show}`;
+    // Wireshark cuts item labels at 240 bytes ("Name [truncated]: ...").
+    const labelled = utf8Length(label) < 240 ? label : g.showname;
+    const v = w.value;
+    let ok = true;
+    switch (row.type) {
+      case 'FT_UINT8': case 'FT_UINT16': case 'FT_UINT32': case 'FT_INT32':
+        ok = Number(g.show) === v && g.showname === labelled;
+        break;
+      case 'FT_BOOLEAN':
+        ok = (g.show !== '0') === v;
+        break;
+      case 'FT_IPv4':
+        ok = g.show === v && g.showname === labelled;
+        break;
+      case 'FT_BYTES':
+        ok = g.value === (v instanceof Uint8Array ? toHex(v) : v) && g.showname === labelled;
+        break;
+      case 'FT_STRING': case 'FT_STRINGZ': {
+        if (typeof v === 'number') {
+          ok = Number(g.show) === v;
+          break;
+        }
+        // Wireshark 4.0 keeps a string value as a C string, cut at its first NUL (4.2 lifted
+        // that); the plugin then writes the whole text into the label itself.
+        const nul = String(v).indexOf('\0');
+        ok = g.show === (nul < 0 ? v : String(v).slice(0, nul)) && (nul < 0 && !plainText(String(v)) || g.showname === labelled);
+        break;
+      }
+      case 'FT_NONE':
+        // Subtrees (entries, groups) show their summary; the expert item its message.
+        ok = w.generated ? g.show === w.show : g.showname === (w.show ? labelled : row.label);
+        break;
+      default:
+        ok = false;
+    }
+    if (!ok) problems.push(`${at}: expected ${JSON.stringify(v instanceof Uint8Array ? toHex(v) : v)} shown "${w.show}", tshark shows ${JSON.stringify(g.show)} / ${JSON.stringify(g.showname)} / value ${g.value}`);
+    compared += compareFields(w.children ?? [], g.children, at, problems);
+  });
+  return compared;
+}
+
+/** What one packet must show: our protocol's tree (or none), and the Info column. */
+export interface Want {
+  readonly id: string;
+  /** Null: the plugin must leave the packet alone. */
+  readonly protocol: Protocol | null;
+  readonly fields: readonly FieldNode[];
+  readonly summary?: string;
+  /** Where the UDP payload starts in tshark's positions (see `collect`). */
+  readonly base: number;
+}
+
+/**
+ * Checks one packet of tshark's output against what we expect of it, adding what differs
+ * to `problems`; returns the generated links tshark showed and how many items it compared.
+ */
+export function checkPacket(want: Want, packet: readonly PdmlNode[] | undefined, info: string | undefined, problems: string[]): { links: Links; compared: number } {
+  const links: Links = new Map();
+  const mine = gameNode(packet);
+  if (!want.protocol) {
+    if (mine) problems.push(`${want.id}: should not be dissected, tshark shows ${mine.name}: ${info}`);
+    return { links, compared: 0 };
+  }
+  if (!mine || mine.name !== want.protocol) {
+    problems.push(`${want.id}: expected ${want.protocol}, tshark shows ${packet?.map((p) => p.name).join(' ') ?? 'no packet'}`);
+    return { links, compared: 0 };
+  }
+  if (want.summary !== undefined && info !== want.summary) problems.push(`${want.id}: Info ${JSON.stringify(info)}, expected ${JSON.stringify(want.summary)}`);
+  const compared = compareFields(want.fields, collect(mine.children, want.protocol, want.base, links), want.id, problems);
+  return { links, compared };
+}

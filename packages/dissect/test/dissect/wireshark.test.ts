@@ -1,0 +1,96 @@
+/**
+ * The generated Wireshark plugin against our dissector on every committed capture: tshark
+ * reads each capture with the plugin, and every packet it gives one of our protocols must
+ * be one we dissect, with the same items (abbreviation, offset, length, value, display
+ * text), the same Info column as our summary, the same request/response links and the
+ * same response times; and every packet we dissect must be one it claims. The codec's
+ * `test/export/wireshark.test.ts` does the same on every test vector.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PacketRecord } from '@gamequery/dissect';
+import { checkPacket, gameNode, requireTshark, tsharkWithPlugin, type Links, type PdmlNode } from '../../../codec/test/helpers/tshark.ts';
+import { captureFiles, captures, dissectFile } from './helpers.ts';
+
+requireTshark();
+const t = tsharkWithPlugin('captures');
+afterAll(() => t.dispose());
+
+/** UDP header length: a reassembled datagram's payload starts this far into the reassembled IP payload. */
+const UDP_HEADER = 8;
+
+/**
+ * Where tshark counts this packet's positions from: the frame, or for a datagram that came
+ * in IP fragments the "Reassembled IPv4/IPv6" data source, which starts at the UDP header.
+ */
+const payloadBase = (p: PacketRecord): number => (p.fragments ? UDP_HEADER : p.payloadOffset);
+
+/** Our links as the plugin's generated items show them (`time` in nanoseconds). */
+function ourLinks(p: PacketRecord): Links {
+  const links: Links = new Map();
+  if (p.responseIn !== undefined) links.set('response_in', String(p.responseIn));
+  if (p.requestIn !== undefined) links.set('response_to', String(p.requestIn));
+  if (p.responseTime !== undefined) {
+    const [whole, fraction = ''] = p.responseTime.split('.');
+    links.set('time', `${whole}.${fraction.padEnd(9, '0')}`);
+  }
+  return links;
+}
+
+const lastUdp = (packet: readonly PdmlNode[] | undefined): PdmlNode | undefined => packet?.findLast((n) => n.name === 'udp');
+
+
+let fieldsCompared = 0;
+let packetsCompared = 0;
+
+describe('the Wireshark plugin on every capture, against our dissector', () => {
+  it('has captures to check', () => {
+    expect(captureFiles.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each(captureFiles)('%s: the same packets, items, Info column, links and response times', async (name) => {
+    const file = captures + name;
+    const [ours, theirs] = await Promise.all([dissectFile(file), t.dissect(file, ['ip.defragment:TRUE', 'ipv6.defragment:TRUE'])]);
+    // A capture cut mid-record: both keep every packet before the cut, and say so.
+    if (name.includes('.cut.')) {
+      expect(theirs.stderr).toMatch(/cut short in the middle of a packet/);
+      expect(ours.errors.map((e) => e.code)).toEqual(['truncated']);
+    } else {
+      expect(theirs.status, theirs.stderr).toBe(0);
+      expect(ours.errors).toEqual([]);
+    }
+    expect(theirs.stdout).not.toMatch(/Lua Error/);
+    expect(theirs.stderr).not.toMatch(/Lua/);
+    expect(theirs.packets.length).toBe(ours.stats.frames);
+    expect(theirs.info.length).toBe(ours.stats.frames);
+
+    const problems: string[] = [];
+    const byFrame = new Map(ours.packets.map((p) => [p.frame, p]));
+    theirs.packets.forEach((packet, i) => {
+      const frame = i + 1;
+      const p = byFrame.get(frame);
+      const id = `${name} frame ${frame}`;
+      if (!p) {
+        checkPacket({ id, protocol: null, fields: [], base: 0 }, packet, theirs.info[i], problems);
+        return;
+      }
+      const base = payloadBase(p);
+      const udp = lastUdp(packet);
+      if (udp?.pos !== base - UDP_HEADER) problems.push(`${id}: tshark's UDP header at ${udp?.pos}, ours at ${base - UDP_HEADER}`);
+      const { links, compared } = checkPacket({ id, protocol: p.protocol, fields: p.fields, summary: p.summary, base }, packet, theirs.info[i], problems);
+      if (!gameNode(packet)) return;
+      fieldsCompared += compared;
+      packetsCompared++;
+      const want = ourLinks(p);
+      if (JSON.stringify([...links].sort()) !== JSON.stringify([...want].sort())) {
+        problems.push(`${id}: tshark links ${JSON.stringify(Object.fromEntries(links))}, ours ${JSON.stringify(Object.fromEntries(want))}`);
+      }
+    });
+    expect(problems).toEqual([]);
+    expect(packetsCompared).toBeGreaterThan(0);
+  });
+
+  it('compared every field of every game packet', () => {
+    console.info(`dissect wireshark.test.ts: ${packetsCompared} packets and ${fieldsCompared} fields of ${captureFiles.length} captures compared with tshark`);
+    expect(fieldsCompared).toBeGreaterThan(1000);
+  });
+});
