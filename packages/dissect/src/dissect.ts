@@ -49,11 +49,18 @@ export interface DissectStats {
   duplicates: number;
 }
 
+/**
+ * What the pairer carries along with a datagram. It keeps it for its duplicate window
+ * (seconds of capture), so only the frame's identity stays: the datagram's slot, with
+ * the bytes and the tree, is let go once the record is built.
+ */
 interface Meta {
   readonly frame: number;
   readonly timestamp: Timestamp | null;
-  readonly udp: UdpDatagram;
-  readonly frameBytes?: Uint8Array;
+  /** The capture cut the datagram short (snapshot length). */
+  readonly truncated: boolean;
+  /** Until the record is built. */
+  slot: Slot | undefined;
   /** What the pairer's decode made: the tree as JSON text (the fast path), or the annotation of a cut datagram. */
   tree?: {
     readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,6 +72,9 @@ interface Meta {
 
 interface Slot {
   readonly meta: Meta;
+  readonly udp: UdpDatagram;
+  readonly frameBytes: Uint8Array | undefined;
+  /** undefined until settled; null for a datagram that is no query traffic. */
   record?: PacketRecord | null;
 }
 
@@ -89,7 +99,7 @@ const decodeAndKeepTree: PacketDecoder<Meta> = (d, layout, codec) => {
     meta.tree = { layout, json: fast.json, value: fast.value };
     return { value: fast.value, bytesRead: d.bytes.length, warnings: NO_WARNINGS };
   }
-  if (!meta.udp.truncated) return layout.decode(d.bytes, codec);
+  if (!meta.truncated) return layout.decode(d.bytes, codec);
   const annotation = layout.annotate(d.bytes, codec);
   meta.tree = { layout, annotation, value: annotation.partial };
   return { value: annotation.partial, bytesRead: annotation.bytesRead, warnings: annotation.warnings };
@@ -104,7 +114,6 @@ export class Dissector {
   readonly #pairer: QueryPairer<Meta>;
   readonly #queue: Slot[] = [];
   #head = 0;
-  readonly #byFrame = new Map<number, Slot>();
   #lastTime = 0n;
 
   constructor(options: DissectOptions = {}) {
@@ -121,15 +130,14 @@ export class Dissector {
       this.stats.skipped[decoded.reason] = (this.stats.skipped[decoded.reason] ?? 0) + 1;
       return this.#drain();
     }
-    const frameBytes = decoded.fragments ? undefined : frame.data;
-    return this.#pushUdp({ frame: frame.index, timestamp: frame.timestamp, udp: decoded, ...(frameBytes ? { frameBytes } : {}) });
+    return this.#pushUdp(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data);
   }
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): PacketRecord[] {
     this.stats.frames++;
     const unknown = { ip: '0.0.0.0', port: 0 };
-    return this.#pushUdp({ frame: index, timestamp: null, udp: { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false } });
+    return this.#pushUdp(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false }, undefined);
   }
 
   /** Ends the input: pending requests are settled as unanswered; returns the remaining records. */
@@ -139,13 +147,13 @@ export class Dissector {
     return this.#drain(true);
   }
 
-  #pushUdp(meta: Meta): PacketRecord[] {
+  #pushUdp(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): PacketRecord[] {
     this.stats.udp++;
-    const time = (this.#lastTime = nanos(meta.timestamp, this.#lastTime));
-    const slot: Slot = { meta };
+    const time = (this.#lastTime = nanos(timestamp, this.#lastTime));
+    const meta: Meta = { frame, timestamp, truncated: udp.truncated, slot: undefined, tree: undefined };
+    const slot: Slot = { meta, udp, frameBytes, record: undefined };
+    meta.slot = slot;
     this.#queue.push(slot);
-    this.#byFrame.set(meta.frame, slot);
-    const { udp } = meta;
     const datagram: Datagram<Meta> = {
       bytes: udp.payload, time, meta,
       from: { address: udp.src.ip, port: udp.src.port }, to: { address: udp.dst.ip, port: udp.dst.port },
@@ -197,11 +205,11 @@ export class Dissector {
           // A Minecraft reply carries no magic: without the request that asked for it, only
           // Decode As makes it one (else any UDP starting 00 or 09 could pass for a reply).
           if (e.decoded && e.decoded.protocol !== 'mcquery') this.#settle(e.decoded);
-          else this.#settleRaw(e.datagram.meta!);
+          else this.#settleRaw(e.datagram.meta!.slot);
           break;
         }
         case 'undecodable':
-          this.#settleRaw(e.datagram.meta!);
+          this.#settleRaw(e.datagram.meta!.slot);
           break;
       }
     }
@@ -209,37 +217,41 @@ export class Dissector {
 
   /** Builds the record of a datagram the pairer decoded. */
   #settle(d: DecodedDatagram<Meta>): PacketRecord | undefined {
-    const meta = d.datagram.meta!;
-    const slot = this.#byFrame.get(meta.frame);
+    const slot = d.datagram.meta!.slot;
     if (!slot) return undefined;
-    const hinted = this.#decodeAsHint(meta);
-    const layout = hinted ? safeRecognize(meta.udp.payload, hinted, this.#codec)?.layout ?? d.packet.layout : d.packet.layout;
-    slot.record = this.#record(meta, layout.protocol, d.direction, layout);
-    return slot.record;
+    const hinted = this.#decodeAsHint(slot.udp);
+    const layout = hinted ? safeRecognize(slot.udp.payload, hinted, this.#codec)?.layout ?? d.packet.layout : d.packet.layout;
+    return this.#record(slot, layout.protocol, d.direction, layout);
   }
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
-  #settleRaw(meta: Meta): void {
-    const slot = this.#byFrame.get(meta.frame);
+  #settleRaw(slot: Slot | undefined): void {
     if (!slot) return;
-    const r = safeRecognize(meta.udp.payload, this.#decodeAsHint(meta) ?? {}, this.#codec);
-    slot.record = r ? this.#record(meta, r.protocol, r.direction, r.layout) : null;
+    const r = safeRecognize(slot.udp.payload, this.#decodeAsHint(slot.udp) ?? {}, this.#codec);
+    if (r) this.#record(slot, r.protocol, r.direction, r.layout);
+    else this.#release(slot, null);
   }
 
-  #decodeAsHint(meta: Meta): PacketHint | undefined {
+  /** Settles a slot; its meta, which the pairer keeps for a while, lets go of it. */
+  #release(slot: Slot, record: PacketRecord | null): void {
+    slot.record = record;
+    slot.meta.slot = undefined;
+    slot.meta.tree = undefined;
+  }
+
+  #decodeAsHint(udp: UdpDatagram): PacketHint | undefined {
     const d = this.#options.decodeAs;
     if (!d) return undefined;
-    const toServer = d.ports.includes(meta.udp.dst.port);
-    const fromServer = d.ports.includes(meta.udp.src.port);
+    const toServer = d.ports.includes(udp.dst.port);
+    const fromServer = d.ports.includes(udp.src.port);
     if (!toServer && !fromServer) return undefined;
     const direction: Direction | undefined = toServer && !fromServer ? 'request' : fromServer && !toServer ? 'response' : undefined;
     return { protocol: d.protocol, ...(direction ? { direction } : {}) };
   }
 
-  #record(meta: Meta, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): PacketRecord { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const { udp } = meta;
+  #record(slot: Slot, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): PacketRecord { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const { udp, meta } = slot;
     const tree = meta.tree?.layout === layout ? meta.tree : undefined;
-    meta.tree = undefined;
     let fields: FieldNode[] | undefined;
     let summary: string;
     let malformed: PacketRecord['malformed'];
@@ -272,7 +284,8 @@ export class Dissector {
     if (tree?.json !== undefined) record.fieldsJson = tree.json;
     if (udp.fragments) record.fragments = udp.fragments;
     if (malformed) record.malformed = malformed;
-    if (meta.frameBytes) record.frameBytes = meta.frameBytes;
+    if (slot.frameBytes) record.frameBytes = slot.frameBytes;
+    this.#release(slot, record);
     return record;
   }
 
@@ -282,9 +295,12 @@ export class Dissector {
     const max = this.#options.maxQueue ?? 100_000;
     while (this.#head < this.#queue.length) {
       const slot = this.#queue[this.#head]!;
-      if (slot.record === undefined && !all && this.#queue.length - this.#head <= max) break;
+      if (slot.record === undefined) {
+        if (!all && this.#queue.length - this.#head <= max) break;
+        // Held too long (maxQueue): out it goes, without its links.
+        this.#settleRaw(slot);
+      }
       this.#head++;
-      this.#byFrame.delete(slot.meta.frame);
       if (slot.record) {
         this.stats.game++;
         out.push(slot.record);

@@ -8,32 +8,37 @@ export interface Retirable {
   done: boolean;
 }
 
-interface Bucket<T> {
-  items: T[];
-  head: number;
+/** Several items under one key; most keys only ever hold one, stored bare. */
+class Bucket<T> {
+  head = 0;
+  constructor(public items: T[]) {}
 }
 
 /** Items filed under string keys, oldest first within a key. */
 export class FifoIndex<T extends Retirable> {
-  readonly #buckets = new Map<string, Bucket<T>>();
+  readonly #buckets = new Map<string, T | Bucket<T>>();
 
   add(key: string, item: T): void {
-    const bucket = this.#buckets.get(key);
-    if (bucket) bucket.items.push(item);
-    else this.#buckets.set(key, { items: [item], head: 0 });
+    const held = this.#buckets.get(key);
+    if (held === undefined) this.#buckets.set(key, item);
+    else if (held instanceof Bucket) held.items.push(item);
+    else this.#buckets.set(key, new Bucket([held, item]));
   }
 
   /** The oldest live item under `key`. */
   first(key: string): T | undefined {
-    const bucket = this.#settle(key);
-    return bucket?.items[bucket.head];
+    const held = this.#settle(key);
+    return held instanceof Bucket ? held.items[held.head] : held;
   }
 
   /** Live items under `key`, newest first. */
   *newestFirst(key: string): Generator<T, void> {
-    const bucket = this.#settle(key);
-    if (!bucket) return;
-    for (let i = bucket.items.length - 1; i >= bucket.head; i--) if (!bucket.items[i]!.done) yield bucket.items[i]!;
+    const held = this.#settle(key);
+    if (!(held instanceof Bucket)) {
+      if (held) yield held;
+      return;
+    }
+    for (let i = held.items.length - 1; i >= held.head; i--) if (!held.items[i]!.done) yield held.items[i]!;
   }
 
   /** Call after marking an item done, for each key it was filed under. */
@@ -49,20 +54,25 @@ export class FifoIndex<T extends Retirable> {
     this.#buckets.clear();
   }
 
-  /** Drops finished items from the front of a bucket, and the bucket once it is empty. */
-  #settle(key: string): Bucket<T> | undefined {
-    const bucket = this.#buckets.get(key);
-    if (!bucket) return undefined;
-    while (bucket.head < bucket.items.length && bucket.items[bucket.head]!.done) bucket.head++;
-    if (bucket.head === bucket.items.length) {
+  /** Drops finished items from the front of a bucket, and the key once nothing live is left. */
+  #settle(key: string): T | Bucket<T> | undefined {
+    const held = this.#buckets.get(key);
+    if (held === undefined) return undefined;
+    if (!(held instanceof Bucket)) {
+      if (!held.done) return held;
       this.#buckets.delete(key);
       return undefined;
     }
-    if (bucket.head > 32 && bucket.head * 2 > bucket.items.length) {
-      bucket.items = bucket.items.slice(bucket.head);
-      bucket.head = 0;
+    while (held.head < held.items.length && held.items[held.head]!.done) held.head++;
+    if (held.head === held.items.length) {
+      this.#buckets.delete(key);
+      return undefined;
     }
-    return bucket;
+    if (held.head > 32 && held.head * 2 > held.items.length) {
+      held.items = held.items.slice(held.head);
+      held.head = 0;
+    }
+    return held;
   }
 }
 
@@ -79,44 +89,105 @@ interface Entry<T> {
 
 const before = <T>(a: Entry<T>, b: Entry<T>): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
-/** A min-heap of deadlines. An entry whose item finished or moved its deadline is stale. */
+/** A run of entries in deadline order, taken from the front. */
+class Lane<T> {
+  entries: Entry<T>[] = [];
+  head = 0;
+
+  get first(): Entry<T> | undefined {
+    return this.entries[this.head];
+  }
+
+  /** Takes the entry if it keeps the lane in order. */
+  accepts(e: Entry<T>): boolean {
+    if (this.head < this.entries.length && this.entries[this.entries.length - 1]!.at > e.at) return false;
+    this.entries.push(e);
+    return true;
+  }
+
+  shift(): void {
+    this.head++;
+    if (this.head === this.entries.length) {
+      this.entries = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** Lanes before the heap: one per kind of deadline (timeout, duplicate window, token life, RCON quiet). */
+const LANES = 4;
+
+/**
+ * Deadlines, earliest first. Most arrive in order within their kind (a fixed duration
+ * added to a clock that does not go back), so they queue in plain FIFO lanes, one per
+ * duration in practice; one that fits no lane goes to a min-heap, and the earliest of
+ * the fronts comes out. An entry whose item finished or moved its deadline is stale and
+ * skipped.
+ */
 export class DeadlineQueue<T extends Timed> {
   readonly #heap: Entry<T>[] = [];
+  readonly #lanes: Lane<T>[] = Array.from({ length: LANES }, () => new Lane<T>());
   #seq = 0;
+  /** The lane {@link #front} found the earliest entry in (undefined: the heap). */
+  #frontLane: Lane<T> | undefined;
 
   /** Files `item` at its current deadline; call again after moving the deadline. */
   push(item: T): void {
+    const entry: Entry<T> = { at: item.deadline, seq: this.#seq++, item };
+    for (const lane of this.#lanes) if (lane.accepts(entry)) return;
     const heap = this.#heap;
-    heap.push({ at: item.deadline, seq: this.#seq++, item });
+    heap.push(entry);
     for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(heap[i]!, heap[parent]!)) break;
-      [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+      const swap = heap[parent]!;
+      heap[parent] = heap[i]!;
+      heap[i] = swap;
       i = parent;
     }
   }
 
   /** The earliest live deadline. */
   peek(): bigint | undefined {
-    this.#dropStale();
-    return this.#heap[0]?.at;
+    return this.#front()?.at;
   }
 
   /** Removes and returns the earliest live item if its deadline is at or before `now`. */
   popDue(now: bigint): T | undefined {
-    this.#dropStale();
-    const top = this.#heap[0];
-    if (!top || top.at > now) return undefined;
-    this.#removeTop();
-    return top.item;
+    const front = this.#front();
+    if (!front || front.at > now) return undefined;
+    if (this.#frontLane) this.#frontLane.shift();
+    else this.#removeTop();
+    return front.item;
   }
 
   clear(): void {
     this.#heap.length = 0;
+    for (const lane of this.#lanes) {
+      lane.entries = [];
+      lane.head = 0;
+    }
   }
 
-  #dropStale(): void {
-    for (let top = this.#heap[0]; top && (top.item.done || top.item.deadline !== top.at); top = this.#heap[0]) this.#removeTop();
+  /** The earliest live entry of all fronts (its lane in #frontLane); stale ones dropped on the way. */
+  #front(): Entry<T> | undefined {
+    const heap = this.#heap;
+    for (let top = heap[0]; top && stale(top); top = heap[0]) this.#removeTop();
+    let best: Entry<T> | undefined = heap[0];
+    let from: Lane<T> | undefined;
+    for (const lane of this.#lanes) {
+      for (let e = lane.first; e && stale(e); e = lane.first) lane.shift();
+      const e = lane.first;
+      if (e && (!best || before(e, best))) {
+        best = e;
+        from = lane;
+      }
+    }
+    this.#frontLane = from;
+    return best;
   }
 
   #removeTop(): void {
@@ -131,8 +202,12 @@ export class DeadlineQueue<T extends Timed> {
       if (l < heap.length && before(heap[l]!, heap[min]!)) min = l;
       if (r < heap.length && before(heap[r]!, heap[min]!)) min = r;
       if (min === i) break;
-      [heap[min], heap[i]] = [heap[i]!, heap[min]!];
+      const swap = heap[min]!;
+      heap[min] = heap[i]!;
+      heap[i] = swap;
       i = min;
     }
   }
 }
+
+const stale = <T extends Timed>(e: Entry<T>): boolean => e.item.done || e.item.deadline !== e.at;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeadlineQueue, FifoIndex } from '../../src/rx/collections.ts';
 
@@ -65,5 +66,45 @@ describe('DeadlineQueue', () => {
     expect(queue.popDue(49n)).toBeUndefined();
     expect(queue.popDue(50n)).toBe(moved);
     expect(queue.peek()).toBeUndefined();
+  });
+
+  it('agrees with a sorted list on any mix of in-order and out-of-order deadlines, moves and finishes', () => {
+    type Op = { kind: 'push'; at: number } | { kind: 'move'; which: number; at: number } | { kind: 'finish'; which: number } | { kind: 'pop'; now: number };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('push' as const), at: fc.nat(50) }),
+      fc.record({ kind: fc.constant('move' as const), which: fc.nat(40), at: fc.nat(50) }),
+      fc.record({ kind: fc.constant('finish' as const), which: fc.nat(40) }),
+      fc.record({ kind: fc.constant('pop' as const), now: fc.nat(50) }),
+    );
+    fc.assert(fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+      const queue = new DeadlineQueue<ReturnType<typeof item>>();
+      const all: { it: ReturnType<typeof item>; seq: number }[] = [];
+      let seq = 0;
+      for (const o of ops) {
+        if (o.kind === 'push') {
+          const it = item(String(all.length), BigInt(o.at));
+          all.push({ it, seq: seq++ });
+          queue.push(it);
+        } else if (o.kind === 'move' && all[o.which] && !all[o.which]!.it.done) {
+          const m = all[o.which]!;
+          m.it.deadline = BigInt(o.at);
+          m.seq = seq++;
+          queue.push(m.it);
+        } else if (o.kind === 'finish' && all[o.which]) {
+          all[o.which]!.it.done = true;
+        } else if (o.kind === 'pop') {
+          // The model: live items due by `now`, earliest deadline first, then filing order.
+          const due = all.filter((x) => !x.it.done && x.it.deadline <= BigInt(o.now))
+            .sort((a, b) => (a.it.deadline < b.it.deadline ? -1 : a.it.deadline > b.it.deadline ? 1 : a.seq - b.seq));
+          for (const x of due) {
+            expect(queue.popDue(BigInt(o.now))).toBe(x.it);
+            x.it.done = true;
+          }
+          expect(queue.popDue(BigInt(o.now))).toBeUndefined();
+        }
+      }
+      const live = all.filter((x) => !x.it.done).map((x) => x.it.deadline);
+      expect(queue.peek()).toBe(live.length ? live.reduce((a, b) => (a < b ? a : b)) : undefined);
+    }), { numRuns: 300, seed: 5 });
   });
 });

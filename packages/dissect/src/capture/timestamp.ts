@@ -107,8 +107,8 @@ function scaled(ts: Timestamp, decimals: number): bigint {
   return BigInt(ts.seconds) * unit + BigInt(ts.ticks) * factor;
 }
 
-function decimalString(value: bigint, decimals: number): string {
-  const negative = value < 0n;
+function decimalString(value: bigint | number, decimals: number): string {
+  const negative = value < 0;
   const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   const text = decimals === 0 ? whole : `${whole}.${digits.slice(digits.length - decimals)}`;
@@ -131,6 +131,12 @@ export function formatTimestamp(ts: Timestamp): string {
  * resolutions needs: `"0.012500"` between µs timestamps, `"0.012500000"` between ns ones, `"-0.5"` …
  */
 export function timestampDifference(later: Timestamp, earlier: Timestamp): string {
+  const r = later.resolution;
+  // The same decimal resolution, seconds apart by less than 2^53 ticks: plain integer arithmetic is exact.
+  if (r === earlier.resolution && r.base === 10 && Math.abs(later.seconds - earlier.seconds) < Number.MAX_SAFE_INTEGER / r.ticksPerSecond / 2) {
+    const ticks = (later.seconds - earlier.seconds) * r.ticksPerSecond + (later.ticks - earlier.ticks);
+    return decimalString(ticks, r.decimals);
+  }
   const decimals = Math.max(later.resolution.decimals, earlier.resolution.decimals);
   return decimalString(scaled(later, decimals) - scaled(earlier, decimals), decimals);
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareTimestamps, formatTimestamp, MICROSECONDS, NANOSECONDS, splitTicks, timeResolution, timestampDifference,
@@ -96,6 +97,21 @@ describe('timestampDifference', () => {
     const b = ts(1700000000, 100000000, NANOSECONDS);
     expect(timestampToNumber(a) - timestampToNumber(b)).not.toBe(1e-9); // doubles cannot hold this
     expect(timestampDifference(a, b)).toBe('0.000000001');
+  });
+
+  it('gives the exact decimal difference at any distance, in and beyond the range of plain integers', () => {
+    const exact = (x: Timestamp, y: Timestamp): string => {
+      const d = (BigInt(x.seconds) - BigInt(y.seconds)) * BigInt(x.resolution.ticksPerSecond) + BigInt(x.ticks - y.ticks);
+      const digits = (d < 0n ? -d : d).toString().padStart(x.resolution.decimals + 1, '0');
+      const cut = digits.length - x.resolution.decimals;
+      return `${d < 0n ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`;
+    };
+    const stamp = (r: TimeResolution) => fc.record({ seconds: fc.oneof(fc.nat(0xffffffff), fc.nat(1e9).map((n) => 1_700_000_000 + n)), ticks: fc.nat(r.ticksPerSecond - 1) }).map(({ seconds, ticks }) => ts(seconds, ticks, r));
+    for (const r of [MICROSECONDS, NANOSECONDS, timeResolution(10, 3)!]) {
+      fc.assert(fc.property(stamp(r), stamp(r), (x, y) => {
+        expect(timestampDifference(x, y)).toBe(exact(x, y));
+      }), { numRuns: 500, seed: 3 });
+    }
   });
 });
 
