@@ -97,13 +97,22 @@ const decodeAndKeepTree: PacketDecoder<Meta> = (d, layout, codec) => {
   const fast = layout.annotateJson(d.bytes, codec);
   if (fast) {
     meta.tree = { layout, json: fast.json, value: fast.value };
-    return { value: fast.value, bytesRead: d.bytes.length, warnings: NO_WARNINGS };
+    return { value: pairingValue(fast.value), bytesRead: d.bytes.length, warnings: NO_WARNINGS };
   }
   if (!meta.truncated) return layout.decode(d.bytes, codec);
   const annotation = layout.annotate(d.bytes, codec);
   meta.tree = { layout, annotation, value: annotation.partial };
-  return { value: annotation.partial, bytesRead: annotation.bytesRead, warnings: annotation.warnings };
+  return { value: pairingValue(annotation.partial), bytesRead: annotation.bytesRead, warnings: annotation.warnings };
 };
+
+const NO_VALUE: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The part of a value the pairer reads (a Minecraft token). The pairer keeps what it is
+ * given for its duplicate window; the record has the whole value already.
+ */
+const pairingValue = (value: Record<string, unknown>): Record<string, unknown> =>
+  value['token'] === undefined ? NO_VALUE : { token: value['token'] };
 
 /** Incremental dissector: push frames, collect records in frame order. */
 export class Dissector {
@@ -112,7 +121,8 @@ export class Dissector {
   readonly #codec: CodecOptions;
   readonly #udp = new UdpDecoder();
   readonly #pairer: QueryPairer<Meta>;
-  readonly #queue: Slot[] = [];
+  /** Slots in frame order; those before #head are out (and cleared, so their records can go). */
+  #queue: (Slot | undefined)[] = [];
   #head = 0;
   #lastTime = 0n;
 
@@ -300,7 +310,7 @@ export class Dissector {
         // Held too long (maxQueue): out it goes, without its links.
         this.#settleRaw(slot);
       }
-      this.#head++;
+      this.#queue[this.#head++] = undefined;
       if (slot.record) {
         this.stats.game++;
         out.push(slot.record);
@@ -308,8 +318,11 @@ export class Dissector {
         this.stats.nonGame++;
       }
     }
-    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
-      this.#queue.splice(0, this.#head);
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
       this.#head = 0;
     }
     return out;

@@ -78,13 +78,16 @@ export class FifoIndex<T extends Retirable> {
 
 export interface Timed extends Retirable {
   deadline: bigint;
+  /** The queue's entry for the current deadline (the queue's business). */
+  timer?: object;
 }
 
 interface Entry<T> {
   readonly at: bigint;
   /** Filing order: equal deadlines come out first in, first out. */
   readonly seq: number;
-  readonly item: T;
+  /** Let go of by {@link DeadlineQueue.cancel}: a finished item need not wait in memory for its old deadline. */
+  item: T | undefined;
 }
 
 const before = <T>(a: Entry<T>, b: Entry<T>): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
@@ -137,6 +140,7 @@ export class DeadlineQueue<T extends Timed> {
   /** Files `item` at its current deadline; call again after moving the deadline. */
   push(item: T): void {
     const entry: Entry<T> = { at: item.deadline, seq: this.#seq++, item };
+    item.timer = entry;
     for (const lane of this.#lanes) if (lane.accepts(entry)) return;
     const heap = this.#heap;
     heap.push(entry);
@@ -161,7 +165,14 @@ export class DeadlineQueue<T extends Timed> {
     if (!front || front.at > now) return undefined;
     if (this.#frontLane) this.#frontLane.shift();
     else this.#removeTop();
-    return front.item;
+    return front.item!;
+  }
+
+  /** Forgets an item's deadline at once (it finished early). */
+  cancel(item: T): void {
+    const entry = item.timer as Entry<T> | undefined;
+    if (entry?.item === item) entry.item = undefined;
+    item.timer = undefined;
   }
 
   clear(): void {
@@ -210,4 +221,4 @@ export class DeadlineQueue<T extends Timed> {
   }
 }
 
-const stale = <T extends Timed>(e: Entry<T>): boolean => e.item.done || e.item.deadline !== e.at;
+const stale = <T extends Timed>(e: Entry<T>): boolean => e.item === undefined || e.item.done || e.item.deadline !== e.at;

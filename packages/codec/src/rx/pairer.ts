@@ -84,6 +84,8 @@ const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
 /**
  * How a recognised datagram is decoded: `layout.decode` unless the pairer's owner wants
  * more from the same read (the dissector keeps the annotated tree). Throws a CodecError.
+ * The value it returns is what the events carry; the pairer itself reads only a
+ * Minecraft `token` from it.
  */
 export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -384,6 +386,7 @@ export class QueryPairer<M = unknown> {
 
   #finish(p: Pending<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
     p.done = true;
+    this.#timers.cancel(p);
     this.#live.delete(p);
     this.#pending.release(p);
     const { request, responses } = p;
@@ -409,6 +412,7 @@ export class QueryPairer<M = unknown> {
 
   #forget(f: Finished<M>): void {
     f.done = true;
+    this.#timers.cancel(f);
     this.#remembered.delete(f);
     this.#finished.release(f);
   }
@@ -428,6 +432,7 @@ export class QueryPairer<M = unknown> {
 
   #dropToken(t: Token<M>): void {
     t.done = true;
+    this.#timers.cancel(t);
     this.#tokens.delete(t.key);
   }
 
