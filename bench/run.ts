@@ -1,16 +1,18 @@
 /**
  * `pnpm bench`: every benchmark, ratios against baselines measured in this process.
- * `pnpm bench codec`, `pnpm bench query` or `pnpm bench dissect` runs one part; GAMEQUERY_BENCH_PACKETS and
+ * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults` or `pnpm bench dissect` runs one part; GAMEQUERY_BENCH_PACKETS and
  * GAMEQUERY_BENCH_BIG_MB size the dissector run (defaults 200 000 packets, 500 MiB).
  */
 import { benchCodec } from './codec.ts';
 import { benchDissect } from './dissect.ts';
 import { benchQuery } from './query.ts';
+import { benchFaults } from './faults.ts';
 
 const only = process.argv[2];
 console.log(`gamequery benchmarks — node ${process.version}, ${process.arch}`);
 if (!only || only === 'codec') benchCodec();
 if (!only || only === 'query') await benchQuery();
+if (!only || only === 'faults') await benchFaults();
 if (!only || only === 'dissect') {
   await benchDissect({
     packets: Number(process.env.GAMEQUERY_BENCH_PACKETS ?? 200_000),

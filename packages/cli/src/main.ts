@@ -8,6 +8,14 @@ import { serveCommand } from './commands/serve.ts';
 import { exportCommand } from './commands/export.ts';
 import { queryCommand } from './commands/query.ts';
 import { rconCommand } from './commands/rcon.ts';
+import { pingCommand } from './commands/ping.ts';
+
+// A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
+// ends there, quietly, as it does for tshark.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(0);
+});
 
 const program = new Command('gamequery')
   .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
@@ -21,6 +29,7 @@ program.addCommand(serveCommand());
 program.addCommand(exportCommand());
 program.addCommand(queryCommand());
 program.addCommand(rconCommand());
+program.addCommand(pingCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);

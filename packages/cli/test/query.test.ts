@@ -2,37 +2,14 @@
  * `gamequery query` and `gamequery rcon` as a user runs them: child processes against an
  * emulator on loopback (127.0.0.1 and ::1) started by the test. Every wait is bounded.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@gamequery/codec/node';
+import { gamequery } from './cli.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PASSWORD = 'correct horse battery';
-
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-/** Runs the CLI from sources; kills it after `ms`. */
-function gamequery(args: string[], options: { stdin?: string; env?: Record<string, string>; ms?: number } = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args], {
-    cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GAMEQUERY_RCON_PASSWORD: '', ...options.env },
-  });
-  const r: Ran = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => (r.stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (r.stderr += d.toString()));
-  child.stdin.end(options.stdin ?? '');
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.ms ?? 15_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      r.code = code;
-      resolve(r);
-    });
-  });
-}
 
 let emulator: Emulator;
 let dir: string;

@@ -11,6 +11,7 @@ import { integer, printable } from './query.ts';
 
 interface Opts {
   passwordFile?: string;
+  password?: string;
   timeout: number;
   quiet: number;
   retries: number;
@@ -21,9 +22,18 @@ interface Opts {
 const ENV = 'GAMEQUERY_RCON_PASSWORD';
 
 function password(opts: Opts): string {
+  // Known, so that commander never quotes it back as an unknown option (`--password=…`).
+  if (opts.password !== undefined) throw new Error(`--password is not accepted (shell history, ps): pass --password-file FILE or set ${ENV}`);
   if (opts.passwordFile !== undefined) {
-    const first = readFileSync(opts.passwordFile, 'utf8').split(/\r?\n/)[0] ?? '';
-    if (first === '') throw new Error(`${opts.passwordFile}: the first line (the RCON password) is empty`);
+    let text: string;
+    try {
+      text = readFileSync(opts.passwordFile, 'utf8');
+    } catch (e) {
+      // Not the path: it might be the password itself, given where a path belongs.
+      throw new Error(`cannot read the --password-file: ${(e as { code?: string }).code ?? 'unreadable'}`);
+    }
+    const first = text.split(/\r?\n/)[0] ?? '';
+    if (first === '') throw new Error('the first line of the --password-file (the RCON password) is empty');
     return first;
   }
   const fromEnv = process.env[ENV];
@@ -37,6 +47,7 @@ export function rconCommand(): Command {
     .argument('<server>', 'HOST[:PORT], [IPv6]:PORT (default port 7777)')
     .argument('<command...>', 'console command and its arguments, e.g. players (put -- before one that starts with -)')
     .option('--password-file <file>', `read the RCON password from the first line of this file (else $${ENV})`)
+    .addOption(new Option('--password <secret>').hideHelp())
     .option('--timeout <ms>', 'wait this long for the first line', integer(1, 600_000), 1000)
     .option('--quiet <ms>', 'the output has ended after this much silence', integer(1, 600_000), 500)
     .option('--retries <n>', 'send again when nothing comes back (the command may then run twice)', integer(0, 10), 0)

@@ -21,6 +21,9 @@ export interface QueryErrorInfo {
   readonly reason?: string;
 }
 
+/** How an attempt's `reason` starts when its reply was cut short (fewer list entries than declared). */
+export const TRUNCATED_REPLY = 'truncated reply';
+
 export class QueryError extends Error {
   override readonly name: string = 'QueryError';
   constructor(message: string, readonly info: QueryErrorInfo) {

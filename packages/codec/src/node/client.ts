@@ -16,6 +16,10 @@
  * a whole handshake → stat sequence holds its server because vanilla keeps one challenge
  * per client address.
  *
+ * A reply cut short — a list with fewer entries than its count, which the codec reads as
+ * far as it goes (PROTOCOLS.md §1.13) — is not taken as the answer: the attempt counts as
+ * unanswered and is resent; if every attempt brings a cut reply, the query says so.
+ *
  * Datagrams go to the given targets only. Times come from `process.hrtime.bigint()`, so
  * round-trip times are exact to the nanosecond before they become milliseconds.
  */
@@ -28,7 +32,7 @@ import { recognize } from '../packet.ts';
 import { QueryPairer } from '../rx/pairer.ts';
 import type { Datagram, DecodedDatagram, Endpoint, ExchangeEvent, PairingEvent } from '../rx/types.ts';
 import {
-  AbortedError, ClientClosedError, DeadlineError, QueryError, ResolveError, SendError,
+  AbortedError, ClientClosedError, DeadlineError, QueryError, ResolveError, SendError, TRUNCATED_REPLY,
 } from './client-errors.ts';
 import { canonicalAddress, showServer } from './target.ts';
 import {
@@ -91,8 +95,10 @@ export interface ClientStats {
   lateTaken: number;
   /** Byte-identical copies of replies already paired. */
   duplicates: number;
-  /** Datagrams that are no query message at all. */
+  /** Datagrams that are no query message at all (a reply cut inside a field among them). */
   undecodable: number;
+  /** Replies paired with a request but cut short (fewer list entries than declared): resent as if lost. */
+  truncated: number;
   /** Request-shaped datagrams received (someone querying us): dropped unread. */
   foreign: number;
   sendErrors: number;
@@ -282,7 +288,7 @@ export class QueryClient {
   /** Queries and jobs under way: the sockets keep the process alive only while this is > 0. */
   #busy = 0;
   readonly #stats = {
-    sent: 0, retries: 0, received: 0, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0, undecodable: 0,
+    sent: 0, retries: 0, received: 0, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0, undecodable: 0, truncated: 0,
     foreign: 0, sendErrors: 0, peakInFlight: 0, lateTaken: 0,
   };
 
@@ -656,7 +662,9 @@ export class QueryClient {
         case 'exchange': {
           this.#stats.exchanges++;
           const a = e.request.datagram.meta;
-          if (a) this.#settle(a, { kind: 'exchange', exchange: e });
+          const cut = truncation(e.responses);
+          if (cut !== undefined) this.#stats.truncated++;
+          if (a) this.#settle(a, cut === undefined ? { kind: 'exchange', exchange: e } : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut})` });
           break;
         }
         case 'unanswered':
@@ -689,6 +697,7 @@ export class QueryClient {
     const job = a.job;
     if (job.state !== 'backoff' || !a.timedOut || a.index !== job.attempts - 1) return false;
     if (request.message === 'rcon' || reply.protocol !== request.protocol || reply.message !== request.message) return false;
+    if (truncation([reply]) !== undefined) return false;
     const to = request.datagram.to;
     if (datagram.from.address !== to.address || datagram.from.port !== to.port) return false;
     const rtt = datagram.time - request.datagram.time;
@@ -714,6 +723,15 @@ export class QueryClient {
     }, delay);
     this.#timer.unref();
   }
+}
+
+/**
+ * The codec's warning for a list that ends before its count does (`samp.rules.count: 7
+ * entries declared, 4 present before the end of the message`), if a reply has one.
+ */
+function truncation(replies: readonly DecodedDatagram<unknown>[]): string | undefined {
+  for (const r of replies) for (const w of r.packet.warnings) if (/ entries declared, \d+ present /.test(w.message)) return w.message;
+  return undefined;
 }
 
 /** A datagram that reads as a query request: ours go out, such ones never come back to us. */

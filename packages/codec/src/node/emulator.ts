@@ -109,8 +109,17 @@ function bindAddress(host: string, allowPublic: boolean, path: string): string {
   return address;
 }
 
+/**
+ * Receive buffer of each server socket (the kernel may cap it: net.core.rmem_max). Under a
+ * flood, a full buffer drops datagrams before the limiter sees them — other sources' too —
+ * so it is sized to absorb a burst while the event loop is busy.
+ */
+const RECV_BUFFER = 1 << 20;
+
 function bind(address: string, port: number): Promise<Socket> {
-  const socket = isIP(address) === 6 ? createSocket({ type: 'udp6', ipv6Only: true }) : createSocket({ type: 'udp4' });
+  const socket = createSocket(isIP(address) === 6
+    ? { type: 'udp6', ipv6Only: true, recvBufferSize: RECV_BUFFER }
+    : { type: 'udp4', recvBufferSize: RECV_BUFFER });
   return new Promise((resolve, reject) => {
     const failed = (e: Error): void => {
       socket.close();

@@ -14,6 +14,7 @@
  *             silence have their own errors (§1.8)
  */
 import { randomInt } from 'node:crypto';
+import { CodecError } from '../errors.ts';
 import { textCodec, type Charset } from '../grammar/charset.ts';
 import type { Layout } from '../grammar/layout.ts';
 import { infoRequest, infoResponse } from '../samp/info.ts';
@@ -29,7 +30,7 @@ import { vcmpPingRequest } from '../vcmp/ping.ts';
 import { handshakeRequest } from '../mcquery/handshake.ts';
 import { basicRequest, basicResponse } from '../mcquery/basic.ts';
 import { fullRequest, fullResponse } from '../mcquery/full.ts';
-import { BadReplyError, NoReplyError, QueryError, RconSilenceError, WrongPasswordError } from './client-errors.ts';
+import { BadReplyError, NoReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './client-errors.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './client.ts';
 import { INVALID_RCON_PASSWORD, MAX_LISTED_PLAYERS } from './samp.ts';
 
@@ -204,11 +205,18 @@ function required(s: Session, request: string, o: Outcome, hint: string): Reply 
   throw noReply(s, request, o, `no reply from ${s.server.label}: ${hint}`);
 }
 
-/** For parts a result can do without: the reply, undefined on silence, errors thrown. */
-function optional(o: Outcome): Reply | undefined {
+/**
+ * For parts a result can do without: the reply, undefined on silence, errors thrown. Only
+ * lists can be cut short and still read (§1.13), and every list is such a part: when the
+ * last attempt's reply was cut, `notes` says so instead of "no reply".
+ */
+function optional(o: Outcome, request: string, notes: string[]): Reply | undefined {
   if (o.kind === 'error') throw o.error;
+  if (wasCut(o)) notes.push(`\`${request}\`: ${o.reason} to the last of ${o.attempts} attempts, not used`); // instead of "no reply to …"
   return o.kind === 'reply' ? o : undefined;
 }
+
+const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.reason.startsWith(TRUNCATED_REPLY);
 
 const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
 const VCMP_HINT = 'is the server running, and is the port its game port (default 8192)?';
@@ -240,10 +248,11 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   const info: SampInfo = stripHeader(value(s, i, infoResponse, charset, 'i'));
   const notes: string[] = [];
 
-  const r = optional(await rulesP);
+  const rAsked = await rulesP;
+  const r = optional(rAsked, 'r', notes);
   let rules: Record<string, string> | undefined;
   if (r) rules = Object.fromEntries(value(s, r, rulesResponse, charset, 'r').rules.map((x) => [x.name, x.value]));
-  else if (options.rules !== false) notes.push('no reply to `r`: no rules');
+  else if (options.rules !== false && !wasCut(rAsked)) notes.push('no reply to `r`: no rules');
 
   // open.mp's rules say so (§1.5); SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
   const version = rules?.['version'];
@@ -251,10 +260,10 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   const rulesSaySamp = !rulesSayOmp && version !== undefined;
   let omp = probed?.kind === 'reply' ? probed : undefined;
   if (!omp && !rulesSaySamp && options.omp !== false) {
-    omp = optional(await probeP);
+    omp = optional(await probeP, 'o', notes);
     // The probe was sent once; an open.mp server gets the retries too.
     if (!omp && rulesSayOmp) {
-      omp = optional(await ask(ompRequest, 'o'));
+      omp = optional(await ask(ompRequest, 'o'), 'o', notes);
       if (!omp) notes.push('no reply to `o`: no open.mp extras');
     }
   }
@@ -268,8 +277,11 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
     notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
   } else {
     let useClients = openmp;
+    let dCut = false;
     if (!openmp) {
-      const d = optional(await ask(playersRequest, 'd'));
+      const asked = await ask(playersRequest, 'd');
+      dCut = wasCut(asked);
+      const d = optional(asked, 'd', notes);
       if (d) {
         players = value(s, d, playersResponse, charset, 'd').players.map((p) => ({ id: p.id, name: p.name, score: p.score, ping: p.ping }));
         playersFrom = 'd';
@@ -278,13 +290,14 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
       }
     }
     if (useClients) {
-      const c = optional(await ask(clientsRequest, 'c'));
+      const cAsked = await ask(clientsRequest, 'c');
+      const c = optional(cAsked, 'c', notes);
       if (c) {
         players = value(s, c, clientsResponse, charset, 'c').clients.map((p) => ({ name: p.name, score: p.score }));
         playersFrom = 'c';
-        if (!openmp) notes.push('no reply to `d`: open.mp does not implement it, used `c`');
-      } else {
-        notes.push(openmp ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)');
+        if (!openmp) notes.push(dCut ? 'used `c` instead of `d`' : 'no reply to `d`: open.mp does not implement it, used `c`');
+      } else if (!wasCut(cAsked)) {
+        notes.push(openmp || dCut ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)');
       }
     }
   }
@@ -319,9 +332,10 @@ export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): P
   } else if (info.players > MAX_LISTED_PLAYERS) {
     notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
   } else {
-    const c = optional(await ask(vcmpClientsRequest, 'c'));
+    const cAsked = await ask(vcmpClientsRequest, 'c');
+    const c = optional(cAsked, 'c', notes);
     if (c) players = value(s, c, vcmpClientsResponse, options.charset, 'c').clients.map((p) => ({ name: p.name }));
-    else notes.push('no reply to `c`: no player list (throttled?)');
+    else if (!wasCut(cAsked)) notes.push('no reply to `c`: no player list (throttled?)');
   }
   return { protocol: 'vcmp', ...where(s, i.rttMs, notes), info, ...(players ? { players } : {}) };
 }
@@ -425,7 +439,14 @@ export async function rconQuery(s: Session, password: string, command: string, o
   if (!text.encode(command)) {
     throw new QueryError(`the command has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
   }
-  const bytes = rconRequest.encode({ ...headerOf(s), password, command }, charset ? { charset } : undefined);
+  let bytes: Uint8Array;
+  try {
+    bytes = rconRequest.encode({ ...headerOf(s), password, command }, charset ? { charset } : undefined);
+  } catch (e) {
+    // A codec error names the field and the sizes, never the value (a password too long for its u16 length).
+    const why = e instanceof CodecError ? e.message : 'the request cannot be encoded';
+    throw new QueryError(`cannot send the RCON command: ${why}`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
   const o = await s.request(() => bytes, { lockKey: 'x' });
   if (o.kind === 'error') throw o.error;
   if (o.kind === 'silence') {

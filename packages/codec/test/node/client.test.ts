@@ -1,8 +1,8 @@
 /**
  * The query client end to end: real UDP on loopback (127.0.0.1 and ::1) against the
  * emulator, every protocol and opcode; gamedig 5.3.3 querying the same servers where it
- * reads them right; and faults (loss, duplicates, reordering, delay, replies from the
- * wrong address) injected by a proxy (proxy.ts). Each emulated server has its own
+ * reads them right; and faults (loss, duplicates, reordering, delay, truncation, copied and
+ * forged replies from the wrong source) injected by a proxy (proxy.ts, faults.ts). Each emulated server has its own
  * hostname and player names, so a reply attributed to the wrong server shows in the
  * result. Every wait is bounded; every socket is closed.
  */
@@ -13,7 +13,8 @@ import {
   AbortedError, ClientClosedError, DeadlineError, NoReplyError, QueryClient, QueryError, RconSilenceError, WrongPasswordError,
   startEmulator, type Emulator, type QueryClientOptions, type ServerState,
 } from '@gamequery/codec/node';
-import { startProxy, type Proxy } from './proxy.ts';
+import { startProxy } from './proxy.ts';
+import { failures, runFaults, startTestbed, type RunResult, type Testbed } from './faults.ts';
 
 /** Loopback only, and no per-source limit: every test query comes from 127.0.0.1. */
 const LIMITS = { requestsPerSecond: 1e6, requestBurst: 1e6, bytesPerSecond: 1e9, byteBurst: 1e9 };
@@ -134,6 +135,30 @@ describe('querySamp', () => {
       expect(r.players).toEqual([{ name: 'Erin', score: 7 }]);
       expect(r.notes).toEqual(['no reply to `d`: open.mp does not implement it, used `c`']);
       expect(proxy.requests.filter((q) => q.bytes[10] === 0x64)).toHaveLength(2); // d, once retried
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('resends a list reply cut short between entries (it decodes, with fewer), and says so when every one is', async () => {
+    // The first `r` reply and every `d` reply keep only their header and count.
+    let rules = 0;
+    const proxy = await startProxy([{ address: '127.0.0.1', port: port.samp }], {
+      rule: (b, dir) => (dir === 'reply' && ((b[10] === 0x72 && rules++ === 0) || b[10] === 0x64) ? { cut: 13 } : 'pass'),
+    });
+    try {
+      await using(client({ timeoutMs: 150, retries: 1 }), async (c) => {
+        const clean = await c.querySamp('127.0.0.1', port.samp, { rules: false, omp: false, players: false });
+        const r = await c.querySamp('127.0.0.1', proxy.fronts[0]!.port);
+        expect(r.info).toEqual(clean.info);
+        expect(r.rules).toEqual(servers.samp.rules);
+        expect(r).toMatchObject({ playersFrom: 'c', players: [{ name: 'Alice', score: 120 }, { name: 'Bob', score: -3 }] });
+        expect(r.notes).toEqual([
+          '`d`: truncated reply (samp.players.count: 2 entries declared, 0 present before the end of the message) to the last of 2 attempts, not used',
+          'used `c` instead of `d`',
+        ]);
+        expect(c.stats()).toMatchObject({ truncated: 3, retries: 2 }); // r once, d twice
+      });
     } finally {
       await proxy.close();
     }
@@ -319,6 +344,41 @@ describe('rcon', () => {
     }
   }));
 
+  it('never puts the password in an error, whatever fails: message, info, JSON, stack', async () => {
+    const secret = 'Pq3-never-shown';
+    const failures = await using(client({
+      rconQuietMs: 100, timeoutMs: 150, lookup: async () => Promise.reject(Object.assign(new Error(`lookup failed for ${secret}?`), { code: 'ENOTFOUND' })),
+    }), async (c) => {
+      const silent = await silentPort();
+      const abort = new AbortController();
+      const aborted = c.rcon('127.0.0.1', silent, secret, 'players', { signal: abort.signal });
+      abort.abort(new Error('stop'));
+      const closing = new QueryClient({ localAddress: LOCAL, timeoutMs: 1000 });
+      const closed = closing.rcon('127.0.0.1', silent, secret, 'players');
+      await closing.close();
+      return Promise.all([
+        c.rcon('127.0.0.1', port.samp, secret, 'players'), // wrong
+        c.rcon('127.0.0.1', port.noRcon, secret, 'players'), // silence
+        c.rcon('127.0.0.1', silent, secret, 'players', { retries: 1 }), // nobody there
+        c.rcon('127.0.0.1', port.samp, `${secret}\u20ac`, 'players', { charset: 'latin1' }), // outside the charset
+        c.rcon('127.0.0.1', port.samp, secret.repeat(5000), 'players'), // longer than its u16 length
+        c.rcon('no.such.host', port.samp, secret, 'players'), // resolve
+        c.rcon('127.0.0.1', silent, secret, 'players', { deadlineMs: 50 }), // deadline
+        aborted, closed,
+      ].map((p) => p.then(() => undefined, (e: unknown) => e)));
+    });
+    expect(failures.map((e) => (e as Error).name)).toEqual([
+      'WrongPasswordError', 'RconSilenceError', 'RconSilenceError', 'QueryError', 'QueryError', 'ResolveError', 'DeadlineError', 'AbortedError', 'ClientClosedError',
+    ]);
+    for (const e of failures) {
+      expect(e).toBeInstanceOf(QueryError);
+      const q = e as QueryError;
+      const shown = [q.message, String(q), q.stack, JSON.stringify(q), JSON.stringify(q.info), JSON.stringify(q.toJSON())].join('\n');
+      expect(shown).not.toContain(secret.slice(0, 6));
+    }
+    expect((failures[4] as Error).message).toMatch(/^cannot send the RCON command: samp\.rcon\.password\.len: length 75000 is out of range/);
+  });
+
   it('explains silence: RCON disabled', () => using(client({ rconQuietMs: 100, timeoutMs: 150 }), async (c) => {
     const e = await c.rcon('127.0.0.1', port.noRcon, RCON_PASSWORD, 'players').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RconSilenceError);
@@ -452,101 +512,52 @@ describe('agreement with gamedig 5.3.3 on the same servers', () => {
   }));
 });
 
-describe('faults: loss, duplicates, reordering, delay, replies from the wrong address', () => {
-  /** Four servers of each kind, each with a name and players of its own. */
-  const fleet: ServerState[] = Array.from({ length: 4 }, (_, n) => [
-    { flavor: 'samp037', port: 0, hostname: `fault samp ${n}`, maxPlayers: 10, players: [{ name: `s${n}a` }, { name: `s${n}b`, score: n }] },
-    { flavor: 'openmp', port: 0, hostname: `fault omp ${n}`, maxPlayers: 10, players: [{ name: `o${n}a`, score: -n }], discord: `discord.gg/omp${n}` },
-    { flavor: 'vcmp', port: 0, hostname: `fault vcmp ${n}`, maxPlayers: 10, players: [{ name: `v${n}a` }] },
-    { flavor: 'minecraft', port: 0, motd: `fault mc ${n}`, maxPlayers: 10, players: [{ name: `m${n}a` }, { name: `m${n}b` }] },
-  ] satisfies ServerState[]).flat();
-
-  let faulty: Emulator;
+describe('faults: loss, duplicates, reordering, delay, truncation, replies from the wrong source', () => {
+  // Four servers of each kind, and their evil twins; every faulty result is compared with the clean one.
+  let bed: Testbed;
   beforeAll(async () => {
-    faulty = await startEmulator({ servers: fleet, limits: LIMITS });
+    bed = await startTestbed(16);
   });
   afterAll(async () => {
-    await faulty.close();
+    await bed.close();
   });
 
-  interface Tally { ok: number; failed: number; mismatched: number; reasons: Set<string> }
+  const summary = (r: RunResult): string =>
+    `${r.tally.complete} complete, ${r.tally.partial} partial, ${failures(r.tally)} failed (${[...r.tally.failed.keys()].join(' | ')}), ` +
+    `${r.tally.mismatched} mismatched, ${r.tally.misattributed} misattributed of ${r.tally.queries} in ${r.seconds.toFixed(1)} s; ` +
+    `proxy ${JSON.stringify(r.proxy)}; client ${JSON.stringify(r.client)}`;
 
-  /** Queries every server of the fleet through `proxy` and checks each answer is its own server's. */
-  async function round(c: QueryClient, proxy: Proxy, tally: Tally): Promise<void> {
-    await Promise.all(fleet.map(async (s, i) => {
-      const at = proxy.fronts[i]!;
-      try {
-        switch (s.flavor) {
-          case 'samp037':
-          case 'openmp': {
-            const r = await c.querySamp(at.address, at.port);
-            const mine = r.info.hostname === s.hostname && (r.players === undefined || r.players.every((p) => s.players!.some((q) => q.name === p.name)))
-              && (r.omp === undefined || r.omp.discord === ((s as { discord?: string }).discord ?? ''));
-            if (!mine) tally.mismatched++;
-            break;
-          }
-          case 'vcmp': {
-            const r = await c.queryVcmp(at.address, at.port);
-            if (r.info.hostname !== s.hostname || (r.players && r.players.some((p) => !s.players!.some((q) => q.name === p.name)))) tally.mismatched++;
-            break;
-          }
-          case 'minecraft': {
-            const r = await c.queryMinecraft(at.address, at.port);
-            if (r.info.motd !== s.motd || (r.players && r.players.join() !== s.players!.map((p) => p.name).join())) tally.mismatched++;
-            break;
-          }
-        }
-        tally.ok++;
-      } catch (e) {
-        if (!(e instanceof QueryError) || e.info.code !== 'no-reply' || !e.message.startsWith('no reply from ')) throw e;
-        tally.failed++;
-        tally.reasons.add(e.message.replace(/127\.0\.0\.1:\d+/, 'SERVER'));
-      }
-    }));
-  }
-
-  it('30% loss, 20% duplicates, 20% reordered, 0–15 ms delay, 30% wrong-source and 30% cross-talk copies: right answers or a clear failure', async () => {
-    const proxy = await startProxy(faulty.servers.map((s) => ({ address: s.address, port: s.port })), {
-      drop: 0.3, duplicate: 0.2, reorder: 0.2, delayMs: [0, 15], wrongSource: 0.3, crossTalk: 0.3, seed: 20240611,
-    });
-    const tally: Tally = { ok: 0, failed: 0, mismatched: 0, reasons: new Set() };
-    const c = client({ timeoutMs: 120, retries: 6, backoffMs: 10, maxBackoffMs: 60 });
-    try {
-      for (let n = 0; n < 3; n++) await round(c, proxy, tally);
-      const stats = c.stats();
-      console.info(`faults: ${tally.ok} answered, ${tally.failed} failed (${[...tally.reasons].join(" | ")}), ${tally.mismatched} mismatched; proxy ${JSON.stringify(proxy.stats)}; client ${JSON.stringify(stats)}`);
-      expect(tally.mismatched).toBe(0);
-      expect(tally.ok + tally.failed).toBe(3 * fleet.length);
-      expect(tally.ok).toBeGreaterThanOrEqual(0.75 * 3 * fleet.length);
-      expect(proxy.stats.dropped).toBeGreaterThan(0);
-      expect(stats.duplicates).toBeGreaterThan(0);
-      expect(stats.unmatched).toBeGreaterThan(0);
-      expect(stats.retries).toBeGreaterThan(0);
-      expect(stats).toMatchObject({ inFlight: 0, waiting: 0 });
-    } finally {
-      await c.close();
-      await proxy.close();
-    }
+  it('30% loss, 20% duplicates, 20% reordered, 0–15 ms delay, 10% truncated, 30% forged, copied and cross-talk replies: right answers or a clear failure', async () => {
+    const r = await runFaults(bed, {
+      drop: 0.3, duplicate: 0.2, reorder: 0.2, delayMs: [0, 15], truncate: 0.1, spoof: 0.3, wrongSource: 0.3, crossTalk: 0.3, seed: 20240611,
+    }, { timeoutMs: 120, retries: 6, backoffMs: 10, maxBackoffMs: 60 }, 2);
+    console.info(`faults: ${summary(r)}`);
+    expect(r.tally.examples).toEqual([]);
+    expect(r.tally).toMatchObject({ mismatched: 0, misattributed: 0 });
+    expect(r.tally.complete + r.tally.partial + failures(r.tally)).toBe(r.tally.queries);
+    expect(r.tally.complete).toBeGreaterThanOrEqual(0.75 * r.tally.queries);
+    for (const reason of r.tally.failed.keys()) expect(reason).toMatch(/^(NoReplyError: no reply from SERVER: .* \(7 attempts, 120 ms each\)$)/);
+    expect(r.proxy.dropped).toBeGreaterThan(0);
+    expect(r.proxy.truncated).toBeGreaterThan(0);
+    expect(r.proxy.spoofed.otherAddress + r.proxy.spoofed.otherPort).toBeGreaterThan(0);
+    expect(r.client.undecodable).toBeGreaterThan(0); // the cut replies, set aside
+    expect(r.client.duplicates).toBeGreaterThan(0);
+    expect(r.client.unmatched).toBeGreaterThan(0);
+    expect(r.client.retries).toBeGreaterThan(0);
+    expect(r.client).toMatchObject({ inFlight: 0, waiting: 0 });
   }, 60_000);
 
-  it('never takes a reply from the wrong address or a neighbour\'s reply for its own', async () => {
-    // No loss: every reply arrives, plus copies from 127.0.0.2 and from the other fronts.
-    const proxy = await startProxy(faulty.servers.map((s) => ({ address: s.address, port: s.port })), {
-      wrongSource: 1, crossTalk: 1, delayMs: [0, 5], seed: 7,
-    });
-    const tally: Tally = { ok: 0, failed: 0, mismatched: 0, reasons: new Set() };
-    const c = client({ timeoutMs: 500, retries: 2 });
-    try {
-      for (let n = 0; n < 2; n++) await round(c, proxy, tally);
-      await new Promise((r) => setTimeout(r, 50)); // the last copies
-      const stats = c.stats();
-      console.info(`wrong source: ${tally.ok} answered, ${tally.mismatched} mismatched; injected ${proxy.stats.wrongSource} + ${proxy.stats.crossTalk}; client unmatched ${stats.unmatched}`);
-      expect(tally).toMatchObject({ ok: 2 * fleet.length, failed: 0, mismatched: 0 });
-      // Every injected copy was set aside (a few may still be on their way when the round ends).
-      expect(stats.unmatched + stats.duplicates).toBeGreaterThanOrEqual(0.9 * (proxy.stats.wrongSource + proxy.stats.crossTalk));
-    } finally {
-      await c.close();
-      await proxy.close();
-    }
+  it('never takes a forged reply from another address or port, even one that echoes the request and arrives first', async () => {
+    // No loss; every request also gets a forged answer (from 127.0.0.2 on the front's port, or from another port),
+    // sent at once, while the real reply waits 4–8 ms; and copies from 127.0.0.2 and from the other fronts.
+    const r = await runFaults(bed, { spoof: 1, wrongSource: 1, crossTalk: 1, delayMs: [4, 8], seed: 7 }, { timeoutMs: 500, retries: 2 });
+    console.info(`forged: ${summary(r)}`);
+    expect(r.tally.examples).toEqual([]);
+    expect(r.tally).toMatchObject({ complete: r.tally.queries, mismatched: 0, misattributed: 0 });
+    expect(r.proxy.spoofed.otherAddress).toBeGreaterThan(0);
+    expect(r.proxy.spoofed.otherPort).toBeGreaterThan(0);
+    // Every forgery and copy was set aside (a few may still be on their way when the round ends).
+    const injected = r.proxy.spoofed.otherAddress + r.proxy.spoofed.otherPort + r.proxy.wrongSource + r.proxy.crossTalk;
+    expect(r.client.unmatched + r.client.duplicates).toBeGreaterThanOrEqual(0.9 * injected);
   }, 30_000);
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { infoRequest, playersRequest } from '@gamequery/codec';
 import { SourceLimiter, defaultLimits, type SampServerState } from '@gamequery/codec/node';
 import { client, setup } from './udp.ts';
+import { flood as floodFigures } from './flood.ts';
 
 describe('SourceLimiter', () => {
   const clock = () => {
@@ -134,5 +135,35 @@ describe('reply bytes over UDP', () => {
       await other.close();
       await s.done();
     }
+  });
+});
+
+describe('a flood from one source, with the default limits', () => {
+  const header = (port: number) => ({ serverIp: '127.0.0.1', serverPort: port });
+
+  it('holds the reply bytes of 3000 `d` requests a second to the byte budget, and keeps answering a second source', async () => {
+    const f = await floodFigures({ request: (p) => playersRequest.encode(header(p)), durationMs: 800, rate: 3000 });
+    console.info(`flood of d: ${JSON.stringify(f)}`);
+    expect(f.requests).toBeGreaterThan(500);
+    expect(f.replyBytes).toBeGreaterThan(0);
+    expect(f.replyBytes).toBeLessThanOrEqual(f.allowedBytes);
+    expect(f.replies).toBeLessThanOrEqual(f.allowedRequests);
+    // Unlimited, each 11-byte request would bring back 3413 bytes (310×).
+    expect(f.amplification).toBeLessThan(f.allowedBytes / f.requestBytes + 0.01);
+    expect(f.amplification).toBeLessThan(10);
+    expect(f.rateLimited).toBeGreaterThan(0);
+    expect(f.byteCapped).toBeGreaterThan(0);
+    expect(f.polite.asked).toBeGreaterThan(5);
+    expect(f.polite.answered).toBe(f.polite.asked);
+  });
+
+  it('holds 3000 `i` requests a second to the request rate, and keeps answering a second source', async () => {
+    const f = await floodFigures({ request: (p) => infoRequest.encode(header(p)), durationMs: 800, rate: 3000 });
+    console.info(`flood of i: ${JSON.stringify(f)}`);
+    expect(f.replies).toBeGreaterThanOrEqual(defaultLimits.requestBurst);
+    expect(f.replies).toBeLessThanOrEqual(f.allowedRequests);
+    expect(f.amplification).toBeLessThan(1);
+    expect(f.byteCapped).toBe(0);
+    expect(f.polite.answered).toBe(f.polite.asked);
   });
 });
