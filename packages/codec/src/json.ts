@@ -7,6 +7,7 @@ import type { Field } from './grammar/fields.ts';
 import type { Layout } from './grammar/layout.ts';
 import type { FieldNode, NodeValue } from './grammar/annotate.ts';
 import { toHex } from './grammar/wire.ts';
+import { MASK } from './grammar/display.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -43,8 +44,7 @@ export function valueFromJson(layout: Layout<any>, json: Obj): Obj { // eslint-d
 /** A tree node's value as JSON. */
 export const nodeValueToJson = (v: NodeValue): string | number | boolean | null => (v instanceof Uint8Array ? toHex(v) : v);
 
-/** What a secret (an RCON password) shows instead of itself, unless asked otherwise. */
-export const MASK = '********';
+export { MASK };
 
 /** A tree node as JSON: the dissector's `fields` items and what `Layout.annotateJson` writes. */
 export interface JsonNode {

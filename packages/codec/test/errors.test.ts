@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BadMagicError, CodecError, InvalidValueError, LengthOutOfRangeError, TruncatedError, UnexpectedValueError,
-  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse,
+  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse, rconRequest,
 } from '@gamequery/codec';
 
 describe('typed errors', () => {
@@ -26,6 +26,27 @@ describe('typed errors', () => {
   it('reports an invalid decimal token', () => {
     expect(() => handshakeResponse.decode(fromHex('09000000013132610000'))).toThrow(InvalidValueError);
     expect(() => handshakeResponse.decode(fromHex('0900000001393939393939393939393900'))).toThrow('is not a decimal signed 32-bit integer');
+  });
+
+  it('never quotes a secret: encoding errors mask the password, a password cut short is a secret malformed item', () => {
+    const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const secret = 'Пароль-hunter2';
+    const errorOf = (f: () => unknown): InvalidValueError => { try { f(); } catch (e) { return e as InvalidValueError; } throw new Error('no error'); };
+    for (const e of [
+      errorOf(() => rconRequest.encode({ ...at, password: secret, command: 'players' })),
+      errorOf(() => rconRequest.encode({ ...at, password: 12345 as unknown as string, command: 'players' })),
+    ]) {
+      expect(e).toBeInstanceOf(InvalidValueError);
+      expect(e.info.field).toBe('samp.rcon.password');
+      expect(JSON.stringify({ json: e.toJSON(), message: e.message, info: e.info })).not.toMatch(/hunter2|12345/);
+    }
+    // The command is no secret: its value may be quoted.
+    expect(errorOf(() => rconRequest.encode({ ...at, password: 'x', command: 'Привет' })).info.actual).toBe('Привет');
+    const whole = rconRequest.encode({ ...at, password: 'hunter2', command: 'players' });
+    const cut = rconRequest.annotate(whole.subarray(0, 16));
+    expect(cut.error?.info.field).toBe('samp.rcon.password');
+    expect(cut.fields.at(-1)).toMatchObject({ abbrev: 'samp.malformed', offset: 13, length: 3, secret: true });
+    expect(rconRequest.annotate(whole.subarray(0, 12)).fields.at(-1)!.secret).toBeUndefined();
   });
 
   it('refuses to encode what the wire cannot carry', () => {

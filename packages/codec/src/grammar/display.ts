@@ -2,6 +2,9 @@
 import type { Base, IntType, ValueTable } from './fields.ts';
 import { intSize } from './fields.ts';
 
+/** What a secret (an RCON password) shows instead of itself, unless asked otherwise. */
+export const MASK = '********';
+
 export function hexOf(n: number, type: IntType): string {
   return `0x${(n >>> 0).toString(16).padStart(intSize[type] * 2, '0')}`;
 }

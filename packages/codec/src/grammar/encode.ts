@@ -7,6 +7,7 @@ import type { TextCodec } from './charset.ts';
 import type { Field, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { intRange, numericRange, parseIpv4, writeInt } from './wire.ts';
+import { MASK } from './display.ts';
 import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -48,6 +49,9 @@ function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
   o.offset += intSize[type];
 }
 
+/** A string field's value as an error may quote it: never a secret's. */
+const quoted = (f: StringField<string, string | number>, v: unknown): unknown => (f.secret ? MASK : v);
+
 /** The text of a string field's value, validated. */
 function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {
   if (f.numeric) {
@@ -57,7 +61,7 @@ function textOf(o: Out, f: StringField<string, string | number>, v: unknown): st
     }
     return String(v);
   }
-  if (typeof v !== 'string') invalid(o, f.abbrev, v, 'expected a string');
+  if (typeof v !== 'string') invalid(o, f.abbrev, quoted(f, v), 'expected a string');
   return v;
 }
 
@@ -68,11 +72,11 @@ function textOf(o: Out, f: StringField<string, string | number>, v: unknown): st
 function encodeText(o: Out, f: StringField<string, string | number>, text: string): { bytes?: Uint8Array; length: number } {
   if (o.bytes) {
     const b = o.text.encode(text);
-    if (!b) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
+    if (!b) invalid(o, f.abbrev, quoted(f, text), `text has characters that ${o.text.charset} cannot encode`);
     return { bytes: b, length: b.length };
   }
   const n = o.text.byteLength(text);
-  if (n === undefined) invalid(o, f.abbrev, text, `text has characters that ${o.text.charset} cannot encode`);
+  if (n === undefined) invalid(o, f.abbrev, quoted(f, text), `text has characters that ${o.text.charset} cannot encode`);
   return { length: n };
 }
 
@@ -91,7 +95,7 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
       throw new LengthOutOfRangeError({ layout: o.layout, field: f.abbrev, offset: o.offset, actual: length, expected: `0..${size.fixed} bytes, no NUL` });
     }
   } else if (text.includes('\0')) {
-    invalid(o, f.abbrev, v, 'a NUL-terminated string cannot contain NUL');
+    invalid(o, f.abbrev, quoted(f, v), 'a NUL-terminated string cannot contain NUL');
   }
   if (b) o.bytes!.set(b, o.offset);
   o.offset += length;

@@ -101,6 +101,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
   const emitJson = compileJson(spec.fields);
+  const secrets = secretFields(spec.fields);
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // Info-column placeholders and the declarations they name, resolved once.
   const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
@@ -138,7 +139,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       const r = interpret(id, spec.fields, bytes, codecFor(options));
       const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
       const fields = r.fields;
-      if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error));
+      if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.has(r.error.info.field)));
       return {
         layout, fields, partial: r.value as Partial<V>, bytesRead: r.bytesRead, warnings,
         info: layout.describe(r.value as Partial<V>),
@@ -181,13 +182,27 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   return layout;
 }
 
-/** The generated `<protocol>.malformed` item: where decoding stopped, why, and the bytes left. */
-export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: CodecError): FieldNode {
+/**
+ * The generated `<protocol>.malformed` item: where decoding stopped, why, and the bytes
+ * left. When decoding stopped inside a secret (a password cut short), those bytes are the
+ * secret's first ones, so the item is a secret too.
+ */
+export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: CodecError, secret = false): FieldNode {
   const at = Math.min(error.info.offset, bytes.length);
   return {
     abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at,
-    value: error.name, show: error.message, generated: true,
+    value: error.name, show: error.message, generated: true, ...(secret ? { secret: true } : {}),
   };
+}
+
+/** Abbreviations of the secret fields of a layout. */
+function secretFields(fields: readonly Field[], into = new Set<string>()): Set<string> {
+  for (const f of fields) {
+    if (f.kind === 'string' && f.secret) into.add(f.abbrev);
+    else if (f.kind === 'group') secretFields(f.fields, into);
+    else if (f.kind === 'list') secretFields(f.entry.fields, into);
+  }
+  return into;
 }
 
 function trailing(bytesRead: number, length: number): DecodeWarning {
