@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Dissector, dissectCapture, packetJson } from '@gamequery/dissect';
+import { Dissector, dissectCapture, packetLine } from '@gamequery/dissect';
 import { exportWireshark } from '@gamequery/codec/export';
 import { generateCapture } from './capture-gen.ts';
 import { formatRate } from './harness.ts';
@@ -19,7 +19,8 @@ async function ndjson(chunks: Iterable<Uint8Array>): Promise<{ packets: number; 
   let bytesOut = 0;
   for await (const item of dissectCapture(chunks, {}, dissector)) {
     if (item.kind !== 'packet') throw new Error(item.message);
-    bytesOut += JSON.stringify(packetJson(item.packet)).length + 1;
+    // The line `gamequery dissect -F ndjson` writes.
+    bytesOut += packetLine(item.packet).length + 1;
     packets++;
   }
   return { packets, bytesOut, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
