@@ -306,6 +306,9 @@ add({ protocol: 'mcquery', message: 'full', direction: 'response', name: 'trunca
 add({ protocol: 'mcquery', message: 'full', direction: 'response', name: 'bad-section-key', description: 'the player section key is not "player_"',
   source: CONSTRUCTED, hex: new B().u8(0).u32be(1).raw(...split('splitnum').out).u8(0).u8(1).cstr('players').u8(0).u8(0).hexString,
   error: { type: 'BadMagicError', offset: 18, field: 'mcquery.full.players.key' } });
+add({ protocol: 'mcquery', message: 'full', direction: 'response', name: 'bad-start-index', description: 'the player section starts at index 1, not 00 (found by fuzzing: the compiled decoder let any index through)',
+  source: CONSTRUCTED, hex: new B().u8(0).u32be(1).raw(...split('splitnum').out).u8(0).u8(1).cstr('player_').u8(1).cstr('Notch').u8(0).hexString,
+  error: { type: 'UnexpectedValueError', offset: 26, field: 'mcquery.full.players.index' } });
 
 /* ---------------- write ---------------- */
 

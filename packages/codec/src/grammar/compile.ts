@@ -35,6 +35,7 @@ const LEAVE = new Error('leave the fast path');
 const leave = (): never => { throw LEAVE; };
 
 const isNul = (b: number): boolean => b === 0;
+const equalTo = (expected: number) => (n: number): boolean => n === expected;
 const equalBytes = (expected: Uint8Array) => (b: Uint8Array): boolean =>
   b.length === expected.length && b.every((x, i) => x === expected[i]);
 
@@ -129,7 +130,8 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
         } else if (where === 'group') {
           p = f.kind === 'magic'
             ? p.buffer(`$c${tmp++}`, { length: size, assert: equalBytes(f.bytes) })
-            : p[method[f.type]](`$c${tmp++}`, { assert: f.value });
+            // A function, not the number: binary-parser skips a falsy assert such as 0.
+            : p[method[f.type]](`$c${tmp++}`, { assert: equalTo(f.value) });
         } else {
           throw new Error(`${f.abbrev}: constants inside list entries are not supported by the compiler`);
         }

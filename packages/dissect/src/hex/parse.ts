@@ -50,6 +50,12 @@ import type {
 
 type Radix = 8 | 10 | 16;
 
+/**
+ * Bytes that `*` repeats and filled gaps may add over the whole text. An offset is only a claim: a
+ * three-line text must not make the parser allocate the 4 GiB its last offset names.
+ */
+export const MAX_EXPANDED_BYTES = 16 * 1024 * 1024;
+
 /** State of a packet read from rows with an offset column. */
 interface OffsetState {
   readonly colon: boolean;
@@ -140,6 +146,8 @@ class HexDumpParser {
   private frames = 0;
   /** Format of the packet read last, for `mixed-format`. */
   private lastFormat: HexDumpFormat | undefined;
+  /** Bytes added by repeats and filled gaps so far (at most {@link MAX_EXPANDED_BYTES}). */
+  private expanded = 0;
 
   constructor(private readonly options: HexDumpOptions) {
     this.maxDiagnostics = options.maxDiagnostics ?? 1000;
@@ -300,7 +308,8 @@ class HexDumpParser {
       if (state.repeat !== undefined) {
         const claimed = parseOffset(field.digits, state.radices[0] as Radix);
         if (claimed !== undefined && claimed >= expected && state.lastRow !== undefined) {
-          draft.sink.appendRepeated(state.lastRow, claimed - expected);
+          if (this.mayExpand(claimed - expected, state.repeat)) draft.sink.appendRepeated(state.lastRow, claimed - expected);
+          else state.base += claimed - expected;
           state.repeat = undefined;
           continues = true;
         }
@@ -317,7 +326,7 @@ class HexDumpParser {
             this.report('warning', 'offset-gap', n, field.start + 1,
               `offset ${showOffset(claimed, radix)} where ${showOffset(expected, radix)} was expected: ${plural(missing, 'byte')} missing (a line was lost?)`, true);
           }
-          if (this.options.fillGaps === true) draft.sink.appendZeros(missing);
+          if (this.options.fillGaps === true && this.mayExpand(missing, { line: n, column: field.start + 1 })) draft.sink.appendZeros(missing);
           else state.base += missing;
           continues = true;
         }
@@ -393,7 +402,7 @@ class HexDumpParser {
     if (draft.format === 'hexdump' && radix !== 16) draft.format = 'od';
     if (claimed === undefined) return;
     if (state.repeat !== undefined && state.lastRow !== undefined && claimed >= expected) {
-      draft.sink.appendRepeated(state.lastRow, claimed - expected);
+      if (this.mayExpand(claimed - expected, state.repeat)) draft.sink.appendRepeated(state.lastRow, claimed - expected);
       state.repeat = undefined;
       return;
     }
@@ -457,6 +466,17 @@ class HexDumpParser {
     for (const byte of result.bytes) draft.sink.push(byte);
     draft.lastLine = n;
     this.separated = false;
+  }
+
+  /** Takes `count` bytes of expansion from the budget, or reports that they are left out. */
+  private mayExpand(count: number, at: { line: number; column: number }): boolean {
+    if (count <= MAX_EXPANDED_BYTES - this.expanded) {
+      this.expanded += count;
+      return true;
+    }
+    this.report('warning', 'too-large', at.line, at.column,
+      `${plural(count, 'byte')} of repeated or missing data would pass the limit of ${MAX_EXPANDED_BYTES} expanded bytes; they are left out`, true);
+    return false;
   }
 
   // -------------------------------------------------------------------------------------------

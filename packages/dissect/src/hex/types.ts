@@ -87,6 +87,7 @@ export interface HexPacket {
  * - `missing-start`: a dump starts at a non-zero offset.
  * - `length-mismatch`: a final offset line or a pane's `(N bytes)` disagrees with the bytes read.
  * - `unresolved-repeat`: a `*` line with no following offset, so the repeat count is unknown.
+ * - `too-large`: a `*` repeat or a filled gap would pass the limit on expanded bytes; left out.
  * - `mixed-format`: the format changed without a blank line in between; a new packet was started.
  * - `ascii-mismatch`: the ASCII column of a row does not show the row's bytes (edited dump?).
  * - `too-many-diagnostics`: the limit was reached; later diagnostics were dropped.
@@ -105,6 +106,7 @@ export type HexDumpDiagnosticCode =
   | 'missing-start'
   | 'length-mismatch'
   | 'unresolved-repeat'
+  | 'too-large'
   | 'mixed-format'
   | 'ascii-mismatch'
   | 'too-many-diagnostics'
