@@ -3,7 +3,7 @@ export { UdpDecoder } from './decoder.ts';
 export type { UdpDecoderOptions } from './decoder.ts';
 export { findNetworkLayer, LINKTYPE } from './link.ts';
 export type { NetworkLocation } from './link.ts';
-export { DEFAULT_REASSEMBLY_LIMITS, Reassembler } from './reassembly.ts';
+export { DEFAULT_REASSEMBLY_LIMITS, PIECE_COST, Reassembler } from './reassembly.ts';
 export type {
   AddResult,
   DroppedDatagram,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturePacket } from '../../src/capture/index.ts';
-import { Reassembler, type DroppedDatagram, type UdpDatagram } from '../../src/net/index.ts';
+import { PIECE_COST, Reassembler, type DroppedDatagram, type UdpDatagram } from '../../src/net/index.ts';
 import { decodeAll, packets, withData } from './helpers.ts';
 
 // veth-frag.pcap: frames 10, 11, 12 are the IPv4 fragments (offsets 0, 1480, 2960) of the 3421-byte
@@ -108,10 +108,12 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     expect(decoder.stats!.dropped['datagram-limit']).toBe(2);
   });
 
-  it('keeps at most maxPendingBytes, dropping the oldest', () => {
+  it('keeps at most maxPendingBytes (data and bookkeeping), dropping the oldest', () => {
     const { drops, onDrop } = collect();
     const firsts = [1, 2, 3].map((id) => ipv4Fragment(v4[0], { id }));
-    decodeAll(firsts, { onDrop, reassembly: { maxPendingBytes: 3000 } });
+    // Two first fragments fit (2 × (data + PIECE_COST)), the third evicts the oldest.
+    expect(2 * (v4[0].data.length - 34 + PIECE_COST)).toBeLessThan(4000);
+    decodeAll(firsts, { onDrop, reassembly: { maxPendingBytes: 4000 } });
     expect(drops.map((d) => [d.reason, d.id])).toEqual([['byte-limit', 1]]);
     const { drops: tiny, onDrop: onTiny } = collect();
     decodeAll([v4[0]], { onDrop: onTiny, reassembly: { maxPendingBytes: 1000 } });
