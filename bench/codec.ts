@@ -1,5 +1,5 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
-import { infoResponse, playersResponse } from '@gamequery/codec';
+import { infoResponse, nodeJson, playersResponse, type Layout } from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
 
@@ -28,6 +28,17 @@ export function benchCodec(): void {
     { name: 'codec decode (compiled binary-parser)', run: () => playersResponse.decode(d) },
     { name: 'codec annotate (interpreted, with offsets)', run: () => playersResponse.annotate(d) },
   ]);
+  // The dissector's JSON tree: generic (annotate, nodeJson, JSON.stringify) against the compiled emitter.
+  const treeJson = (layout: Layout<any>, bytes: Uint8Array): string => JSON.stringify(layout.annotate(bytes).fields.map((n) => nodeJson(n, false))); // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const [layout, bytes] of [[infoResponse, info], [playersResponse, d]] as const) {
+    if (layout.annotateJson(bytes)?.json !== treeJson(layout, bytes)) throw new Error(`${layout.id}: the JSON trees disagree`);
+  }
+  for (const [what, layout, bytes] of [['i response', infoResponse, info], ['d response, 100 players', playersResponse, d]] as const) {
+    benchGroup(`SA:MP ${what}: the annotated tree as JSON text (what the dissector writes)`, 'packets', [
+      { name: 'annotate + nodeJson + JSON.stringify', run: () => treeJson(layout, bytes) },
+      { name: 'annotateJson (compiled from the declaration)', run: () => layout.annotateJson(bytes)!.json.length },
+    ]);
+  }
   benchGroup('encode', 'packets', [
     { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
     { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
