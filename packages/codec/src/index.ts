@@ -16,7 +16,7 @@ export * from './samp/index.ts';
 export * from './vcmp/index.ts';
 export * from './mcquery/index.ts';
 export {
-  decodePacket, encodePacket, recognize, identify, layoutFor, layouts, messages,
+  decodePacket, encodePacket, recognize, identify, signatureOf, layoutFor, layouts, messages,
   type DecodedPacket, type PacketHint, type PacketToEncode, type Recognized,
 } from './packet.ts';
 export { fieldRegistry } from './registry.ts';

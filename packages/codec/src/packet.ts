@@ -104,22 +104,30 @@ export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: Cod
   return recognizeOr(bytes, hint, options, quietly);
 }
 
+const isMinecraftRequest = (b: Uint8Array): boolean => b.length >= 3 && b[0] === 0xfe && b[1] === 0xfd;
+
+/**
+ * The protocol whose signature the bytes start with (SAMP; VCMP or MP04; FE FD), whether
+ * or not the rest is a message of it. Minecraft replies have none.
+ */
+export function signatureOf(bytes: Uint8Array): Protocol | undefined {
+  const magic = first4(bytes);
+  if (magic === SAMP) return 'samp';
+  if (magic === VCMP || magic === MP04) return 'vcmp';
+  return isMinecraftRequest(bytes) ? 'mcquery' : undefined;
+}
+
 function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptions | undefined, fail: Fail<E>): Recognized | E {
   const magic = first4(bytes);
-  const isMcRequest = bytes.length >= 3 && bytes[0] === 0xfe && bytes[1] === 0xfd;
-  let protocol = hint.protocol;
+  const isMcRequest = isMinecraftRequest(bytes);
+  const protocol = hint.protocol ?? signatureOf(bytes);
   if (!protocol) {
-    if (magic === SAMP) protocol = 'samp';
-    else if (magic === VCMP || magic === MP04) protocol = 'vcmp';
-    else if (isMcRequest) protocol = 'mcquery';
-    else if (bytes.length >= 5 && (bytes[0] === HANDSHAKE || bytes[0] === STAT)) {
-      return fail(() => new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation'));
-    } else {
-      return fail(() => new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`));
-    }
+    return bytes.length >= 5 && (bytes[0] === HANDSHAKE || bytes[0] === STAT)
+      ? fail(() => new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation'))
+      : fail(() => new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`));
   }
   const found = (direction: Direction | 'either', layout: Layout<any>): Recognized => // eslint-disable-line @typescript-eslint/no-explicit-any
-    ({ protocol: protocol!, direction, message: layout.message, layout });
+    ({ protocol, direction, message: layout.message, layout });
 
   switch (protocol) {
     case 'samp': {

@@ -12,8 +12,8 @@
  * arrives within one timeout (and by `maxQueue`).
  */
 import {
-  CodecError, recognize,
-  type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol,
+  CodecError, malformedNode, protocolNames, recognize, signatureOf,
+  type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { QueryPairer, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
 import { readCapture } from './capture/reader.ts';
@@ -80,6 +80,13 @@ interface Slot {
 
 const NS = 1_000_000_000n;
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
+
+/** What a record says of its datagram, beyond where it was. */
+interface Decoding extends Pick<PacketRecord, 'protocol' | 'direction' | 'message' | 'layout' | 'summary' | 'malformed' | 'fieldsJson'> {
+  /** Builds the tree (on first use when `fieldsJson` is there). */
+  readonly tree: () => FieldNode[];
+  readonly warnings?: PacketRecord['warnings'];
+}
 
 function nanos(t: Timestamp | null, last: bigint): bigint {
   if (!t) return last;
@@ -237,8 +244,14 @@ export class Dissector {
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
   #settleRaw(slot: Slot | undefined): void {
     if (!slot) return;
-    const r = safeRecognize(slot.udp.payload, this.#decodeAsHint(slot.udp) ?? {}, this.#codec);
-    if (r) this.#record(slot, r.protocol, r.direction, r.layout);
+    const hint = this.#decodeAsHint(slot.udp) ?? {};
+    const r = recognizeOrError(slot.udp.payload, hint, this.#codec);
+    if (!(r instanceof CodecError)) {
+      this.#record(slot, r.protocol, r.direction, r.layout);
+      return;
+    }
+    const protocol = hint.protocol ?? signatureOf(slot.udp.payload);
+    if (protocol) this.#unknown(slot, protocol, r);
     else this.#release(slot, null);
   }
 
@@ -262,38 +275,55 @@ export class Dissector {
   #record(slot: Slot, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): PacketRecord { // eslint-disable-line @typescript-eslint/no-explicit-any
     const { udp, meta } = slot;
     const tree = meta.tree?.layout === layout ? meta.tree : undefined;
-    let fields: FieldNode[] | undefined;
-    let summary: string;
-    let malformed: PacketRecord['malformed'];
-    let warnings = NO_WARNINGS;
+    const codec = this.#codec;
+    const message = { protocol, direction, message: layout.message, layout: layout.id };
     if (tree?.json !== undefined) {
       // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
-      summary = layout.describe(tree.value);
-    } else {
-      const ann = tree?.annotation ?? layout.annotate(udp.payload, this.#codec);
-      const e = ann.error;
-      fields = ann.fields;
-      summary = e ? `${ann.info} [Malformed Packet]` : ann.info;
-      if (e) malformed = { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message };
-      warnings = ann.warnings;
+      return this.#complete(slot, {
+        ...message, summary: layout.describe(tree.value), tree: () => layout.annotate(udp.payload, codec).fields, fieldsJson: tree.json,
+      });
     }
-    const codec = this.#codec;
+    const ann = tree?.annotation ?? layout.annotate(udp.payload, codec);
+    const e = ann.error;
+    return this.#complete(slot, {
+      ...message, summary: e ? `${ann.info} [Malformed Packet]` : ann.info, tree: () => ann.fields, warnings: ann.warnings,
+      ...(e ? { malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } } : {}),
+    });
+  }
+
+  /**
+   * A datagram with a query signature but no message of that protocol (an unknown opcode or
+   * type): the protocol's malformed packet, as Wireshark's heuristics show it, rather than
+   * other traffic.
+   */
+  #unknown(slot: Slot, protocol: Protocol, e: CodecError): PacketRecord {
+    const fields = [malformedNode(protocol, slot.udp.payload, e)];
+    return this.#complete(slot, {
+      protocol, direction: 'either', message: 'unknown', layout: `${protocol}.unknown`, summary: `${protocolNames[protocol]}: ${e.message}`,
+      tree: () => fields, malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message },
+    });
+  }
+
+  /** The record of a settled slot: where the datagram was, and what it is. */
+  #complete(slot: Slot, what: Decoding): PacketRecord {
+    const { udp, meta } = slot;
+    let fields: FieldNode[] | undefined;
     const record: { -readonly [K in keyof PacketRecord]: PacketRecord[K] } = {
       frame: meta.frame,
       captureTime: meta.timestamp ? formatTimestamp(meta.timestamp) : null,
       src: udp.src, dst: udp.dst,
-      protocol, direction, message: layout.message, layout: layout.id,
-      summary,
+      protocol: what.protocol, direction: what.direction, message: what.message, layout: what.layout,
+      summary: what.summary,
       get fields(): FieldNode[] {
-        return (fields ??= layout.annotate(udp.payload, codec).fields);
+        return (fields ??= what.tree());
       },
       payloadOffset: udp.payloadOffset, payloadLength: udp.payload.length,
-      warnings,
+      warnings: what.warnings ?? NO_WARNINGS,
       payload: udp.payload,
     };
-    if (tree?.json !== undefined) record.fieldsJson = tree.json;
+    if (what.fieldsJson !== undefined) record.fieldsJson = what.fieldsJson;
     if (udp.fragments) record.fragments = udp.fragments;
-    if (malformed) record.malformed = malformed;
+    if (what.malformed) record.malformed = what.malformed;
     if (slot.frameBytes) record.frameBytes = slot.frameBytes;
     this.#release(slot, record);
     return record;
@@ -333,13 +363,18 @@ function timeBetween(later: Meta, earlier: Meta): string | undefined {
   return later.timestamp && earlier.timestamp ? timestampDifference(later.timestamp, earlier.timestamp) : undefined;
 }
 
-function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): ReturnType<typeof recognize> | undefined {
+function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | CodecError {
   try {
     return recognize(bytes, hint, codec);
   } catch (e) {
-    if (e instanceof CodecError) return undefined;
+    if (e instanceof CodecError) return e;
     throw e;
   }
+}
+
+function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
+  const r = recognizeOrError(bytes, hint, codec);
+  return r instanceof CodecError ? undefined : r;
 }
 
 export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;

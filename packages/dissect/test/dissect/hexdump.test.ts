@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { infoResponse } from '@gamequery/codec';
-import { dissectHexDump } from '@gamequery/dissect';
+import { dissectHexDump, packetJson } from '@gamequery/dissect';
 import { hexFixtures } from './helpers.ts';
 
 const formats = ['xxd', 'xxd-g1', 'xxd-c8', 'hexdump-C', 'hexdump', 'od-x1', 'od-x1z', 'od-x2', 'od-x4', 'xxd-p', 'xxd-i'];
@@ -17,6 +17,20 @@ describe('dissecting hex dumps', () => {
     expect(p!.layout).toBe('samp.info.response');
     expect(Buffer.from(p!.payload)).toEqual(bin);
     expect(p!.fields.find((n) => n.abbrev === 'samp.info.hostname')!.value).toBe(expected.hostname);
+  });
+
+  it('shows a query signature with an unknown message as that protocol\'s malformed packet, not as other traffic', () => {
+    // SA:MP header with opcode 'A'; VC:MP with opcode 'z'; Minecraft FE FD with type 0x42; then a DNS-like payload.
+    const r = dissectHexDump(['53414d507f000001611e41', '', '56434d507f000001611e7a', '', 'fefd4200000001', '', '12340100000100000000000003777777'].join('\n'));
+    expect(r.packets.map((p) => [p.protocol, p.layout, p.direction, p.summary])).toEqual([
+      ['samp', 'samp.unknown', 'either', 'SA:MP: samp.opcode: unknown opcode 0x41 at offset 10'],
+      ['vcmp', 'vcmp.unknown', 'either', 'VC:MP: vcmp.opcode: unknown opcode 0x7a at offset 10'],
+      ['mcquery', 'mcquery.unknown', 'either', 'Minecraft query: mcquery.type: unknown opcode 0x42 at offset 2'],
+    ]);
+    expect(r.stats).toMatchObject({ game: 3, nonGame: 1 });
+    const [samp] = r.packets;
+    expect(samp!.fields).toEqual([expect.objectContaining({ abbrev: 'samp.malformed', offset: 10, length: 1, value: 'UnknownOpcodeError' })]);
+    expect(packetJson(samp!).malformed).toEqual({ type: 'UnknownOpcodeError', field: 'samp.opcode', offset: 10, message: 'samp.opcode: unknown opcode 0x41 at offset 10' });
   });
 
   it('walks a whole frame from tshark -x down to UDP, and pairs the request with its reply', () => {
