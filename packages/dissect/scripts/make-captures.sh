@@ -34,6 +34,7 @@ capture any-sll.pcap tcpdump -i any -y LINUX_SLL -U -w any-sll.pcap "$ports" -- 
 capture any-sll2.pcap tcpdump -i any -y LINUX_SLL2 -U -w any-sll2.pcap "$ports" -- $traffic loopback
 capture lo-snap60.pcap tcpdump -i lo -s 60 -U -w lo-snap60.pcap "$ports" -- $traffic loopback
 capture dns-lo.pcap tcpdump -i lo -U -w dns-lo.pcap 'udp port 53' -- $traffic dns
+capture unknown-lo.pcap tcpdump -i lo -U -w unknown-lo.pcap 'udp and src port 47054' -- $traffic unknown
 
 # Two namespaces joined by a veth pair (MTU 1500): the 3413-byte SA:MP `d' reply is IP-fragmented, over IPv4
 # and IPv6.

@@ -7,6 +7,8 @@
 //   node udp-traffic.mjs query ADDR           query a server started with `serve`; asks for a 100-player
 //                                             `d` list (a 3413-byte reply, IP-fragmented at MTU 1500)
 //   node udp-traffic.mjs dns                  DNS-shaped datagrams 127.0.0.1:47053 -> 127.0.0.1:53 and back
+//   node udp-traffic.mjs unknown              query signatures with messages no protocol has, 127.0.0.1:47054 ->
+//                                             SA:MP opcode 'A', VC:MP opcode 'z', Minecraft type 0x42 (no replies)
 import dgram from 'node:dgram';
 import net from 'node:net';
 
@@ -135,6 +137,20 @@ async function dns() {
   server.close();
 }
 
+async function unknown() {
+  const client = dgram.createSocket('udp4');
+  await new Promise((resolve) => client.bind(47054, '127.0.0.1', resolve));
+  const vcmp = sampHeader('127.0.0.1', 47779, 'z');
+  vcmp.write('VCMP', 0, 'latin1');
+  const datagrams = [[sampHeader('127.0.0.1', SAMP_PORT, 'A'), SAMP_PORT], [vcmp, 47779],
+    [Buffer.from([0xfe, 0xfd, 0x42, 0x00, 0x00, 0x00, 0x01]), MC_PORT]];
+  for (const [bytes, port] of datagrams) {
+    await new Promise((resolve) => client.send(bytes, port, '127.0.0.1', resolve));
+    await pause(10);
+  }
+  client.close();
+}
+
 const [mode, address] = process.argv.slice(2);
 if (mode === 'loopback') {
   for (const addr of ['127.0.0.1', '::1']) {
@@ -149,7 +165,9 @@ if (mode === 'loopback') {
   await query(address, { detailed: true });
 } else if (mode === 'dns') {
   await dns();
+} else if (mode === 'unknown') {
+  await unknown();
 } else {
-  console.error('usage: udp-traffic.mjs loopback | serve ADDR [ms] | query ADDR | dns');
+  console.error('usage: udp-traffic.mjs loopback | serve ADDR [ms] | query ADDR | dns | unknown');
   process.exit(2);
 }

@@ -12,7 +12,7 @@
  * arrives within one timeout (and by `maxQueue`).
  */
 import {
-  CodecError, malformedNode, protocolNames, recognize, signatureOf,
+  CodecError, malformedNode, messages, protocolNames, recognize, signatureOf,
   type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { QueryPairer, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
@@ -250,7 +250,7 @@ export class Dissector {
       this.#record(slot, r.protocol, r.direction, r.layout);
       return;
     }
-    const protocol = hint.protocol ?? signatureOf(slot.udp.payload);
+    const protocol = hint.protocol ?? claimedBy(slot.udp.payload);
     if (protocol) this.#unknown(slot, protocol, r);
     else this.#release(slot, null);
   }
@@ -292,16 +292,27 @@ export class Dissector {
   }
 
   /**
-   * A datagram with a query signature but no message of that protocol (an unknown opcode or
-   * type): the protocol's malformed packet, as Wireshark's heuristics show it, rather than
-   * other traffic.
+   * A datagram that carries a protocol's magic but is no message of it (an unknown opcode):
+   * that protocol's malformed packet, as the Wireshark plugin shows it, rather than other
+   * traffic.
    */
   #unknown(slot: Slot, protocol: Protocol, e: CodecError): PacketRecord {
-    const fields = [malformedNode(protocol, slot.udp.payload, e)];
+    const fields = [...this.#headerBefore(protocol, slot.udp.payload, e.info.offset), malformedNode(protocol, slot.udp.payload, e)];
     return this.#complete(slot, {
       protocol, direction: 'either', message: 'unknown', layout: `${protocol}.unknown`, summary: `${protocolNames[protocol]}: ${e.message}`,
       tree: () => fields, malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message },
     });
+  }
+
+  /** The fields every message of the protocol starts with (magic, server address), as far as they lie before `end`. */
+  #headerBefore(protocol: Protocol, bytes: Uint8Array, end: number): FieldNode[] {
+    const [first] = Object.values(messages[protocol]);
+    let best: FieldNode[] = [];
+    for (const layout of [first!.request, first!.response]) {
+      const nodes = layout.annotate(bytes, this.#codec).fields.filter((n) => !n.generated && n.offset + n.length <= end);
+      if (nodes.length > best.length) best = nodes;
+    }
+    return best;
   }
 
   /** The record of a settled slot: where the datagram was, and what it is. */
@@ -361,6 +372,16 @@ export class Dissector {
 
 function timeBetween(later: Meta, earlier: Meta): string | undefined {
   return later.timestamp && earlier.timestamp ? timestampDifference(later.timestamp, earlier.timestamp) : undefined;
+}
+
+/**
+ * The protocol a datagram that is no message of it still belongs to: a four-byte magic
+ * (SAMP, VCMP, MP04) and room for the opcode. Minecraft's two bytes fe fd are too weak a
+ * signature to claim a datagram with an unknown type (the Wireshark plugin's heuristic agrees).
+ */
+function claimedBy(bytes: Uint8Array): Protocol | undefined {
+  const protocol = signatureOf(bytes);
+  return protocol !== 'mcquery' && bytes.length >= 11 ? protocol : undefined;
 }
 
 function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | CodecError {

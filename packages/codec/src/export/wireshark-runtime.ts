@@ -409,8 +409,11 @@ local function recognize(P, tvb, pinfo, mode)
   local src, dst = endpoint(pinfo.src, pinfo.src_port), endpoint(pinfo.dst, pinfo.dst_port)
   -- 1. Candidates: the layouts whose leading magic is there, or magic-less replies to a tracked request.
   local cands = {}
+  -- A four-byte magic (SAMP, VCMP, MP04) is signature enough to claim an unknown opcode; fe fd is not.
+  local strong = false
   for _, m in ipairs(P.magics) do
     if len >= #m and tvb:raw(0, #m) == m then
+      strong = #m >= 4
       for _, L in ipairs(P.layouts) do if L.magic == m then cands[#cands + 1] = L end end
       break
     end
@@ -443,7 +446,7 @@ local function recognize(P, tvb, pinfo, mode)
     end
   end
   if #requests + #responses == 0 then
-    if mode == "heuristic" then return nil end
+    if mode == "heuristic" and not (strong and readable) then return nil end
     -- Too short to hold the selector: walking the first candidate shows where it ends.
     return { layout = cands[1], unknown = readable and cands[1].selector or nil }
   end

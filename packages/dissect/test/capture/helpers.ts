@@ -13,7 +13,7 @@ export function fixture(name: string): Uint8Array {
 /** Every committed capture (the two cut copies aside), with its format. */
 export const CAPTURES = [
   'any-sll.pcap', 'any-sll2.pcap', 'dns-lo.pcap', 'lo-ns.pcap', 'lo-snap60.pcap', 'lo-us.pcap',
-  'lo-v4.rawip4.pcap', 'lo-v6.rawip6.pcap', 'veth-frag.pcap', 'veth-frag.rawip.pcap',
+  'lo-v4.rawip4.pcap', 'lo-v6.rawip6.pcap', 'unknown-lo.pcap', 'veth-frag.pcap', 'veth-frag.rawip.pcap',
   'lo-any.pcapng', 'lo-us.editcap.pcapng', 'lo.pcapng', 'two-sections.pcapng',
 ] as const;
 

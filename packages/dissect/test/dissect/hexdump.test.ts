@@ -19,18 +19,23 @@ describe('dissecting hex dumps', () => {
     expect(p!.fields.find((n) => n.abbrev === 'samp.info.hostname')!.value).toBe(expected.hostname);
   });
 
-  it('shows a query signature with an unknown message as that protocol\'s malformed packet, not as other traffic', () => {
-    // SA:MP header with opcode 'A'; VC:MP with opcode 'z'; Minecraft FE FD with type 0x42; then a DNS-like payload.
+  it('shows a four-byte magic with an unknown opcode as that protocol\'s malformed packet, not as other traffic', () => {
+    // SA:MP header with opcode 'A'; VC:MP with opcode 'z'; then fe fd with type 0x42 (too weak a signature alone) and DNS.
     const r = dissectHexDump(['53414d507f000001611e41', '', '56434d507f000001611e7a', '', 'fefd4200000001', '', '12340100000100000000000003777777'].join('\n'));
     expect(r.packets.map((p) => [p.protocol, p.layout, p.direction, p.summary])).toEqual([
       ['samp', 'samp.unknown', 'either', 'SA:MP: samp.opcode: unknown opcode 0x41 at offset 10'],
       ['vcmp', 'vcmp.unknown', 'either', 'VC:MP: vcmp.opcode: unknown opcode 0x7a at offset 10'],
-      ['mcquery', 'mcquery.unknown', 'either', 'Minecraft query: mcquery.type: unknown opcode 0x42 at offset 2'],
     ]);
-    expect(r.stats).toMatchObject({ game: 3, nonGame: 1 });
+    expect(r.stats).toMatchObject({ game: 2, nonGame: 2 });
     const [samp] = r.packets;
-    expect(samp!.fields).toEqual([expect.objectContaining({ abbrev: 'samp.malformed', offset: 10, length: 1, value: 'UnknownOpcodeError' })]);
+    // What could be decoded (the header before the opcode), then the malformed item: as the Wireshark plugin shows it.
+    expect(samp!.fields.map((n) => n.abbrev)).toEqual(['samp.magic', 'samp.server_ip', 'samp.server_port', 'samp.malformed']);
+    expect(samp!.fields.at(-1)).toMatchObject({ offset: 10, length: 1, value: 'UnknownOpcodeError' });
     expect(packetJson(samp!).malformed).toEqual({ type: 'UnknownOpcodeError', field: 'samp.opcode', offset: 10, message: 'samp.opcode: unknown opcode 0x41 at offset 10' });
+    // Decode As claims anything on its ports.
+    const forced = dissectHexDump('fefd4200000001', { decodeAs: { protocol: 'mcquery', ports: [0] } });
+    expect(forced.packets.map((p) => p.summary)).toEqual(['Minecraft query: mcquery.type: unknown opcode 0x42 at offset 2']);
+    expect(forced.packets[0]!.fields.map((n) => n.abbrev)).toEqual(['mcquery.magic', 'mcquery.malformed']);
   });
 
   it('walks a whole frame from tshark -x down to UDP, and pairs the request with its reply', () => {
