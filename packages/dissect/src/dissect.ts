@@ -317,25 +317,7 @@ export class Dissector {
 
   /** The record of a settled slot: where the datagram was, and what it is. */
   #complete(slot: Slot, what: Decoding): PacketRecord {
-    const { udp, meta } = slot;
-    let fields: FieldNode[] | undefined;
-    const record: { -readonly [K in keyof PacketRecord]: PacketRecord[K] } = {
-      frame: meta.frame,
-      captureTime: meta.timestamp ? formatTimestamp(meta.timestamp) : null,
-      src: udp.src, dst: udp.dst,
-      protocol: what.protocol, direction: what.direction, message: what.message, layout: what.layout,
-      summary: what.summary,
-      get fields(): FieldNode[] {
-        return (fields ??= what.tree());
-      },
-      payloadOffset: udp.payloadOffset, payloadLength: udp.payload.length,
-      warnings: what.warnings ?? NO_WARNINGS,
-      payload: udp.payload,
-    };
-    if (what.fieldsJson !== undefined) record.fieldsJson = what.fieldsJson;
-    if (udp.fragments) record.fragments = udp.fragments;
-    if (what.malformed) record.malformed = what.malformed;
-    if (slot.frameBytes) record.frameBytes = slot.frameBytes;
+    const record = new Packet(slot, what);
     this.#release(slot, record);
     return record;
   }
@@ -396,6 +378,62 @@ function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptio
 function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
   const r = recognizeOrError(bytes, hint, codec);
   return r instanceof CodecError ? undefined : r;
+}
+
+/**
+ * A record as the dissector makes it: every property set in one order (one shape for all),
+ * the tree built on first use when the fast path wrote its JSON.
+ */
+class Packet implements PacketRecord {
+  readonly frame: number;
+  readonly captureTime: string | null;
+  readonly src: UdpDatagram['src'];
+  readonly dst: UdpDatagram['dst'];
+  readonly protocol: Protocol;
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly layout: string;
+  readonly summary: string;
+  readonly payloadOffset: number;
+  readonly payloadLength: number;
+  readonly fragments: readonly number[] | undefined;
+  readonly malformed: PacketRecord['malformed'];
+  readonly warnings: PacketRecord['warnings'];
+  readonly fieldsJson: string | undefined;
+  readonly payload: Uint8Array;
+  readonly frameBytes: Uint8Array | undefined;
+  responseIn: number | undefined = undefined;
+  requestIn: number | undefined = undefined;
+  responseTime: string | undefined = undefined;
+  unanswered: string | undefined = undefined;
+  duplicateOf: number | undefined = undefined;
+  readonly #tree: () => FieldNode[];
+  #fields: FieldNode[] | undefined;
+
+  constructor({ udp, meta, frameBytes }: Slot, what: Decoding) {
+    this.frame = meta.frame;
+    this.captureTime = meta.timestamp ? formatTimestamp(meta.timestamp) : null;
+    this.src = udp.src;
+    this.dst = udp.dst;
+    this.protocol = what.protocol;
+    this.direction = what.direction;
+    this.message = what.message;
+    this.layout = what.layout;
+    this.summary = what.summary;
+    this.payloadOffset = udp.payloadOffset;
+    this.payloadLength = udp.payload.length;
+    this.fragments = udp.fragments;
+    this.malformed = what.malformed;
+    this.warnings = what.warnings ?? NO_WARNINGS;
+    this.fieldsJson = what.fieldsJson;
+    this.payload = udp.payload;
+    this.frameBytes = frameBytes;
+    this.#tree = what.tree;
+  }
+
+  get fields(): FieldNode[] {
+    return (this.#fields ??= this.#tree());
+  }
 }
 
 export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;
