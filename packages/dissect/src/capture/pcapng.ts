@@ -123,7 +123,7 @@ export class PcapngReader implements UnitReader {
         const major = view.getUint16(pos + 12, le);
         if (major !== 1) {
           return captureError('unsupported', offset,
-            `pcapng version ${major}.${view.getUint16(pos + 14, le)} is not supported (only 1.x)`);
+            `Section Header Block at offset ${offset}: pcapng version ${major}.${view.getUint16(pos + 14, le)} is not supported (only 1.x)`);
         }
         this.interfaces = [];
         this.sectionNumber++;

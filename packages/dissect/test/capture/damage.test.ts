@@ -110,7 +110,14 @@ describe('not a capture', () => {
     expect(lastError(await readAll(pcap)).message).toBe('pcap version 3.4 is not supported (only 2.x)');
     const pcapng = fixture('lo.pcapng').slice();
     pcapng[12] = 2;
-    expect(lastError(await readAll(pcapng)).message).toBe('pcapng version 2.0 is not supported (only 1.x)');
+    expect(lastError(await readAll(pcapng)).message).toBe('Section Header Block at offset 0: pcapng version 2.0 is not supported (only 1.x)');
+    // A later section: the packets of the first come out, then the error names where the second starts.
+    const second = fixture('lo.pcapng').length;
+    const two = fixture('two-sections.pcapng').slice();
+    two[second + 12] = 2;
+    const items = await readAll(two);
+    expect(items.filter((i) => i.kind === 'packet')).toHaveLength(16);
+    expect(lastError(items)).toMatchObject({ code: 'unsupported', offset: second, message: `Section Header Block at offset ${second}: pcapng version 2.0 is not supported (only 1.x)` });
     expect(lastError(await readAll(new Uint8Array([0x34, 0xcd, 0xb2, 0xa1, 2, 0])))).toMatchObject({ code: 'unsupported' });
   });
 });
