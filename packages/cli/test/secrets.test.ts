@@ -132,6 +132,25 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
     expect(runs[4]!.stdout).toContain(`"value": "${SECRET}"`);
   }, 60_000);
 
+  it('in a command that sets a password: `rcon_password NEW` shows as `rcon_password ********`, summary line too', async () => {
+    const NEW = 'Hb3nQw5Lz8';
+    const file = join(dir, 'rcon-password.pcap');
+    writeFileSync(file, pcap([[requestOf(SECRET, `rcon_password ${NEW}`), false], [line('Setting rcon password.'), true], [requestOf(SECRET, 'password ' + OTHER), false]]));
+    const runs = await Promise.all([
+      ...masked.map((flags) => gamequery(['dissect', file, ...flags])),
+      gamequery(['dissect', file, '-F', 'text', '-e', 'samp.rcon.command']),
+      gamequery(['dissect', file, '-F', 'json', '--show-secrets']),
+    ]);
+    for (const r of runs.slice(0, -1)) {
+      expect(r.code).toBe(0);
+      expect(leaks(r, SECRET, NEW, OTHER)).toEqual([]);
+    }
+    expect(runs[0]!.stdout).toContain('Command: rcon_password ********');
+    expect(runs[0]!.stdout).toContain('SA:MP rcon request: rcon_password ********');
+    expect(runs[masked.length]!.stdout.match(/samp\.rcon\.command: .*/g)).toEqual(['samp.rcon.command: rcon_password ********', 'samp.rcon.command: password ********']);
+    expect(runs.at(-1)!.stdout).toContain(`"value":"rcon_password ${NEW}"`);
+  }, 60_000);
+
   it('in the fields of a packet cut inside the password', async () => {
     const runs = await Promise.all([
       gamequery(['dissect', cutDump, '-F', 'text']),

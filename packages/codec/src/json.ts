@@ -57,7 +57,7 @@ export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
   const hidden = n.secret && !showSecrets;
   return {
     abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
-    value: hidden ? MASK : nodeValueToJson(n.value), show: hidden ? MASK : n.show,
+    value: hidden ? n.masked ?? MASK : nodeValueToJson(n.value), show: hidden ? n.masked ?? MASK : n.show,
     ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
     ...(n.generated ? { generated: true as const } : {}),
   };

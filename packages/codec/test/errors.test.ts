@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BadMagicError, CodecError, InvalidValueError, LengthOutOfRangeError, TruncatedError, UnexpectedValueError,
-  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse, rconRequest,
+  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse, rconRequest, nodeJson,
 } from '@gamequery/codec';
 
 describe('typed errors', () => {
@@ -47,6 +47,23 @@ describe('typed errors', () => {
     expect(cut.error?.info.field).toBe('samp.rcon.password');
     expect(cut.fields.at(-1)).toMatchObject({ abbrev: 'samp.malformed', offset: 13, length: 3, secret: true });
     expect(rconRequest.annotate(whole.subarray(0, 12)).fields.at(-1)!.secret).toBeUndefined();
+  });
+
+  it('treats a command that sets a password as a secret in part: the tree, its JSON, the Info column and errors mask it', () => {
+    const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const setting = rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: 'rcon_password hunter3' }));
+    const command = setting.fields.find((n) => n.abbrev === 'samp.rcon.command')!;
+    expect(command).toMatchObject({ value: 'rcon_password hunter3', secret: true, masked: 'rcon_password ********' });
+    expect(nodeJson(command, false)).toMatchObject({ value: 'rcon_password ********', show: 'rcon_password ********' });
+    expect(nodeJson(command, true)).toMatchObject({ value: 'rcon_password hunter3' });
+    expect(setting.info).toBe('SA:MP rcon request: rcon_password ********');
+    expect(rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: '  PASSWORD  join me' })).fields.at(-1)!.masked).toBe('  PASSWORD  ********');
+    for (const plain of ['players', 'rcon_password', 'passwords x', 'say rcon_password x']) {
+      const n = rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: plain })).fields.at(-1)!;
+      expect(n.secret, plain).toBeUndefined();
+    }
+    const e = (() => { try { rconRequest.encode({ ...at, password: 'x', command: 'rcon_password Пароль' }); } catch (err) { return err as InvalidValueError; } })()!;
+    expect(e.info.actual).toBe('rcon_password ********');
   });
 
   it('refuses to encode what the wire cannot carry', () => {

@@ -8,7 +8,7 @@
  * to it whenever it cannot take the fast path, so every error comes from here.
  */
 import type { TextCodec } from './charset.ts';
-import { showInt, showText, fillTemplate } from './display.ts';
+import { showInt, showText, fillTemplate, redacted } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { DECIMAL, ipv4ToString, numericRange, readInt, toHex } from './wire.ts';
@@ -38,6 +38,8 @@ export interface FieldNode {
   readonly generated?: boolean;
   /** Holds a secret (RCON password): renderers mask it unless asked not to. */
   readonly secret?: boolean;
+  /** What a secret node shows instead when only part of it is secret (default: the mask alone). */
+  readonly masked?: string;
 }
 
 /** Something odd that did not stop decoding (a short list, trailing bytes). */
@@ -195,9 +197,11 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     }
     decoded = n;
   }
+  const masked = f.redact ? redacted(text, f.redact) : undefined;
   push(nodes, {
     abbrev: f.abbrev, label: f.label, offset: start, length: wireLength, value: decoded, show: showText(text),
-    ...(f.secret ? { secret: true } : {}),
+    ...(f.secret || masked !== undefined ? { secret: true } : {}),
+    ...(masked !== undefined ? { masked: showText(masked) } : {}),
   });
   w.offset = start + wireLength;
   return decoded;

@@ -5,6 +5,14 @@ import { intSize } from './fields.ts';
 /** What a secret (an RCON password) shows instead of itself, unless asked otherwise. */
 export const MASK = '********';
 
+/** `text` with the first capture group of `pattern` masked, or undefined where it does not match. */
+export function redacted(text: string, pattern: RegExp): string | undefined {
+  const m = pattern.exec(text);
+  if (!m || m[1] === undefined) return undefined;
+  const at = m.index + m[0].indexOf(m[1]);
+  return text.slice(0, at) + MASK + text.slice(at + m[1].length);
+}
+
 export function hexOf(n: number, type: IntType): string {
   return `0x${(n >>> 0).toString(16).padStart(intSize[type] * 2, '0')}`;
 }

@@ -266,7 +266,7 @@ const flatten = (text: string): void => {
 const steps = (fields: readonly Field[]): Step[] => fields.map(step);
 
 const holdsSecret = (fields: readonly Field[]): boolean => fields.some((f) =>
-  (f.kind === 'string' && !!f.secret) || (f.kind === 'group' && holdsSecret(f.fields)) || (f.kind === 'list' && holdsSecret(f.entry.fields)));
+  (f.kind === 'string' && (!!f.secret || !!f.redact)) || (f.kind === 'group' && holdsSecret(f.fields)) || (f.kind === 'list' && holdsSecret(f.entry.fields)));
 
 /**
  * Compiles a layout's fields to a JSON emitter; undefined for a layout holding a secret

@@ -7,7 +7,7 @@ import type { TextCodec } from './charset.ts';
 import type { Field, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { intRange, numericRange, parseIpv4, writeInt } from './wire.ts';
-import { MASK } from './display.ts';
+import { MASK, redacted } from './display.ts';
 import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -50,7 +50,8 @@ function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
 }
 
 /** A string field's value as an error may quote it: never a secret's. */
-const quoted = (f: StringField<string, string | number>, v: unknown): unknown => (f.secret ? MASK : v);
+const quoted = (f: StringField<string, string | number>, v: unknown): unknown =>
+  f.secret ? MASK : f.redact && typeof v === 'string' ? redacted(v, f.redact) ?? v : v;
 
 /** The text of a string field's value, validated. */
 function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {

@@ -82,6 +82,11 @@ export interface StringField<N extends string = string, T extends string | numbe
   readonly numeric?: 'i32' | 'u32';
   /** Never shown in clear by the dissector (RCON passwords). */
   readonly secret?: boolean;
+  /**
+   * Text that is a secret only in part: where this matches, its first capture group is
+   * masked (a new password in `rcon_password NEW`). The match makes the node a secret.
+   */
+  readonly redact?: RegExp;
   /** Phantom: the decoded type. */
   readonly __type?: T;
 }
@@ -176,7 +181,7 @@ export const ipv4 = <const N extends string>(name: N, meta: Meta): Ipv4Field<N> 
 export const bytes = <const N extends string>(name: N, length: number, meta: Meta): BytesField<N> =>
   ({ kind: 'bytes', name, length, ...meta });
 
-type StringMeta = Meta & { readonly secret?: boolean };
+type StringMeta = Meta & { readonly secret?: boolean; readonly redact?: RegExp };
 
 /** A string with an integer length prefix. */
 export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta): StringField<N, string> =>

@@ -9,7 +9,7 @@ import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson } from './emit.ts';
 import { measure, writeInto } from './encode.ts';
-import { fillTemplate, hexOf } from './display.ts';
+import { fillTemplate, hexOf, redacted } from './display.ts';
 import type { CodecError } from '../errors.ts';
 
 export type Protocol = 'samp' | 'vcmp' | 'mcquery';
@@ -107,7 +107,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
     const key = m[1]!;
     const f = spec.fields.find((x) => 'name' in x && x.name === key);
-    return { key, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined };
+    return { key, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined, redact: f?.kind === 'string' ? f.redact : undefined };
   });
 
   const layout: Layout<V> = {
@@ -172,9 +172,11 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       if (!spec.info) return head;
       // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
       const shown: Record<string, unknown> = {};
-      for (const { key, hex } of infoFields) {
+      for (const { key, hex, redact } of infoFields) {
         const v = (value as Record<string, unknown>)[key];
-        shown[key] = v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex) : v;
+        // The Info column is not a place for secrets, even with --show-secrets: the tree has them.
+        shown[key] = v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
+          : redact && typeof v === 'string' ? redacted(v, redact) ?? v : v;
       }
       return `${head}: ${fillTemplate(spec.info, shown)}`;
     },

@@ -18,7 +18,11 @@ export const rconRequest = defineLayout({
   fields: [
     ...sampHeader('x'),
     prefixedString('password', 'u16le', { abbrev: 'samp.rcon.password', label: 'Password', doc: 'RCON password (cleartext on the wire)', secret: true }),
-    prefixedString('command', 'u16le', { abbrev: 'samp.rcon.command', label: 'Command', doc: 'Console command' }),
+    prefixedString('command', 'u16le', {
+      abbrev: 'samp.rcon.command', label: 'Command', doc: 'Console command',
+      // `rcon_password NEW` sets the RCON password, `password NEW` the server's join password.
+      redact: /^\s*(?:rcon_password|password)\s+(\S.*)$/is,
+    }),
   ],
 });
 

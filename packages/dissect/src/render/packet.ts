@@ -1,8 +1,8 @@
 /** Text and JSON renderings of a dissected packet. */
-import { MASK, nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
+import { nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
 import type { PacketRecord } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
-import { renderTree } from './text.ts';
+import { renderTree, showOf } from './text.ts';
 
 export interface RenderOptions {
   readonly showSecrets?: boolean;
@@ -46,7 +46,7 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   const all = [...p.fields, ...generatedNodes(p)];
   if (options.fields?.length && !options.hex) {
     for (const n of walkNodes(all)) {
-      if (options.fields.includes(n.abbrev)) lines.push(`    ${n.abbrev}: ${n.secret && !options.showSecrets ? MASK : n.show}`);
+      if (options.fields.includes(n.abbrev)) lines.push(`    ${n.abbrev}: ${showOf(n, options)}`);
     }
     return lines;
   }

@@ -12,7 +12,7 @@ export interface TextOptions {
 }
 
 export function showOf(node: FieldNode, options: TextOptions = {}): string {
-  return node.secret && !options.showSecrets ? MASK : node.show;
+  return node.secret && !options.showSecrets ? node.masked ?? MASK : node.show;
 }
 
 /** One line of text for a node, without indentation. */
