@@ -3,6 +3,7 @@
  * field, as tshark -V-like text, JSON or NDJSON.
  */
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
@@ -70,6 +71,8 @@ export function dissectCommand(): Command {
             if (item.kind === 'packet') out.packet(item.packet);
             else out.error({ type: 'CaptureError', code: item.code, offset: item.offset, message: item.message });
             progress.tick();
+            // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
+            if (out.full) await out.drained();
           }
         } finally {
           progress.done();
@@ -89,19 +92,22 @@ export function dissectCommand(): Command {
 /**
  * Writes packets as they come: text blocks, NDJSON lines, or one JSON document. Machine
  * formats are written in blocks of about 64 KiB (one write per packet would cost more
- * than the dissection); text goes out per packet, for a reader watching it.
+ * than the dissection); text goes out per packet, for a reader watching it. `full` says
+ * stdout is holding more than its buffer (a pipe's reader is behind): the caller waits
+ * for 'drain', so memory stays flat whatever reads the output.
  */
 class Output {
   #first = true;
   #errors: object[] = [];
   #pending = '';
+  full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
     if (format === 'json') this.#write('{\n"packets": [\n');
   }
 
   packet(p: PacketRecord): void {
     if (this.format === 'text') {
-      process.stdout.write((this.#first ? '' : '\n') + renderPacketText(p, this.render).join('\n') + '\n');
+      this.#out((this.#first ? '' : '\n') + renderPacketText(p, this.render).join('\n') + '\n');
     } else if (this.format === 'ndjson') {
       this.#write(packetLine(p, this.render) + '\n');
     } else {
@@ -130,8 +136,18 @@ class Output {
   }
 
   #flush(): void {
-    if (this.#pending) process.stdout.write(this.#pending);
+    if (this.#pending) this.#out(this.#pending);
     this.#pending = '';
+  }
+
+  #out(text: string): void {
+    if (!process.stdout.write(text)) this.full = true;
+  }
+
+  /** Resolves once stdout has written what it holds. */
+  async drained(): Promise<void> {
+    if (this.full) await once(process.stdout, 'drain');
+    this.full = false;
   }
 }
 
