@@ -2,10 +2,17 @@
  * Runs the CLI as a user does: a child process from the TypeScript sources, killed after
  * a bounded time. Every test that spawns `gamequery` and waits for it to end uses this.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Node's arguments for `gamequery ARGS…` from the sources, with `root` as the working directory. */
+export const cliArgs = (args: readonly string[]): string[] =>
+  ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args];
+
+/** Runs `gamequery ARGS…` to its end (tests of quick commands). */
+export const runSync = (...args: string[]) => spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
 
 export interface Ran { code: number | null; stdout: string; stderr: string }
 
@@ -20,7 +27,7 @@ export interface RunOptions {
 
 /** Runs `gamequery ARGS…`; `GAMEQUERY_RCON_PASSWORD` is cleared unless `env` sets it. */
 export function gamequery(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(args), {
     cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GAMEQUERY_RCON_PASSWORD: '', ...options.env },
   });
   const r: Ran = { code: null, stdout: '', stderr: '' };

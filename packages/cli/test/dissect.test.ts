@@ -1,15 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { playersRequest, playersResponse } from '@gamequery/codec';
-import { writePcap } from '../../dissect/test/capture/helpers.ts';
+import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
+import { cliArgs, root, runSync as run } from './cli.ts';
 
-const root = new URL('../../../', import.meta.url).pathname;
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
-const run = (...args: string[]) =>
-  spawnSync(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', `${root}packages/cli/src/main.ts`, ...args], { cwd: root, encoding: 'utf8' });
 
 describe('gamequery dissect', () => {
   it('streams NDJSON, one packet per line', () => {
@@ -44,14 +42,15 @@ describe('gamequery dissect to a slow reader', () => {
     const records: { seconds: number; ticks: number; data: Uint8Array }[] = [];
     for (let i = 0; i < 3000; i++) {
       for (const [payload, fromServer] of [[request, false], [reply, true]] as const) {
-        records.push({ seconds: 1_700_000_000 + i, ticks: fromServer ? 500 : 0, data: rawIpv4(payload, fromServer, 40000 + (i % 20000)) });
+        const client = 40000 + (i % 20000);
+        records.push({ seconds: 1_700_000_000 + i, ticks: fromServer ? 500 : 0, data: fromServer ? udpFrame(payload, 7777, client) : udpFrame(payload, client, 7777) });
       }
     }
     const dir = mkdtempSync(join(tmpdir(), 'gamequery-pipe-'));
     const file = join(dir, 'big.pcap');
-    writeFileSync(file, writePcap(records, { linkType: 101 }));
+    writeFileSync(file, writePcap(records, { linkType: 1 }));
     try {
-      const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', `${root}packages/cli/src/main.ts`, 'dissect', file, '-F', 'ndjson'], { cwd: root });
+      const child = spawn(process.execPath, cliArgs(['dissect', file, '-F', 'ndjson']), { cwd: root });
       child.stdout.pause();
       // While nobody reads, the dissector must stop at the pipe: its memory may not grow with the output.
       let peak = 0;
@@ -82,16 +81,3 @@ describe('gamequery dissect to a slow reader', () => {
     }
   }, 60_000);
 });
-
-/** A raw IPv4/UDP frame between 127.0.0.1:`clientPort` and 127.0.0.1:7777. */
-function rawIpv4(payload: Uint8Array, fromServer: boolean, clientPort: number): Uint8Array {
-  const f = new Uint8Array(28 + payload.length);
-  const v = new DataView(f.buffer);
-  f.set([0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 17, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1]);
-  v.setUint16(2, 28 + payload.length);
-  v.setUint16(20, fromServer ? 7777 : clientPort);
-  v.setUint16(22, fromServer ? clientPort : 7777);
-  v.setUint16(24, 8 + payload.length);
-  f.set(payload, 28);
-  return f;
-}

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { layouts } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const run = (...args: string[]) =>
-  spawnSync(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', `${root}packages/cli/src/main.ts`, ...args], { cwd: root, encoding: 'utf8' });
+import { root, runSync as run } from './cli.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'gamequery-export-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

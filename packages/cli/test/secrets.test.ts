@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rconRequest, rconResponse } from '@gamequery/codec';
 import { QueryClient, startEmulator, type Emulator } from '@gamequery/codec/node';
-import { writePcap } from '../../dissect/test/capture/helpers.ts';
+import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
 import { gamequery, type Ran } from './cli.ts';
 
 const SECRET = 'Zq7xKv9Wp2';
@@ -36,19 +36,8 @@ const requestOf = (password: string, command: string): Uint8Array => rconRequest
 const line = (output: string): Uint8Array => rconResponse.encode({ ...header, output });
 
 /** An Ethernet/IPv4/UDP frame between 127.0.0.1:50000 (client) and 127.0.0.1:7777. */
-function frame(payload: Uint8Array, fromServer: boolean): Uint8Array {
-  const f = new Uint8Array(42 + payload.length);
-  const v = new DataView(f.buffer);
-  v.setUint16(12, 0x0800);
-  f.set([0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 17], 14);
-  v.setUint16(16, 28 + payload.length);
-  f.set([127, 0, 0, 1, 127, 0, 0, 1], 26);
-  v.setUint16(34, fromServer ? 7777 : 50000);
-  v.setUint16(36, fromServer ? 50000 : 7777);
-  v.setUint16(38, 8 + payload.length);
-  f.set(payload, 42);
-  return f;
-}
+const frame = (payload: Uint8Array, fromServer: boolean): Uint8Array =>
+  (fromServer ? udpFrame(payload, 7777, 50000) : udpFrame(payload, 50000, 7777));
 
 /** A classic pcap (Ethernet) of `datagrams`, 1 ms apart. */
 const pcap = (datagrams: ReadonlyArray<readonly [Uint8Array, boolean]>): Uint8Array =>

@@ -4,11 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { infoRequest, infoResponse } from '@gamequery/codec';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+import { cliArgs, root } from './cli.ts';
 
 interface Run {
   readonly child: ChildProcess;
@@ -18,7 +17,7 @@ interface Run {
 }
 
 function run(args: string[]): Run {
-  const child = spawn(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(args), {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const r: Run = {

@@ -118,8 +118,6 @@ export function signatureOf(bytes: Uint8Array): Protocol | undefined {
 }
 
 function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptions | undefined, fail: Fail<E>): Recognized | E {
-  const magic = first4(bytes);
-  const isMcRequest = isMinecraftRequest(bytes);
   const protocol = hint.protocol ?? signatureOf(bytes);
   if (!protocol) {
     return bytes.length >= 5 && (bytes[0] === HANDSHAKE || bytes[0] === STAT)
@@ -141,11 +139,11 @@ function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptio
     case 'vcmp': {
       const pair = opcodeOf('vcmp', bytes, fail);
       if (!isPair(pair)) return pair;
-      const direction = hint.direction ?? (magic === MP04 ? 'response' : 'request');
+      const direction = hint.direction ?? (first4(bytes) === MP04 ? 'response' : 'request');
       return found(direction, pair[direction]);
     }
     case 'mcquery': {
-      const direction = hint.direction ?? (isMcRequest ? 'request' : 'response');
+      const direction = hint.direction ?? (isMinecraftRequest(bytes) ? 'request' : 'response');
       if (hint.message) {
         const pair = mcqueryMessages[hint.message as keyof typeof mcqueryMessages];
         if (!pair) return fail(() => new UnrecognizedPacketError(`mcquery: no message named ${JSON.stringify(hint.message)}`));

@@ -15,7 +15,7 @@ import {
   CodecError, malformedNode, messages, protocolNames, recognize, signatureOf,
   type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
-import { QueryPairer, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
+import { QueryPairer, pairingPart, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
 import { readCapture } from './capture/reader.ts';
 import type { CaptureError, CaptureReaderOptions } from './capture/types.ts';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -104,22 +104,13 @@ const decodeAndKeepTree: PacketDecoder<Meta> = (d, layout, codec) => {
   const fast = layout.annotateJson(d.bytes, codec);
   if (fast) {
     meta.tree = { layout, json: fast.json, value: fast.value };
-    return { value: pairingValue(fast.value), bytesRead: d.bytes.length, warnings: NO_WARNINGS };
+    return { value: pairingPart(fast.value), bytesRead: d.bytes.length, warnings: NO_WARNINGS };
   }
   if (!meta.truncated) return layout.decode(d.bytes, codec);
   const annotation = layout.annotate(d.bytes, codec);
   meta.tree = { layout, annotation, value: annotation.partial };
-  return { value: pairingValue(annotation.partial), bytesRead: annotation.bytesRead, warnings: annotation.warnings };
+  return { value: pairingPart(annotation.partial), bytesRead: annotation.bytesRead, warnings: annotation.warnings };
 };
-
-const NO_VALUE: Record<string, unknown> = Object.freeze({});
-
-/**
- * The part of a value the pairer reads (a Minecraft token). The pairer keeps what it is
- * given for its duplicate window; the record has the whole value already.
- */
-const pairingValue = (value: Record<string, unknown>): Record<string, unknown> =>
-  value['token'] === undefined ? NO_VALUE : { token: value['token'] };
 
 /** Incremental dissector: push frames, collect records in frame order. */
 export class Dissector {
@@ -245,6 +236,11 @@ export class Dissector {
   #settleRaw(slot: Slot | undefined): void {
     if (!slot) return;
     const hint = this.#decodeAsHint(slot.udp) ?? {};
+    // Without a hint, only bytes with a signature can be recognised: the rest is other traffic, no need to try.
+    if (!hint.protocol && !signatureOf(slot.udp.payload)) {
+      this.#release(slot, null);
+      return;
+    }
     const r = recognizeOrError(slot.udp.payload, hint, this.#codec);
     if (!(r instanceof CodecError)) {
       this.#record(slot, r.protocol, r.direction, r.layout);

@@ -265,15 +265,11 @@ const flatten = (text: string): void => {
 
 const steps = (fields: readonly Field[]): Step[] => fields.map(step);
 
-const holdsSecret = (fields: readonly Field[]): boolean => fields.some((f) =>
-  (f.kind === 'string' && (!!f.secret || !!f.redact)) || (f.kind === 'group' && holdsSecret(f.fields)) || (f.kind === 'list' && holdsSecret(f.entry.fields)));
-
 /**
- * Compiles a layout's fields to a JSON emitter; undefined for a layout holding a secret
- * (the renderer must decide whether to mask it, so it takes the tree).
+ * Compiles a layout's fields to a JSON emitter. Not for a layout holding a secret
+ * (`secretFields`): the renderer decides whether to mask it, so it takes the tree.
  */
-export function compileJson(fields: readonly Field[]): JsonEmitter | undefined {
-  if (holdsSecret(fields)) return undefined;
+export function compileJson(fields: readonly Field[]): JsonEmitter {
   const all = steps(fields);
   return (bytes, text) => {
     const c: Cursor = { bytes, text, at: 0 };

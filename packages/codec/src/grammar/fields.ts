@@ -235,6 +235,20 @@ export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label
 export const hasValue = (f: Field): f is Exclude<Field, MagicField | ConstField | GroupField> =>
   f.kind !== 'magic' && f.kind !== 'const' && f.kind !== 'group';
 
+/**
+ * The fields that hold a secret, by abbreviation: `whole` (`secret`) or `part` (`redact`).
+ * Renderers mask them, the JSON fast path leaves them to the tree, and a malformed item
+ * that starts inside a whole secret is a secret too.
+ */
+export function secretFields(fields: readonly Field[], into = new Map<string, 'whole' | 'part'>()): Map<string, 'whole' | 'part'> {
+  for (const f of fields) {
+    if (f.kind === 'string' && (f.secret || f.redact)) into.set(f.abbrev, f.secret ? 'whole' : 'part');
+    else if (f.kind === 'group') secretFields(f.fields, into);
+    else if (f.kind === 'list') secretFields(f.entry.fields, into);
+  }
+  return into;
+}
+
 /** Wire size of a field whose size does not depend on the data. */
 export function fixedSize(f: Field): number | undefined {
   switch (f.kind) {

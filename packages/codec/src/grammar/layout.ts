@@ -4,6 +4,7 @@
 import type { Charset } from './charset.ts';
 import { textCodec } from './charset.ts';
 import type { Field, ValueOf } from './fields.ts';
+import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
@@ -100,8 +101,8 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
-  const emitJson = compileJson(spec.fields);
   const secrets = secretFields(spec.fields);
+  const emitJson = secrets.size ? undefined : compileJson(spec.fields);
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // Info-column placeholders and the declarations they name, resolved once.
   const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
@@ -139,7 +140,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       const r = interpret(id, spec.fields, bytes, codecFor(options));
       const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
       const fields = r.fields;
-      if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.has(r.error.info.field)));
+      if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.get(r.error.info.field) === 'whole'));
       return {
         layout, fields, partial: r.value as Partial<V>, bytesRead: r.bytesRead, warnings,
         info: layout.describe(r.value as Partial<V>),
@@ -197,15 +198,6 @@ export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: Code
   };
 }
 
-/** Abbreviations of the secret fields of a layout. */
-function secretFields(fields: readonly Field[], into = new Set<string>()): Set<string> {
-  for (const f of fields) {
-    if (f.kind === 'string' && f.secret) into.add(f.abbrev);
-    else if (f.kind === 'group') secretFields(f.fields, into);
-    else if (f.kind === 'list') secretFields(f.entry.fields, into);
-  }
-  return into;
-}
 
 function trailing(bytesRead: number, length: number): DecodeWarning {
   return { field: 'trailing', offset: bytesRead, message: `${length - bytesRead} bytes after the end of the message at offset ${bytesRead}` };

@@ -3,7 +3,7 @@
  * operator over datagrams from a live socket or a capture file. Browser-safe.
  */
 export { pairQueries, type PairingOptions } from './operator.ts';
-export { QueryPairer, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
+export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
 export type {
   Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
   ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,

@@ -95,6 +95,16 @@ export interface QueryPairerOptions<M> extends PairerOptions {
 
 const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
 
+const NO_VALUE: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The part of a decoded value the pairer reads (a Minecraft token): what a decoder that
+ * keeps the whole value elsewhere may hand it, since it holds on to values for its
+ * duplicate window.
+ */
+export const pairingPart = (value: Record<string, unknown>): Record<string, unknown> =>
+  value['token'] === undefined ? NO_VALUE : { token: value['token'] };
+
 const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> => {
   const packet: DecodedPacket = {
     protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings,

@@ -85,6 +85,21 @@ export function writePcap(records: readonly SimpleRecord[], options: {
   return out;
 }
 
+/** An Ethernet/IPv4/UDP frame (linktype 1) from 127.0.0.1:`srcPort` to 127.0.0.1:`dstPort`, checksums left 0. */
+export function udpFrame(payload: Uint8Array, srcPort: number, dstPort: number): Uint8Array {
+  const f = new Uint8Array(42 + payload.length);
+  const v = new DataView(f.buffer);
+  v.setUint16(12, 0x0800);
+  f.set([0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 17], 14);
+  v.setUint16(16, 28 + payload.length);
+  f.set([127, 0, 0, 1, 127, 0, 0, 1], 26);
+  v.setUint16(34, srcPort);
+  v.setUint16(36, dstPort);
+  v.setUint16(38, 8 + payload.length);
+  f.set(payload, 42);
+  return f;
+}
+
 /** Builds one pcapng block in the given byte order: type, length, body padded to 4, length. */
 export function block(type: number, body: Uint8Array, littleEndian = true): Uint8Array {
   const padded = (body.length + 3) & ~3;
