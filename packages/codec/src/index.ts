@@ -12,6 +12,7 @@ export type { Layout, Protocol, Direction, CodecOptions, Decoded, Annotation } f
 export { protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';
+export { ByteSink, asciiBytes } from './grammar/sink.ts';
 export * from './samp/index.ts';
 export * from './vcmp/index.ts';
 export * from './mcquery/index.ts';
