@@ -117,6 +117,15 @@ export function signatureOf(bytes: Uint8Array): Protocol | undefined {
   return isMinecraftRequest(bytes) ? 'mcquery' : undefined;
 }
 
+/** Recognitions are few (a layout and a direction): made once each, not per datagram. */
+const recognitions = new Map<Layout<any>, Partial<Record<Direction | 'either', Recognized>>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function found(direction: Direction | 'either', layout: Layout<any>): Recognized { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let byDirection = recognitions.get(layout);
+  if (!byDirection) recognitions.set(layout, (byDirection = {}));
+  return (byDirection[direction] ??= Object.freeze({ protocol: layout.protocol, direction, message: layout.message, layout }));
+}
+
 function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptions | undefined, fail: Fail<E>): Recognized | E {
   const protocol = hint.protocol ?? signatureOf(bytes);
   if (!protocol) {
@@ -124,9 +133,6 @@ function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptio
       ? fail(() => new UnrecognizedPacketError('this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation'))
       : fail(() => new UnrecognizedPacketError(`no SA:MP, VC:MP or Minecraft query signature (starts ${preview(bytes)})`));
   }
-  const found = (direction: Direction | 'either', layout: Layout<any>): Recognized => // eslint-disable-line @typescript-eslint/no-explicit-any
-    ({ protocol, direction, message: layout.message, layout });
-
   switch (protocol) {
     case 'samp': {
       const pair = opcodeOf('samp', bytes, fail);

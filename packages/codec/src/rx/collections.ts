@@ -14,35 +14,54 @@ class Bucket<T> {
   constructor(public items: T[]) {}
 }
 
-/** Items filed under string keys, oldest first within a key. */
-export class FifoIndex<T extends Retirable> {
-  readonly #buckets = new Map<string, T | Bucket<T>>();
+/** Which items under a hash are the ones asked for (hashes collide; the item tells). */
+export type Match<T> = (item: T) => boolean;
 
-  add(key: string, item: T): void {
+const any = (): boolean => true;
+
+/**
+ * Items filed under numeric keys (hashes of what identifies them), oldest first within a
+ * key. A hash says where to look, not what matches: lookups take the predicate that tells
+ * an item's real identity, so two identities sharing a hash never answer for each other.
+ * Numbers rather than strings, because building a key string per datagram (endpoints,
+ * hex of echoed bytes) cost more than the rest of the pairing.
+ */
+export class FifoIndex<T extends Retirable> {
+  readonly #buckets = new Map<number, T | Bucket<T>>();
+
+  add(key: number, item: T): void {
     const held = this.#buckets.get(key);
     if (held === undefined) this.#buckets.set(key, item);
     else if (held instanceof Bucket) held.items.push(item);
     else this.#buckets.set(key, new Bucket([held, item]));
   }
 
-  /** The oldest live item under `key`. */
-  first(key: string): T | undefined {
+  /** The oldest live item under `key` that `match` accepts. */
+  first(key: number, match: Match<T> = any): T | undefined {
     const held = this.#settle(key);
-    return held instanceof Bucket ? held.items[held.head] : held;
+    if (!(held instanceof Bucket)) return held !== undefined && match(held) ? held : undefined;
+    for (let i = held.head; i < held.items.length; i++) {
+      const item = held.items[i]!;
+      if (!item.done && match(item)) return item;
+    }
+    return undefined;
   }
 
-  /** Live items under `key`, newest first. */
-  *newestFirst(key: string): Generator<T, void> {
+  /** Live items under `key` that `match` accepts, newest first. */
+  *newestFirst(key: number, match: Match<T> = any): Generator<T, void> {
     const held = this.#settle(key);
     if (!(held instanceof Bucket)) {
-      if (held) yield held;
+      if (held !== undefined && match(held)) yield held;
       return;
     }
-    for (let i = held.items.length - 1; i >= held.head; i--) if (!held.items[i]!.done) yield held.items[i]!;
+    for (let i = held.items.length - 1; i >= held.head; i--) {
+      const item = held.items[i]!;
+      if (!item.done && match(item)) yield item;
+    }
   }
 
   /** Call after marking an item done, for each key it was filed under. */
-  release(key: string): void {
+  release(key: number): void {
     this.#settle(key);
   }
 
@@ -55,7 +74,7 @@ export class FifoIndex<T extends Retirable> {
   }
 
   /** Drops finished items from the front of a bucket, and the key once nothing live is left. */
-  #settle(key: string): T | Bucket<T> | undefined {
+  #settle(key: number): T | Bucket<T> | undefined {
     const held = this.#buckets.get(key);
     if (held === undefined) return undefined;
     if (!(held instanceof Bucket)) {
@@ -73,6 +92,55 @@ export class FifoIndex<T extends Retirable> {
       held.head = 0;
     }
     return held;
+  }
+}
+
+/**
+ * Items in the order they came, the oldest live one first; an item leaves by being
+ * marked done (then {@link retire}d), and is dropped when it reaches the front. Cheaper
+ * than an insertion-ordered Set (no hashing) for what the pairer needs: the count, the
+ * oldest, and all of them at the end.
+ */
+export class LiveList<T extends Retirable> {
+  #items: T[] = [];
+  #head = 0;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(item: T): void {
+    this.#items.push(item);
+    this.#size++;
+  }
+
+  /** Call once for an item just marked done. */
+  retire(): void {
+    this.#size--;
+    if (this.#size === 0) this.clear();
+  }
+
+  /** The oldest live item. */
+  oldest(): T | undefined {
+    const items = this.#items;
+    while (this.#head < items.length && items[this.#head]!.done) this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > items.length) {
+      this.#items = items.slice(this.#head);
+      this.#head = 0;
+    }
+    return this.#items[this.#head];
+  }
+
+  /** The live items, oldest first (a copy: the caller may retire them as it goes). */
+  live(): T[] {
+    return this.#items.slice(this.#head).filter((item) => !item.done);
+  }
+
+  clear(): void {
+    this.#items = [];
+    this.#head = 0;
+    this.#size = 0;
   }
 }
 
@@ -159,10 +227,10 @@ export class DeadlineQueue<T extends Timed> {
     return this.#front()?.at;
   }
 
-  /** Removes and returns the earliest live item if its deadline is at or before `now`. */
-  popDue(now: bigint): T | undefined {
+  /** Removes and returns the earliest live item if its deadline is at or before `now` (before it, if `strictly`). */
+  popDue(now: bigint, strictly = false): T | undefined {
     const front = this.#front();
-    if (!front || front.at > now) return undefined;
+    if (!front || front.at > now || (strictly && front.at === now)) return undefined;
     if (this.#frontLane) this.#frontLane.shift();
     else this.#removeTop();
     return front.item!;

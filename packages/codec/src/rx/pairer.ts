@@ -16,13 +16,15 @@
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { DeadlineQueue, FifoIndex, type Timed } from './collections.ts';
-import { collected, conversation, keyRules, mayBeMinecraftReply, silenceReasons, type Keys } from './rules.ts';
+import { DeadlineQueue, FifoIndex, LiveList, type Match, type Timed } from './collections.ts';
+import {
+  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
+} from './rules.ts';
 import type {
   CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
 } from './types.ts';
 
-interface Pending<M> extends Timed {
+interface Pending<M> extends Timed, FiledRequest {
   readonly kind: 'pending';
   readonly request: DecodedDatagram<M>;
   readonly keys: Keys;
@@ -34,7 +36,7 @@ interface Pending<M> extends Timed {
 
 type Outcome = 'answered' | 'unanswered' | 'overflow';
 
-interface Finished<M> extends Timed {
+interface Finished<M> extends Timed, FiledRequest {
   readonly kind: 'finished';
   readonly outcome: Outcome;
   readonly request: DecodedDatagram<M>;
@@ -45,7 +47,8 @@ interface Finished<M> extends Timed {
 
 interface Token<M> extends Timed {
   readonly kind: 'token';
-  readonly key: string;
+  readonly key: number;
+  readonly token: number;
   readonly exchange: ExchangeEvent<M>;
 }
 
@@ -69,13 +72,6 @@ class Filed<T extends { readonly keys: Keys; done: boolean }> {
     this.exact.clear();
     this.loose.clear();
   }
-}
-
-/** How a reply is decoded once its context (the request's message name) is known. */
-interface ReplyReader<M> {
-  read(message?: string): DecodedDatagram<M>;
-  /** The event for a reply with no context at all. */
-  orphan(): PairingEvent<M>;
 }
 
 const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
@@ -105,12 +101,30 @@ const NO_VALUE: Record<string, unknown> = Object.freeze({});
 export const pairingPart = (value: Record<string, unknown>): Record<string, unknown> =>
   value['token'] === undefined ? NO_VALUE : { token: value['token'] };
 
-const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> => {
-  const packet: DecodedPacket = {
-    protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings,
-  };
-  return { datagram, protocol: r.protocol, direction: r.direction as Direction, message: r.message, value: d.value, packet };
-};
+/**
+ * A datagram read as a message. One object serves as both the event's `DecodedDatagram`
+ * and its `packet` (the codec's `DecodedPacket`): the pairer keeps these for its
+ * duplicate window, and every object kept is one the garbage collector moves.
+ */
+class DecodedMessage<M> implements DecodedDatagram<M>, DecodedPacket {
+  constructor(
+    readonly datagram: Datagram<M>,
+    readonly protocol: Protocol,
+    readonly direction: Direction,
+    readonly message: string,
+    readonly layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    readonly value: Record<string, unknown>,
+    readonly bytesRead: number,
+    readonly warnings: Decoded<unknown>['warnings'],
+  ) {}
+
+  get packet(): DecodedPacket {
+    return this;
+  }
+}
+
+const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> =>
+  new DecodedMessage(datagram, r.protocol, r.direction as Direction, r.message, r.layout, d.value, d.bytesRead, d.warnings);
 
 const errorJson = (e: unknown): CodecErrorJson =>
   e instanceof CodecError
@@ -121,21 +135,32 @@ const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> 
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-const firstUnder = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): T | undefined => {
+const firstUnder = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): T | undefined => {
   for (const k of keys) {
-    const hit = index.first(k);
+    const hit = index.first(k, match);
     if (hit) return hit;
   }
   return undefined;
 };
 
-function* newestUnder<T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): Generator<T, void> {
-  for (const k of keys) yield* index.newestFirst(k);
+function* newestUnder<T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): Generator<T, void> {
+  for (const k of keys) yield* index.newestFirst(k, match);
 }
 
-const newestOf = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly string[]): T | undefined => {
-  for (const hit of newestUnder(index, keys)) return hit;
+const newestOf = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): T | undefined => {
+  for (const hit of newestUnder(index, keys, match)) return hit;
   return undefined;
+};
+
+/** How a reply is matched against filed requests, by its exact and its loose identity. */
+interface Matchers {
+  readonly exact: Match<FiledRequest>;
+  readonly loose: Match<FiledRequest>;
+}
+
+const matchers = (protocol: Protocol, reply: Datagram): Matchers => {
+  const rule = keyRules[protocol];
+  return { exact: (f) => rule.exact(f, reply), loose: (f) => rule.loose(f, reply) };
 };
 
 const atLeastZero = (name: string, value: number): number => {
@@ -175,9 +200,11 @@ export class QueryPairer<M = unknown> {
   readonly #pending = new Filed<Pending<M>>();
   readonly #finished = new Filed<Finished<M>>();
   /** Insertion order: the first is the oldest (overflow evicts it). */
-  readonly #live = new Set<Pending<M>>();
-  readonly #remembered = new Set<Finished<M>>();
-  readonly #tokens = new Map<string, Token<M>>();
+  readonly #live = new LiveList<Pending<M>>();
+  readonly #remembered = new LiveList<Finished<M>>();
+  readonly #tokens = new FifoIndex<Token<M>>();
+  /** Tokens in filing order: the first is the oldest (the maxPending limit drops it). */
+  readonly #tokenOrder = new LiveList<Token<M>>();
   readonly #timers = new DeadlineQueue<Pending<M> | Finished<M> | Token<M>>();
 
   constructor(options: QueryPairerOptions<M> = {}) {
@@ -199,7 +226,8 @@ export class QueryPairer<M = unknown> {
    * still counts.
    */
   receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M>[] {
-    const out = this.expire(now - 1n);
+    const out: PairingEvent<M>[] = [];
+    this.#expire(now, true, out);
     this.#take(datagram, now, out);
     return out;
   }
@@ -207,14 +235,18 @@ export class QueryPairer<M = unknown> {
   /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
   expire(now: bigint): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
-    for (let item = this.#timers.popDue(now); item; item = this.#timers.popDue(now)) {
+    this.#expire(now, false, out);
+    return out;
+  }
+
+  #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
+    for (let item = this.#timers.popDue(now, strictly); item; item = this.#timers.popDue(now, strictly)) {
       switch (item.kind) {
         case 'pending': this.#close(item, item.deadline, 'timeout', out); break;
         case 'finished': this.#forget(item); break;
         case 'token': this.#dropToken(item); break;
       }
     }
-    return out;
   }
 
   /**
@@ -223,11 +255,13 @@ export class QueryPairer<M = unknown> {
    */
   flush(): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
-    for (const p of [...this.#live]) this.#close(p, p.deadline, 'end', out);
+    for (const p of this.#live.live()) this.#close(p, p.deadline, 'end', out);
+    this.#live.clear();
     this.#pending.clear();
     this.#finished.clear();
     this.#remembered.clear();
     this.#tokens.clear();
+    this.#tokenOrder.clear();
     this.#timers.clear();
     return out;
   }
@@ -246,18 +280,7 @@ export class QueryPairer<M = unknown> {
         return;
       }
       // No magic: a Minecraft reply only within its conversation.
-      this.#reply(d, 'mcquery', now, out, {
-        read: (message) => this.#readMinecraftReply(d, message),
-        orphan: () => {
-          try {
-            const reply = this.#readMinecraftReply(d);
-            if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
-              return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation' };
-            }
-          } catch { /* not a reply either: report the error of the plain decode */ }
-          return undecodable(d, errorOf(d.bytes, codec));
-        },
-      });
+      this.#reply(d, 'mcquery', now, out, undefined);
       return;
     }
     if (r.direction === 'either') {
@@ -272,56 +295,70 @@ export class QueryPairer<M = unknown> {
       out.push(undecodable(d, error));
       return;
     }
-    if (decoded.direction === 'request') {
-      this.#request(decoded, now, out);
-      return;
+    if (decoded.direction === 'request') this.#request(decoded, now, out);
+    else this.#reply(d, decoded.protocol, now, out, decoded);
+  }
+
+  /**
+   * The reply read as the request's `message` would have it: `decoded` if the bytes told
+   * already, else (a Minecraft reply, which has no magic) read now. Undefined, with the
+   * `undecodable` event out, if it does not decode.
+   */
+  #read(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined, out: PairingEvent<M>[], message?: string): DecodedDatagram<M> | undefined {
+    if (decoded) return decoded;
+    try {
+      return this.#readMinecraftReply(d, message);
+    } catch (error) {
+      out.push(undecodable(d, error));
+      return undefined;
     }
-    this.#reply(d, decoded.protocol, now, out, {
-      read: () => decoded,
-      orphan: () => ({ kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply' }),
-    });
+  }
+
+  /** The event for a reply with no request anywhere near. */
+  #orphan(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
+    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply' };
+    try {
+      const reply = this.#readMinecraftReply(d);
+      if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
+        return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation' };
+      }
+    } catch { /* not a reply either: report the error of the plain decode */ }
+    return undecodable(d, errorOf(d.bytes, this.#o.codec));
   }
 
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
     const keys = keyRules[protocol].response(d);
-    return firstUnder(this.#pending.exact, keys.exact) !== undefined
-      || newestOf(this.#finished.exact, keys.exact) !== undefined
-      || firstUnder(this.#pending.loose, keys.loose) !== undefined;
+    const match = matchers(protocol, d);
+    return firstUnder(this.#pending.exact, keys.exact, match.exact) !== undefined
+      || newestOf(this.#finished.exact, keys.exact, match.exact) !== undefined
+      || firstUnder(this.#pending.loose, keys.loose, match.loose) !== undefined;
   }
 
   #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const token = request.value['token'];
-    const handshake = request.protocol === 'mcquery' && typeof token === 'number'
-      ? this.#tokens.get(tokenKey(request.datagram, token))?.exchange
-      : undefined;
+    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token)?.exchange : undefined;
     if (this.#live.size >= this.#o.maxPending) {
-      const oldest = this.#live.values().next().value!;
+      const oldest = this.#live.oldest()!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
+    const issuer = handshake?.request.datagram;
     const p: Pending<M> = {
-      kind: 'pending', request, handshake, responses: [], deadline: now + this.#ns.timeout, done: false,
-      keys: keyRules[request.protocol].request(request.datagram, handshake?.request.datagram),
+      kind: 'pending', request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: [], deadline: now + this.#ns.timeout, done: false,
+      keys: keyRules[request.protocol].request(request.datagram, issuer),
       collects: collected.has(`${request.protocol}.${request.message}`),
     };
     this.#pending.add(p);
-    this.#live.add(p);
+    this.#live.push(p);
     this.#timers.push(p);
   }
 
-  #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], reader: ReplyReader<M>): void {
+  #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
     const keys = keyRules[protocol].response(d);
-    const read = (message?: string): DecodedDatagram<M> | undefined => {
-      try {
-        return reader.read(message);
-      } catch (error) {
-        out.push(undecodable(d, error));
-        return undefined;
-      }
-    };
+    const match = matchers(protocol, d);
 
-    const pending = firstUnder(this.#pending.exact, keys.exact);
+    const pending = firstUnder(this.#pending.exact, keys.exact, match.exact);
     if (pending) {
-      const r = read(pending.request.message);
+      const r = this.#read(d, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
       return;
     }
@@ -329,7 +366,7 @@ export class QueryPairer<M = unknown> {
     // Answered or timed out already: a copy of a reply it had, or a late or extra one.
     let newest: Finished<M> | undefined;
     let copy: { of: Finished<M>; original: DecodedDatagram<M> } | undefined;
-    for (const f of newestUnder(this.#finished.exact, keys.exact)) {
+    for (const f of newestUnder(this.#finished.exact, keys.exact, match.exact)) {
       newest ??= f;
       const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
       if (original) {
@@ -338,7 +375,7 @@ export class QueryPairer<M = unknown> {
       }
     }
     if (newest) {
-      const r = read(newest.request.message);
+      const r = this.#read(d, decoded, out, newest.request.message);
       if (r) {
         out.push(copy
           ? { kind: 'duplicate', response: r, of: copy.of.request, original: copy.original }
@@ -347,14 +384,14 @@ export class QueryPairer<M = unknown> {
       return;
     }
 
-    const near = firstUnder(this.#pending.loose, keys.loose) ?? newestOf(this.#finished.loose, keys.loose);
+    const near = firstUnder(this.#pending.loose, keys.loose, match.loose) ?? newestOf(this.#finished.loose, keys.loose, match.loose);
     if (near) {
-      const r = read();
+      const r = this.#read(d, decoded, out);
       const reason = keyRules[protocol].nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
       if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request: near.request });
       return;
     }
-    out.push(reader.orphan());
+    out.push(this.#orphan(d, decoded));
   }
 
   /** Why a reply to a request that has already left is unmatched. */
@@ -397,15 +434,15 @@ export class QueryPairer<M = unknown> {
   #finish(p: Pending<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
     p.done = true;
     this.#timers.cancel(p);
-    this.#live.delete(p);
+    this.#live.retire();
     this.#pending.release(p);
     const { request, responses } = p;
     switch (outcome) {
       case 'answered': {
-        const exchange: ExchangeEvent<M> = {
-          kind: 'exchange', request, responses, rtt: responses[0]!.datagram.time - request.datagram.time,
-          ...(p.handshake ? { handshake: p.handshake } : {}),
-        };
+        const rtt = responses[0]!.datagram.time - request.datagram.time;
+        const exchange: ExchangeEvent<M> = p.handshake
+          ? { kind: 'exchange', request, responses, rtt, handshake: p.handshake }
+          : { kind: 'exchange', request, responses, rtt };
         out.push(exchange);
         if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
         break;
@@ -413,17 +450,20 @@ export class QueryPairer<M = unknown> {
       case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
       case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
     }
-    const f: Finished<M> = { kind: 'finished', outcome, request, responses, keys: p.keys, collects: p.collects, deadline: when + this.#ns.window, done: false };
+    const f: Finished<M> = {
+      kind: 'finished', outcome, request, protocol: p.protocol, datagram: p.datagram, issuer: p.issuer, responses, keys: p.keys, collects: p.collects,
+      deadline: when + this.#ns.window, done: false,
+    };
     this.#finished.add(f);
-    this.#remembered.add(f);
+    this.#remembered.push(f);
     this.#timers.push(f);
-    if (this.#remembered.size > this.#o.maxPending) this.#forget(this.#remembered.values().next().value!);
+    if (this.#remembered.size > this.#o.maxPending) this.#forget(this.#remembered.oldest()!);
   }
 
   #forget(f: Finished<M>): void {
     f.done = true;
     this.#timers.cancel(f);
-    this.#remembered.delete(f);
+    this.#remembered.retire();
     this.#finished.release(f);
   }
 
@@ -431,19 +471,26 @@ export class QueryPairer<M = unknown> {
   #keepToken(exchange: ExchangeEvent<M>, when: bigint): void {
     const token = exchange.responses[0]!.value['token'];
     if (typeof token !== 'number') return;
-    const key = tokenKey(exchange.request.datagram, token);
-    const previous = this.#tokens.get(key);
+    const datagram = exchange.request.datagram;
+    const previous = this.#tokenFor(datagram, token);
     if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key, exchange, deadline: when + this.#ns.tokenLife, done: false };
-    this.#tokens.set(key, t);
+    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, done: false };
+    this.#tokens.add(t.key, t);
+    this.#tokenOrder.push(t);
     this.#timers.push(t);
-    if (this.#tokens.size > this.#o.maxPending) this.#dropToken(this.#tokens.values().next().value!);
+    if (this.#tokenOrder.size > this.#o.maxPending) this.#dropToken(this.#tokenOrder.oldest()!);
+  }
+
+  /** The live token a handshake in this conversation issued with this value. */
+  #tokenFor(request: Datagram<M>, token: number): Token<M> | undefined {
+    return this.#tokens.first(tokenKey(request, token), (t) => t.token === token && sameClientAndServer(t.exchange.request.datagram, request));
   }
 
   #dropToken(t: Token<M>): void {
     t.done = true;
     this.#timers.cancel(t);
-    this.#tokens.delete(t.key);
+    this.#tokenOrder.retire();
+    this.#tokens.release(t.key);
   }
 
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
@@ -480,5 +527,3 @@ function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
   return new Error('decodes, yet was not recognised');
 }
 
-/** A handshake's token within its conversation: stat requests quote it. */
-const tokenKey = (request: Datagram, token: number): string => `${conversation(request, 'request')} ${token}`;

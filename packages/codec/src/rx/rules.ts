@@ -15,15 +15,22 @@
  * stat reply to a handshake, as Geyser sends).
  */
 import type { Protocol } from '../grammar/layout.ts';
-import { toHex } from '../grammar/wire.ts';
 import { HANDSHAKE, STAT } from '../mcquery/header.ts';
 import type { Datagram, DecodedDatagram, Endpoint } from './types.ts';
 
 export type Side = 'request' | 'response';
 
+/** Hashes a request is filed under, or a reply looked up by (see {@link KeyRule}). */
 export interface Keys {
-  readonly exact: readonly string[];
-  readonly loose: readonly string[];
+  readonly exact: readonly number[];
+  readonly loose: readonly number[];
+}
+
+/** A request as filed: its datagram, and the handshake request that issued its token (Minecraft stat). */
+export interface Filed {
+  readonly protocol: Protocol;
+  readonly datagram: Datagram;
+  readonly issuer: Datagram | undefined;
 }
 
 export interface KeyRule {
@@ -31,6 +38,10 @@ export interface KeyRule {
   request(d: Datagram, handshake?: Datagram): Keys;
   /** Keys a reply is looked up by. */
   response(d: Datagram): Keys;
+  /** Whether the reply answers the request: the identity the exact key hashes (hashes collide; this does not). */
+  exact(request: Filed, reply: Datagram): boolean;
+  /** The same for the loose key. */
+  loose(request: Filed, reply: Datagram): boolean;
   /** Why a reply that matched `request` (pending, or `answered` already) only by its loose key was not paired. */
   nearMiss(reply: Datagram, request: DecodedDatagram, answered: boolean): string;
 }
@@ -45,42 +56,85 @@ const server = (d: Datagram, side: Side): Endpoint => (side === 'request' ? d.to
 export const conversation = (d: Datagram, side: Side): string =>
   `${showEndpoint(client(d, side))}>${showEndpoint(server(d, side))}`;
 
+// FNV-1a over the parts of a key, seeded per process so that a crafted capture cannot
+// aim its datagrams at one bucket. Results stay below 2^30: small integers, which V8
+// keeps in a Map without boxing.
+const SEED = (Math.random() * 0x7fffffff) | 0;
+const PRIME = 16777619;
+const mix = (h: number, x: number): number => Math.imul(h ^ x, PRIME);
+const text = (h: number, s: string): number => {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), PRIME);
+  return h;
+};
+const bytes = (h: number, b: Uint8Array, start: number, end: number): number => {
+  for (let i = start; i < end && i < b.length; i++) h = Math.imul(h ^ b[i]!, PRIME);
+  return mix(h, Math.max(0, Math.min(end, b.length) - start));
+};
+const endpoint = (h: number, e: Endpoint): number => mix(text(h, e.address), e.port);
+const done = (h: number): number => (h >>> 2) & 0x3fffffff;
+
+const sameEndpoint = (a: Endpoint, b: Endpoint): boolean => a.port === b.port && a.address === b.address;
+/** The same bytes in `a[aStart, aEnd)` and `b[bStart, bEnd)`, each range cut at its array's end. */
+const sameRange = (a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): boolean => {
+  const aStop = Math.min(aEnd, a.length);
+  const n = aStop - aStart;
+  if (n !== Math.min(bEnd, b.length) - bStart) return false;
+  for (let i = 0; i < n; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
+};
+/** The client and server of a filed request are those of the reply. */
+const sameConversation = (request: Datagram, reply: Datagram): boolean => sameEndpoint(request.from, reply.to) && sameEndpoint(request.to, reply.from);
+
 const PING = 0x70;
+const PROTOCOL_IDS: Record<Protocol, number> = { samp: 1, vcmp: 2, mcquery: 3 };
 
 /** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce). */
 const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
-  const echo = (b: Uint8Array) => toHex(b.subarray(4, b[10] === PING ? 15 : 11));
-  const keys = (d: Datagram, side: Side): Keys => ({
-    exact: [`${protocol} ${conversation(d, side)} ${echo(d.bytes)}`],
-    loose: [`${protocol} ${showEndpoint(client(d, side))} ${echo(d.bytes)}`],
-  });
+  const id = PROTOCOL_IDS[protocol];
+  const echoEnd = (b: Uint8Array): number => (b[10] === PING ? 15 : 11);
+  const echo = (h: number, b: Uint8Array): number => bytes(h, b, 4, echoEnd(b));
+  const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, 4, echoEnd(a), b, 4, echoEnd(b));
+  const keys = (d: Datagram, side: Side): Keys => {
+    const withClient = endpoint(mix(SEED, id), client(d, side));
+    return { exact: [done(echo(endpoint(withClient, server(d, side)), d.bytes))], loose: [done(echo(withClient, d.bytes))] };
+  };
   return {
     request: (d) => keys(d, 'request'),
     response: (d) => keys(d, 'response'),
+    exact: (r, reply) => r.protocol === protocol && sameConversation(r.datagram, reply) && sameEcho(r.datagram.bytes, reply.bytes),
+    loose: (r, reply) => r.protocol === protocol && sameEndpoint(r.datagram.from, reply.to) && sameEcho(r.datagram.bytes, reply.bytes),
     nearMiss: (reply, request) =>
       `reply from ${showEndpoint(reply.from)}, but the request went to ${showEndpoint(request.datagram.to)}`,
   };
 };
 
 const mcTypes: Record<number, string> = { [HANDSHAKE]: 'handshake', [STAT]: 'stat' };
+const MC = PROTOCOL_IDS.mcquery;
+const mcConversation = (d: Datagram, side: Side): number => endpoint(endpoint(mix(SEED, MC), client(d, side)), server(d, side));
+/** A request's session id (bytes 3–6) is the reply's (bytes 1–4). */
+const sessionOf = (request: Datagram, reply: Datagram): boolean => sameRange(request.bytes, 3, 7, reply.bytes, 1, 5);
+/** The session ids a request answers to: its own, and that of the handshake that issued its token. */
+const sessionMatch = (r: Filed, reply: Datagram): boolean => sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
 
 const minecraft: KeyRule = {
   request(d, handshake) {
-    const conv = conversation(d, 'request');
-    const sessions = [d.bytes.subarray(3, 7)];
-    if (handshake) sessions.push(handshake.bytes.subarray(3, 7));
-    const ids = [...new Set(sessions.map(toHex))];
-    const type = toHex(d.bytes.subarray(2, 3));
-    return {
-      exact: ids.map((id) => `mcquery ${conv} ${type} ${id}`),
-      loose: ids.map((id) => `mcquery ${conv} ${id}`),
-    };
+    const conv = mcConversation(d, 'request');
+    const type = bytes(conv, d.bytes, 2, 3);
+    const exact = [done(bytes(type, d.bytes, 3, 7))];
+    const loose = [done(bytes(conv, d.bytes, 3, 7))];
+    if (handshake && !sameRange(handshake.bytes, 3, 7, d.bytes, 3, 7)) {
+      exact.push(done(bytes(type, handshake.bytes, 3, 7)));
+      loose.push(done(bytes(conv, handshake.bytes, 3, 7)));
+    }
+    return { exact, loose };
   },
   response(d) {
-    const conv = conversation(d, 'response');
-    const id = toHex(d.bytes.subarray(1, 5));
-    return { exact: [`mcquery ${conv} ${toHex(d.bytes.subarray(0, 1))} ${id}`], loose: [`mcquery ${conv} ${id}`] };
+    const conv = mcConversation(d, 'response');
+    return { exact: [done(bytes(bytes(conv, d.bytes, 0, 1), d.bytes, 1, 5))], loose: [done(bytes(conv, d.bytes, 1, 5))] };
   },
+  exact: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply)
+    && sameRange(r.datagram.bytes, 2, 3, reply.bytes, 0, 1) && sessionMatch(r, reply),
+  loose: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply) && sessionMatch(r, reply),
   nearMiss(reply, request, answered) {
     const type = reply.bytes[0]!;
     const what = `a ${mcTypes[type] ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')})`;
@@ -92,6 +146,11 @@ const minecraft: KeyRule = {
 
 /** Key functions by protocol. */
 export const keyRules: Record<Protocol, KeyRule> = { samp: echoed('samp'), vcmp: echoed('vcmp'), mcquery: minecraft };
+
+/** A handshake's token within its conversation, hashed; {@link sameToken} tells. */
+export const tokenKey = (request: Datagram, token: number): number => done(mix(endpoint(endpoint(mix(SEED, 4), request.from), request.to), token));
+/** Whether a token filed for `handshake` lives in the conversation of `request` (the token itself is compared by the caller). */
+export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean => sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
 
 /** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows. */
 export const mayBeMinecraftReply = (b: Uint8Array): boolean => b.length >= 5 && (b[0] === HANDSHAKE || b[0] === STAT);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeadlineQueue, FifoIndex } from '../../src/rx/collections.ts';
+import { DeadlineQueue, FifoIndex, LiveList } from '../../src/rx/collections.ts';
 
 const item = (name: string, deadline = 0n) => ({ name, deadline, done: false });
 
@@ -8,38 +8,78 @@ describe('FifoIndex', () => {
   it('returns the oldest live item under a key, skipping finished ones', () => {
     const index = new FifoIndex<ReturnType<typeof item>>();
     const [a, b, c] = [item('a'), item('b'), item('c')];
-    index.add('k', a);
-    index.add('k', b);
-    index.add('k', c);
-    expect(index.first('k')).toBe(a);
+    index.add(7, a);
+    index.add(7, b);
+    index.add(7, c);
+    expect(index.first(7)).toBe(a);
     b.done = true;
-    index.release('k');
-    expect(index.first('k')).toBe(a);
+    index.release(7);
+    expect(index.first(7)).toBe(a);
     a.done = true;
-    index.release('k');
-    expect(index.first('k')).toBe(c);
-    expect([...index.newestFirst('k')]).toEqual([c]);
+    index.release(7);
+    expect(index.first(7)).toBe(c);
+    expect([...index.newestFirst(7)]).toEqual([c]);
+  });
+
+  it('tells apart items whose keys collide by the predicate, oldest and newest first', () => {
+    const index = new FifoIndex<ReturnType<typeof item>>();
+    const [a1, b1, a2] = [item('a1'), item('b1'), item('a2')];
+    for (const i of [a1, b1, a2]) index.add(7, i);
+    const isB = (i: { name: string }) => i.name.startsWith('b');
+    const isA = (i: { name: string }) => i.name.startsWith('a');
+    expect(index.first(7, isB)).toBe(b1);
+    expect(index.first(7, isA)).toBe(a1);
+    expect([...index.newestFirst(7, isA)]).toEqual([a2, a1]);
+    expect(index.first(7, () => false)).toBeUndefined();
+    const lone = item('c');
+    index.add(8, lone);
+    expect(index.first(8, isA)).toBeUndefined();
+    expect([...index.newestFirst(8, isA)]).toEqual([]);
   });
 
   it('drops a key once its last item is finished', () => {
     const index = new FifoIndex<ReturnType<typeof item>>();
     const a = item('a');
-    index.add('k', a);
+    index.add(7, a);
     a.done = true;
-    index.release('k');
+    index.release(7);
     expect(index.size).toBe(0);
-    expect(index.first('k')).toBeUndefined();
+    expect(index.first(7)).toBeUndefined();
   });
 
   it('compacts a long-lived bucket', () => {
     const index = new FifoIndex<ReturnType<typeof item>>();
     const items = Array.from({ length: 1000 }, (_, i) => item(`i${i}`));
-    for (const i of items) index.add('k', i);
+    for (const i of items) index.add(7, i);
     for (const i of items.slice(0, 999)) {
       i.done = true;
-      index.release('k');
+      index.release(7);
     }
-    expect(index.first('k')).toBe(items[999]);
+    expect(index.first(7)).toBe(items[999]);
+  });
+});
+
+describe('LiveList', () => {
+  it('counts live items, gives the oldest, and lists the live ones in order', () => {
+    const list = new LiveList<ReturnType<typeof item>>();
+    const items = Array.from({ length: 3000 }, (_, i) => item(`i${i}`));
+    for (const i of items) list.push(i);
+    for (const i of items.slice(0, 2500)) {
+      i.done = true;
+      list.retire();
+    }
+    expect(list.size).toBe(500);
+    expect(list.oldest()).toBe(items[2500]);
+    items[2600]!.done = true;
+    list.retire();
+    expect(list.live()).toHaveLength(499);
+    expect(list.live()).not.toContain(items[2600]);
+    for (const i of list.live()) {
+      i.done = true;
+      list.retire();
+    }
+    expect(list.size).toBe(0);
+    expect(list.oldest()).toBeUndefined();
   });
 });
 
