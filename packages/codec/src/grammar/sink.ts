@@ -93,49 +93,17 @@ export class ByteSink {
 
   /** Writes `JSON.stringify(text)` as UTF-8: quotes, escapes, and lone surrogates as `\udxxx`. */
   string(text: string): void {
-    const n = text.length;
     // At most 6 bytes per UTF-16 unit (a `\u00xx` escape), and the quotes.
-    this.reserve(n * 6 + 2);
-    const buf = this.buf;
-    let at = this.at;
-    buf[at++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
-        buf[at++] = c;
-      } else if (c < 0x80) {
-        const short = shortEscapes[c];
-        if (short !== undefined) {
-          buf[at++] = 0x5c;
-          buf[at++] = short.charCodeAt(1);
-        } else if (c < 0x20) {
-          at = escapeUnit(buf, at, c);
-        } else {
-          buf[at++] = c; // 0x7f: JSON leaves DEL as it is
-        }
-      } else if (c < 0x800) {
-        buf[at++] = 0xc0 | (c >> 6);
-        buf[at++] = 0x80 | (c & 0x3f);
-      } else if (c >= 0xd800 && c <= 0xdfff) {
-        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          buf[at++] = 0xf0 | (cp >> 18);
-          buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
-          buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
-          buf[at++] = 0x80 | (cp & 0x3f);
-          i++;
-        } else {
-          at = escapeUnit(buf, at, c);
-        }
-      } else {
-        buf[at++] = 0xe0 | (c >> 12);
-        buf[at++] = 0x80 | ((c >> 6) & 0x3f);
-        buf[at++] = 0x80 | (c & 0x3f);
-      }
-    }
-    buf[at++] = 0x22;
-    this.at = at;
+    this.reserve(text.length * 6 + 2);
+    this.buf[this.at++] = 0x22;
+    this.at = utf8(this.buf, this.at, text, true);
+    this.buf[this.at++] = 0x22;
+  }
+
+  /** Writes text as UTF-8 as it stands: JSON made elsewhere (`JSON.stringify`), spliced in. */
+  raw(text: string): void {
+    this.reserve(text.length * 3);
+    this.at = utf8(this.buf, this.at, text, false);
   }
 
   /** The bytes written since `from`, as a string (for APIs that return text). */
@@ -147,6 +115,55 @@ export class ByteSink {
   copy(from = 0): Uint8Array {
     return this.buf.slice(from, this.at);
   }
+}
+
+/**
+ * Writes `text` as UTF-8 at `at`; returns where it ended. With `escape`, as the inside of
+ * a JSON string (JSON.stringify's escapes, a lone surrogate as `\udxxx`); without, as it
+ * is (a lone surrogate as U+FFFD, as TextEncoder writes it).
+ */
+function utf8(buf: Uint8Array, at: number, text: string, escape: boolean): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
+      buf[at++] = c;
+    } else if (c < 0x80) {
+      const short = escape ? shortEscapes[c] : undefined;
+      if (short !== undefined) {
+        buf[at++] = 0x5c;
+        buf[at++] = short.charCodeAt(1);
+      } else if (c < 0x20 && escape) {
+        at = escapeUnit(buf, at, c);
+      } else {
+        buf[at++] = c; // DEL, and anything unescaped: JSON leaves DEL as it is
+      }
+    } else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        buf[at++] = 0xf0 | (cp >> 18);
+        buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
+        buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
+        buf[at++] = 0x80 | (cp & 0x3f);
+        i++;
+      } else if (escape) {
+        at = escapeUnit(buf, at, c);
+      } else {
+        buf[at++] = 0xef;
+        buf[at++] = 0xbf;
+        buf[at++] = 0xbd;
+      }
+    } else {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return at;
 }
 
 /** `\uxxxx` with lowercase hex digits, as JSON.stringify writes it. */

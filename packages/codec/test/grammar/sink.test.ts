@@ -43,3 +43,13 @@ describe('ByteSink writes what JSON.stringify writes, as UTF-8', () => {
     }));
   });
 });
+
+describe('ByteSink.raw', () => {
+  it('writes any text as TextEncoder does', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
+      const sink = new ByteSink(16);
+      sink.raw(s);
+      expect(sink.copy()).toEqual(utf8(s));
+    }), { numRuns: 2000 });
+  });
+});
