@@ -1,5 +1,5 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
-import { infoResponse, nodeJson, playersResponse, type Layout } from '@gamequery/codec';
+import { ByteSink, infoResponse, nodeJson, playersResponse, type Layout } from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
 
@@ -30,13 +30,23 @@ export function benchCodec(): void {
   ]);
   // The dissector's JSON tree: generic (annotate, nodeJson, JSON.stringify) against the compiled emitter.
   const treeJson = (layout: Layout<any>, bytes: Uint8Array): string => JSON.stringify(layout.annotate(bytes).fields.map((n) => nodeJson(n, false))); // eslint-disable-line @typescript-eslint/no-explicit-any
+  // The dissector's way: one sink, reused, that NDJSON lines are written into.
+  const sink = new ByteSink();
+  const emit = (layout: Layout<any>, bytes: Uint8Array): number => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    sink.at = 0;
+    layout.emitJson(bytes, sink);
+    return sink.at;
+  };
   for (const [layout, bytes] of [[infoResponse, info], [playersResponse, d]] as const) {
     if (layout.annotateJson(bytes)?.json !== treeJson(layout, bytes)) throw new Error(`${layout.id}: the JSON trees disagree`);
+    emit(layout, bytes);
+    if (sink.text(0) !== treeJson(layout, bytes)) throw new Error(`${layout.id}: emitJson writes another tree`);
   }
   for (const [what, layout, bytes] of [['i response', infoResponse, info], ['d response, 100 players', playersResponse, d]] as const) {
     benchGroup(`SA:MP ${what}: the annotated tree as JSON text (what the dissector writes)`, 'packets', [
       { name: 'annotate + nodeJson + JSON.stringify', run: () => treeJson(layout, bytes) },
       { name: 'annotateJson (compiled from the declaration)', run: () => layout.annotateJson(bytes)!.json.length },
+      { name: 'emitJson into a reused ByteSink (UTF-8 bytes)', run: () => emit(layout, bytes) },
     ]);
   }
   benchGroup('encode', 'packets', [

@@ -9,12 +9,13 @@
  *   0xFFFFFFFF or past the end) → `decode`, `annotate` and `decodePacket` either succeed or give a
  *   typed `CodecError` / a partial tree ending in a malformed node; decode, annotate and
  *   `annotateJson` agree; a decoded value encodes again; and no input takes long, however large a
- *   length it claims.
+ *   length it claims. Both targets also check `emitJson` against the same tree, written at an
+ *   offset into a small `ByteSink`.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import {
-  CodecError, charsets, decodePacket, encodePacket, fromHex, layouts, nodeJson,
+  ByteSink, CodecError, charsets, decodePacket, encodePacket, fromHex, layouts, nodeJson,
   type Charset, type CodecOptions, type FieldNode, type Layout,
 } from '@gamequery/codec';
 import { intSize, lengthMeta, type Field, type IntType } from '../src/grammar/fields.ts';
@@ -114,19 +115,51 @@ function typed<T>(f: () => T): T | undefined {
   }
 }
 
-/** annotateJson must write exactly the annotated tree's JSON, or decline where annotate reports something. */
-export function checkJson(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): boolean {
-  const options = charset ? { charset } : {};
-  const fast = layout.annotateJson(bytes, options);
+/** What the JSON fast path must write for `bytes`, from the interpreter: the tree's JSON, or nothing where annotate reports something. */
+function expectedJson(layout: AnyLayout, bytes: Uint8Array, options: CodecOptions): { json: string; value: unknown } | undefined {
   const tree = layout.annotate(bytes, options);
   const clean = !tree.error && tree.warnings.length === 0 && !tree.fields.some(function secret(n): boolean { return !!n.secret || !!n.children?.some(secret); });
-  if (!clean) {
+  return clean ? { json: JSON.stringify(tree.fields.map((n) => nodeJson(n, false))), value: tree.value } : undefined;
+}
+
+/** annotateJson must write exactly the annotated tree's JSON, or decline where annotate reports something. */
+export function checkJson(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): boolean {
+  const options = optionsOf(charset);
+  const fast = layout.annotateJson(bytes, options);
+  const expected = expectedJson(layout, bytes, options);
+  if (!expected) {
     expect(fast).toBeUndefined();
     return false;
   }
   expect(fast).toBeDefined();
-  expect(fast!.json).toBe(JSON.stringify(tree.fields.map((n) => nodeJson(n, false))));
-  expect(fast!.value).toEqual(tree.value);
+  expect(fast!.json).toBe(expected.json);
+  expect(fast!.value).toEqual(expected.value);
+  return true;
+}
+
+/** Decodes exactly: valid UTF-8 decoding to the same text is the same bytes. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * emitJson must write the same tree as UTF-8 at `offset` into a sink of 16 bytes (so that
+ * it grows in the middle of a node), leaving the bytes before it alone; declining, it
+ * leaves `sink.at` at `offset`.
+ */
+export function checkEmitJson(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefined, offset: number): boolean {
+  const options = optionsOf(charset);
+  const sink = new ByteSink(16);
+  const before = Uint8Array.from({ length: offset }, (_, i) => (i * 37 + 11) & 0xff);
+  sink.bytes(before);
+  const value = layout.emitJson(bytes, sink, options);
+  const expected = expectedJson(layout, bytes, options);
+  expect(sink.buf.subarray(0, offset)).toEqual(before);
+  if (!expected) {
+    expect(value).toBeUndefined();
+    expect(sink.at).toBe(offset);
+    return false;
+  }
+  expect(value).toEqual(expected.value);
+  expect(strictUtf8.decode(sink.buf.subarray(offset, sink.at))).toBe(expected.json);
   return true;
 }
 
@@ -157,6 +190,7 @@ export function checkHostileBytes(layout: AnyLayout, bytes: Uint8Array, options:
     if (again !== undefined) expect(layout.decode(again, options).value).toEqual(decoded!.value);
   }
   checkJson(layout, bytes, options.charset);
+  checkEmitJson(layout, bytes, options.charset, bytes.length % 23);
   typed(() => decodePacket(bytes, {}, options));
   typed(() => decodePacket(bytes, { protocol: layout.protocol, direction: layout.direction, message: layout.message }, options));
 }
@@ -175,6 +209,7 @@ export const codecRoundTrip: FuzzTarget = propertyTarget(
     const options = optionsOf(charset);
     const bytes = checkRoundTrip(layout, value, options);
     expect(checkJson(layout, bytes, charset)).toBe(layout.id !== 'samp.rcon.request'); // its password is a secret
+    expect(checkEmitJson(layout, bytes, charset, bytes.length % 23)).toBe(layout.id !== 'samp.rcon.request');
     const packet = { protocol: layout.protocol, direction: layout.direction, message: layout.message, value };
     expect(encodePacket(packet, options)).toEqual(bytes);
     const hinted = decodePacket(bytes, { protocol: layout.protocol, direction: layout.direction, message: layout.message }, options);

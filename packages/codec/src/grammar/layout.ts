@@ -8,9 +8,10 @@ import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
-import { compileJson } from './emit.ts';
+import { compileJson, type JsonEmitter } from './emit.ts';
 import { measure, writeInto } from './encode.ts';
 import { fillTemplate, hexOf, redacted } from './display.ts';
+import { ByteSink } from './sink.ts';
 import type { CodecError } from '../errors.ts';
 
 export type Protocol = 'samp' | 'vcmp' | 'mcquery';
@@ -79,6 +80,14 @@ export interface Layout<V = Record<string, unknown>> {
    * otherwise, and `annotate` tells why.
    */
   annotateJson(bytes: Uint8Array, options?: CodecOptions): { readonly value: V; readonly json: string } | undefined;
+  /**
+   * The same JSON text as {@link annotateJson}, written as UTF-8 into `sink` at `sink.at`
+   * (which it moves past the text) without making a string: what the dissector writes its
+   * NDJSON lines with. Returns the value. Undefined wherever `annotateJson` is (anything
+   * `annotate` reports; always for a layout with secrets), and then `sink.at` is where it
+   * was, the bytes past it possibly changed.
+   */
+  emitJson(bytes: Uint8Array, sink: ByteSink, options?: CodecOptions): V | undefined;
   encode(value: V, options?: CodecOptions): Uint8Array;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
@@ -96,13 +105,17 @@ export const protocolTitles: Record<Protocol, string> = {
 
 const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 
+/** Where `annotateJson` writes before it makes a string of it; reused by every layout. */
+const scratch = new ByteSink();
+
 export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<F>): Layout<ValueOf<F>> {
   type V = ValueOf<F>;
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
   const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
   const fast = new Map<Charset, FastDecoder>();
   const secrets = secretFields(spec.fields);
-  const emitJson = secrets.size ? undefined : compileJson(spec.fields);
+  // Compiled on first use: most programs use a few of the layouts.
+  let emitter: JsonEmitter | undefined;
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // Info-column placeholders and the declarations they name, resolved once.
   const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
@@ -149,7 +162,15 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     },
 
     annotateJson(bytes, options) {
-      return emitJson?.(bytes, codecFor(options)) as { value: V; json: string } | undefined;
+      scratch.at = 0;
+      const value = layout.emitJson(bytes, scratch, options);
+      return value === undefined ? undefined : { value, json: scratch.text(0) };
+    },
+
+    emitJson(bytes, sink, options) {
+      if (secrets.size) return undefined;
+      emitter ??= compileJson(spec.fields);
+      return emitter(bytes, codecFor(options), sink) as V | undefined;
     },
 
     encode(value, options) {
