@@ -12,16 +12,16 @@
  * arrives within one timeout (and by `maxQueue`).
  */
 import {
-  CodecError, malformedNode, messages, protocolNames, recognize, signatureOf,
+  ByteSink, CodecError, malformedNode, messages, protocolNames, recognize, signatureOf,
   type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
-import { QueryPairer, pairingPart, type DecodedDatagram, type Datagram, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
+import { QueryPairer, pairingPart, type DecodedDatagram, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
 import { readCapture } from './capture/reader.ts';
 import type { CaptureError, CaptureReaderOptions } from './capture/types.ts';
-import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
+import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
-import type { PacketRecord } from './record.ts';
+import { Packet, recordKind, type PacketRecord, type TreeSource } from './record.ts';
 
 export interface DissectOptions {
   readonly charset?: Charset;
@@ -50,67 +50,58 @@ export interface DissectStats {
 }
 
 /**
- * What the pairer carries along with a datagram. It keeps it for its duplicate window
- * (seconds of capture), so only the frame's identity stays: the datagram's slot, with
- * the bytes and the tree, is let go once the record is built.
+ * A datagram on its way through: the pairer's datagram (its own `meta`), and what the
+ * record is built from. The pairer keeps it for its duplicate window (seconds of
+ * capture), so once the record is built only what the pairer reads stays (bytes,
+ * endpoints, time, frame number): the tree, the frame and the timestamp are let go.
  */
-interface Meta {
-  readonly frame: number;
-  readonly timestamp: Timestamp | null;
-  /** The capture cut the datagram short (snapshot length). */
-  readonly truncated: boolean;
-  /** Until the record is built. */
-  slot: Slot | undefined;
-  /** What the pairer's decode made: the tree as JSON text (the fast path), or the annotation of a cut datagram. */
-  tree?: {
-    readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    readonly value: Record<string, unknown>;
-    readonly json?: string;
-    readonly annotation?: Annotation<Record<string, unknown>>;
-  };
-}
+class Slot implements Datagram<Slot> {
+  settled = false;
+  /** Once settled: the record (until it is out), or null for a datagram that is no query traffic. */
+  record: PacketRecord | null = null;
+  /** What the pairer's decode made: the layout and value, and the tree as JSON bytes (the fast path) or the annotation of a cut datagram. */
+  layout: Layout<any> | undefined = undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  value: Record<string, unknown> | undefined = undefined;
+  json: Uint8Array | undefined = undefined;
+  jsonStart = 0;
+  jsonEnd = 0;
+  annotation: Annotation<Record<string, unknown>> | undefined = undefined;
 
-interface Slot {
-  readonly meta: Meta;
-  readonly udp: UdpDatagram;
-  readonly frameBytes: Uint8Array | undefined;
-  /** undefined until settled; null for a datagram that is no query traffic. */
-  record?: PacketRecord | null;
+  constructor(
+    readonly frame: number,
+    public timestamp: Timestamp | null,
+    public udp: UdpDatagram | undefined,
+    public frameBytes: Uint8Array | undefined,
+    /** The capture cut the datagram short (snapshot length). */
+    readonly truncated: boolean,
+    readonly bytes: Uint8Array,
+    readonly from: Endpoint,
+    readonly to: Endpoint,
+    readonly time: bigint,
+  ) {}
+
+  get meta(): Slot {
+    return this;
+  }
+
+  /** Settles it; what the pairer may keep for a while lets go of the rest. */
+  release(record: PacketRecord | null): void {
+    this.settled = true;
+    this.record = record;
+    this.timestamp = null;
+    this.udp = undefined;
+    this.frameBytes = undefined;
+    this.layout = undefined;
+    this.value = undefined;
+    this.json = undefined;
+    this.annotation = undefined;
+  }
 }
 
 const NS = 1_000_000_000n;
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
-
-/** What a record says of its datagram, beyond where it was. */
-interface Decoding extends Pick<PacketRecord, 'protocol' | 'direction' | 'message' | 'layout' | 'summary' | 'malformed' | 'fieldsJson'> {
-  /** Builds the tree (on first use when `fieldsJson` is there). */
-  readonly tree: () => FieldNode[];
-  readonly warnings?: PacketRecord['warnings'];
-}
-
-function nanos(t: Timestamp | null, last: bigint): bigint {
-  if (!t) return last;
-  return BigInt(t.seconds) * NS + (BigInt(t.ticks) * NS) / BigInt(t.resolution.ticksPerSecond);
-}
-
-/**
- * The pairer's decode, which reads each datagram once for both: a message that decodes
- * cleanly leaves its tree as JSON text on the datagram, for the record. A reply the
- * capture cut short (snapshot length) still pairs, as in Wireshark, with the fields
- * before the cut; anything else malformed takes the plain decode's typed error.
- */
-const decodeAndKeepTree: PacketDecoder<Meta> = (d, layout, codec) => {
-  const meta = d.meta!;
-  const fast = layout.annotateJson(d.bytes, codec);
-  if (fast) {
-    meta.tree = { layout, json: fast.json, value: fast.value };
-    return { value: pairingPart(fast.value), bytesRead: d.bytes.length, warnings: NO_WARNINGS };
-  }
-  if (!meta.truncated) return layout.decode(d.bytes, codec);
-  const annotation = layout.annotate(d.bytes, codec);
-  meta.tree = { layout, annotation, value: annotation.partial };
-  return { value: pairingPart(annotation.partial), bytesRead: annotation.bytesRead, warnings: annotation.warnings };
-};
+/** Tree JSON is written into buffers of this size, shared by the records made from them. */
+const ARENA_BYTES = 1 << 20;
 
 /** Incremental dissector: push frames, collect records in frame order. */
 export class Dissector {
@@ -118,16 +109,23 @@ export class Dissector {
   readonly #options: DissectOptions;
   readonly #codec: CodecOptions;
   readonly #udp = new UdpDecoder();
-  readonly #pairer: QueryPairer<Meta>;
+  readonly #pairer: QueryPairer<Slot>;
   /** Slots in frame order; those before #head are out (and cleared, so their records can go). */
   #queue: (Slot | undefined)[] = [];
   #head = 0;
   #lastTime = 0n;
+  /** The last whole second seen, and it in nanoseconds (most datagrams share their second with the one before). */
+  #second = Number.NaN;
+  #secondNs = 0n;
+  /** Endpoints by address and port: one object each, shared by every datagram that names it. */
+  #endpoints = new Map<string, Map<number, Endpoint>>();
+  /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
+  #arena = new ByteSink(ARENA_BYTES);
 
   constructor(options: DissectOptions = {}) {
     this.#options = options;
     this.#codec = options.charset ? { charset: options.charset } : {};
-    this.#pairer = new QueryPairer<Meta>({ timeoutMs: options.timeoutMs ?? 5000, decode: decodeAndKeepTree, ...(options.charset ? { charset: options.charset } : {}) });
+    this.#pairer = new QueryPairer<Slot>({ timeoutMs: options.timeoutMs ?? 5000, decode: this.#decode, ...(options.charset ? { charset: options.charset } : {}) });
   }
 
   /** Takes one captured frame; returns the records now complete, in frame order. */
@@ -157,34 +155,86 @@ export class Dissector {
 
   #pushUdp(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): PacketRecord[] {
     this.stats.udp++;
-    const time = (this.#lastTime = nanos(timestamp, this.#lastTime));
-    const meta: Meta = { frame, timestamp, truncated: udp.truncated, slot: undefined, tree: undefined };
-    const slot: Slot = { meta, udp, frameBytes, record: undefined };
-    meta.slot = slot;
+    const time = (this.#lastTime = this.#nanos(timestamp));
+    const slot = new Slot(
+      frame, timestamp, udp, frameBytes, udp.truncated, udp.payload, this.#endpoint(udp.src.ip, udp.src.port), this.#endpoint(udp.dst.ip, udp.dst.port), time,
+    );
     this.#queue.push(slot);
-    const datagram: Datagram<Meta> = {
-      bytes: udp.payload, time, meta,
-      from: { address: udp.src.ip, port: udp.src.port }, to: { address: udp.dst.ip, port: udp.dst.port },
-    };
-    this.#apply(this.#pairer.receive(datagram));
+    this.#apply(this.#pairer.receive(slot));
     return this.#drain();
   }
 
-  #apply(events: PairingEvent<Meta>[]): void {
+  /** Capture time in nanoseconds (exact); a datagram without a time (a hex dump) takes the last one. */
+  #nanos(t: Timestamp | null): bigint {
+    if (!t) return this.#lastTime;
+    if (t.seconds !== this.#second) {
+      this.#second = t.seconds;
+      this.#secondNs = BigInt(t.seconds) * NS;
+    }
+    const tps = t.resolution.ticksPerSecond;
+    // Decimal resolutions up to nanoseconds scale by an integer factor, exactly, in a double.
+    return tps <= 1e9 && 1e9 % tps === 0
+      ? this.#secondNs + BigInt(t.ticks * (1e9 / tps))
+      : this.#secondNs + (BigInt(t.ticks) * NS) / BigInt(tps);
+  }
+
+  #endpoint(address: string, port: number): Endpoint {
+    let byPort = this.#endpoints.get(address);
+    if (!byPort) {
+      // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
+      if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
+      this.#endpoints.set(address, (byPort = new Map()));
+    }
+    let e = byPort.get(port);
+    if (!e) byPort.set(port, (e = { address, port }));
+    return e;
+  }
+
+  /**
+   * The pairer's decode, which reads each datagram once for both: a message that decodes
+   * cleanly leaves its tree as JSON bytes on the slot, for the record. A reply the capture
+   * cut short (snapshot length) still pairs, as in Wireshark, with the fields before the
+   * cut; anything else malformed takes the plain decode's typed error.
+   */
+  readonly #decode: PacketDecoder<Slot> = (d, layout, codec) => {
+    const slot = d.meta!;
+    if (this.#arena.at > ARENA_BYTES - 65536) this.#arena = new ByteSink(ARENA_BYTES);
+    const arena = this.#arena;
+    const start = arena.at;
+    const value = layout.emitJson(d.bytes, arena, codec);
+    if (value) {
+      slot.layout = layout;
+      slot.value = value;
+      slot.json = arena.buf;
+      slot.jsonStart = start;
+      slot.jsonEnd = arena.at;
+      slot.annotation = undefined;
+      return { value: pairingPart(value), bytesRead: d.bytes.length, warnings: NO_WARNINGS };
+    }
+    if (!slot.truncated) return layout.decode(d.bytes, codec);
+    const annotation = layout.annotate(d.bytes, codec);
+    slot.layout = layout;
+    slot.value = annotation.partial;
+    slot.json = undefined;
+    slot.annotation = annotation;
+    return { value: pairingPart(annotation.partial), bytesRead: annotation.bytesRead, warnings: annotation.warnings };
+  };
+
+  #apply(events: PairingEvent<Slot>[]): void {
     for (const e of events) {
       switch (e.kind) {
         case 'exchange': {
           this.stats.exchanges++;
           const req = this.#settle(e.request);
-          e.responses.forEach((r, i) => {
-            const rec = this.#settle(r);
+          for (let i = 0; i < e.responses.length; i++) {
+            const rec = this.#settle(e.responses[i]!);
             if (rec && req) {
               rec.requestIn = req.frame;
-              const t = timeBetween(r.datagram.meta!, e.request.datagram.meta!);
+              const t = timeBetween(rec, req);
               if (t !== undefined) rec.responseTime = t;
+              if (i === 0) req.responseIn = rec.frame;
             }
-            if (i === 0 && req && rec) req.responseIn = rec.frame;
-          });
+          }
           break;
         }
         case 'unanswered': {
@@ -213,49 +263,44 @@ export class Dissector {
           // A Minecraft reply carries no magic: without the request that asked for it, only
           // Decode As makes it one (else any UDP starting 00 or 09 could pass for a reply).
           if (e.decoded && e.decoded.protocol !== 'mcquery') this.#settle(e.decoded);
-          else this.#settleRaw(e.datagram.meta!.slot);
+          else this.#settleRaw(e.datagram.meta!);
           break;
         }
         case 'undecodable':
-          this.#settleRaw(e.datagram.meta!.slot);
+          this.#settleRaw(e.datagram.meta!);
           break;
       }
     }
   }
 
   /** Builds the record of a datagram the pairer decoded. */
-  #settle(d: DecodedDatagram<Meta>): PacketRecord | undefined {
-    const slot = d.datagram.meta!.slot;
-    if (!slot) return undefined;
-    const hinted = this.#decodeAsHint(slot.udp);
-    const layout = hinted ? safeRecognize(slot.udp.payload, hinted, this.#codec)?.layout ?? d.packet.layout : d.packet.layout;
+  #settle(d: DecodedDatagram<Slot>): Packet | undefined {
+    const slot = d.datagram.meta!;
+    if (slot.settled) return undefined;
+    const udp = slot.udp!;
+    const hinted = this.#decodeAsHint(udp);
+    const layout = hinted ? safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? d.packet.layout : d.packet.layout;
     return this.#record(slot, layout.protocol, d.direction, layout);
   }
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
-  #settleRaw(slot: Slot | undefined): void {
-    if (!slot) return;
-    const hint = this.#decodeAsHint(slot.udp) ?? {};
+  #settleRaw(slot: Slot): void {
+    if (slot.settled) return;
+    const payload = slot.udp!.payload;
+    const hint = this.#decodeAsHint(slot.udp!) ?? {};
     // Without a hint, only bytes with a signature can be recognised: the rest is other traffic, no need to try.
-    if (!hint.protocol && !signatureOf(slot.udp.payload)) {
-      this.#release(slot, null);
+    if (!hint.protocol && !signatureOf(payload)) {
+      slot.release(null);
       return;
     }
-    const r = recognizeOrError(slot.udp.payload, hint, this.#codec);
+    const r = recognizeOrError(payload, hint, this.#codec);
     if (!(r instanceof CodecError)) {
       this.#record(slot, r.protocol, r.direction, r.layout);
       return;
     }
-    const protocol = hint.protocol ?? claimedBy(slot.udp.payload);
+    const protocol = hint.protocol ?? claimedBy(payload);
     if (protocol) this.#unknown(slot, protocol, r);
-    else this.#release(slot, null);
-  }
-
-  /** Settles a slot; its meta, which the pairer keeps for a while, lets go of it. */
-  #release(slot: Slot, record: PacketRecord | null): void {
-    slot.record = record;
-    slot.meta.slot = undefined;
-    slot.meta.tree = undefined;
+    else slot.release(null);
   }
 
   #decodeAsHint(udp: UdpDatagram): PacketHint | undefined {
@@ -268,23 +313,23 @@ export class Dissector {
     return { protocol: d.protocol, ...(direction ? { direction } : {}) };
   }
 
-  #record(slot: Slot, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): PacketRecord { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const { udp, meta } = slot;
-    const tree = meta.tree?.layout === layout ? meta.tree : undefined;
+  #record(slot: Slot, protocol: Protocol, direction: Direction | 'either', layout: Layout<any>): Packet { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const kind = recordKind(protocol, direction, layout.message, layout.id);
     const codec = this.#codec;
-    const message = { protocol, direction, message: layout.message, layout: layout.id };
-    if (tree?.json !== undefined) {
+    const mine = slot.layout === layout;
+    if (mine && slot.json) {
       // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
-      return this.#complete(slot, {
-        ...message, summary: layout.describe(tree.value), tree: () => layout.annotate(udp.payload, codec).fields, fieldsJson: tree.json,
-      });
+      return this.#complete(slot, new Packet(
+        slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, layout.describe(slot.value!), { layout, codec },
+        slot.json, slot.jsonStart, slot.jsonEnd, undefined, NO_WARNINGS,
+      ));
     }
-    const ann = tree?.annotation ?? layout.annotate(udp.payload, codec);
+    const ann = (mine ? slot.annotation : undefined) ?? layout.annotate(slot.udp!.payload, codec);
     const e = ann.error;
-    return this.#complete(slot, {
-      ...message, summary: e ? `${ann.info} [Malformed Packet]` : ann.info, tree: () => ann.fields, warnings: ann.warnings,
-      ...(e ? { malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } } : {}),
-    });
+    return this.#complete(slot, new Packet(
+      slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
+      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
+    ));
   }
 
   /**
@@ -292,12 +337,14 @@ export class Dissector {
    * that protocol's malformed packet, as the Wireshark plugin shows it, rather than other
    * traffic.
    */
-  #unknown(slot: Slot, protocol: Protocol, e: CodecError): PacketRecord {
-    const fields = [...this.#headerBefore(protocol, slot.udp.payload, e.info.offset), malformedNode(protocol, slot.udp.payload, e)];
-    return this.#complete(slot, {
-      protocol, direction: 'either', message: 'unknown', layout: `${protocol}.unknown`, summary: `${protocolNames[protocol]}: ${e.message}`,
-      tree: () => fields, malformed: { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message },
-    });
+  #unknown(slot: Slot, protocol: Protocol, e: CodecError): Packet {
+    const payload = slot.udp!.payload;
+    const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
+    const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
+    return this.#complete(slot, new Packet(
+      slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, `${protocolNames[protocol]}: ${e.message}`, fields,
+      undefined, 0, 0, { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message }, NO_WARNINGS,
+    ));
   }
 
   /** The fields every message of the protocol starts with (magic, server address), as far as they lie before `end`. */
@@ -311,10 +358,8 @@ export class Dissector {
     return best;
   }
 
-  /** The record of a settled slot: where the datagram was, and what it is. */
-  #complete(slot: Slot, what: Decoding): PacketRecord {
-    const record = new Packet(slot, what);
-    this.#release(slot, record);
+  #complete(slot: Slot, record: Packet): Packet {
+    slot.release(record);
     return record;
   }
 
@@ -324,7 +369,7 @@ export class Dissector {
     const max = this.#options.maxQueue ?? 100_000;
     while (this.#head < this.#queue.length) {
       const slot = this.#queue[this.#head]!;
-      if (slot.record === undefined) {
+      if (!slot.settled) {
         if (!all && this.#queue.length - this.#head <= max) break;
         // Held too long (maxQueue): out it goes, without its links.
         this.#settleRaw(slot);
@@ -333,6 +378,7 @@ export class Dissector {
       if (slot.record) {
         this.stats.game++;
         out.push(slot.record);
+        slot.record = null;
       } else {
         this.stats.nonGame++;
       }
@@ -348,7 +394,7 @@ export class Dissector {
   }
 }
 
-function timeBetween(later: Meta, earlier: Meta): string | undefined {
+function timeBetween(later: Packet, earlier: Packet): string | undefined {
   return later.timestamp && earlier.timestamp ? timestampDifference(later.timestamp, earlier.timestamp) : undefined;
 }
 
@@ -374,62 +420,6 @@ function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptio
 function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
   const r = recognizeOrError(bytes, hint, codec);
   return r instanceof CodecError ? undefined : r;
-}
-
-/**
- * A record as the dissector makes it: every property set in one order (one shape for all),
- * the tree built on first use when the fast path wrote its JSON.
- */
-class Packet implements PacketRecord {
-  readonly frame: number;
-  readonly captureTime: string | null;
-  readonly src: UdpDatagram['src'];
-  readonly dst: UdpDatagram['dst'];
-  readonly protocol: Protocol;
-  readonly direction: Direction | 'either';
-  readonly message: string;
-  readonly layout: string;
-  readonly summary: string;
-  readonly payloadOffset: number;
-  readonly payloadLength: number;
-  readonly fragments: readonly number[] | undefined;
-  readonly malformed: PacketRecord['malformed'];
-  readonly warnings: PacketRecord['warnings'];
-  readonly fieldsJson: string | undefined;
-  readonly payload: Uint8Array;
-  readonly frameBytes: Uint8Array | undefined;
-  responseIn: number | undefined = undefined;
-  requestIn: number | undefined = undefined;
-  responseTime: string | undefined = undefined;
-  unanswered: string | undefined = undefined;
-  duplicateOf: number | undefined = undefined;
-  readonly #tree: () => FieldNode[];
-  #fields: FieldNode[] | undefined;
-
-  constructor({ udp, meta, frameBytes }: Slot, what: Decoding) {
-    this.frame = meta.frame;
-    this.captureTime = meta.timestamp ? formatTimestamp(meta.timestamp) : null;
-    this.src = udp.src;
-    this.dst = udp.dst;
-    this.protocol = what.protocol;
-    this.direction = what.direction;
-    this.message = what.message;
-    this.layout = what.layout;
-    this.summary = what.summary;
-    this.payloadOffset = udp.payloadOffset;
-    this.payloadLength = udp.payload.length;
-    this.fragments = udp.fragments;
-    this.malformed = what.malformed;
-    this.warnings = what.warnings ?? NO_WARNINGS;
-    this.fieldsJson = what.fieldsJson;
-    this.payload = udp.payload;
-    this.frameBytes = frameBytes;
-    this.#tree = what.tree;
-  }
-
-  get fields(): FieldNode[] {
-    return (this.#fields ??= this.#tree());
-  }
 }
 
 export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;

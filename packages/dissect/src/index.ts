@@ -5,10 +5,10 @@
 export { dissectPayload, type DissectedPayload } from './payload.ts';
 export { Dissector, dissectCapture, type DissectItem, type DissectOptions, type DissectStats } from './dissect.ts';
 export { dissectHexDump, type HexDissection } from './hexdump.ts';
-export type { PacketRecord } from './record.ts';
+export type { PacketRecord, RecordKind } from './record.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';
 export { MASK, nodeJson, type JsonNode } from '@gamequery/codec';
-export { renderPacketText, packetJson, packetLine, summaryLine, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
+export { renderPacketText, packetJson, packetLine, writePacketLine, summaryLine, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';
 export * from './net/index.ts';

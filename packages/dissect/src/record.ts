@@ -2,7 +2,8 @@
  * One dissected packet: what the text, JSON and NDJSON outputs are made of.
  * The JSON shape is public API, described by `schema/packet.schema.json`.
  */
-import type { Direction, FieldNode, Protocol } from '@gamequery/codec';
+import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Layout, type Protocol } from '@gamequery/codec';
+import { formatTimestamp, type Timestamp } from './capture/timestamp.ts';
 import type { Endpoint } from './net/types.ts';
 
 export interface PacketRecord {
@@ -48,4 +49,110 @@ export interface PacketRecord {
   readonly payload: Uint8Array;
   /** The whole frame when the payload came from one frame (for the hex pane). */
   readonly frameBytes?: Uint8Array;
+}
+
+/** What a record is: protocol, direction, message and layout, with its NDJSON text written once. */
+export interface RecordKind {
+  readonly protocol: Protocol;
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly layout: string;
+  /** `,"protocol":…,"direction":…,"message":…,"layout":…,"summary":` as UTF-8. */
+  readonly json: Uint8Array;
+}
+
+const kinds = new Map<string, Partial<Record<Direction | 'either', RecordKind>>>();
+
+/** The kind of record of a layout id in a direction; made once each. */
+export function recordKind(protocol: Protocol, direction: Direction | 'either', message: string, layout: string): RecordKind {
+  let byDirection = kinds.get(layout);
+  if (!byDirection) kinds.set(layout, (byDirection = {}));
+  let kind = byDirection[direction];
+  if (!kind) {
+    const json = asciiBytes(`,"protocol":${JSON.stringify(protocol)},"direction":${JSON.stringify(direction)},"message":${JSON.stringify(message)},"layout":${JSON.stringify(layout)},"summary":`);
+    byDirection[direction] = kind = Object.freeze({ protocol, direction, message, layout, json });
+  }
+  return kind;
+}
+
+/** Where a record's tree comes from: built, or annotated from its layout on first use. */
+export type TreeSource = FieldNode[] | { readonly layout: Layout<any>; readonly codec: CodecOptions }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const decoder = new TextDecoder();
+
+/**
+ * A record as the dissector makes it: one class, every property set in one order, the
+ * kind shared, the capture time formatted and the tree built only when asked for. When
+ * the fast path wrote the tree's JSON while decoding, the record holds those bytes (a
+ * range of a buffer it shares with its neighbours), and NDJSON output copies them.
+ */
+export class Packet implements PacketRecord {
+  readonly src: Endpoint;
+  readonly dst: Endpoint;
+  readonly payloadOffset: number;
+  readonly payloadLength: number;
+  readonly fragments: readonly number[] | undefined;
+  readonly payload: Uint8Array;
+  readonly frameBytes: Uint8Array | undefined;
+  responseIn: number | undefined = undefined;
+  requestIn: number | undefined = undefined;
+  responseTime: string | undefined = undefined;
+  unanswered: string | undefined = undefined;
+  duplicateOf: number | undefined = undefined;
+  #tree: TreeSource;
+
+  constructor(
+    readonly frame: number,
+    readonly timestamp: Timestamp | null,
+    udp: { readonly src: Endpoint; readonly dst: Endpoint; readonly payload: Uint8Array; readonly payloadOffset: number; readonly fragments?: readonly number[] | undefined },
+    frameBytes: Uint8Array | undefined,
+    readonly kind: RecordKind,
+    readonly summary: string,
+    tree: TreeSource,
+    /** The tree's JSON as UTF-8, `json[jsonStart, jsonEnd)`, when the fast path wrote it. */
+    readonly json: Uint8Array | undefined,
+    readonly jsonStart: number,
+    readonly jsonEnd: number,
+    readonly malformed: PacketRecord['malformed'],
+    readonly warnings: PacketRecord['warnings'],
+  ) {
+    this.src = udp.src;
+    this.dst = udp.dst;
+    this.payloadOffset = udp.payloadOffset;
+    this.payloadLength = udp.payload.length;
+    this.fragments = udp.fragments;
+    this.payload = udp.payload;
+    this.frameBytes = frameBytes;
+    this.#tree = tree;
+  }
+
+  get protocol(): Protocol {
+    return this.kind.protocol;
+  }
+
+  get direction(): Direction | 'either' {
+    return this.kind.direction;
+  }
+
+  get message(): string {
+    return this.kind.message;
+  }
+
+  get layout(): string {
+    return this.kind.layout;
+  }
+
+  get captureTime(): string | null {
+    return this.timestamp ? formatTimestamp(this.timestamp) : null;
+  }
+
+  get fieldsJson(): string | undefined {
+    return this.json ? decoder.decode(this.json.subarray(this.jsonStart, this.jsonEnd)) : undefined;
+  }
+
+  get fields(): FieldNode[] {
+    const tree = this.#tree;
+    if (Array.isArray(tree)) return tree;
+    return (this.#tree = tree.layout.annotate(this.payload, tree.codec).fields);
+  }
 }

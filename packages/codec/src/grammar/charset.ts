@@ -30,20 +30,44 @@ export interface TextCodec {
   byteLength(text: string): number | undefined;
 }
 
+/** Code units are gathered here and made a string in one call (a string grown by `+=` is an allocation per character). */
+const units = new Uint16Array(1024);
+const fromUnits = (n: number): string => String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
+
+/** ASCII bytes as a string in one call; undefined if a byte is not ASCII (the caller decodes by table). */
+function asciiText(bytes: Uint8Array): string | undefined {
+  const n = bytes.length;
+  if (n > units.length) return undefined;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return undefined;
+    units[i] = b;
+  }
+  return fromUnits(n);
+}
+
 class SingleByteCodec implements TextCodec {
   readonly #chars: string[];
+  readonly #codes: Uint16Array;
   readonly #bytes = new Map<number, number>();
 
   constructor(readonly charset: Charset, chars: string[]) {
     this.#chars = chars;
+    this.#codes = Uint16Array.from(chars, (ch) => ch.charCodeAt(0));
     chars.forEach((ch, byte) => this.#bytes.set(ch.charCodeAt(0), byte));
     if (this.#bytes.size !== 256) throw new Error(`${charset}: the table maps two bytes to one character`);
   }
 
   decode(bytes: Uint8Array): string {
+    const n = bytes.length;
+    if (n <= units.length) {
+      const codes = this.#codes;
+      for (let i = 0; i < n; i++) units[i] = codes[bytes[i]!]!;
+      return fromUnits(n);
+    }
     const chars = this.#chars;
     let text = '';
-    for (let i = 0; i < bytes.length; i++) text += chars[bytes[i]!];
+    for (let i = 0; i < n; i++) text += chars[bytes[i]!];
     return text;
   }
 
@@ -76,16 +100,7 @@ class Utf8Codec implements TextCodec {
 
   decode(bytes: Uint8Array): string {
     // Short ASCII strings (most names) are faster without a trip into the decoder.
-    if (bytes.length <= 32) {
-      let text = '';
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i]!;
-        if (b >= 0x80) return this.#decoder.decode(bytes);
-        text += String.fromCharCode(b);
-      }
-      return text;
-    }
-    return this.#decoder.decode(bytes);
+    return (bytes.length <= 64 ? asciiText(bytes) : undefined) ?? this.#decoder.decode(bytes);
   }
 
   encode(text: string): Uint8Array | undefined {

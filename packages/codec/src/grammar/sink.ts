@@ -54,6 +54,21 @@ export class ByteSink {
     this.at = at;
   }
 
+  /** Copies `b[start, end)`. */
+  range(b: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.reserve(n);
+    if (n < 48) {
+      const buf = this.buf;
+      let at = this.at;
+      for (let i = start; i < end; i++) buf[at++] = b[i]!;
+      this.at = at;
+    } else {
+      this.buf.set(b.subarray(start, end), this.at);
+      this.at += n;
+    }
+  }
+
   /** Writes text known to be ASCII with nothing to escape (digits, keys, addresses). */
   ascii(text: string): void {
     const n = text.length;

@@ -14,8 +14,8 @@ class Bucket<T> {
   constructor(public items: T[]) {}
 }
 
-/** Which items under a hash are the ones asked for (hashes collide; the item tells). */
-export type Match<T> = (item: T) => boolean;
+/** Which items under a hash are the ones asked for (hashes collide; the item tells), given what is looked up. */
+export type Match<T, A> = (item: T, arg: A) => boolean;
 
 const any = (): boolean => true;
 
@@ -36,27 +36,27 @@ export class FifoIndex<T extends Retirable> {
     else this.#buckets.set(key, new Bucket([held, item]));
   }
 
-  /** The oldest live item under `key` that `match` accepts. */
-  first(key: number, match: Match<T> = any): T | undefined {
+  /** The oldest live item under `key` that `match` accepts with `arg` (a static function and its argument: no closure per lookup). */
+  first<A>(key: number, match: Match<T, A> = any, arg?: A): T | undefined {
     const held = this.#settle(key);
-    if (!(held instanceof Bucket)) return held !== undefined && match(held) ? held : undefined;
+    if (!(held instanceof Bucket)) return held !== undefined && match(held, arg!) ? held : undefined;
     for (let i = held.head; i < held.items.length; i++) {
       const item = held.items[i]!;
-      if (!item.done && match(item)) return item;
+      if (!item.done && match(item, arg!)) return item;
     }
     return undefined;
   }
 
-  /** Live items under `key` that `match` accepts, newest first. */
-  *newestFirst(key: number, match: Match<T> = any): Generator<T, void> {
+  /** Live items under `key` that `match` accepts with `arg`, newest first. */
+  *newestFirst<A>(key: number, match: Match<T, A> = any, arg?: A): Generator<T, void> {
     const held = this.#settle(key);
     if (!(held instanceof Bucket)) {
-      if (held !== undefined && match(held)) yield held;
+      if (held !== undefined && match(held, arg!)) yield held;
       return;
     }
     for (let i = held.items.length - 1; i >= held.head; i--) {
       const item = held.items[i]!;
-      if (!item.done && match(item)) yield item;
+      if (!item.done && match(item, arg!)) yield item;
     }
   }
 
@@ -82,7 +82,7 @@ export class FifoIndex<T extends Retirable> {
       this.#buckets.delete(key);
       return undefined;
     }
-    while (held.head < held.items.length && held.items[held.head]!.done) held.head++;
+    while (held.head < held.items.length && held.items[held.head]!.done) held.items[held.head++] = undefined!;
     if (held.head === held.items.length) {
       this.#buckets.delete(key);
       return undefined;
@@ -102,7 +102,7 @@ export class FifoIndex<T extends Retirable> {
  * oldest, and all of them at the end.
  */
 export class LiveList<T extends Retirable> {
-  #items: T[] = [];
+  #items: (T | undefined)[] = [];
   #head = 0;
   #size = 0;
 
@@ -119,28 +119,41 @@ export class LiveList<T extends Retirable> {
   retire(): void {
     this.#size--;
     if (this.#size === 0) this.clear();
+    else this.#trim();
   }
 
   /** The oldest live item. */
   oldest(): T | undefined {
-    const items = this.#items;
-    while (this.#head < items.length && items[this.#head]!.done) this.#head++;
-    if (this.#head > 1024 && this.#head * 2 > items.length) {
-      this.#items = items.slice(this.#head);
-      this.#head = 0;
-    }
+    this.#trim();
     return this.#items[this.#head];
   }
 
   /** The live items, oldest first (a copy: the caller may retire them as it goes). */
   live(): T[] {
-    return this.#items.slice(this.#head).filter((item) => !item.done);
+    const out: T[] = [];
+    for (let i = this.#head; i < this.#items.length; i++) {
+      const item = this.#items[i];
+      if (item && !item.done) out.push(item);
+    }
+    return out;
   }
 
   clear(): void {
     this.#items = [];
     this.#head = 0;
     this.#size = 0;
+  }
+
+  /** Lets go of the finished items at the front, so that they are not kept alive here. */
+  #trim(): void {
+    const items = this.#items;
+    let head = this.#head;
+    while (head < items.length && items[head]!.done) items[head++] = undefined;
+    this.#head = head;
+    if (head > 1024 && head * 2 > items.length) {
+      this.#items = items.slice(head);
+      this.#head = 0;
+    }
   }
 }
 
@@ -177,7 +190,7 @@ class Lane<T> {
   }
 
   shift(): void {
-    this.head++;
+    this.entries[this.head++] = undefined!;
     if (this.head === this.entries.length) {
       this.entries = [];
       this.head = 0;

@@ -16,9 +16,9 @@
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { DeadlineQueue, FifoIndex, LiveList, type Match, type Timed } from './collections.ts';
+import { DeadlineQueue, FifoIndex, LiveList, type Timed } from './collections.ts';
 import {
-  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
+  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type KeyRule, type Keys,
 } from './rules.ts';
 import type {
   CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
@@ -58,14 +58,18 @@ class Filed<T extends { readonly keys: Keys; done: boolean }> {
   readonly loose = new FifoIndex<T>();
 
   add(item: T): void {
-    for (const k of item.keys.exact) this.exact.add(k, item);
-    for (const k of item.keys.loose) this.loose.add(k, item);
+    const keys = item.keys;
+    const half = keys.length >> 1;
+    for (let i = 0; i < half; i++) this.exact.add(keys[i]!, item);
+    for (let i = half; i < keys.length; i++) this.loose.add(keys[i]!, item);
   }
 
   /** Call once `item.done` is set. */
   release(item: T): void {
-    for (const k of item.keys.exact) this.exact.release(k);
-    for (const k of item.keys.loose) this.loose.release(k);
+    const keys = item.keys;
+    const half = keys.length >> 1;
+    for (let i = 0; i < half; i++) this.exact.release(keys[i]!);
+    for (let i = half; i < keys.length; i++) this.loose.release(keys[i]!);
   }
 
   clear(): void {
@@ -135,33 +139,33 @@ const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> 
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-const firstUnder = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): T | undefined => {
-  for (const k of keys) {
-    const hit = index.first(k, match);
+type Side = 'exact' | 'loose';
+
+/** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
+const sideStart = (keys: Keys, side: Side): number => (side === 'exact' ? 0 : keys.length >> 1);
+const sideEnd = (keys: Keys, side: Side): number => (side === 'exact' ? keys.length >> 1 : keys.length);
+
+/** The oldest live request filed under one of `keys` (of `side`) that the reply `d` matches. */
+const firstUnder = <T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): T | undefined => {
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
+    const hit = index.first(keys[i]!, rule[side], d);
     if (hit) return hit;
   }
   return undefined;
 };
 
-function* newestUnder<T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): Generator<T, void> {
-  for (const k of keys) yield* index.newestFirst(k, match);
+function* newestUnder<T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): Generator<T, void> {
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* index.newestFirst(keys[i]!, rule[side], d);
 }
 
-const newestOf = <T extends { done: boolean }>(index: FifoIndex<T>, keys: readonly number[], match: Match<T>): T | undefined => {
-  for (const hit of newestUnder(index, keys, match)) return hit;
+const newestOf = <T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): T | undefined => {
+  for (const hit of newestUnder(index, keys, side, rule, d)) return hit;
   return undefined;
 };
 
-/** How a reply is matched against filed requests, by its exact and its loose identity. */
-interface Matchers {
-  readonly exact: Match<FiledRequest>;
-  readonly loose: Match<FiledRequest>;
-}
-
-const matchers = (protocol: Protocol, reply: Datagram): Matchers => {
-  const rule = keyRules[protocol];
-  return { exact: (f) => rule.exact(f, reply), loose: (f) => rule.loose(f, reply) };
-};
+/** A token filed for a handshake is the one a stat request quotes: the same value, in the same conversation. */
+const tokenOf = <M>(t: Token<M>, request: DecodedDatagram<M>): boolean =>
+  t.token === request.value['token'] && sameClientAndServer(t.exchange.request.datagram, request.datagram);
 
 const atLeastZero = (name: string, value: number): number => {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
@@ -327,16 +331,16 @@ export class QueryPairer<M = unknown> {
   }
 
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
-    const keys = keyRules[protocol].response(d);
-    const match = matchers(protocol, d);
-    return firstUnder(this.#pending.exact, keys.exact, match.exact) !== undefined
-      || newestOf(this.#finished.exact, keys.exact, match.exact) !== undefined
-      || firstUnder(this.#pending.loose, keys.loose, match.loose) !== undefined;
+    const rule = keyRules[protocol];
+    const keys = rule.response(d);
+    return firstUnder(this.#pending.exact, keys, 'exact', rule, d) !== undefined
+      || newestOf(this.#finished.exact, keys, 'exact', rule, d) !== undefined
+      || firstUnder(this.#pending.loose, keys, 'loose', rule, d) !== undefined;
   }
 
   #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const token = request.value['token'];
-    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token)?.exchange : undefined;
+    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokens.first(tokenKey(request.datagram, token), tokenOf, request)?.exchange : undefined;
     if (this.#live.size >= this.#o.maxPending) {
       const oldest = this.#live.oldest()!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
@@ -353,10 +357,10 @@ export class QueryPairer<M = unknown> {
   }
 
   #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
-    const keys = keyRules[protocol].response(d);
-    const match = matchers(protocol, d);
+    const rule = keyRules[protocol];
+    const keys = rule.response(d);
 
-    const pending = firstUnder(this.#pending.exact, keys.exact, match.exact);
+    const pending = firstUnder(this.#pending.exact, keys, 'exact', rule, d);
     if (pending) {
       const r = this.#read(d, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
@@ -366,7 +370,7 @@ export class QueryPairer<M = unknown> {
     // Answered or timed out already: a copy of a reply it had, or a late or extra one.
     let newest: Finished<M> | undefined;
     let copy: { of: Finished<M>; original: DecodedDatagram<M> } | undefined;
-    for (const f of newestUnder(this.#finished.exact, keys.exact, match.exact)) {
+    for (const f of newestUnder(this.#finished.exact, keys, 'exact', rule, d)) {
       newest ??= f;
       const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
       if (original) {
@@ -384,10 +388,10 @@ export class QueryPairer<M = unknown> {
       return;
     }
 
-    const near = firstUnder(this.#pending.loose, keys.loose, match.loose) ?? newestOf(this.#finished.loose, keys.loose, match.loose);
+    const near = firstUnder(this.#pending.loose, keys, 'loose', rule, d) ?? newestOf(this.#finished.loose, keys, 'loose', rule, d);
     if (near) {
       const r = this.#read(d, decoded, out);
-      const reason = keyRules[protocol].nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
+      const reason = rule.nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
       if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request: near.request });
       return;
     }
@@ -472,18 +476,14 @@ export class QueryPairer<M = unknown> {
     const token = exchange.responses[0]!.value['token'];
     if (typeof token !== 'number') return;
     const datagram = exchange.request.datagram;
-    const previous = this.#tokenFor(datagram, token);
+    const key = tokenKey(datagram, token);
+    const previous = this.#tokens.first(key, (t) => t.token === token && sameClientAndServer(t.exchange.request.datagram, datagram));
     if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, done: false };
+    const t: Token<M> = { kind: 'token', key, token, exchange, deadline: when + this.#ns.tokenLife, done: false };
     this.#tokens.add(t.key, t);
     this.#tokenOrder.push(t);
     this.#timers.push(t);
     if (this.#tokenOrder.size > this.#o.maxPending) this.#dropToken(this.#tokenOrder.oldest()!);
-  }
-
-  /** The live token a handshake in this conversation issued with this value. */
-  #tokenFor(request: Datagram<M>, token: number): Token<M> | undefined {
-    return this.#tokens.first(tokenKey(request, token), (t) => t.token === token && sameClientAndServer(t.exchange.request.datagram, request));
   }
 
   #dropToken(t: Token<M>): void {

@@ -20,11 +20,12 @@ import type { Datagram, DecodedDatagram, Endpoint } from './types.ts';
 
 export type Side = 'request' | 'response';
 
-/** Hashes a request is filed under, or a reply looked up by (see {@link KeyRule}). */
-export interface Keys {
-  readonly exact: readonly number[];
-  readonly loose: readonly number[];
-}
+/**
+ * Hashes a request is filed under, or a reply looked up by (see {@link KeyRule}): the
+ * exact ones, then as many loose ones. One array, as a request keeps it for as long as
+ * it is remembered.
+ */
+export type Keys = readonly number[];
 
 /** A request as filed: its datagram, and the handshake request that issued its token (Minecraft stat). */
 export interface Filed {
@@ -96,7 +97,7 @@ const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
   const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, 4, echoEnd(a), b, 4, echoEnd(b));
   const keys = (d: Datagram, side: Side): Keys => {
     const withClient = endpoint(mix(SEED, id), client(d, side));
-    return { exact: [done(echo(endpoint(withClient, server(d, side)), d.bytes))], loose: [done(echo(withClient, d.bytes))] };
+    return [done(echo(endpoint(withClient, server(d, side)), d.bytes)), done(echo(withClient, d.bytes))];
   };
   return {
     request: (d) => keys(d, 'request'),
@@ -120,17 +121,16 @@ const minecraft: KeyRule = {
   request(d, handshake) {
     const conv = mcConversation(d, 'request');
     const type = bytes(conv, d.bytes, 2, 3);
-    const exact = [done(bytes(type, d.bytes, 3, 7))];
-    const loose = [done(bytes(conv, d.bytes, 3, 7))];
+    const exact = done(bytes(type, d.bytes, 3, 7));
+    const loose = done(bytes(conv, d.bytes, 3, 7));
     if (handshake && !sameRange(handshake.bytes, 3, 7, d.bytes, 3, 7)) {
-      exact.push(done(bytes(type, handshake.bytes, 3, 7)));
-      loose.push(done(bytes(conv, handshake.bytes, 3, 7)));
+      return [exact, done(bytes(type, handshake.bytes, 3, 7)), loose, done(bytes(conv, handshake.bytes, 3, 7))];
     }
-    return { exact, loose };
+    return [exact, loose];
   },
   response(d) {
     const conv = mcConversation(d, 'response');
-    return { exact: [done(bytes(bytes(conv, d.bytes, 0, 1), d.bytes, 1, 5))], loose: [done(bytes(conv, d.bytes, 1, 5))] };
+    return [done(bytes(bytes(conv, d.bytes, 0, 1), d.bytes, 1, 5)), done(bytes(conv, d.bytes, 1, 5))];
   },
   exact: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply)
     && sameRange(r.datagram.bytes, 2, 3, reply.bytes, 0, 1) && sessionMatch(r, reply),

@@ -1,6 +1,8 @@
 /** Text and JSON renderings of a dissected packet. */
-import { nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
-import type { PacketRecord } from '../record.ts';
+import { ByteSink, asciiBytes, nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
+import type { Timestamp } from '../capture/timestamp.ts';
+import { formatTimestamp } from '../capture/timestamp.ts';
+import { Packet, type PacketRecord } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { renderTree, showOf } from './text.ts';
 
@@ -79,26 +81,129 @@ export function packetJson(p: PacketRecord, options: RenderOptions = {}): Record
   return packetDocument(p, fields);
 }
 
-/** Stands in for the fields in {@link packetLine}; never a real `fields` value. */
-const FIELDS_HERE = 0;
-const FIELDS_KEY = ',"fields":0';
+const scratch = new ByteSink();
+
+/** A packet as one line of JSON: `JSON.stringify(packetJson(p, options))`, written by {@link writePacketLine}. */
+export function packetLine(p: PacketRecord, options: RenderOptions = {}): string {
+  scratch.at = 0;
+  writePacketLine(p, scratch, options);
+  return scratch.text();
+}
+
+const FRAME = asciiBytes('{"frame":');
+const CAPTURE_TIME = asciiBytes(',"captureTime":');
+const SRC = asciiBytes(',"src":{"ip":');
+const PORT = asciiBytes(',"port":');
+const DST = asciiBytes('},"dst":{"ip":');
+const PAYLOAD_OFFSET = asciiBytes(',"payloadOffset":');
+const PAYLOAD_LENGTH = asciiBytes(',"payloadLength":');
+const FRAGMENTS = asciiBytes(',"fragments":');
+const FIELDS = asciiBytes(',"fields":');
+const MALFORMED = asciiBytes(',"malformed":');
+const WARNINGS = asciiBytes(',"warnings":');
+const RESPONSE_IN = asciiBytes(',"responseIn":');
+const REQUEST_IN = asciiBytes(',"requestIn":');
+const TIME = asciiBytes(',"time":');
+const UNANSWERED = asciiBytes(',"unanswered":');
+const DUPLICATE_OF = asciiBytes(',"duplicateOf":');
 
 /**
- * A packet as one line of JSON: `JSON.stringify(packetJson(p, options))`, but with the
- * fields spliced in as the text the fast path wrote while decoding, when there is one.
+ * Writes {@link packetLine}'s text into `sink` as UTF-8, without making it a string: the
+ * NDJSON output of a capture of millions of packets. A record of the dissector's carries
+ * its tree's JSON as bytes already (the fast path wrote them while decoding); any other
+ * record, or a selection of fields, goes through {@link packetJson}.
  */
-export function packetLine(p: PacketRecord, options: RenderOptions = {}): string {
-  if (p.fieldsJson === undefined || options.fields?.length) return JSON.stringify(packetJson(p, options));
-  const text = JSON.stringify(packetDocument(p, FIELDS_HERE));
-  // Inside a JSON string every quote is escaped, so the first match is the key itself.
-  const at = text.indexOf(FIELDS_KEY);
-  return `${text.slice(0, at)},"fields":${p.fieldsJson}${text.slice(at + FIELDS_KEY.length)}`;
+export function writePacketLine(p: PacketRecord, sink: ByteSink, options: RenderOptions = {}): void {
+  if (!(p instanceof Packet) || options.fields?.length) {
+    sink.raw(JSON.stringify(packetJson(p, options)));
+    return;
+  }
+  sink.bytes(FRAME);
+  sink.number(p.frame);
+  sink.bytes(CAPTURE_TIME);
+  if (p.timestamp) writeTimestamp(sink, p.timestamp);
+  else sink.ascii('null');
+  sink.bytes(SRC);
+  sink.string(p.src.ip);
+  sink.bytes(PORT);
+  sink.number(p.src.port);
+  sink.bytes(DST);
+  sink.string(p.dst.ip);
+  sink.bytes(PORT);
+  sink.number(p.dst.port);
+  sink.ascii('}');
+  sink.bytes(p.kind.json);
+  sink.string(p.summary);
+  sink.bytes(PAYLOAD_OFFSET);
+  sink.number(p.payloadOffset);
+  sink.bytes(PAYLOAD_LENGTH);
+  sink.number(p.payloadLength);
+  if (p.fragments) {
+    sink.bytes(FRAGMENTS);
+    sink.raw(JSON.stringify(p.fragments));
+  }
+  sink.bytes(FIELDS);
+  if (p.json) sink.range(p.json, p.jsonStart, p.jsonEnd);
+  else sink.raw(JSON.stringify(p.fields.map((n) => nodeJson(n, !!options.showSecrets))));
+  if (p.malformed) {
+    sink.bytes(MALFORMED);
+    sink.raw(JSON.stringify(p.malformed));
+  }
+  if (p.warnings.length) {
+    sink.bytes(WARNINGS);
+    sink.raw(JSON.stringify(p.warnings));
+  }
+  if (p.responseIn !== undefined) {
+    sink.bytes(RESPONSE_IN);
+    sink.number(p.responseIn);
+  }
+  if (p.requestIn !== undefined) {
+    sink.bytes(REQUEST_IN);
+    sink.number(p.requestIn);
+  }
+  if (p.responseTime !== undefined) {
+    sink.bytes(TIME);
+    sink.string(p.responseTime);
+  }
+  if (p.unanswered) {
+    sink.bytes(UNANSWERED);
+    sink.string(p.unanswered);
+  }
+  if (p.duplicateOf !== undefined) {
+    sink.bytes(DUPLICATE_OF);
+    sink.number(p.duplicateOf);
+  }
+  sink.ascii('}');
+}
+
+/** `"1700000000.012500"`: {@link formatTimestamp}, digit by digit for the decimal resolutions. */
+function writeTimestamp(sink: ByteSink, ts: Timestamp): void {
+  const { base, decimals } = ts.resolution;
+  if (base !== 10 || decimals === 0 || ts.seconds < 0) {
+    sink.string(formatTimestamp(ts));
+    return;
+  }
+  sink.ascii('"');
+  sink.number(ts.seconds);
+  sink.reserve(decimals + 2);
+  const buf = sink.buf;
+  let at = sink.at;
+  buf[at++] = 0x2e;
+  let ticks = ts.ticks;
+  for (let i = at + decimals - 1; i >= at; i--) {
+    const q = Math.floor(ticks / 10);
+    buf[i] = 0x30 + (ticks - q * 10);
+    ticks = q;
+  }
+  at += decimals;
+  buf[at++] = 0x22;
+  sink.at = at;
 }
 
 function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknown> {
   // Optional keys are added in place (not spread): this runs once per packet of a capture.
   const doc: Record<string, unknown> = {
-    frame: p.frame, captureTime: p.captureTime, src: p.src, dst: p.dst,
+    frame: p.frame, captureTime: p.captureTime, src: { ip: p.src.ip, port: p.src.port }, dst: { ip: p.dst.ip, port: p.dst.port },
     protocol: p.protocol, direction: p.direction, message: p.message, layout: p.layout, summary: p.summary,
     payloadOffset: p.payloadOffset, payloadLength: p.payloadLength,
   };
