@@ -11,22 +11,31 @@ import {
 const server = { serverIp: '127.0.0.1', serverPort: 7777 };
 const vserver = { serverIp: '127.0.0.1', serverPort: 8192 };
 
-/** One query round: [payload, fromServer, port] per datagram. */
-function round(): [Uint8Array, boolean, number][] {
-  const clients = Array.from({ length: 12 }, (_, i) => ({ name: `Player_${i}`, score: i * 10 }));
+/**
+ * One query round, variant `v`: [payload, fromServer, port] per datagram. Variants
+ * differ in names, counts, scores, session ids and tokens, so that no two neighbouring
+ * rounds carry the same bytes (nothing can be answered from a cache of payloads).
+ */
+function round(v: number): [Uint8Array, boolean, number][] {
+  const players = 8 + (v % 9);
+  const clients = Array.from({ length: players }, (_, i) => ({ name: `Player_${v}_${i}`, score: (i * 37 + v) % 5000 }));
+  const sessionId = (0x01020304 + v * 0x00010101) & 0x0f0f0f0f;
+  const token = 9513307 + v * 7919;
   return [
     [infoRequest.encode(server), false, 7777],
-    [infoResponse.encode({ ...server, password: false, players: 12, maxPlayers: 100, hostname: 'Benchmark Server', gamemode: 'Freeroam', language: 'English' }), true, 7777],
+    [infoResponse.encode({ ...server, password: v % 5 === 0, players, maxPlayers: 100, hostname: `Benchmark Server #${v}`, gamemode: `Freeroam ${v % 7}`, language: 'English' }), true, 7777],
     [clientsRequest.encode(server), false, 7777],
     [clientsResponse.encode({ ...server, clients }), true, 7777],
     [vcmpInfoRequest.encode(vserver), false, 8192],
-    [vcmpInfoResponse.encode({ ...vserver, version: '04rel006', password: false, players: 3, maxPlayers: 50, hostname: 'VC:MP bench', gamemode: 'TDM', map: 'Vice City' }), true, 8192],
-    [handshakeRequest.encode({ sessionId: 1 }), false, 25565],
-    [handshakeResponse.encode({ sessionId: 1, token: 9513307 }), true, 25565],
-    [basicRequest.encode({ sessionId: 1, token: 9513307 }), false, 25565],
-    [basicResponse.encode({ sessionId: 1, motd: 'A Minecraft Server', gametype: 'SMP', map: 'world', numPlayers: 2, maxPlayers: 20, hostPort: 25565, hostIp: '127.0.0.1' }), true, 25565],
+    [vcmpInfoResponse.encode({ ...vserver, version: '04rel006', password: false, players: v % 50, maxPlayers: 50, hostname: `VC:MP bench ${v}`, gamemode: 'TDM', map: 'Vice City' }), true, 8192],
+    [handshakeRequest.encode({ sessionId }), false, 25565],
+    [handshakeResponse.encode({ sessionId, token }), true, 25565],
+    [basicRequest.encode({ sessionId, token }), false, 25565],
+    [basicResponse.encode({ sessionId, motd: `A Minecraft Server ${v}`, gametype: 'SMP', map: 'world', numPlayers: v % 20, maxPlayers: 20, hostPort: 25565, hostIp: '127.0.0.1' }), true, 25565],
   ];
 }
+
+const VARIANTS = 97;
 
 function frame(payload: Uint8Array, fromServer: boolean, serverPort: number, clientPort: number): Uint8Array {
   const f = new Uint8Array(14 + 20 + 8 + payload.length);
@@ -55,7 +64,7 @@ export function* generateCapture(limit: { packets?: number; bytes?: number }, ch
   hv.setUint32(16, 262144, true);
   hv.setUint32(20, 1, true);
   yield header;
-  const templates = round();
+  const variants = Array.from({ length: VARIANTS }, (_, v) => round(v));
   let n = 0;
   let written = 24;
   let usec = 0;
@@ -64,8 +73,10 @@ export function* generateCapture(limit: { packets?: number; bytes?: number }, ch
     const frames: Uint8Array[] = [];
     let size = 0;
     for (let i = 0; i < chunkPackets; i++, n++) {
+      const templates = variants[Math.floor(n / 10) % VARIANTS]!;
       const [payload, fromServer, port] = templates[n % templates.length]!;
-      if (!fromServer) clientPort = 40000 + ((n >> 1) % 20000);
+      // A stat request comes from the port its handshake came from (the token is per client).
+      if (!fromServer && n % 10 !== 8) clientPort = 40000 + ((n >> 1) % 20000);
       const f = frame(payload, fromServer, port, clientPort);
       const rec = new Uint8Array(16 + f.length);
       const rv = new DataView(rec.buffer);

@@ -12,12 +12,12 @@
  * arrives within one timeout (and by `maxQueue`).
  */
 import {
-  ByteSink, CodecError, malformedNode, messages, protocolNames, recognize, signatureOf,
+  ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, signatureOf,
   type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { QueryPairer, pairingPart, type DecodedDatagram, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
-import { readCapture } from './capture/reader.ts';
-import type { CaptureError, CaptureReaderOptions } from './capture/types.ts';
+import { CaptureParser } from './capture/reader.ts';
+import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/types.ts';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
@@ -55,6 +55,11 @@ export interface DissectStats {
  * capture), so once the record is built only what the pairer reads stays (bytes,
  * endpoints, time, frame number): the tree, the frame and the timestamp are let go.
  */
+/** An endpoint as the pairer sees it, with its JSON (`{"ip":…,"port":…}`) written once for every line that names it. */
+interface KnownEndpoint extends Endpoint {
+  readonly json: Uint8Array;
+}
+
 class Slot implements Datagram<Slot> {
   settled = false;
   /** Once settled: the record (until it is out), or null for a datagram that is no query traffic. */
@@ -75,8 +80,8 @@ class Slot implements Datagram<Slot> {
     /** The capture cut the datagram short (snapshot length). */
     readonly truncated: boolean,
     readonly bytes: Uint8Array,
-    readonly from: Endpoint,
-    readonly to: Endpoint,
+    readonly from: KnownEndpoint,
+    readonly to: KnownEndpoint,
     readonly time: bigint,
   ) {}
 
@@ -118,7 +123,7 @@ export class Dissector {
   #second = Number.NaN;
   #secondNs = 0n;
   /** Endpoints by address and port: one object each, shared by every datagram that names it. */
-  #endpoints = new Map<string, Map<number, Endpoint>>();
+  #endpoints = new Map<string, Map<number, KnownEndpoint>>();
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
 
@@ -178,7 +183,7 @@ export class Dissector {
       : this.#secondNs + (BigInt(t.ticks) * NS) / BigInt(tps);
   }
 
-  #endpoint(address: string, port: number): Endpoint {
+  #endpoint(address: string, port: number): KnownEndpoint {
     let byPort = this.#endpoints.get(address);
     if (!byPort) {
       // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
@@ -186,7 +191,7 @@ export class Dissector {
       this.#endpoints.set(address, (byPort = new Map()));
     }
     let e = byPort.get(port);
-    if (!e) byPort.set(port, (e = { address, port }));
+    if (!e) byPort.set(port, (e = { address, port, json: asciiBytes(`{"ip":${JSON.stringify(address)},"port":${port}}`) }));
     return e;
   }
 
@@ -320,14 +325,14 @@ export class Dissector {
     if (mine && slot.json) {
       // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
       return this.#complete(slot, new Packet(
-        slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, layout.describe(slot.value!), { layout, codec },
+        slot.frame, slot.timestamp, slot.udp!, slot.from.json, slot.to.json, slot.frameBytes, kind, layout.describe(slot.value!), { layout, codec },
         slot.json, slot.jsonStart, slot.jsonEnd, undefined, NO_WARNINGS,
       ));
     }
     const ann = (mine ? slot.annotation : undefined) ?? layout.annotate(slot.udp!.payload, codec);
     const e = ann.error;
     return this.#complete(slot, new Packet(
-      slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
+      slot.frame, slot.timestamp, slot.udp!, slot.from.json, slot.to.json, slot.frameBytes, kind, e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
       undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
     ));
   }
@@ -342,7 +347,7 @@ export class Dissector {
     const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
     const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
     return this.#complete(slot, new Packet(
-      slot.frame, slot.timestamp, slot.udp!, slot.frameBytes, kind, `${protocolNames[protocol]}: ${e.message}`, fields,
+      slot.frame, slot.timestamp, slot.udp!, slot.from.json, slot.to.json, slot.frameBytes, kind, `${protocolNames[protocol]}: ${e.message}`, fields,
       undefined, 0, 0, { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message }, NO_WARNINGS,
     ));
   }
@@ -424,6 +429,44 @@ function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions)
 
 export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;
 
+/** What a chunk of capture completed: packets in frame order, then the error if the file is damaged there. */
+export interface DissectBatch {
+  readonly packets: PacketRecord[];
+  readonly error?: CaptureError;
+}
+
+/**
+ * Dissects a pcap or pcapng capture, streamed, a chunk at a time: yields the packets
+ * each chunk of input completed (one await per chunk, not per packet: what
+ * `gamequery dissect` reads) and, if the file is damaged, every intact packet followed
+ * by one capture error.
+ */
+export async function* dissectCaptureBatches(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: DissectOptions = {},
+  dissector: Dissector = new Dissector(options),
+): AsyncGenerator<DissectBatch> {
+  const parser = new CaptureParser(options.capture);
+  const take = (items: Iterable<CaptureItem>): DissectBatch => {
+    const packets: PacketRecord[] = [];
+    for (const item of items) {
+      if (item.kind === 'error') {
+        for (const p of dissector.finish()) packets.push(p);
+        return { packets, error: item };
+      }
+      for (const p of dissector.pushFrame(item)) packets.push(p);
+    }
+    return { packets };
+  };
+  for await (const chunk of source) {
+    const batch = take(parser.push(chunk));
+    if (batch.packets.length || batch.error) yield batch;
+    if (batch.error) return;
+  }
+  const last = take(parser.finish());
+  yield last.error ? last : { packets: dissector.finish() };
+}
+
 /**
  * Dissects a pcap or pcapng capture, streamed: yields packets in frame order and, if the
  * file is damaged, every intact packet followed by one capture error.
@@ -433,13 +476,8 @@ export async function* dissectCapture(
   options: DissectOptions = {},
   dissector: Dissector = new Dissector(options),
 ): AsyncGenerator<DissectItem> {
-  for await (const item of readCapture(source, options.capture)) {
-    if (item.kind === 'error') {
-      for (const packet of dissector.finish()) yield { kind: 'packet', packet };
-      yield item;
-      return;
-    }
-    for (const packet of dissector.pushFrame(item)) yield { kind: 'packet', packet };
+  for await (const batch of dissectCaptureBatches(source, options, dissector)) {
+    for (const packet of batch.packets) yield { kind: 'packet', packet };
+    if (batch.error) yield batch.error;
   }
-  for (const packet of dissector.finish()) yield { kind: 'packet', packet };
 }

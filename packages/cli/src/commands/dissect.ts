@@ -5,9 +5,9 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
-import { charsets, type Charset, type Protocol } from '@gamequery/codec';
+import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  Dissector, dissectCapture, dissectHexDump, packetJson, packetLine, renderPacketText,
+  Dissector, dissectCaptureBatches, dissectHexDump, renderPacketText, writePacketLine,
   type DissectOptions, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 
@@ -67,9 +67,10 @@ export function dissectCommand(): Command {
         const dissector = new Dissector(options);
         const progress = new Progress(dissector);
         try {
-          for await (const item of dissectCapture(createReadStream(file, { highWaterMark: 1 << 16 }), options, dissector)) {
-            if (item.kind === 'packet') out.packet(item.packet);
-            else out.error({ type: 'CaptureError', code: item.code, offset: item.offset, message: item.message });
+          for await (const batch of dissectCaptureBatches(createReadStream(file, { highWaterMark: 1 << 16 }), options, dissector)) {
+            for (const p of batch.packets) out.packet(p);
+            const e = batch.error;
+            if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
             progress.tick();
             // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
             if (out.full) await out.drained();
@@ -96,22 +97,28 @@ export function dissectCommand(): Command {
  * stdout is holding more than its buffer (a pipe's reader is behind): the caller waits
  * for 'drain', so memory stays flat whatever reads the output.
  */
+/**
+ * Where the packets go. JSON and NDJSON are written as bytes into one buffer (no string
+ * per line: a capture of millions of packets is mostly tree JSON the dissector wrote as
+ * bytes already) and handed to stdout in blocks of about 64 KiB; text goes as text.
+ */
 class Output {
   #first = true;
   #errors: object[] = [];
-  #pending = '';
+  readonly #sink = new ByteSink(1 << 17);
   full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
-    if (format === 'json') this.#write('{\n"packets": [\n');
+    if (format === 'json') this.#text('{\n"packets": [\n');
   }
 
   packet(p: PacketRecord): void {
     if (this.format === 'text') {
       this.#out((this.#first ? '' : '\n') + renderPacketText(p, this.render).join('\n') + '\n');
-    } else if (this.format === 'ndjson') {
-      this.#write(packetLine(p, this.render) + '\n');
     } else {
-      this.#write((this.#first ? '' : ',\n') + packetLine(p, this.render));
+      if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
+      writePacketLine(p, this.#sink, this.render);
+      if (this.format === 'ndjson') this.#sink.ascii('\n');
+      if (this.#sink.at >= 1 << 16) this.#flush();
     }
     this.#first = false;
   }
@@ -120,28 +127,31 @@ class Output {
     this.#errors.push(e);
     process.exitCode = 1;
     if (this.format === 'text') process.stderr.write(`gamequery: ${e.message}\n`);
-    if (this.format === 'ndjson') this.#write(JSON.stringify({ error: e }) + '\n');
+    if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }
 
   end(stats: object): void {
     if (this.format === 'json') {
-      this.#write(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
+      this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
     }
     this.#flush();
   }
 
-  #write(text: string): void {
-    this.#pending += text;
-    if (this.#pending.length >= 1 << 16) this.#flush();
+  #text(text: string): void {
+    this.#sink.raw(text);
+    if (this.#sink.at >= 1 << 16) this.#flush();
   }
 
   #flush(): void {
-    if (this.#pending) this.#out(this.#pending);
-    this.#pending = '';
+    if (this.#sink.at === 0) return;
+    // A copy: the stream may hold on to what it is given while the buffer is reused.
+    const block = this.#sink.copy();
+    this.#sink.at = 0;
+    this.#out(block);
   }
 
-  #out(text: string): void {
-    if (!process.stdout.write(text)) this.full = true;
+  #out(data: string | Uint8Array): void {
+    if (!process.stdout.write(data)) this.full = true;
   }
 
   /** Resolves once stdout has written what it holds. */
@@ -158,9 +168,12 @@ class Progress {
   #next = 0;
   constructor(readonly dissector: Dissector) {}
   tick(): void {
-    if (!process.stderr.isTTY || ++this.#next % 4096) return;
-    const elapsed = Date.now() - this.#start;
-    if (elapsed < 1000) return;
+    // Called per chunk of input (64 KiB): the clock is cheap at that rate; the line is redrawn four times a second.
+    if (!process.stderr.isTTY) return;
+    const now = Date.now();
+    const elapsed = now - this.#start;
+    if (elapsed < 1000 || now < this.#next) return;
+    this.#next = now + 250;
     this.#shown = true;
     const s = this.dissector.stats;
     process.stderr.write(`\r${s.frames} frames, ${s.game} query packets, ${Math.round(s.frames / (elapsed / 1000))} frames/s`);

@@ -46,7 +46,7 @@ export class ByteSink {
     const buf = this.buf;
     let at = this.at;
     // A loop beats `set` (a call and bounds checks) for the short pieces that are most of them.
-    if (n < 48) for (let i = 0; i < n; i++) buf[at++] = b[i]!;
+    if (n < 24) for (let i = 0; i < n; i++) buf[at++] = b[i]!;
     else {
       buf.set(b, at);
       at += n;
@@ -93,7 +93,16 @@ export class ByteSink {
       n = -n;
     }
     if (n < 10) buf[at++] = 0x30 + n;
-    else {
+    else if (n < 0x40000000) {
+      // Small integers (frame numbers, ports, offsets): int arithmetic, digits counted by comparison.
+      const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+      at += digits;
+      for (let i = at - 1, m = n | 0; m > 0; i--) {
+        const q = (m / 10) | 0;
+        buf[i] = 0x30 + (m - q * 10);
+        m = q;
+      }
+    } else {
       let digits = 0;
       for (let m = n; m >= 1; m = Math.floor(m / 10)) digits++;
       at += digits;

@@ -92,9 +92,8 @@ export function packetLine(p: PacketRecord, options: RenderOptions = {}): string
 
 const FRAME = asciiBytes('{"frame":');
 const CAPTURE_TIME = asciiBytes(',"captureTime":');
-const SRC = asciiBytes(',"src":{"ip":');
-const PORT = asciiBytes(',"port":');
-const DST = asciiBytes('},"dst":{"ip":');
+const SRC = asciiBytes(',"src":');
+const DST = asciiBytes(',"dst":');
 const PAYLOAD_OFFSET = asciiBytes(',"payloadOffset":');
 const PAYLOAD_LENGTH = asciiBytes(',"payloadLength":');
 const FRAGMENTS = asciiBytes(',"fragments":');
@@ -124,14 +123,9 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
   if (p.timestamp) writeTimestamp(sink, p.timestamp);
   else sink.ascii('null');
   sink.bytes(SRC);
-  sink.string(p.src.ip);
-  sink.bytes(PORT);
-  sink.number(p.src.port);
+  sink.bytes(p.srcJson);
   sink.bytes(DST);
-  sink.string(p.dst.ip);
-  sink.bytes(PORT);
-  sink.number(p.dst.port);
-  sink.ascii('}');
+  sink.bytes(p.dstJson);
   sink.bytes(p.kind.json);
   sink.string(p.summary);
   sink.bytes(PAYLOAD_OFFSET);
