@@ -30,6 +30,16 @@ describe('charsets', () => {
     expect(c.encode(c.decode(all))).toEqual(all);
   });
 
+  it.each(['latin1', 'windows-1251', 'windows-1252', 'utf8'] as const)('%s decodes short and long text alike (the one-call path up to 1024 bytes, the table beyond)', (cp) => {
+    const c = textCodec(cp);
+    for (const length of [0, 1, 63, 64, 65, 1023, 1024, 1025, 5000]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (cp === 'utf8' ? 0x20 + (i % 95) : (i * 7) % 256));
+      const expected = cp === 'utf8' ? new TextDecoder().decode(bytes) : [...bytes].map((b) => c.decode(Uint8Array.of(b))).join('');
+      expect(c.decode(bytes)).toBe(expected);
+    }
+    if (cp === 'utf8') expect(c.decode(new TextEncoder().encode('Név ё'.repeat(300)))).toBe('Név ё'.repeat(300));
+  });
+
   it('treats latin1 as ISO-8859-1, not as windows-1252', () => {
     expect(textCodec('latin1').decode(Uint8Array.of(0x80, 0xa7))).toBe('\u0080§');
   });
