@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,4 +80,31 @@ describe('gamequery dissect to a slow reader', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('gamequery dissect progress line', () => {
+  // Only on a TTY (script(1) gives stderr one) and only after the first second: 300 000
+  // generated packets take a few seconds here.
+  const dir = mkdtempSync(join(tmpdir(), 'gamequery-progress-'));
+  const file = join(dir, 'big.pcap');
+  const command = (): string => [process.execPath, ...cliArgs(['dissect', file, '-F', 'ndjson'])].map((a) => `'${a}'`).join(' ');
+
+  it('is drawn on a terminal, and counts frames', async () => {
+    const { generateCapture } = await import('../../../bench/capture-gen.ts');
+    writeFileSync(file, Buffer.concat([...generateCapture({ packets: 300_000 })]));
+    try {
+      const r = spawnSync('script', ['-qec', `${command()} > /dev/null`, '/dev/null'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      const lines = r.stdout.split(/[\r\n]+/).filter((l) => /frames\/s/.test(l));
+      expect(lines.length).toBeGreaterThan(0);
+      const counts = lines.map((l) => Number(/^(\d+) frames, (\d+) query packets/.exec(l.trim())![1]));
+      expect(counts.every((n) => n > 0 && n <= 300_000)).toBe(true);
+      // Without a terminal, stderr stays quiet.
+      const plain = spawnSync(process.execPath, cliArgs(['dissect', file, '-F', 'ndjson']), { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 60_000 });
+      expect(plain.status).toBe(0);
+      expect(plain.stderr).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
