@@ -21,7 +21,7 @@ import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
-import { Packet, recordKind, type PacketRecord, type TreeSource } from './record.ts';
+import { Packet, recordKind, type PacketRecord } from './record.ts';
 
 export interface DissectOptions {
   readonly charset?: Charset;

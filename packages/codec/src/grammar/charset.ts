@@ -47,27 +47,24 @@ function asciiText(bytes: Uint8Array): string | undefined {
 }
 
 class SingleByteCodec implements TextCodec {
-  readonly #chars: string[];
   readonly #codes: Uint16Array;
   readonly #bytes = new Map<number, number>();
 
   constructor(readonly charset: Charset, chars: string[]) {
-    this.#chars = chars;
     this.#codes = Uint16Array.from(chars, (ch) => ch.charCodeAt(0));
     chars.forEach((ch, byte) => this.#bytes.set(ch.charCodeAt(0), byte));
     if (this.#bytes.size !== 256) throw new Error(`${charset}: the table maps two bytes to one character`);
   }
 
   decode(bytes: Uint8Array): string {
-    const n = bytes.length;
-    if (n <= units.length) {
-      const codes = this.#codes;
-      for (let i = 0; i < n; i++) units[i] = codes[bytes[i]!]!;
-      return fromUnits(n);
-    }
-    const chars = this.#chars;
+    const codes = this.#codes;
     let text = '';
-    for (let i = 0; i < n; i++) text += chars[bytes[i]!];
+    // A code unit per byte through the table, made a string a buffer's worth at a time.
+    for (let from = 0; from < bytes.length || from === 0; from += units.length) {
+      const n = Math.min(units.length, bytes.length - from);
+      for (let i = 0; i < n; i++) units[i] = codes[bytes[from + i]!]!;
+      text += fromUnits(n);
+    }
     return text;
   }
 

@@ -33,7 +33,7 @@
 import type { TextCodec } from './charset.ts';
 import { fillTemplate, showInt, showText } from './display.ts';
 import type { Field, IntType, ListField, StringField } from './fields.ts';
-import { hasValue, intSize, lengthMeta } from './fields.ts';
+import { fixedSize, hasValue, intSize, lengthMeta } from './fields.ts';
 import type { ByteSink } from './sink.ts';
 import { DECIMAL, ipv4ToString, numericRange, toHex } from './wire.ts';
 
@@ -223,18 +223,8 @@ interface Scope { readonly props: [name: string, local: string][] }
 /** Where a leaf field's decoded parts are, for an entry summary that names it. */
 interface Leaf { readonly kind: 'int' | 'text'; readonly local: string; readonly signed?: boolean; readonly s?: string; readonly e?: string }
 
-/** Bytes a fixed-size field (or the prefix of a prefixed string) takes, for one bounds check over a run of them. */
-function checkedSize(f: Field): number | undefined {
-  switch (f.kind) {
-    case 'magic': return f.bytes.length;
-    case 'const': case 'int': return intSize[f.type];
-    case 'bool': return 1;
-    case 'ipv4': return 4;
-    case 'bytes': return f.length;
-    case 'string': return 'fixed' in f.size ? f.size.fixed : undefined;
-    default: return undefined;
-  }
-}
+/** Bytes a fixed-size leaf field takes, for one bounds check over a run of them (a group is compiled field by field). */
+const checkedSize = (f: Field): number | undefined => (f.kind === 'group' ? undefined : fixedSize(f));
 
 class Compiler {
   #id = 0;
@@ -540,13 +530,7 @@ class Compiler {
       this.#emit(`const ${n} = ${readers[size.prefix](p)}, ${s} = ${this.#pos(this.#k + width)}, ${e} = ${s} + ${n};`);
       this.#emit(`if (${e} > len) ${DECLINE}`);
       const len = lengthMeta(f);
-      this.#lit(head(len.abbrev, len.label));
-      this.#numberOrLit(at);
-      this.#lit(`,"length":${width},"value":`);
-      this.#number(n);
-      this.#lit(',"show":"');
-      this.#number(n);
-      this.#lit('"},');
+      this.#countNode(len.abbrev, len.label, at, width, n);
       this.#emit(`at = ${e};`);
       this.#moved();
       wire = n;
@@ -646,6 +630,17 @@ class Compiler {
     this.#lit('},');
   }
 
+  /** The node of a decimal count read into `n` (a string's length prefix, a list's count), and the comma after it. */
+  #countNode(abbrev: string, label: string, at: string, width: number, n: string): void {
+    this.#lit(head(abbrev, label));
+    this.#numberOrLit(at);
+    this.#lit(`,"length":${width},"value":`);
+    this.#number(n);
+    this.#lit(',"show":"');
+    this.#number(n);
+    this.#lit('"},');
+  }
+
   #list(f: ListField, fields: readonly Field[], i: number, scope: Scope): void {
     const items = this.#name('items');
     if (f.count) {
@@ -656,13 +651,7 @@ class Compiler {
       const at = this.#offset();
       const n = this.#name('n');
       this.#emit(`const ${n} = ${readers[c.type](p)};`);
-      this.#lit(head(c.abbrev, c.label));
-      this.#numberOrLit(at);
-      this.#lit(`,"length":${width},"value":`);
-      this.#number(n);
-      this.#lit(',"show":"');
-      this.#number(n);
-      this.#lit('"},');
+      this.#countNode(c.abbrev, c.label, at, width, n);
       this.#advance(width);
       this.#settle();
       this.#flush();

@@ -54,19 +54,9 @@ export class ByteSink {
     this.at = at;
   }
 
-  /** Copies `b[start, end)`. */
+  /** Copies `b[start, end)` (a record's tree JSON, a range of the dissector's arena). */
   range(b: Uint8Array, start: number, end: number): void {
-    const n = end - start;
-    this.reserve(n);
-    if (n < 48) {
-      const buf = this.buf;
-      let at = this.at;
-      for (let i = start; i < end; i++) buf[at++] = b[i]!;
-      this.at = at;
-    } else {
-      this.buf.set(b.subarray(start, end), this.at);
-      this.at += n;
-    }
+    this.bytes(b.subarray(start, end));
   }
 
   /** Writes text known to be ASCII with nothing to escape (digits, keys, addresses). */

@@ -164,8 +164,8 @@ const newestOf = <T extends FiledRequest & { done: boolean }>(index: FifoIndex<T
 };
 
 /** A token filed for a handshake is the one a stat request quotes: the same value, in the same conversation. */
-const tokenOf = <M>(t: Token<M>, request: DecodedDatagram<M>): boolean =>
-  t.token === request.value['token'] && sameClientAndServer(t.exchange.request.datagram, request.datagram);
+const tokenOf = <M>(t: Token<M>, quoted: { readonly datagram: Datagram<M>; readonly token: number }): boolean =>
+  t.token === quoted.token && sameClientAndServer(t.exchange.request.datagram, quoted.datagram);
 
 const atLeastZero = (name: string, value: number): number => {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
@@ -340,7 +340,7 @@ export class QueryPairer<M = unknown> {
 
   #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const token = request.value['token'];
-    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokens.first(tokenKey(request.datagram, token), tokenOf, request)?.exchange : undefined;
+    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token)?.exchange : undefined;
     if (this.#live.size >= this.#o.maxPending) {
       const oldest = this.#live.oldest()!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
@@ -476,14 +476,18 @@ export class QueryPairer<M = unknown> {
     const token = exchange.responses[0]!.value['token'];
     if (typeof token !== 'number') return;
     const datagram = exchange.request.datagram;
-    const key = tokenKey(datagram, token);
-    const previous = this.#tokens.first(key, (t) => t.token === token && sameClientAndServer(t.exchange.request.datagram, datagram));
+    const previous = this.#tokenFor(datagram, token);
     if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key, token, exchange, deadline: when + this.#ns.tokenLife, done: false };
+    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, done: false };
     this.#tokens.add(t.key, t);
     this.#tokenOrder.push(t);
     this.#timers.push(t);
     if (this.#tokenOrder.size > this.#o.maxPending) this.#dropToken(this.#tokenOrder.oldest()!);
+  }
+
+  /** The live token with this value that a handshake from this client to this server was given. */
+  #tokenFor(datagram: Datagram<M>, token: number): Token<M> | undefined {
+    return this.#tokens.first(tokenKey(datagram, token), tokenOf, { datagram, token });
   }
 
   #dropToken(t: Token<M>): void {

@@ -88,6 +88,8 @@ const sameConversation = (request: Datagram, reply: Datagram): boolean => sameEn
 
 const PING = 0x70;
 const PROTOCOL_IDS: Record<Protocol, number> = { samp: 1, vcmp: 2, mcquery: 3 };
+/** Token keys hash apart from every protocol's request keys. */
+const TOKENS = 4;
 
 /** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce). */
 const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
@@ -148,7 +150,7 @@ const minecraft: KeyRule = {
 export const keyRules: Record<Protocol, KeyRule> = { samp: echoed('samp'), vcmp: echoed('vcmp'), mcquery: minecraft };
 
 /** A handshake's token within its conversation, hashed; {@link sameToken} tells. */
-export const tokenKey = (request: Datagram, token: number): number => done(mix(endpoint(endpoint(mix(SEED, 4), request.from), request.to), token));
+export const tokenKey = (request: Datagram, token: number): number => done(mix(endpoint(endpoint(mix(SEED, TOKENS), request.from), request.to), token));
 /** Whether a token filed for `handshake` lives in the conversation of `request` (the token itself is compared by the caller). */
 export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean => sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
 

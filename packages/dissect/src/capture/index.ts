@@ -15,6 +15,7 @@ export type {
 export {
   compareTimestamps,
   formatTimestamp,
+  writeTimestamp,
   MAX_TICKS_PER_SECOND,
   MICROSECONDS,
   NANOSECONDS,

@@ -8,6 +8,7 @@
  * difference helpers below work in bigint, so no value is ever rounded on the exact paths.
  * @module
  */
+import type { ByteSink } from '@gamequery/codec';
 
 /** A timestamp resolution: ticks of `base`^-`exponent` seconds. */
 export interface TimeResolution {
@@ -120,10 +121,35 @@ function decimalString(value: bigint | number, decimals: number): string {
  * `"1700000000.123456"` (µs), `"1700000000.123456789"` (ns), `"1700000000.5000"` (2^-4).
  */
 export function formatTimestamp(ts: Timestamp): string {
-  const { base, decimals } = ts.resolution;
-  // Decimal resolutions (µs, ns, …) count ticks in exactly the places shown: no arithmetic needed.
-  if (base === 10 && decimals > 0 && ts.seconds >= 0) return `${ts.seconds}.${String(ts.ticks).padStart(decimals, '0')}`;
+  if (countsDecimals(ts)) return `${ts.seconds}.${String(ts.ticks).padStart(ts.resolution.decimals, '0')}`;
   return decimalString(scaled(ts, ts.resolution.decimals), ts.resolution.decimals);
+}
+
+/** Decimal resolutions (µs, ns, …) count ticks in exactly the places shown: no arithmetic needed. */
+const countsDecimals = (ts: Timestamp): boolean => ts.resolution.base === 10 && ts.resolution.decimals > 0 && ts.seconds >= 0;
+
+/** {@link formatTimestamp} as a JSON string, written into `sink` digit by digit (NDJSON output writes one a packet). */
+export function writeTimestamp(sink: ByteSink, ts: Timestamp): void {
+  if (!countsDecimals(ts)) {
+    sink.string(formatTimestamp(ts));
+    return;
+  }
+  const decimals = ts.resolution.decimals;
+  sink.ascii('"');
+  sink.number(ts.seconds);
+  sink.reserve(decimals + 2);
+  const buf = sink.buf;
+  let at = sink.at;
+  buf[at++] = 0x2e;
+  let ticks = ts.ticks;
+  for (let i = at + decimals - 1; i >= at; i--) {
+    const q = Math.floor(ticks / 10);
+    buf[i] = 0x30 + (ticks - q * 10);
+    ticks = q;
+  }
+  at += decimals;
+  buf[at++] = 0x22;
+  sink.at = at;
 }
 
 /**

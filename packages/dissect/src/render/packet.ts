@@ -1,7 +1,6 @@
 /** Text and JSON renderings of a dissected packet. */
 import { ByteSink, asciiBytes, nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
-import type { Timestamp } from '../capture/timestamp.ts';
-import { formatTimestamp } from '../capture/timestamp.ts';
+import { writeTimestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { renderTree, showOf } from './text.ts';
@@ -170,29 +169,6 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
   sink.ascii('}');
 }
 
-/** `"1700000000.012500"`: {@link formatTimestamp}, digit by digit for the decimal resolutions. */
-function writeTimestamp(sink: ByteSink, ts: Timestamp): void {
-  const { base, decimals } = ts.resolution;
-  if (base !== 10 || decimals === 0 || ts.seconds < 0) {
-    sink.string(formatTimestamp(ts));
-    return;
-  }
-  sink.ascii('"');
-  sink.number(ts.seconds);
-  sink.reserve(decimals + 2);
-  const buf = sink.buf;
-  let at = sink.at;
-  buf[at++] = 0x2e;
-  let ticks = ts.ticks;
-  for (let i = at + decimals - 1; i >= at; i--) {
-    const q = Math.floor(ticks / 10);
-    buf[i] = 0x30 + (ticks - q * 10);
-    ticks = q;
-  }
-  at += decimals;
-  buf[at++] = 0x22;
-  sink.at = at;
-}
 
 function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknown> {
   // Optional keys are added in place (not spread): this runs once per packet of a capture.

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ByteSink } from '@gamequery/codec';
 import {
-  compareTimestamps, formatTimestamp, MICROSECONDS, NANOSECONDS, splitTicks, timeResolution, timestampDifference,
+  compareTimestamps, formatTimestamp, writeTimestamp, MICROSECONDS, NANOSECONDS, splitTicks, timeResolution, timestampDifference,
   timestampToNumber, type TimeResolution, type Timestamp,
 } from '../../src/capture/index.ts';
 
@@ -80,6 +81,19 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(ts(1, 1, timeResolution(2, 1)!))).toBe('1.5');
     expect(formatTimestamp(ts(1700000000, 3, timeResolution(2, 4)!))).toBe('1700000000.1875');
     expect(formatTimestamp(ts(7, 1, timeResolution(2, 20)!))).toBe('7.00000095367431640625');
+  });
+});
+
+describe('writeTimestamp', () => {
+  it('writes formatTimestamp as a JSON string, in every resolution, negative seconds too', () => {
+    const resolutions = [MICROSECONDS, NANOSECONDS, timeResolution(10, 0)!, timeResolution(10, 3)!, timeResolution(2, 1)!, timeResolution(2, 20)!];
+    fc.assert(fc.property(fc.constantFrom(...resolutions), fc.integer({ min: -1e6, max: 4e9 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r, seconds, part) => {
+      const t = ts(seconds, Math.floor(part * r.ticksPerSecond), r);
+      const sink = new ByteSink(16);
+      sink.ascii('x');
+      writeTimestamp(sink, t);
+      expect(sink.text()).toBe(`x${JSON.stringify(formatTimestamp(t))}`);
+    }), { numRuns: 3000 });
   });
 });
 
