@@ -97,14 +97,19 @@ export class FifoIndex<T extends Retirable> {
 
 /**
  * Items in the order they came, the oldest live one first; an item leaves by being
- * marked done (then {@link retire}d), and is dropped when it reaches the front. Cheaper
+ * marked gone (then {@link retire}d), and is dropped when it reaches the front. Cheaper
  * than an insertion-ordered Set (no hashing) for what the pairer needs: the count, the
- * oldest, and all of them at the end.
+ * oldest, and all of them at the end. What "gone" means is the list's (by default: done).
  */
 export class LiveList<T extends Retirable> {
   #items: (T | undefined)[] = [];
   #head = 0;
   #size = 0;
+  readonly #gone: (item: T) => boolean;
+
+  constructor(gone: (item: T) => boolean = isDone) {
+    this.#gone = gone;
+  }
 
   get size(): number {
     return this.#size;
@@ -115,7 +120,7 @@ export class LiveList<T extends Retirable> {
     this.#size++;
   }
 
-  /** Call once for an item just marked done. */
+  /** Call once for an item just gone. */
   retire(): void {
     this.#size--;
     if (this.#size === 0) this.clear();
@@ -133,7 +138,7 @@ export class LiveList<T extends Retirable> {
     const out: T[] = [];
     for (let i = this.#head; i < this.#items.length; i++) {
       const item = this.#items[i];
-      if (item && !item.done) out.push(item);
+      if (item && !this.#gone(item)) out.push(item);
     }
     return out;
   }
@@ -144,11 +149,11 @@ export class LiveList<T extends Retirable> {
     this.#size = 0;
   }
 
-  /** Lets go of the finished items at the front, so that they are not kept alive here. */
+  /** Lets go of the items gone at the front, so that they are not kept alive here. */
   #trim(): void {
     const items = this.#items;
     let head = this.#head;
-    while (head < items.length && items[head]!.done) items[head++] = undefined;
+    while (head < items.length && this.#gone(items[head]!)) items[head++] = undefined;
     this.#head = head;
     if (head > 1024 && head * 2 > items.length) {
       this.#items = items.slice(head);
@@ -157,45 +162,61 @@ export class LiveList<T extends Retirable> {
   }
 }
 
+const isDone = (item: Retirable): boolean => item.done;
+
 export interface Timed extends Retirable {
   deadline: bigint;
-  /** The queue's entry for the current deadline (the queue's business). */
-  timer?: object;
+  /**
+   * The filing number of the item's current deadline in the queue (the queue's business):
+   * an entry whose number is not this one is stale, whatever its time.
+   */
+  timer?: number;
 }
 
+/** An entry of the heap (deadlines out of order: rare); lanes keep the same three parts in parallel arrays. */
 interface Entry<T> {
   readonly at: bigint;
   /** Filing order: equal deadlines come out first in, first out. */
   readonly seq: number;
-  /** Let go of by {@link DeadlineQueue.cancel}: a finished item need not wait in memory for its old deadline. */
-  item: T | undefined;
+  readonly item: T;
 }
 
-const before = <T>(a: Entry<T>, b: Entry<T>): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
-
-/** A run of entries in deadline order, taken from the front. */
+/**
+ * A run of deadlines in order, taken from the front: items, times and filing numbers in
+ * three parallel arrays (no entry object per deadline: two per exchange were a good
+ * part of what the pairer allocated).
+ */
 class Lane<T> {
-  entries: Entry<T>[] = [];
+  items: (T | undefined)[] = [];
+  ats: bigint[] = [];
+  seqs: number[] = [];
   head = 0;
 
-  get first(): Entry<T> | undefined {
-    return this.entries[this.head];
+  get empty(): boolean {
+    return this.head === this.items.length;
   }
 
-  /** Takes the entry if it keeps the lane in order. */
-  accepts(e: Entry<T>): boolean {
-    if (this.head < this.entries.length && this.entries[this.entries.length - 1]!.at > e.at) return false;
-    this.entries.push(e);
+  /** Takes the deadline if it keeps the lane in order. */
+  accepts(item: T, at: bigint, seq: number): boolean {
+    const n = this.items.length;
+    if (this.head < n && this.ats[n - 1]! > at) return false;
+    this.items.push(item);
+    this.ats.push(at);
+    this.seqs.push(seq);
     return true;
   }
 
   shift(): void {
-    this.entries[this.head++] = undefined!;
-    if (this.head === this.entries.length) {
-      this.entries = [];
+    this.items[this.head++] = undefined;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.ats = [];
+      this.seqs = [];
       this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.ats = this.ats.slice(this.head);
+      this.seqs = this.seqs.slice(this.head);
       this.head = 0;
     }
   }
@@ -204,30 +225,35 @@ class Lane<T> {
 /** Lanes before the heap: one per kind of deadline (timeout, duplicate window, token life, RCON quiet). */
 const LANES = 4;
 
+/** Whether the deadline filed as `seq` for `item` no longer counts: the item finished, or has a newer deadline. */
+const stale = <T extends Timed>(item: T | undefined, seq: number): boolean => item === undefined || item.done || item.timer !== seq;
+
 /**
  * Deadlines, earliest first. Most arrive in order within their kind (a fixed duration
  * added to a clock that does not go back), so they queue in plain FIFO lanes, one per
  * duration in practice; one that fits no lane goes to a min-heap, and the earliest of
- * the fronts comes out. An entry whose item finished or moved its deadline is stale and
- * skipped.
+ * the fronts comes out. A deadline whose item finished or moved on is stale and skipped.
  */
 export class DeadlineQueue<T extends Timed> {
   readonly #heap: Entry<T>[] = [];
   readonly #lanes: Lane<T>[] = Array.from({ length: LANES }, () => new Lane<T>());
   #seq = 0;
-  /** The lane {@link #front} found the earliest entry in (undefined: the heap). */
+  /** The lane {@link #front} found the earliest deadline in (undefined: the heap), and that deadline. */
   #frontLane: Lane<T> | undefined;
+  #frontAt = 0n;
+  #frontItem: T | undefined;
 
-  /** Files `item` at its current deadline; call again after moving the deadline. */
+  /** Files `item` at its current deadline; call again after moving the deadline (the old one goes stale). */
   push(item: T): void {
-    const entry: Entry<T> = { at: item.deadline, seq: this.#seq++, item };
-    item.timer = entry;
-    for (const lane of this.#lanes) if (lane.accepts(entry)) return;
+    const seq = this.#seq++;
+    const at = item.deadline;
+    item.timer = seq;
+    for (const lane of this.#lanes) if (lane.accepts(item, at, seq)) return;
     const heap = this.#heap;
-    heap.push(entry);
+    heap.push({ at, seq, item });
     for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[parent]!)) break;
+      if (!before(heap[i]!.at, heap[i]!.seq, heap[parent]!.at, heap[parent]!.seq)) break;
       const swap = heap[parent]!;
       heap[parent] = heap[i]!;
       heap[i] = swap;
@@ -237,49 +263,64 @@ export class DeadlineQueue<T extends Timed> {
 
   /** The earliest live deadline. */
   peek(): bigint | undefined {
-    return this.#front()?.at;
+    return this.#front() ? this.#frontAt : undefined;
   }
 
   /** Removes and returns the earliest live item if its deadline is at or before `now` (before it, if `strictly`). */
   popDue(now: bigint, strictly = false): T | undefined {
-    const front = this.#front();
-    if (!front || front.at > now || (strictly && front.at === now)) return undefined;
+    if (!this.#front()) return undefined;
+    const at = this.#frontAt;
+    if (at > now || (strictly && at === now)) return undefined;
+    const item = this.#frontItem!;
     if (this.#frontLane) this.#frontLane.shift();
     else this.#removeTop();
-    return front.item!;
+    item.timer = undefined;
+    return item;
   }
 
-  /** Forgets an item's deadline at once (it finished early). */
+  /**
+   * Forgets an item's deadline at once (it finished early). The lane lets go of the item
+   * when the old deadline comes up, as the longest duration bounds how long that is.
+   */
   cancel(item: T): void {
-    const entry = item.timer as Entry<T> | undefined;
-    if (entry?.item === item) entry.item = undefined;
     item.timer = undefined;
   }
 
   clear(): void {
     this.#heap.length = 0;
     for (const lane of this.#lanes) {
-      lane.entries = [];
+      lane.items = [];
+      lane.ats = [];
+      lane.seqs = [];
       lane.head = 0;
     }
   }
 
-  /** The earliest live entry of all fronts (its lane in #frontLane); stale ones dropped on the way. */
-  #front(): Entry<T> | undefined {
+  /** Finds the earliest live deadline of all fronts (into #frontLane, #frontAt, #frontItem), dropping stale ones on the way. */
+  #front(): boolean {
     const heap = this.#heap;
-    for (let top = heap[0]; top && stale(top); top = heap[0]) this.#removeTop();
-    let best: Entry<T> | undefined = heap[0];
+    for (let top = heap[0]; top && stale(top.item, top.seq); top = heap[0]) this.#removeTop();
+    let found = heap.length > 0;
+    let at = found ? heap[0]!.at : 0n;
+    let seq = found ? heap[0]!.seq : 0;
+    let item = found ? heap[0]!.item : undefined;
     let from: Lane<T> | undefined;
     for (const lane of this.#lanes) {
-      for (let e = lane.first; e && stale(e); e = lane.first) lane.shift();
-      const e = lane.first;
-      if (e && (!best || before(e, best))) {
-        best = e;
+      while (!lane.empty && stale(lane.items[lane.head], lane.seqs[lane.head]!)) lane.shift();
+      if (lane.empty) continue;
+      const h = lane.head;
+      if (!found || before(lane.ats[h]!, lane.seqs[h]!, at, seq)) {
+        found = true;
+        at = lane.ats[h]!;
+        seq = lane.seqs[h]!;
+        item = lane.items[h];
         from = lane;
       }
     }
     this.#frontLane = from;
-    return best;
+    this.#frontAt = at;
+    this.#frontItem = item;
+    return found;
   }
 
   #removeTop(): void {
@@ -291,8 +332,8 @@ export class DeadlineQueue<T extends Timed> {
       const l = 2 * i + 1;
       const r = l + 1;
       let min = i;
-      if (l < heap.length && before(heap[l]!, heap[min]!)) min = l;
-      if (r < heap.length && before(heap[r]!, heap[min]!)) min = r;
+      if (l < heap.length && before(heap[l]!.at, heap[l]!.seq, heap[min]!.at, heap[min]!.seq)) min = l;
+      if (r < heap.length && before(heap[r]!.at, heap[r]!.seq, heap[min]!.at, heap[min]!.seq)) min = r;
       if (min === i) break;
       const swap = heap[min]!;
       heap[min] = heap[i]!;
@@ -302,4 +343,4 @@ export class DeadlineQueue<T extends Timed> {
   }
 }
 
-const stale = <T extends Timed>(e: Entry<T>): boolean => e.item === undefined || e.item.done || e.item.deadline !== e.at;
+const before = (at: bigint, seq: number, bAt: bigint, bSeq: number): boolean => at < bAt || (at === bAt && seq < bSeq);

@@ -16,33 +16,31 @@
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { DeadlineQueue, FifoIndex, LiveList, type Timed } from './collections.ts';
+import { DeadlineQueue, FifoIndex, LiveList, type Match, type Timed } from './collections.ts';
 import {
-  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type KeyRule, type Keys,
+  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
 } from './rules.ts';
 import type {
   CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
 } from './types.ts';
 
-interface Pending<M> extends Timed, FiledRequest {
-  readonly kind: 'pending';
+type Outcome = 'answered' | 'unanswered' | 'overflow';
+
+/**
+ * A request from filing to forgetting: pending while `outcome` is undefined, then
+ * finished (with its outcome) and remembered for the duplicate window, under the same
+ * keys. One object and one filing for both stages: moving it from a pending index to a
+ * finished one cost four Map writes and an object per exchange.
+ */
+interface Filing<M> extends Timed, FiledRequest {
+  readonly kind: 'request';
+  outcome: Outcome | undefined;
   readonly request: DecodedDatagram<M>;
   readonly keys: Keys;
   readonly responses: DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
   readonly handshake: ExchangeEvent<M> | undefined;
-}
-
-type Outcome = 'answered' | 'unanswered' | 'overflow';
-
-interface Finished<M> extends Timed, FiledRequest {
-  readonly kind: 'finished';
-  readonly outcome: Outcome;
-  readonly request: DecodedDatagram<M>;
-  readonly responses: readonly DecodedDatagram<M>[];
-  readonly keys: Keys;
-  readonly collects: boolean;
 }
 
 interface Token<M> extends Timed {
@@ -141,25 +139,39 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.leng
 
 type Side = 'exact' | 'loose';
 
+/** What lookups see of a filed request: its identity and whether it is still pending. */
+interface Staged extends FiledRequest {
+  readonly outcome: Outcome | undefined;
+}
+
+/** Per side, whether a pending or a finished request is the one a reply answers. */
+type Matchers = Record<Side, { readonly pending: Match<Staged, Datagram>; readonly finished: Match<Staged, Datagram> }>;
+
+/** A protocol's matchers: its rule's identity plus the stage, made once (no closure per lookup). */
+const matchers = Object.fromEntries(Object.entries(keyRules).map(([protocol, rule]) => [protocol, {
+  exact: { pending: (r, d) => r.outcome === undefined && rule.exact(r, d), finished: (r, d) => r.outcome !== undefined && rule.exact(r, d) },
+  loose: { pending: (r, d) => r.outcome === undefined && rule.loose(r, d), finished: (r, d) => r.outcome !== undefined && rule.loose(r, d) },
+} satisfies Matchers])) as Record<Protocol, Matchers>;
+
 /** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
 const sideStart = (keys: Keys, side: Side): number => (side === 'exact' ? 0 : keys.length >> 1);
 const sideEnd = (keys: Keys, side: Side): number => (side === 'exact' ? keys.length >> 1 : keys.length);
 
-/** The oldest live request filed under one of `keys` (of `side`) that the reply `d` matches. */
-const firstUnder = <T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): T | undefined => {
+/** The oldest live request filed under one of `keys` (of `side`) that `match` accepts for the reply `d`. */
+const firstUnder = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
   for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
-    const hit = index.first(keys[i]!, rule[side], d);
+    const hit = index.first(keys[i]!, match, d);
     if (hit) return hit;
   }
   return undefined;
 };
 
-function* newestUnder<T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): Generator<T, void> {
-  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* index.newestFirst(keys[i]!, rule[side], d);
+function* newestUnder<T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): Generator<T, void> {
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* index.newestFirst(keys[i]!, match, d);
 }
 
-const newestOf = <T extends FiledRequest & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, rule: KeyRule, d: Datagram): T | undefined => {
-  for (const hit of newestUnder(index, keys, side, rule, d)) return hit;
+const newestOf = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
+  for (const hit of newestUnder(index, keys, side, match, d)) return hit;
   return undefined;
 };
 
@@ -201,15 +213,16 @@ export class QueryPairer<M = unknown> {
   readonly #decode: PacketDecoder<M>;
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
-  readonly #pending = new Filed<Pending<M>>();
-  readonly #finished = new Filed<Finished<M>>();
-  /** Insertion order: the first is the oldest (overflow evicts it). */
-  readonly #live = new LiveList<Pending<M>>();
-  readonly #remembered = new LiveList<Finished<M>>();
+  /** Requests pending and remembered, under their keys. */
+  readonly #filed = new Filed<Filing<M>>();
+  /** Pending requests in filing order: the first is the oldest (overflow evicts it). */
+  readonly #live = new LiveList<Filing<M>>((r) => r.outcome !== undefined);
+  /** Finished requests in finishing order: the first is forgotten first. */
+  readonly #remembered = new LiveList<Filing<M>>();
   readonly #tokens = new FifoIndex<Token<M>>();
   /** Tokens in filing order: the first is the oldest (the maxPending limit drops it). */
   readonly #tokenOrder = new LiveList<Token<M>>();
-  readonly #timers = new DeadlineQueue<Pending<M> | Finished<M> | Token<M>>();
+  readonly #timers = new DeadlineQueue<Filing<M> | Token<M>>();
 
   constructor(options: QueryPairerOptions<M> = {}) {
     const o = (this.#o = settingsOf(options));
@@ -245,11 +258,9 @@ export class QueryPairer<M = unknown> {
 
   #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
     for (let item = this.#timers.popDue(now, strictly); item; item = this.#timers.popDue(now, strictly)) {
-      switch (item.kind) {
-        case 'pending': this.#close(item, item.deadline, 'timeout', out); break;
-        case 'finished': this.#forget(item); break;
-        case 'token': this.#dropToken(item); break;
-      }
+      if (item.kind === 'token') this.#dropToken(item);
+      else if (item.outcome === undefined) this.#close(item, item.deadline, 'timeout', out);
+      else this.#forget(item);
     }
   }
 
@@ -261,8 +272,7 @@ export class QueryPairer<M = unknown> {
     const out: PairingEvent<M>[] = [];
     for (const p of this.#live.live()) this.#close(p, p.deadline, 'end', out);
     this.#live.clear();
-    this.#pending.clear();
-    this.#finished.clear();
+    this.#filed.clear();
     this.#remembered.clear();
     this.#tokens.clear();
     this.#tokenOrder.clear();
@@ -331,11 +341,12 @@ export class QueryPairer<M = unknown> {
   }
 
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
-    const rule = keyRules[protocol];
-    const keys = rule.response(d);
-    return firstUnder(this.#pending.exact, keys, 'exact', rule, d) !== undefined
-      || newestOf(this.#finished.exact, keys, 'exact', rule, d) !== undefined
-      || firstUnder(this.#pending.loose, keys, 'loose', rule, d) !== undefined;
+    const keys = keyRules[protocol].response(d);
+    const m = matchers[protocol];
+    const { exact, loose } = this.#filed;
+    return firstUnder(exact, keys, 'exact', m.exact.pending, d) !== undefined
+      || newestOf(exact, keys, 'exact', m.exact.finished, d) !== undefined
+      || firstUnder(loose, keys, 'loose', m.loose.pending, d) !== undefined;
   }
 
   #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
@@ -346,12 +357,13 @@ export class QueryPairer<M = unknown> {
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
     const issuer = handshake?.request.datagram;
-    const p: Pending<M> = {
-      kind: 'pending', request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: [], deadline: now + this.#ns.timeout, done: false,
+    const p: Filing<M> = {
+      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: [],
+      deadline: now + this.#ns.timeout, timer: undefined, done: false,
       keys: keyRules[request.protocol].request(request.datagram, issuer),
       collects: collected.has(`${request.protocol}.${request.message}`),
     };
-    this.#pending.add(p);
+    this.#filed.add(p);
     this.#live.push(p);
     this.#timers.push(p);
   }
@@ -359,8 +371,10 @@ export class QueryPairer<M = unknown> {
   #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
     const rule = keyRules[protocol];
     const keys = rule.response(d);
+    const m = matchers[protocol];
+    const { exact, loose } = this.#filed;
 
-    const pending = firstUnder(this.#pending.exact, keys, 'exact', rule, d);
+    const pending = firstUnder(exact, keys, 'exact', m.exact.pending, d);
     if (pending) {
       const r = this.#read(d, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
@@ -368,9 +382,9 @@ export class QueryPairer<M = unknown> {
     }
 
     // Answered or timed out already: a copy of a reply it had, or a late or extra one.
-    let newest: Finished<M> | undefined;
-    let copy: { of: Finished<M>; original: DecodedDatagram<M> } | undefined;
-    for (const f of newestUnder(this.#finished.exact, keys, 'exact', rule, d)) {
+    let newest: Filing<M> | undefined;
+    let copy: { of: Filing<M>; original: DecodedDatagram<M> } | undefined;
+    for (const f of newestUnder(exact, keys, 'exact', m.exact.finished, d)) {
       newest ??= f;
       const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
       if (original) {
@@ -388,10 +402,10 @@ export class QueryPairer<M = unknown> {
       return;
     }
 
-    const near = firstUnder(this.#pending.loose, keys, 'loose', rule, d) ?? newestOf(this.#finished.loose, keys, 'loose', rule, d);
+    const near = firstUnder(loose, keys, 'loose', m.loose.pending, d) ?? newestOf(loose, keys, 'loose', m.loose.finished, d);
     if (near) {
       const r = this.#read(d, decoded, out);
-      const reason = rule.nearMiss(d, near.request, near.kind === 'finished' && near.outcome === 'answered');
+      const reason = rule.nearMiss(d, near.request, near.outcome === 'answered');
       if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request: near.request });
       return;
     }
@@ -399,8 +413,8 @@ export class QueryPairer<M = unknown> {
   }
 
   /** Why a reply to a request that has already left is unmatched. */
-  #afterwards(f: Finished<M>, reply: Datagram<M>): string {
-    switch (f.outcome) {
+  #afterwards(f: Filing<M>, reply: Datagram<M>): string {
+    switch (f.outcome!) {
       case 'answered':
         return f.collects
           ? `RCON line after the exchange closed (${this.#o.rconQuietMs} ms of silence)`
@@ -412,7 +426,7 @@ export class QueryPairer<M = unknown> {
     }
   }
 
-  #answer(p: Pending<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+  #answer(p: Filing<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     p.responses.push(response);
     if (p.collects) {
       p.deadline = now + this.#ns.quiet;
@@ -423,7 +437,7 @@ export class QueryPairer<M = unknown> {
   }
 
   /** A deadline passed or the input ended: the request leaves with whatever it has. */
-  #close(p: Pending<M>, when: bigint, cause: 'timeout' | 'end', out: PairingEvent<M>[]): void {
+  #close(p: Filing<M>, when: bigint, cause: 'timeout' | 'end', out: PairingEvent<M>[]): void {
     if (p.responses.length > 0) {
       this.#finish(p, 'answered', when, '', out);
       return;
@@ -435,11 +449,10 @@ export class QueryPairer<M = unknown> {
     this.#finish(p, 'unanswered', when, reason, out);
   }
 
-  #finish(p: Pending<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
-    p.done = true;
-    this.#timers.cancel(p);
+  /** The request leaves pending: it stays filed, as finished, for the duplicate window. */
+  #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
+    p.outcome = outcome;
     this.#live.retire();
-    this.#pending.release(p);
     const { request, responses } = p;
     switch (outcome) {
       case 'answered': {
@@ -454,21 +467,17 @@ export class QueryPairer<M = unknown> {
       case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
       case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
     }
-    const f: Finished<M> = {
-      kind: 'finished', outcome, request, protocol: p.protocol, datagram: p.datagram, issuer: p.issuer, responses, keys: p.keys, collects: p.collects,
-      deadline: when + this.#ns.window, done: false,
-    };
-    this.#finished.add(f);
-    this.#remembered.push(f);
-    this.#timers.push(f);
+    p.deadline = when + this.#ns.window;
+    this.#timers.push(p);
+    this.#remembered.push(p);
     if (this.#remembered.size > this.#o.maxPending) this.#forget(this.#remembered.oldest()!);
   }
 
-  #forget(f: Finished<M>): void {
+  #forget(f: Filing<M>): void {
     f.done = true;
     this.#timers.cancel(f);
     this.#remembered.retire();
-    this.#finished.release(f);
+    this.#filed.release(f);
   }
 
   /** Links later stat requests carrying this handshake's token to it. */
@@ -478,7 +487,7 @@ export class QueryPairer<M = unknown> {
     const datagram = exchange.request.datagram;
     const previous = this.#tokenFor(datagram, token);
     if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, done: false };
+    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, timer: undefined, done: false };
     this.#tokens.add(t.key, t);
     this.#tokenOrder.push(t);
     this.#timers.push(t);
