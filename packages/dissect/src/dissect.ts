@@ -15,7 +15,7 @@ import {
   ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, signatureOf,
   type Annotation, type Charset, type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
-import { QueryPairer, pairingPart, type DecodedDatagram, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
+import { QueryPairer, pairingPart, shardOf, type DecodedDatagram, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/types.ts';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -32,6 +32,15 @@ export interface DissectOptions {
   /** Records held back for pairing at most; beyond it the oldest is released unlinked. Default 100 000. */
   readonly maxQueue?: number;
   readonly capture?: CaptureReaderOptions;
+  /**
+   * Dissect only the conversations of shard `index` of `count` (see the codec's
+   * `shardOf`: by client endpoint, so pairing needs nothing from other shards). Every
+   * frame is still read, for its time; the stats count this shard's part (frames and
+   * skipped frames in shard 0), so the shards' stats add up to the whole. Records come
+   * out in frame order within the shard: merging the shards by frame number gives the
+   * records of one dissector, as `dissectCaptureParallel` does.
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 export interface DissectStats {
@@ -133,12 +142,21 @@ export class Dissector {
     this.#pairer = new QueryPairer<Slot>({ timeoutMs: options.timeoutMs ?? 5000, decode: this.#decode, ...(options.charset ? { charset: options.charset } : {}) });
   }
 
+  /**
+   * The frame of the oldest record not out yet (waiting for its exchange to settle), or
+   * undefined if none is: what a merge of shards may not pass.
+   */
+  get heldFrom(): number | undefined {
+    return this.#queue[this.#head]?.frame;
+  }
+
   /** Takes one captured frame; returns the records now complete, in frame order. */
   pushFrame(frame: FrameInput): PacketRecord[] {
-    this.stats.frames++;
+    const counts = !this.#options.shard || this.#options.shard.index === 0;
+    if (counts) this.stats.frames++;
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
-      this.stats.skipped[decoded.reason] = (this.stats.skipped[decoded.reason] ?? 0) + 1;
+      if (counts) this.stats.skipped[decoded.reason] = (this.stats.skipped[decoded.reason] ?? 0) + 1;
       return this.#drain();
     }
     return this.#pushUdp(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data);
@@ -159,11 +177,17 @@ export class Dissector {
   }
 
   #pushUdp(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): PacketRecord[] {
-    this.stats.udp++;
     const time = (this.#lastTime = this.#nanos(timestamp));
-    const slot = new Slot(
-      frame, timestamp, udp, frameBytes, udp.truncated, udp.payload, this.#endpoint(udp.src.ip, udp.src.port), this.#endpoint(udp.dst.ip, udp.dst.port), time,
-    );
+    const from = this.#endpoint(udp.src.ip, udp.src.port);
+    const to = this.#endpoint(udp.dst.ip, udp.dst.port);
+    const shard = this.#options.shard;
+    if (shard && shardOf({ bytes: udp.payload, from, to }, shard.count) !== shard.index) {
+      // Another shard's conversation: only its time counts here.
+      this.#apply(this.#pairer.tick(time));
+      return this.#drain();
+    }
+    this.stats.udp++;
+    const slot = new Slot(frame, timestamp, udp, frameBytes, udp.truncated, udp.payload, from, to, time);
     this.#queue.push(slot);
     this.#apply(this.#pairer.receive(slot));
     return this.#drain();

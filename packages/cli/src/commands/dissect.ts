@@ -2,14 +2,16 @@
  * `gamequery dissect FILE`: a pcap/pcapng capture (streamed) or a hex dump, field by
  * field, as tshark -V-like text, JSON or NDJSON.
  */
-import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import { createReadStream, openSync, readSync, closeSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
   Dissector, dissectCaptureBatches, dissectHexDump, renderPacketText, writePacketLine,
-  type DissectOptions, type PacketRecord, type RenderOptions,
+  type DissectOptions, type DissectStats, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
+import { dissectCaptureParallel, type ParallelOptions } from '@gamequery/dissect/node';
 
 interface Opts {
   format?: 'text' | 'json' | 'ndjson';
@@ -21,7 +23,11 @@ interface Opts {
   timeout: number;
   showSecrets?: boolean;
   colour?: boolean;
+  jobs?: number;
 }
+
+/** Below this size a capture is dissected in this thread: starting workers costs more than they save. */
+const PARALLEL_FROM_BYTES = 16 << 20;
 
 const CAPTURE_MAGICS = ['a1b2c3d4', 'd4c3b2a1', 'a1b23c4d', '4d3cb2a1', '0a0d0d0a'];
 
@@ -50,6 +56,7 @@ export function dissectCommand(): Command {
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
+    .option('-j, --jobs <n>', `worker threads for a capture file, each dissecting a share of the conversations (1: this thread only; default: ${availableParallelism()}, the CPUs, for captures over 16 MiB)`, Number)
     .action(async (file: string, opts: Opts) => {
       const format = opts.format ?? (process.stdout.isTTY ? 'text' : 'json');
       if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
@@ -63,15 +70,33 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
       const out = new Output(format, render);
-      if (file !== '-' && isCapture(file)) {
+      const jobs = opts.jobs ?? (file !== '-' && statSync(file).size >= PARALLEL_FROM_BYTES ? availableParallelism() : 1);
+      if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
+      if (file !== '-' && jobs > 1 && isCapture(file)) {
+        const progress = new Progress();
+        let stats: DissectStats | undefined;
+        try {
+          for await (const batch of dissectCaptureParallel(file, { ...options, workers: jobs, ...out.pieces })) {
+            out.block(batch.bytes);
+            stats = batch.stats;
+            const e = batch.error;
+            if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
+            progress.tick(stats);
+            if (out.full) await out.drained();
+          }
+        } finally {
+          progress.done();
+        }
+        out.end(stats!);
+      } else if (file !== '-' && isCapture(file)) {
         const dissector = new Dissector(options);
-        const progress = new Progress(dissector);
+        const progress = new Progress();
         try {
           for await (const batch of dissectCaptureBatches(createReadStream(file, { highWaterMark: 1 << 16 }), options, dissector)) {
             for (const p of batch.packets) out.packet(p);
             const e = batch.error;
             if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
-            progress.tick();
+            progress.tick(dissector.stats);
             // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
             if (out.full) await out.drained();
           }
@@ -109,6 +134,24 @@ class Output {
   full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
     if (format === 'json') this.#text('{\n"packets": [\n');
+  }
+
+  /** How worker threads render packets for this output (see `dissectCaptureParallel`): as {@link packet} would. */
+  get pieces(): Pick<ParallelOptions, 'as' | 'render' | 'separator' | 'terminator'> {
+    switch (this.format) {
+      case 'text': return { as: 'text', render: this.render, separator: '\n' };
+      case 'json': return { as: 'json', render: this.render, separator: ',\n' };
+      case 'ndjson': return { as: 'json', render: this.render, terminator: '\n' };
+    }
+  }
+
+  /** Packets rendered elsewhere, as {@link pieces} says, in order. */
+  block(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    // Megabytes at a time, made for this call: written as they are, after what the buffer holds.
+    this.#flush();
+    this.#out(bytes);
+    this.#first = false;
   }
 
   packet(p: PacketRecord): void {
@@ -166,8 +209,7 @@ class Progress {
   readonly #start = Date.now();
   #shown = false;
   #next = 0;
-  constructor(readonly dissector: Dissector) {}
-  tick(): void {
+  tick(s: DissectStats): void {
     // Called per chunk of input (64 KiB): the clock is cheap at that rate; the line is redrawn four times a second.
     if (!process.stderr.isTTY) return;
     const now = Date.now();
@@ -175,7 +217,6 @@ class Progress {
     if (elapsed < 1000 || now < this.#next) return;
     this.#next = now + 250;
     this.#shown = true;
-    const s = this.dissector.stats;
     process.stderr.write(`\r${s.frames} frames, ${s.game} query packets, ${Math.round(s.frames / (elapsed / 1000))} frames/s`);
   }
   done(): void {

@@ -249,6 +249,17 @@ export class QueryPairer<M = unknown> {
     return out;
   }
 
+  /**
+   * Time has reached `now` by a datagram this pairer does not take (one of another
+   * shard, see `shardOf`): ends what `now` has passed, exactly as {@link receive} would
+   * before taking a datagram at `now` (a reply at its request's deadline still counts).
+   */
+  tick(now: bigint): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    this.#expire(now, true, out);
+    return out;
+  }
+
   /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
   expire(now: bigint): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];

@@ -170,3 +170,57 @@ export const silenceReasons: Readonly<Record<string, string>> = {
   'mcquery.basic': 'wrong or expired challenge token',
   'mcquery.full': 'wrong or expired challenge token',
 };
+
+/** The SA:MP/VC:MP magic at bytes 0–3, as one number. */
+const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
+const MAGIC_SAMP = 0x53414d50;
+const MAGIC_VCMP = 0x56434d50;
+const MAGIC_MP04 = 0x4d503034;
+
+/** Whether `e` is the server address a SA:MP/VC:MP datagram carries at bytes 4–9 (as the client addressed it). */
+const isEmbedded = (b: Uint8Array, e: Endpoint): boolean => e.address === `${b[4]}.${b[5]}.${b[6]}.${b[7]}` && e.port === (b[8]! | (b[9]! << 8));
+const embeddedPort = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8));
+/** Either endpoint, the same one whichever way the datagram travels. */
+const eitherWay = (d: Pick<Datagram, 'from' | 'to'>): Endpoint =>
+  d.from.address < d.to.address || (d.from.address === d.to.address && d.from.port <= d.to.port) ? d.from : d.to;
+
+/**
+ * The client of the conversation a datagram belongs to, by its bytes alone: the sender
+ * of a request, the receiver of a reply. A SA:MP or VC:MP datagram names its server at
+ * bytes 4–9 (echoed by the reply), so the client is the other end — by address and
+ * port, else by port (an address rewritten by NAT, a reply from another address of the
+ * server); failing both, the direction its bytes show, and for a ping (the same bytes
+ * both ways) either end, chosen the same whichever way it travels. A Minecraft request
+ * starts fe fd; anything starting 00 or 09 may be a reply.
+ */
+export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
+  const b = d.bytes;
+  const magic = first4(b);
+  if ((magic === MAGIC_SAMP || magic === MAGIC_VCMP || magic === MAGIC_MP04) && b.length >= 11) {
+    if (isEmbedded(b, d.to)) return d.from;
+    if (isEmbedded(b, d.from)) return d.to;
+    const toServer = embeddedPort(b, d.to);
+    if (toServer !== embeddedPort(b, d.from)) return toServer ? d.from : d.to;
+    if (magic !== MAGIC_SAMP) return magic === MAGIC_VCMP ? d.from : d.to;
+    const opcode = b[10];
+    if (opcode === PING || opcode === RCON) return eitherWay(d);
+    return b.length === 11 ? d.from : d.to;
+  }
+  if (b.length >= 3 && b[0] === 0xfe && b[1] === 0xfd) return d.from;
+  if (mayBeMinecraftReply(b)) return d.to;
+  return d.from;
+}
+
+const RCON = 0x78;
+
+/**
+ * Which of `count` shards pairs a datagram: a hash of {@link clientOf}, so that a request,
+ * its replies, their copies and near misses, and the stat request quoting a handshake's
+ * token all meet in one shard (every key of every rule names the client). The same in
+ * every thread and process (a fixed seed, unlike the keys').
+ */
+export function shardOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>, count: number): number {
+  if (count <= 1) return 0;
+  const c = clientOf(d);
+  return ((mix(text(0x811c9dc5, c.address), c.port) >>> 0) % count);
+}
