@@ -179,6 +179,22 @@ const newestOf = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, key
 const tokenOf = <M>(t: Token<M>, quoted: { readonly datagram: Datagram<M>; readonly token: number }): boolean =>
   t.token === quoted.token && sameClientAndServer(t.exchange.request.datagram, quoted.datagram);
 
+/** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
+const collecting = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+const collects = (layout: Layout<any>): boolean => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let yes = collecting.get(layout);
+  if (yes === undefined) collecting.set(layout, (yes = collected.has(`${layout.protocol}.${layout.message}`)));
+  return yes;
+};
+
+/** The hint that reads a Minecraft reply as a message's, one per message (a reply has no magic to tell). */
+const replyHints = new Map<string | undefined, PacketHint>();
+const replyHint = (message: string | undefined): PacketHint => {
+  let hint = replyHints.get(message);
+  if (!hint) replyHints.set(message, (hint = message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }));
+  return hint;
+};
+
 const atLeastZero = (name: string, value: number): number => {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
   return value;
@@ -372,7 +388,7 @@ export class QueryPairer<M = unknown> {
       kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: [],
       deadline: now + this.#ns.timeout, timer: undefined, done: false,
       keys: keyRules[request.protocol].request(request.datagram, issuer),
-      collects: collected.has(`${request.protocol}.${request.message}`),
+      collects: collects(request.packet.layout),
     };
     this.#filed.add(p);
     this.#live.push(p);
@@ -519,14 +535,13 @@ export class QueryPairer<M = unknown> {
 
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
   #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
-    const hint = { protocol: 'mcquery', direction: 'response' } as const;
-    if (message === undefined) return this.#decodeAs(d, hint);
+    if (message === undefined) return this.#decodeAs(d, replyHint(undefined));
     try {
-      return this.#decodeAs(d, { ...hint, message });
+      return this.#decodeAs(d, replyHint(message));
     } catch (error) {
       if (message === 'handshake') throw error;
       try {
-        return this.#decodeAs(d, hint);
+        return this.#decodeAs(d, replyHint(undefined));
       } catch {
         throw error;
       }
