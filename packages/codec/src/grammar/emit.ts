@@ -554,7 +554,7 @@ class Compiler {
     this.#numberOrLit(wire);
     this.#lit(',"value":');
     const t = this.#name('t');
-    this.#emit(`const ${t} = text.decode(bytes.subarray(${s}, ${e}));`);
+    this.#emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
     if (f.numeric) {
       const [min, max] = numericRange[f.numeric];
       const v = this.#name('v');

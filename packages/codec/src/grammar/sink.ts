@@ -83,35 +83,46 @@ export class ByteSink {
       n = -n;
     }
     if (n < 10) buf[at++] = 0x30 + n;
-    else if (n < 0x40000000) {
-      // Small integers (frame numbers, ports, offsets): int arithmetic, digits counted by comparison.
-      const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
-      at += digits;
-      for (let i = at - 1, m = n | 0; m > 0; i--) {
-        const q = (m / 10) | 0;
-        buf[i] = 0x30 + (m - q * 10);
-        m = q;
-      }
+    else if (n < 0x80000000) {
+      // Below 2^31 (frame numbers, ports, offsets, capture seconds until 2038): int32 arithmetic, digits counted by comparison.
+      at = smallDigits(buf, at, n);
     } else {
-      let digits = 0;
-      for (let m = n; m >= 1; m = Math.floor(m / 10)) digits++;
-      at += digits;
-      for (let i = at - 1; n >= 1; i--) {
-        const q = Math.floor(n / 10);
-        buf[i] = 0x30 + (n - q * 10);
-        n = q;
+      // Nine digits at a time, so every division is of an int32 (float division and `Math.floor`
+      // per digit measured several times slower): n < 2^53 has at most seven above them.
+      let high = Math.floor(n / 1e9);
+      let low = n - high * 1e9;
+      if (low < 0) {
+        // The quotient rounded up (n just below a multiple of 10^9, near 2^53).
+        high--;
+        low += 1e9;
       }
+      at = smallDigits(buf, at, high);
+      padded(buf, at, at + 9, low);
+      at += 9;
     }
     this.at = at;
   }
 
   /** Writes `JSON.stringify(text)` as UTF-8: quotes, escapes, and lone surrogates as `\udxxx`. */
   string(text: string): void {
+    const n = text.length;
     // At most 6 bytes per UTF-16 unit (a `\u00xx` escape), and the quotes.
-    this.reserve(text.length * 6 + 2);
-    this.buf[this.at++] = 0x22;
-    this.at = utf8(this.buf, this.at, text, true);
-    this.buf[this.at++] = 0x22;
+    this.reserve(n * 6 + 2);
+    const buf = this.buf;
+    let at = this.at;
+    buf[at++] = 0x22;
+    // Printable ASCII (summaries, names, times: nearly all text here) in a tight loop of its
+    // own, quotes and backslashes included: measured twice as fast as the general loop.
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f) break;
+      if (c === 0x22 || c === 0x5c) buf[at++] = 0x5c;
+      buf[at++] = c;
+    }
+    if (i < n) at = utf8(buf, at, text, true, i);
+    buf[at++] = 0x22;
+    this.at = at;
   }
 
   /** Writes text as UTF-8 as it stands: JSON made elsewhere (`JSON.stringify`), spliced in. */
@@ -132,13 +143,13 @@ export class ByteSink {
 }
 
 /**
- * Writes `text` as UTF-8 at `at`; returns where it ended. With `escape`, as the inside of
+ * Writes `text` (from unit `from`) as UTF-8 at `at`; returns where it ended. With `escape`, as the inside of
  * a JSON string (JSON.stringify's escapes, a lone surrogate as `\udxxx`); without, as it
  * is (a lone surrogate as U+FFFD, as TextEncoder writes it).
  */
-function utf8(buf: Uint8Array, at: number, text: string, escape: boolean): number {
+function utf8(buf: Uint8Array, at: number, text: string, escape: boolean, from = 0): number {
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
       buf[at++] = c;
@@ -178,6 +189,23 @@ function utf8(buf: Uint8Array, at: number, text: string, escape: boolean): numbe
     }
   }
   return at;
+}
+
+/** Writes `n` (0 ≤ n < 2^31) in decimal at `at`; returns where it ended. */
+function smallDigits(buf: Uint8Array, at: number, n: number): number {
+  const end = at + (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10);
+  padded(buf, at, end, n);
+  return end;
+}
+
+/** Writes `n` (0 ≤ n < 2^31) in decimal into `buf[start, end)`, zero-padded on the left. */
+function padded(buf: Uint8Array, start: number, end: number, n: number): void {
+  let m = n | 0;
+  for (let i = end - 1; i >= start; i--) {
+    const q = (m / 10) | 0;
+    buf[i] = 0x30 + (m - q * 10);
+    m = q;
+  }
 }
 
 /** `\uxxxx` with lowercase hex digits, as JSON.stringify writes it. */

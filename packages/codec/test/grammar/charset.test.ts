@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { textCodec } from '@gamequery/codec';
@@ -38,6 +39,15 @@ describe('charsets', () => {
       expect(c.decode(bytes)).toBe(expected);
     }
     if (cp === 'utf8') expect(c.decode(new TextEncoder().encode('Név ё'.repeat(300)))).toBe('Név ё'.repeat(300));
+  });
+
+  it.each(['latin1', 'windows-1251', 'windows-1252', 'utf8'] as const)('%s decodes a range of a buffer as it decodes that range cut out', (cp) => {
+    const c = textCodec(cp);
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+      const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+      const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
+      expect(c.decode(bytes, start, end)).toBe(c.decode(bytes.slice(start, end)));
+    }), { numRuns: 1000 });
   });
 
   it('treats latin1 as ISO-8859-1, not as windows-1252', () => {

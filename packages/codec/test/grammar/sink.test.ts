@@ -32,6 +32,15 @@ describe('ByteSink writes what JSON.stringify writes, as UTF-8', () => {
     }), { numRuns: 5000 });
   });
 
+  it('numbers at the edges of the int32 and nine-digit paths', () => {
+    const edges = [9, 10, 99, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 1e9 - 1, 1e9, 1e9 + 1, 1e18 + 1 - 1, 2 ** 53 - 1, 2 ** 53 - 1e9, 9007199000000000, 9007199254740990];
+    for (const n of edges.flatMap((e) => [e, -e])) {
+      const sink = new ByteSink(16);
+      sink.number(n);
+      expect(sink.text()).toBe(JSON.stringify(n));
+    }
+  });
+
   it('bytes and ascii pieces, short and long, keep their order across growth', () => {
     fc.assert(fc.property(fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 20 }), (pieces) => {
       const sink = new ByteSink(16);

@@ -142,10 +142,19 @@ export function writeTimestamp(sink: ByteSink, ts: Timestamp): void {
   let at = sink.at;
   buf[at++] = 0x2e;
   let ticks = ts.ticks;
-  for (let i = at + decimals - 1; i >= at; i--) {
-    const q = Math.floor(ticks / 10);
-    buf[i] = 0x30 + (ticks - q * 10);
-    ticks = q;
+  if (decimals <= 9) {
+    // Below 10^9 < 2^31 (µs, ns): int32 division, several times faster than `Math.floor` of a float one.
+    for (let i = at + decimals - 1; i >= at; i--) {
+      const q = (ticks / 10) | 0;
+      buf[i] = 0x30 + (ticks - q * 10);
+      ticks = q;
+    }
+  } else {
+    for (let i = at + decimals - 1; i >= at; i--) {
+      const q = Math.floor(ticks / 10);
+      buf[i] = 0x30 + (ticks - q * 10);
+      ticks = q;
+    }
   }
   at += decimals;
   buf[at++] = 0x22;
