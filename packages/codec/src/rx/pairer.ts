@@ -37,7 +37,12 @@ interface Filing<M> extends Timed, FiledRequest {
   outcome: Outcome | undefined;
   readonly request: DecodedDatagram<M>;
   readonly keys: Keys;
-  readonly responses: DecodedDatagram<M>[];
+  /**
+   * None (a shared empty list) until the first reply, then a list made for it: an empty
+   * list grown by a push reserves room for 16, and the pairer keeps every request's list
+   * for its duplicate window.
+   */
+  responses: readonly DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
   readonly handshake: ExchangeEvent<M> | undefined;
@@ -94,6 +99,7 @@ export interface QueryPairerOptions<M> extends PairerOptions {
 const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
 
 const NO_VALUE: Record<string, unknown> = Object.freeze({});
+const NO_RESPONSES: readonly never[] = Object.freeze([]);
 
 /**
  * The part of a decoded value the pairer reads (a Minecraft token): what a decoder that
@@ -385,7 +391,7 @@ export class QueryPairer<M = unknown> {
     }
     const issuer = handshake?.request.datagram;
     const p: Filing<M> = {
-      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: [],
+      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: NO_RESPONSES,
       deadline: now + this.#ns.timeout, timer: undefined, done: false,
       keys: keyRules[request.protocol].request(request.datagram, issuer),
       collects: collects(request.packet.layout),
@@ -454,7 +460,8 @@ export class QueryPairer<M = unknown> {
   }
 
   #answer(p: Filing<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
-    p.responses.push(response);
+    if (p.responses.length === 0) p.responses = [response];
+    else (p.responses as DecodedDatagram<M>[]).push(response); // not the shared empty list: one made above
     if (p.collects) {
       p.deadline = now + this.#ns.quiet;
       this.#timers.push(p);
