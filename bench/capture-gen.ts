@@ -54,8 +54,8 @@ function frame(payload: Uint8Array, fromServer: boolean, serverPort: number, cli
   return f;
 }
 
-/** Yields pcap chunks until `packets` packets or `bytes` bytes have been written. */
-export function* generateCapture(limit: { packets?: number; bytes?: number }, chunkPackets = 2048): Generator<Uint8Array> {
+/** Yields pcap chunks until `packets` packets or `bytes` bytes have been written (whole chunks); returns the packet count. */
+export function* generateCapture(limit: { packets?: number; bytes?: number }, chunkPackets = 2048): Generator<Uint8Array, number> {
   const header = new Uint8Array(24);
   const hv = new DataView(header.buffer);
   hv.setUint32(0, 0xa1b2c3d4, true);
@@ -95,4 +95,5 @@ export function* generateCapture(limit: { packets?: number; bytes?: number }, ch
     written += size;
     yield chunk;
   }
+  return n;
 }

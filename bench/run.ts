@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: every benchmark, ratios against baselines measured in this process.
- * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults` or `pnpm bench dissect` runs one part; GAMEQUERY_BENCH_PACKETS and
- * GAMEQUERY_BENCH_BIG_MB size the dissector run (defaults 200 000 packets, 500 MiB).
+ * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults` or `pnpm bench dissect` runs one part; GAMEQUERY_BENCH_PACKETS,
+ * GAMEQUERY_BENCH_PARALLEL_PACKETS and GAMEQUERY_BENCH_BIG_MB size the dissector runs (defaults 200 000 packets; 1 000 000
+ * packets for worker threads, 0 for none; 500 MiB).
  */
 import { benchCodec } from './codec.ts';
 import { benchDissect } from './dissect.ts';
@@ -16,6 +17,7 @@ if (!only || only === 'faults') await benchFaults();
 if (!only || only === 'dissect') {
   await benchDissect({
     packets: Number(process.env.GAMEQUERY_BENCH_PACKETS ?? 200_000),
+    parallelPackets: Number(process.env.GAMEQUERY_BENCH_PARALLEL_PACKETS ?? 1_000_000),
     bigBytes: Number(process.env.GAMEQUERY_BENCH_BIG_MB ?? 500) * 2 ** 20,
   });
 }

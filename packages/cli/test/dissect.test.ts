@@ -34,6 +34,19 @@ describe('gamequery dissect', () => {
     }
   });
 
+  it('runs built, as installed from npm: workers from the compiled shard.js write what the sources do', () => {
+    // The sources load the workers through tsx; a user's install has only dist/: build it and run that.
+    const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/codec', 'packages/dissect', 'packages/cli'], { cwd: root, encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    for (const name of ['lo-us.cut.pcap', 'lo-any.pcapng']) {
+      const source = run('dissect', `${captures}${name}`, '-F', 'ndjson', '-j', '1');
+      const built = spawnSync(process.execPath, ['packages/cli/dist/main.js', 'dissect', `${captures}${name}`, '-F', 'ndjson', '-j', '2'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(built.stderr, name).toBe(source.stderr);
+      expect(built.stdout, name).toBe(source.stdout);
+      expect(built.status, name).toBe(source.status);
+    }
+  }, 120_000);
+
   it('refuses a --jobs that is no whole number ≥ 1', () => {
     const r = run('dissect', `${captures}lo-us.pcap`, '-j', '0');
     expect(r.status).not.toBe(0);
