@@ -139,7 +139,7 @@ export class Dissector {
   #second = Number.NaN;
   #secondNs = 0n;
   /** Endpoints by address and port: one object each, shared by every datagram that names it. */
-  #endpoints = new Map<string, Map<number, KnownEndpoint>>();
+  #endpoints = new Map<string, { readonly prefix: Uint8Array; readonly ports: Map<number, KnownEndpoint> }>();
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
 
@@ -215,14 +215,14 @@ export class Dissector {
   }
 
   #endpoint(address: string, port: number): KnownEndpoint {
-    let byPort = this.#endpoints.get(address);
-    if (!byPort) {
+    let byAddress = this.#endpoints.get(address);
+    if (!byAddress) {
       // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
       if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
-      this.#endpoints.set(address, (byPort = new Map()));
+      this.#endpoints.set(address, (byAddress = { prefix: asciiBytes(`{"ip":${JSON.stringify(address)},"port":`), ports: new Map() }));
     }
-    let e = byPort.get(port);
-    if (!e) byPort.set(port, (e = { address, port, json: asciiBytes(`{"ip":${JSON.stringify(address)},"port":${port}}`) }));
+    let e = byAddress.ports.get(port);
+    if (!e) byAddress.ports.set(port, (e = { address, port, json: endpointJson(byAddress.prefix, port) }));
     return e;
   }
 
@@ -430,6 +430,19 @@ export class Dissector {
     }
     return out;
   }
+}
+
+/**
+ * `{"ip":…,"port":N}` from the address's part, made once, and the port: a scan meets a new
+ * endpoint at nearly every datagram, and a text encoder per endpoint cost more than its lookups.
+ */
+function endpointJson(prefix: Uint8Array, port: number): Uint8Array {
+  const digits = port < 10 ? 1 : port < 100 ? 2 : port < 1000 ? 3 : port < 10000 ? 4 : 5;
+  const json = new Uint8Array(prefix.length + digits + 1);
+  json.set(prefix);
+  for (let i = prefix.length + digits - 1, n = port; i >= prefix.length; i--, n = (n / 10) | 0) json[i] = 0x30 + (n % 10);
+  json[json.length - 1] = 0x7d;
+  return json;
 }
 
 function timeBetween(later: Packet, earlier: Packet): string | undefined {

@@ -119,22 +119,21 @@ export function dissectCommand(): Command {
     });
 }
 
+/** The output buffer: flushed from 64 KiB, so most lines fit before it must grow. */
+const SINK_BYTES = 1 << 17;
+
 /**
- * Writes packets as they come: text blocks, NDJSON lines, or one JSON document. Machine
- * formats are written in blocks of about 64 KiB (one write per packet would cost more
- * than the dissection); text goes out per packet, for a reader watching it. `full` says
- * stdout is holding more than its buffer (a pipe's reader is behind): the caller waits
- * for 'drain', so memory stays flat whatever reads the output.
- */
-/**
- * Where the packets go. JSON and NDJSON are written as bytes into one buffer (no string
- * per line: a capture of millions of packets is mostly tree JSON the dissector wrote as
- * bytes already) and handed to stdout in blocks of about 64 KiB; text goes as text.
+ * Where the packets go, as they come. JSON and NDJSON are written as bytes into one
+ * buffer (no string per line: a capture of millions of packets is mostly tree JSON the
+ * dissector wrote as bytes already) and handed to stdout in blocks of about 64 KiB (one
+ * write per packet would cost more than the dissection); text goes out per packet, for a
+ * reader watching it. `full` says stdout is holding more than its buffer (a pipe's reader
+ * is behind): the caller waits for 'drain', so memory stays flat whatever reads the output.
  */
 class Output {
   #first = true;
   #errors: object[] = [];
-  readonly #sink = new ByteSink(1 << 17);
+  readonly #sink = new ByteSink(SINK_BYTES);
   full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
     if (format === 'json') this.#text('{\n"packets": [\n');
@@ -191,8 +190,10 @@ class Output {
 
   #flush(): void {
     if (this.#sink.at === 0) return;
-    // A copy: the stream may hold on to what it is given while the buffer is reused.
-    const block = this.#sink.copy();
+    // The stream may hold on to what it is given: it gets the buffer, and the sink a new one
+    // (not zero-filled: only what is written is read). Measured faster than copying a block out.
+    const block = this.#sink.buf.subarray(0, this.#sink.at);
+    this.#sink.buf = Buffer.allocUnsafe(SINK_BYTES);
     this.#sink.at = 0;
     this.#out(block);
   }

@@ -10,7 +10,7 @@ import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson, type JsonEmitter } from './emit.ts';
 import { measure, writeInto } from './encode.ts';
-import { fillTemplate, hexOf, redacted } from './display.ts';
+import { hexOf, redacted, showText } from './display.ts';
 import { ByteSink } from './sink.ts';
 import type { CodecError } from '../errors.ts';
 
@@ -117,11 +117,14 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   // Compiled on first use: most programs use a few of the layouts.
   let emitter: JsonEmitter | undefined;
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
-  // Info-column placeholders and the declarations they name, resolved once.
-  const infoFields = [...(spec.info ?? '').matchAll(/\{(\w+)\}/g)].map((m) => {
-    const key = m[1]!;
+  // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
+  const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
+  const infoParts = spec.info ? spec.info.split(/\{(\w+)\}/) : undefined;
+  const lead = infoParts ? `${head}: ${infoParts[0]}` : head;
+  const infoFields = (infoParts ?? []).flatMap((key, i) => {
+    if (i % 2 === 0) return [];
     const f = spec.fields.find((x) => 'name' in x && x.name === key);
-    return { key, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined, redact: f?.kind === 'string' ? f.redact : undefined };
+    return [{ key, after: infoParts![i + 1]!, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined, redact: f?.kind === 'string' ? f.redact : undefined }];
   });
 
   const layout: Layout<V> = {
@@ -190,17 +193,17 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     },
 
     describe(value) {
-      const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
-      if (!spec.info) return head;
-      // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
-      const shown: Record<string, unknown> = {};
-      for (const { key, hex, redact } of infoFields) {
+      // Runs once per packet of a capture: one concatenation, no object of shown values.
+      let out = lead;
+      for (let i = 0; i < infoFields.length; i++) {
+        const { key, after, hex, redact } = infoFields[i]!;
         const v = (value as Record<string, unknown>)[key];
+        // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
         // The Info column is not a place for secrets, even with --show-secrets: the tree has them.
-        shown[key] = v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
-          : redact && typeof v === 'string' ? redacted(v, redact) ?? v : v;
+        out += (v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
+          : typeof v === 'string' ? showText(redact ? redacted(v, redact) ?? v : v) : String(v)) + after;
       }
-      return `${head}: ${fillTemplate(spec.info, shown)}`;
+      return out;
     },
   };
   return layout;
