@@ -140,6 +140,9 @@ export class Dissector {
   #secondNs = 0n;
   /** Endpoints by address and port: one object each, shared by every datagram that names it. */
   #endpoints = new Map<string, { readonly prefix: Uint8Array; readonly ports: Map<number, KnownEndpoint> }>();
+  /** A sharded dissector's earliest pairing deadline: time passing by other shards' datagrams matters only once it passes this. */
+  #due: bigint | undefined = undefined;
+  readonly #probe = { bytes: new Uint8Array(0) as Uint8Array, from: { address: '', port: 0 }, to: { address: '', port: 0 } };
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
 
@@ -185,19 +188,34 @@ export class Dissector {
 
   #pushUdp(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): PacketRecord[] {
     const time = (this.#lastTime = this.#nanos(timestamp));
-    const from = this.#endpoint(udp.src.ip, udp.src.port);
-    const to = this.#endpoint(udp.dst.ip, udp.dst.port);
     const shard = this.#options.shard;
-    if (shard && shardOf({ bytes: udp.payload, from, to }, shard.count) !== shard.index) {
-      // Another shard's conversation: only its time counts here.
+    if (shard && this.#shardOf(udp, shard.count) !== shard.index) {
+      // Another shard's conversation: only its time counts here, and only once it passes a deadline.
+      if (this.#due === undefined || time <= this.#due) return [];
       this.#apply(this.#pairer.tick(time));
+      this.#due = this.#pairer.nextDeadline();
       return this.#drain();
     }
     this.stats.udp++;
-    const slot = new Slot(frame, udp.payload, from, to, time, new Work(timestamp, udp, frameBytes));
+    const slot = new Slot(frame, udp.payload, this.#endpoint(udp.src.ip, udp.src.port), this.#endpoint(udp.dst.ip, udp.dst.port), time, new Work(timestamp, udp, frameBytes));
     this.#queue.push(slot);
     this.#apply(this.#pairer.receive(slot));
+    if (shard) this.#due = this.#pairer.nextDeadline();
     return this.#drain();
+  }
+
+  /**
+   * The shard of a datagram, asked through one reused probe: every shard asks it of every
+   * datagram of the capture, and most are another shard's (nothing made, nothing looked up).
+   */
+  #shardOf(udp: UdpDatagram, count: number): number {
+    const p = this.#probe;
+    p.bytes = udp.payload;
+    p.from.address = udp.src.ip;
+    p.from.port = udp.src.port;
+    p.to.address = udp.dst.ip;
+    p.to.port = udp.dst.port;
+    return shardOf(p, count);
   }
 
   /** Capture time in nanoseconds (exact); a datagram without a time (a hex dump) takes the last one. */

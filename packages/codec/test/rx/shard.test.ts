@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fromHex } from '@gamequery/codec';
 import { clientOf, shardOf, type Endpoint } from '@gamequery/codec/rx';
 import { loadVectors } from '../helpers/vectors.ts';
+import { isDotted } from '../../src/rx/rules.ts';
 import { client, mcServer, sampServer, vcmpServer } from './helpers.ts';
 
 const clean = loadVectors().filter((v) => !v.error);
@@ -56,5 +57,24 @@ describe('clientOf / shardOf', () => {
     }
     for (const n of counts) expect(n).toBeGreaterThan(350);
     expect(shardOf({ bytes, from: client, to: sampServer }, 1)).toBe(0);
+  });
+
+  it('tells an embedded address by comparing digits, as the text of the bytes would', () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    const quad = fc.tuple(byte, byte, byte, byte);
+    // The address itself, and near misses of it: a digit more, leading zeros, three parts, a neighbour; IPv6, empty.
+    const variants = [
+      (q: number[]) => q.join('.'),
+      (q: number[]) => `${q.join('.')}0`,
+      (q: number[]) => q.map((x) => String(x).padStart(3, '0')).join('.'),
+      (q: number[]) => q.slice(0, 3).join('.'),
+      (q: number[]) => [...q.slice(0, 3), (q[3]! + 1) % 256].join('.'),
+      (q: number[]) => `::ffff:${q.join('.')}`,
+      () => '',
+    ];
+    fc.assert(fc.property(quad, fc.integer({ min: 0, max: variants.length - 1 }), quad, (q, v, other) => {
+      const bytes = new Uint8Array([0, 0, 0, 0, ...q, 0, 0]);
+      for (const address of [variants[v]!(q), other.join('.')]) expect(isDotted(bytes, 4, address)).toBe(address === q.join('.'));
+    }), { numRuns: 5000, seed: 13 });
   });
 });

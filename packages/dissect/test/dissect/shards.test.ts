@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Dissector, dissectCaptureBatches, packetLine, renderPacketText, type DissectOptions, type DissectStats, type PacketRecord } from '@gamequery/dissect';
 import { dissectCaptureParallel, type ParallelOptions } from '@gamequery/dissect/node';
+import { infoRequest, infoResponse } from '@gamequery/codec';
+import { shardOf } from '@gamequery/codec/rx';
 import { generateCapture } from '../../../../bench/capture-gen.ts';
+import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { captureFiles, captures } from './helpers.ts';
 
 /** One dissector over the whole capture: the lines, stats and error the shards must reproduce. */
@@ -72,6 +75,41 @@ describe('shards of conversations', () => {
       expect(many.stats).toEqual(one.stats);
       for (const n of many.perShard) expect(n).toBeGreaterThan(one.packets.length / count / 2);
     }
+  });
+
+  it('times a request out by the time of other shards\' datagrams, and lets its record go then', async () => {
+    // Frame 1 asks and gets no reply; then another client's exchanges, every 10 ms for 10 s.
+    const server = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const request = infoRequest.encode(server);
+    const reply = infoResponse.encode({ ...server, password: false, players: 1, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
+    const shard = (port: number) => shardOf({ bytes: request, from: { address: '127.0.0.1', port }, to: { address: '127.0.0.1', port: 7777 } }, 2);
+    const silent = 50000;
+    let other = silent + 1;
+    while (shard(other) === shard(silent)) other++;
+    const records = [{ seconds: 1000, ticks: 0, data: udpFrame(request, silent, 7777) }];
+    for (let i = 1; i <= 1000; i++) {
+      records.push({ seconds: 1000 + Math.floor(i / 100), ticks: (i % 100) * 10_000, data: udpFrame(request, other, 7777) });
+      records.push({ seconds: 1000 + Math.floor(i / 100), ticks: (i % 100) * 10_000 + 500, data: udpFrame(reply, 7777, other) });
+    }
+    const chunks = chunked(writePcap(records, { linkType: 1 }));
+    const one = await whole(chunks);
+    expect(one.packets[0]!.unanswered).toBe('no reply within 5000 ms');
+    expect((await sharded(chunks, 2)).lines).toEqual(one.lines);
+    // The shard of frame 1 sees only its time pass, and lets the record go at the chunk where the
+    // timeout passes (frame 1001, the first datagram after 1005.0 s), not at the end.
+    const end = 24 + records.slice(0, 1001).reduce((sum, r) => sum + 16 + r.data.length, 0);
+    let read = 0;
+    const counted = function* () {
+      for (const c of chunks) {
+        read++;
+        yield c;
+      }
+    };
+    const out: number[] = [];
+    for await (const b of dissectCaptureBatches(counted(), {}, new Dissector({ shard: { index: shard(silent), count: 2 } }))) {
+      for (const p of b.packets) out.push(p.frame, read);
+    }
+    expect(out).toEqual([1, Math.ceil(end / 4096)]);
   });
 });
 
