@@ -450,17 +450,19 @@ export class Dissector {
   }
 }
 
+/** Where an endpoint's JSON is written before it is copied out. */
+const endpointSink = new ByteSink(64);
+
 /**
  * `{"ip":…,"port":N}` from the address's part, made once, and the port: a scan meets a new
  * endpoint at nearly every datagram, and a text encoder per endpoint cost more than its lookups.
  */
 function endpointJson(prefix: Uint8Array, port: number): Uint8Array {
-  const digits = port < 10 ? 1 : port < 100 ? 2 : port < 1000 ? 3 : port < 10000 ? 4 : 5;
-  const json = new Uint8Array(prefix.length + digits + 1);
-  json.set(prefix);
-  for (let i = prefix.length + digits - 1, n = port; i >= prefix.length; i--, n = (n / 10) | 0) json[i] = 0x30 + (n % 10);
-  json[json.length - 1] = 0x7d;
-  return json;
+  endpointSink.at = 0;
+  endpointSink.bytes(prefix);
+  endpointSink.number(port);
+  endpointSink.ascii('}');
+  return endpointSink.copy();
 }
 
 function timeBetween(later: Packet, earlier: Packet): string | undefined {

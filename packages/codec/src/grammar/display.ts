@@ -51,17 +51,23 @@ export function showText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** Templates split once into literal text (even indexes) and keys (odd indexes). */
+/** {@link templateParts} made once per template. */
 const templates = new Map<string, string[]>();
+
+/** `template` split at its `{name}` placeholders: literal text at even indexes, names at odd ones. */
+export function templateParts(template: string): readonly string[] {
+  let parts = templates.get(template);
+  if (!parts) templates.set(template, (parts = template.split(/\{(\w+)\}/)));
+  return parts;
+}
+
+/** A value as a template shows it: text escaped, anything else as `String` has it. */
+export const shownValue = (v: unknown): string => (typeof v === 'string' ? showText(v) : String(v));
 
 /** Replaces `{name}` in a template with values from an object. */
 export function fillTemplate(template: string, value: Readonly<Record<string, unknown>>): string {
-  let parts = templates.get(template);
-  if (!parts) templates.set(template, (parts = template.split(/\{(\w+)\}/)));
+  const parts = templateParts(template);
   let out = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const v = value[parts[i]!];
-    out += (typeof v === 'string' ? showText(v) : String(v)) + parts[i + 1]!;
-  }
+  for (let i = 1; i < parts.length; i += 2) out += shownValue(value[parts[i]!]) + parts[i + 1]!;
   return out;
 }

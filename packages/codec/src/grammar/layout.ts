@@ -10,7 +10,7 @@ import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson, type JsonEmitter } from './emit.ts';
 import { measure, writeInto } from './encode.ts';
-import { hexOf, redacted, showText } from './display.ts';
+import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
 import type { CodecError } from '../errors.ts';
 
@@ -119,7 +119,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
   const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
-  const infoParts = spec.info ? spec.info.split(/\{(\w+)\}/) : undefined;
+  const infoParts = spec.info ? templateParts(spec.info) : undefined;
   const lead = infoParts ? `${head}: ${infoParts[0]}` : head;
   const infoFields = (infoParts ?? []).flatMap((key, i) => {
     if (i % 2 === 0) return [];
@@ -200,8 +200,8 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
         const v = (value as Record<string, unknown>)[key];
         // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
         // The Info column is not a place for secrets, even with --show-secrets: the tree has them.
-        out += (v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
-          : typeof v === 'string' ? showText(redact ? redacted(v, redact) ?? v : v) : String(v)) + after;
+        out += shownValue(v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
+          : redact && typeof v === 'string' ? redacted(v, redact) ?? v : v) + after;
       }
       return out;
     },

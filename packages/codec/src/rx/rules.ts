@@ -177,8 +177,10 @@ const MAGIC_SAMP = 0x53414d50;
 const MAGIC_VCMP = 0x56434d50;
 const MAGIC_MP04 = 0x4d503034;
 
+/** Whether `e` has the server port a SA:MP/VC:MP datagram carries at bytes 8–9. */
+const embeddedPort = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8));
 /** Whether `e` is the server address a SA:MP/VC:MP datagram carries at bytes 4–9 (as the client addressed it). */
-const isEmbedded = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8)) && isDotted(b, 4, e.address);
+const isEmbedded = (b: Uint8Array, e: Endpoint): boolean => embeddedPort(b, e) && isDotted(b, 4, e.address);
 /**
  * Whether `text` is the dotted decimal of the four bytes at `at`, compared digit by digit:
  * a sharded dissector asks this of every datagram of the capture, and a string made
@@ -195,7 +197,6 @@ export const isDotted = (b: Uint8Array, at: number, text: string): boolean => {
   }
   return i === text.length;
 };
-const embeddedPort = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8));
 /** Either endpoint, the same one whichever way the datagram travels. */
 const eitherWay = (d: Pick<Datagram, 'from' | 'to'>): Endpoint =>
   d.from.address < d.to.address || (d.from.address === d.to.address && d.from.port <= d.to.port) ? d.from : d.to;
