@@ -54,12 +54,12 @@ const FLOOR = 300_000;
  * The built command on the file, as a user runs it (`tsc -b` first, incremental): wall
  * time from spawn to exit, startup and the workers' start included; best of 3.
  */
-function cli(file: string, jobs: number, tries = 3): { seconds: number; status: number | null } {
+function cli(file: string, jobs: number, tries = 3, extra: readonly string[] = []): { seconds: number; status: number | null } {
   const main = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
   let best = { seconds: Infinity, status: null as number | null };
   for (let i = 0; i < tries; i++) {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [main, 'dissect', file, '-F', 'ndjson', '-j', String(jobs)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(process.execPath, [main, 'dissect', file, '-F', 'ndjson', '-j', String(jobs), ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (r.status !== 0) return { seconds, status: r.status };
     if (seconds < best.seconds) best = { seconds, status: r.status };
@@ -89,14 +89,17 @@ export async function benchDissect(options: { packets: number; bigBytes: number;
     const cpus = availableParallelism();
     let fastest = ours.packets / ours.seconds;
     if (build()) {
-      /** Runs the CLI on `file` and prints its rate under `label`; the fastest so far is kept. */
-      const report = (label: string, file: string, packets: number, jobs: number, tries: number): void => {
-        const real = cli(file, jobs, tries);
+      /**
+       * Runs the CLI on `file` and prints its rate under `label`; the fastest with the
+       * default options (no `extra`) is what the floor is judged by.
+       */
+      const report = (label: string, file: string, packets: number, jobs: number, tries: number, extra: readonly string[] = []): void => {
+        const real = cli(file, jobs, tries, extra);
         if (real.status !== 0) {
           console.log(`  ${label}: failed (exit ${real.status})`);
           return;
         }
-        fastest = Math.max(fastest, packets / real.seconds);
+        if (extra.length === 0) fastest = Math.max(fastest, packets / real.seconds);
         const how = tries > 1 ? `best of ${tries} (${real.seconds.toFixed(2)} s wall: built CLI, startup included)` : `(${real.seconds.toFixed(2)} s wall)`;
         console.log(`  ${label.padEnd(47)} ${formatRate(packets / real.seconds).padStart(9)} packets/s   ${how}`);
       };
@@ -117,6 +120,8 @@ export async function benchDissect(options: { packets: number; bigBytes: number;
         closeSync(fd);
         const mib = (statSync(large).size / 2 ** 20).toFixed(0);
         for (const jobs of [1, cpus]) report(`the same on ${mib} MiB (${packets} packets), -j ${jobs}`, large, packets, jobs, 1);
+        // What the duplicate window costs: the same output here (the generated capture repeats no reply), less kept in memory.
+        for (const jobs of [1, cpus]) report(`  … -j ${jobs} --duplicate-window 0 (not the default)`, large, packets, jobs, 1, ['--duplicate-window', '0']);
         rmSync(large);
       }
     } else {

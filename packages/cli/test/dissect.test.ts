@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { playersRequest, playersResponse } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
+import { retimedExchange } from '../../dissect/test/dissect/helpers.ts';
 import { cliArgs, root, runSync as run } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
@@ -51,6 +52,36 @@ describe('gamequery dissect', () => {
     const r = run('dissect', `${captures}lo-us.pcap`, '-j', '0');
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('--jobs must be a whole number ≥ 1');
+  });
+
+  it('takes --duplicate-window: how long a repeated reply is still marked a duplicate, in one thread and in workers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gamequery-window-'));
+    try {
+      // A real exchange, its reply delivered again 1 s later.
+      const file = join(dir, 'copy.pcap');
+      writeFileSync(file, retimedExchange([368, 1_000_368]));
+      const third = (...args: string[]) => {
+        const r = run('dissect', file, '-F', 'ndjson', ...args);
+        expect(r.status, r.stderr).toBe(0);
+        return JSON.parse(r.stdout.trimEnd().split('\n')[2]!);
+      };
+      expect(third()).toMatchObject({ frame: 3, requestIn: 1, duplicateOf: 2 });
+      for (const jobs of ['1', '2']) {
+        const stray = third('--duplicate-window', '0', '-j', jobs);
+        expect(stray).toMatchObject({ frame: 3, unmatched: 'no pending request for this reply' });
+        expect(stray.duplicateOf).toBeUndefined();
+        expect(stray.requestIn).toBeUndefined();
+        expect(third('--duplicate-window', '1001', '-j', jobs)).toMatchObject({ frame: 3, requestIn: 1, duplicateOf: 2 });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([['--duplicate-window', '-5'], ['--timeout', 'soon']])('refuses %s %s with a message that names it', (flag, value) => {
+    const r = run('dissect', `${captures}lo-us.pcap`, flag, value);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`${flag} must be a number of milliseconds ≥ 0, got ${Number(value)}`);
   });
 
   it('exits 1 and names the offset when a capture is cut', () => {

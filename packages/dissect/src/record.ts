@@ -45,6 +45,13 @@ export interface PacketRecord {
   unanswered?: string;
   /** A response that repeats one already paired. */
   duplicateOf?: number;
+  /**
+   * Why a response is paired with no request: a late reply (after its request's
+   * timeout), another reply to a request already answered, one from the wrong address,
+   * or no request for it within the duplicate window. `requestIn` then names the request
+   * it most likely belongs to, if there is one.
+   */
+  unmatched?: string;
   /** The UDP payload (kept for the hex pane; not part of the JSON). */
   readonly payload: Uint8Array;
   /** The whole frame when the payload came from one frame (for the hex pane). */
@@ -98,6 +105,7 @@ export class Packet implements PacketRecord {
   requestIn: number | undefined = undefined;
   responseTime: string | undefined = undefined;
   unanswered: string | undefined = undefined;
+  unmatched: string | undefined = undefined;
   duplicateOf: number | undefined = undefined;
   #tree: TreeSource;
 

@@ -21,6 +21,7 @@ interface Opts {
   port: number[];
   charset?: Charset;
   timeout: number;
+  duplicateWindow: number;
   showSecrets?: boolean;
   colour?: boolean;
   jobs?: number;
@@ -58,14 +59,19 @@ export function dissectCommand(): Command {
     .option('--port <port>', 'port for --protocol (repeatable)', collect(Number), [])
     .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
+    .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
     .option('-j, --jobs <n>', `worker threads for a capture file, each dissecting a share of the conversations (1: this thread only; default: ${availableParallelism()}, the CPUs, for captures from 64 MiB)`, Number)
     .action(async (file: string, opts: Opts) => {
       const format = opts.format ?? (process.stdout.isTTY ? 'text' : 'json');
       if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
+      for (const [flag, ms] of [['--timeout', opts.timeout], ['--duplicate-window', opts.duplicateWindow]] as const) {
+        if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
+      }
       const options: DissectOptions = {
         timeoutMs: opts.timeout,
+        duplicateWindowMs: opts.duplicateWindow,
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
       };

@@ -55,6 +55,7 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   lines.push(...renderTree(all, { showSecrets: !!options.showSecrets, indent: 1 }));
   if (p.unanswered) lines.push(`    [No response: ${p.unanswered}]`);
   if (p.duplicateOf !== undefined) lines.push(`    [Duplicate response to frame ${p.duplicateOf}]`);
+  if (p.unmatched) lines.push(`    [Unmatched response: ${p.unmatched}]`);
   if (options.hex) {
     const ranges: ByteRange[] = [];
     const secrets: ByteRange[] = [];
@@ -104,6 +105,7 @@ const REQUEST_IN = asciiBytes(',"requestIn":');
 const TIME = asciiBytes(',"time":');
 const UNANSWERED = asciiBytes(',"unanswered":');
 const DUPLICATE_OF = asciiBytes(',"duplicateOf":');
+const UNMATCHED = asciiBytes(',"unmatched":');
 
 /**
  * Writes {@link packetLine}'s text into `sink` as UTF-8, without making it a string: the
@@ -166,6 +168,10 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
     sink.bytes(DUPLICATE_OF);
     sink.number(p.duplicateOf);
   }
+  if (p.unmatched) {
+    sink.bytes(UNMATCHED);
+    sink.string(p.unmatched);
+  }
   sink.ascii('}');
 }
 
@@ -186,5 +192,6 @@ function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknow
   if (p.responseTime !== undefined) doc['time'] = p.responseTime;
   if (p.unanswered) doc['unanswered'] = p.unanswered;
   if (p.duplicateOf !== undefined) doc['duplicateOf'] = p.duplicateOf;
+  if (p.unmatched) doc['unmatched'] = p.unmatched;
   return doc;
 }

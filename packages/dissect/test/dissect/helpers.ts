@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dissectCapture, type DissectItem, type DissectOptions, type PacketRecord, Dissector } from '@gamequery/dissect';
+import { dissectCapture, readCaptureSync, type DissectItem, type DissectOptions, type PacketRecord, Dissector } from '@gamequery/dissect';
+import { fixture, writePcap } from '../capture/helpers.ts';
 
 export const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
@@ -43,3 +44,15 @@ export function decimalDifference(later: string, earlier: string, decimals: numb
 }
 
 export const requests = (ps: PacketRecord[]) => ps.filter((p) => p.direction === 'request');
+
+/**
+ * The first SA:MP info exchange tcpdump saved in lo-us.pcap, re-timed: the request at 0,
+ * then its reply at each of `replyAtUs` (microseconds), as a network that delays or
+ * duplicates packets delivers it. A classic pcap, Ethernet.
+ */
+export function retimedExchange(replyAtUs: readonly number[]): Uint8Array {
+  const [request, reply] = [...readCaptureSync(fixture('lo-us.pcap'))].flatMap((item) => (item.kind === 'packet' ? [item.data] : []));
+  const base = 1_795_346_153;
+  const at = (us: number, data: Uint8Array) => ({ seconds: base + Math.floor(us / 1e6), ticks: us % 1e6, data });
+  return writePcap([at(0, request!), ...replyAtUs.map((us) => at(us, reply!))], { linkType: 1 });
+}

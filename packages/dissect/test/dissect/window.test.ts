@@ -1,0 +1,78 @@
+// Repeated and late replies, and the duplicate window that tells them apart, on real
+// frames re-timed (see retimedExchange).
+import { describe, expect, it } from 'vitest';
+import { Dissector, dissectCapture, renderPacketText, type DissectOptions, type PacketRecord } from '@gamequery/dissect';
+import { retimedExchange as capture } from './helpers.ts';
+
+async function dissect(bytes: Uint8Array, options: DissectOptions = {}) {
+  const dissector = new Dissector(options);
+  const packets: PacketRecord[] = [];
+  for await (const item of dissectCapture([bytes], options, dissector)) if (item.kind === 'packet') packets.push(item.packet);
+  return { packets, stats: dissector.stats };
+}
+
+const links = (p: PacketRecord) => ({ frame: p.frame, requestIn: p.requestIn, responseIn: p.responseIn, duplicateOf: p.duplicateOf, unmatched: p.unmatched });
+const STRAY = 'no pending request for this reply';
+
+describe('the duplicate window', () => {
+  it('the fixture exchange is what the test assumes: an info request and its reply', async () => {
+    const { packets } = await dissect(capture([368]));
+    expect(packets.map((p) => p.message)).toEqual(['info', 'info']);
+    expect(packets.map((p) => p.direction)).toEqual(['request', 'response']);
+  });
+
+  it('by default marks a copy of the reply within 5 s as a duplicate of the first, and one after it as a stray', async () => {
+    const { packets, stats } = await dissect(capture([368, 1_000_368, 4_999_000, 5_001_000]));
+    expect(packets.map(links)).toEqual([
+      { frame: 1, requestIn: undefined, responseIn: 2, duplicateOf: undefined, unmatched: undefined },
+      { frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: undefined },
+      { frame: 3, requestIn: 1, responseIn: undefined, duplicateOf: 2, unmatched: undefined },
+      { frame: 4, requestIn: 1, responseIn: undefined, duplicateOf: 2, unmatched: undefined },
+      // 5.000632 s after the exchange ended: forgotten.
+      { frame: 5, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY },
+    ]);
+    expect(stats).toMatchObject({ exchanges: 1, duplicates: 2, unmatched: 1 });
+    expect(renderPacketText(packets[2]!).join('\n')).toContain('[Duplicate response to frame 2]');
+  });
+
+  it('remembers for as long as duplicateWindowMs says', async () => {
+    const bytes = capture([368, 1_000_368, 5_001_000]);
+    const longer = await dissect(bytes, { duplicateWindowMs: 10_000 });
+    expect(longer.packets.map((p) => p.duplicateOf)).toEqual([undefined, undefined, 2, 2]);
+    const shorter = await dissect(bytes, { duplicateWindowMs: 500 });
+    expect(shorter.packets.map((p) => p.duplicateOf)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(shorter.stats).toMatchObject({ exchanges: 1, duplicates: 0, unmatched: 2 });
+  });
+
+  it('with 0 remembers nothing past the exchange: every copy is a stray, the exchange itself unchanged', async () => {
+    const { packets, stats } = await dissect(capture([368, 1_000_368]), { duplicateWindowMs: 0 });
+    expect(packets.map(links)).toEqual([
+      { frame: 1, requestIn: undefined, responseIn: 2, duplicateOf: undefined, unmatched: undefined },
+      { frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: undefined },
+      { frame: 3, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY },
+    ]);
+    expect(stats).toMatchObject({ exchanges: 1, duplicates: 0, unmatched: 1 });
+  });
+
+  it('links a late reply to the request that timed out, and says why it is unmatched, within the window only', async () => {
+    // Timeout 5000 ms: the reply 5.5 s after its request comes 0.5 s into the window.
+    const late = await dissect(capture([5_500_368]));
+    expect(late.packets.map(links)).toEqual([
+      { frame: 1, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: undefined },
+      { frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'late reply, 5500.368 ms after the request (timeout 5000 ms)' },
+    ]);
+    expect(late.packets[0]!.unanswered).toBe('no reply within 5000 ms');
+    expect(late.stats).toMatchObject({ exchanges: 0, unanswered: 1, unmatched: 1 });
+    const text = renderPacketText(late.packets[1]!).join('\n');
+    expect(text).toContain('[Request In: 1]');
+    expect(text).toContain('[Unmatched response: late reply, 5500.368 ms after the request (timeout 5000 ms)]');
+    // Past the window, the same reply is a stray.
+    const forgotten = await dissect(capture([5_500_368]), { duplicateWindowMs: 400 });
+    expect(forgotten.packets.map(links)[1]).toEqual({ frame: 2, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY });
+  });
+
+  it('rejects a negative or non-finite window with a RangeError that names it', () => {
+    expect(() => new Dissector({ duplicateWindowMs: -1 })).toThrow(/duplicateWindowMs must be a finite number ≥ 0, got -1/);
+    expect(() => new Dissector({ duplicateWindowMs: Number.NaN })).toThrow(RangeError);
+  });
+});
