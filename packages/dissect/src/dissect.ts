@@ -34,7 +34,7 @@ export interface DissectOptions {
    * reply is marked `duplicateOf` and a late or extra one is told from a stray. Default
    * 5000 ms; 0 remembers nothing past the exchange. What is remembered is kept in memory
    * for that long, and it is most of what the garbage collector has to move: on a dense
-   * capture, 0 dissects about a fifth faster (see the README's performance notes).
+   * capture, 0 dissects about 1.25× as fast (see the README's performance notes).
    */
   readonly duplicateWindowMs?: number;
   /** Records held back for pairing at most; beyond it the oldest is released unlinked. Default 100 000. */
