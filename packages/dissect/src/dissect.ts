@@ -326,9 +326,10 @@ export class Dissector {
         }
         case 'unmatched': {
           this.stats.unmatched++;
-          // A Minecraft reply carries no magic: without the request that asked for it, only
-          // Decode As makes it one (else any UDP starting 00 or 09 could pass for a reply).
-          if (e.decoded && e.decoded.protocol !== 'mcquery') {
+          // A Minecraft reply carries no magic: without a request in its conversation that it
+          // answers (late, or once more), only Decode As makes it one (else any UDP starting
+          // 00 or 09 could pass for a reply).
+          if (e.decoded && (e.decoded.protocol !== 'mcquery' || e.request)) {
             const rec = this.#settle(e.decoded);
             if (rec) {
               rec.unmatched = e.reason;

@@ -46,13 +46,15 @@ export function decimalDifference(later: string, earlier: string, decimals: numb
 export const requests = (ps: PacketRecord[]) => ps.filter((p) => p.direction === 'request');
 
 /**
- * The first SA:MP info exchange tcpdump saved in lo-us.pcap, re-timed: the request at 0,
- * then its reply at each of `replyAtUs` (microseconds), as a network that delays or
- * duplicates packets delivers it. A classic pcap, Ethernet.
+ * An exchange tcpdump saved in lo-us.pcap, re-timed: the request at 0, then its reply at
+ * each of `replyAtUs` (microseconds), as a network that delays or duplicates packets
+ * delivers it. By default the first (SA:MP info, frames 1–2); `request` is the request's
+ * frame number, its reply the next frame. A classic pcap, Ethernet.
  */
-export function retimedExchange(replyAtUs: readonly number[]): Uint8Array {
-  const [request, reply] = [...readCaptureSync(fixture('lo-us.pcap'))].flatMap((item) => (item.kind === 'packet' ? [item.data] : []));
+export function retimedExchange(replyAtUs: readonly number[], request = 1): Uint8Array {
+  const frames = [...readCaptureSync(fixture('lo-us.pcap'))].flatMap((item) => (item.kind === 'packet' ? [item.data] : []));
+  const reply = frames[request];
   const base = 1_795_346_153;
   const at = (us: number, data: Uint8Array) => ({ seconds: base + Math.floor(us / 1e6), ticks: us % 1e6, data });
-  return writePcap([at(0, request!), ...replyAtUs.map((us) => at(us, reply!))], { linkType: 1 });
+  return writePcap([at(0, frames[request - 1]!), ...replyAtUs.map((us) => at(us, reply!))], { linkType: 1 });
 }

@@ -71,6 +71,19 @@ describe('the duplicate window', () => {
     expect(forgotten.packets.map(links)[1]).toEqual({ frame: 2, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY });
   });
 
+  it('keeps a late Minecraft reply, which has no magic, as the reply to the request in its conversation', async () => {
+    // Frames 7–8 of lo-us.pcap: a basic stat request and its reply, here 6 s later.
+    const { packets, stats } = await dissect(capture([6_000_047], 7));
+    expect(packets.map((p) => [p.protocol, p.message, p.direction])).toEqual([['mcquery', 'basic', 'request'], ['mcquery', 'basic', 'response']]);
+    expect(packets.map(links)[1]).toEqual({ frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'late reply, 6000.047 ms after the request (timeout 5000 ms)' });
+    expect(packets[1]!.summary).toBe('Minecraft query basic response: "A Minecraft Server" 2/20');
+    expect(stats).toMatchObject({ game: 2, nonGame: 0, unanswered: 1, unmatched: 1 });
+    // Past the window nothing ties those bytes to a request: no magic, so they are not taken for a reply.
+    const forgotten = await dissect(capture([6_000_047], 7), { duplicateWindowMs: 500 });
+    expect(forgotten.packets).toHaveLength(1);
+    expect(forgotten.stats).toMatchObject({ game: 1, nonGame: 1, unmatched: 1 });
+  });
+
   it('rejects a negative or non-finite window with a RangeError that names it', () => {
     expect(() => new Dissector({ duplicateWindowMs: -1 })).toThrow(/duplicateWindowMs must be a finite number ≥ 0, got -1/);
     expect(() => new Dissector({ duplicateWindowMs: Number.NaN })).toThrow(RangeError);
