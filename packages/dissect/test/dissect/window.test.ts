@@ -71,6 +71,16 @@ describe('the duplicate window', () => {
     expect(forgotten.packets.map(links)[1]).toEqual({ frame: 2, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY });
   });
 
+  it('tells another, different reply to an answered request from a copy, and links it to that request', async () => {
+    const bytes = capture([368, 1_000_368]);
+    // The last byte of the file is the last letter of the second copy's language: change its case.
+    bytes[bytes.length - 1]! ^= 0x20;
+    const { packets, stats } = await dissect(bytes);
+    expect(packets[2]!.summary).toBe(packets[1]!.summary);
+    expect(packets.map(links)[2]).toEqual({ frame: 3, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'another, different reply to a request already answered' });
+    expect(stats).toMatchObject({ exchanges: 1, duplicates: 0, unmatched: 1 });
+  });
+
   it('keeps a late Minecraft reply, which has no magic, as the reply to the request in its conversation', async () => {
     // Frames 7–8 of lo-us.pcap: a basic stat request and its reply, here 6 s later.
     const { packets, stats } = await dissect(capture([6_000_047], 7));
