@@ -9,7 +9,11 @@ export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname
 export const captureFiles: readonly string[] = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f)).sort();
 
 export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16) {
-  const bytes = readFileSync(file);
+  return dissectBytes(readFileSync(file), options, chunk);
+}
+
+/** A capture's bytes dissected as a stream of `chunk`-byte pieces: its packets, errors and the dissector's stats. */
+export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = {}, chunk = 1 << 16) {
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
   const dissector = new Dissector(options);

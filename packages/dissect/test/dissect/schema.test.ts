@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { packetJson } from '@gamequery/dissect';
-import { captureFiles, captures, dissectFile, retimedExchange } from './helpers.ts';
+import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from './helpers.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/packet.schema.json', import.meta.url), 'utf8'));
 const ajv = new Ajv2020({ allErrors: true });
@@ -21,21 +19,14 @@ describe('the JSON output schema', () => {
   });
 
   it('holds for duplicate, late and stray replies', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gamequery-schema-'));
-    try {
-      // The reply 0.4 ms after its request, a copy of it at 1 s, a stray at 20 s; in the other file, a late reply.
-      const copies = join(dir, 'copies.pcap');
-      const late = join(dir, 'late.pcap');
-      writeFileSync(copies, retimedExchange([368, 1_000_368, 20_000_000]));
-      writeFileSync(late, retimedExchange([5_500_368]));
-      const packets = [...(await dissectFile(copies)).packets, ...(await dissectFile(late)).packets];
-      expect(packets.map((p) => [p.requestIn, p.duplicateOf, p.unmatched?.replace(/,.*/, '')])).toEqual([
-        [undefined, undefined, undefined], [1, undefined, undefined], [1, 2, undefined], [undefined, undefined, 'no pending request for this reply'],
-        [undefined, undefined, undefined], [1, undefined, 'late reply'],
-      ]);
-      for (const p of packets) expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // The reply 0.4 ms after its request, a copy of it at 1 s, a stray at 20 s; in the other capture, a late reply.
+    const copies = await dissectBytes(retimedExchange([368, 1_000_368, 20_000_000]));
+    const late = await dissectBytes(retimedExchange([5_500_368]));
+    const packets = [...copies.packets, ...late.packets];
+    expect(packets.map((p) => [p.requestIn, p.duplicateOf, p.unmatched?.replace(/,.*/, '')])).toEqual([
+      [undefined, undefined, undefined], [1, undefined, undefined], [1, 2, undefined], [undefined, undefined, 'no pending request for this reply'],
+      [undefined, undefined, undefined], [1, undefined, 'late reply'],
+    ]);
+    for (const p of packets) expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
   });
 });

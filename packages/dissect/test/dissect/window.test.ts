@@ -1,15 +1,8 @@
 // Repeated and late replies, and the duplicate window that tells them apart, on real
 // frames re-timed (see retimedExchange).
 import { describe, expect, it } from 'vitest';
-import { Dissector, dissectCapture, renderPacketText, type DissectOptions, type PacketRecord } from '@gamequery/dissect';
-import { retimedExchange as capture } from './helpers.ts';
-
-async function dissect(bytes: Uint8Array, options: DissectOptions = {}) {
-  const dissector = new Dissector(options);
-  const packets: PacketRecord[] = [];
-  for await (const item of dissectCapture([bytes], options, dissector)) if (item.kind === 'packet') packets.push(item.packet);
-  return { packets, stats: dissector.stats };
-}
+import { Dissector, renderPacketText, type PacketRecord } from '@gamequery/dissect';
+import { dissectBytes as dissect, retimedExchange as capture } from './helpers.ts';
 
 const links = (p: PacketRecord) => ({ frame: p.frame, requestIn: p.requestIn, responseIn: p.responseIn, duplicateOf: p.duplicateOf, unmatched: p.unmatched });
 const STRAY = 'no pending request for this reply';
