@@ -171,6 +171,13 @@ export interface Timed extends Retirable {
    * an entry whose number is not this one is stale, whatever its time.
    */
   timer?: number;
+  /**
+   * Where that deadline sits (the queue's business): a lane's number and the entry's
+   * position in it, so that a deadline cancelled or moved lets go of its item at once
+   * instead of holding it until the old time comes up; -1 in the heap.
+   */
+  timerLane?: number;
+  timerAt?: number;
 }
 
 /** An entry of the heap (deadlines out of order: rare); lanes keep the same three parts in parallel arrays. */
@@ -191,29 +198,39 @@ class Lane<T> {
   ats: bigint[] = [];
   seqs: number[] = [];
   head = 0;
+  /** The position of `items[0]` since the lane began: positions stay valid as the front is cut. */
+  base = 0;
 
   get empty(): boolean {
     return this.head === this.items.length;
   }
 
-  /** Takes the deadline if it keeps the lane in order. */
-  accepts(item: T, at: bigint, seq: number): boolean {
+  /** Takes the deadline if it keeps the lane in order; returns its position, or -1. */
+  accepts(item: T, at: bigint, seq: number): number {
     const n = this.items.length;
-    if (this.head < n && this.ats[n - 1]! > at) return false;
+    if (this.head < n && this.ats[n - 1]! > at) return -1;
     this.items.push(item);
     this.ats.push(at);
     this.seqs.push(seq);
-    return true;
+    return this.base + n;
+  }
+
+  /** Lets go of the item at `position` if it is still there. */
+  drop(item: T, position: number): void {
+    const i = position - this.base;
+    if (i >= this.head && i < this.items.length && this.items[i] === item) this.items[i] = undefined;
   }
 
   shift(): void {
     this.items[this.head++] = undefined;
     if (this.head === this.items.length) {
+      this.base += this.items.length;
       this.items = [];
       this.ats = [];
       this.seqs = [];
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.base += this.head;
       this.items = this.items.slice(this.head);
       this.ats = this.ats.slice(this.head);
       this.seqs = this.seqs.slice(this.head);
@@ -245,10 +262,19 @@ export class DeadlineQueue<T extends Timed> {
 
   /** Files `item` at its current deadline; call again after moving the deadline (the old one goes stale). */
   push(item: T): void {
+    this.cancel(item);
     const seq = this.#seq++;
     const at = item.deadline;
     item.timer = seq;
-    for (const lane of this.#lanes) if (lane.accepts(item, at, seq)) return;
+    for (let k = 0; k < LANES; k++) {
+      const position = this.#lanes[k]!.accepts(item, at, seq);
+      if (position >= 0) {
+        item.timerLane = k;
+        item.timerAt = position;
+        return;
+      }
+    }
+    item.timerLane = -1;
     const heap = this.#heap;
     heap.push({ at, seq, item });
     for (let i = heap.length - 1; i > 0;) {
@@ -279,11 +305,15 @@ export class DeadlineQueue<T extends Timed> {
   }
 
   /**
-   * Forgets an item's deadline at once (it finished early). The lane lets go of the item
-   * when the old deadline comes up, as the longest duration bounds how long that is.
+   * Forgets an item's deadline at once (it finished early). A lane lets go of the item
+   * now (held until its old deadline, every answered request stayed alive for the whole
+   * timeout); the heap, which holds only the few deadlines out of order, when it comes up.
    */
   cancel(item: T): void {
+    if (item.timer === undefined) return;
     item.timer = undefined;
+    const lane = item.timerLane ?? -1;
+    if (lane >= 0) this.#lanes[lane]!.drop(item, item.timerAt!);
   }
 
   clear(): void {
@@ -293,6 +323,7 @@ export class DeadlineQueue<T extends Timed> {
       lane.ats = [];
       lane.seqs = [];
       lane.head = 0;
+      lane.base = 0;
     }
   }
 

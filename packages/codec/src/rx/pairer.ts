@@ -3,56 +3,46 @@
  * no clock itself; every call says what time it is, in nanoseconds.
  *
  * A datagram is decoded, then:
- *   request   → filed under its keys (rules.ts) with a deadline of now + timeout
+ *   request   → filed under its keys (rules.ts) with a deadline of now + timeout; an RCON
+ *               command closes the earlier command of its conversation that has lines
+ *               already (an admin tool sends `players`, reads it, sends `kick 3`: the
+ *               lines after the new command are the new command's)
  *   reply     → the oldest pending request under its key takes it (FIFO: two identical
  *               SA:MP requests to one server cannot be told apart); an RCON request keeps
  *               collecting lines until `rconQuietMs` of silence
  *   neither   → `undecodable`
  * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for
- * `duplicateWindowMs`, so that a repeated reply reads as `duplicate` and a late or
- * misdirected one as `unmatched` naming its request. Every datagram taken ends up in
- * exactly one event.
+ * `duplicateWindowMs` as small facts (memory.ts), so that a repeated reply reads as
+ * `duplicate` and a late or misdirected one as `unmatched` naming its request; the
+ * events of those name requests and replies rebuilt from the facts. Every datagram taken
+ * ends up in exactly one event.
  */
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
 import { DeadlineQueue, FifoIndex, LiveList, type Match, type Timed } from './collections.ts';
+import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
 import {
-  collected, keyRules, mayBeMinecraftReply, sameClientAndServer, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
+  collected, keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
 } from './rules.ts';
 import type {
   CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
 } from './types.ts';
 
-type Outcome = 'answered' | 'unanswered' | 'overflow';
-
 /**
- * A request from filing to forgetting: pending while `outcome` is undefined, then
- * finished (with its outcome) and remembered for the duplicate window, under the same
- * keys. One object and one filing for both stages: moving it from a pending index to a
- * finished one cost four Map writes and an object per exchange.
+ * A pending request: `outcome` is set as it leaves, and then what the duplicate window
+ * needs of it goes to the pairer's memory (memory.ts) and the object is let go.
  */
 interface Filing<M> extends Timed, FiledRequest {
   readonly kind: 'request';
   outcome: Outcome | undefined;
   readonly request: DecodedDatagram<M>;
   readonly keys: Keys;
-  /**
-   * None (a shared empty list) until the first reply, then a list made for it: an empty
-   * list grown by a push reserves room for 16, and the pairer keeps every request's list
-   * for its duplicate window.
-   */
+  /** None (a shared empty list) until the first reply, then a list made for it. */
   responses: readonly DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
   readonly handshake: ExchangeEvent<M> | undefined;
-}
-
-interface Token<M> extends Timed {
-  readonly kind: 'token';
-  readonly key: number;
-  readonly token: number;
-  readonly exchange: ExchangeEvent<M>;
 }
 
 /** Items filed under their exact and loose keys. */
@@ -150,13 +140,13 @@ interface Staged extends FiledRequest {
   readonly outcome: Outcome | undefined;
 }
 
-/** Per side, whether a pending or a finished request is the one a reply answers. */
-type Matchers = Record<Side, { readonly pending: Match<Staged, Datagram>; readonly finished: Match<Staged, Datagram> }>;
+/** Per side, whether a pending request is the one a reply answers. */
+type Matchers = Record<Side, Match<Staged, Datagram>>;
 
-/** A protocol's matchers: its rule's identity plus the stage, made once (no closure per lookup). */
+/** A protocol's matchers: its rule's identity of a pending request, made once (no closure per lookup). */
 const matchers = Object.fromEntries(Object.entries(keyRules).map(([protocol, rule]) => [protocol, {
-  exact: { pending: (r, d) => r.outcome === undefined && rule.exact(r, d), finished: (r, d) => r.outcome !== undefined && rule.exact(r, d) },
-  loose: { pending: (r, d) => r.outcome === undefined && rule.loose(r, d), finished: (r, d) => r.outcome !== undefined && rule.loose(r, d) },
+  exact: (r, d) => r.outcome === undefined && rule.exact(r, d),
+  loose: (r, d) => r.outcome === undefined && rule.loose(r, d),
 } satisfies Matchers])) as Record<Protocol, Matchers>;
 
 /** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
@@ -172,18 +162,20 @@ const firstUnder = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, k
   return undefined;
 };
 
-function* newestUnder<T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): Generator<T, void> {
-  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* index.newestFirst(keys[i]!, match, d);
+/** Finished requests remembered under one of `keys` (of `side`) whose request `d` answers, newest first. */
+function* rememberedUnder<M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): Generator<number, void> {
+  const rule = keyRules[protocol];
+  const test = side === 'exact' ? rule.exact : rule.loose;
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* memory.newestUnder(keys[i]!, side === 'exact', d, test);
 }
 
-const newestOf = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
-  for (const hit of newestUnder(index, keys, side, match, d)) return hit;
-  return undefined;
+const newestRemembered = <M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): number => {
+  for (const n of rememberedUnder(memory, protocol, keys, side, d)) return n;
+  return -1;
 };
 
-/** A token filed for a handshake is the one a stat request quotes: the same value, in the same conversation. */
-const tokenOf = <M>(t: Token<M>, quoted: { readonly datagram: Datagram<M>; readonly token: number }): boolean =>
-  t.token === quoted.token && sameClientAndServer(t.exchange.request.datagram, quoted.datagram);
+/** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
+const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
 
 /** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
 const collecting = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -235,16 +227,16 @@ export class QueryPairer<M = unknown> {
   readonly #decode: PacketDecoder<M>;
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
-  /** Requests pending and remembered, under their keys. */
+  /** Pending requests under their keys. */
   readonly #filed = new Filed<Filing<M>>();
   /** Pending requests in filing order: the first is the oldest (overflow evicts it). */
   readonly #live = new LiveList<Filing<M>>((r) => r.outcome !== undefined);
-  /** Finished requests in finishing order: the first is forgotten first. */
-  readonly #remembered = new LiveList<Filing<M>>();
-  readonly #tokens = new FifoIndex<Token<M>>();
-  /** Tokens in filing order: the first is the oldest (the maxPending limit drops it). */
-  readonly #tokenOrder = new LiveList<Token<M>>();
-  readonly #timers = new DeadlineQueue<Filing<M> | Token<M>>();
+  /** Finished requests for the duplicate window, as facts. */
+  readonly #memory = new ExchangeMemory<M>();
+  /** Handshakes' tokens for their lifetime, as facts. */
+  readonly #tokens = new TokenMemory<M>();
+  /** Pending requests' timeouts and quiet periods. */
+  readonly #timers = new DeadlineQueue<Filing<M>>();
 
   constructor(options: QueryPairerOptions<M> = {}) {
     const o = (this.#o = settingsOf(options));
@@ -257,6 +249,11 @@ export class QueryPairer<M = unknown> {
   /** Requests waiting for a reply (RCON requests still collecting included). */
   get pending(): number {
     return this.#live.size;
+  }
+
+  /** Finished requests remembered for the duplicate window, and tokens kept (what the pairer holds besides the pending). */
+  get remembered(): { readonly exchanges: number; readonly tokens: number } {
+    return { exchanges: this.#memory.size, tokens: this.#tokens.size };
   }
 
   /**
@@ -291,10 +288,10 @@ export class QueryPairer<M = unknown> {
 
   #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
     for (let item = this.#timers.popDue(now, strictly); item; item = this.#timers.popDue(now, strictly)) {
-      if (item.kind === 'token') this.#dropToken(item);
-      else if (item.outcome === undefined) this.#close(item, item.deadline, 'timeout', out);
-      else this.#forget(item);
+      this.#close(item, item.deadline, 'timeout', out);
     }
+    this.#memory.forget(now, strictly);
+    this.#tokens.forget(now, strictly);
   }
 
   /**
@@ -306,16 +303,19 @@ export class QueryPairer<M = unknown> {
     for (const p of this.#live.live()) this.#close(p, p.deadline, 'end', out);
     this.#live.clear();
     this.#filed.clear();
-    this.#remembered.clear();
+    this.#memory.clear();
     this.#tokens.clear();
-    this.#tokenOrder.clear();
     this.#timers.clear();
     return out;
   }
 
   /** The earliest deadline still to come, if any (for a scheduler to wake at). */
   nextDeadline(): bigint | undefined {
-    return this.#timers.peek();
+    let at = this.#timers.peek();
+    for (const next of [this.#memory.nextDeadline, this.#tokens.nextDeadline]) {
+      if (next !== undefined && (at === undefined || next < at)) at = next;
+    }
+    return at;
   }
 
   #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
@@ -377,14 +377,16 @@ export class QueryPairer<M = unknown> {
     const keys = keyRules[protocol].response(d);
     const m = matchers[protocol];
     const { exact, loose } = this.#filed;
-    return firstUnder(exact, keys, 'exact', m.exact.pending, d) !== undefined
-      || newestOf(exact, keys, 'exact', m.exact.finished, d) !== undefined
-      || firstUnder(loose, keys, 'loose', m.loose.pending, d) !== undefined;
+    return firstUnder(exact, keys, 'exact', m.exact, d) !== undefined
+      || newestRemembered(this.#memory, protocol, keys, 'exact', d) >= 0
+      || firstUnder(loose, keys, 'loose', m.loose, d) !== undefined;
   }
 
   #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const token = request.value['token'];
-    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token)?.exchange : undefined;
+    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : undefined;
+    const collecting = collects(request.packet.layout);
+    if (collecting) this.#closeEarlier(request, now, out);
     if (this.#live.size >= this.#o.maxPending) {
       const oldest = this.#live.oldest()!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
@@ -394,11 +396,28 @@ export class QueryPairer<M = unknown> {
       kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: NO_RESPONSES,
       deadline: now + this.#ns.timeout, timer: undefined, done: false,
       keys: keyRules[request.protocol].request(request.datagram, issuer),
-      collects: collects(request.packet.layout),
+      collects: collecting,
     };
     this.#filed.add(p);
     this.#live.push(p);
     this.#timers.push(p);
+  }
+
+  /**
+   * A new command (RCON: lines without an end marker) closes the commands of its
+   * conversation that have lines already: the lines that follow are the new command's.
+   * One still without a line stays, and takes the next line first (FIFO).
+   */
+  #closeEarlier(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const d = request.datagram;
+    const seen = turnedRound(d);
+    const keys = keyRules[request.protocol].response(seen);
+    const match = matchers[request.protocol].exact;
+    let earlier: Filing<M>[] | undefined;
+    for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
+      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen)) if (p.collects && p.responses.length > 0) (earlier ??= []).push(p);
+    }
+    if (earlier) for (const p of earlier.reverse()) this.#finish(p, 'answered', now, '', out);
   }
 
   #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
@@ -407,7 +426,7 @@ export class QueryPairer<M = unknown> {
     const m = matchers[protocol];
     const { exact, loose } = this.#filed;
 
-    const pending = firstUnder(exact, keys, 'exact', m.exact.pending, d);
+    const pending = firstUnder(exact, keys, 'exact', m.exact, d);
     if (pending) {
       const r = this.#read(d, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
@@ -415,45 +434,57 @@ export class QueryPairer<M = unknown> {
     }
 
     // Answered or timed out already: a copy of a reply it had, or a late or extra one.
-    let newest: Filing<M> | undefined;
-    let copy: { of: Filing<M>; original: DecodedDatagram<M> } | undefined;
-    for (const f of newestUnder(exact, keys, 'exact', m.exact.finished, d)) {
-      newest ??= f;
-      const original = f.responses.find((x) => sameBytes(x.datagram.bytes, d.bytes));
-      if (original) {
-        copy = { of: f, original };
+    const memory = this.#memory;
+    let newest = -1;
+    let copy = -1;
+    let original = -1;
+    for (const n of rememberedUnder(memory, protocol, keys, 'exact', d)) {
+      if (newest < 0) newest = n;
+      const i = memory.copyOf(n, d.bytes);
+      if (i >= 0) {
+        copy = n;
+        original = i;
         break;
       }
     }
-    if (newest) {
-      const r = this.#read(d, decoded, out, newest.request.message);
+    if (newest >= 0) {
+      const r = this.#read(d, decoded, out, memory.layout(newest).message);
       if (r) {
-        out.push(copy
-          ? { kind: 'duplicate', response: r, of: copy.of.request, original: copy.original }
-          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), request: newest.request });
+        out.push(copy >= 0
+          ? { kind: 'duplicate', response: r, of: this.#recall(copy), original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r) }
+          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), request: this.#recall(newest) });
       }
       return;
     }
 
-    const near = firstUnder(loose, keys, 'loose', m.loose.pending, d) ?? newestOf(loose, keys, 'loose', m.loose.finished, d);
-    if (near) {
+    const near = firstUnder(loose, keys, 'loose', m.loose, d);
+    const nearby = near ? -1 : newestRemembered(memory, protocol, keys, 'loose', d);
+    if (near || nearby >= 0) {
       const r = this.#read(d, decoded, out);
-      const reason = rule.nearMiss(d, near.request, near.outcome === 'answered');
-      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request: near.request });
+      const request = near ? near.request : this.#recall(nearby);
+      const reason = rule.nearMiss(d, request, near ? false : memory.outcome(nearby) === 'answered');
+      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request });
       return;
     }
     out.push(this.#orphan(d, decoded));
   }
 
+  /** A remembered request, read again from its bytes for an event that names it. */
+  #recall(n: number): DecodedDatagram<M> {
+    const layout = this.#memory.layout(n);
+    return decodedAgain(this.#memory.request(n), layout, this.#o.codec);
+  }
+
   /** Why a reply to a request that has already left is unmatched. */
-  #afterwards(f: Filing<M>, reply: Datagram<M>): string {
-    switch (f.outcome!) {
+  #afterwards(n: number, reply: Datagram<M>): string {
+    const memory = this.#memory;
+    switch (memory.outcome(n)) {
       case 'answered':
-        return f.collects
+        return memory.collects(n)
           ? `RCON line after the exchange closed (${this.#o.rconQuietMs} ms of silence)`
           : 'another, different reply to a request already answered';
       case 'unanswered':
-        return `late reply, ${showMs(reply.time - f.request.datagram.time)} after the request (timeout ${this.#o.timeoutMs} ms)`;
+        return `late reply, ${showMs(reply.time - memory.request(n).time)} after the request (timeout ${this.#o.timeoutMs} ms)`;
       case 'overflow':
         return 'reply to a request dropped by the maxPending limit';
     }
@@ -483,10 +514,13 @@ export class QueryPairer<M = unknown> {
     this.#finish(p, 'unanswered', when, reason, out);
   }
 
-  /** The request leaves pending: it stays filed, as finished, for the duplicate window. */
+  /** The request leaves pending: what the duplicate window needs of it is remembered, and the object let go. */
   #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
     p.outcome = outcome;
+    p.done = true;
     this.#live.retire();
+    this.#filed.release(p);
+    this.#timers.cancel(p);
     const { request, responses } = p;
     switch (outcome) {
       case 'answered': {
@@ -501,43 +535,37 @@ export class QueryPairer<M = unknown> {
       case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
       case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
     }
-    p.deadline = when + this.#ns.window;
-    this.#timers.push(p);
-    this.#remembered.push(p);
-    if (this.#remembered.size > this.#o.maxPending) this.#forget(this.#remembered.oldest()!);
-  }
-
-  #forget(f: Filing<M>): void {
-    f.done = true;
-    this.#timers.cancel(f);
-    this.#remembered.retire();
-    this.#filed.release(f);
+    const memory = this.#memory;
+    memory.remember({
+      layout: request.packet.layout, request: request.datagram, issuer: p.issuer, keys: p.keys, outcome, collects: p.collects,
+      replies: responses.map((r) => r.datagram),
+    }, when + this.#ns.window);
+    if (memory.size > this.#o.maxPending) memory.forgetOldest();
   }
 
   /** Links later stat requests carrying this handshake's token to it. */
   #keepToken(exchange: ExchangeEvent<M>, when: bigint): void {
-    const token = exchange.responses[0]!.value['token'];
+    const reply = exchange.responses[0]!;
+    const token = reply.value['token'];
     if (typeof token !== 'number') return;
-    const datagram = exchange.request.datagram;
-    const previous = this.#tokenFor(datagram, token);
-    if (previous) this.#dropToken(previous);
-    const t: Token<M> = { kind: 'token', key: tokenKey(datagram, token), token, exchange, deadline: when + this.#ns.tokenLife, timer: undefined, done: false };
-    this.#tokens.add(t.key, t);
-    this.#tokenOrder.push(t);
-    this.#timers.push(t);
-    if (this.#tokenOrder.size > this.#o.maxPending) this.#dropToken(this.#tokenOrder.oldest()!);
+    const request = exchange.request;
+    const key = tokenKey(request.datagram, token);
+    const tokens = this.#tokens;
+    const previous = tokens.find(key, token, request.datagram);
+    if (previous >= 0) tokens.drop(previous);
+    tokens.keep({ key, token, layouts: [request.packet.layout, reply.packet.layout], request: request.datagram, reply: reply.datagram }, when + this.#ns.tokenLife);
+    if (tokens.size > this.#o.maxPending) tokens.forgetOldest();
   }
 
-  /** The live token with this value that a handshake from this client to this server was given. */
-  #tokenFor(datagram: Datagram<M>, token: number): Token<M> | undefined {
-    return this.#tokens.first(tokenKey(datagram, token), tokenOf, { datagram, token });
-  }
-
-  #dropToken(t: Token<M>): void {
-    t.done = true;
-    this.#timers.cancel(t);
-    this.#tokenOrder.retire();
-    this.#tokens.release(t.key);
+  /** The exchange of the live token with this value that a handshake from this client to this server was given, rebuilt. */
+  #tokenFor(datagram: Datagram<M>, token: number): ExchangeEvent<M> | undefined {
+    const tokens = this.#tokens;
+    const n = tokens.find(tokenKey(datagram, token), token, datagram);
+    if (n < 0) return undefined;
+    const [requestLayout, replyLayout] = tokens.layouts(n);
+    const [request, reply] = tokens.exchange(n);
+    const codec = this.#o.codec;
+    return { kind: 'exchange', request: decodedAgain(request, requestLayout, codec), responses: [decodedAgain(reply, replyLayout, codec)], rtt: reply.time - request.time };
   }
 
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
@@ -563,6 +591,24 @@ export class QueryPairer<M = unknown> {
   }
 }
 
+/** A remembered datagram read again as `layout` (what it decoded as the first time). */
+function decodedAgain<M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let d: Decoded<Record<string, unknown>>;
+  try {
+    d = layout.decode(datagram.bytes, codec);
+  } catch {
+    // A reply the capture cut short was paired with what it had: so it is recalled.
+    const a = layout.annotate(datagram.bytes, codec);
+    d = { value: a.partial as Record<string, unknown>, bytesRead: a.bytesRead, warnings: a.warnings };
+  }
+  const direction: Direction = layout.direction === 'response' ? 'response' : 'request';
+  return new DecodedMessage(datagram, layout.protocol, direction, layout.message, layout, d.value, d.bytesRead, d.warnings);
+}
+
+/** `like`, read from another datagram with the same bytes (the first copy of a repeated reply). */
+const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): DecodedDatagram<M> =>
+  new DecodedMessage(datagram, like.protocol, like.direction, like.message, like.packet.layout, like.value, like.packet.bytesRead, like.packet.warnings);
+
 /** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
 function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
   try {
@@ -572,4 +618,3 @@ function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
   }
   return new Error('decodes, yet was not recognised');
 }
-

@@ -74,7 +74,7 @@ const bytes = (h: number, b: Uint8Array, start: number, end: number): number => 
 const endpoint = (h: number, e: Endpoint): number => mix(text(h, e.address), e.port);
 const done = (h: number): number => (h >>> 2) & 0x3fffffff;
 
-const sameEndpoint = (a: Endpoint, b: Endpoint): boolean => a.port === b.port && a.address === b.address;
+export const sameEndpoint = (a: Endpoint, b: Endpoint): boolean => a.port === b.port && a.address === b.address;
 /** The same bytes in `a[aStart, aEnd)` and `b[bStart, bEnd)`, each range cut at its array's end. */
 const sameRange = (a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): boolean => {
   const aStop = Math.min(aEnd, a.length);

@@ -168,6 +168,33 @@ describe('SA:MP RCON', () => {
     ], { rconQuietMs: 100 })).toEqual(['exchange q>l1', 'unmatched l2']);
   });
 
+  it('gives the lines after a newer command from the same socket to that command, not to the one before', () => {
+    // An admin tool: `players`, its lines, then `kick 3` 2 ms later, well inside the quiet period.
+    const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
+    expect(pairSummaries([
+      ask('players', command, server, 0), answer('p1', line('ID Name'), server, 1), answer('p2', line('0 Tommy'), server, 1.2),
+      ask('kick', kick, server, 3.2), answer('k1', line('Tommy has been kicked.'), server, 3.6),
+      ask('again', command, server, 4), answer('a1', line('ID Name'), server, 4.5),
+    ])).toEqual(['exchange players>p1+p2', 'exchange kick>k1', 'exchange again>a1']);
+  });
+
+  it('lets a command still without a line keep the lines when two are sent back to back', () => {
+    // The server answers in order, so the first line is the first command's; a line carries
+    // nothing that says which command it answers, so the oldest keeps collecting (FIFO).
+    const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
+    expect(pairSummaries([
+      ask('players', command, server, 0), ask('kick', kick, server, 0.1),
+      answer('p1', line('ID Name'), server, 1), answer('k1', line('Tommy has been kicked.'), server, 1.5),
+    ])).toEqual(['exchange players>p1+k1', 'unanswered kick']);
+  });
+
+  it('keeps the commands of other sockets apart', () => {
+    expect(pairSummaries([
+      ask('mine', command, server, 0), ask('theirs', command, server, 0.5, otherClient),
+      answer('m1', line('a'), server, 1), answer('t1', line('b'), server, 1.1, otherClient), answer('m2', line('c'), server, 1.2),
+    ])).toEqual(['exchange mine>m1+m2', 'exchange theirs>t1']);
+  });
+
   it('reports a silent RCON request with the reasons RCON stays silent', () => {
     expect(pairAll([ask('q', command, server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (RCON or query disabled, or a malformed request)' });
   });

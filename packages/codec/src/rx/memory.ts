@@ -1,0 +1,442 @@
+/**
+ * What the pairer remembers once an exchange has left: small facts in typed arrays
+ * (ring.ts), from which a late or repeated reply's event is rebuilt when one comes.
+ *
+ *   ExchangeMemory   a finished request for the duplicate window: its keys, the bytes of
+ *                    the request (what the pairing rules read) and of the handshake that
+ *                    issued its token, its outcome, and per reply two hashes, the length,
+ *                    time and meta — enough to tell a copy from another reply
+ *   TokenMemory      a handshake's token for its lifetime, with what the handshake's
+ *                    exchange event is rebuilt from
+ *
+ * Both let go strictly from the oldest: entries leave in the order they came, as every
+ * deadline here is a fixed duration after a time that does not go back.
+ */
+import type { Layout } from '../grammar/layout.ts';
+import { sameEndpoint, type Keys, type Filed } from './rules.ts';
+import { ByteRing, EntryRing, hashA, hashB } from './ring.ts';
+import type { Datagram, Endpoint } from './types.ts';
+
+/** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
+export type Outcome = 'answered' | 'unanswered' | 'overflow';
+const OUTCOMES: readonly Outcome[] = ['answered', 'answered', 'unanswered', 'overflow'];
+const outcomeCode = (o: Outcome): number => (o === 'answered' ? 1 : o === 'unanswered' ? 2 : 3);
+
+/** Most keys a request is filed under (exact and loose, with a token's issuer: 2 + 2). */
+const WIDTH = 4;
+
+const float64 = (n: number): Float64Array => new Float64Array(n);
+const int32 = (n: number): Int32Array => new Int32Array(n);
+const uint8 = (n: number): Uint8Array => new Uint8Array(n);
+const bigint64 = (n: number): BigInt64Array => new BigInt64Array(n);
+const refs = <T>(n: number): (T | undefined)[] => new Array<T | undefined>(n).fill(undefined);
+
+/** A reply's parts, as the pairer hands them over. */
+export interface ReplyFacts<M> {
+  readonly bytes: Uint8Array;
+  readonly time: bigint;
+  readonly meta?: M | undefined;
+}
+
+/** A finished request, as the pairer hands it over. */
+export interface FinishedFacts<M> {
+  readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly request: Datagram<M>;
+  readonly issuer: Datagram | undefined;
+  readonly keys: Keys;
+  readonly outcome: Outcome;
+  readonly collects: boolean;
+  readonly replies: readonly ReplyFacts<M>[];
+}
+
+/** The filed request a rule's identity test reads, filled in from an entry (one object, reused). */
+interface Probe {
+  protocol: Filed['protocol'];
+  datagram: { bytes: Uint8Array<ArrayBufferLike>; from: Endpoint; to: Endpoint; time: bigint };
+  issuer: { bytes: Uint8Array<ArrayBufferLike>; from: Endpoint; to: Endpoint; time: bigint } | undefined;
+}
+
+const NOWHERE: Endpoint = { address: '', port: 0 };
+
+export class ExchangeMemory<M> {
+  readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
+  readonly #replies = new EntryRing(1024, (from, to) => this.#growReplies(from, to));
+  readonly #bytes = new ByteRing();
+  /** The newest entry under each key, exact and loose; older ones are chained through #chain. */
+  readonly #exact = new Map<number, number>();
+  readonly #loose = new Map<number, number>();
+
+  #keys = int32(1024 * WIDTH);
+  #chain = float64(1024 * WIDTH);
+  #nkeys = uint8(1024);
+  #outcome = uint8(1024);
+  #collects = uint8(1024);
+  #deadline = bigint64(1024);
+  #time = bigint64(1024);
+  #at = float64(1024);
+  #length = int32(1024);
+  #issuerAt = float64(1024);
+  #issuerLength = int32(1024);
+  #firstReply = float64(1024);
+  #replyCount = int32(1024);
+  #layout = refs<Layout<any>>(1024); // eslint-disable-line @typescript-eslint/no-explicit-any
+  #from = refs<Endpoint>(1024);
+  #to = refs<Endpoint>(1024);
+  #meta = refs<M>(1024);
+
+  #replyA = int32(1024);
+  #replyB = int32(1024);
+  #replyLength = int32(1024);
+  #replyTime = bigint64(1024);
+  #replyMeta = refs<M>(1024);
+
+  readonly #probe: Probe = {
+    protocol: 'samp',
+    datagram: { bytes: new Uint8Array(0), from: NOWHERE, to: NOWHERE, time: 0n },
+    issuer: undefined,
+  };
+  readonly #issuerProbe = { bytes: new Uint8Array(0) as Uint8Array<ArrayBufferLike>, from: NOWHERE, to: NOWHERE, time: 0n };
+
+  get size(): number {
+    return this.#ring.size;
+  }
+
+  /** Keeps a finished request until `deadline`; returns its number. */
+  remember(f: FinishedFacts<M>, deadline: bigint): number {
+    const n = this.#ring.add();
+    const s = this.#ring.slot(n);
+    const keys = f.keys;
+    const half = keys.length >> 1;
+    this.#nkeys[s] = keys.length;
+    for (let j = 0; j < keys.length; j++) {
+      const index = j < half ? this.#exact : this.#loose;
+      const k = keys[j]!;
+      this.#keys[s * WIDTH + j] = k;
+      this.#chain[s * WIDTH + j] = index.get(k) ?? -1;
+      index.set(k, n);
+    }
+    this.#outcome[s] = outcomeCode(f.outcome);
+    this.#collects[s] = f.collects ? 1 : 0;
+    this.#deadline[s] = deadline;
+    this.#time[s] = f.request.time;
+    this.#at[s] = this.#bytes.put(f.request.bytes);
+    this.#length[s] = f.request.bytes.length;
+    if (f.issuer) {
+      this.#issuerAt[s] = this.#bytes.put(f.issuer.bytes);
+      this.#issuerLength[s] = f.issuer.bytes.length;
+    } else {
+      this.#issuerLength[s] = -1;
+    }
+    this.#layout[s] = f.layout;
+    this.#from[s] = f.request.from;
+    this.#to[s] = f.request.to;
+    this.#meta[s] = f.request.meta;
+    this.#firstReply[s] = this.#replies.next;
+    this.#replyCount[s] = f.replies.length;
+    for (const r of f.replies) {
+      const rs = this.#replies.slot(this.#replies.add());
+      this.#replyA[rs] = hashA(r.bytes);
+      this.#replyB[rs] = hashB(r.bytes);
+      this.#replyLength[rs] = r.bytes.length;
+      this.#replyTime[rs] = r.time;
+      this.#replyMeta[rs] = r.meta;
+    }
+    return n;
+  }
+
+  /** The time the oldest entry is to be let go, if any. */
+  get nextDeadline(): bigint | undefined {
+    return this.#ring.size ? this.#deadline[this.#ring.slot(this.#ring.first)] : undefined;
+  }
+
+  /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */
+  forget(now: bigint, strictly: boolean): void {
+    const ring = this.#ring;
+    while (ring.size) {
+      const at = this.#deadline[ring.slot(ring.first)]!;
+      if (at > now || (strictly && at === now)) break;
+      this.forgetOldest();
+    }
+  }
+
+  /** Lets go of the oldest entry. */
+  forgetOldest(): void {
+    const ring = this.#ring;
+    const n = ring.first;
+    const s = ring.slot(n);
+    const count = this.#nkeys[s]!;
+    const half = count >> 1;
+    for (let j = 0; j < count; j++) {
+      const index = j < half ? this.#exact : this.#loose;
+      const k = this.#keys[s * WIDTH + j]!;
+      if (index.get(k) === n) index.delete(k);
+    }
+    this.#layout[s] = this.#from[s] = this.#to[s] = this.#meta[s] = undefined;
+    const replies = this.#replies;
+    replies.first = this.#firstReply[s]! + this.#replyCount[s]!;
+    for (let r = this.#firstReply[s]!; r < replies.first; r++) this.#replyMeta[replies.slot(r)] = undefined;
+    ring.first++;
+    this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
+  }
+
+  clear(): void {
+    while (this.#ring.size) this.forgetOldest();
+    this.#ring.clear();
+    this.#replies.clear();
+    this.#bytes.clear();
+  }
+
+  /**
+   * Entries under `key` of one side, newest first, that `test` accepts as the request of
+   * `reply` (the rule's identity: a hash says where to look, not what matches).
+   */
+  *newestUnder(key: number, exact: boolean, reply: Datagram, test: (request: Filed, reply: Datagram) => boolean): Generator<number, void> {
+    const ring = this.#ring;
+    for (let n = (exact ? this.#exact : this.#loose).get(key) ?? -1; n >= ring.first;) {
+      const s = ring.slot(n);
+      const count = this.#nkeys[s]!;
+      const half = count >> 1;
+      let j = exact ? 0 : half;
+      const end = exact ? half : count;
+      while (j < end && this.#keys[s * WIDTH + j] !== key) j++;
+      if (j === end) return; // a chain never passes an entry without its key
+      if (test(this.#probeOf(n), reply)) yield n;
+      n = this.#chain[s * WIDTH + j]!;
+    }
+  }
+
+  /** The filed request of entry `n`, as the rules read it (valid until the next call). */
+  #probeOf(n: number): Filed {
+    const s = this.#ring.slot(n);
+    const p = this.#probe;
+    p.protocol = this.#layout[s]!.protocol;
+    p.datagram.bytes = this.#bytes.view(this.#at[s]!, this.#length[s]!);
+    p.datagram.from = this.#from[s]!;
+    p.datagram.to = this.#to[s]!;
+    if (this.#issuerLength[s]! < 0) {
+      p.issuer = undefined;
+    } else {
+      const q = this.#issuerProbe;
+      q.bytes = this.#bytes.view(this.#issuerAt[s]!, this.#issuerLength[s]!);
+      q.from = p.datagram.from;
+      q.to = p.datagram.to;
+      p.issuer = q;
+    }
+    return p as unknown as Filed;
+  }
+
+  outcome(n: number): Outcome {
+    return OUTCOMES[this.#outcome[this.#ring.slot(n)]!]!;
+  }
+
+  collects(n: number): boolean {
+    return this.#collects[this.#ring.slot(n)] === 1;
+  }
+
+  layout(n: number): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.#layout[this.#ring.slot(n)]!;
+  }
+
+  /** Entry `n`'s request as a datagram of its own (its bytes copied: it outlives the entry). */
+  request(n: number): Datagram<M> {
+    const s = this.#ring.slot(n);
+    const meta = this.#meta[s];
+    const d = { bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(), from: this.#from[s]!, to: this.#to[s]!, time: this.#time[s]! };
+    return meta === undefined ? d : { ...d, meta };
+  }
+
+  /** Which of entry `n`'s replies `bytes` repeats byte for byte, or -1. */
+  copyOf(n: number, bytes: Uint8Array): number {
+    const s = this.#ring.slot(n);
+    let a: number | undefined;
+    let b: number | undefined;
+    for (let i = 0; i < this.#replyCount[s]!; i++) {
+      const r = this.#replies.slot(this.#firstReply[s]! + i);
+      if (this.#replyLength[r] !== bytes.length) continue;
+      if ((a ??= hashA(bytes)) === this.#replyA[r] && (b ??= hashB(bytes)) === this.#replyB[r]) return i;
+    }
+    return -1;
+  }
+
+  /** Reply `i` of entry `n`, with the bytes it repeats (equal to the ones it was). */
+  reply(n: number, i: number, bytes: Uint8Array, from: Endpoint, to: Endpoint): Datagram<M> {
+    const r = this.#replies.slot(this.#firstReply[this.#ring.slot(n)]! + i);
+    const meta = this.#replyMeta[r];
+    const d = { bytes, from, to, time: this.#replyTime[r]! };
+    return meta === undefined ? d : { ...d, meta };
+  }
+
+  #grow(from: number, to: number): void {
+    const ring = this.#ring;
+    this.#keys = ring.regrow(this.#keys, from, to, int32, WIDTH);
+    this.#chain = ring.regrow(this.#chain, from, to, float64, WIDTH);
+    this.#nkeys = ring.regrow(this.#nkeys, from, to, uint8);
+    this.#outcome = ring.regrow(this.#outcome, from, to, uint8);
+    this.#collects = ring.regrow(this.#collects, from, to, uint8);
+    this.#deadline = ring.regrow(this.#deadline, from, to, bigint64);
+    this.#time = ring.regrow(this.#time, from, to, bigint64);
+    this.#at = ring.regrow(this.#at, from, to, float64);
+    this.#length = ring.regrow(this.#length, from, to, int32);
+    this.#issuerAt = ring.regrow(this.#issuerAt, from, to, float64);
+    this.#issuerLength = ring.regrow(this.#issuerLength, from, to, int32);
+    this.#firstReply = ring.regrow(this.#firstReply, from, to, float64);
+    this.#replyCount = ring.regrow(this.#replyCount, from, to, int32);
+    this.#layout = ring.regrow(this.#layout, from, to, refs<Layout<any>>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.#from = ring.regrow(this.#from, from, to, refs<Endpoint>);
+    this.#to = ring.regrow(this.#to, from, to, refs<Endpoint>);
+    this.#meta = ring.regrow(this.#meta, from, to, refs<M>);
+  }
+
+  #growReplies(from: number, to: number): void {
+    const ring = this.#replies;
+    this.#replyA = ring.regrow(this.#replyA, from, to, int32);
+    this.#replyB = ring.regrow(this.#replyB, from, to, int32);
+    this.#replyLength = ring.regrow(this.#replyLength, from, to, int32);
+    this.#replyTime = ring.regrow(this.#replyTime, from, to, bigint64);
+    this.#replyMeta = ring.regrow(this.#replyMeta, from, to, refs<M>);
+  }
+}
+
+/** A handshake's exchange, as the pairer hands it over with the token it issued. */
+export interface TokenFacts<M> {
+  readonly key: number;
+  readonly token: number;
+  readonly layouts: readonly [Layout<any>, Layout<any>]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly request: Datagram<M>;
+  readonly reply: Datagram<M>;
+}
+
+/**
+ * Tokens handed out by handshakes, for their lifetime: a stat request quoting one is
+ * linked to the handshake (its session id is one the reply may carry, §3.4).
+ */
+export class TokenMemory<M> {
+  readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
+  readonly #bytes = new ByteRing();
+  readonly #newest = new Map<number, number>();
+  #keys = int32(1024);
+  #chain = float64(1024);
+  #token = float64(1024);
+  /** 0 once replaced by a newer handshake from the same socket. */
+  #live = uint8(1024);
+  #deadline = bigint64(1024);
+  #at = float64(1024);
+  #length = int32(1024);
+  #replyAt = float64(1024);
+  #replyLength = int32(1024);
+  #time = bigint64(1024);
+  #replyTime = bigint64(1024);
+  #layouts = refs<readonly [Layout<any>, Layout<any>]>(1024); // eslint-disable-line @typescript-eslint/no-explicit-any
+  #from = refs<Endpoint>(1024);
+  #to = refs<Endpoint>(1024);
+  #meta = refs<M>(1024);
+  #replyMeta = refs<M>(1024);
+
+  get size(): number {
+    return this.#ring.size;
+  }
+
+  keep(t: TokenFacts<M>, deadline: bigint): void {
+    const n = this.#ring.add();
+    const s = this.#ring.slot(n);
+    this.#keys[s] = t.key;
+    this.#chain[s] = this.#newest.get(t.key) ?? -1;
+    this.#newest.set(t.key, n);
+    this.#token[s] = t.token;
+    this.#live[s] = 1;
+    this.#deadline[s] = deadline;
+    this.#at[s] = this.#bytes.put(t.request.bytes);
+    this.#length[s] = t.request.bytes.length;
+    this.#replyAt[s] = this.#bytes.put(t.reply.bytes);
+    this.#replyLength[s] = t.reply.bytes.length;
+    this.#time[s] = t.request.time;
+    this.#replyTime[s] = t.reply.time;
+    this.#layouts[s] = t.layouts;
+    this.#from[s] = t.request.from;
+    this.#to[s] = t.request.to;
+    this.#meta[s] = t.request.meta;
+    this.#replyMeta[s] = t.reply.meta;
+  }
+
+  /** The live token `token` under `key` issued in the conversation of `request`, or -1. */
+  find(key: number, token: number, request: Datagram): number {
+    const ring = this.#ring;
+    for (let n = this.#newest.get(key) ?? -1; n >= ring.first;) {
+      const s = ring.slot(n);
+      if (this.#live[s] && this.#token[s] === token && sameEndpoint(this.#from[s]!, request.from) && sameEndpoint(this.#to[s]!, request.to)) return n;
+      n = this.#chain[s]!;
+    }
+    return -1;
+  }
+
+  /** A newer handshake replaced token `n`. */
+  drop(n: number): void {
+    this.#live[this.#ring.slot(n)] = 0;
+  }
+
+  forget(now: bigint, strictly: boolean): void {
+    const ring = this.#ring;
+    while (ring.size) {
+      const at = this.#deadline[ring.slot(ring.first)]!;
+      if (at > now || (strictly && at === now)) break;
+      this.forgetOldest();
+    }
+  }
+
+  forgetOldest(): void {
+    const ring = this.#ring;
+    const n = ring.first;
+    const s = ring.slot(n);
+    if (this.#newest.get(this.#keys[s]!) === n) this.#newest.delete(this.#keys[s]!);
+    this.#layouts[s] = this.#from[s] = this.#to[s] = this.#meta[s] = this.#replyMeta[s] = undefined;
+    ring.first++;
+    this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
+  }
+
+  get nextDeadline(): bigint | undefined {
+    return this.#ring.size ? this.#deadline[this.#ring.slot(this.#ring.first)] : undefined;
+  }
+
+  clear(): void {
+    while (this.#ring.size) this.forgetOldest();
+    this.#ring.clear();
+    this.#bytes.clear();
+  }
+
+  /** The handshake's layouts (request, reply). */
+  layouts(n: number): readonly [Layout<any>, Layout<any>] { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.#layouts[this.#ring.slot(n)]!;
+  }
+
+  /** The handshake request and its reply, as datagrams of their own (bytes copied). */
+  exchange(n: number): readonly [Datagram<M>, Datagram<M>] {
+    const s = this.#ring.slot(n);
+    const from = this.#from[s]!;
+    const to = this.#to[s]!;
+    const request = { bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(), from, to, time: this.#time[s]! };
+    const reply = { bytes: this.#bytes.view(this.#replyAt[s]!, this.#replyLength[s]!).slice(), from: to, to: from, time: this.#replyTime[s]! };
+    const meta = this.#meta[s];
+    const replyMeta = this.#replyMeta[s];
+    return [meta === undefined ? request : { ...request, meta }, replyMeta === undefined ? reply : { ...reply, meta: replyMeta }];
+  }
+
+  #grow(from: number, to: number): void {
+    const ring = this.#ring;
+    this.#keys = ring.regrow(this.#keys, from, to, int32);
+    this.#chain = ring.regrow(this.#chain, from, to, float64);
+    this.#token = ring.regrow(this.#token, from, to, float64);
+    this.#live = ring.regrow(this.#live, from, to, uint8);
+    this.#deadline = ring.regrow(this.#deadline, from, to, bigint64);
+    this.#at = ring.regrow(this.#at, from, to, float64);
+    this.#length = ring.regrow(this.#length, from, to, int32);
+    this.#replyAt = ring.regrow(this.#replyAt, from, to, float64);
+    this.#replyLength = ring.regrow(this.#replyLength, from, to, int32);
+    this.#time = ring.regrow(this.#time, from, to, bigint64);
+    this.#replyTime = ring.regrow(this.#replyTime, from, to, bigint64);
+    this.#layouts = ring.regrow(this.#layouts, from, to, refs<readonly [Layout<any>, Layout<any>]>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.#from = ring.regrow(this.#from, from, to, refs<Endpoint>);
+    this.#to = ring.regrow(this.#to, from, to, refs<Endpoint>);
+    this.#meta = ring.regrow(this.#meta, from, to, refs<M>);
+    this.#replyMeta = ring.regrow(this.#replyMeta, from, to, refs<M>);
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ByteRing, EntryRing } from '../../src/rx/ring.ts';
+
+describe('ByteRing', () => {
+  it('reads back every string still kept, whatever the sizes, through growth and wrap-around', () => {
+    fc.assert(fc.property(
+      fc.array(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant('release' as const)), { maxLength: 400 }),
+      fc.integer({ min: 4, max: 10 }),
+      (steps, log2) => {
+        const ring = new ByteRing(1 << log2);
+        const kept: { at: number; bytes: Uint8Array }[] = [];
+        for (const step of steps) {
+          if (step === 'release') {
+            kept.shift();
+            ring.release(kept[0]?.at ?? ring.end);
+          } else {
+            kept.push({ at: ring.put(step), bytes: step.slice() });
+          }
+          for (const k of kept) expect(ring.view(k.at, k.bytes.length)).toEqual(k.bytes);
+        }
+        // Never more than twice what is kept (plus a round's padding) after growth.
+        const live = kept.reduce((n, k) => n + k.bytes.length, 0);
+        expect(ring.bytes).toBeLessThanOrEqual(Math.max(1 << log2, 4 * (live + 600)));
+      },
+    ), { numRuns: 200 });
+  });
+});
+
+describe('EntryRing', () => {
+  it('keeps each entry\'s fields in their slot through growth', () => {
+    let values = new Float64Array(2);
+    const ring: EntryRing = new EntryRing(2, (from, to) => { values = ring.regrow(values, from, to, (n) => new Float64Array(n)); });
+    const model: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const n = ring.add();
+      values[ring.slot(n)] = n * 3;
+      model.push(n);
+      if (i % 3 === 0) {
+        ring.first++;
+        model.shift();
+      }
+      for (const m of model) expect(values[ring.slot(m)]).toBe(m * 3);
+    }
+    expect(ring.size).toBe(model.length);
+    expect(ring.capacity).toBeLessThanOrEqual(1024);
+  });
+});
