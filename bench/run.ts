@@ -1,13 +1,14 @@
 /**
  * `pnpm bench`: every benchmark, ratios against baselines measured in this process.
- * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults` or `pnpm bench dissect` runs one part; GAMEQUERY_BENCH_PACKETS,
+ * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults`, `pnpm bench dissect` or `pnpm bench startup` runs one part; GAMEQUERY_BENCH_PACKETS,
  * GAMEQUERY_BENCH_PARALLEL_PACKETS and GAMEQUERY_BENCH_BIG_MB size the dissector runs (defaults 200 000 packets; 1 000 000
- * packets for worker threads, 0 for none; 500 MiB).
+ * packets for worker threads, 0 for none; 500 MiB); GAMEQUERY_BENCH_STARTUP_RUNS the start-up runs (default 20).
  */
 import { benchCodec } from './codec.ts';
 import { benchDissect } from './dissect.ts';
 import { benchQuery } from './query.ts';
 import { benchFaults } from './faults.ts';
+import { benchStartup } from './startup.ts';
 
 const only = process.argv[2];
 console.log(`gamequery benchmarks — node ${process.version}, ${process.arch}`);
@@ -21,3 +22,4 @@ if (!only || only === 'dissect') {
     bigBytes: Number(process.env.GAMEQUERY_BENCH_BIG_MB ?? 500) * 2 ** 20,
   });
 }
+if (!only || only === 'startup') benchStartup({ runs: Number(process.env.GAMEQUERY_BENCH_STARTUP_RUNS ?? 20) });

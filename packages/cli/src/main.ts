@@ -1,14 +1,6 @@
 #!/usr/bin/env node
 /** gamequery — the command line. Parses flags, calls the libraries, prints. */
 import { Command } from 'commander';
-import { decodeCommand } from './commands/decode.ts';
-import { fieldsCommand } from './commands/fields.ts';
-import { dissectCommand } from './commands/dissect.ts';
-import { serveCommand } from './commands/serve.ts';
-import { exportCommand } from './commands/export.ts';
-import { queryCommand } from './commands/query.ts';
-import { rconCommand } from './commands/rcon.ts';
-import { pingCommand } from './commands/ping.ts';
 
 // A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
 // ends there, quietly, as it does for tshark.
@@ -17,21 +9,46 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-const program = new Command('gamequery')
-  .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
-  .version('0.1.0')
-  .showHelpAfterError();
+/**
+ * Every subcommand, in the order `--help` lists them, each behind its own import: a run loads
+ * only the module graph of the command it runs (the query client, the emulator, the exporters
+ * and their dependencies cost start-up time to every other command).
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  dissect: async () => (await import('./commands/dissect.ts')).dissectCommand(),
+  decode: async () => (await import('./commands/decode.ts')).decodeCommand(),
+  fields: async () => (await import('./commands/fields.ts')).fieldsCommand(),
+  serve: async () => (await import('./commands/serve.ts')).serveCommand(),
+  export: async () => (await import('./commands/export.ts')).exportCommand(),
+  query: async () => (await import('./commands/query.ts')).queryCommand(),
+  rcon: async () => (await import('./commands/rcon.ts')).rconCommand(),
+  ping: async () => (await import('./commands/ping.ts')).pingCommand(),
+};
 
-program.addCommand(dissectCommand());
-program.addCommand(decodeCommand());
-program.addCommand(fieldsCommand());
-program.addCommand(serveCommand());
-program.addCommand(exportCommand());
-program.addCommand(queryCommand());
-program.addCommand(rconCommand());
-program.addCommand(pingCommand());
+/**
+ * The commands a run needs: the one named (the program's own options take no values, so it
+ * is the first argument that is not an option), none for `--version` alone, and all of them
+ * for anything else (the program's help, `help CMD`, an unknown command and its suggestion).
+ */
+function commandsFor(args: readonly string[]): string[] {
+  const name = args.find((a) => !a.startsWith('-'));
+  if (name !== undefined && Object.hasOwn(commands, name)) return [name];
+  if (name === undefined && args.length > 0 && args.every((a) => a === '-V' || a === '--version')) return [];
+  return Object.keys(commands);
+}
 
-program.parseAsync(process.argv).catch((e: unknown) => {
+async function main(argv: readonly string[]): Promise<void> {
+  const program = new Command('gamequery')
+    .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
+    .version('0.1.0')
+    .showHelpAfterError();
+  for (const command of await Promise.all(commandsFor(argv.slice(2)).map((name) => commands[name]!()))) {
+    program.addCommand(command);
+  }
+  await program.parseAsync(argv);
+}
+
+main(process.argv).catch((e: unknown) => {
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 2;
 });

@@ -1,0 +1,71 @@
+/**
+ * The compiled command (packages/cli/dist), which is what `gamequery` runs: `pnpm install` builds it and
+ * `pnpm gamequery` rebuilds it when a source changed. Built here first when missing or older than
+ * its sources, so that `pnpm test` passes on a fresh clone either way.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build, main, staleness } from '../../../scripts/build.mjs';
+import { root, runSync } from './cli.ts';
+
+const captures = `${root}packages/dissect/test/fixtures/captures/`;
+
+/** Runs the built `gamequery ARGS…`. */
+const runBuilt = (args: readonly string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [main, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+
+/** Every subcommand, in the order `gamequery --help` lists them. */
+const commands = ['dissect', 'decode', 'fields', 'serve', 'export', 'query', 'rcon', 'ping'];
+
+beforeAll(() => {
+  // A type error elsewhere is not this file's concern: tsc writes the JavaScript anyway.
+  if (staleness() !== undefined) build();
+}, 120_000);
+
+describe('the built gamequery', () => {
+  it('exists, built by the install or above', () => {
+    expect(existsSync(main)).toBe(true);
+  });
+
+  it.each(['text', 'ndjson'])('dissects a bundled capture as the sources do (-F %s)', (format) => {
+    const args = ['dissect', `${captures}veth-frag.pcap`, '-F', format];
+    const source = runSync(...args);
+    const built = runBuilt(args);
+    expect(built.stderr).toBe(source.stderr);
+    expect(built.stdout).toBe(source.stdout);
+    expect(built.status).toBe(source.status);
+    expect(built.stdout.length).toBeGreaterThan(1000);
+  });
+
+  it('lists every command in its help, as the sources do', () => {
+    const built = runBuilt(['--help']);
+    expect(built.status).toBe(0);
+    expect(built.stdout.match(/^ {2}\w+(?= )/gm)?.map((s) => s.trim())).toEqual([...commands, 'help']);
+    expect(built.stdout).toBe(runSync('--help').stdout);
+  });
+
+  it.each(commands)('prints the help of %s with that command alone loaded as with all of them', (name) => {
+    const alone = runBuilt([name, '--help']);
+    const all = runBuilt(['help', name]); // `help CMD` loads every command
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stdout).toMatch(new RegExp(`^Usage: gamequery ${name} `));
+    expect(alone.stdout).toBe(all.stdout);
+  });
+
+  it('loads only the module graph of the command it runs', () => {
+    // rxjs comes in with the dissector (dissect, decode); NODE_DEBUG=module names each CommonJS module loaded.
+    for (const args of [['--version'], ['fields', '--protocol', 'vcmp']]) {
+      const r = runBuilt(args, { NODE_DEBUG: 'module' });
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stderr, args.join(' ')).not.toContain('/rxjs/');
+    }
+    expect(runBuilt(['--version']).stdout).toBe('0.1.0\n');
+  });
+
+  it('suggests a command for a misspelt one, from the full list', () => {
+    const r = runBuilt(['dissekt']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("error: unknown command 'dissekt'\n(Did you mean dissect?)");
+  });
+});
