@@ -52,6 +52,11 @@ export interface PacketRecord {
    * it most likely belongs to, if there is one.
    */
   unmatched?: string;
+  /**
+   * Why the record says less than its exchange would have: let out before the exchange
+   * settled, when one-pass input (a pipe) reached its memory ceiling. Absent otherwise.
+   */
+  incomplete?: string;
   /** The UDP payload (kept for the hex pane; not part of the JSON). */
   readonly payload: Uint8Array;
   /** The whole frame when the payload came from one frame (for the hex pane). */
@@ -107,6 +112,7 @@ export class Packet implements PacketRecord {
   unanswered: string | undefined = undefined;
   unmatched: string | undefined = undefined;
   duplicateOf: number | undefined = undefined;
+  incomplete: string | undefined = undefined;
   #tree: TreeSource;
 
   constructor(

@@ -5,6 +5,7 @@
 export { pairQueries, type PairingOptions } from './operator.ts';
 export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
 export { clientOf, shardOf } from './rules.ts';
+export { ByteRing, EntryRing } from './ring.ts';
 export type {
   Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
   ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,

@@ -56,6 +56,7 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   if (p.unanswered) lines.push(`    [No response: ${p.unanswered}]`);
   if (p.duplicateOf !== undefined) lines.push(`    [Duplicate response to frame ${p.duplicateOf}]`);
   if (p.unmatched) lines.push(`    [Unmatched response: ${p.unmatched}]`);
+  if (p.incomplete) lines.push(`    [Pairing incomplete: ${p.incomplete}]`);
   if (options.hex) {
     const ranges: ByteRange[] = [];
     const secrets: ByteRange[] = [];
@@ -106,6 +107,7 @@ const TIME = asciiBytes(',"time":');
 const UNANSWERED = asciiBytes(',"unanswered":');
 const DUPLICATE_OF = asciiBytes(',"duplicateOf":');
 const UNMATCHED = asciiBytes(',"unmatched":');
+const INCOMPLETE = asciiBytes(',"incomplete":');
 
 /**
  * Writes {@link packetLine}'s text into `sink` as UTF-8, without making it a string: the
@@ -172,6 +174,10 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
     sink.bytes(UNMATCHED);
     sink.string(p.unmatched);
   }
+  if (p.incomplete) {
+    sink.bytes(INCOMPLETE);
+    sink.string(p.incomplete);
+  }
   sink.ascii('}');
 }
 
@@ -193,5 +199,6 @@ function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknow
   if (p.unanswered) doc['unanswered'] = p.unanswered;
   if (p.duplicateOf !== undefined) doc['duplicateOf'] = p.duplicateOf;
   if (p.unmatched) doc['unmatched'] = p.unmatched;
+  if (p.incomplete) doc['incomplete'] = p.incomplete;
   return doc;
 }

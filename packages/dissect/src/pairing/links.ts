@@ -1,0 +1,230 @@
+/**
+ * The first pass: what pairing needs of each frame, and nothing more. A frame is taken
+ * apart down to its UDP payload, the payload is recognised and checked (does it decode?)
+ * without building its tree, and the codec's `QueryPairer` — the same rules a live query
+ * client follows — pairs it in capture time. What the pairer says goes into a
+ * {@link FactRing} by frame number: the layout to read a frame as, its links, its reasons.
+ *
+ * The renderer (records.ts) reads each frame again once its facts are final, so no
+ * packet waits here as an object: what is held between the passes is a few dozen bytes
+ * a frame for one request timeout of capture, and what the pairer remembers (compact too).
+ */
+import type { Charset, CodecOptions, Decoded } from '@gamequery/codec';
+import { QueryPairer, pairingPart, shardOf, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
+import type { Timestamp } from '../capture/timestamp.ts';
+import { UdpDecoder } from '../net/decoder.ts';
+import type { FrameInput, UdpDatagram } from '../net/types.ts';
+import { FactRing } from './facts.ts';
+
+export interface LinkOptions {
+  readonly charset?: Charset;
+  readonly timeoutMs: number;
+  readonly duplicateWindowMs?: number;
+  readonly tokenLifetimeMs?: number;
+  readonly shard?: { readonly index: number; readonly count: number };
+}
+
+/** Counts of what the pairer said. */
+export interface LinkStats {
+  exchanges: number;
+  unanswered: number;
+  unmatched: number;
+  duplicates: number;
+}
+
+const NS = 1_000_000_000n;
+const NO_WARNINGS: Decoded<unknown>['warnings'] = Object.freeze([]);
+
+export class LinkPass {
+  readonly facts = new FactRing();
+  readonly stats: LinkStats;
+  readonly #udp = new UdpDecoder();
+  readonly #pairer: QueryPairer<number>;
+  readonly #shard: LinkOptions['shard'];
+  /** Endpoints by address and port: one object each, shared by every datagram that names it. */
+  #endpoints = new Map<string, Map<number, Endpoint>>();
+  #lastTime = 0n;
+  #second = Number.NaN;
+  #secondNs = 0n;
+  /** The datagram being taken was cut short by the capture (snapshot length): it pairs with what it has. */
+  #truncated = false;
+  /** A sharded pass's earliest pairing deadline: another shard's datagram matters only once time passes it. */
+  #due: bigint | undefined = undefined;
+  readonly #probe = { bytes: new Uint8Array(0) as Uint8Array, from: { address: '', port: 0 }, to: { address: '', port: 0 } };
+
+  /** `stats`: where the pairer's outcomes are counted (the dissector's stats). */
+  constructor(options: LinkOptions, stats: LinkStats = { exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 }) {
+    this.stats = stats;
+    this.#shard = options.shard;
+    this.#pairer = new QueryPairer<number>({
+      timeoutMs: options.timeoutMs, decode: this.#decode,
+      ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
+      ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
+      ...(options.charset ? { charset: options.charset } : {}),
+      // The pairer holds what it must as compact facts: no limit that drops requests is needed.
+      maxPending: Number.MAX_SAFE_INTEGER,
+    });
+  }
+
+  /** Requests waiting for their reply, and exchanges remembered for the duplicate window. */
+  get held(): { readonly pending: number; readonly exchanges: number; readonly tokens: number } {
+    return { pending: this.#pairer.pending, ...this.#pairer.remembered };
+  }
+
+  /** Takes one captured frame. */
+  push(frame: FrameInput): void {
+    const decoded = this.#udp.decode(frame);
+    if (decoded.kind === 'skipped') {
+      this.facts.open(frame.index, false);
+      return;
+    }
+    this.#take(frame.index, frame.timestamp, decoded);
+  }
+
+  /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
+  pushPayload(index: number, payload: Uint8Array): void {
+    const unknown = { ip: '0.0.0.0', port: 0 };
+    this.#take(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false });
+  }
+
+  /** The input ended: pending requests are unanswered, every frame is final. */
+  finish(): void {
+    this.#udp.finish();
+    this.#apply(this.#pairer.flush());
+  }
+
+  #take(frame: number, timestamp: Timestamp | null, udp: UdpDatagram): void {
+    const time = (this.#lastTime = this.#nanos(timestamp));
+    const shard = this.#shard;
+    if (shard && this.#shardOf(udp, shard.count) !== shard.index) {
+      this.facts.open(frame, false);
+      // Another shard's conversation: only its time counts here, and only once it passes a deadline.
+      if (this.#due === undefined || time <= this.#due) return;
+      this.#apply(this.#pairer.tick(time));
+      this.#due = this.#pairer.nextDeadline();
+      return;
+    }
+    this.facts.open(frame, true, timestamp);
+    // A copy: a request waiting for its reply would otherwise hold the whole chunk it was read from.
+    const d: Datagram<number> = { bytes: udp.payload.slice(), from: this.#endpoint(udp.src.ip, udp.src.port), to: this.#endpoint(udp.dst.ip, udp.dst.port), time, meta: frame };
+    this.#truncated = udp.truncated;
+    this.#apply(this.#pairer.receive(d));
+    if (shard) this.#due = this.#pairer.nextDeadline();
+  }
+
+  /** The shard of a datagram, asked through one reused probe (most datagrams are another shard's). */
+  #shardOf(udp: UdpDatagram, count: number): number {
+    const p = this.#probe;
+    p.bytes = udp.payload;
+    p.from.address = udp.src.ip;
+    p.from.port = udp.src.port;
+    p.to.address = udp.dst.ip;
+    p.to.port = udp.dst.port;
+    return shardOf(p, count);
+  }
+
+  /** Capture time in nanoseconds (exact); a datagram without a time (a hex dump) takes the last one. */
+  #nanos(t: Timestamp | null): bigint {
+    if (!t) return this.#lastTime;
+    if (t.seconds !== this.#second) {
+      this.#second = t.seconds;
+      this.#secondNs = BigInt(t.seconds) * NS;
+    }
+    const tps = t.resolution.ticksPerSecond;
+    // Decimal resolutions up to nanoseconds scale by an integer factor, exactly, in a double.
+    return tps <= 1e9 && 1e9 % tps === 0
+      ? this.#secondNs + BigInt(t.ticks * (1e9 / tps))
+      : this.#secondNs + (BigInt(t.ticks) * NS) / BigInt(tps);
+  }
+
+  #endpoint(address: string, port: number): Endpoint {
+    let byAddress = this.#endpoints.get(address);
+    if (!byAddress) {
+      // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
+      if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
+      this.#endpoints.set(address, (byAddress = new Map()));
+    }
+    let e = byAddress.get(port);
+    if (!e) byAddress.set(port, (e = { address, port }));
+    return e;
+  }
+
+  /**
+   * How the pairer reads a datagram here: whether it decodes, and the part of its value
+   * pairing reads (a Minecraft token). A reply the capture cut short (snapshot length)
+   * still pairs, as in Wireshark, with the fields before the cut.
+   */
+  readonly #decode: PacketDecoder<number> = (d, layout, codec) => {
+    if (this.#truncated) {
+      let decoded: Decoded<Record<string, unknown>> | undefined;
+      try {
+        decoded = layout.decode(d.bytes, codec);
+      } catch { /* cut short: what was read pairs */ }
+      if (decoded) return { value: pairingPart(decoded.value), bytesRead: decoded.bytesRead, warnings: decoded.warnings };
+      const a = layout.annotate(d.bytes, codec);
+      return { value: pairingPart(a.partial as Record<string, unknown>), bytesRead: a.bytesRead, warnings: a.warnings };
+    }
+    return checked(d.bytes, layout, codec);
+  };
+
+  #apply(events: PairingEvent<number>[]): void {
+    const facts = this.facts;
+    for (const e of events) {
+      switch (e.kind) {
+        case 'exchange': {
+          this.stats.exchanges++;
+          const request = e.request.datagram.meta!;
+          facts.decoded(request, e.request.packet.layout, e.request.direction);
+          for (let i = 0; i < e.responses.length; i++) {
+            const r = e.responses[i]!;
+            const frame = r.datagram.meta!;
+            facts.decoded(frame, r.packet.layout, r.direction);
+            facts.link(request, frame, i === 0);
+          }
+          break;
+        }
+        case 'unanswered':
+        case 'overflow': {
+          if (e.kind === 'unanswered') this.stats.unanswered++;
+          const request = e.request.datagram.meta!;
+          facts.decoded(request, e.request.packet.layout, e.request.direction);
+          facts.unanswered(request, e.reason);
+          if (e.kind === 'overflow') for (const r of e.responses) facts.decoded(r.datagram.meta!, r.packet.layout, r.direction);
+          break;
+        }
+        case 'duplicate': {
+          this.stats.duplicates++;
+          const frame = e.response.datagram.meta!;
+          facts.decoded(frame, e.response.packet.layout, e.response.direction);
+          facts.duplicateOf(frame, e.original.datagram.meta!);
+          facts.requestIn(frame, e.of.datagram.meta!);
+          break;
+        }
+        case 'unmatched': {
+          this.stats.unmatched++;
+          const frame = e.datagram.meta!;
+          // A Minecraft reply carries no magic: without a request in its conversation that it
+          // answers (late, or once more), only Decode As makes it one (else any UDP starting
+          // 00 or 09 could pass for a reply).
+          if (e.decoded && (e.decoded.protocol !== 'mcquery' || e.request)) {
+            facts.decoded(frame, e.decoded.packet.layout, e.decoded.direction);
+            facts.unmatched(frame, e.reason);
+            if (e.request) facts.requestIn(frame, e.request.datagram.meta!);
+          } else {
+            facts.raw(frame);
+          }
+          break;
+        }
+        case 'undecodable':
+          facts.raw(e.datagram.meta!);
+          break;
+      }
+    }
+  }
+}
+
+/** Whether a message decodes, without its tree: the codec's decode (strings and all), its value kept only for pairing. */
+function checked(bytes: Uint8Array, layout: Parameters<PacketDecoder<number>>[1], codec: CodecOptions | undefined): Decoded<Record<string, unknown>> {
+  const d = layout.decode(bytes, codec) as Decoded<Record<string, unknown>>;
+  return { value: pairingPart(d.value), bytesRead: d.bytesRead, warnings: d.warnings.length ? d.warnings : NO_WARNINGS };
+}

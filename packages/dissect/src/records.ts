@@ -1,0 +1,230 @@
+/**
+ * The second pass: a frame read again and its record built, its links already known
+ * (pairing/facts.ts). Nothing waits here: a record is made when its turn in frame order
+ * comes and is gone once written.
+ *
+ * A message whose layout the first pass settled is written by the codec's compiled JSON
+ * emitter straight into a shared buffer (the fast path); one that does not decode
+ * cleanly is annotated (what it could read, then a malformed item). A datagram the
+ * pairer could not use is recognised here by its bytes alone.
+ */
+import {
+  ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, signatureOf,
+  type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
+} from '@gamequery/codec';
+import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
+import { UdpDecoder } from './net/decoder.ts';
+import type { FrameInput, UdpDatagram } from './net/types.ts';
+import { DECODED, RAW, type FrameFacts } from './pairing/facts.ts';
+import { Packet, recordKind, type PacketRecord } from './record.ts';
+import type { DissectOptions, DissectStats } from './dissect.ts';
+
+const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
+/** Tree JSON is written into buffers of this size, shared by the records made from them. */
+const ARENA_BYTES = 1 << 20;
+
+/** Why a record was let out before its exchange was settled (one-pass input over its memory ceiling). */
+export const INCOMPLETE = 'released before its exchange was settled: the one-pass memory ceiling was reached (read a file instead of a pipe: files take two passes and never need it)';
+
+export class RecordMaker {
+  readonly #options: DissectOptions;
+  readonly #codec: CodecOptions;
+  readonly #udp = new UdpDecoder();
+  readonly #stats: DissectStats;
+  /** Endpoints' JSON by address and port (`{"ip":…,"port":N}`), written once each. */
+  #endpoints = new Map<string, { readonly prefix: Uint8Array; readonly ports: Map<number, Uint8Array> }>();
+  /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
+  #arena = new ByteSink(ARENA_BYTES);
+
+  constructor(options: DissectOptions, stats: DissectStats) {
+    this.#options = options;
+    this.#stats = stats;
+    this.#codec = options.charset ? { charset: options.charset } : {};
+  }
+
+  /**
+   * The record of a captured frame, or undefined for a frame without query traffic
+   * (counted in the stats). `mine` false: another shard's datagram, counted nowhere.
+   * `counts`: whether this maker counts frames (one shard does).
+   */
+  frame(frame: FrameInput, facts: FrameFacts, mine: (udp: UdpDatagram) => boolean, counts: boolean): Packet | undefined {
+    const stats = this.#stats;
+    if (counts) stats.frames++;
+    const decoded = this.#udp.decode(frame);
+    if (decoded.kind === 'skipped') {
+      if (counts) stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
+      return undefined;
+    }
+    if (!mine(decoded)) return undefined;
+    return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts);
+  }
+
+  /** The record of a bare UDP payload (a hex dump of a payload): endpoints unknown. */
+  payload(index: number, payload: Uint8Array, facts: FrameFacts): Packet | undefined {
+    this.#stats.frames++;
+    const unknown = { ip: '0.0.0.0', port: 0 };
+    return this.#udpRecord(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false }, undefined, facts);
+  }
+
+  /** The end of the input: fragments still held are dropped (and counted by the decoder). */
+  finish(): void {
+    this.#udp.finish();
+  }
+
+  #udpRecord(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined, facts: FrameFacts): Packet | undefined {
+    const stats = this.#stats;
+    stats.udp++;
+    let p: Packet | undefined;
+    if (facts.kind === DECODED) {
+      const hinted = this.#decodeAsHint(udp);
+      const layout = hinted ? safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout! : facts.layout!;
+      p = this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
+    } else {
+      p = this.#raw(frame, timestamp, udp, frameBytes);
+      if (p && facts.kind !== RAW) {
+        // Not settled (let out early): say so, rather than leave it looking unanswered or unlinked.
+        p.incomplete = INCOMPLETE;
+        stats.incomplete = (stats.incomplete ?? 0) + 1;
+      }
+    }
+    if (!p) {
+      stats.nonGame++;
+      return undefined;
+    }
+    stats.game++;
+    if (facts.requestIn) p.requestIn = facts.requestIn;
+    if (facts.responseIn) p.responseIn = facts.responseIn;
+    if (facts.requestTime && timestamp) p.responseTime = timestampDifference(timestamp, facts.requestTime);
+    if (facts.unanswered !== undefined) p.unanswered = facts.unanswered;
+    if (facts.duplicateOf) p.duplicateOf = facts.duplicateOf;
+    if (facts.unmatched !== undefined) p.unmatched = facts.unmatched;
+    return p;
+  }
+
+  /** A datagram the pairer could not use: a query message cut short, or no query at all. */
+  #raw(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): Packet | undefined {
+    const payload = udp.payload;
+    const hint = this.#decodeAsHint(udp) ?? {};
+    // Without a hint, only bytes with a signature can be recognised: the rest is other traffic, no need to try.
+    if (!hint.protocol && !signatureOf(payload)) return undefined;
+    const r = recognizeOrError(payload, hint, this.#codec);
+    if (!(r instanceof CodecError)) return this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout);
+    const protocol = hint.protocol ?? claimedBy(payload);
+    return protocol ? this.#unknown(frame, timestamp, udp, frameBytes, protocol, r) : undefined;
+  }
+
+  #decodeAsHint(udp: UdpDatagram): PacketHint | undefined {
+    const d = this.#options.decodeAs;
+    if (!d) return undefined;
+    const toServer = d.ports.includes(udp.dst.port);
+    const fromServer = d.ports.includes(udp.src.port);
+    if (!toServer && !fromServer) return undefined;
+    const direction: Direction | undefined = toServer && !fromServer ? 'request' : fromServer && !toServer ? 'response' : undefined;
+    return { protocol: d.protocol, ...(direction ? { direction } : {}) };
+  }
+
+  #record(
+    frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined,
+    protocol: Protocol, direction: Direction | 'either', layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  ): Packet {
+    const kind = recordKind(protocol, direction, layout.message, layout.id);
+    const codec = this.#codec;
+    const bytes = udp.payload;
+    if (!udp.truncated) {
+      if (this.#arena.at > ARENA_BYTES - 65536) this.#arena = new ByteSink(ARENA_BYTES);
+      const arena = this.#arena;
+      const start = arena.at;
+      const value = layout.emitJson(bytes, arena, codec);
+      if (value) {
+        // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
+        return new Packet(
+          frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+          layout.describe(value), { layout, codec }, arena.buf, start, arena.at, undefined, NO_WARNINGS,
+        );
+      }
+    }
+    const ann = layout.annotate(bytes, codec);
+    const e = ann.error;
+    return new Packet(
+      frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+      e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
+      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
+    );
+  }
+
+  /**
+   * A datagram that carries a protocol's magic but is no message of it (an unknown opcode):
+   * that protocol's malformed packet, as the Wireshark plugin shows it, rather than other
+   * traffic.
+   */
+  #unknown(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined, protocol: Protocol, e: CodecError): Packet {
+    const payload = udp.payload;
+    const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
+    const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
+    return new Packet(
+      frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+      `${protocolNames[protocol]}: ${e.message}`, fields,
+      undefined, 0, 0, { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message }, NO_WARNINGS,
+    );
+  }
+
+  /** The fields every message of the protocol starts with (magic, server address), as far as they lie before `end`. */
+  #headerBefore(protocol: Protocol, bytes: Uint8Array, end: number): FieldNode[] {
+    const [first] = Object.values(messages[protocol]);
+    let best: FieldNode[] = [];
+    for (const layout of [first!.request, first!.response]) {
+      const nodes = layout.annotate(bytes, this.#codec).fields.filter((n) => !n.generated && n.offset + n.length <= end);
+      if (nodes.length > best.length) best = nodes;
+    }
+    return best;
+  }
+
+  /**
+   * `{"ip":…,"port":N}` from the address's part, made once, and the port: a scan meets a new
+   * endpoint at nearly every datagram, and a text encoder per endpoint cost more than its lookups.
+   */
+  #endpointJson(address: string, port: number): Uint8Array {
+    let byAddress = this.#endpoints.get(address);
+    if (!byAddress) {
+      // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
+      if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
+      this.#endpoints.set(address, (byAddress = { prefix: asciiBytes(`{"ip":${JSON.stringify(address)},"port":`), ports: new Map() }));
+    }
+    let json = byAddress.ports.get(port);
+    if (!json) {
+      endpointSink.at = 0;
+      endpointSink.bytes(byAddress.prefix);
+      endpointSink.number(port);
+      endpointSink.ascii('}');
+      byAddress.ports.set(port, (json = endpointSink.copy()));
+    }
+    return json;
+  }
+}
+
+/** Where an endpoint's JSON is written before it is copied out. */
+const endpointSink = new ByteSink(64);
+
+/**
+ * The protocol a datagram that is no message of it still belongs to: a four-byte magic
+ * (SAMP, VCMP, MP04) and room for the opcode. Minecraft's two bytes fe fd are too weak a
+ * signature to claim a datagram with an unknown type (the Wireshark plugin's heuristic agrees).
+ */
+function claimedBy(bytes: Uint8Array): Protocol | undefined {
+  const protocol = signatureOf(bytes);
+  return protocol !== 'mcquery' && bytes.length >= 11 ? protocol : undefined;
+}
+
+function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | CodecError {
+  try {
+    return recognize(bytes, hint, codec);
+  } catch (e) {
+    if (e instanceof CodecError) return e;
+    throw e;
+  }
+}
+
+function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
+  const r = recognizeOrError(bytes, hint, codec);
+  return r instanceof CodecError ? undefined : r;
+}
