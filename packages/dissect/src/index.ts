@@ -3,7 +3,7 @@
  * traffic from hex dumps and pcap/pcapng captures.
  */
 export { dissectPayload, type DissectedPayload } from './payload.ts';
-export { Dissector, dissectCapture, dissectCaptureBatches, type DissectBatch, type DissectItem, type DissectOptions, type DissectStats } from './dissect.ts';
+export { Dissector, dissectCapture, dissectCaptureBatches, newStats, type DissectBatch, type DissectItem, type DissectOptions, type DissectStats } from './dissect.ts';
 export { dissectHexDump, type HexDissection } from './hexdump.ts';
 export type { PacketRecord, RecordKind } from './record.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';

@@ -2,16 +2,15 @@
  * `gamequery dissect FILE`: a pcap/pcapng capture (streamed) or a hex dump, field by
  * field, as tshark -V-like text, JSON or NDJSON.
  */
-import { createReadStream, openSync, readSync, closeSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  Dissector, dissectCaptureBatches, dissectHexDump, renderPacketText, writePacketLine,
+  dissectHexDump, newStats, renderPacketText, writePacketLine,
   type DissectOptions, type DissectStats, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
-import { dissectCaptureParallel, type ParallelOptions } from '@gamequery/dissect/node';
+import { dissectCaptureFile, dissectCaptureParallel, type ParallelOptions } from '@gamequery/dissect/node';
 
 interface Opts {
   format?: 'text' | 'json' | 'ndjson';
@@ -26,13 +25,6 @@ interface Opts {
   colour?: boolean;
   jobs?: number;
 }
-
-/**
- * Below this size a capture is dissected in this thread: each worker starts cold (its own
- * module load and JIT warm-up), and measured on 2 CPUs the built CLI with two workers was
- * slower at 20 MB (2.1 s against 1.7 s), even at 50 MB, and 12% faster at 100 MB.
- */
-const PARALLEL_FROM_BYTES = 64 << 20;
 
 const CAPTURE_MAGICS = ['a1b2c3d4', 'd4c3b2a1', 'a1b23c4d', '4d3cb2a1', '0a0d0d0a'];
 
@@ -62,7 +54,7 @@ export function dissectCommand(): Command {
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
-    .option('-j, --jobs <n>', `worker threads for a capture file, each dissecting a share of the conversations (1: this thread only; default: ${availableParallelism()}, the CPUs, for captures from 64 MiB)`, Number)
+    .option('-j, --jobs <n>', 'worker threads for a capture file, each dissecting a share of the conversations (default 1: this thread, two passes over the file; see the README for when more pays)', Number, 1)
     .action(async (file: string, opts: Opts) => {
       const format = opts.format ?? (process.stdout.isTTY ? 'text' : 'json');
       if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
@@ -80,7 +72,7 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
       const out = new Output(format, render);
-      const jobs = opts.jobs ?? (file !== '-' && statSync(file).size >= PARALLEL_FROM_BYTES ? availableParallelism() : 1);
+      const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
       if (file !== '-' && jobs > 1 && isCapture(file)) {
         const progress = new Progress();
@@ -99,21 +91,21 @@ export function dissectCommand(): Command {
         }
         out.end(stats!);
       } else if (file !== '-' && isCapture(file)) {
-        const dissector = new Dissector(options);
+        const stats = newStats();
         const progress = new Progress();
         try {
-          for await (const batch of dissectCaptureBatches(createReadStream(file, { highWaterMark: 1 << 16 }), options, dissector)) {
+          for await (const batch of dissectCaptureFile(file, options, stats)) {
             for (const p of batch.packets) out.packet(p);
             const e = batch.error;
             if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
-            progress.tick(dissector.stats);
+            progress.tick(stats);
             // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
             if (out.full) await out.drained();
           }
         } finally {
           progress.done();
         }
-        out.end(dissector.stats);
+        out.end(stats);
       } else {
         const text = readFileSync(file === '-' ? 0 : file, 'utf8');
         const r = dissectHexDump(text, options);

@@ -1,6 +1,7 @@
 /**
- * @gamequery/dissect/node — what needs Node.js: a capture file dissected on several
- * cores (worker threads).
+ * @gamequery/dissect/node — what needs Node.js: a capture file dissected in two passes
+ * (reading it twice), or on several cores (worker threads).
  */
+export { dissectCaptureFile } from './file.ts';
 export { dissectCaptureParallel, type ParallelBatch, type ParallelOptions } from './parallel.ts';
 export type { PieceFormat } from './messages.ts';

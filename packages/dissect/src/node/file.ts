@@ -1,0 +1,117 @@
+/**
+ * A capture file dissected in two passes, as `tshark -2` does: the first reads the whole
+ * file for the links (pairing/links.ts), the second reads it again behind the first and
+ * writes each frame's record as soon as its links are final. What is held between them
+ * is the links of the frames in between (about one request timeout of capture, a few
+ * dozen bytes a frame): memory does not grow with the capture's length.
+ *
+ * Both passes read the file in order with plain positional reads, each through its own
+ * capture parser; the second reads only as far as the first has settled.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { CaptureParser } from '../capture/reader.ts';
+import type { CaptureError, CapturePacket } from '../capture/types.ts';
+import { linkOptions, newStats, shardTest, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
+import { LinkPass } from '../pairing/links.ts';
+import type { PacketRecord } from '../record.ts';
+import { RecordMaker } from '../records.ts';
+
+/** Bytes read at a time by each pass. */
+const CHUNK = 1 << 20;
+
+/** Reads a file in order, a chunk at a time, through a capture parser. */
+class Reader {
+  readonly #fd: number;
+  readonly #parser: CaptureParser;
+  #position = 0;
+  #ended = false;
+
+  constructor(path: string, options: DissectOptions, readonly chunk: number) {
+    this.#fd = openSync(path, 'r');
+    this.#parser = new CaptureParser(options.capture);
+  }
+
+  /** The items of the next chunk (the parser's last ones at the end of the file); undefined once ended. */
+  next(): (CapturePacket | CaptureError)[] | undefined {
+    if (this.#ended) return undefined;
+    // A new buffer each time: the packets are views into it, and the records made of them outlive this call.
+    const buf = Buffer.allocUnsafe(this.chunk);
+    const n = readSync(this.#fd, buf, 0, this.chunk, this.#position);
+    this.#position += n;
+    if (n === 0) {
+      this.#ended = true;
+      return [...this.#parser.finish()];
+    }
+    return [...this.#parser.push(buf.subarray(0, n))];
+  }
+
+  close(): void {
+    closeSync(this.#fd);
+  }
+}
+
+/**
+ * Dissects a pcap or pcapng file in two passes: yields the packets each chunk of the
+ * first pass settled, in frame order, and, if the file is damaged, every intact packet
+ * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many
+ * bytes each pass reads at a time (1 MiB).
+ */
+export async function* dissectCaptureFile(path: string, options: DissectOptions = {}, stats: DissectStats = newStats(), chunk = CHUNK): AsyncGenerator<DissectBatch> {
+  const links = new LinkPass(linkOptions(options), stats);
+  const maker = new RecordMaker(options, stats);
+  const mine = shardTest(options.shard);
+  const counts = !options.shard || options.shard.index === 0;
+  const first = new Reader(path, options, chunk);
+  const second = new Reader(path, options, chunk);
+  /** The second pass's frames read but not rendered yet, from `head`. */
+  let behind: (CapturePacket | CaptureError)[] = [];
+  let head = 0;
+  const facts = links.facts;
+
+  /** Records of the frames whose links are final (all of them once the first pass is done). */
+  const settle = (all: boolean): PacketRecord[] => {
+    const out: PacketRecord[] = [];
+    while (facts.size && (all || facts.isFinal(facts.first))) {
+      while (head === behind.length) {
+        const items = second.next();
+        if (!items) throw new Error(`${path}: the second pass ended before frame ${facts.first}: was the file changed while it was read?`);
+        behind = items;
+        head = 0;
+      }
+      const item = behind[head++]!;
+      if (item.kind === 'error') throw new Error(`${path}: the second pass met an error the first did not (${item.message}): was the file changed while it was read?`);
+      if (item.index !== facts.first) throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
+      const p = maker.frame(item, facts.shift(), mine, counts);
+      if (p) out.push(p);
+    }
+    return out;
+  };
+
+  try {
+    for (let items = first.next(); items; items = first.next()) {
+      let error: CaptureError | undefined;
+      for (const item of items) {
+        if (item.kind === 'error') {
+          error = item;
+          break;
+        }
+        links.push(item);
+      }
+      if (error) links.finish();
+      const packets = settle(!!error);
+      if (error) {
+        maker.finish();
+        yield { packets, error };
+        return;
+      }
+      if (packets.length) yield { packets };
+    }
+    links.finish();
+    const packets = settle(true);
+    maker.finish();
+    yield { packets };
+  } finally {
+    first.close();
+    second.close();
+  }
+}
