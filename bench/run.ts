@@ -1,25 +1,46 @@
 /**
  * `pnpm bench`: every benchmark, ratios against baselines measured in this process.
- * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults`, `pnpm bench dissect` or `pnpm bench startup` runs one part; GAMEQUERY_BENCH_PACKETS,
- * GAMEQUERY_BENCH_PARALLEL_PACKETS and GAMEQUERY_BENCH_BIG_MB size the dissector runs (defaults 200 000 packets; 1 000 000
- * packets for worker threads, 0 for none; 500 MiB); GAMEQUERY_BENCH_STARTUP_RUNS the start-up runs (default 20).
+ * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults`, `pnpm bench dissect` or `pnpm bench startup` runs one part;
+ * GAMEQUERY_BENCH_STARTUP_RUNS sets the start-up runs (default 20).
+ *
+ * The dissector runs on generated traffic that looks real (bench/traffic.ts), through the built CLI:
+ *   GAMEQUERY_BENCH_FRAMES         frames of the main capture, the one the floors are judged on (default 1 000 000)
+ *   GAMEQUERY_BENCH_BIG_FRAMES     frames of the large capture (default 5 000 000; 0 for none)
+ *   GAMEQUERY_BENCH_DOUBLE_FRAMES  frames of a capture at twice the rate (default 1 000 000; 0 for none)
+ *   GAMEQUERY_BENCH_FORMATS        output formats, of ndjson,json,text,fields (fields: -F text -e two fields; default all)
+ *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
+ *   GAMEQUERY_BENCH_TSHARK=0       no tshark (default: run it when installed)
+ *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
+ * `pnpm bench dissect --check` (or GAMEQUERY_BENCH_CHECK=1) instead checks every request/response link of the built CLI's
+ * NDJSON on GAMEQUERY_BENCH_FRAMES frames against the generator's ground truth; exit code 1 on a mismatch.
  */
 import { benchCodec } from './codec.ts';
-import { benchDissect } from './dissect.ts';
+import { benchDissect, checkDissect, formats, type Format } from './dissect.ts';
 import { benchQuery } from './query.ts';
 import { benchFaults } from './faults.ts';
 import { benchStartup } from './startup.ts';
 
-const only = process.argv[2];
+const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 console.log(`gamequery benchmarks — node ${process.version}, ${process.arch}`);
 if (!only || only === 'codec') benchCodec();
 if (!only || only === 'query') await benchQuery();
 if (!only || only === 'faults') await benchFaults();
 if (!only || only === 'dissect') {
-  await benchDissect({
-    packets: Number(process.env.GAMEQUERY_BENCH_PACKETS ?? 200_000),
-    parallelPackets: Number(process.env.GAMEQUERY_BENCH_PARALLEL_PACKETS ?? 1_000_000),
-    bigBytes: Number(process.env.GAMEQUERY_BENCH_BIG_MB ?? 500) * 2 ** 20,
-  });
+  const env = process.env;
+  const frames = Number(env.GAMEQUERY_BENCH_FRAMES ?? 1_000_000);
+  const seed = Number(env.GAMEQUERY_BENCH_SEED ?? 1);
+  const jobs = env.GAMEQUERY_BENCH_JOBS ? Number(env.GAMEQUERY_BENCH_JOBS) : undefined;
+  if (process.argv.includes('--check') || env.GAMEQUERY_BENCH_CHECK === '1') {
+    if (!(await checkDissect({ frames, seed, jobs }))) process.exitCode = 1;
+  } else {
+    const chosen = (env.GAMEQUERY_BENCH_FORMATS ?? formats.join(',')).split(',').map((f) => f.trim()).filter(Boolean);
+    const unknown = chosen.filter((f) => !formats.includes(f as Format));
+    if (unknown.length) throw new Error(`GAMEQUERY_BENCH_FORMATS: unknown ${unknown.join(', ')} (of ${formats.join(', ')})`);
+    await benchDissect({
+      frames, seed, jobs, formats: chosen as Format[], tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
+      bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
+      doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
+    });
+  }
 }
 if (!only || only === 'startup') benchStartup({ runs: Number(process.env.GAMEQUERY_BENCH_STARTUP_RUNS ?? 20) });
