@@ -25,20 +25,20 @@ export const buildArgs = [`${root}node_modules/typescript/bin/tsc`, '-b', ...pac
 
 const mtime = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
 
-/** The newest modification time under `dir`. */
+/** The newest modification time of `dir` and of everything under it (a directory's changes when a file comes or goes). */
 function newestUnder(dir) {
-  let newest = 0;
+  let newest = mtime(dir) ?? 0;
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, mtime(`${entry.parentPath ?? entry.path}/${entry.name}`) ?? 0);
+    newest = Math.max(newest, mtime(`${entry.parentPath ?? entry.path}/${entry.name}`) ?? 0);
   }
   return newest;
 }
 
 /**
- * Why the build is older than its sources, or undefined when it is current: `tsc -b`'s own
- * test (a package's `tsconfig.tsbuildinfo` older than its sources or configuration), by
- * modification time. About 2 ms (one `stat` per source file), where `tsc -b` takes about 200 ms
- * to find that it has nothing to do.
+ * Why the build is older than its sources, or undefined when it is current: `tsc -b`'s own test
+ * (a package's `tsconfig.tsbuildinfo` older than its sources, their directories or its
+ * configuration), by modification time. About 2 ms (one `stat` per source file and directory),
+ * where `tsc -b` takes about 200 ms to find that it has nothing to do.
  */
 export function staleness() {
   if (!existsSync(main)) return 'packages/cli/dist/main.js is missing';
