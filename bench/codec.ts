@@ -1,5 +1,7 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
-import { ByteSink, infoResponse, nodeJson, playersResponse, type Layout } from '@gamequery/codec';
+import {
+  ByteSink, CodecError, fromHex, fullResponse, identify, infoResponse, nodeJson, playersResponse, rconRequest, rconResponse, signatureOf, type Layout,
+} from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
 
@@ -49,8 +51,72 @@ export function benchCodec(): void {
       { name: 'emitJson into a reused ByteSink (UTF-8 bytes)', run: () => emit(layout, bytes) },
     ]);
   }
+  benchRcon(treeJson);
+  benchMeasure([['i response', infoResponse, info], ['d response, 100 players', playersResponse, d], ['Minecraft full stat, 20 players', fullResponse, fullStat()]]);
   benchGroup('encode', 'packets', [
     { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
     { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
   ]);
+}
+
+/**
+ * RCON: recognised by its length prefixes (`measure`) against the way it was before, decoding
+ * request and reply in turn until one does not throw; and a request's tree as JSON, its
+ * password masked, compiled (`emitJsonWith`) against the tree the dissector took before.
+ */
+function benchRcon(treeJson: (layout: Layout<any>, bytes: Uint8Array) => string): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const request = rconRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, password: 'changeme', command: 'players' });
+  const reply = rconResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, output: 'Invalid RCON password.' });
+  // The old recognition of an RCON datagram: the signature and opcode, then the first layout that decodes it exactly.
+  const tryDecodes = (bytes: Uint8Array): Layout<any> | undefined => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (signatureOf(bytes) !== 'samp' || bytes.length < 11 || bytes[10] !== 0x78) return undefined;
+    let fallback: Layout<any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const l of [rconRequest, rconResponse]) {
+      try {
+        if (l.decode(bytes).bytesRead === bytes.length) return l;
+        fallback ??= l;
+      } catch (e) {
+        if (!(e instanceof CodecError)) throw e;
+      }
+    }
+    return fallback ?? rconRequest;
+  };
+  for (const [what, bytes, layout] of [['reply', reply, rconResponse], ['request', request, rconRequest]] as const) {
+    if (identify(bytes)?.layout !== layout || tryDecodes(bytes) !== layout) throw new Error(`RCON ${what}: recognised as something else`);
+    benchGroup(`SA:MP x (RCON) ${what} (${bytes.length} bytes): recognise without a hint`, 'packets', [
+      { name: 'decode each layout until one fits (before)', run: () => tryDecodes(bytes) },
+      { name: 'identify (length prefixes, measure)', run: () => identify(bytes) },
+    ]);
+  }
+  const sink = new ByteSink();
+  const masked = treeJson(rconRequest, request);
+  sink.at = 0;
+  rconRequest.emitJsonWith(request, sink);
+  if (sink.text(0) !== masked) throw new Error('RCON request: emitJsonWith writes another tree');
+  benchGroup('SA:MP x (RCON) request: the annotated tree as JSON, password masked', 'packets', [
+    { name: 'annotate + nodeJson + JSON.stringify (before)', run: () => treeJson(rconRequest, request) },
+    { name: 'emitJsonWith into a reused ByteSink', run: () => { sink.at = 0; rconRequest.emitJsonWith(request, sink); return sink.at; } },
+    { name: 'emitJson, { showSecrets: false }', run: () => { sink.at = 0; rconRequest.emitJson(request, sink, { showSecrets: false }); return sink.at; } },
+  ]);
+}
+
+/** A Minecraft full-stat reply with 20 players, as vanilla servers send it. */
+function fullStat(): Uint8Array {
+  const kv = Object.entries({
+    hostname: 'A Minecraft Server', gametype: 'SMP', game_id: 'MINECRAFT', version: '1.20.4', plugins: '', map: 'world',
+    numplayers: '20', maxplayers: '20', hostport: '25565', hostip: '127.0.0.1',
+  }).map(([key, value]) => ({ key, value }));
+  const players = Array.from({ length: 20 }, (_, i) => `Player${i}_${'x'.repeat(i % 7)}`);
+  return fullResponse.encode({ sessionId: 1, splitnum: fromHex('73706c69746e756d008000'), kv, players });
+}
+
+/** Whether a datagram decodes, and how far: `measure` (lengths, counts, constants) against `decode`. */
+function benchMeasure(cases: readonly (readonly [string, Layout<any>, Uint8Array])[]): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const [what, layout, bytes] of cases) {
+    if (layout.measure(bytes) !== layout.decode(bytes).bytesRead) throw new Error(`${layout.id}: measure and decode disagree`);
+    benchGroup(`${what} (${bytes.length} bytes): does it decode, and how far?`, 'packets', [
+      { name: 'decode (compiled binary-parser)', run: () => layout.decode(bytes).bytesRead },
+      { name: 'measure (compiled from the declaration)', run: () => layout.measure(bytes) },
+    ]);
+  }
 }

@@ -8,7 +8,7 @@ export type { Charset, TextCodec } from './grammar/charset.ts';
 export { charsets, textCodec } from './grammar/charset.ts';
 export type * from './grammar/fields.ts';
 export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
-export type { Layout, Protocol, Direction, CodecOptions, Decoded, Annotation } from './grammar/layout.ts';
+export type { Layout, Protocol, Direction, CodecOptions, EmitOptions, Decoded, Annotation } from './grammar/layout.ts';
 export { protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';

@@ -79,17 +79,17 @@ function opcodeOf<E>(protocol: 'samp' | 'vcmp', bytes: Uint8Array, fail: Fail<E>
   return pair ?? fail(() => new UnknownOpcodeError({ layout: '', field: `${protocol}.opcode`, offset: 10, actual: `0x${bytes[10]!.toString(16).padStart(2, '0')}` }));
 }
 
-/** The first layout in `candidates` that decodes `bytes` exactly, else the first that decodes at all. */
+/**
+ * The first layout in `candidates` that decodes `bytes` exactly, else the first that decodes
+ * at all, else the first. Told by each layout's `measure` (its length prefixes and counts,
+ * not a decode, and no exception where one does not fit).
+ */
 function bestFit(candidates: readonly Layout<any>[], bytes: Uint8Array, options?: CodecOptions): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   let fallback: Layout<any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
   for (const l of candidates) {
-    try {
-      const r = l.decode(bytes, options);
-      if (r.bytesRead === bytes.length) return l;
-      fallback ??= l;
-    } catch (e) {
-      if (!(e instanceof CodecError)) throw e;
-    }
+    const n = l.measure(bytes, options);
+    if (n === bytes.length) return l;
+    if (n >= 0) fallback ??= l;
   }
   return fallback ?? candidates[0]!;
 }
@@ -176,7 +176,7 @@ function recognizeRcon(bytes: Uint8Array, pair: Pair, options?: CodecOptions): R
   // A request (two u16-prefixed strings) and a reply line (one) can never both fit a
   // datagram exactly, so the one that consumes it all is the answer.
   const layout = bestFit([pair.request, pair.response], bytes, options);
-  return { protocol: 'samp', direction: layout.direction, message: 'rcon', layout };
+  return found(layout.direction, layout);
 }
 
 /**

@@ -49,6 +49,14 @@ export interface DecodeWarning {
   readonly message: string;
 }
 
+/** A flag byte other than 0 or 1 (decoded as true). */
+export const flagWarning = (field: string, offset: number, n: number): DecodeWarning =>
+  ({ field, offset, message: `${field}: flag byte is ${n}, expected 0 or 1` });
+
+/** A counted list that the message ends before its count (`tolerateShort`). */
+export const shortListWarning = (field: string, offset: number, declared: number, present: number): DecodeWarning =>
+  ({ field, offset, message: `${field}: ${declared} entries declared, ${present} present before the end of the message` });
+
 interface Walk {
   readonly layout: string;
   readonly bytes: Uint8Array;
@@ -115,7 +123,7 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
       need(w, f.abbrev, 1);
       const n = w.bytes[start]!;
       value[f.name] = n !== 0;
-      if (n > 1) w.warnings.push({ field: f.abbrev, offset: start, message: `${f.abbrev}: flag byte is ${n}, expected 0 or 1` });
+      if (n > 1) w.warnings.push(flagWarning(f.abbrev, start, n));
       push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 1, value: n !== 0, show: `${n !== 0 ? 'Yes' : 'No'} (${n})` });
       w.offset += 1;
       return;
@@ -235,7 +243,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
     w.offset += intSize[c.type];
     for (let i = 0; i < n; i++) {
       if (f.tolerateShort && w.offset === w.bytes.length) {
-        w.warnings.push({ field: c.abbrev, offset: w.offset, message: `${c.abbrev}: ${n} entries declared, ${i} present before the end of the message` });
+        w.warnings.push(shortListWarning(c.abbrev, w.offset, n, i));
         break;
       }
       walkEntry();

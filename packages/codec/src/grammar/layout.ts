@@ -8,7 +8,8 @@ import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
-import { compileJson, type JsonEmitter } from './emit.ts';
+import { compileJson, emitWith, type JsonEmitter } from './emit.ts';
+import { compileMeasure, type Measurer } from './measure.ts';
 import { measure, writeInto } from './encode.ts';
 import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
@@ -20,6 +21,11 @@ export type Direction = 'request' | 'response';
 export interface CodecOptions {
   /** Charset of the strings; defaults to the protocol's (windows-1252, or latin1 for Minecraft). */
   readonly charset?: Charset;
+}
+
+/** How the JSON emitter writes secrets (RCON passwords): masked (`********`, or the redacted text) unless `showSecrets`. */
+export interface EmitOptions extends CodecOptions {
+  readonly showSecrets?: boolean;
 }
 
 export interface Decoded<V> {
@@ -76,18 +82,32 @@ export interface Layout<V = Record<string, unknown>> {
   /**
    * The annotated tree's fields as JSON text (`nodeJson` of each node), with the value,
    * several times faster than `annotate` + `JSON.stringify`. Only for a message that
-   * decodes cleanly — no error, no warning — in a layout without secrets; undefined
-   * otherwise, and `annotate` tells why.
+   * decodes cleanly — no error, no warning — in a layout without secrets (or with
+   * `showSecrets` given: `nodeJson(node, showSecrets)`); undefined otherwise, and
+   * `annotate` tells why.
    */
-  annotateJson(bytes: Uint8Array, options?: CodecOptions): { readonly value: V; readonly json: string } | undefined;
+  annotateJson(bytes: Uint8Array, options?: EmitOptions): { readonly value: V; readonly json: string } | undefined;
   /**
    * The same JSON text as {@link annotateJson}, written as UTF-8 into `sink` at `sink.at`
    * (which it moves past the text) without making a string: what the dissector writes its
    * NDJSON lines with. Returns the value. Undefined wherever `annotateJson` is (anything
-   * `annotate` reports; always for a layout with secrets), and then `sink.at` is where it
-   * was, the bytes past it possibly changed.
+   * `annotate` reports; a layout with secrets unless `showSecrets` is given), and then
+   * `sink.at` is where it was, the bytes past it possibly changed.
    */
-  emitJson(bytes: Uint8Array, sink: ByteSink, options?: CodecOptions): V | undefined;
+  emitJson(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): V | undefined;
+  /**
+   * {@link emitJson} for every message that decodes: warnings (trailing bytes, a flag byte
+   * above 1, a list shorter than its count) do not stop it but are returned, as `annotate`
+   * gives them (the tree has no node for trailing bytes), and secrets are written masked
+   * (`********`, or the redacted text) unless `showSecrets`. Undefined, with `sink.at`
+   * where it was, where `decode` would throw.
+   */
+  emitJsonWith(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<V> | undefined;
+  /**
+   * The bytes `decode` would read, or -1 where it would throw, without decoding text or
+   * building a value: for telling cheaply whether, and how much of, a datagram decodes.
+   */
+  measure(bytes: Uint8Array, options?: CodecOptions): number;
   encode(value: V, options?: CodecOptions): Uint8Array;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
@@ -116,6 +136,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   const secrets = secretFields(spec.fields);
   // Compiled on first use: most programs use a few of the layouts.
   let emitter: JsonEmitter | undefined;
+  let measurer: Measurer | undefined;
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
   const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
@@ -171,9 +192,23 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     },
 
     emitJson(bytes, sink, options) {
-      if (secrets.size) return undefined;
+      // Secrets only when told how to write them: a caller that renders later decides then, from the tree.
+      if (secrets.size && options?.showSecrets === undefined) return undefined;
       emitter ??= compileJson(spec.fields);
-      return emitter(bytes, codecFor(options), sink) as V | undefined;
+      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true, null) as V | undefined;
+    },
+
+    emitJsonWith(bytes, sink, options) {
+      emitter ??= compileJson(spec.fields);
+      const r = emitWith(emitter, bytes, codecFor(options), sink, options?.showSecrets === true);
+      if (!r) return undefined;
+      const warnings = r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : r.warnings ?? NO_WARNINGS;
+      return { value: r.value as V, bytesRead: r.bytesRead, warnings };
+    },
+
+    measure(bytes, options) {
+      measurer ??= compileMeasure(spec.fields);
+      return measurer(bytes, options?.charset ?? defaultCharset);
     },
 
     encode(value, options) {

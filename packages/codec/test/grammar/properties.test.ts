@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charsets, fromHex, handshakeResponse, infoResponse, layouts, playersResponse, type Charset, type Layout } from '@gamequery/codec';
-import {
-  bool, bytes, constant, countedList, cstring, decimalCstring, fixedString, group, i32be, ipv4, magic, prefixedString, terminatedList, u16be, u8,
-} from '../../src/grammar/fields.ts';
-import { defineLayout } from '../../src/grammar/layout.ts';
+import { synthetic } from '../helpers/synthetic.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { checkRoundTrip } from '../helpers/roundtrip.ts';
 import { loadVectors } from '../helpers/vectors.ts';
@@ -95,48 +92,6 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
     expect(both(handshakeResponse, handshake('2147483648'))).toBe(false);
     expect(both(handshakeResponse, handshake('-0'))).toBe(true);
     expect(both(handshakeResponse, handshake('\xef\xbb\xbf12'), 'utf8')).toBe(true);
-  });
-
-  // Every kind of field in the places the real layouts do not put them: a list first in its
-  // array, a group of plain fields after a variable-length one, a summary naming a flag,
-  // bytes and a name that is not declared, constants inside an entry, an empty group.
-  const synthetic: AnyLayout = defineLayout({
-    protocol: 'samp', message: 'synthetic', direction: 'response', title: 'Every kind of field',
-    fields: [
-      terminatedList('tags', { abbrev: 'samp.synthetic.tags_end', label: 'End of tags' }, {
-        abbrev: 'samp.synthetic.tag', label: 'Tag', fields: [cstring('tag', { abbrev: 'samp.synthetic.tag', label: 'Tag' })],
-      }, { flat: true }),
-      cstring('name', { abbrev: 'samp.synthetic.name', label: 'Name' }),
-      group({ abbrev: 'samp.synthetic.flags', label: 'Flags' }, [
-        bool('on', { abbrev: 'samp.synthetic.on', label: 'On' }),
-        u16be('mask', { abbrev: 'samp.synthetic.mask', label: 'Mask', base: 'hex' }),
-        u8('kind', { abbrev: 'samp.synthetic.kind', label: 'Kind', base: 'char', values: { 0x41: 'A "quoted" \\ kind' } }),
-      ]),
-      prefixedString('note', 'u8', { abbrev: 'samp.synthetic.note', label: 'Note' }),
-      fixedString('code', 4, { abbrev: 'samp.synthetic.code', label: 'Code' }),
-      i32be('delta', { abbrev: 'samp.synthetic.delta', label: 'Delta' }),
-      bytes('raw', 3, { abbrev: 'samp.synthetic.raw', label: 'Raw' }),
-      ipv4('addr', { abbrev: 'samp.synthetic.addr', label: 'Address' }),
-      countedList('items', { type: 'u8', abbrev: 'samp.synthetic.count', label: 'Count' }, {
-        abbrev: 'samp.synthetic.item', label: 'Item', summary: '#{id} {on} {raw} {missing} "{name}"',
-        fields: [
-          magic([0xab], { abbrev: 'samp.synthetic.item.magic', label: 'Item magic' }),
-          u8('id', { abbrev: 'samp.synthetic.item.id', label: 'ID' }),
-          bool('on', { abbrev: 'samp.synthetic.item.on', label: 'On' }),
-          bytes('raw', 2, { abbrev: 'samp.synthetic.item.raw', label: 'Raw' }),
-          constant('u8', 7, { abbrev: 'samp.synthetic.item.seven', label: 'Seven' }),
-          cstring('name', { abbrev: 'samp.synthetic.item.name', label: 'Name' }),
-        ],
-      }),
-      group({ abbrev: 'samp.synthetic.tail', label: 'Tail' }, [
-        decimalCstring('total', 'i32', { abbrev: 'samp.synthetic.total', label: 'Total' }),
-        terminatedList('pairs', { abbrev: 'samp.synthetic.pairs_end', label: 'End of pairs' }, {
-          abbrev: 'samp.synthetic.pair', label: 'Pair', summary: '{key}={value}',
-          fields: [cstring('key', { abbrev: 'samp.synthetic.key', label: 'Key' }), decimalCstring('value', 'u32', { abbrev: 'samp.synthetic.value', label: 'Value' })],
-        }),
-        group({ abbrev: 'samp.synthetic.empty', label: 'Empty' }, []),
-      ]),
-    ],
   });
 
   it('writes every kind of field, wherever it sits, as annotate does', () => {

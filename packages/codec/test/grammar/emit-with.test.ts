@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ByteSink, CodecError, charsets, fromHex, infoResponse, layouts, nodeJson, playersResponse, rconRequest,
+  type Charset, type EmitOptions, type FieldNode, type Layout,
+} from '@gamequery/codec';
+import { secretFields, type Field } from '../../src/grammar/fields.ts';
+import { valueArb } from '../helpers/arbitrary.ts';
+import { loadVectors } from '../helpers/vectors.ts';
+import { secretive, synthetic } from '../helpers/synthetic.ts';
+import { hostileBytes } from '../../fuzz/codec.ts';
+import { mutatedMany } from '../../fuzz/mutate.ts';
+
+const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
+type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Decodes exactly: valid UTF-8 decoding to the same text is the same bytes. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** What `emitJsonWith` must give, from the interpreter: the tree's JSON as `nodeJson` masks it, the value, bytes read and warnings. */
+function expected(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefined, showSecrets: boolean) {
+  const tree = layout.annotate(bytes, charset === undefined ? {} : { charset });
+  if (tree.error) return undefined;
+  return { json: JSON.stringify(tree.fields.map((n) => nodeJson(n, showSecrets))), value: tree.value, bytesRead: tree.bytesRead, warnings: tree.warnings };
+}
+
+/** A sink of 16 bytes with `offset` bytes in it already, so that it grows mid-node. */
+function sinkAt(offset: number): { sink: ByteSink; before: Uint8Array } {
+  const sink = new ByteSink(16);
+  const before = Uint8Array.from({ length: offset }, (_, i) => (i * 37 + 11) & 0xff);
+  sink.bytes(before);
+  return { sink, before };
+}
+
+/**
+ * emitJsonWith and emitJson against the interpreter, secrets masked (by default and when
+ * asked) and in clear: the same JSON byte for byte, value, bytes read (`decode`'s too, for
+ * the real layouts) and warnings; emitJson only for a message without warnings, and for a
+ * layout with secrets only when told how to write them. Returns whether the message decodes.
+ */
+function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefined, offset: number): boolean {
+  const secrets = secretFields(layout.fields).size > 0;
+  let decodes = false;
+  for (const showSecrets of [undefined, false, true]) {
+    const options: EmitOptions = { ...(charset === undefined ? {} : { charset }), ...(showSecrets === undefined ? {} : { showSecrets }) };
+    const want = expected(layout, bytes, charset, showSecrets === true);
+    const { sink, before } = sinkAt(offset);
+    const got = layout.emitJsonWith(bytes, sink, options);
+    expect(sink.buf.subarray(0, offset)).toEqual(before);
+    if (!want) {
+      expect(got).toBeUndefined();
+      expect(sink.at).toBe(offset);
+    } else {
+      decodes = true;
+      expect(got).toBeDefined();
+      expect(strictUtf8.decode(sink.buf.subarray(offset, sink.at))).toBe(want.json);
+      expect(got!.value).toEqual(want.value);
+      expect(got!.bytesRead).toBe(want.bytesRead);
+      expect(got!.warnings).toEqual(want.warnings);
+      if (layouts.includes(layout)) expect(got!.bytesRead).toBe(layout.decode(bytes, options).bytesRead);
+    }
+    const plain = sinkAt(offset);
+    const value = layout.emitJson(bytes, plain.sink, options);
+    if (want && want.warnings.length === 0 && (!secrets || showSecrets !== undefined)) {
+      expect(value).toEqual(want.value);
+      expect(strictUtf8.decode(plain.sink.buf.subarray(offset, plain.sink.at))).toBe(want.json);
+    } else {
+      expect(value).toBeUndefined();
+      expect(plain.sink.at).toBe(offset);
+    }
+  }
+  return decodes;
+}
+
+interface Slot { readonly offset: number; readonly type: 'flag' | 'u8' | 'u16le' | 'u16be' }
+
+/** Abbreviation → what to raise, of every flag and every count of a list that tolerates being short. */
+function warnableFields(fields: readonly Field[], out = new Map<string, Slot['type']>()): Map<string, Slot['type']> {
+  for (const f of fields) {
+    if (f.kind === 'bool') out.set(f.abbrev, 'flag');
+    else if (f.kind === 'group') warnableFields(f.fields, out);
+    else if (f.kind === 'list') {
+      const type = f.count?.type;
+      if (f.tolerateShort && (type === 'u8' || type === 'u16le' || type === 'u16be')) out.set(f.count!.abbrev, type);
+      warnableFields(f.entry.fields, out);
+    }
+  }
+  return out;
+}
+
+const vectors = loadVectors();
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+
+/** Text that the RCON command's redaction pattern matches, or nearly does. */
+const commandArb = fc.oneof(
+  valueArb(rconRequest).map((v) => v.command as string),
+  fc.tuple(
+    fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
+    fc.constantFrom(' ', '  ', '\t', '\n', ''),
+    fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
+  ).map(([verb, space, rest]) => verb + space + rest),
+);
+
+describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout) => {
+  it('writes the tree of every test vector, of any layout, cut and extended, with its warnings', () => {
+    for (const v of vectors) {
+      const bytes = fromHex(v.hex);
+      check(layout, bytes, v.charset, 3);
+      check(layout, bytes.subarray(0, bytes.length - 1), v.charset, 0);
+      check(layout, Uint8Array.of(...bytes, 0, 0x22, 0x5c), v.charset, 5);
+    }
+  });
+
+  it('writes random valid values in every charset, with and without trailing bytes', () => {
+    for (const charset of charsets) {
+      const values = layout === rconRequest
+        ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
+        : valueArb(layout, charset);
+      fc.assert(fc.property(values, fc.uint8Array({ maxLength: 3 }), fc.nat(40), (value, tail, offset) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = layout.encode(value, { charset });
+        } catch (e) {
+          if (e instanceof CodecError) return; // a command the charset cannot encode
+          throw e;
+        }
+        expect(check(layout, bytes, charset, offset)).toBe(true);
+        check(layout, Uint8Array.of(...bytes, ...tail), charset, offset);
+      }), { numRuns: Math.ceil(runs / 4), seed: 41 });
+    }
+  });
+
+  it('writes flag bytes above 1 and counts above the entries present, with their warnings', () => {
+    const slots = (bytes: Uint8Array): Slot[] => {
+      const out: Slot[] = [];
+      const walk = (nodes: readonly FieldNode[]): void => {
+        for (const n of nodes) {
+          const type = warnable.get(n.abbrev);
+          if (type) out.push({ offset: n.offset, type });
+          if (n.children) walk(n.children);
+        }
+      };
+      walk(layout.annotate(bytes).fields);
+      return out;
+    };
+    const warnable = warnableFields(layout.fields);
+    if (warnable.size === 0) return;
+    const edited = valueArb(layout).chain((value) => {
+      const bytes = layout.encode(value);
+      const found = slots(bytes);
+      if (found.length === 0) return fc.constant(bytes);
+      return fc.tuple(fc.subarray(found, { minLength: 1 }), fc.integer({ min: 1, max: 254 })).map(([chosen, k]) => {
+        const b = bytes.slice();
+        const view = new DataView(b.buffer);
+        for (const { offset, type } of chosen) {
+          if (type === 'flag') b[offset] = 1 + k;
+          else if (type === 'u8') b[offset] = Math.min(0xff, b[offset]! + (k % 3) + 1);
+          else view.setUint16(offset, Math.min(0xffff, view.getUint16(offset, type === 'u16le') + (k % 3) + 1), type === 'u16le');
+        }
+        return b;
+      });
+    });
+    fc.assert(fc.property(edited, fc.nat(40), (bytes, offset) => {
+      check(layout, bytes, undefined, offset);
+    }), { numRuns: runs, seed: 47 });
+  });
+
+  it('writes damaged bytes as the interpreter does, or declines where it stops', () => {
+    const damaged = layouts.includes(layout)
+      ? hostileBytes(layout)
+      : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
+    fc.assert(fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), fc.nat(40), (bytes, charset, offset) => {
+      check(layout, bytes, charset, offset);
+    }), { numRuns: runs, seed: 43 });
+  });
+});
+
+describe('emitJsonWith', () => {
+  // "SAMP" 127.0.0.1:7777 'x' | 05 00 "wrong" | 17 00 "rcon_password se\cr"et1" | ab cd (trailing)
+  const request = fromHex('53414d507f000001611e78 0500 77726f6e67 1700 72636f6e5f70617373776f72642073655c637222657431 abcd');
+  // What `gamequery dissect -F ndjson` printed for these bytes as "fields" (commit 8d5144a, from the tree), without and with --show-secrets.
+  const masked = '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"********","show":"********"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password ********","show":"rcon_password ********"}]';
+  const clear = '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"wrong","show":"wrong"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password se\\\\cr\\"et1","show":"rcon_password se\\\\\\\\cr\\"et1"}]';
+
+  it('writes an RCON request as the dissector prints it, masked by default and in clear when asked, with its trailing bytes as a warning', () => {
+    for (const [options, json] of [[{}, masked], [{ showSecrets: false }, masked], [{ showSecrets: true }, clear]] as const) {
+      const sink = new ByteSink();
+      const r = rconRequest.emitJsonWith(request, sink, options);
+      expect(sink.text()).toBe(json);
+      expect(r).toEqual({
+        value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' }, bytesRead: 43,
+        warnings: [{ field: 'trailing', offset: 43, message: '2 bytes after the end of the message at offset 43' }],
+      });
+      // Without the trailing bytes emitJson writes it too, once told how to write secrets.
+      const exact = request.subarray(0, 43);
+      expect(rconRequest.emitJson(exact, new ByteSink(), {})).toBeUndefined();
+      const s2 = new ByteSink();
+      expect(rconRequest.emitJson(exact, s2, { showSecrets: options.showSecrets ?? false })).toEqual(r!.value);
+      expect(s2.text()).toBe(json);
+      expect(rconRequest.annotateJson(exact, { showSecrets: options.showSecrets ?? false })?.json).toBe(json);
+    }
+  });
+
+  it('writes a flag byte above 1 and a list shorter than its count, with the warnings annotate gives', () => {
+    // "SAMP" 127.0.0.1:7777 'i' | password 02 | players 01 00 | max 02 00 | "a" "b" "c"
+    const info = fromHex('53414d507f000001611e69 02 0100 0200 0100000061 0100000062 0100000063');
+    const r = infoResponse.emitJsonWith(info, new ByteSink());
+    expect(r?.value).toMatchObject({ password: true });
+    expect(r?.warnings).toEqual(infoResponse.annotate(info).warnings);
+    expect(r?.warnings.map((w) => w.field)).toEqual(['samp.info.password']);
+    // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
+    const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
+    const p = playersResponse.emitJsonWith(d, new ByteSink());
+    expect(p?.warnings).toEqual(playersResponse.annotate(d).warnings);
+    expect(p?.warnings.map((w) => w.field)).toEqual(['samp.players.count']);
+    expect(check(playersResponse, d, undefined, 7)).toBe(true);
+    expect(check(infoResponse, info, undefined, 7)).toBe(true);
+  });
+});
