@@ -215,13 +215,43 @@ class Lane<T> {
     return this.base + n;
   }
 
-  /** Lets go of the item at `position` if it is still there. */
+  /** Entries let go of before their time, still taking room. */
+  dropped = 0;
+
+  /**
+   * Lets go of the item at `position` if it is still there. Once most of the lane is
+   * such holes (answered requests behind one still waiting out its timeout: seconds of
+   * capture), the lane is rebuilt without them, telling each item where it moved.
+   */
   drop(item: T, position: number): void {
     const i = position - this.base;
-    if (i >= this.head && i < this.items.length && this.items[i] === item) this.items[i] = undefined;
+    if (i < this.head || i >= this.items.length || this.items[i] !== item) return;
+    this.items[i] = undefined;
+    if (++this.dropped > 1024 && this.dropped * 2 > this.items.length - this.head) this.#compact();
+  }
+
+  #compact(): void {
+    const items: (T | undefined)[] = [];
+    const ats: bigint[] = [];
+    const seqs: number[] = [];
+    this.base += this.items.length; // new positions: no old one can be mistaken for them
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item === undefined) continue;
+      (item as unknown as Timed).timerAt = this.base + items.length;
+      items.push(item);
+      ats.push(this.ats[i]!);
+      seqs.push(this.seqs[i]!);
+    }
+    this.items = items;
+    this.ats = ats;
+    this.seqs = seqs;
+    this.head = 0;
+    this.dropped = 0;
   }
 
   shift(): void {
+    if (this.items[this.head] === undefined) this.dropped--;
     this.items[this.head++] = undefined;
     if (this.head === this.items.length) {
       this.base += this.items.length;
@@ -229,6 +259,7 @@ class Lane<T> {
       this.ats = [];
       this.seqs = [];
       this.head = 0;
+      this.dropped = 0;
     } else if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.base += this.head;
       this.items = this.items.slice(this.head);
@@ -324,6 +355,7 @@ export class DeadlineQueue<T extends Timed> {
       lane.seqs = [];
       lane.head = 0;
       lane.base = 0;
+      lane.dropped = 0;
     }
   }
 

@@ -14,7 +14,7 @@
  */
 import type { Layout } from '../grammar/layout.ts';
 import { sameEndpoint, type Keys, type Filed } from './rules.ts';
-import { ByteRing, EntryRing, hashA, hashB } from './ring.ts';
+import { ByteRing, EntryRing, KeyTable, hashA, hashB } from './ring.ts';
 import type { Datagram, Endpoint } from './types.ts';
 
 /** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
@@ -29,7 +29,15 @@ const float64 = (n: number): Float64Array => new Float64Array(n);
 const int32 = (n: number): Int32Array => new Int32Array(n);
 const uint8 = (n: number): Uint8Array => new Uint8Array(n);
 const bigint64 = (n: number): BigInt64Array => new BigInt64Array(n);
-const refs = <T>(n: number): (T | undefined)[] => new Array<T | undefined>(n).fill(undefined);
+/**
+ * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
+ * thousands is a dictionary, where every store is a hash table insert.
+ */
+const refs = <T>(n: number): (T | undefined)[] => {
+  const a: (T | undefined)[] = [];
+  for (let i = 0; i < n; i++) a.push(undefined);
+  return a;
+};
 
 /** A reply's parts, as the pairer hands them over. */
 export interface ReplyFacts<M> {
@@ -63,11 +71,12 @@ export class ExchangeMemory<M> {
   readonly #replies = new EntryRing(1024, (from, to) => this.#growReplies(from, to));
   readonly #bytes = new ByteRing();
   /** The newest entry under each key, exact and loose; older ones are chained through #chain. */
-  readonly #exact = new Map<number, number>();
-  readonly #loose = new Map<number, number>();
+  readonly #exact = new KeyTable();
+  readonly #loose = new KeyTable();
 
   #keys = int32(1024 * WIDTH);
-  #chain = float64(1024 * WIDTH);
+  /** The next older entry under the same key, or -1 (entries are numbered in a run: an int32 lasts two billion exchanges). */
+  #chain = int32(1024 * WIDTH);
   #nkeys = uint8(1024);
   #outcome = uint8(1024);
   #collects = uint8(1024);
@@ -112,7 +121,7 @@ export class ExchangeMemory<M> {
       const index = j < half ? this.#exact : this.#loose;
       const k = keys[j]!;
       this.#keys[s * WIDTH + j] = k;
-      this.#chain[s * WIDTH + j] = index.get(k) ?? -1;
+      this.#chain[s * WIDTH + j] = index.get(k);
       index.set(k, n);
     }
     this.#outcome[s] = outcomeCode(f.outcome);
@@ -136,7 +145,7 @@ export class ExchangeMemory<M> {
     for (const r of f.replies) {
       const rs = this.#replies.slot(this.#replies.add());
       this.#replyA[rs] = hashA(r.bytes);
-      this.#replyB[rs] = hashB(r.bytes);
+      this.#replyB[rs] = hashB();
       this.#replyLength[rs] = r.bytes.length;
       this.#replyTime[rs] = r.time;
       this.#replyMeta[rs] = r.meta;
@@ -192,7 +201,7 @@ export class ExchangeMemory<M> {
    */
   *newestUnder(key: number, exact: boolean, reply: Datagram, test: (request: Filed, reply: Datagram) => boolean): Generator<number, void> {
     const ring = this.#ring;
-    for (let n = (exact ? this.#exact : this.#loose).get(key) ?? -1; n >= ring.first;) {
+    for (let n = (exact ? this.#exact : this.#loose).get(key); n >= ring.first;) {
       const s = ring.slot(n);
       const count = this.#nkeys[s]!;
       const half = count >> 1;
@@ -249,11 +258,15 @@ export class ExchangeMemory<M> {
   copyOf(n: number, bytes: Uint8Array): number {
     const s = this.#ring.slot(n);
     let a: number | undefined;
-    let b: number | undefined;
+    let b = 0;
     for (let i = 0; i < this.#replyCount[s]!; i++) {
       const r = this.#replies.slot(this.#firstReply[s]! + i);
       if (this.#replyLength[r] !== bytes.length) continue;
-      if ((a ??= hashA(bytes)) === this.#replyA[r] && (b ??= hashB(bytes)) === this.#replyB[r]) return i;
+      if (a === undefined) {
+        a = hashA(bytes);
+        b = hashB();
+      }
+      if (a === this.#replyA[r] && b === this.#replyB[r]) return i;
     }
     return -1;
   }
@@ -269,7 +282,7 @@ export class ExchangeMemory<M> {
   #grow(from: number, to: number): void {
     const ring = this.#ring;
     this.#keys = ring.regrow(this.#keys, from, to, int32, WIDTH);
-    this.#chain = ring.regrow(this.#chain, from, to, float64, WIDTH);
+    this.#chain = ring.regrow(this.#chain, from, to, int32, WIDTH);
     this.#nkeys = ring.regrow(this.#nkeys, from, to, uint8);
     this.#outcome = ring.regrow(this.#outcome, from, to, uint8);
     this.#collects = ring.regrow(this.#collects, from, to, uint8);
@@ -313,9 +326,9 @@ export interface TokenFacts<M> {
 export class TokenMemory<M> {
   readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
   readonly #bytes = new ByteRing();
-  readonly #newest = new Map<number, number>();
+  readonly #newest = new KeyTable();
   #keys = int32(1024);
-  #chain = float64(1024);
+  #chain = int32(1024);
   #token = float64(1024);
   /** 0 once replaced by a newer handshake from the same socket. */
   #live = uint8(1024);
@@ -340,7 +353,7 @@ export class TokenMemory<M> {
     const n = this.#ring.add();
     const s = this.#ring.slot(n);
     this.#keys[s] = t.key;
-    this.#chain[s] = this.#newest.get(t.key) ?? -1;
+    this.#chain[s] = this.#newest.get(t.key);
     this.#newest.set(t.key, n);
     this.#token[s] = t.token;
     this.#live[s] = 1;
@@ -361,7 +374,7 @@ export class TokenMemory<M> {
   /** The live token `token` under `key` issued in the conversation of `request`, or -1. */
   find(key: number, token: number, request: Datagram): number {
     const ring = this.#ring;
-    for (let n = this.#newest.get(key) ?? -1; n >= ring.first;) {
+    for (let n = this.#newest.get(key); n >= ring.first;) {
       const s = ring.slot(n);
       if (this.#live[s] && this.#token[s] === token && sameEndpoint(this.#from[s]!, request.from) && sameEndpoint(this.#to[s]!, request.to)) return n;
       n = this.#chain[s]!;
@@ -423,7 +436,7 @@ export class TokenMemory<M> {
   #grow(from: number, to: number): void {
     const ring = this.#ring;
     this.#keys = ring.regrow(this.#keys, from, to, int32);
-    this.#chain = ring.regrow(this.#chain, from, to, float64);
+    this.#chain = ring.regrow(this.#chain, from, to, int32);
     this.#token = ring.regrow(this.#token, from, to, float64);
     this.#live = ring.regrow(this.#live, from, to, uint8);
     this.#deadline = ring.regrow(this.#deadline, from, to, bigint64);

@@ -131,28 +131,129 @@ export class EntryRing {
 
   /**
    * A field's array at the new capacity, its kept entries moved to their new slots.
-   * `make` builds an empty array of a length.
+   * `make` builds an empty array of a length. Typed arrays are copied in runs (at most
+   * three), other arrays entry by entry.
    */
-  regrow<A extends { length: number; [i: number]: unknown }>(old: A, from: number, to: number, make: (length: number) => A, width = 1): A {
+  regrow<A extends ArrayLike<unknown>>(old: A, from: number, to: number, make: (length: number) => A, width = 1): A {
     const next = make(to * width);
-    for (let n = this.first; n < this.next; n++) {
-      const a = (n & (from - 1)) * width;
-      const b = (n & (to - 1)) * width;
-      for (let k = 0; k < width; k++) next[b + k] = old[a + k];
+    for (let n = this.first; n < this.next;) {
+      const a = n & (from - 1);
+      const b = n & (to - 1);
+      const run = Math.min(this.next - n, from - a, to - b);
+      copyRun(old, a * width, next, b * width, run * width);
+      n += run;
     }
     return next;
   }
 }
 
-/** Two independent 32-bit hashes and the length tell byte-identical replies apart from others. */
+function copyRun<A extends ArrayLike<unknown>>(from: A, at: number, to: A, into: number, length: number): void {
+  if (ArrayBuffer.isView(from)) {
+    const source = from as unknown as Uint8Array;
+    (to as unknown as Uint8Array).set(source.subarray(at, at + length), into);
+    return;
+  }
+  const target = to as unknown as unknown[];
+  for (let i = 0; i < length; i++) target[into + i] = from[at + i];
+}
+
+/**
+ * Two independent 32-bit hashes of a byte string, in one read: with the length, what
+ * tells a byte-identical reply from another without keeping its bytes. The second is
+ * in {@link hashB} after the call.
+ */
 export function hashA(b: Uint8Array): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i]!, 16777619);
+  let g = 0x2545f491;
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i]!;
+    h = Math.imul(h ^ x, 16777619);
+    g = Math.imul(g + x + 1, 0x5bd1e995) ^ (g >>> 15);
+  }
+  second = g | 0;
   return h | 0;
 }
 
-export function hashB(b: Uint8Array): number {
-  let h = 0x2545f491;
-  for (let i = 0; i < b.length; i++) h = Math.imul(h + b[i]! + 1, 0x5bd1e995) ^ (h >>> 15);
-  return h | 0;
+let second = 0;
+
+/** The second hash of the string {@link hashA} last read. */
+export function hashB(): number {
+  return second;
+}
+
+/**
+ * Numbers by key, for keys that are already well-spread hashes of 30 bits (rules.ts):
+ * open addressing in two typed arrays, half full at most. A `Map` of the 200 000 keys a
+ * dense capture's duplicate window holds cost more than the rest of remembering an
+ * exchange, and a few dozen bytes a key besides.
+ */
+export class KeyTable {
+  #keys = new Int32Array(1024).fill(-1);
+  #values = new Int32Array(1024);
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The number under `key`, or -1. */
+  get(key: number): number {
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const k = keys[i]!;
+      if (k === key) return this.#values[i]!;
+      if (k === -1) return -1;
+    }
+  }
+
+  set(key: number, value: number): void {
+    if ((this.#size + 1) * 2 > this.#keys.length) this.#grow();
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    let i = key & mask;
+    while (keys[i] !== -1 && keys[i] !== key) i = (i + 1) & mask;
+    if (keys[i] === -1) {
+      keys[i] = key;
+      this.#size++;
+    }
+    this.#values[i] = value;
+  }
+
+  /** Removes `key`, moving back the keys after it that would no longer be found (no tombstones). */
+  delete(key: number): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    const mask = keys.length - 1;
+    let i = key & mask;
+    while (keys[i] !== key) {
+      if (keys[i] === -1) return;
+      i = (i + 1) & mask;
+    }
+    for (let j = (i + 1) & mask; keys[j] !== -1; j = (j + 1) & mask) {
+      const home = keys[j]! & mask;
+      // Whether j's key may move to the hole at i: its home is not in the run (i, j].
+      if (i <= j ? home <= i || home > j : home <= i && home > j) {
+        keys[i] = keys[j]!;
+        values[i] = values[j]!;
+        i = j;
+      }
+    }
+    keys[i] = -1;
+    this.#size--;
+  }
+
+  clear(): void {
+    this.#keys.fill(-1);
+    this.#size = 0;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    this.#keys = new Int32Array(keys.length * 2).fill(-1);
+    this.#values = new Int32Array(keys.length * 2);
+    this.#size = 0;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== -1) this.set(keys[i]!, values[i]!);
+  }
 }

@@ -84,6 +84,33 @@ describe('LiveList', () => {
 });
 
 describe('DeadlineQueue', () => {
+  it('forgets cancelled deadlines as it goes, and still cancels, moves and pops the rest in order', () => {
+    // A request waiting out its timeout at the front, and thousands answered behind it (cancelled).
+    fc.assert(fc.property(fc.integer({ min: 2000, max: 6000 }), fc.integer({ min: 0, max: 1000 }), (n, seed) => {
+      const queue = new DeadlineQueue<ReturnType<typeof item>>();
+      const items = Array.from({ length: n }, (_, i) => item(`r${i}`, BigInt(i)));
+      for (const it of items) queue.push(it);
+      const live = new Set(items);
+      items.forEach((it, i) => {
+        if (i > 0 && (i * 7919 + seed) % 10 !== 0) {
+          queue.cancel(it);
+          live.delete(it);
+        }
+      });
+      // Cancelling again, or moving a survivor's deadline later, after the lane was rebuilt.
+      const moved = [...live].filter((_, i) => i % 3 === 1);
+      for (const it of moved) {
+        queue.cancel(it);
+        it.deadline += BigInt(n);
+        queue.push(it);
+      }
+      const popped: string[] = [];
+      for (let it = queue.popDue(BigInt(3 * n)); it; it = queue.popDue(BigInt(3 * n))) popped.push(it.name);
+      const expected = [...live].sort((a, b) => (a.deadline < b.deadline ? -1 : a.deadline > b.deadline ? 1 : 0)).map((it) => it.name);
+      expect(popped).toEqual(expected);
+    }), { numRuns: 20 });
+  });
+
   it('pops due items earliest first, equal deadlines in filing order', () => {
     const queue = new DeadlineQueue<ReturnType<typeof item>>();
     const items = [item('c', 30n), item('a1', 10n), item('b', 20n), item('a2', 10n), item('d', 40n)];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteRing, EntryRing } from '../../src/rx/ring.ts';
+import { ByteRing, EntryRing, KeyTable } from '../../src/rx/ring.ts';
 
 describe('ByteRing', () => {
   it('reads back every string still kept, whatever the sizes, through growth and wrap-around', () => {
@@ -44,5 +44,32 @@ describe('EntryRing', () => {
     }
     expect(ring.size).toBe(model.length);
     expect(ring.capacity).toBeLessThanOrEqual(1024);
+  });
+});
+
+describe('KeyTable', () => {
+  it('answers as a Map does through sets, overwrites, deletes and growth, with keys that collide in their low bits', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'get'), fc.integer({ min: 0, max: 0x3fffffff }), fc.integer({ min: 0, max: 1e6 })), { maxLength: 3000 }),
+      fc.boolean(),
+      (steps, crowded) => {
+        const table = new KeyTable();
+        const model = new Map<number, number>();
+        for (const [op, raw, value] of steps) {
+          // Crowded: keys that share their low bits, so runs form and deletes must move them back.
+          const key = crowded ? (raw & 0x3f) << 16 : raw;
+          if (op === 'set') {
+            table.set(key, value);
+            model.set(key, value);
+          } else if (op === 'delete') {
+            table.delete(key);
+            model.delete(key);
+          }
+          expect(table.get(key)).toBe(model.get(key) ?? -1);
+        }
+        expect(table.size).toBe(model.size);
+        for (const [k, v] of model) expect(table.get(k)).toBe(v);
+      },
+    ), { numRuns: 100 });
   });
 });
