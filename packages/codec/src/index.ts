@@ -7,6 +7,7 @@ export * from './errors.ts';
 export type { Charset, TextCodec } from './grammar/charset.ts';
 export { charsets, textCodec } from './grammar/charset.ts';
 export type * from './grammar/fields.ts';
+export { secretFields } from './grammar/fields.ts';
 export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
 export type { Layout, Protocol, Direction, CodecOptions, EmitOptions, Decoded, Annotation } from './grammar/layout.ts';
 export { protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';

@@ -52,6 +52,11 @@ export interface DissectOptions {
   readonly maxHeldBytes?: number;
   readonly capture?: CaptureReaderOptions;
   /**
+   * Whether the tree JSON written while decoding shows secrets (RCON passwords) in clear;
+   * default masked. Only a matter of speed: rendering with the other choice builds the tree.
+   */
+  readonly showSecrets?: boolean;
+  /**
    * Dissect only the conversations of shard `index` of `count` (see the codec's
    * `shardOf`: by client endpoint, so pairing needs nothing from other shards). Every
    * frame is still read, for its time; the stats count this shard's part (frames and
@@ -106,6 +111,13 @@ export function shardTest(shard: DissectOptions['shard']): (udp: UdpDatagram) =>
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
+/** An array of `n` empty references in fast elements (`new Array(n)` of that size is a dictionary). */
+function emptyRefs<T>(n: number): (T | undefined)[] {
+  const a: (T | undefined)[] = [];
+  for (let i = 0; i < n; i++) a.push(undefined);
+  return a;
+}
+
 /** Frames held for the second pass of a stream: their bytes in one ring, their parts in typed arrays. */
 class HeldFrames {
   readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
@@ -116,7 +128,7 @@ class HeldFrames {
   #linkType = new Int32Array(1024);
   #seconds = new Float64Array(1024);
   #ticks = new Float64Array(1024);
-  #resolution = new Array<TimeResolution | undefined>(1024).fill(undefined);
+  #resolution = emptyRefs<TimeResolution>(1024);
   #held = 0;
 
   get size(): number {
@@ -170,7 +182,7 @@ class HeldFrames {
     this.#linkType = ring.regrow(this.#linkType, from, to, (n) => new Int32Array(n));
     this.#seconds = ring.regrow(this.#seconds, from, to, (n) => new Float64Array(n));
     this.#ticks = ring.regrow(this.#ticks, from, to, (n) => new Float64Array(n));
-    this.#resolution = ring.regrow(this.#resolution, from, to, (n) => new Array<TimeResolution | undefined>(n).fill(undefined));
+    this.#resolution = ring.regrow(this.#resolution, from, to, emptyRefs<TimeResolution>);
   }
 }
 

@@ -113,6 +113,11 @@ export class Packet implements PacketRecord {
   unmatched: string | undefined = undefined;
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
+  /**
+   * For a layout with secrets whose tree JSON the fast path wrote: whether that JSON shows
+   * them in clear. Undefined for a layout without secrets.
+   */
+  secretsShown: boolean | undefined = undefined;
   #tree: TreeSource;
 
   constructor(

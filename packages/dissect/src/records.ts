@@ -9,8 +9,8 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, signatureOf,
-  type CodecOptions, type Direction, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
+  ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, secretFields, signatureOf,
+  type CodecOptions, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
@@ -29,6 +29,8 @@ export const INCOMPLETE = 'released before its exchange was settled: the one-pas
 export class RecordMaker {
   readonly #options: DissectOptions;
   readonly #codec: CodecOptions;
+  /** How the fast path writes secrets: masked, as the JSON output shows them unless `showSecrets`. */
+  readonly #emit: EmitOptions;
   readonly #udp = new UdpDecoder();
   readonly #stats: DissectStats;
   /** Endpoints' JSON by address and port (`{"ip":…,"port":N}`), written once each. */
@@ -40,6 +42,7 @@ export class RecordMaker {
     this.#options = options;
     this.#stats = stats;
     this.#codec = options.charset ? { charset: options.charset } : {};
+    this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
   }
 
   /**
@@ -134,13 +137,15 @@ export class RecordMaker {
       if (this.#arena.at > ARENA_BYTES - 65536) this.#arena = new ByteSink(ARENA_BYTES);
       const arena = this.#arena;
       const start = arena.at;
-      const value = layout.emitJson(bytes, arena, codec);
-      if (value) {
-        // Decoded cleanly on the fast path: the tree is built only if a renderer asks for it.
-        return new Packet(
+      const decoded = layout.emitJsonWith(bytes, arena, this.#emit);
+      if (decoded) {
+        // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
+        const p = new Packet(
           frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
-          layout.describe(value), { layout, codec }, arena.buf, start, arena.at, undefined, NO_WARNINGS,
+          layout.describe(decoded.value), { layout, codec }, arena.buf, start, arena.at, undefined, decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
         );
+        if (hasSecrets(layout)) p.secretsShown = this.#emit.showSecrets;
+        return p;
       }
     }
     const ann = layout.annotate(bytes, codec);
@@ -200,6 +205,14 @@ export class RecordMaker {
     }
     return json;
   }
+}
+
+/** Whether a layout declares a secret (the RCON password); answered once per layout. */
+const secretive = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+function hasSecrets(layout: Layout<any>): boolean { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let yes = secretive.get(layout);
+  if (yes === undefined) secretive.set(layout, (yes = secretFields(layout.fields).size > 0));
+  return yes;
 }
 
 /** Where an endpoint's JSON is written before it is copied out. */

@@ -62,6 +62,7 @@ export function dissectCommand(): Command {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }
       const options: DissectOptions = {
+        showSecrets: !!opts.showSecrets,
         timeoutMs: opts.timeout,
         duplicateWindowMs: opts.duplicateWindow,
         ...(opts.charset ? { charset: opts.charset } : {}),

@@ -18,6 +18,12 @@ import { RecordMaker } from '../records.ts';
 
 /** Bytes read at a time by each pass. */
 const CHUNK = 1 << 20;
+/**
+ * Records in one batch at most: when a request that waited its whole timeout settles,
+ * every frame behind it (seconds of capture) is ready at once, and is written a batch at
+ * a time rather than made into records all together.
+ */
+const BATCH = 4096;
 
 /** Reads a file in order, a chunk at a time, through a capture parser. */
 class Reader {
@@ -42,7 +48,8 @@ class Reader {
       this.#ended = true;
       return [...this.#parser.finish()];
     }
-    return [...this.#parser.push(buf.subarray(0, n))];
+    // A plain view: a frame cut from a Buffer is a Buffer, and Node makes those slowly.
+    return [...this.#parser.push(new Uint8Array(buf.buffer, buf.byteOffset, n))];
   }
 
   close(): void {
@@ -68,10 +75,10 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
   let head = 0;
   const facts = links.facts;
 
-  /** Records of the frames whose links are final (all of them once the first pass is done). */
+  /** Records of the frames whose links are final (all of them once the first pass is done), {@link BATCH} at most. */
   const settle = (all: boolean): PacketRecord[] => {
     const out: PacketRecord[] = [];
-    while (facts.size && (all || facts.isFinal(facts.first))) {
+    while (facts.size && out.length < BATCH && (all || facts.isFinal(facts.first))) {
       while (head === behind.length) {
         const items = second.next();
         if (!items) throw new Error(`${path}: the second pass ended before frame ${facts.first}: was the file changed while it was read?`);
@@ -98,18 +105,17 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
         links.push(item);
       }
       if (error) links.finish();
-      const packets = settle(!!error);
+      for (let packets = settle(!!error); packets.length; packets = settle(!!error)) yield { packets };
       if (error) {
         maker.finish();
-        yield { packets, error };
+        yield { packets: [], error };
         return;
       }
-      if (packets.length) yield { packets };
     }
     links.finish();
-    const packets = settle(true);
+    for (let packets = settle(true); packets.length; packets = settle(true)) yield { packets };
     maker.finish();
-    yield { packets };
+    yield { packets: [] };
   } finally {
     first.close();
     second.close();

@@ -151,7 +151,8 @@ export class LinkPass {
 
   /**
    * How the pairer reads a datagram here: whether it decodes, and the part of its value
-   * pairing reads (a Minecraft token). A reply the capture cut short (snapshot length)
+   * pairing reads (a Minecraft token); the warnings only where it reads the value (the
+   * second pass finds them again). A reply the capture cut short (snapshot length)
    * still pairs, as in Wireshark, with the fields before the cut.
    */
   readonly #decode: PacketDecoder<number> = (d, layout, codec) => {
@@ -223,8 +224,26 @@ export class LinkPass {
   }
 }
 
-/** Whether a message decodes, without its tree: the codec's decode (strings and all), its value kept only for pairing. */
+/**
+ * Whether a message decodes, without its tree: measured (no text decoded, no value built)
+ * except where pairing reads a value (a Minecraft token), and decoded where it does not
+ * decode, for the typed error the pairer reports.
+ */
 function checked(bytes: Uint8Array, layout: Parameters<PacketDecoder<number>>[1], codec: CodecOptions | undefined): Decoded<Record<string, unknown>> {
+  if (!readsValue(layout)) {
+    const n = layout.measure(bytes, codec);
+    if (n >= 0) return { value: NO_VALUE, bytesRead: n, warnings: NO_WARNINGS };
+  }
   const d = layout.decode(bytes, codec) as Decoded<Record<string, unknown>>;
   return { value: pairingPart(d.value), bytesRead: d.bytesRead, warnings: d.warnings.length ? d.warnings : NO_WARNINGS };
+}
+
+const NO_VALUE: Record<string, unknown> = Object.freeze({});
+
+/** Whether pairing reads a value of the layout's: the one it reads is a token (`pairingPart`). Answered once per layout. */
+const valued = new Map<Parameters<PacketDecoder<number>>[1], boolean>();
+function readsValue(layout: Parameters<PacketDecoder<number>>[1]): boolean {
+  let yes = valued.get(layout);
+  if (yes === undefined) valued.set(layout, (yes = layout.fields.some((f) => 'name' in f && f.name === 'token')));
+  return yes;
 }

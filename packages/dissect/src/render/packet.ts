@@ -140,7 +140,8 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
     sink.raw(JSON.stringify(p.fragments));
   }
   sink.bytes(FIELDS);
-  if (p.json) sink.range(p.json, p.jsonStart, p.jsonEnd);
+  // The fast path's JSON, unless it shows secrets otherwise than asked.
+  if (p.json && (p.secretsShown === undefined || p.secretsShown === !!options.showSecrets)) sink.range(p.json, p.jsonStart, p.jsonEnd);
   else sink.raw(JSON.stringify(p.fields.map((n) => nodeJson(n, !!options.showSecrets))));
   if (p.malformed) {
     sink.bytes(MALFORMED);

@@ -61,10 +61,17 @@ describe('packetLine (NDJSON)', () => {
     if (packets.some((p) => !p.malformed)) expect(fast).toBeGreaterThan(0);
   });
 
-  it('never writes a secret: an RCON request takes the tree, masked', () => {
-    const [p] = dissectHexDump(rcon).packets;
-    expect(p!.fieldsJson).toBeUndefined();
-    expect(packetLine(p!)).not.toContain('wrong');
-    expect(packetLine(p!, { showSecrets: true })).toContain('"value":"wrong"');
+  it('writes an RCON request on the fast path masked, and in clear only when asked, whichever way it was written', () => {
+    const [masked] = dissectHexDump(rcon).packets;
+    expect(masked!.fieldsJson).toContain('"value":"********"');
+    expect(masked!.fieldsJson).not.toContain('wrong');
+    expect(packetLine(masked!)).not.toContain('wrong');
+    // Written masked, rendered in clear: from the tree.
+    expect(packetLine(masked!, { showSecrets: true })).toContain('"value":"wrong"');
+    const [clear] = dissectHexDump(rcon, { showSecrets: true }).packets;
+    expect(clear!.fieldsJson).toContain('"value":"wrong"');
+    expect(packetLine(clear!, { showSecrets: true })).toBe(packetLine(masked!, { showSecrets: true }));
+    // Written in clear, rendered masked: from the tree, never the clear JSON.
+    expect(packetLine(clear!)).toBe(packetLine(masked!));
   });
 });
