@@ -11,6 +11,8 @@ export interface Retirable {
 /** Several items under one key; most keys only ever hold one, stored bare. */
 class Bucket<T> {
   head = 0;
+  /** Items held past which the finished ones are dropped wherever they are (not only at the front). */
+  limit = 64;
   constructor(public items: T[]) {}
 }
 
@@ -32,8 +34,16 @@ export class FifoIndex<T extends Retirable> {
   add(key: number, item: T): void {
     const held = this.#buckets.get(key);
     if (held === undefined) this.#buckets.set(key, item);
-    else if (held instanceof Bucket) held.items.push(item);
-    else this.#buckets.set(key, new Bucket([held, item]));
+    else if (held instanceof Bucket) {
+      held.items.push(item);
+      if (held.items.length - held.head > held.limit) {
+        // A live item at the front (a request waiting out its timeout) keeps the finished
+        // ones behind it: past the limit they go, and the limit follows what is live.
+        held.items = held.items.slice(held.head).filter((x) => !x.done);
+        held.head = 0;
+        held.limit = Math.max(64, 2 * held.items.length);
+      }
+    } else this.#buckets.set(key, new Bucket([held, item]));
   }
 
   /** The oldest live item under `key` that `match` accepts with `arg` (a static function and its argument: no closure per lookup). */
@@ -120,11 +130,22 @@ export class LiveList<T extends Retirable> {
     this.#size++;
   }
 
-  /** Call once for an item just gone. */
+  /**
+   * Call once for an item just gone. Gone items are let go at the front, and all at once
+   * when they are most of the list: behind one request waiting out its timeout, seconds
+   * of answered ones would otherwise stay.
+   */
   retire(): void {
     this.#size--;
     if (this.#size === 0) this.clear();
-    else this.#trim();
+    else {
+      this.#trim();
+      const held = this.#items.length - this.#head;
+      if (held > 1024 && held > 2 * this.#size) {
+        this.#items = this.live();
+        this.#head = 0;
+      }
+    }
   }
 
   /** The oldest live item. */

@@ -84,6 +84,14 @@ export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, code
 
 export interface QueryPairerOptions<M> extends PairerOptions {
   readonly decode?: PacketDecoder<M>;
+  /**
+   * What the pairer keeps of a datagram it holds on to past the call that gave it (a
+   * request waiting for its reply, an RCON line while its command collects): by default
+   * the datagram itself. A source whose datagrams are views into a large read buffer
+   * returns one with its bytes copied, so that a request waiting seconds for its reply
+   * does not hold the whole buffer.
+   */
+  readonly retain?: (datagram: Datagram<M>) => Datagram<M>;
 }
 
 const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
@@ -225,6 +233,7 @@ export const settingsOf = (options: PairerOptions): Settings => ({
 export class QueryPairer<M = unknown> {
   readonly #o: Settings;
   readonly #decode: PacketDecoder<M>;
+  readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests under their keys. */
@@ -241,6 +250,7 @@ export class QueryPairer<M = unknown> {
   constructor(options: QueryPairerOptions<M> = {}) {
     const o = (this.#o = settingsOf(options));
     this.#decode = options.decode ?? decodeByLayout;
+    this.#retain = options.retain;
     this.#ns = {
       timeout: nanos(o.timeoutMs), quiet: nanos(o.rconQuietMs), window: nanos(o.duplicateWindowMs), tokenLife: nanos(o.tokenLifetimeMs),
     };
@@ -382,7 +392,8 @@ export class QueryPairer<M = unknown> {
       || firstUnder(loose, keys, 'loose', m.loose, d) !== undefined;
   }
 
-  #request(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+  #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const request = this.#kept(decoded);
     const token = request.value['token'];
     const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : undefined;
     const collecting = collects(request.packet.layout);
@@ -490,7 +501,16 @@ export class QueryPairer<M = unknown> {
     }
   }
 
-  #answer(p: Filing<M>, response: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+  /** A decoded datagram as the pairer keeps it past this call (see `retain`). */
+  #kept(d: DecodedDatagram<M>): DecodedDatagram<M> {
+    const retain = this.#retain;
+    if (!retain) return d;
+    const datagram = retain(d.datagram);
+    return datagram === d.datagram ? d : redecorate(datagram, d);
+  }
+
+  #answer(p: Filing<M>, reply: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const response = p.collects ? this.#kept(reply) : reply;
     if (p.responses.length === 0) p.responses = [response];
     else (p.responses as DecodedDatagram<M>[]).push(response); // not the shared empty list: one made above
     if (p.collects) {

@@ -83,6 +83,40 @@ describe('LiveList', () => {
   });
 });
 
+describe('compaction behind a live front', () => {
+  it('LiveList: the oldest and the live items stay right while thousands retire behind one that waits', () => {
+    const list = new LiveList<ReturnType<typeof item>>();
+    const waiting = item('waiting');
+    list.push(waiting);
+    const live: ReturnType<typeof item>[] = [waiting];
+    for (let i = 0; i < 5000; i++) {
+      const it = item(`r${i}`);
+      list.push(it);
+      if (i % 50 === 7) live.push(it);
+      else {
+        it.done = true;
+        list.retire();
+      }
+    }
+    expect(list.size).toBe(live.length);
+    expect(list.oldest()).toBe(waiting);
+    expect(list.live()).toEqual(live);
+  });
+
+  it('FifoIndex: the oldest live item under a key, and all of them newest first, while finished ones pile up behind it', () => {
+    const index = new FifoIndex<ReturnType<typeof item>>();
+    const live: ReturnType<typeof item>[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const it = item(`r${i}`);
+      index.add(7, it);
+      if (i === 0 || i % 97 === 0) live.push(it);
+      else it.done = true;
+    }
+    expect(index.first(7)).toBe(live[0]);
+    expect([...index.newestFirst(7)]).toEqual([...live].reverse());
+  });
+});
+
 describe('DeadlineQueue', () => {
   it('forgets cancelled deadlines as it goes, and still cancels, moves and pops the rest in order', () => {
     // A request waiting out its timeout at the front, and thousands answered behind it (cancelled).

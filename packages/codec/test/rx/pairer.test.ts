@@ -26,6 +26,17 @@ describe('QueryPairer', () => {
     expect(exchange).toMatchObject({ kind: 'exchange', rtt: ns(30) });
   });
 
+  it('keeps what `retain` gives it of a request, and pairs on that after the caller reuses its buffer', () => {
+    const kept: string[] = [];
+    const core = new QueryPairer<string>({ retain: (d) => { kept.push(d.meta!); return { ...d, bytes: d.bytes.slice() }; } });
+    const buffer = info.slice();
+    core.receive(ask('q', buffer, server, 0));
+    buffer.fill(0); // the read buffer, reused for the next chunk
+    const [exchange] = core.receive(answer('r', infoReply, server, 5));
+    expect(exchange).toMatchObject({ kind: 'exchange', request: { datagram: { meta: 'q', bytes: info } } });
+    expect(kept).toEqual(['q']); // a reply answered at once is not kept
+  });
+
   it('forgets everything on flush', () => {
     const core = new QueryPairer<string>();
     core.receive(ask('q', info, server, 0));

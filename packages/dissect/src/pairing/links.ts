@@ -33,6 +33,8 @@ export interface LinkStats {
 }
 
 const NS = 1_000_000_000n;
+/** Bytes of the buffers datagrams the pairer keeps are copied into. */
+const SLAB = 1 << 16;
 const NO_WARNINGS: Decoded<unknown>['warnings'] = Object.freeze([]);
 
 export class LinkPass {
@@ -57,7 +59,7 @@ export class LinkPass {
     this.stats = stats;
     this.#shard = options.shard;
     this.#pairer = new QueryPairer<number>({
-      timeoutMs: options.timeoutMs, decode: this.#decode,
+      timeoutMs: options.timeoutMs, decode: this.#decode, retain: this.#retain,
       ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
       ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
       ...(options.charset ? { charset: options.charset } : {}),
@@ -105,8 +107,7 @@ export class LinkPass {
       return;
     }
     this.facts.open(frame, true, timestamp);
-    // A copy: a request waiting for its reply would otherwise hold the whole chunk it was read from.
-    const d: Datagram<number> = { bytes: udp.payload.slice(), from: this.#endpoint(udp.src.ip, udp.src.port), to: this.#endpoint(udp.dst.ip, udp.dst.port), time, meta: frame };
+    const d: Datagram<number> = { bytes: udp.payload, from: this.#endpoint(udp.src.ip, udp.src.port), to: this.#endpoint(udp.dst.ip, udp.dst.port), time, meta: frame };
     this.#truncated = udp.truncated;
     this.#apply(this.#pairer.receive(d));
     if (shard) this.#due = this.#pairer.nextDeadline();
@@ -148,6 +149,27 @@ export class LinkPass {
     if (!e) byAddress.set(port, (e = { address, port }));
     return e;
   }
+
+  /** Where datagrams the pairer keeps are copied: one buffer for many (an ArrayBuffer each was most of the garbage collector's work). */
+  #slab = new Uint8Array(SLAB);
+  #slabAt = 0;
+
+  /**
+   * What the pairer keeps of a datagram: its bytes copied out of the read chunk, so that a
+   * request waiting seconds for its reply does not hold the chunk (a megabyte).
+   */
+  readonly #retain = (d: Datagram<number>): Datagram<number> => {
+    const n = d.bytes.length;
+    if (n > SLAB >> 4) return { ...d, bytes: d.bytes.slice() };
+    if (this.#slabAt + n > SLAB) {
+      this.#slab = new Uint8Array(SLAB);
+      this.#slabAt = 0;
+    }
+    const bytes = this.#slab.subarray(this.#slabAt, this.#slabAt + n);
+    bytes.set(d.bytes);
+    this.#slabAt += n;
+    return { bytes, from: d.from, to: d.to, time: d.time, meta: d.meta! };
+  };
 
   /**
    * How the pairer reads a datagram here: whether it decodes, and the part of its value
