@@ -26,7 +26,7 @@ import {
   collected, keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
 } from './rules.ts';
 import type {
-  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent,
+  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent,
 } from './types.ts';
 
 /**
@@ -138,6 +138,25 @@ const errorJson = (e: unknown): CodecErrorJson =>
     : { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e), layout: '', field: '', offset: 0 };
 
 const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({ kind: 'undecodable', datagram, error: errorJson(error) });
+
+/**
+ * A datagram that is no query message, its error made when asked: most of a capture's
+ * other traffic (DNS, QUIC) is read by consumers that never look, and building the error
+ * (a decode that throws, a hex preview) cost more than the rest of its pairing.
+ */
+class Unrecognized<M> implements UndecodableEvent<M> {
+  readonly kind = 'undecodable';
+  #error: CodecErrorJson | undefined;
+  constructor(readonly datagram: Datagram<M>, private readonly codec: CodecOptions | undefined) {}
+
+  get error(): CodecErrorJson {
+    return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec)));
+  }
+
+  toJSON(): { kind: 'undecodable'; datagram: Datagram<M>; error: CodecErrorJson } {
+    return { kind: this.kind, datagram: this.datagram, error: this.error };
+  }
+}
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -333,7 +352,7 @@ export class QueryPairer<M = unknown> {
     let r = identify(d.bytes, {}, codec);
     if (!r) {
       if (!mayBeMinecraftReply(d.bytes)) {
-        out.push(undecodable(d, errorOf(d.bytes, codec)));
+        out.push(new Unrecognized(d, codec));
         return;
       }
       // No magic: a Minecraft reply only within its conversation.
@@ -380,7 +399,7 @@ export class QueryPairer<M = unknown> {
         return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation' };
       }
     } catch { /* not a reply either: report the error of the plain decode */ }
-    return undecodable(d, errorOf(d.bytes, this.#o.codec));
+    return new Unrecognized(d, this.#o.codec);
   }
 
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
@@ -611,19 +630,58 @@ export class QueryPairer<M = unknown> {
   }
 }
 
-/** A remembered datagram read again as `layout` (what it decoded as the first time). */
-function decodedAgain<M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  let d: Decoded<Record<string, unknown>>;
-  try {
-    d = layout.decode(datagram.bytes, codec);
-  } catch {
-    // A reply the capture cut short was paired with what it had: so it is recalled.
-    const a = layout.annotate(datagram.bytes, codec);
-    d = { value: a.partial as Record<string, unknown>, bytesRead: a.bytesRead, warnings: a.warnings };
+/**
+ * A remembered datagram, read again as `layout` (what it decoded as the first time) when
+ * its value is first asked for: a dissector only wants its frame, and decoding every
+ * handshake again for the stat request that quotes its token was a good part of pairing.
+ */
+class Recalled<M> implements DecodedDatagram<M>, DecodedPacket {
+  readonly protocol: Protocol;
+  readonly direction: Direction;
+  readonly message: string;
+  #decoded: Decoded<Record<string, unknown>> | undefined;
+
+  constructor(readonly datagram: Datagram<M>, readonly layout: Layout<any>, private readonly codec: CodecOptions | undefined) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.protocol = layout.protocol;
+    this.direction = layout.direction === 'response' ? 'response' : 'request';
+    this.message = layout.message;
   }
-  const direction: Direction = layout.direction === 'response' ? 'response' : 'request';
-  return new DecodedMessage(datagram, layout.protocol, direction, layout.message, layout, d.value, d.bytesRead, d.warnings);
+
+  get packet(): DecodedPacket {
+    return this;
+  }
+
+  get value(): Record<string, unknown> {
+    return this.#read().value;
+  }
+
+  get bytesRead(): number {
+    return this.#read().bytesRead;
+  }
+
+  get warnings(): Decoded<unknown>['warnings'] {
+    return this.#read().warnings;
+  }
+
+  #read(): Decoded<Record<string, unknown>> {
+    if (this.#decoded) return this.#decoded;
+    try {
+      this.#decoded = this.layout.decode(this.datagram.bytes, this.codec);
+    } catch {
+      // A reply the capture cut short was paired with what it had: so it is recalled.
+      const a = this.layout.annotate(this.datagram.bytes, this.codec);
+      this.#decoded = { value: a.partial as Record<string, unknown>, bytesRead: a.bytesRead, warnings: a.warnings };
+    }
+    return this.#decoded;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { datagram: this.datagram, protocol: this.protocol, direction: this.direction, message: this.message, value: this.value };
+  }
 }
+
+const decodedAgain = <M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new Recalled(datagram, layout, codec);
 
 /** `like`, read from another datagram with the same bytes (the first copy of a repeated reply). */
 const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): DecodedDatagram<M> =>
