@@ -37,6 +37,9 @@ export class RecordMaker {
   #endpoints = new Map<string, { readonly prefix: Uint8Array; readonly ports: Map<number, Uint8Array> }>();
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
+  /** Arenas written since the last {@link recycle}, and arenas free for reuse. */
+  #used: ByteSink[] = [this.#arena];
+  #free: ByteSink[] = [];
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -67,6 +70,20 @@ export class RecordMaker {
     this.#stats.frames++;
     const unknown = { ip: '0.0.0.0', port: 0 };
     return this.#udpRecord(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false }, undefined, facts);
+  }
+
+  /**
+   * The caller holds no record made so far (it has written them): their tree JSON's
+   * buffers are written over from now on. A megabyte of arena per 700 records was most of
+   * the garbage a capture made, and only a collection let go of it.
+   */
+  recycle(): void {
+    for (const a of this.#used) {
+      a.at = 0;
+      this.#free.push(a);
+    }
+    this.#arena = this.#free.pop()!;
+    this.#used = [this.#arena];
   }
 
   /** The end of the input: fragments still held are dropped (and counted by the decoder). */
@@ -134,7 +151,10 @@ export class RecordMaker {
     const codec = this.#codec;
     const bytes = udp.payload;
     if (!udp.truncated) {
-      if (this.#arena.at > ARENA_BYTES - 65536) this.#arena = new ByteSink(ARENA_BYTES);
+      if (this.#arena.at > ARENA_BYTES - 65536) {
+        this.#arena = this.#free.pop() ?? new ByteSink(ARENA_BYTES);
+        this.#used.push(this.#arena);
+      }
       const arena = this.#arena;
       const start = arena.at;
       const decoded = layout.emitJsonWith(bytes, arena, this.#emit);

@@ -95,7 +95,8 @@ export function dissectCommand(): Command {
         const stats = newStats();
         const progress = new Progress();
         try {
-          for await (const batch of dissectCaptureFile(file, options, stats)) {
+          // Each batch is written before the next is asked for: its buffers can be reused.
+          for await (const batch of dissectCaptureFile(file, { ...options, reuseBuffers: true }, stats)) {
             for (const p of batch.packets) out.packet(p);
             const e = batch.error;
             if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });

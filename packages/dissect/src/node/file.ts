@@ -16,8 +16,14 @@ import { LinkPass } from '../pairing/links.ts';
 import type { PacketRecord } from '../record.ts';
 import { RecordMaker } from '../records.ts';
 
-/** Bytes read at a time by each pass. */
+/** Bytes read at a time by the second pass. */
 const CHUNK = 1 << 20;
+/**
+ * Bytes read at a time by the first, in one reused buffer: a chunk's frames are alive
+ * together while it is read, and small chunks let them die young (with 1 MiB, the
+ * collector moved them into the old generation by the thousand).
+ */
+const FIRST_CHUNK = 1 << 16;
 /**
  * Records in one batch at most: when a request that waited its whole timeout settles,
  * every frame behind it (seconds of capture) is ready at once, and is written a batch at
@@ -32,16 +38,34 @@ class Reader {
   #position = 0;
   #ended = false;
 
-  constructor(path: string, options: DissectOptions, readonly chunk: number) {
+  /** The buffer read into again and again, when the reader's caller keeps nothing of a chunk past the next read. */
+  readonly #reused: Buffer | undefined;
+  /** Buffers read into since the last {@link recycle} (the newest last), and buffers free for reuse. */
+  #used: Buffer[] = [];
+  #free: Buffer[] = [];
+
+  constructor(path: string, options: DissectOptions, readonly chunk: number, reuse: boolean) {
     this.#fd = openSync(path, 'r');
     this.#parser = new CaptureParser(options.capture);
+    this.#reused = reuse ? Buffer.allocUnsafe(chunk) : undefined;
+  }
+
+  /** Nothing made from the chunks read so far is held any more, but from the newest: their buffers are read into again. */
+  recycle(): void {
+    const newest = this.#used.pop();
+    for (const b of this.#used) this.#free.push(b);
+    this.#used = newest ? [newest] : [];
   }
 
   /** The items of the next chunk (the parser's last ones at the end of the file); undefined once ended. */
   next(): (CapturePacket | CaptureError)[] | undefined {
     if (this.#ended) return undefined;
-    // A new buffer each time: the packets are views into it, and the records made of them outlive this call.
-    const buf = Buffer.allocUnsafe(this.chunk);
+    // Else a fresh or recycled buffer: the packets are views into it, and the records made of them outlive this call.
+    let buf = this.#reused;
+    if (!buf) {
+      buf = this.#free.pop() ?? Buffer.allocUnsafe(this.chunk);
+      this.#used.push(buf);
+    }
     const n = readSync(this.#fd, buf, 0, this.chunk, this.#position);
     this.#position += n;
     if (n === 0) {
@@ -68,8 +92,11 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
   const maker = new RecordMaker(options, stats);
   const mine = shardTest(options.shard);
   const counts = !options.shard || options.shard.index === 0;
-  const first = new Reader(path, options, chunk);
-  const second = new Reader(path, options, chunk);
+  // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
+  // parser and the reassembler theirs): one buffer serves, instead of a megabyte of
+  // garbage per read that only a collection lets go of.
+  const first = new Reader(path, options, Math.min(chunk, FIRST_CHUNK), true);
+  const second = new Reader(path, options, chunk, false);
   /** The second pass's frames read but not rendered yet, from `head`. */
   let behind: (CapturePacket | CaptureError)[] = [];
   let head = 0;
@@ -94,6 +121,12 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
     return out;
   };
 
+  /** The caller asked for the next batch: with `reuseBuffers`, it holds none of the records before it. */
+  const resumed = (): void => {
+    if (!options.reuseBuffers) return;
+    maker.recycle();
+    second.recycle();
+  };
   try {
     for (let items = first.next(); items; items = first.next()) {
       let error: CaptureError | undefined;
@@ -105,7 +138,10 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
         links.push(item);
       }
       if (error) links.finish();
-      for (let packets = settle(!!error); packets.length; packets = settle(!!error)) yield { packets };
+      for (let packets = settle(!!error); packets.length; packets = settle(!!error)) {
+        yield { packets };
+        resumed();
+      }
       if (error) {
         maker.finish();
         yield { packets: [], error };
@@ -113,7 +149,10 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
       }
     }
     links.finish();
-    for (let packets = settle(true); packets.length; packets = settle(true)) yield { packets };
+    for (let packets = settle(true); packets.length; packets = settle(true)) {
+      yield { packets };
+      resumed();
+    }
     maker.finish();
     yield { packets: [] };
   } finally {
