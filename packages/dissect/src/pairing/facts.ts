@@ -14,7 +14,15 @@ export const RAW = 2;
 
 const float64 = (n: number): Float64Array => new Float64Array(n);
 const uint8 = (n: number): Uint8Array => new Uint8Array(n);
-const refs = <T>(n: number): (T | undefined)[] => new Array<T | undefined>(n).fill(undefined);
+/**
+ * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
+ * thousands is a dictionary, where every store is a hash table insert.
+ */
+const refs = <T>(n: number): (T | undefined)[] => {
+  const a: (T | undefined)[] = [];
+  for (let i = 0; i < n; i++) a.push(undefined);
+  return a;
+};
 
 /** A frame's facts, read back for rendering (one object, reused). */
 export interface FrameFacts {
