@@ -3,6 +3,7 @@
  * FIFO buckets by key, and a queue of deadlines. Both delete lazily: an item leaves by
  * setting `done`, and is skipped (then dropped) when it reaches the front.
  */
+import { KeyTable } from './ring.ts';
 
 export interface Retirable {
   done: boolean;
@@ -29,7 +30,7 @@ const any = (): boolean => true;
  * hex of echoed bytes) cost more than the rest of the pairing.
  */
 export class FifoIndex<T extends Retirable> {
-  readonly #buckets = new Map<number, T | Bucket<T>>();
+  readonly #buckets = new Slots<T | Bucket<T>>();
 
   add(key: number, item: T): void {
     const held = this.#buckets.get(key);
@@ -106,84 +107,55 @@ export class FifoIndex<T extends Retirable> {
 }
 
 /**
- * Items in the order they came, the oldest live one first; an item leaves by being
- * marked gone (then {@link retire}d), and is dropped when it reaches the front. Cheaper
- * than an insertion-ordered Set (no hashing) for what the pairer needs: the count, the
- * oldest, and all of them at the end. What "gone" means is the list's (by default: done).
+ * Values by key (30-bit hashes): a {@link KeyTable} to a slot in an array, slots reused.
+ * A `Map` of the pending requests' keys grew and shrank its tables as requests came and
+ * went, thousands of times a second, and the tables were most of what the collector
+ * moved into the old generation.
  */
-export class LiveList<T extends Retirable> {
-  #items: (T | undefined)[] = [];
-  #head = 0;
-  #size = 0;
-  readonly #gone: (item: T) => boolean;
-
-  constructor(gone: (item: T) => boolean = isDone) {
-    this.#gone = gone;
-  }
+class Slots<V> {
+  readonly #table = new KeyTable();
+  #values: (V | undefined)[] = [];
+  #free: number[] = [];
 
   get size(): number {
-    return this.#size;
+    return this.#table.size;
   }
 
-  push(item: T): void {
-    this.#items.push(item);
-    this.#size++;
+  get(key: number): V | undefined {
+    const slot = this.#table.get(key);
+    return slot < 0 ? undefined : this.#values[slot];
   }
 
-  /**
-   * Call once for an item just gone. Gone items are let go at the front, and all at once
-   * when they are most of the list: behind one request waiting out its timeout, seconds
-   * of answered ones would otherwise stay.
-   */
-  retire(): void {
-    this.#size--;
-    if (this.#size === 0) this.clear();
-    else {
-      this.#trim();
-      const held = this.#items.length - this.#head;
-      if (held > 1024 && held > 2 * this.#size) {
-        this.#items = this.live();
-        this.#head = 0;
-      }
+  set(key: number, value: V): void {
+    const slot = this.#table.get(key);
+    if (slot >= 0) {
+      this.#values[slot] = value;
+      return;
+    }
+    const free = this.#free.pop();
+    if (free === undefined) {
+      this.#table.set(key, this.#values.length);
+      this.#values.push(value);
+    } else {
+      this.#table.set(key, free);
+      this.#values[free] = value;
     }
   }
 
-  /** The oldest live item. */
-  oldest(): T | undefined {
-    this.#trim();
-    return this.#items[this.#head];
-  }
-
-  /** The live items, oldest first (a copy: the caller may retire them as it goes). */
-  live(): T[] {
-    const out: T[] = [];
-    for (let i = this.#head; i < this.#items.length; i++) {
-      const item = this.#items[i];
-      if (item && !this.#gone(item)) out.push(item);
-    }
-    return out;
+  delete(key: number): void {
+    const slot = this.#table.get(key);
+    if (slot < 0) return;
+    this.#table.delete(key);
+    this.#values[slot] = undefined;
+    this.#free.push(slot);
   }
 
   clear(): void {
-    this.#items = [];
-    this.#head = 0;
-    this.#size = 0;
-  }
-
-  /** Lets go of the items gone at the front, so that they are not kept alive here. */
-  #trim(): void {
-    const items = this.#items;
-    let head = this.#head;
-    while (head < items.length && this.#gone(items[head]!)) items[head++] = undefined;
-    this.#head = head;
-    if (head > 1024 && head * 2 > items.length) {
-      this.#items = items.slice(head);
-      this.#head = 0;
-    }
+    this.#table.clear();
+    this.#values = [];
+    this.#free = [];
   }
 }
-
-const isDone = (item: Retirable): boolean => item.done;
 
 export interface Timed extends Retirable {
   deadline: bigint;

@@ -20,7 +20,7 @@
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { DeadlineQueue, FifoIndex, LiveList, type Match, type Timed } from './collections.ts';
+import { DeadlineQueue, FifoIndex, type Match, type Timed } from './collections.ts';
 import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
 import {
   collected, keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
@@ -257,8 +257,13 @@ export class QueryPairer<M = unknown> {
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests under their keys. */
   readonly #filed = new Filed<Filing<M>>();
-  /** Pending requests in filing order: the first is the oldest (overflow evicts it). */
-  readonly #live = new LiveList<Filing<M>>((r) => r.outcome !== undefined);
+  /**
+   * Pending requests in filing order: the first is the oldest (overflow evicts it). A Set,
+   * which lets go of a request the moment it leaves: a list trimmed from its front kept
+   * thousands of answered ones alive behind the one waiting out its timeout, long enough
+   * for the collector to move them all into the old generation.
+   */
+  readonly #live = new Set<Filing<M>>();
   /** Finished requests for the duplicate window, as facts. */
   readonly #memory = new ExchangeMemory<M>();
   /** Handshakes' tokens for their lifetime, as facts. */
@@ -329,7 +334,7 @@ export class QueryPairer<M = unknown> {
    */
   flush(): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
-    for (const p of this.#live.live()) this.#close(p, p.deadline, 'end', out);
+    for (const p of [...this.#live]) this.#close(p, p.deadline, 'end', out);
     this.#live.clear();
     this.#filed.clear();
     this.#memory.clear();
@@ -418,7 +423,7 @@ export class QueryPairer<M = unknown> {
     const collecting = collects(request.packet.layout);
     if (collecting) this.#closeEarlier(request, now, out);
     if (this.#live.size >= this.#o.maxPending) {
-      const oldest = this.#live.oldest()!;
+      const oldest = this.#live.values().next().value!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
     const issuer = handshake?.request.datagram;
@@ -429,7 +434,7 @@ export class QueryPairer<M = unknown> {
       collects: collecting,
     };
     this.#filed.add(p);
-    this.#live.push(p);
+    this.#live.add(p);
     this.#timers.push(p);
   }
 
@@ -557,7 +562,7 @@ export class QueryPairer<M = unknown> {
   #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
     p.outcome = outcome;
     p.done = true;
-    this.#live.retire();
+    this.#live.delete(p);
     this.#filed.release(p);
     this.#timers.cancel(p);
     const { request, responses } = p;

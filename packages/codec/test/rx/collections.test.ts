@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeadlineQueue, FifoIndex, LiveList } from '../../src/rx/collections.ts';
+import { DeadlineQueue, FifoIndex } from '../../src/rx/collections.ts';
 
 const item = (name: string, deadline = 0n) => ({ name, deadline, done: false });
 
@@ -59,50 +59,31 @@ describe('FifoIndex', () => {
   });
 });
 
-describe('LiveList', () => {
-  it('counts live items, gives the oldest, and lists the live ones in order', () => {
-    const list = new LiveList<ReturnType<typeof item>>();
-    const items = Array.from({ length: 3000 }, (_, i) => item(`i${i}`));
-    for (const i of items) list.push(i);
-    for (const i of items.slice(0, 2500)) {
-      i.done = true;
-      list.retire();
-    }
-    expect(list.size).toBe(500);
-    expect(list.oldest()).toBe(items[2500]);
-    items[2600]!.done = true;
-    list.retire();
-    expect(list.live()).toHaveLength(499);
-    expect(list.live()).not.toContain(items[2600]);
-    for (const i of list.live()) {
-      i.done = true;
-      list.retire();
-    }
-    expect(list.size).toBe(0);
-    expect(list.oldest()).toBeUndefined();
+describe('FifoIndex against a model', () => {
+  it('gives the oldest live item under each key through adds, finishes and releases that reuse its slots', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 40 }), fc.nat()), { maxLength: 600 }), (steps) => {
+      const index = new FifoIndex<ReturnType<typeof item>>();
+      const model = new Map<number, ReturnType<typeof item>[]>();
+      let n = 0;
+      for (const [add, key, pick] of steps) {
+        const held = model.get(key) ?? [];
+        if (add || held.length === 0) {
+          const it = item(`i${n++}`);
+          index.add(key << 8, it);
+          model.set(key, [...held, it]);
+        } else {
+          const it = held[pick % held.length]!;
+          it.done = true;
+          index.release(key << 8);
+          model.set(key, held.filter((x) => x !== it));
+        }
+        for (const [k, items] of model) expect(index.first(k << 8)).toBe(items[0]);
+      }
+    }), { numRuns: 100 });
   });
 });
 
 describe('compaction behind a live front', () => {
-  it('LiveList: the oldest and the live items stay right while thousands retire behind one that waits', () => {
-    const list = new LiveList<ReturnType<typeof item>>();
-    const waiting = item('waiting');
-    list.push(waiting);
-    const live: ReturnType<typeof item>[] = [waiting];
-    for (let i = 0; i < 5000; i++) {
-      const it = item(`r${i}`);
-      list.push(it);
-      if (i % 50 === 7) live.push(it);
-      else {
-        it.done = true;
-        list.retire();
-      }
-    }
-    expect(list.size).toBe(live.length);
-    expect(list.oldest()).toBe(waiting);
-    expect(list.live()).toEqual(live);
-  });
-
   it('FifoIndex: the oldest live item under a key, and all of them newest first, while finished ones pile up behind it', () => {
     const index = new FifoIndex<ReturnType<typeof item>>();
     const live: ReturnType<typeof item>[] = [];

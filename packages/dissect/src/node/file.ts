@@ -16,20 +16,19 @@ import { LinkPass } from '../pairing/links.ts';
 import type { PacketRecord } from '../record.ts';
 import { RecordMaker } from '../records.ts';
 
-/** Bytes read at a time by the second pass. */
-const CHUNK = 1 << 20;
 /**
- * Bytes read at a time by the first, in one reused buffer: a chunk's frames are alive
- * together while it is read, and small chunks let them die young (with 1 MiB, the
- * collector moved them into the old generation by the thousand).
+ * Bytes read at a time by each pass. A chunk's frames are alive together while it is
+ * read, and small chunks let them die young: with 1 MiB the collector moved them into
+ * the old generation by the thousand, and the heap grew to hundreds of megabytes between
+ * its full collections.
  */
-const FIRST_CHUNK = 1 << 16;
+const CHUNK = 1 << 16;
 /**
  * Records in one batch at most: when a request that waited its whole timeout settles,
  * every frame behind it (seconds of capture) is ready at once, and is written a batch at
- * a time rather than made into records all together.
+ * a time rather than made into records all together. Small, for the same reason.
  */
-const BATCH = 4096;
+const BATCH = 1024;
 
 /** Reads a file in order, a chunk at a time, through a capture parser. */
 class Reader {
@@ -85,7 +84,7 @@ class Reader {
  * Dissects a pcap or pcapng file in two passes: yields the packets each chunk of the
  * first pass settled, in frame order, and, if the file is damaged, every intact packet
  * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many
- * bytes each pass reads at a time (1 MiB).
+ * bytes each pass reads at a time (64 KiB).
  */
 export async function* dissectCaptureFile(path: string, options: DissectOptions = {}, stats: DissectStats = newStats(), chunk = CHUNK): AsyncGenerator<DissectBatch> {
   const links = new LinkPass(linkOptions(options), stats);
@@ -95,7 +94,7 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
   // parser and the reassembler theirs): one buffer serves, instead of a megabyte of
   // garbage per read that only a collection lets go of.
-  const first = new Reader(path, options, Math.min(chunk, FIRST_CHUNK), true);
+  const first = new Reader(path, options, chunk, true);
   const second = new Reader(path, options, chunk, false);
   /** The second pass's frames read but not rendered yet, from `head`. */
   let behind: (CapturePacket | CaptureError)[] = [];
