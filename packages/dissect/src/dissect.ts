@@ -17,15 +17,14 @@
  * record says so (`incomplete`).
  */
 import type { Charset, Protocol } from '@gamequery/codec';
-import { ByteRing, EntryRing } from '@gamequery/codec/rx';
+import { ByteRing, EntryRing } from '@gamequery/codec/pairing';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/types.ts';
 import type { TimeResolution } from './capture/timestamp.ts';
-import type { FrameInput, UdpDatagram } from './net/types.ts';
+import type { FrameInput } from './net/types.ts';
 import { LinkPass } from './pairing/links.ts';
 import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
-import { shardOf } from '@gamequery/codec/rx';
 
 export interface DissectOptions {
   readonly charset?: Charset;
@@ -63,15 +62,6 @@ export interface DissectOptions {
    * default masked. Only a matter of speed: rendering with the other choice builds the tree.
    */
   readonly showSecrets?: boolean;
-  /**
-   * Dissect only the conversations of shard `index` of `count` (see the codec's
-   * `shardOf`: by client endpoint, so pairing needs nothing from other shards). Every
-   * frame is still read, for its time; the stats count this shard's part (frames and
-   * skipped frames in shard 0), so the shards' stats add up to the whole. Records come
-   * out in frame order within the shard: merging the shards by frame number gives the
-   * records of one dissector, as `dissectCaptureParallel` does.
-   */
-  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 export interface DissectStats {
@@ -99,22 +89,7 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
   ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
   ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
   ...(options.charset ? { charset: options.charset } : {}),
-  ...(options.shard ? { shard: options.shard } : {}),
 });
-
-/** Whether a datagram is of this dissector's shard (all are without one). */
-export function shardTest(shard: DissectOptions['shard']): (udp: UdpDatagram) => boolean {
-  if (!shard) return () => true;
-  const p = { bytes: new Uint8Array(0) as Uint8Array, from: { address: '', port: 0 }, to: { address: '', port: 0 } };
-  return (udp) => {
-    p.bytes = udp.payload;
-    p.from.address = udp.src.ip;
-    p.from.port = udp.src.port;
-    p.to.address = udp.dst.ip;
-    p.to.port = udp.dst.port;
-    return shardOf(p, shard.count) === shard.index;
-  };
-}
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
@@ -205,8 +180,6 @@ export class Dissector {
   readonly #links: LinkPass;
   readonly #maker: RecordMaker;
   readonly #held = new HeldFrames();
-  readonly #mine: (udp: UdpDatagram) => boolean;
-  readonly #counts: boolean;
   readonly #maxQueue: number;
   readonly #maxHeldBytes: number;
 
@@ -214,18 +187,8 @@ export class Dissector {
     this.#options = options;
     this.#links = new LinkPass(linkOptions(options), this.stats);
     this.#maker = new RecordMaker(options, this.stats);
-    this.#mine = shardTest(options.shard);
-    this.#counts = !options.shard || options.shard.index === 0;
     this.#maxQueue = options.maxQueue ?? Infinity;
     this.#maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
-  }
-
-  /**
-   * The frame of the oldest record not out yet (waiting for its exchange to settle), or
-   * undefined if none is: what a merge of shards may not pass.
-   */
-  get heldFrom(): number | undefined {
-    return this.#links.facts.size ? this.#links.facts.first : undefined;
   }
 
   /** Takes one captured frame; returns the records now complete, in frame order. */
@@ -261,7 +224,7 @@ export class Dissector {
       const f = facts.shift();
       const p = frame.payload
         ? this.#maker.payload(frame.index, frame.data, f)
-        : this.#maker.frame(frame, f, this.#mine, this.#counts);
+        : this.#maker.frame(frame, f);
       if (p) out.push(p);
     }
     return out;

@@ -124,9 +124,6 @@ export class Packet implements PacketRecord {
     readonly frame: number,
     readonly timestamp: Timestamp | null,
     udp: { readonly src: Endpoint; readonly dst: Endpoint; readonly payload: Uint8Array; readonly payloadOffset: number; readonly fragments?: readonly number[] | undefined },
-    /** `src` and `dst` as JSON, `{"ip":…,"port":…}`. */
-    readonly srcJson: Uint8Array,
-    readonly dstJson: Uint8Array,
     frameBytes: Uint8Array | undefined,
     readonly kind: RecordKind,
     readonly summary: string,

@@ -9,7 +9,7 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, asciiBytes, malformedNode, messages, protocolNames, recognize, secretFields, signatureOf,
+  ByteSink, CodecError, malformedNode, messages, protocolNames, recognize, secretFields, signatureOf,
   type CodecOptions, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -33,8 +33,6 @@ export class RecordMaker {
   readonly #emit: EmitOptions;
   readonly #udp = new UdpDecoder();
   readonly #stats: DissectStats;
-  /** Endpoints' JSON by address and port (`{"ip":…,"port":N}`), written once each. */
-  #endpoints = new Map<string, { readonly prefix: Uint8Array; readonly ports: Map<number, Uint8Array> }>();
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
   /** Arenas written since the last {@link recycle}, and arenas free for reuse. */
@@ -48,20 +46,15 @@ export class RecordMaker {
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
   }
 
-  /**
-   * The record of a captured frame, or undefined for a frame without query traffic
-   * (counted in the stats). `mine` false: another shard's datagram, counted nowhere.
-   * `counts`: whether this maker counts frames (one shard does).
-   */
-  frame(frame: FrameInput, facts: FrameFacts, mine: (udp: UdpDatagram) => boolean, counts: boolean): Packet | undefined {
+  /** The record of a captured frame, or undefined for a frame without query traffic (counted in the stats). */
+  frame(frame: FrameInput, facts: FrameFacts): Packet | undefined {
     const stats = this.#stats;
-    if (counts) stats.frames++;
+    stats.frames++;
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
-      if (counts) stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
+      stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
       return undefined;
     }
-    if (!mine(decoded)) return undefined;
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts);
   }
 
@@ -161,7 +154,7 @@ export class RecordMaker {
       if (decoded) {
         // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
         const p = new Packet(
-          frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+          frame, timestamp, udp, frameBytes, kind,
           layout.describe(decoded.value), { layout, codec }, arena.buf, start, arena.at, undefined, decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
         );
         if (hasSecrets(layout)) p.secretsShown = this.#emit.showSecrets;
@@ -171,7 +164,7 @@ export class RecordMaker {
     const ann = layout.annotate(bytes, codec);
     const e = ann.error;
     return new Packet(
-      frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+      frame, timestamp, udp, frameBytes, kind,
       e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
       undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
     );
@@ -187,7 +180,7 @@ export class RecordMaker {
     const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
     const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
     return new Packet(
-      frame, timestamp, udp, this.#endpointJson(udp.src.ip, udp.src.port), this.#endpointJson(udp.dst.ip, udp.dst.port), frameBytes, kind,
+      frame, timestamp, udp, frameBytes, kind,
       `${protocolNames[protocol]}: ${e.message}`, fields,
       undefined, 0, 0, { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message }, NO_WARNINGS,
     );
@@ -203,28 +196,6 @@ export class RecordMaker {
     }
     return best;
   }
-
-  /**
-   * `{"ip":…,"port":N}` from the address's part, made once, and the port: a scan meets a new
-   * endpoint at nearly every datagram, and a text encoder per endpoint cost more than its lookups.
-   */
-  #endpointJson(address: string, port: number): Uint8Array {
-    let byAddress = this.#endpoints.get(address);
-    if (!byAddress) {
-      // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
-      if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
-      this.#endpoints.set(address, (byAddress = { prefix: asciiBytes(`{"ip":${JSON.stringify(address)},"port":`), ports: new Map() }));
-    }
-    let json = byAddress.ports.get(port);
-    if (!json) {
-      endpointSink.at = 0;
-      endpointSink.bytes(byAddress.prefix);
-      endpointSink.number(port);
-      endpointSink.ascii('}');
-      byAddress.ports.set(port, (json = endpointSink.copy()));
-    }
-    return json;
-  }
 }
 
 /** Whether a layout declares a secret (the RCON password); answered once per layout. */
@@ -234,9 +205,6 @@ function hasSecrets(layout: Layout<any>): boolean { // eslint-disable-line @type
   if (yes === undefined) secretive.set(layout, (yes = secretFields(layout.fields).size > 0));
   return yes;
 }
-
-/** Where an endpoint's JSON is written before it is copied out. */
-const endpointSink = new ByteSink(64);
 
 /**
  * The protocol a datagram that is no message of it still belongs to: a four-byte magic

@@ -10,7 +10,7 @@ import {
   dissectHexDump, newStats, renderPacketText, writePacketLine,
   type DissectOptions, type DissectStats, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
-import { dissectCaptureFile, dissectCaptureParallel, type ParallelOptions } from '@gamequery/dissect/node';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
 
 interface Opts {
   format?: 'text' | 'json' | 'ndjson';
@@ -54,7 +54,7 @@ export function dissectCommand(): Command {
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
-    .option('-j, --jobs <n>', 'worker threads for a capture file, each dissecting a share of the conversations (default 1: this thread, two passes over the file; see the README for when more pays)', Number, 1)
+    .option('-j, --jobs <n>', 'kept for scripts that pass it: a capture is dissected in one thread, two passes over the file (worker threads lost to it on every machine measured; see the README)', Number, 1)
     .action(async (file: string, opts: Opts) => {
       const format = opts.format ?? (process.stdout.isTTY ? 'text' : 'json');
       if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
@@ -75,23 +75,8 @@ export function dissectCommand(): Command {
       const out = new Output(format, render);
       const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
-      if (file !== '-' && jobs > 1 && isCapture(file)) {
-        const progress = new Progress();
-        let stats: DissectStats | undefined;
-        try {
-          for await (const batch of dissectCaptureParallel(file, { ...options, workers: jobs, ...out.pieces })) {
-            out.block(batch.bytes);
-            stats = batch.stats;
-            const e = batch.error;
-            if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
-            progress.tick(stats);
-            if (out.full) await out.drained();
-          }
-        } finally {
-          progress.done();
-        }
-        out.end(stats!);
-      } else if (file !== '-' && isCapture(file)) {
+      if (jobs > 1) process.stderr.write(`gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`);
+      if (file !== '-' && isCapture(file)) {
         const stats = newStats();
         const progress = new Progress();
         try {
@@ -137,24 +122,6 @@ class Output {
   full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
     if (format === 'json') this.#text('{\n"packets": [\n');
-  }
-
-  /** How worker threads render packets for this output (see `dissectCaptureParallel`): as {@link packet} would. */
-  get pieces(): Pick<ParallelOptions, 'as' | 'render' | 'separator' | 'terminator'> {
-    switch (this.format) {
-      case 'text': return { as: 'text', render: this.render, separator: '\n' };
-      case 'json': return { as: 'json', render: this.render, separator: ',\n' };
-      case 'ndjson': return { as: 'json', render: this.render, terminator: '\n' };
-    }
-  }
-
-  /** Packets rendered elsewhere, as {@link pieces} says, in order. */
-  block(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    // Megabytes at a time, made for this call: written as they are, after what the buffer holds.
-    this.#flush();
-    this.#out(bytes);
-    this.#first = false;
   }
 
   packet(p: PacketRecord): void {

@@ -1,12 +1,7 @@
 /**
  * @gamequery/codec/rx — request/response pairing for the query protocols, as an RxJS
- * operator over datagrams from a live socket or a capture file. Browser-safe.
+ * operator over datagrams from a live socket or a capture file. Browser-safe. The core
+ * alone, without RxJS, is `@gamequery/codec/pairing`.
  */
 export { pairQueries, type PairingOptions } from './operator.ts';
-export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
-export { clientOf, shardOf } from './rules.ts';
-export { ByteRing, EntryRing } from './ring.ts';
-export type {
-  Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
-  ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,
-} from './types.ts';
+export * from './core.ts';

@@ -11,7 +11,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
-import { linkOptions, newStats, shardTest, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
+import { linkOptions, newStats, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import { LinkPass } from '../pairing/links.ts';
 import type { PacketRecord } from '../record.ts';
 import { RecordMaker } from '../records.ts';
@@ -89,8 +89,6 @@ class Reader {
 export async function* dissectCaptureFile(path: string, options: DissectOptions = {}, stats: DissectStats = newStats(), chunk = CHUNK): AsyncGenerator<DissectBatch> {
   const links = new LinkPass(linkOptions(options), stats);
   const maker = new RecordMaker(options, stats);
-  const mine = shardTest(options.shard);
-  const counts = !options.shard || options.shard.index === 0;
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
   // parser and the reassembler theirs): one buffer serves, instead of a megabyte of
   // garbage per read that only a collection lets go of.
@@ -114,7 +112,7 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
       const item = behind[head++]!;
       if (item.kind === 'error') throw new Error(`${path}: the second pass met an error the first did not (${item.message}): was the file changed while it was read?`);
       if (item.index !== facts.first) throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
-      const p = maker.frame(item, facts.shift(), mine, counts);
+      const p = maker.frame(item, facts.shift());
       if (p) out.push(p);
     }
     return out;

@@ -4,7 +4,7 @@
  * (about one request timeout of capture): a few dozen bytes a frame, no object.
  */
 import type { Direction, Layout } from '@gamequery/codec';
-import { EntryRing } from '@gamequery/codec/rx';
+import { EntryRing } from '@gamequery/codec/pairing';
 import type { TimeResolution, Timestamp } from '../capture/timestamp.ts';
 
 /** How a frame is read: not (yet) known, as a query message of a known layout, or by recognition alone. */

@@ -10,7 +10,7 @@
  * a frame for one request timeout of capture, and what the pairer remembers (compact too).
  */
 import type { Charset, CodecOptions, Decoded } from '@gamequery/codec';
-import { QueryPairer, pairingPart, shardOf, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/rx';
+import { QueryPairer, pairingPart, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/pairing';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { UdpDecoder } from '../net/decoder.ts';
 import type { FrameInput, UdpDatagram } from '../net/types.ts';
@@ -21,7 +21,6 @@ export interface LinkOptions {
   readonly timeoutMs: number;
   readonly duplicateWindowMs?: number;
   readonly tokenLifetimeMs?: number;
-  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 /** Counts of what the pairer said. */
@@ -42,7 +41,6 @@ export class LinkPass {
   readonly stats: LinkStats;
   readonly #udp = new UdpDecoder();
   readonly #pairer: QueryPairer<number>;
-  readonly #shard: LinkOptions['shard'];
   /** Endpoints by address and port: one object each, shared by every datagram that names it. */
   #endpoints = new Map<string, Map<number, Endpoint>>();
   #lastTime = 0n;
@@ -50,14 +48,10 @@ export class LinkPass {
   #secondNs = 0n;
   /** The datagram being taken was cut short by the capture (snapshot length): it pairs with what it has. */
   #truncated = false;
-  /** A sharded pass's earliest pairing deadline: another shard's datagram matters only once time passes it. */
-  #due: bigint | undefined = undefined;
-  readonly #probe = { bytes: new Uint8Array(0) as Uint8Array, from: { address: '', port: 0 }, to: { address: '', port: 0 } };
 
   /** `stats`: where the pairer's outcomes are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats: LinkStats = { exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 }) {
     this.stats = stats;
-    this.#shard = options.shard;
     this.#pairer = new QueryPairer<number>({
       timeoutMs: options.timeoutMs, decode: this.#decode, retain: this.#retain,
       ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
@@ -97,31 +91,10 @@ export class LinkPass {
 
   #take(frame: number, timestamp: Timestamp | null, udp: UdpDatagram): void {
     const time = (this.#lastTime = this.#nanos(timestamp));
-    const shard = this.#shard;
-    if (shard && this.#shardOf(udp, shard.count) !== shard.index) {
-      this.facts.open(frame, false);
-      // Another shard's conversation: only its time counts here, and only once it passes a deadline.
-      if (this.#due === undefined || time <= this.#due) return;
-      this.#apply(this.#pairer.tick(time));
-      this.#due = this.#pairer.nextDeadline();
-      return;
-    }
     this.facts.open(frame, true, timestamp);
     const d: Datagram<number> = { bytes: udp.payload, from: this.#endpoint(udp.src.ip, udp.src.port), to: this.#endpoint(udp.dst.ip, udp.dst.port), time, meta: frame };
     this.#truncated = udp.truncated;
     this.#apply(this.#pairer.receive(d));
-    if (shard) this.#due = this.#pairer.nextDeadline();
-  }
-
-  /** The shard of a datagram, asked through one reused probe (most datagrams are another shard's). */
-  #shardOf(udp: UdpDatagram, count: number): number {
-    const p = this.#probe;
-    p.bytes = udp.payload;
-    p.from.address = udp.src.ip;
-    p.from.port = udp.src.port;
-    p.to.address = udp.dst.ip;
-    p.to.port = udp.dst.port;
-    return shardOf(p, count);
   }
 
   /** Capture time in nanoseconds (exact); a datagram without a time (a hex dump) takes the last one. */

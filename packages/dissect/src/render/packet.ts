@@ -126,9 +126,9 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
   if (p.timestamp) writeTimestamp(sink, p.timestamp);
   else sink.ascii('null');
   sink.bytes(SRC);
-  sink.bytes(p.srcJson);
+  writeEndpoint(sink, p.src);
   sink.bytes(DST);
-  sink.bytes(p.dstJson);
+  writeEndpoint(sink, p.dst);
   sink.bytes(p.kind.json);
   sink.string(p.summary);
   sink.bytes(PAYLOAD_OFFSET);
@@ -182,6 +182,22 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
   sink.ascii('}');
 }
 
+
+const IP = asciiBytes('{"ip":"');
+const PORT = asciiBytes('","port":');
+
+/**
+ * `{"ip":"…","port":N}`, written as it goes: an address is ASCII with nothing to escape
+ * (dotted decimal, or IPv6 hex and colons), and writing its dozen characters cost less
+ * than looking its bytes up by address and port, twice a line.
+ */
+function writeEndpoint(sink: ByteSink, e: { readonly ip: string; readonly port: number }): void {
+  sink.bytes(IP);
+  sink.ascii(e.ip);
+  sink.bytes(PORT);
+  sink.number(e.port);
+  sink.ascii('}');
+}
 
 function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknown> {
   // Optional keys are added in place (not spread): this runs once per packet of a capture.

@@ -1,0 +1,13 @@
+/**
+ * @gamequery/codec/pairing — the pairing core without RxJS: the state machine that pairs
+ * requests with replies (`QueryPairer`), its rules, and the compact storage it remembers
+ * with. What a dissector or any synchronous consumer imports; `@gamequery/codec/rx` adds
+ * the RxJS operator on top (and loading RxJS costs a command-line run some 80 ms).
+ */
+export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
+export { clientOf, shardOf } from './rules.ts';
+export { ByteRing, EntryRing, KeyTable } from './ring.ts';
+export type {
+  Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
+  ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,
+} from './types.ts';
