@@ -143,11 +143,13 @@ class Output {
     if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }
 
-  end(stats: object): void {
+  end(stats: DissectStats): void {
     if (this.format === 'json') {
       this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
     }
     this.#flush();
+    // Said in each such packet too; counted here so that it is not missed in a long output.
+    if (stats.incomplete) process.stderr.write(`gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`);
   }
 
   #text(text: string): void {
