@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteRing, EntryRing, KeyTable } from '../../src/rx/ring.ts';
+import { ByteRing, EntryRing, KeyTable, hashA, hashB } from '../../src/rx/ring.ts';
 
 describe('ByteRing', () => {
   it('reads back every string still kept, whatever the sizes, through growth and wrap-around', () => {
@@ -71,5 +71,29 @@ describe('KeyTable', () => {
         for (const [k, v] of model) expect(table.get(k)).toBe(v);
       },
     ), { numRuns: 100 });
+  });
+});
+
+describe('hashA and hashB', () => {
+  it('tell every one-byte change and every cut of a reply from the reply, and agree on copies', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (reply) => {
+      const a = hashA(reply);
+      const b = hashB();
+      expect([hashA(reply.slice()), hashB()]).toEqual([a, b]);
+      const seen = new Set([`${a},${b}`]);
+      for (let i = 0; i < reply.length; i++) {
+        for (const delta of [1, 128]) {
+          const changed = reply.slice();
+          changed[i] = (changed[i]! + delta) & 0xff;
+          const key = `${hashA(changed)},${hashB()}`;
+          expect(seen.has(key)).toBe(false);
+          seen.add(key);
+        }
+        const cut = reply.subarray(0, i);
+        const key = `${hashA(cut)},${hashB()}`;
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+      }
+    }), { numRuns: 200 });
   });
 });
