@@ -400,3 +400,60 @@ export class DeadlineQueue<T extends Timed> {
 }
 
 const before = (at: bigint, seq: number, bAt: bigint, bSeq: number): boolean => at < bAt || (at === bAt && seq < bSeq);
+
+/** An item of a {@link Chain}: its neighbours, the chain's business. */
+export interface Linked<T> {
+  prev: T | undefined;
+  next: T | undefined;
+}
+
+/**
+ * Items in the order they came, each linked to its neighbours: added, removed from
+ * anywhere and the oldest found in constant time, with no allocation (a Set grew and
+ * shrank its table as requests came and went, thousands of times a second).
+ */
+export class Chain<T extends Linked<T>> {
+  #head: T | undefined = undefined;
+  #tail: T | undefined = undefined;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The oldest item. */
+  get oldest(): T | undefined {
+    return this.#head;
+  }
+
+  add(item: T): void {
+    item.prev = this.#tail;
+    item.next = undefined;
+    if (this.#tail) this.#tail.next = item;
+    else this.#head = item;
+    this.#tail = item;
+    this.#size++;
+  }
+
+  /** Removes an item that is in the chain. */
+  remove(item: T): void {
+    if (item.prev) item.prev.next = item.next;
+    else this.#head = item.next;
+    if (item.next) item.next.prev = item.prev;
+    else this.#tail = item.prev;
+    item.prev = item.next = undefined;
+    this.#size--;
+  }
+
+  /** The items, oldest first (a copy: the caller may remove them as it goes). */
+  all(): T[] {
+    const out: T[] = [];
+    for (let item = this.#head; item; item = item.next) out.push(item);
+    return out;
+  }
+
+  clear(): void {
+    this.#head = this.#tail = undefined;
+    this.#size = 0;
+  }
+}

@@ -382,6 +382,17 @@ export class TokenMemory<M> {
     return -1;
   }
 
+  /** Whether token entry `n` is still remembered (forgotten ones are never numbered again). */
+  holds(n: number): boolean {
+    return this.#ring.holds(n);
+  }
+
+  /** The handshake request that issued token `n`, its bytes copied by `copy`: what a stat request quoting it is filed with. */
+  issuer(n: number, copy: (bytes: Uint8Array) => Uint8Array): Datagram {
+    const s = this.#ring.slot(n);
+    return { bytes: copy(this.#bytes.view(this.#at[s]!, this.#length[s]!)), from: this.#from[s]!, to: this.#to[s]!, time: this.#time[s]! };
+  }
+
   /** A newer handshake replaced token `n`. */
   drop(n: number): void {
     this.#live[this.#ring.slot(n)] = 0;

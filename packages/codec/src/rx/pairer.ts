@@ -20,7 +20,7 @@
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
 import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { DeadlineQueue, FifoIndex, type Match, type Timed } from './collections.ts';
+import { Chain, DeadlineQueue, FifoIndex, type Linked, type Match, type Timed } from './collections.ts';
 import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
 import {
   collected, keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
@@ -33,7 +33,7 @@ import type {
  * A pending request: `outcome` is set as it leaves, and then what the duplicate window
  * needs of it goes to the pairer's memory (memory.ts) and the object is let go.
  */
-interface Filing<M> extends Timed, FiledRequest {
+interface Filing<M> extends Timed, FiledRequest, Linked<Filing<M>> {
   readonly kind: 'request';
   outcome: Outcome | undefined;
   readonly request: DecodedDatagram<M>;
@@ -42,7 +42,8 @@ interface Filing<M> extends Timed, FiledRequest {
   responses: readonly DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
-  readonly handshake: ExchangeEvent<M> | undefined;
+  /** The remembered token (TokenMemory's entry) of the handshake a stat request quotes, or -1. */
+  readonly token: number;
 }
 
 /** Items filed under their exact and loose keys. */
@@ -257,13 +258,11 @@ export class QueryPairer<M = unknown> {
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests under their keys. */
   readonly #filed = new Filed<Filing<M>>();
-  /**
-   * Pending requests in filing order: the first is the oldest (overflow evicts it). A Set,
-   * which lets go of a request the moment it leaves: a list trimmed from its front kept
-   * thousands of answered ones alive behind the one waiting out its timeout, long enough
-   * for the collector to move them all into the old generation.
-   */
-  readonly #live = new Set<Filing<M>>();
+  /** Pending requests in filing order: the first is the oldest (overflow evicts it); each leaves the moment it is done. */
+  readonly #live = new Chain<Filing<M>>();
+  /** Where the bytes of a handshake a pending stat request quotes are copied (one buffer for many). */
+  #slab = new Uint8Array(4096);
+  #slabAt = 0;
   /** Finished requests for the duplicate window, as facts. */
   readonly #memory = new ExchangeMemory<M>();
   /** Handshakes' tokens for their lifetime, as facts. */
@@ -334,7 +333,7 @@ export class QueryPairer<M = unknown> {
    */
   flush(): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
-    for (const p of [...this.#live]) this.#close(p, p.deadline, 'end', out);
+    for (const p of this.#live.all()) this.#close(p, p.deadline, 'end', out);
     this.#live.clear();
     this.#filed.clear();
     this.#memory.clear();
@@ -419,16 +418,17 @@ export class QueryPairer<M = unknown> {
   #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const request = this.#kept(decoded);
     const token = request.value['token'];
-    const handshake = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : undefined;
+    const issued = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : -1;
     const collecting = collects(request.packet.layout);
     if (collecting) this.#closeEarlier(request, now, out);
     if (this.#live.size >= this.#o.maxPending) {
-      const oldest = this.#live.values().next().value!;
+      const oldest = this.#live.oldest!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
-    const issuer = handshake?.request.datagram;
+    const issuer = issued >= 0 ? this.#tokens.issuer(issued, this.#copy) : undefined;
     const p: Filing<M> = {
-      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, handshake, responses: NO_RESPONSES,
+      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, token: issued, responses: NO_RESPONSES,
+      prev: undefined, next: undefined,
       deadline: now + this.#ns.timeout, timer: undefined, done: false,
       keys: keyRules[request.protocol].request(request.datagram, issuer),
       collects: collecting,
@@ -562,15 +562,16 @@ export class QueryPairer<M = unknown> {
   #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
     p.outcome = outcome;
     p.done = true;
-    this.#live.delete(p);
+    this.#live.remove(p);
     this.#filed.release(p);
     this.#timers.cancel(p);
     const { request, responses } = p;
     switch (outcome) {
       case 'answered': {
         const rtt = responses[0]!.datagram.time - request.datagram.time;
-        const exchange: ExchangeEvent<M> = p.handshake
-          ? { kind: 'exchange', request, responses, rtt, handshake: p.handshake }
+        const handshake = p.token >= 0 ? this.#handshake(p.token) : undefined;
+        const exchange: ExchangeEvent<M> = handshake
+          ? { kind: 'exchange', request, responses, rtt, handshake }
           : { kind: 'exchange', request, responses, rtt };
         out.push(exchange);
         if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
@@ -601,16 +602,39 @@ export class QueryPairer<M = unknown> {
     if (tokens.size > this.#o.maxPending) tokens.forgetOldest();
   }
 
-  /** The exchange of the live token with this value that a handshake from this client to this server was given, rebuilt. */
-  #tokenFor(datagram: Datagram<M>, token: number): ExchangeEvent<M> | undefined {
+  /** The remembered token with this value that a handshake from this client to this server was given, or -1. */
+  #tokenFor(datagram: Datagram<M>, token: number): number {
+    return this.#tokens.find(tokenKey(datagram, token), token, datagram);
+  }
+
+  /**
+   * The exchange of the handshake that issued remembered token `n`, rebuilt, if the token
+   * is still remembered (made when the stat exchange it belongs to ends, not when its
+   * request came: most stat requests wait no longer than a round trip, and the rebuilt
+   * exchange was most of what such a request held).
+   */
+  #handshake(n: number): ExchangeEvent<M> | undefined {
     const tokens = this.#tokens;
-    const n = tokens.find(tokenKey(datagram, token), token, datagram);
-    if (n < 0) return undefined;
+    if (!tokens.holds(n)) return undefined;
     const [requestLayout, replyLayout] = tokens.layouts(n);
     const [request, reply] = tokens.exchange(n);
     const codec = this.#o.codec;
     return { kind: 'exchange', request: decodedAgain(request, requestLayout, codec), responses: [decodedAgain(reply, replyLayout, codec)], rtt: reply.time - request.time };
   }
+
+  /** A copy of a few bytes the pairer keeps while a request is pending, in a buffer shared by many. */
+  readonly #copy = (bytes: Uint8Array): Uint8Array => {
+    const n = bytes.length;
+    if (n > 256) return bytes.slice();
+    if (this.#slabAt + n > this.#slab.length) {
+      this.#slab = new Uint8Array(4096);
+      this.#slabAt = 0;
+    }
+    const copy = this.#slab.subarray(this.#slabAt, this.#slabAt + n);
+    copy.set(bytes);
+    this.#slabAt += n;
+    return copy;
+  };
 
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
   #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {

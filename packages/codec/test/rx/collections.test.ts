@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeadlineQueue, FifoIndex } from '../../src/rx/collections.ts';
+import { Chain, DeadlineQueue, FifoIndex } from '../../src/rx/collections.ts';
 
 const item = (name: string, deadline = 0n) => ({ name, deadline, done: false });
 
@@ -188,5 +188,30 @@ describe('DeadlineQueue', () => {
       const live = all.filter((x) => !x.it.done).map((x) => x.it.deadline);
       expect(queue.peek()).toBe(live.length ? live.reduce((a, b) => (a < b ? a : b)) : undefined);
     }), { numRuns: 300, seed: 5 });
+  });
+});
+
+describe('Chain', () => {
+  it('keeps the order items came in through removals from anywhere, as an array would', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 300 }), (steps) => {
+      type Node = { name: number; prev: Node | undefined; next: Node | undefined };
+      const chain = new Chain<Node>();
+      let model: Node[] = [];
+      let n = 0;
+      for (const [add, pick] of steps) {
+        if (add || model.length === 0) {
+          const node: Node = { name: n++, prev: undefined, next: undefined };
+          chain.add(node);
+          model.push(node);
+        } else {
+          const node = model[pick % model.length]!;
+          chain.remove(node);
+          model = model.filter((x) => x !== node);
+        }
+        expect(chain.size).toBe(model.length);
+        expect(chain.oldest).toBe(model[0]);
+      }
+      expect(chain.all()).toEqual(model);
+    }), { numRuns: 100 });
   });
 });

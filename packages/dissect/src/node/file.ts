@@ -28,7 +28,7 @@ const CHUNK = 1 << 16;
  * every frame behind it (seconds of capture) is ready at once, and is written a batch at
  * a time rather than made into records all together. Small, for the same reason.
  */
-const BATCH = 1024;
+const BATCH = 256;
 
 /** Reads a file in order, a chunk at a time, through a capture parser. */
 class Reader {
