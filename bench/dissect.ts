@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { exportWireshark } from '@gamequery/codec/export';
@@ -28,7 +28,7 @@ export interface DissectBenchOptions {
   readonly doubleRateFrames: number;
   /** Output formats to run, of `ndjson`, `json`, `text`, `fields`. */
   readonly formats: readonly Format[];
-  /** `-j` for every run; undefined: the command's default (worker threads from 64 MiB). */
+  /** `-j` for every run; undefined: none, the command's own choice. */
   readonly jobs: number | undefined;
   /** Whether to run tshark when it is installed. */
   readonly tshark: boolean;
@@ -185,8 +185,7 @@ const hasTshark = (): boolean => spawnSync('tshark', ['--version'], { stdio: 'ig
 const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
 export async function benchDissect(options: DissectBenchOptions): Promise<void> {
-  const cpus = availableParallelism();
-  const jobs = options.jobs === undefined ? `the default (-j ${cpus} from 64 MiB, here ${cpus} CPUs)` : `-j ${options.jobs}`;
+  const jobs = options.jobs === undefined ? 'its own choice of threads (no -j)' : `-j ${options.jobs}`;
   console.log(`\nDissector end to end on traffic that looks real (bench/traffic.ts, seed ${options.seed}): the built CLI, ${jobs}, output to /dev/null`);
   const dir = mkdtempSync(join(tmpdir(), 'gamequery-bench-'));
   try {
