@@ -17,7 +17,7 @@
  * record says so (`incomplete`).
  */
 import type { Charset, Protocol } from '@gamequery/codec';
-import { ByteRing, EntryRing } from '@gamequery/codec/pairing';
+import { ByteRing, EntryRing, float64s, int32s, refs } from '@gamequery/codec/pairing';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/types.ts';
 import type { TimeResolution } from './capture/timestamp.ts';
@@ -93,24 +93,17 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
-/** An array of `n` empty references in fast elements (`new Array(n)` of that size is a dictionary). */
-function emptyRefs<T>(n: number): (T | undefined)[] {
-  const a: (T | undefined)[] = [];
-  for (let i = 0; i < n; i++) a.push(undefined);
-  return a;
-}
-
 /** Frames held for the second pass of a stream: their bytes in one ring, their parts in typed arrays. */
 class HeldFrames {
   readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
   readonly #bytes = new ByteRing(1 << 20);
-  #at = new Float64Array(1024);
-  #length = new Int32Array(1024);
+  #at = float64s(1024);
+  #length = int32s(1024);
   /** The link type, or -1 for a bare payload. */
-  #linkType = new Int32Array(1024);
-  #seconds = new Float64Array(1024);
-  #ticks = new Float64Array(1024);
-  #resolution = emptyRefs<TimeResolution>(1024);
+  #linkType = int32s(1024);
+  #seconds = float64s(1024);
+  #ticks = float64s(1024);
+  #resolution = refs<TimeResolution>(1024);
   #held = 0;
 
   get size(): number {
@@ -159,12 +152,12 @@ class HeldFrames {
 
   #grow(from: number, to: number): void {
     const ring = this.#ring;
-    this.#at = ring.regrow(this.#at, from, to, (n) => new Float64Array(n));
-    this.#length = ring.regrow(this.#length, from, to, (n) => new Int32Array(n));
-    this.#linkType = ring.regrow(this.#linkType, from, to, (n) => new Int32Array(n));
-    this.#seconds = ring.regrow(this.#seconds, from, to, (n) => new Float64Array(n));
-    this.#ticks = ring.regrow(this.#ticks, from, to, (n) => new Float64Array(n));
-    this.#resolution = ring.regrow(this.#resolution, from, to, emptyRefs<TimeResolution>);
+    this.#at = ring.regrow(this.#at, from, to, float64s);
+    this.#length = ring.regrow(this.#length, from, to, int32s);
+    this.#linkType = ring.regrow(this.#linkType, from, to, int32s);
+    this.#seconds = ring.regrow(this.#seconds, from, to, float64s);
+    this.#ticks = ring.regrow(this.#ticks, from, to, float64s);
+    this.#resolution = ring.regrow(this.#resolution, from, to, refs<TimeResolution>);
   }
 }
 

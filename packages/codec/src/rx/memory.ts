@@ -14,7 +14,9 @@
  */
 import type { Layout } from '../grammar/layout.ts';
 import { sameEndpoint, type Keys, type Filed } from './rules.ts';
-import { ByteRing, EntryRing, KeyTable, hashA, hashB } from './ring.ts';
+import {
+  ByteRing, EntryRing, KeyTable, bigint64s as bigint64, float64s as float64, hashA, hashB, int32s as int32, refs, uint8s as uint8,
+} from './ring.ts';
 import type { Datagram, Endpoint } from './types.ts';
 
 /** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
@@ -24,20 +26,6 @@ const outcomeCode = (o: Outcome): number => (o === 'answered' ? 1 : o === 'unans
 
 /** Most keys a request is filed under (exact and loose, with a token's issuer: 2 + 2). */
 const WIDTH = 4;
-
-const float64 = (n: number): Float64Array => new Float64Array(n);
-const int32 = (n: number): Int32Array => new Int32Array(n);
-const uint8 = (n: number): Uint8Array => new Uint8Array(n);
-const bigint64 = (n: number): BigInt64Array => new BigInt64Array(n);
-/**
- * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
- * thousands is a dictionary, where every store is a hash table insert.
- */
-const refs = <T>(n: number): (T | undefined)[] => {
-  const a: (T | undefined)[] = [];
-  for (let i = 0; i < n; i++) a.push(undefined);
-  return a;
-};
 
 /** A reply's parts, as the pairer hands them over. */
 export interface ReplyFacts<M> {
@@ -155,18 +143,15 @@ export class ExchangeMemory<M> {
 
   /** The time the oldest entry is to be let go, if any. */
   get nextDeadline(): bigint | undefined {
-    return this.#ring.size ? this.#deadline[this.#ring.slot(this.#ring.first)] : undefined;
+    return this.#ring.nextDue(this.#deadline);
   }
 
   /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */
   forget(now: bigint, strictly: boolean): void {
-    const ring = this.#ring;
-    while (ring.size) {
-      const at = this.#deadline[ring.slot(ring.first)]!;
-      if (at > now || (strictly && at === now)) break;
-      this.forgetOldest();
-    }
+    this.#ring.forgetDue(this.#deadline, now, strictly, this.#forgetOldest);
   }
+
+  readonly #forgetOldest = (): void => this.forgetOldest();
 
   /** Lets go of the oldest entry. */
   forgetOldest(): void {
@@ -399,13 +384,10 @@ export class TokenMemory<M> {
   }
 
   forget(now: bigint, strictly: boolean): void {
-    const ring = this.#ring;
-    while (ring.size) {
-      const at = this.#deadline[ring.slot(ring.first)]!;
-      if (at > now || (strictly && at === now)) break;
-      this.forgetOldest();
-    }
+    this.#ring.forgetDue(this.#deadline, now, strictly, this.#forgetOldest);
   }
+
+  readonly #forgetOldest = (): void => this.forgetOldest();
 
   forgetOldest(): void {
     const ring = this.#ring;
@@ -418,7 +400,7 @@ export class TokenMemory<M> {
   }
 
   get nextDeadline(): bigint | undefined {
-    return this.#ring.size ? this.#deadline[this.#ring.slot(this.#ring.first)] : undefined;
+    return this.#ring.nextDue(this.#deadline);
   }
 
   clear(): void {

@@ -81,6 +81,21 @@ export class ByteRing {
   }
 }
 
+/** Makers of a field's array, for {@link EntryRing.regrow}. */
+export const float64s = (n: number): Float64Array => new Float64Array(n);
+export const int32s = (n: number): Int32Array => new Int32Array(n);
+export const uint8s = (n: number): Uint8Array => new Uint8Array(n);
+export const bigint64s = (n: number): BigInt64Array => new BigInt64Array(n);
+/**
+ * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
+ * thousands is a dictionary, where every store is a hash table insert.
+ */
+export const refs = <T>(n: number): (T | undefined)[] => {
+  const a: (T | undefined)[] = [];
+  for (let i = 0; i < n; i++) a.push(undefined);
+  return a;
+};
+
 /**
  * Numbered entries kept in order: the oldest is let go first. The owner keeps each field
  * in its own array, sized by {@link capacity} and indexed by {@link slot}; when the ring
@@ -127,6 +142,23 @@ export class EntryRing {
 
   clear(): void {
     this.first = this.next = 0;
+  }
+
+  /** The oldest entry's deadline (in `deadlines`, by slot), if any. */
+  nextDue(deadlines: BigInt64Array): bigint | undefined {
+    return this.size ? deadlines[this.slot(this.first)] : undefined;
+  }
+
+  /**
+   * Lets go of the oldest entries while their deadline (in `deadlines`, by slot) is before
+   * `now` (at or before, unless `strictly`), each through `forgetOldest`.
+   */
+  forgetDue(deadlines: BigInt64Array, now: bigint, strictly: boolean, forgetOldest: () => void): void {
+    while (this.size) {
+      const at = deadlines[this.slot(this.first)]!;
+      if (at > now || (strictly && at === now)) break;
+      forgetOldest();
+    }
   }
 
   /**

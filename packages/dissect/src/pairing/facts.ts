@@ -4,25 +4,13 @@
  * (about one request timeout of capture): a few dozen bytes a frame, no object.
  */
 import type { Direction, Layout } from '@gamequery/codec';
-import { EntryRing } from '@gamequery/codec/pairing';
+import { EntryRing, float64s as float64, refs, uint8s as uint8 } from '@gamequery/codec/pairing';
 import type { TimeResolution, Timestamp } from '../capture/timestamp.ts';
 
 /** How a frame is read: not (yet) known, as a query message of a known layout, or by recognition alone. */
 export const NONE = 0;
 export const DECODED = 1;
 export const RAW = 2;
-
-const float64 = (n: number): Float64Array => new Float64Array(n);
-const uint8 = (n: number): Uint8Array => new Uint8Array(n);
-/**
- * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
- * thousands is a dictionary, where every store is a hash table insert.
- */
-const refs = <T>(n: number): (T | undefined)[] => {
-  const a: (T | undefined)[] = [];
-  for (let i = 0; i < n; i++) a.push(undefined);
-  return a;
-};
 
 /** A frame's facts, read back for rendering (one object, reused). */
 export interface FrameFacts {
