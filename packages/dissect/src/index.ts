@@ -8,7 +8,7 @@ export { dissectHexDump, type HexDissection } from './hexdump.ts';
 export type { PacketRecord, RecordKind } from './record.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';
 export { MASK, nodeJson, type JsonNode } from '@gamequery/codec';
-export { renderPacketText, packetJson, packetLine, writePacketLine, summaryLine, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
+export { renderPacketText, packetJson, packetLine, writePacketLine, writePacketText, summaryLine, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';
 export * from './net/index.ts';

@@ -169,6 +169,16 @@ export class Packet implements PacketRecord {
     return this.json ? decoder.decode(this.json.subarray(this.jsonStart, this.jsonEnd)) : undefined;
   }
 
+  /**
+   * The layout and codec options the tree would be annotated with, while it has not been
+   * built (a record the fast path wrote): renderers that write the tree by other means
+   * (the layout's compiled text emitter) read the payload with them. Undefined otherwise.
+   */
+  get treeSource(): { readonly layout: Layout<any>; readonly codec: CodecOptions } | undefined { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const tree = this.#tree;
+    return Array.isArray(tree) ? undefined : tree;
+  }
+
   get fields(): FieldNode[] {
     const tree = this.#tree;
     if (Array.isArray(tree)) return tree;

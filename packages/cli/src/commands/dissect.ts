@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  dissectHexDump, newStats, renderPacketText, writePacketLine,
+  dissectHexDump, newStats, writePacketLine, writePacketText,
   type DissectOptions, type DissectStats, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
@@ -108,17 +108,22 @@ export function dissectCommand(): Command {
 const SINK_BYTES = 1 << 17;
 
 /**
- * Where the packets go, as they come. JSON and NDJSON are written as bytes into one
- * buffer (no string per line: a capture of millions of packets is mostly tree JSON the
- * dissector wrote as bytes already) and handed to stdout in blocks of about 64 KiB (one
- * write per packet would cost more than the dissection); text goes out per packet, for a
- * reader watching it. `full` says stdout is holding more than its buffer (a pipe's reader
- * is behind): the caller waits for 'drain', so memory stays flat whatever reads the output.
+ * Where the packets go, as they come. Every format is written as bytes into one buffer (no
+ * string per packet: a capture of millions of packets is mostly tree text or JSON written by
+ * code compiled from the layouts) and handed to stdout in blocks of about 64 KiB (one write
+ * per packet would cost more than the dissection). On a terminal the buffer is also handed
+ * over once each batch of packets is written (when the caller next waits), so a person
+ * watching sees packets as they come. `full` says stdout is holding more than its buffer (a
+ * pipe's reader is behind): the caller waits for 'drain', so memory stays flat whatever
+ * reads the output.
  */
 class Output {
   #first = true;
   #errors: object[] = [];
   readonly #sink = new ByteSink(SINK_BYTES);
+  /** On a terminal: a flush is queued for when the batch being written is done. */
+  readonly #watched = !!process.stdout.isTTY;
+  #queued = false;
   full = false;
   constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
     if (format === 'json') this.#text('{\n"packets": [\n');
@@ -126,12 +131,21 @@ class Output {
 
   packet(p: PacketRecord): void {
     if (this.format === 'text') {
-      this.#out((this.#first ? '' : '\n') + renderPacketText(p, this.render).join('\n') + '\n');
+      if (!this.#first) this.#sink.ascii('\n');
+      writePacketText(p, this.#sink, this.render);
     } else {
       if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
       writePacketLine(p, this.#sink, this.render);
       if (this.format === 'ndjson') this.#sink.ascii('\n');
-      if (this.#sink.at >= 1 << 16) this.#flush();
+    }
+    if (this.#sink.at >= 1 << 16) this.#flush();
+    else if (this.#watched && !this.#queued) {
+      // Runs once the caller's synchronous loop over the batch ends (at its next await).
+      this.#queued = true;
+      queueMicrotask(() => {
+        this.#queued = false;
+        this.#flush();
+      });
     }
     this.#first = false;
   }
@@ -139,7 +153,11 @@ class Output {
   error(e: { readonly type: string; readonly message: string } & Record<string, unknown>): void {
     this.#errors.push(e);
     process.exitCode = 1;
-    if (this.format === 'text') process.stderr.write(`gamequery: ${e.message}\n`);
+    if (this.format === 'text') {
+      // After the packets before it, as when text went out a packet at a time.
+      this.#flush();
+      process.stderr.write(`gamequery: ${e.message}\n`);
+    }
     if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }
 

@@ -10,6 +10,7 @@ import { interpret } from './annotate.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson, emitWith, type JsonEmitter } from './emit.ts';
 import { compileMeasure, type Measurer } from './measure.ts';
+import { compileText, type TextEmitter } from './emit-text.ts';
 import { measure, writeInto } from './encode.ts';
 import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
@@ -26,6 +27,11 @@ export interface CodecOptions {
 /** How the JSON emitter writes secrets (RCON passwords): masked (`********`, or the redacted text) unless `showSecrets`. */
 export interface EmitOptions extends CodecOptions {
   readonly showSecrets?: boolean;
+}
+
+/** How the text emitter writes the tree: secrets as {@link EmitOptions} says, each line indented by four spaces `indent` times more. */
+export interface TextEmitOptions extends EmitOptions {
+  readonly indent?: number;
 }
 
 export interface Decoded<V> {
@@ -108,6 +114,22 @@ export interface Layout<V = Record<string, unknown>> {
    * building a value: for telling cheaply whether, and how much of, a datagram decodes.
    */
   measure(bytes: Uint8Array, options?: CodecOptions): number;
+  /**
+   * The annotated tree as text lines, written as UTF-8 into `sink` at `sink.at`: per node,
+   * four spaces per level (plus `indent`), its label, and `: ` and its `show` unless that
+   * is empty, then a newline — secrets masked (`********`, or the redacted text) unless
+   * `showSecrets` — as the dissector's text output shows `annotate`'s tree. Returns the
+   * bytes the message took; warnings leave the tree as it is and do not stop it. Undefined,
+   * with `sink.at` where it was, where `decode` would throw.
+   */
+  emitText(bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined;
+  /**
+   * Only the nodes of the abbreviations in `abbrevs`, in tree order, written as {@link emitText}
+   * writes the tree: `as` text, a line `    abbrev: show` each (secrets masked unless
+   * `showSecrets`); `as` json, each node's `nodeJson` without its children, followed by a
+   * comma. Compiled once per selection (the same array, or the same abbreviations).
+   */
+  emitFields(bytes: Uint8Array, sink: ByteSink, abbrevs: readonly string[], as: 'text' | 'json', options?: EmitOptions): number | undefined;
   encode(value: V, options?: CodecOptions): Uint8Array;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
@@ -137,6 +159,9 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   // Compiled on first use: most programs use a few of the layouts.
   let emitter: JsonEmitter | undefined;
   let measurer: Measurer | undefined;
+  const textEmitters = new Map<number, TextEmitter>();
+  const fieldEmitters = new Map<string, TextEmitter>();
+  let lastPick: { readonly abbrevs: readonly string[]; readonly as: 'text' | 'json'; readonly emitter: TextEmitter } | undefined;
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
   const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
@@ -209,6 +234,26 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     measure(bytes, options) {
       measurer ??= compileMeasure(spec.fields);
       return measurer(bytes, options?.charset ?? defaultCharset);
+    },
+
+    emitText(bytes, sink, options) {
+      const indent = options?.indent ?? 0;
+      let emitter = textEmitters.get(indent);
+      if (!emitter) textEmitters.set(indent, (emitter = compileText(spec.fields, { kind: 'tree', indent })));
+      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true);
+    },
+
+    emitFields(bytes, sink, abbrevs, as, options) {
+      let emitter: TextEmitter;
+      if (lastPick?.abbrevs === abbrevs && lastPick.as === as) emitter = lastPick.emitter;
+      else {
+        const key = `${as}\n${abbrevs.join('\n')}`;
+        emitter = fieldEmitters.get(key) ?? compileText(spec.fields, { kind: as, pick: new Set(abbrevs) });
+        if (fieldEmitters.size >= 64) fieldEmitters.clear();
+        fieldEmitters.set(key, emitter);
+        lastPick = { abbrevs, as, emitter };
+      }
+      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true);
     },
 
     encode(value, options) {
