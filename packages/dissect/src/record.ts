@@ -57,6 +57,11 @@ export interface PacketRecord {
    * settled, when one-pass input (a pipe) reached its memory ceiling. Absent otherwise.
    */
   incomplete?: string;
+  /**
+   * Why the links may be crossed: an identical request from the same client to the same
+   * server was pending at the same time, and identical replies cannot say whose they are.
+   */
+  ambiguous?: string;
   /** The UDP payload (kept for the hex pane; not part of the JSON). */
   readonly payload: Uint8Array;
   /** The whole frame when the payload came from one frame (for the hex pane). */
@@ -113,6 +118,7 @@ export class Packet implements PacketRecord {
   unmatched: string | undefined = undefined;
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
+  ambiguous: string | undefined = undefined;
   /**
    * For a layout with secrets whose tree JSON the fast path wrote: whether that JSON shows
    * them in clear. Undefined for a layout without secrets.

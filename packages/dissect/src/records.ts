@@ -26,6 +26,9 @@ const ARENA_BYTES = 1 << 20;
 /** Why a record was let out before its exchange was settled (one-pass input over its memory ceiling). */
 export const INCOMPLETE = 'released before its exchange was settled: the one-pass memory ceiling was reached (read a file instead of a pipe: files take two passes and never need it)';
 
+/** Why an exchange's links may be crossed with a twin's. */
+export const AMBIGUOUS = 'an identical request from the same client to the same server was waiting at the same time: identical replies were paired first come, first served';
+
 export class RecordMaker {
   readonly #options: DissectOptions;
   readonly #codec: CodecOptions;
@@ -111,6 +114,7 @@ export class RecordMaker {
     if (facts.unanswered !== undefined) p.unanswered = facts.unanswered;
     if (facts.duplicateOf) p.duplicateOf = facts.duplicateOf;
     if (facts.unmatched !== undefined) p.unmatched = facts.unmatched;
+    if (facts.ambiguous) p.ambiguous = AMBIGUOUS;
     return p;
   }
 

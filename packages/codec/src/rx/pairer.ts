@@ -23,7 +23,7 @@ import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint,
 import { Chain, DeadlineQueue, FifoIndex, type Linked, type Match, type Timed } from './collections.ts';
 import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
 import {
-  collected, keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
+  collected, keyRules, mayBeMinecraftReply, sameEndpoint, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
 } from './rules.ts';
 import type {
   CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent,
@@ -44,6 +44,8 @@ interface Filing<M> extends Timed, FiledRequest, Linked<Filing<M>> {
   readonly collects: boolean;
   /** The remembered token (TokenMemory's entry) of the handshake a stat request quotes, or -1. */
   readonly token: number;
+  /** Another request, byte for byte the same, from the same client to the same server, was pending with it. */
+  ambiguous: boolean;
 }
 
 /** Items filed under their exact and loose keys. */
@@ -201,6 +203,10 @@ const newestRemembered = <M>(memory: ExchangeMemory<M>, protocol: Protocol, keys
   for (const n of rememberedUnder(memory, protocol, keys, side, d)) return n;
   return -1;
 };
+
+/** A pending request byte for byte the same as `d`, from the same client to the same server. */
+const identical = (r: Staged, d: Datagram): boolean =>
+  r.outcome === undefined && sameEndpoint(r.datagram.from, d.from) && sameEndpoint(r.datagram.to, d.to) && sameBytes(r.datagram.bytes, d.bytes);
 
 /** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
 const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
@@ -426,13 +432,23 @@ export class QueryPairer<M = unknown> {
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
     const issuer = issued >= 0 ? this.#tokens.issuer(issued, this.#copy) : undefined;
+    const keys = keyRules[request.protocol].request(request.datagram, issuer);
     const p: Filing<M> = {
       kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, token: issued, responses: NO_RESPONSES,
       prev: undefined, next: undefined,
       deadline: now + this.#ns.timeout, timer: undefined, done: false,
-      keys: keyRules[request.protocol].request(request.datagram, issuer),
-      collects: collecting,
+      keys, collects: collecting, ambiguous: false,
     };
+    if (!collecting) {
+      // The one case no rule can settle: the same request twice from one socket, both waiting.
+      // The newest twin is enough: any older one was marked with it when it came.
+      for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact') && !p.ambiguous; i++) {
+        for (const twin of this.#filed.exact.newestFirst(keys[i]!, identical, request.datagram)) {
+          twin.ambiguous = p.ambiguous = true;
+          break;
+        }
+      }
+    }
     this.#filed.add(p);
     this.#live.add(p);
     this.#timers.push(p);
@@ -573,11 +589,12 @@ export class QueryPairer<M = unknown> {
         const exchange: ExchangeEvent<M> = handshake
           ? { kind: 'exchange', request, responses, rtt, handshake }
           : { kind: 'exchange', request, responses, rtt };
+        if (p.ambiguous) (exchange as { ambiguous?: true }).ambiguous = true;
         out.push(exchange);
         if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
         break;
       }
-      case 'unanswered': out.push({ kind: 'unanswered', request, reason }); break;
+      case 'unanswered': out.push(p.ambiguous ? { kind: 'unanswered', request, reason, ambiguous: true } : { kind: 'unanswered', request, reason }); break;
       case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
     }
     const memory = this.#memory;

@@ -48,6 +48,12 @@ export interface ExchangeEvent<M = unknown> {
   readonly rtt: bigint;
   /** Minecraft stat requests: the handshake exchange that issued the token they carry. */
   readonly handshake?: ExchangeEvent<M>;
+  /**
+   * Present when another request, byte for byte the same, from the same client to the
+   * same server, was pending at the same time: identical replies cannot say which is
+   * whose, so they were paired first come, first served.
+   */
+  readonly ambiguous?: true;
 }
 
 /** A request that got no reply within the timeout, or before the input ended. */
@@ -55,6 +61,8 @@ export interface UnansweredEvent<M = unknown> {
   readonly kind: 'unanswered';
   readonly request: DecodedDatagram<M>;
   readonly reason: string;
+  /** As an exchange's: an identical request was pending at the same time (perhaps this one's reply went to it). */
+  readonly ambiguous?: true;
 }
 
 /** A reply that belongs to no pending request. */

@@ -3,7 +3,7 @@ import {
   clientsRequest, clientsResponse, infoRequest, infoResponse, ompRequest, ompResponse, pingRequest,
   playersRequest, playersResponse, rconRequest, rconResponse, rulesRequest, rulesResponse, toHex,
 } from '@gamequery/codec';
-import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, vector } from './helpers.ts';
+import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, summary, vector } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
 const ping = (nonce: number) => pingRequest.encode({ ...at, nonce });
@@ -120,6 +120,35 @@ describe('SA:MP pairing', () => {
     const events = pairAll([ask('q', ping(9), server, 0), answer('r', ping(9), server, 1500)]);
     expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
     expect(only(events, 'unmatched').decoded?.direction).toBe('response');
+  });
+});
+
+describe('SA:MP identical requests', () => {
+  const reply = (players: number) => infoResponse.encode({ ...at, password: false, players, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
+
+  it('marks two identical requests from one socket, pending at once, as ambiguous, and pairs them first come, first served', () => {
+    const events = pairAll([
+      ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1),
+      answer('r1', reply(1), server, 2), answer('r2', reply(2), server, 3),
+    ]);
+    expect(events.map(summary)).toEqual(['exchange q1>r1', 'exchange q2>r2']);
+    expect(events.map((e) => e.kind === 'exchange' && e.ambiguous)).toEqual([true, true]);
+  });
+
+  it('does not mark the same request from two sockets, or one sent after the first was answered', () => {
+    const events = pairAll([
+      ask('mine', infoRequest.encode(at), server, 0), ask('theirs', infoRequest.encode(at), server, 1, otherClient),
+      answer('r1', reply(1), server, 2), answer('r2', reply(2), server, 3, otherClient),
+      ask('again', infoRequest.encode(at), server, 4), answer('r3', reply(3), server, 5),
+    ]);
+    expect(events.map(summary)).toEqual(['exchange mine>r1', 'exchange theirs>r2', 'exchange again>r3']);
+    expect(events.some((e) => e.kind === 'exchange' && e.ambiguous)).toBe(false);
+  });
+
+  it('marks the one left unanswered too', () => {
+    const events = pairAll([ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1), answer('r1', reply(1), server, 2)]);
+    expect(events.map(summary)).toEqual(['exchange q1>r1', 'unanswered q2']);
+    expect(events.map((e) => (e.kind === 'exchange' || e.kind === 'unanswered') && e.ambiguous)).toEqual([true, true]);
   });
 });
 

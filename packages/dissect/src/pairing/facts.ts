@@ -25,6 +25,8 @@ export interface FrameFacts {
   requestTime: Timestamp | null;
   unanswered: string | undefined;
   unmatched: string | undefined;
+  /** An identical request from the same client to the same server was pending with this exchange's. */
+  ambiguous: boolean;
 }
 
 /**
@@ -39,6 +41,8 @@ export class FactRing {
   #response = uint8(1024);
   /** 1 when the time below is the request's (a linked reply); else it is the frame's own. */
   #timed = uint8(1024);
+  /** 1 for a frame of an exchange whose request had an identical twin pending. */
+  #ambiguous = uint8(1024);
   #requestIn = float64(1024);
   #responseIn = float64(1024);
   #duplicateOf = float64(1024);
@@ -51,6 +55,7 @@ export class FactRing {
   readonly #unmatched = new Map<number, string>();
   readonly #out: FrameFacts = {
     kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined,
+    ambiguous: false,
   };
 
   /** The oldest frame kept, and the one after the newest. */
@@ -77,6 +82,7 @@ export class FactRing {
     this.#response[s] = 0;
     this.#requestIn[s] = this.#responseIn[s] = this.#duplicateOf[s] = 0;
     this.#timed[s] = 0;
+    this.#ambiguous[s] = 0;
     this.#layout[s] = undefined;
     if (time) {
       this.#seconds[s] = time.seconds;
@@ -133,6 +139,11 @@ export class FactRing {
     }
   }
 
+  /** Frame `frame` belongs to an exchange whose request had an identical twin pending. */
+  ambiguous(frame: number): void {
+    if (this.#ring.holds(frame)) this.#ambiguous[this.#ring.slot(frame)] = 1;
+  }
+
   requestIn(frame: number, request: number): void {
     if (this.#ring.holds(frame)) this.#requestIn[this.#ring.slot(frame)] = request;
   }
@@ -161,6 +172,7 @@ export class FactRing {
     o.requestIn = this.#requestIn[s]!;
     o.responseIn = this.#responseIn[s]!;
     o.duplicateOf = this.#duplicateOf[s]!;
+    o.ambiguous = this.#ambiguous[s] === 1;
     const resolution = this.#timed[s] ? this.#resolution[s] : undefined;
     o.requestTime = resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
@@ -177,6 +189,7 @@ export class FactRing {
     this.#kind = ring.regrow(this.#kind, from, to, uint8);
     this.#response = ring.regrow(this.#response, from, to, uint8);
     this.#timed = ring.regrow(this.#timed, from, to, uint8);
+    this.#ambiguous = ring.regrow(this.#ambiguous, from, to, uint8);
     this.#requestIn = ring.regrow(this.#requestIn, from, to, float64);
     this.#responseIn = ring.regrow(this.#responseIn, from, to, float64);
     this.#duplicateOf = ring.regrow(this.#duplicateOf, from, to, float64);

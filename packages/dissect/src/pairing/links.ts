@@ -176,7 +176,9 @@ export class LinkPass {
             const frame = r.datagram.meta!;
             facts.decoded(frame, r.packet.layout, r.direction);
             facts.link(request, frame, i === 0);
+            if (e.ambiguous) facts.ambiguous(frame);
           }
+          if (e.ambiguous) facts.ambiguous(request);
           break;
         }
         case 'unanswered':
@@ -185,6 +187,7 @@ export class LinkPass {
           const request = e.request.datagram.meta!;
           facts.decoded(request, e.request.packet.layout, e.request.direction);
           facts.unanswered(request, e.reason);
+          if (e.kind === 'unanswered' && e.ambiguous) facts.ambiguous(request);
           if (e.kind === 'overflow') for (const r of e.responses) facts.decoded(r.datagram.meta!, r.packet.layout, r.direction);
           break;
         }

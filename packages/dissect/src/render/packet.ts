@@ -60,6 +60,7 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   if (p.duplicateOf !== undefined) lines.push(`    [Duplicate response to frame ${p.duplicateOf}]`);
   if (p.unmatched) lines.push(`    [Unmatched response: ${p.unmatched}]`);
   if (p.incomplete) lines.push(`    [Pairing incomplete: ${p.incomplete}]`);
+  if (p.ambiguous) lines.push(`    [Ambiguous: ${p.ambiguous}]`);
   if (options.hex) {
     const ranges: ByteRange[] = [];
     const secrets: ByteRange[] = [];
@@ -113,6 +114,7 @@ const UNANSWERED = asciiBytes(',"unanswered":');
 const DUPLICATE_OF = asciiBytes(',"duplicateOf":');
 const UNMATCHED = asciiBytes(',"unmatched":');
 const INCOMPLETE = asciiBytes(',"incomplete":');
+const AMBIGUOUS = asciiBytes(',"ambiguous":');
 
 /**
  * Writes {@link packetLine}'s text into `sink` as UTF-8, without making it a string: the
@@ -188,6 +190,10 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
     sink.bytes(INCOMPLETE);
     sink.string(p.incomplete);
   }
+  if (p.ambiguous) {
+    sink.bytes(AMBIGUOUS);
+    sink.string(p.ambiguous);
+  }
   sink.ascii('}');
 }
 
@@ -253,6 +259,7 @@ const NO_RESPONSE_TEXT = asciiBytes('    [No response: ');
 const DUPLICATE_TEXT = asciiBytes('    [Duplicate response to frame ');
 const UNMATCHED_TEXT = asciiBytes('    [Unmatched response: ');
 const INCOMPLETE_TEXT = asciiBytes('    [Pairing incomplete: ');
+const AMBIGUOUS_TEXT = asciiBytes('    [Ambiguous: ');
 const CLOSE_TEXT = asciiBytes(']\n');
 
 /** The tree's title line of a kind of record, `SA:MP Query Protocol, info response`, made once per kind. */
@@ -339,6 +346,7 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
   }
   generatedLine(sink, UNMATCHED_TEXT, q.unmatched);
   generatedLine(sink, INCOMPLETE_TEXT, q.incomplete);
+  generatedLine(sink, AMBIGUOUS_TEXT, q.ambiguous);
   if (options.hex) {
     // Nothing to mark and nothing to hide (see above): the bytes as they are.
     sink.bytes(NEWLINE);
@@ -431,5 +439,6 @@ function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknow
   if (p.duplicateOf !== undefined) doc['duplicateOf'] = p.duplicateOf;
   if (p.unmatched) doc['unmatched'] = p.unmatched;
   if (p.incomplete) doc['incomplete'] = p.incomplete;
+  if (p.ambiguous) doc['ambiguous'] = p.ambiguous;
   return doc;
 }
