@@ -7,7 +7,7 @@
  * Writes are queued (`lit`, `number`, `write`) and emitted by `flush`: one capacity check
  * per run of bounded writes, neighbouring constants merged into one copy.
  */
-import type { Field, IntType } from './fields.ts';
+import type { Field, IntType, StringSize } from './fields.ts';
 import { fixedSize, intSize } from './fields.ts';
 
 export const encoder = new TextEncoder();
@@ -204,6 +204,27 @@ export abstract class EmitterCode {
     run = Math.max(run, size);
     this.emit(`if (${this.pos()} + ${run} > len) ${DECLINE}`);
     this.avail = this.k + run;
+  }
+
+  /**
+   * Reads the bounds of a string of fixed width or ending at a NUL: declares `s` and `e`
+   * (its text is bytes s..e) and, for a NUL-terminated one, moves the read position past
+   * its NUL. Returns the expression of the bytes it takes on the wire.
+   */
+  protected unprefixedString(size: Exclude<StringSize, { readonly prefix: unknown }>, fields: readonly Field[], i: number, s: string, e: string): string {
+    if ('fixed' in size) {
+      this.need(size.fixed, fields, i);
+      this.emit(`const ${s} = ${this.pos()};`);
+      this.emit(`let ${e} = ${s};`);
+      this.emit(`while (${e} < ${s} + ${size.fixed} && bytes[${e}] !== 0) ${e}++;`);
+      return String(size.fixed);
+    }
+    this.emit(`const ${s} = ${this.pos()};`);
+    this.emit(`let ${e} = ${s};`);
+    this.emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
+    this.emit(`if (${e} === len) ${DECLINE}`);
+    this.emit(`at = ${e} + 1;`);
+    return `${e} - ${s} + 1`;
   }
 
   /** The read position moved by a variable amount: nothing is known past it. */

@@ -399,19 +399,8 @@ class TextCompiler extends EmitterCode {
       this.emit(`at = ${e};`);
       this.moved();
       wire = n;
-    } else if ('fixed' in size) {
-      this.need(size.fixed, fields, i);
-      this.emit(`const ${s} = ${this.pos()};`);
-      this.emit(`let ${e} = ${s};`);
-      this.emit(`while (${e} < ${s} + ${size.fixed} && bytes[${e}] !== 0) ${e}++;`);
-      wire = String(size.fixed);
     } else {
-      this.emit(`const ${s} = ${this.pos()};`);
-      this.emit(`let ${e} = ${s};`);
-      this.emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
-      this.emit(`if (${e} === len) ${DECLINE}`);
-      this.emit(`at = ${e} + 1;`);
-      wire = `${e} - ${s} + 1`;
+      wire = this.unprefixedString(size, fields, i, s, e);
     }
     const writes = this.#writes(f.abbrev);
     const json = this.mode.kind === 'json' && writes;
