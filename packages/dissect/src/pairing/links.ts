@@ -10,7 +10,7 @@
  * a frame for one request timeout of capture, and what the pairer remembers (compact too).
  */
 import type { Charset, CodecOptions, Decoded } from '@gamequery/codec';
-import { QueryPairer, pairingPart, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/pairing';
+import { KeyTable, QueryPairer, pairingPart, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/pairing';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { UdpDecoder } from '../net/decoder.ts';
 import type { FrameInput, UdpDatagram } from '../net/types.ts';
@@ -32,6 +32,8 @@ export interface LinkStats {
 }
 
 const NS = 1_000_000_000n;
+/** Endpoints known at most before the table starts afresh. */
+const MAX_ENDPOINTS = 1 << 18;
 /** Bytes of the buffers datagrams the pairer keeps are copied into. */
 const SLAB = 1 << 16;
 const NO_WARNINGS: Decoded<unknown>['warnings'] = Object.freeze([]);
@@ -41,8 +43,9 @@ export class LinkPass {
   readonly stats: LinkStats;
   readonly #udp = new UdpDecoder();
   readonly #pairer: QueryPairer<number>;
-  /** Endpoints by address and port: one object each, shared by every datagram that names it. */
-  #endpoints = new Map<string, Map<number, Endpoint>>();
+  /** Endpoints, one object each, shared by every datagram that names it; found by a hash of address and port. */
+  #endpoints: Endpoint[] = [];
+  readonly #known = new KeyTable();
   #lastTime = 0n;
   #second = Number.NaN;
   #secondNs = 0n;
@@ -111,15 +114,28 @@ export class LinkPass {
       : this.#secondNs + (BigInt(t.ticks) * NS) / BigInt(tps);
   }
 
+  /**
+   * The one object for an address and port: hashed into an open-addressing table of
+   * typed arrays (a Map by address, then one by port, was a twentieth of this pass: the
+   * address is a new string each datagram, hashed again by each Map).
+   */
   #endpoint(address: string, port: number): Endpoint {
-    let byAddress = this.#endpoints.get(address);
-    if (!byAddress) {
-      // A cache, not a record of every address: a scan of a million servers starts it afresh now and then.
-      if (this.#endpoints.size >= 65536) this.#endpoints = new Map();
-      this.#endpoints.set(address, (byAddress = new Map()));
+    let h = 0x811c9dc5 ^ port;
+    for (let i = 0; i < address.length; i++) h = Math.imul(h ^ address.charCodeAt(i), 16777619);
+    h = (h >>> 2) & 0x3fffffff;
+    for (let slot = this.#known.get(h); slot >= 0; slot = this.#known.get(h)) {
+      const e = this.#endpoints[slot]!;
+      if (e.port === port && e.address === address) return e;
+      h = (h + 1) & 0x3fffffff; // another endpoint with this hash: the next one along
     }
-    let e = byAddress.get(port);
-    if (!e) byAddress.set(port, (e = { address, port }));
+    if (this.#endpoints.length >= MAX_ENDPOINTS) {
+      // A cache, not a record of every endpoint: a scan of a million servers starts it afresh now and then.
+      this.#known.clear();
+      this.#endpoints = [];
+    }
+    const e = { address, port };
+    this.#known.set(h, this.#endpoints.length);
+    this.#endpoints.push(e);
     return e;
   }
 
