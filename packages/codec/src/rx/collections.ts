@@ -58,6 +58,17 @@ export class FifoIndex<T extends Retirable> {
     return undefined;
   }
 
+  /** The newest live item under `key` that `match` accepts with `arg` (no generator, for the hot path). */
+  newest<A>(key: number, match: Match<T, A> = any, arg?: A): T | undefined {
+    const held = this.#settle(key);
+    if (!(held instanceof Bucket)) return held !== undefined && match(held, arg!) ? held : undefined;
+    for (let i = held.items.length - 1; i >= held.head; i--) {
+      const item = held.items[i]!;
+      if (!item.done && match(item, arg!)) return item;
+    }
+    return undefined;
+  }
+
   /** Live items under `key` that `match` accepts with `arg`, newest first. */
   *newestFirst<A>(key: number, match: Match<T, A> = any, arg?: A): Generator<T, void> {
     const held = this.#settle(key);

@@ -443,10 +443,8 @@ export class QueryPairer<M = unknown> {
       // The one case no rule can settle: the same request twice from one socket, both waiting.
       // The newest twin is enough: any older one was marked with it when it came.
       for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact') && !p.ambiguous; i++) {
-        for (const twin of this.#filed.exact.newestFirst(keys[i]!, identical, request.datagram)) {
-          twin.ambiguous = p.ambiguous = true;
-          break;
-        }
+        const twin = this.#filed.exact.newest(keys[i]!, identical, request.datagram);
+        if (twin) twin.ambiguous = p.ambiguous = true;
       }
     }
     this.#filed.add(p);

@@ -77,7 +77,10 @@ describe('FifoIndex against a model', () => {
           index.release(key << 8);
           model.set(key, held.filter((x) => x !== it));
         }
-        for (const [k, items] of model) expect(index.first(k << 8)).toBe(items[0]);
+        for (const [k, items] of model) {
+          expect(index.first(k << 8)).toBe(items[0]);
+          expect(index.newest(k << 8)).toBe(items[items.length - 1]);
+        }
       }
     }), { numRuns: 100 });
   });
@@ -95,6 +98,7 @@ describe('compaction behind a live front', () => {
     }
     expect(index.first(7)).toBe(live[0]);
     expect([...index.newestFirst(7)]).toEqual([...live].reverse());
+    expect(index.newest(7)).toBe(live[live.length - 1]);
   });
 });
 
