@@ -8,7 +8,7 @@
  * per run of bounded writes, neighbouring constants merged into one copy.
  */
 import type { Field, IntType, StringSize } from './fields.ts';
-import { fixedSize, intSize } from './fields.ts';
+import { fixedSize, runLength } from './fields.ts';
 
 export const encoder = new TextEncoder();
 
@@ -189,19 +189,7 @@ export abstract class EmitterCode {
   /** Makes sure `size` bytes are there at the read position, checking once for the run of fixed-size fields from `fields[i]`. */
   protected need(size: number, fields: readonly Field[], i: number): void {
     if (this.avail - this.k >= size) return;
-    let run = 0;
-    for (let j = i; j < fields.length; j++) {
-      const f = fields[j]!;
-      const n = checkedSize(f);
-      if (n !== undefined) {
-        run += n;
-        continue;
-      }
-      if (f.kind === 'string' && 'prefix' in f.size) run += intSize[f.size.prefix];
-      else if (f.kind === 'list' && f.count) run += intSize[f.count.type];
-      break;
-    }
-    run = Math.max(run, size);
+    const run = Math.max(runLength(fields, i, checkedSize), size);
     this.emit(`if (${this.pos()} + ${run} > len) ${DECLINE}`);
     this.avail = this.k + run;
   }

@@ -242,3 +242,30 @@ export const runtime = {
   viewOf, digits, hexInt, hexBytes, dotted, ascii, textPair, shownInner, put, showText, fillTemplate, ipv4ToString, DECIMAL,
   secretPair, secretNumber, flagTail, warnFlag, warnShort,
 };
+
+/**
+ * Whether bytes `s..e` are decimal text `decode` takes (`DECIMAL`, within `min..max`):
+ * null when they are, as they stand (ASCII digits and a minus sign read the same in every
+ * charset); the decoded text when it is decimal though the bytes are not (a UTF-8 byte
+ * order mark, which the decoder drops); undefined when decoding would throw.
+ */
+export function decimalText(bytes: Uint8Array, s: number, e: number, min: number, max: number, text: TextCodec): string | null | undefined {
+  let i = s;
+  const negative = i < e && bytes[i] === 0x2d;
+  if (negative) i++;
+  const first = i;
+  let v = 0;
+  for (; i < e; i++) {
+    const d = bytes[i]! - 0x30;
+    if (d < 0 || d > 9) {
+      const t = text.decode(bytes, s, e);
+      const n = Number(t);
+      return DECIMAL.test(t) && n >= min && n <= max ? t : undefined;
+    }
+    v = v * 10 + d;
+  }
+  const digits = e - first;
+  if (digits === 0 || digits > 10 || (digits > 1 && bytes[first] === 0x30)) return undefined;
+  const n = negative ? -v : v;
+  return n >= min && n <= max ? null : undefined;
+}

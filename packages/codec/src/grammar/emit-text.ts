@@ -38,9 +38,9 @@ import { MASK, redacted, showInt, showText } from './display.ts';
 import type { Entry, Field, IntType, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head, readers } from './emit-code.ts';
-import { runtime as jsonRuntime } from './emit-runtime.ts';
+import { decimalText, runtime as jsonRuntime } from './emit-runtime.ts';
 import type { ByteSink } from './sink.ts';
-import { DECIMAL, numericRange, toHex } from './wire.ts';
+import { numericRange, toHex } from './wire.ts';
 
 /**
  * Writes a message's lines (or its selected nodes) at `sink.at` and returns the bytes the
@@ -90,33 +90,6 @@ function secretShown(sink: ByteSink, o: number, bytes: Uint8Array, s: number, e:
   sink.at = o;
   sink.raw((clear ? undefined : hiddenText(t, whole, pattern)) ?? showText(t));
   return sink.at;
-}
-
-/**
- * Whether bytes `s..e` are decimal text `decode` takes (`DECIMAL`, within `min..max`):
- * null when they are, as they stand (ASCII digits and a minus sign read the same in every
- * charset); the decoded text when it is decimal though the bytes are not (a UTF-8 byte
- * order mark, which the decoder drops); undefined when decoding would throw.
- */
-function decimalText(bytes: Uint8Array, s: number, e: number, min: number, max: number, text: TextCodec): string | null | undefined {
-  let i = s;
-  const negative = i < e && bytes[i] === 0x2d;
-  if (negative) i++;
-  const first = i;
-  let v = 0;
-  for (; i < e; i++) {
-    const d = bytes[i]! - 0x30;
-    if (d < 0 || d > 9) {
-      const t = text.decode(bytes, s, e);
-      const n = Number(t);
-      return DECIMAL.test(t) && n >= min && n <= max ? t : undefined;
-    }
-    v = v * 10 + d;
-  }
-  const digits = e - first;
-  if (digits === 0 || digits > 10 || (digits > 1 && bytes[first] === 0x30)) return undefined;
-  const n = negative ? -v : v;
-  return n >= min && n <= max ? null : undefined;
 }
 
 /** ASCII text (at most `t.length` bytes). */

@@ -273,3 +273,24 @@ export function sizeOf(fields: readonly Field[]): number | undefined {
   }
   return total;
 }
+
+/**
+ * The bytes a run of fields from `fields[i]` is known to take before anything variable:
+ * its fixed-size fields (as `size` counts them), then the length prefix or count of the
+ * first variable-size one. What a compiled reader checks once for the whole run.
+ */
+export function runLength(fields: readonly Field[], i: number, size: (f: Field) => number | undefined = fixedSize): number {
+  let run = 0;
+  for (let j = i; j < fields.length; j++) {
+    const f = fields[j]!;
+    const n = size(f);
+    if (n !== undefined) {
+      run += n;
+      continue;
+    }
+    if (f.kind === 'string' && 'prefix' in f.size) run += intSize[f.size.prefix];
+    else if (f.kind === 'list' && f.count) run += intSize[f.count.type];
+    break;
+  }
+  return run;
+}

@@ -18,39 +18,17 @@
 import type { Charset } from './charset.ts';
 import { textCodec } from './charset.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { fixedSize, intSize } from './fields.ts';
+import { fixedSize, intSize, runLength } from './fields.ts';
 import { readers } from './emit-code.ts';
-import { DECIMAL, numericRange } from './wire.ts';
+import { decimalText } from './emit-runtime.ts';
+import { numericRange } from './wire.ts';
 
 /** Bytes `decode(bytes, { charset })` would read, or -1 where it would throw. */
 export type Measurer = (bytes: Uint8Array, charset: Charset) => number;
 
-/**
- * Whether bytes `s..e` are decimal text `decode` takes (`DECIMAL`, within `min..max`). Text
- * of ASCII digits and minus signs reads the same in every charset, so it is checked on the
- * bytes; anything else (which a UTF-8 decoder may change: a byte order mark is dropped) is
- * decoded in the caller's charset and checked as `decode` checks it.
- */
-function decimal(bytes: Uint8Array, s: number, e: number, min: number, max: number, charset: Charset): boolean {
-  let i = s;
-  const negative = i < e && bytes[i] === 0x2d;
-  if (negative) i++;
-  const first = i;
-  let v = 0;
-  for (; i < e; i++) {
-    const d = bytes[i]! - 0x30;
-    if (d < 0 || d > 9) {
-      const text = textCodec(charset).decode(bytes, s, e);
-      const n = Number(text);
-      return DECIMAL.test(text) && n >= min && n <= max;
-    }
-    v = v * 10 + d;
-  }
-  const digits = e - first;
-  if (digits === 0 || digits > 10 || (digits > 1 && bytes[first] === 0x30)) return false;
-  const n = negative ? -v : v;
-  return n >= min && n <= max;
-}
+/** Whether bytes `s..e` are decimal text `decode` takes: what the text emitter checks, without its text. */
+const decimal = (bytes: Uint8Array, s: number, e: number, min: number, max: number, charset: Charset): boolean =>
+  decimalText(bytes, s, e, min, max, textCodec(charset)) !== undefined;
 
 const runtime = { decimal };
 
@@ -113,19 +91,7 @@ class MeasureCompiler {
   /** Makes sure `size` bytes are there, checking once for the run of fixed-size fields from `fields[i]`. */
   #need(size: number, fields: readonly Field[], i: number): void {
     if (this.#avail - this.#k >= size) return;
-    let run = 0;
-    for (let j = i; j < fields.length; j++) {
-      const f = fields[j]!;
-      const n = fixedSize(f);
-      if (n !== undefined) {
-        run += n;
-        continue;
-      }
-      if (f.kind === 'string' && 'prefix' in f.size) run += intSize[f.size.prefix];
-      else if (f.kind === 'list' && f.count) run += intSize[f.count.type];
-      break;
-    }
-    run = Math.max(run, size);
+    const run = Math.max(runLength(fields, i), size);
     this.#emit(`if (${this.#pos(this.#k + run)} > len) ${FAIL}`);
     this.#avail = this.#k + run;
   }
