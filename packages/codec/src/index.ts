@@ -7,10 +7,18 @@ export * from './errors.ts';
 export type { Charset, TextCodec } from './grammar/charset.ts';
 export { charsets, textCodec } from './grammar/charset.ts';
 export type * from './grammar/fields.ts';
-export { secretFields } from './grammar/fields.ts';
+export type { Meta as FieldMeta } from './grammar/fields.ts';
+// The declaration API: the builders every built-in layout is declared with, and defineLayout.
+export {
+  u8, u16le, u16be, u32le, u32be, i32le, i32be, bool, ipv4, bytes, prefixedString, fixedString, cstring, decimalCstring,
+  magic, constant, countedList, terminatedList, group, secretFields,
+} from './grammar/fields.ts';
 export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
-export type { Layout, Protocol, Direction, CodecOptions, EmitOptions, Decoded, Annotation } from './grammar/layout.ts';
-export { protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
+export type {
+  Layout, AnyLayout, LayoutSpec, Protocol, Direction, CodecOptions, EmitOptions, TextEmitOptions, Decoded, Annotation,
+} from './grammar/layout.ts';
+export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
+export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';

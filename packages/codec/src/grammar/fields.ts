@@ -20,8 +20,9 @@ export type Base = 'dec' | 'hex' | 'char';
 /** Value → label, e.g. opcode 0x69 → "Information". */
 export type ValueTable = Readonly<Record<number, string>>;
 
-interface Meta {
-  /** Display-filter abbreviation (PROTOCOLS.md §4a), public API. */
+/** What every field declares about itself for display: exported as `FieldMeta`. */
+export interface Meta {
+  /** Display-filter abbreviation, `<protocol>.<message>.<field>` (e.g. `samp.info.hostname`): public API, never renamed. */
   readonly abbrev: string;
   /** Human label shown in trees, e.g. "Max players". */
   readonly label: string;

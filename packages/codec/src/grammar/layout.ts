@@ -2,7 +2,7 @@
  * A message layout: one declaration, and everything derived from it.
  */
 import type { Charset } from './charset.ts';
-import { textCodec } from './charset.ts';
+import { textCodec, type TextCodec } from './charset.ts';
 import type { Field, ValueOf } from './fields.ts';
 import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
@@ -14,9 +14,12 @@ import { compileText, type TextEmitter } from './emit-text.ts';
 import { measure, writeInto } from './encode.ts';
 import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
+import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer, interpretedText } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
 
+/** The protocols built in. A layout declared with {@link defineLayout} may name any other. */
 export type Protocol = 'samp' | 'vcmp' | 'mcquery';
+/** Who sends a message: the client (`request`) or the server (`response`). */
 export type Direction = 'request' | 'response';
 
 export interface CodecOptions {
@@ -43,8 +46,8 @@ export interface Decoded<V> {
 }
 
 /** The annotated tree of one message; on bad input, what was decoded plus why it stopped. */
-export interface Annotation<V> {
-  readonly layout: Layout<V>;
+export interface Annotation<V, P extends string = Protocol> {
+  readonly layout: Layout<V, P>;
   /** Tree nodes in wire order; ends with a `<protocol>.malformed` node when `error` is set. */
   readonly fields: FieldNode[];
   /** The value when decoding completed. */
@@ -58,25 +61,41 @@ export interface Annotation<V> {
   readonly info: string;
 }
 
-export interface LayoutSpec<F extends readonly Field[]> {
-  readonly protocol: Protocol;
+/** What {@link defineLayout} takes: a message's name, its fields in wire order, and how to show it. */
+export interface LayoutSpec<F extends readonly Field[], P extends string = string, M extends string = string, D extends Direction = Direction> {
+  /**
+   * Protocol name, lowercase (`samp`, or your own: `acme`): the first part of the layout's id,
+   * of its field abbreviations (a test of yours should hold them to it) and of the exports' names.
+   */
+  readonly protocol: P;
   /** Message name, e.g. `info`; with the direction it names the layout. */
-  readonly message: string;
-  readonly direction: Direction;
+  readonly message: M;
+  readonly direction: D;
   /** Short human title, e.g. "Server information". */
   readonly title: string;
   readonly fields: F;
-  /** Info-column template with `{field}` placeholders. */
+  /** Info-column template with `{field}` placeholders, e.g. `"{hostname}" {players}/{maxPlayers}`. */
   readonly info?: string;
   readonly doc?: string;
+  /** The protocol's display name (`SA:MP`); defaults to the built-in protocol's, else to `protocol`. */
+  readonly protocolName?: string;
+  /** Charset of the strings when the caller names none; defaults to windows-1252 (latin1 for `mcquery`). */
+  readonly charset?: Charset;
 }
 
-export interface Layout<V = Record<string, unknown>> {
+/**
+ * A message layout: its declaration and everything derived from it. `V` is the decoded value's
+ * type (inferred from the fields), `P`, `M` and `D` the protocol, message and direction as
+ * literal types, so that a union of layouts' packets narrows on them.
+ */
+export interface Layout<V = Record<string, unknown>, P extends string = Protocol, M extends string = string, D extends Direction = Direction> {
   /** `<protocol>.<message>.<direction>`, e.g. `samp.info.response`. */
   readonly id: string;
-  readonly protocol: Protocol;
-  readonly message: string;
-  readonly direction: Direction;
+  readonly protocol: P;
+  /** The protocol's display name, e.g. `SA:MP` (see {@link LayoutSpec.protocolName}). */
+  readonly protocolName: string;
+  readonly message: M;
+  readonly direction: D;
   readonly title: string;
   readonly fields: readonly Field[];
   readonly doc?: string;
@@ -84,7 +103,7 @@ export interface Layout<V = Record<string, unknown>> {
   /** Decodes one message; throws a typed {@link CodecError} on bad input. */
   decode(bytes: Uint8Array, options?: CodecOptions): Decoded<V>;
   /** Decodes with offsets for every field; never throws on bad input. */
-  annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V>;
+  annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V, P>;
   /**
    * The annotated tree's fields as JSON text (`nodeJson` of each node), with the value,
    * several times faster than `annotate` + `JSON.stringify`. Only for a message that
@@ -138,6 +157,7 @@ export interface Layout<V = Record<string, unknown>> {
   describe(value: Partial<V>): string;
 }
 
+/** Display names of the built-in protocols. */
 export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'VC:MP', mcquery: 'Minecraft query' };
 
 /** Protocol names as a tree's top item, like Wireshark's protocol titles. */
@@ -150,10 +170,62 @@ const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 /** Where `annotateJson` writes before it makes a string of it; reused by every layout. */
 const scratch = new ByteSink();
 
-export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<F>): Layout<ValueOf<F>> {
-  type V = ValueOf<F>;
+/** A layout of any value, protocol, message and direction: what exporters and registries take. */
+export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Each layout's declaration, for {@link interpretedLayout}. */
+const specs = new WeakMap<object, Spec>();
+
+/**
+ * Declares a message layout: the same declaration the built-in protocols use. From its fields
+ * (the builders `magic`, `u8`…`i32be`, `bool`, `ipv4`, `bytes`, `prefixedString`, `fixedString`,
+ * `cstring`, `decimalCstring`, `constant`, `countedList`, `terminatedList`, `group`) it derives
+ * the decoder, the annotated tree, the JSON and text emitters, the encoder and the exports,
+ * and the value's TypeScript type.
+ *
+ * Length prefixes and counts are fields of the layout but not of the value: the encoder
+ * computes them. A declaration the compiler cannot handle throws on first use, naming the field.
+ *
+ * @example
+ * const status = defineLayout({
+ *   protocol: 'acme', message: 'status', direction: 'response', title: 'Server status',
+ *   fields: [
+ *     magic('ACME', { abbrev: 'acme.magic', label: 'Magic' }),
+ *     u16le('players', { abbrev: 'acme.status.players', label: 'Players' }),
+ *     prefixedString('motd', 'u8', { abbrev: 'acme.status.motd', label: 'Message of the day' }),
+ *   ],
+ * });
+ * status.decode(bytes).value; // { players: number; motd: string }
+ */
+export function defineLayout<const F extends readonly Field[], const P extends string, const M extends string, const D extends Direction>(
+  spec: LayoutSpec<F, P, M, D>,
+): Layout<ValueOf<F>, P, M, D> {
+  return build(spec, false) as Layout<ValueOf<F>, P, M, D>;
+}
+
+/**
+ * A copy of `layout` that never generates code: what every layout becomes where
+ * {@link codeGeneration} is false (a strict Content-Security-Policy). For tests and measurements.
+ */
+export function interpretedLayout<L extends AnyLayout>(layout: L): L {
+  const spec = specs.get(layout);
+  if (!spec) throw new TypeError(`${layout.id}: not a layout made by defineLayout`);
+  return build(spec, true) as unknown as L;
+}
+
+type Spec = LayoutSpec<readonly Field[], string, string, Direction>;
+
+function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>, string> {
+  type V = Record<string, unknown>;
+  type P = string;
+  type M = string;
+  type D = Direction;
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
-  const defaultCharset: Charset = spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252';
+  const defaultCharset: Charset = spec.charset ?? (spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252');
+  const protocolName = spec.protocolName ?? (protocolNames as Partial<Record<string, string>>)[spec.protocol] ?? spec.protocol;
+  // Settled at the first compilation, once per layout: no call asks again.
+  let generate: boolean | undefined;
+  const compiles = (): boolean => (generate ??= !interpreted && codeGeneration());
   const fast = new Map<Charset, FastDecoder>();
   const secrets = secretFields(spec.fields);
   // Compiled on first use: most programs use a few of the layouts.
@@ -164,7 +236,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
   let lastPick: { readonly abbrevs: readonly string[]; readonly as: 'text' | 'json'; readonly emitter: TextEmitter } | undefined;
   const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
   // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
-  const head = `${protocolNames[spec.protocol]} ${spec.message} ${spec.direction}`;
+  const head = `${protocolName} ${spec.message} ${spec.direction}`;
   const infoParts = spec.info ? templateParts(spec.info) : undefined;
   const lead = infoParts ? `${head}: ${infoParts[0]}` : head;
   const infoFields = (infoParts ?? []).flatMap((key, i) => {
@@ -173,9 +245,10 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     return [{ key, after: infoParts![i + 1]!, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined, redact: f?.kind === 'string' ? f.redact : undefined }];
   });
 
-  const layout: Layout<V> = {
+  const layout: Layout<V, P, M, D> = {
     id,
     protocol: spec.protocol,
+    protocolName,
     message: spec.message,
     direction: spec.direction,
     title: spec.title,
@@ -186,7 +259,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     decode(bytes, options) {
       const text = codecFor(options);
       let decoder = fast.get(text.charset);
-      if (!decoder) fast.set(text.charset, (decoder = compile(spec.fields, text)));
+      if (!decoder) fast.set(text.charset, (decoder = compiles() ? compileOrInterpret(spec.fields, text) : interpretedDecoder));
       const hit = decoder(bytes);
       if (hit) {
         const warnings = hit.bytesRead < bytes.length ? [trailing(hit.bytesRead, bytes.length)] : NO_WARNINGS;
@@ -219,12 +292,12 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     emitJson(bytes, sink, options) {
       // Secrets only when told how to write them: a caller that renders later decides then, from the tree.
       if (secrets.size && options?.showSecrets === undefined) return undefined;
-      emitter ??= compileJson(spec.fields);
+      emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
       return emitter(bytes, codecFor(options), sink, options?.showSecrets === true, null) as V | undefined;
     },
 
     emitJsonWith(bytes, sink, options) {
-      emitter ??= compileJson(spec.fields);
+      emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
       const r = emitWith(emitter, bytes, codecFor(options), sink, options?.showSecrets === true);
       if (!r) return undefined;
       const warnings = r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : r.warnings ?? NO_WARNINGS;
@@ -232,14 +305,17 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
     },
 
     measure(bytes, options) {
-      measurer ??= compileMeasure(spec.fields);
+      measurer ??= compiles() ? compileMeasure(spec.fields) : interpretedMeasurer(id, spec.fields);
       return measurer(bytes, options?.charset ?? defaultCharset);
     },
 
     emitText(bytes, sink, options) {
       const indent = options?.indent ?? 0;
       let emitter = textEmitters.get(indent);
-      if (!emitter) textEmitters.set(indent, (emitter = compileText(spec.fields, { kind: 'tree', indent })));
+      if (!emitter) {
+        const mode = { kind: 'tree', indent } as const;
+        textEmitters.set(indent, (emitter = compiles() ? compileText(spec.fields, mode) : interpretedText(id, spec.fields, mode)));
+      }
       return emitter(bytes, codecFor(options), sink, options?.showSecrets === true);
     },
 
@@ -248,7 +324,8 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       if (lastPick?.abbrevs === abbrevs && lastPick.as === as) emitter = lastPick.emitter;
       else {
         const key = `${as}\n${abbrevs.join('\n')}`;
-        emitter = fieldEmitters.get(key) ?? compileText(spec.fields, { kind: as, pick: new Set(abbrevs) });
+        const mode = { kind: as, pick: new Set(abbrevs) };
+        emitter = fieldEmitters.get(key) ?? (compiles() ? compileText(spec.fields, mode) : interpretedText(id, spec.fields, mode));
         if (fieldEmitters.size >= 64) fieldEmitters.clear();
         fieldEmitters.set(key, emitter);
         lastPick = { abbrevs, as, emitter };
@@ -286,6 +363,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
       return out;
     },
   };
+  specs.set(layout, spec);
   return layout;
 }
 
@@ -294,7 +372,7 @@ export function defineLayout<const F extends readonly Field[]>(spec: LayoutSpec<
  * left. When decoding stopped inside a secret (a password cut short), those bytes are the
  * secret's first ones, so the item is a secret too.
  */
-export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: CodecError, secret = false): FieldNode {
+export function malformedNode(protocol: string, bytes: Uint8Array, error: CodecError, secret = false): FieldNode {
   const at = Math.min(error.info.offset, bytes.length);
   return {
     abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at,
@@ -302,6 +380,19 @@ export function malformedNode(protocol: Protocol, bytes: Uint8Array, error: Code
   };
 }
 
+
+/**
+ * The binary-parser decoder of `fields`, or the interpreter where that compiler declines the
+ * declaration (a group of several values, a constant inside a list entry: shapes a layout of
+ * one's own may have that the built-in ones do not), which `decode` then takes every time.
+ */
+function compileOrInterpret(fields: readonly Field[], text: TextCodec): FastDecoder {
+  try {
+    return compile(fields, text);
+  } catch {
+    return interpretedDecoder;
+  }
+}
 
 function trailing(bytesRead: number, length: number): DecodeWarning {
   return { field: 'trailing', offset: bytesRead, message: `${length - bytesRead} bytes after the end of the message at offset ${bytesRead}` };

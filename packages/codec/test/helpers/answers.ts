@@ -1,0 +1,74 @@
+/** Everything a layout answers about some bytes, as JSON: for comparing two ways of answering (compiled, interpreted, elsewhere). */
+import { ByteSink, CodecError, decodePacket, type AnyLayout, type Charset } from '@gamequery/codec';
+import { lengthMeta, type Field } from '../../src/grammar/fields.ts';
+
+/** What a call gave: its result, or the error it threw (type, message, info). */
+function outcome(call: () => unknown): unknown {
+  try {
+    return { ok: call() };
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { threw: e.name, message: e.message, info: e.info };
+  }
+}
+
+/** What a call writing into a sink wrote and returned (into a small sink holding bytes already, so that it grows). */
+function sunk(write: (sink: ByteSink) => unknown): unknown {
+  const sink = new ByteSink(16);
+  sink.bytes(Uint8Array.of(1, 2, 3));
+  const got = write(sink);
+  return { got, at: sink.at, text: new TextDecoder().decode(sink.buf.subarray(3, sink.at)) };
+}
+
+/** Every abbreviation a layout's tree can hold, for `emitFields`. */
+export function abbrevsOf(fields: readonly Field[], out: string[] = []): string[] {
+  for (const f of fields) {
+    if (f.kind === 'string' && 'prefix' in f.size) out.push(lengthMeta(f).abbrev);
+    if (f.kind === 'list') {
+      if (f.count) out.push(f.count.abbrev);
+      if (f.until) out.push(f.until.abbrev);
+      if (!f.flat) out.push(f.entry.abbrev);
+      abbrevsOf(f.entry.fields, out);
+    } else {
+      out.push(f.abbrev);
+      if (f.kind === 'group') abbrevsOf(f.fields, out);
+    }
+  }
+  return out;
+}
+
+/** JSON of anything these answers hold: bytes as `hex:…`, so that two processes' answers compare as text. */
+const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) =>
+  (v instanceof Uint8Array ? `hex:${Buffer.from(v).toString('hex')}` : v)));
+
+/**
+ * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,
+ * measure, and per secrets mode annotateJson, emitJson, emitJsonWith, emitText and emitFields
+ * (every other abbreviation, as text and JSON). Plain JSON.
+ */
+export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): unknown {
+  const codec = charset === undefined ? {} : { charset };
+  const pick = abbrevsOf(layout.fields).filter((_, i) => i % 2 === 0);
+  const tree = layout.annotate(bytes, codec);
+  const out: Record<string, unknown> = {
+    decode: outcome(() => layout.decode(bytes, codec)),
+    annotate: { ...tree, layout: tree.layout.id, error: tree.error && { name: tree.error.name, message: tree.error.message, info: tree.error.info } },
+    measure: layout.measure(bytes, codec),
+  };
+  if (['samp', 'vcmp', 'mcquery'].includes(layout.protocol)) {
+    const hint = { protocol: layout.protocol as 'samp', direction: layout.direction, message: layout.message };
+    out['decodePacket'] = outcome(() => ({ ...decodePacket(bytes, hint, codec), layout: layout.id }));
+  }
+  for (const showSecrets of [undefined, false, true]) {
+    const o = { ...codec, ...(showSecrets === undefined ? {} : { showSecrets }) };
+    const key = String(showSecrets);
+    out[`annotateJson ${key}`] = layout.annotateJson(bytes, o);
+    out[`emitJson ${key}`] = sunk((sink) => layout.emitJson(bytes, sink, o));
+    out[`emitJsonWith ${key}`] = sunk((sink) => layout.emitJsonWith(bytes, sink, o));
+    out[`emitText ${key}`] = sunk((sink) => layout.emitText(bytes, sink, o));
+    out[`emitText 2 ${key}`] = sunk((sink) => layout.emitText(bytes, sink, { ...o, indent: 2 }));
+    out[`emitFields text ${key}`] = sunk((sink) => layout.emitFields(bytes, sink, pick, 'text', o));
+    out[`emitFields json ${key}`] = sunk((sink) => layout.emitFields(bytes, sink, pick, 'json', o));
+  }
+  return plain(out);
+}
