@@ -25,25 +25,47 @@
  */
 import type { Field, IntType, ListField, ValueTable } from '../grammar/fields.ts';
 import { intSize } from '../grammar/fields.ts';
-import { protocolNames, type Layout, type Protocol } from '../grammar/layout.ts';
+import type { AnyLayout } from '../grammar/layout.ts';
+import { buildRegistry } from '../grammar/registry.ts';
 import { layouts } from '../packet.ts';
-import { fieldRegistry } from '../registry.ts';
 import { Flow, Raw, toYaml, type YamlValue } from './yaml.ts';
 
 type Attr = Record<string, YamlValue | undefined>;
 
 /** Byte order a protocol's files declare in `meta/endian`; other fields spell theirs out. */
-const defaultEndian: Record<Protocol, 'le' | 'be'> = { samp: 'le', vcmp: 'le', mcquery: 'be' };
+const defaultEndian: Readonly<Record<string, 'le' | 'be'>> = { samp: 'le', vcmp: 'le', mcquery: 'be' };
+
+/** The integer types of a field list, lists and groups included. */
+function* intTypes(fields: readonly Field[]): Generator<IntType> {
+  for (const f of fields) {
+    if (f.kind === 'int' || f.kind === 'const') yield f.type;
+    else if (f.kind === 'string' && 'prefix' in f.size) yield f.size.prefix;
+    else if (f.kind === 'group') yield* intTypes(f.fields);
+    else if (f.kind === 'list') {
+      if (f.count) yield f.count.type;
+      yield* intTypes(f.entry.fields);
+    }
+  }
+}
+
+/** A protocol's byte order, or for one of the caller's own the order most of the layout's multi-byte integers have (ties: little-endian). */
+function endianOf(layout: AnyLayout): 'le' | 'be' {
+  const known = defaultEndian[layout.protocol];
+  if (known) return known;
+  let balance = 0;
+  for (const t of intTypes(layout.fields)) balance += t.endsWith('be') ? 1 : t.endsWith('le') ? -1 : 0;
+  return balance > 0 ? 'be' : 'le';
+}
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const lastSegment = (abbrev: string): string => abbrev.slice(abbrev.lastIndexOf('.') + 1);
 const identifier = (label: string): string => label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 const hex = (n: number, width: number): Raw => new Raw(`0x${n.toString(16).padStart(width * 2, '0')}`);
-const docOf = (abbrev: string): string | undefined => fieldRegistry.find((r) => r.abbrev === abbrev)?.doc || undefined;
-
 /** Where one layout's types and enums are collected while its fields are mapped. */
 interface Scope {
   readonly endian: 'le' | 'be';
+  /** Each registered field's description, by abbreviation. */
+  readonly docs: ReadonlyMap<string, string>;
   readonly types: Map<string, Attr>;
   readonly enums: Map<string, Map<Raw, string>>;
 }
@@ -113,7 +135,7 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
       const head: Attr[] = [];
       const extent: Attr = {};
       if ('prefix' in size) {
-        head.push({ id: `len_${id}`, type: intType(size.prefix, scope), doc: docOf(`${f.abbrev}.len`) });
+        head.push({ id: `len_${id}`, type: intType(size.prefix, scope), doc: scope.docs.get(`${f.abbrev}.len`) || undefined });
         extent.size = `len_${id}`;
       } else if ('fixed' in size) {
         Object.assign(extent, { size: size.fixed, terminator: 0 });
@@ -169,7 +191,7 @@ function listAttrs(f: ListField, scope: Scope, siblings: ReadonlySet<string>): A
   const doc = f.flat ? ('doc' in first && first.doc) || f.entry.label : f.entry.doc ?? f.entry.label;
   if (f.count) {
     const count = `num_${id}`;
-    const head: Attr = { id: count, type: intType(f.count.type, scope), doc: f.count.doc ?? docOf(f.count.abbrev) };
+    const head: Attr = { id: count, type: intType(f.count.type, scope), doc: f.count.doc ?? (scope.docs.get(f.count.abbrev) || undefined) };
     if (!f.tolerateShort) return [head, { id, ...element, repeat: 'expr', 'repeat-expr': count, doc }];
     return [head, {
       id, ...element, if: `${count} > 0`, repeat: 'until', 'repeat-until': `${id}.size >= ${count} or _io.eof`,
@@ -193,16 +215,17 @@ function typeOf(fields: readonly Field[], scope: Scope, doc?: string): Attr {
   return { doc, seq, instances: instances.size ? instances : undefined };
 }
 
-function ksy(layout: Layout<unknown>): YamlValue {
-  const scope: Scope = { endian: defaultEndian[layout.protocol], types: new Map(), enums: new Map() };
+function ksy(layout: AnyLayout, docs: ReadonlyMap<string, string>): YamlValue {
+  const scope: Scope = { endian: endianOf(layout), docs, types: new Map(), enums: new Map() };
   const id = layout.id.replace(/\./g, '_');
   const body = typeOf(layout.fields, scope);
   const usesStr = /"type":"strz?"/.test(JSON.stringify([body.seq, ...[...scope.types.values()].map((t) => t.seq)]));
   return {
     meta: {
       id,
-      title: `${protocolNames[layout.protocol]} ${layout.title.toLowerCase()} ${layout.direction}`,
-      license: 'MIT',
+      title: `${layout.protocolName} ${layout.title.toLowerCase()} ${layout.direction}`,
+      // Ours; a layout of the caller's own is under whatever licence its author gives it.
+      license: (layouts as readonly AnyLayout[]).includes(layout) ? 'MIT' : undefined,
       'ks-version': '0.11',
       endian: scope.endian,
       encoding: usesStr ? 'ASCII' : undefined,
@@ -216,7 +239,11 @@ function ksy(layout: Layout<unknown>): YamlValue {
   } as YamlValue;
 }
 
-/** Every layout as a .ksy file, by file name (`samp_info_response.ksy`). */
-export function exportKaitai(): Map<string, string> {
-  return new Map(layouts.map((l) => [`${l.id.replace(/\./g, '_')}.ksy`, toYaml(ksy(l))]));
+/**
+ * Each layout of `selection` (default: every built-in one; any made by `defineLayout`, yours
+ * included) as a .ksy file, by file name (`samp_info_response.ksy`).
+ */
+export function exportKaitai(selection: readonly AnyLayout[] = layouts): Map<string, string> {
+  const docs = new Map(buildRegistry(selection).map((r) => [r.abbrev, r.doc]));
+  return new Map(selection.map((l) => [`${l.id.replace(/\./g, '_')}.ksy`, toYaml(ksy(l, docs))]));
 }

@@ -11,9 +11,9 @@
 import { charsets, textCodec } from '../grammar/charset.ts';
 import type { Field, IntType } from '../grammar/fields.ts';
 import { fixedSize, intSize, lengthMeta, sizeOf } from '../grammar/fields.ts';
-import { protocolNames, type Layout, type Protocol } from '../grammar/layout.ts';
+import type { AnyLayout, Protocol } from '../grammar/layout.ts';
+import { buildRegistry, type RegisteredField } from '../grammar/registry.ts';
 import { layouts, messages } from '../packet.ts';
-import { fieldRegistry } from '../registry.ts';
 import { toLua } from './lua.ts';
 import { luaRuntime } from './wireshark-runtime.ts';
 
@@ -99,7 +99,7 @@ const abbrevOf = (f: Field): string | undefined => ('abbrev' in f ? f.abbrev : u
  * The fields a reply repeats from its request (same abbreviation, at fixed offsets in
  * both), as `{ request offset, reply offset, size }`: the key that pairs them.
  */
-function echoedKey(request: Layout<unknown>, response: Layout<unknown>): [number, number, number][] {
+function echoedKey(request: AnyLayout, response: AnyLayout): [number, number, number][] {
   const reply = new Map(fixedPrefix(response.fields).map((p) => [abbrevOf(p.field), p]));
   const key: [number, number, number][] = [];
   for (const p of fixedPrefix(request.fields)) {
@@ -118,9 +118,9 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * itself. A value of zeros then shows which placeholders `describe` writes in hex, and
  * their width in bytes (`0x00000000`: 4).
  */
-function infoTemplate(layout: Layout<unknown>): { template: string; hex: Record<string, number> } | undefined {
+function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string, number> } | undefined {
   const every = (v: (key: string) => unknown) => new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
-  const head = `${protocolNames[layout.protocol]} ${layout.message} ${layout.direction}: `;
+  const head = `${layout.protocolName} ${layout.message} ${layout.direction}: `;
   const text = layout.describe(every((k) => `{${k}}`) as Partial<unknown>);
   if (!text.startsWith(head)) return undefined;
   const template = text.slice(head.length);
@@ -133,7 +133,7 @@ function infoTemplate(layout: Layout<unknown>): { template: string; hex: Record<
   return { template, hex };
 }
 
-function luaLayout(layout: Layout<unknown>): LuaTable {
+function luaLayout(layout: AnyLayout): LuaTable {
   const prefix = fixedPrefix(layout.fields);
   const first = layout.fields[0];
   const selector = prefix.find((p) => p.field.kind === 'const');
@@ -152,33 +152,52 @@ function luaLayout(layout: Layout<unknown>): LuaTable {
   };
 }
 
-function luaProtocol(protocol: Protocol): LuaTable {
-  const mine = layouts.filter((l) => l.protocol === protocol);
+/** What the plugin needs beyond the layouts: the UDP ports each protocol claims (Decode As). */
+export interface WiresharkOptions {
+  /** Ports by protocol name; a built-in protocol defaults to {@link wiresharkPorts}, any other to none (heuristics only). */
+  readonly ports?: Readonly<Record<string, readonly number[]>>;
+}
+
+/**
+ * Request/response pairs of a protocol's messages in the selection: `symmetric` where the
+ * built-in protocol says so (a `p` reply is its request), and the key a reply echoes from
+ * its request (empty where only one direction is selected: replies then pair by endpoints).
+ */
+function pairsOf(protocol: string, mine: readonly AnyLayout[]): LuaTable {
+  const pairs: LuaTable = {};
+  for (const name of new Set(mine.map((l) => l.message))) {
+    const request = mine.find((l) => l.message === name && l.direction === 'request');
+    const response = mine.find((l) => l.message === name && l.direction === 'response');
+    const builtIn = (messages as Partial<Record<string, Record<string, { readonly symmetric?: boolean }>>>)[protocol]?.[name];
+    pairs[name] = { symmetric: builtIn?.symmetric ?? false, key: request && response ? echoedKey(request, response) : [] };
+  }
+  return pairs;
+}
+
+function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: readonly RegisteredField<string>[], ports: readonly number[]): LuaTable {
   const magics: Uint8Array[] = [];
   for (const l of mine) {
     const f = l.fields[0];
     if (f?.kind === 'magic' && !magics.some((m) => m.length === f.bytes.length && m.every((b, i) => b === f.bytes[i]))) magics.push(f.bytes);
   }
-  const pairs = Object.fromEntries(Object.entries(messages[protocol]).map(([name, pair]) =>
-    [name, { symmetric: pair.symmetric ?? false, key: echoedKey(pair.request, pair.response) }]));
-  const display = protocolNames[protocol];
+  const display = mine[0]!.protocolName;
   return {
     name: protocol,
     description: /query/i.test(display) ? display : `${display} query`,
     display,
     short: display,
-    ports: wiresharkPorts[protocol],
+    ports,
     charset: mine[0]!.defaultCharset,
-    fields: fieldRegistry
+    fields: registry
       .filter((r) => r.protocol === protocol)
       .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
     magics,
     layouts: mine.map(luaLayout),
-    pairs,
+    pairs: pairsOf(protocol, mine),
   };
 }
 
-const HEADER = `-- gamequery.lua: Wireshark dissectors for the SA:MP / open.mp, VC:MP and Minecraft (GameSpy4) query protocols.
+const header = (names: string, ports: string): string => `-- gamequery.lua: Wireshark dissectors for the ${names} query protocols.
 --
 -- Generated by \`gamequery export wireshark\` from the layout declarations of @gamequery/codec. Do not edit:
 -- regenerate. SPEC holds the field registry and every layout as data; the code after it is one generic
@@ -186,7 +205,7 @@ const HEADER = `-- gamequery.lua: Wireshark dissectors for the SA:MP / open.mp, 
 --
 -- Install: copy into your personal Lua plugins folder (Help > About Wireshark > Folders), or run
 --   tshark -X lua_script:gamequery.lua -r capture.pcap
--- Ports (Decode As): ${Object.entries(wiresharkPorts).map(([p, ports]) => `${p} ${ports.join(', ')}`).join('; ')}; heuristics find the
+-- Ports (Decode As): ${ports}; heuristics find the
 -- protocols on any other UDP port (Minecraft replies through the request they answer).
 -- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
@@ -209,8 +228,25 @@ function decoders(): Record<string, string[]> {
   return out;
 }
 
-/** The Wireshark Lua plugin for all three protocols. */
-export function exportWireshark(): string {
-  const spec = { charsets, decoders: decoders(), protocols: (Object.keys(protocolNames) as Protocol[]).map(luaProtocol) };
-  return `${HEADER}\nlocal SPEC = ${toLua(spec)}\n${luaRuntime}`;
+/**
+ * The Wireshark Lua plugin for the layouts of `selection` (default: every built-in one; any
+ * made by `defineLayout`, yours included): one `Proto` per protocol they name, holding those
+ * layouts and their fields. Its name in Wireshark is the protocol's (`acme`), its title the
+ * layouts' `protocolName`.
+ */
+export function exportWireshark(selection: readonly AnyLayout[] = layouts, options: WiresharkOptions = {}): string {
+  const byProtocol = new Map<string, AnyLayout[]>();
+  for (const l of selection) {
+    const mine = byProtocol.get(l.protocol);
+    if (mine) mine.push(l);
+    else byProtocol.set(l.protocol, [l]);
+  }
+  const registry = buildRegistry(selection);
+  const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? (wiresharkPorts as Partial<Record<string, readonly number[]>>)[p] ?? [];
+  const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p)));
+  const spec = { charsets, decoders: decoders(), protocols };
+  const names = [...byProtocol.values()].map((m) => (m[0]!.protocol === 'samp' ? 'SA:MP / open.mp' : m[0]!.protocol === 'mcquery' ? 'Minecraft (GameSpy4)' : m[0]!.protocolName));
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+  const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');
+  return `${header(list, ports)}\nlocal SPEC = ${toLua(spec)}\n${luaRuntime}`;
 }

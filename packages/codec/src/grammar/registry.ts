@@ -12,10 +12,11 @@ export type FieldType =
   | 'FT_NONE' | 'FT_BOOLEAN' | 'FT_UINT8' | 'FT_UINT16' | 'FT_UINT32' | 'FT_INT32'
   | 'FT_IPv4' | 'FT_STRING' | 'FT_STRINGZ' | 'FT_BYTES' | 'FT_FRAMENUM' | 'FT_RELATIVE_TIME';
 
-export interface RegisteredField {
+/** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`). */
+export interface RegisteredField<P extends string = Protocol> {
   readonly abbrev: string;
   readonly label: string;
-  readonly protocol: Protocol;
+  readonly protocol: P;
   readonly type: FieldType;
   /** Byte order of multi-byte integers. */
   readonly endian?: 'le' | 'be';
@@ -33,7 +34,7 @@ const intFieldType: Record<IntType, FieldType> = {
 };
 const endianOf = (t: IntType): 'le' | 'be' | undefined => (t.endsWith('le') ? 'le' : t.endsWith('be') ? 'be' : undefined);
 
-type Row = Omit<RegisteredField, 'layouts' | 'protocol'>;
+type Row = Omit<RegisteredField<string>, 'layouts' | 'protocol'>;
 
 function intRow(abbrev: string, label: string, t: IntType, base: Base, doc: string, values?: ValueTable): Row {
   const endian = endianOf(t);
@@ -74,7 +75,7 @@ export function rowsOf(f: Field): Row[] {
 }
 
 /** Fields every protocol adds that are not on the wire. */
-export function generatedRows(protocol: Protocol): Row[] {
+export function generatedRows(protocol: string): Row[] {
   return [
     { abbrev: `${protocol}.response_in`, label: 'Response In', type: 'FT_FRAMENUM', base: 'none', doc: 'Frame number of the response to this request', generated: true },
     { abbrev: `${protocol}.response_to`, label: 'Request In', type: 'FT_FRAMENUM', base: 'none', doc: 'Frame number of the request this responds to', generated: true },
@@ -88,9 +89,9 @@ export function generatedRows(protocol: Protocol): Row[] {
  * layouts (headers); it must then have the same label and type everywhere, or the
  * declarations disagree and this throws.
  */
-export function buildRegistry(layouts: readonly Layout<unknown>[]): RegisteredField[] {
-  const byAbbrev = new Map<string, RegisteredField & { layouts: string[] }>();
-  const add = (protocol: Protocol, row: Row, layout?: string): void => {
+export function buildRegistry<P extends string = Protocol>(layouts: readonly Layout<unknown, P>[]): RegisteredField<P>[] {
+  const byAbbrev = new Map<string, RegisteredField<P> & { layouts: string[] }>();
+  const add = (protocol: P, row: Row, layout?: string): void => {
     const seen = byAbbrev.get(row.abbrev);
     if (!seen) {
       byAbbrev.set(row.abbrev, { ...row, protocol, layouts: layout ? [layout] : [] });
@@ -102,7 +103,7 @@ export function buildRegistry(layouts: readonly Layout<unknown>[]): RegisteredFi
     if (row.values && seen.values && row.values !== seen.values) throw new Error(`field ${row.abbrev} has two value tables`);
     if (layout && !seen.layouts.includes(layout)) seen.layouts.push(layout);
   };
-  const protocols: Protocol[] = [];
+  const protocols: P[] = [];
   for (const l of layouts) {
     if (!protocols.includes(l.protocol)) protocols.push(l.protocol);
     for (const f of l.fields) for (const row of rowsOf(f)) add(l.protocol, row, l.id);
