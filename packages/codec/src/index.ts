@@ -27,7 +27,7 @@ export * from './vcmp/index.ts';
 export * from './mcquery/index.ts';
 export {
   decodePacket, encodePacket, recognize, identify, signatureOf, layoutFor, layouts, messages,
-  type DecodedPacket, type PacketHint, type PacketToEncode, type Recognized,
+  type DecodedPacket, type AnyDecodedPacket, type BuiltInLayout, type PacketOf, type PacketHint, type PacketToEncode, type Recognized,
 } from './packet.ts';
 export { fieldRegistry } from './registry.ts';
 export { valueToJson, valueFromJson, nodeValueToJson, nodeJson, fromHex, MASK, type JsonNode } from './json.ts';

@@ -33,7 +33,8 @@ export interface PacketHint {
   readonly message?: string;
 }
 
-export interface DecodedPacket {
+/** Any decoded packet, its value untyped: what every member of {@link DecodedPacket} is. */
+export interface AnyDecodedPacket {
   readonly protocol: Protocol;
   /** `either` for a SA:MP/VC:MP `p` without a hint: request and reply are byte-identical. */
   readonly direction: Direction | 'either';
@@ -43,6 +44,38 @@ export interface DecodedPacket {
   readonly bytesRead: number;
   readonly warnings: readonly DecodeWarning[];
 }
+
+type Tables = typeof sampMessages | typeof vcmpMessages | typeof mcqueryMessages;
+type LayoutsOf<T> = T extends unknown ? { [K in keyof T]: T[K] extends { readonly request: infer Q; readonly response: infer R } ? Q | R : never }[keyof T] : never;
+
+/** Every built-in layout, each with its own value type and literal protocol, message and direction. */
+export type BuiltInLayout = LayoutsOf<Tables>;
+
+/** A message of `L` as {@link decodePacket} returns it: `L`'s protocol, message, direction (or `D`) and value type. */
+export type PacketOf<L, D = never> = L extends Layout<infer V, infer P, infer M, infer Dir>
+  ? {
+    readonly protocol: P;
+    readonly direction: [D] extends [never] ? Dir : D;
+    readonly message: M;
+    readonly layout: L;
+    readonly value: V;
+    readonly bytesRead: number;
+    readonly warnings: readonly DecodeWarning[];
+  }
+  : never;
+
+/**
+ * What {@link decodePacket} returns: a union over every built-in message, so that checking
+ * `protocol`, `direction` and `message` narrows `value` to that layout's own type. A SA:MP or
+ * VC:MP `p` decoded without a direction is `either` (request and reply are the same bytes).
+ *
+ * @example
+ * const p = decodePacket(bytes);
+ * if (p.protocol === 'samp' && p.message === 'info' && p.direction === 'response') p.value.hostname; // string
+ */
+export type DecodedPacket =
+  | PacketOf<BuiltInLayout>
+  | PacketOf<typeof sampMessages.p.request | typeof vcmpMessages.p.request, 'either'>;
 
 export interface Recognized {
   readonly protocol: Protocol;
@@ -191,7 +224,8 @@ function looksLikeFullStat(bytes: Uint8Array): boolean {
 export function decodePacket(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): DecodedPacket {
   const r = recognize(bytes, hint, options);
   const d = r.layout.decode(bytes, options);
-  return { protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
+  const packet: AnyDecodedPacket = { protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
+  return packet as DecodedPacket;
 }
 
 export interface PacketToEncode {

@@ -19,7 +19,7 @@
  */
 import { CodecError } from '../errors.ts';
 import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
-import { decodePacket, identify, recognize, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
+import { decodePacket, identify, recognize, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
 import { Chain, DeadlineQueue, FifoIndex, type Linked, type Match, type Timed } from './collections.ts';
 import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
 import {
@@ -115,7 +115,7 @@ export const pairingPart = (value: Record<string, unknown>): Record<string, unkn
  * and its `packet` (the codec's `DecodedPacket`): the pairer keeps these for its
  * duplicate window, and every object kept is one the garbage collector moves.
  */
-class DecodedMessage<M> implements DecodedDatagram<M>, DecodedPacket {
+class DecodedMessage<M> implements DecodedDatagram<M>, AnyDecodedPacket {
   constructor(
     readonly datagram: Datagram<M>,
     readonly protocol: Protocol,
@@ -128,7 +128,7 @@ class DecodedMessage<M> implements DecodedDatagram<M>, DecodedPacket {
   ) {}
 
   get packet(): DecodedPacket {
-    return this;
+    return this as AnyDecodedPacket as DecodedPacket;
   }
 }
 
@@ -679,7 +679,7 @@ export class QueryPairer<M = unknown> {
  * its value is first asked for: a dissector only wants its frame, and decoding every
  * handshake again for the stat request that quotes its token was a good part of pairing.
  */
-class Recalled<M> implements DecodedDatagram<M>, DecodedPacket {
+class Recalled<M> implements DecodedDatagram<M>, AnyDecodedPacket {
   readonly protocol: Protocol;
   readonly direction: Direction;
   readonly message: string;
@@ -692,7 +692,7 @@ class Recalled<M> implements DecodedDatagram<M>, DecodedPacket {
   }
 
   get packet(): DecodedPacket {
-    return this;
+    return this as AnyDecodedPacket as DecodedPacket;
   }
 
   get value(): Record<string, unknown> {
