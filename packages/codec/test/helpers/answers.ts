@@ -1,5 +1,8 @@
-/** Everything a layout answers about some bytes, as JSON: for comparing two ways of answering (compiled, interpreted, elsewhere). */
-import { ByteSink, CodecError, decodePacket, type AnyLayout, type Charset } from '@gamequery/codec';
+/**
+ * Everything a layout answers about some bytes, as JSON: for comparing two ways of answering
+ * (compiled, interpreted, in a browser). Browser-safe: no Node built-ins.
+ */
+import { ByteSink, CodecError, decodePacket, toHex, type AnyLayout, type Charset } from '@gamequery/codec';
 import { lengthMeta, type Field } from '../../src/grammar/fields.ts';
 
 /** What a call gave: its result, or the error it threw (type, message, info). */
@@ -39,7 +42,7 @@ export function abbrevsOf(fields: readonly Field[], out: string[] = []): string[
 
 /** JSON of anything these answers hold: bytes as `hex:…`, so that two processes' answers compare as text. */
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) =>
-  (v instanceof Uint8Array ? `hex:${Buffer.from(v).toString('hex')}` : v)));
+  (v instanceof Uint8Array ? `hex:${toHex(v)}` : v)));
 
 /**
  * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,

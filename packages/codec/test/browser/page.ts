@@ -1,0 +1,34 @@
+/**
+ * The page script of the browser test (bundled by esbuild, served under `script-src 'self'`):
+ * fetches the test vectors, answers every one through the codec's public entry as
+ * `answersOf` does, and leaves on `window` whether the codec could generate code, whether
+ * the page's own `new Function` was refused, the CSP violations seen, and the answers.
+ */
+import { codeGeneration, layouts } from '@gamequery/codec';
+import { answersOf } from '../helpers/answers.ts';
+
+interface Vector { layout: string; hex: string; charset?: 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8' }
+
+const violations: string[] = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+
+const fromHex = (hex: string): Uint8Array => Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
+
+async function run(): Promise<unknown> {
+  let evalRefused: string | undefined;
+  try {
+    new Function('return 1')(); // eslint-disable-line @typescript-eslint/no-implied-eval
+  } catch (e) {
+    evalRefused = (e as Error).name;
+  }
+  const vectors = (await (await fetch('/vectors.json')).json()) as Vector[];
+  const byId = new Map(layouts.map((l) => [l.id, l]));
+  const started = performance.now();
+  const results = vectors.map((v) => answersOf(byId.get(v.layout)!, fromHex(v.hex), v.charset));
+  const ms = performance.now() - started;
+  // Let the violation events of the probes arrive (they are dispatched as tasks).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return { codeGeneration: codeGeneration(), evalRefused, violations, results, ms };
+}
+
+(window as unknown as { gamequery: Promise<unknown> }).gamequery = run().catch((e: unknown) => ({ failed: String((e as Error).stack ?? e) }));
