@@ -1,6 +1,7 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
 import {
-  ByteSink, CodecError, fromHex, fullResponse, identify, infoResponse, nodeJson, playersResponse, rconRequest, rconResponse, signatureOf, type Layout,
+  ByteSink, CodecError, fromHex, fullResponse, identify, infoResponse, interpretedLayout, nodeJson, playersResponse, rconRequest, rconResponse,
+  signatureOf, type Layout,
 } from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
@@ -51,12 +52,39 @@ export function benchCodec(): void {
       { name: 'emitJson into a reused ByteSink (UTF-8 bytes)', run: () => emit(layout, bytes) },
     ]);
   }
+  benchInterpreted([['i response', infoResponse, info], ['d response, 100 players', playersResponse, d]]);
   benchRcon(treeJson);
   benchMeasure([['i response', infoResponse, info], ['d response, 100 players', playersResponse, d], ['Minecraft full stat, 20 players', fullResponse, fullStat()]]);
   benchGroup('encode', 'packets', [
     { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
     { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
   ]);
+}
+
+/**
+ * Where code cannot be generated (a Content-Security-Policy without 'unsafe-eval'), every
+ * layout interprets its declaration: decode, emitJson and measure of the same bytes, compiled
+ * against `interpretedLayout`'s copy, the path a strict CSP page takes.
+ */
+function benchInterpreted(cases: readonly (readonly [string, Layout<any>, Uint8Array])[]): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const sink = new ByteSink();
+  const emit = (layout: Layout<any>, bytes: Uint8Array): number => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    sink.at = 0;
+    layout.emitJson(bytes, sink);
+    return sink.at;
+  };
+  for (const [what, layout, bytes] of cases) {
+    const slow = interpretedLayout(layout);
+    if (JSON.stringify(slow.annotateJson(bytes)) !== JSON.stringify(layout.annotateJson(bytes))) throw new Error(`${layout.id}: the interpreter disagrees`);
+    benchGroup(`SA:MP ${what}: compiled, and interpreted (no code generation: strict CSP)`, 'packets', [
+      { name: 'decode, compiled (binary-parser)', run: () => layout.decode(bytes) },
+      { name: 'decode, interpreted', run: () => slow.decode(bytes) },
+      { name: 'emitJson, compiled', run: () => emit(layout, bytes) },
+      { name: 'emitJson, interpreted', run: () => emit(slow, bytes) },
+      { name: 'measure, compiled', run: () => layout.measure(bytes) },
+      { name: 'measure, interpreted', run: () => slow.measure(bytes) },
+    ]);
+  }
 }
 
 /**

@@ -22,6 +22,14 @@ import type { ByteSink } from './sink.ts';
 import { textCodec } from './charset.ts';
 import { MASK, nodeJson } from '../json.ts';
 
+const encoder = new TextEncoder();
+
+/** Writes `text` as UTF-8 at `sink.at` (a lone surrogate as U+FFFD): encodeInto, several times faster here than the sink's own loop. */
+function put(sink: ByteSink, text: string): void {
+  sink.reserve(text.length * 3);
+  sink.at += encoder.encodeInto(text, sink.buf.subarray(sink.at)).written;
+}
+
 let generated: boolean | undefined;
 let forced: boolean | undefined;
 
@@ -79,7 +87,7 @@ export function interpretedJson(layout: string, fields: readonly Field[]): JsonE
       st.warnings = r.warnings.length > 0 ? r.warnings : undefined;
       st.bytesRead = r.bytesRead;
     }
-    sink.raw(JSON.stringify(r.fields.map((n) => nodeJson(n, clear))));
+    put(sink, JSON.stringify(r.fields.map((n) => nodeJson(n, clear))));
     return r.value;
   };
 }
@@ -118,7 +126,7 @@ export function interpretedText(layout: string, fields: readonly Field[], mode: 
         }
       }
     }
-    sink.raw(out);
+    put(sink, out);
     return r.bytesRead;
   };
 }
