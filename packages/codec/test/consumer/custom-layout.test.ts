@@ -15,7 +15,7 @@ import KaitaiStructCompiler from 'kaitai-struct-compiler';
 import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
 import {
-  ByteSink, TruncatedError, constant, countedList, defineLayout, magic, prefixedString, u16le, u8,
+  ByteSink, TruncatedError, constant, countedList, defineLayout, layouts, magic, prefixedString, u16le,
 } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 
@@ -126,8 +126,10 @@ describe('a layout declared outside the package', () => {
     afterAll(() => rmSync(work, { recursive: true, force: true }));
 
     it('names the protocol and its ports, and tshark shows every field of a request and its reply, linked', () => {
-      const plugin = exportWireshark([statusRequest, statusResponse], { ports: { acme: [4999] } });
-      expect(plugin).toContain('Ports (Decode As): acme 4999;');
+      expect(exportWireshark([statusRequest, statusResponse], { ports: { acme: [4999] } })).toContain('Ports (Decode As): acme 4999;');
+      // Ours and the built-in protocols in one plugin, as the README shows.
+      const plugin = exportWireshark([...layouts, statusRequest, statusResponse], { ports: { acme: [4999] } });
+      expect(plugin).toContain('Ports (Decode As): samp 7777; vcmp 8192; mcquery 25565, 19132; acme 4999;');
       writeFileSync(join(work, 'acme.lua'), plugin);
       // Two datagrams as text2pcap reads a hex dump, wrapped in Ethernet/IPv4/UDP: 10.1.1.1:40000 to 10.2.2.2:4999 and back.
       const dump = (bytes: Uint8Array) => `000000 ${Buffer.from(bytes).toString('hex').replace(/(..)/g, '$1 ')}\n`;
