@@ -6,7 +6,7 @@
  */
 export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
 export { clientOf, shardOf } from './rules.ts';
-export { ByteRing, EntryRing, KeyTable, bigint64s, float64s, int32s, refs, uint8s } from './ring.ts';
+export { ByteRing, EntryRing, KeyTable, Registry, bigint64s, float64s, int32s, refs, uint16s, uint32s, uint8s } from './ring.ts';
 export type {
   Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
   ExchangeEvent, UnansweredEvent, UnmatchedEvent, DuplicateEvent, UndecodableEvent, OverflowEvent,

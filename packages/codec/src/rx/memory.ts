@@ -15,7 +15,8 @@
 import type { Layout } from '../grammar/layout.ts';
 import { sameEndpoint, type Keys, type Filed } from './rules.ts';
 import {
-  ByteRing, EntryRing, KeyTable, bigint64s as bigint64, float64s as float64, hashA, hashB, int32s as int32, refs, uint8s as uint8,
+  ByteRing, EntryRing, Interned, KeyTable, Metas, Registry, bigint64s as bigint64, float64s as float64, hashA, hashB, int32s as int32,
+  uint16s as uint16, uint8s as uint8,
 } from './ring.ts';
 import type { Datagram, Endpoint } from './types.ts';
 
@@ -76,16 +77,19 @@ export class ExchangeMemory<M> {
   #issuerLength = int32(1024);
   #firstReply = float64(1024);
   #replyCount = int32(1024);
-  #layout = refs<Layout<any>>(1024); // eslint-disable-line @typescript-eslint/no-explicit-any
-  #from = refs<Endpoint>(1024);
-  #to = refs<Endpoint>(1024);
-  #meta = refs<M>(1024);
+  /** Layouts and endpoints by number (no reference per entry for the collector to walk). */
+  #layout = uint16(1024);
+  #from = int32(1024);
+  #to = int32(1024);
+  readonly #meta = new Metas<M>(1024);
+  readonly #layouts = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly #endpoints = new Interned<Endpoint>();
 
   #replyA = int32(1024);
   #replyB = int32(1024);
   #replyLength = int32(1024);
   #replyTime = bigint64(1024);
-  #replyMeta = refs<M>(1024);
+  readonly #replyMeta = new Metas<M>(1024);
 
   readonly #probe: Probe = {
     protocol: 'samp',
@@ -124,10 +128,10 @@ export class ExchangeMemory<M> {
     } else {
       this.#issuerLength[s] = -1;
     }
-    this.#layout[s] = f.layout;
-    this.#from[s] = f.request.from;
-    this.#to[s] = f.request.to;
-    this.#meta[s] = f.request.meta;
+    this.#layout[s] = this.#layouts.id(f.layout);
+    this.#from[s] = this.#endpoints.hold(f.request.from);
+    this.#to[s] = this.#endpoints.hold(f.request.to);
+    this.#meta.set(s, f.request.meta);
     this.#firstReply[s] = this.#replies.next;
     this.#replyCount[s] = f.replies.length;
     for (const r of f.replies) {
@@ -136,7 +140,7 @@ export class ExchangeMemory<M> {
       this.#replyB[rs] = hashB();
       this.#replyLength[rs] = r.bytes.length;
       this.#replyTime[rs] = r.time;
-      this.#replyMeta[rs] = r.meta;
+      this.#replyMeta.set(rs, r.meta);
     }
     return n;
   }
@@ -165,10 +169,12 @@ export class ExchangeMemory<M> {
       const k = this.#keys[s * WIDTH + j]!;
       if (index.get(k) === n) index.delete(k);
     }
-    this.#layout[s] = this.#from[s] = this.#to[s] = this.#meta[s] = undefined;
+    this.#endpoints.release(this.#from[s]!);
+    this.#endpoints.release(this.#to[s]!);
+    this.#meta.clear(s);
     const replies = this.#replies;
     replies.first = this.#firstReply[s]! + this.#replyCount[s]!;
-    for (let r = this.#firstReply[s]!; r < replies.first; r++) this.#replyMeta[replies.slot(r)] = undefined;
+    for (let r = this.#firstReply[s]!; r < replies.first; r++) this.#replyMeta.clear(replies.slot(r));
     ring.first++;
     this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
   }
@@ -203,10 +209,10 @@ export class ExchangeMemory<M> {
   #probeOf(n: number): Filed {
     const s = this.#ring.slot(n);
     const p = this.#probe;
-    p.protocol = this.#layout[s]!.protocol;
+    p.protocol = this.#layouts.value(this.#layout[s]!).protocol;
     p.datagram.bytes = this.#bytes.view(this.#at[s]!, this.#length[s]!);
-    p.datagram.from = this.#from[s]!;
-    p.datagram.to = this.#to[s]!;
+    p.datagram.from = this.#endpoints.value(this.#from[s]!);
+    p.datagram.to = this.#endpoints.value(this.#to[s]!);
     if (this.#issuerLength[s]! < 0) {
       p.issuer = undefined;
     } else {
@@ -228,14 +234,17 @@ export class ExchangeMemory<M> {
   }
 
   layout(n: number): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    return this.#layout[this.#ring.slot(n)]!;
+    return this.#layouts.value(this.#layout[this.#ring.slot(n)]!);
   }
 
   /** Entry `n`'s request as a datagram of its own (its bytes copied: it outlives the entry). */
   request(n: number): Datagram<M> {
     const s = this.#ring.slot(n);
-    const meta = this.#meta[s];
-    const d = { bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(), from: this.#from[s]!, to: this.#to[s]!, time: this.#time[s]! };
+    const meta = this.#meta.get(s);
+    const d = {
+      bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(),
+      from: this.#endpoints.value(this.#from[s]!), to: this.#endpoints.value(this.#to[s]!), time: this.#time[s]!,
+    };
     return meta === undefined ? d : { ...d, meta };
   }
 
@@ -259,7 +268,7 @@ export class ExchangeMemory<M> {
   /** Reply `i` of entry `n`, with the bytes it repeats (equal to the ones it was). */
   reply(n: number, i: number, bytes: Uint8Array, from: Endpoint, to: Endpoint): Datagram<M> {
     const r = this.#replies.slot(this.#firstReply[this.#ring.slot(n)]! + i);
-    const meta = this.#replyMeta[r];
+    const meta = this.#replyMeta.get(r);
     const d = { bytes, from, to, time: this.#replyTime[r]! };
     return meta === undefined ? d : { ...d, meta };
   }
@@ -279,10 +288,10 @@ export class ExchangeMemory<M> {
     this.#issuerLength = ring.regrow(this.#issuerLength, from, to, int32);
     this.#firstReply = ring.regrow(this.#firstReply, from, to, float64);
     this.#replyCount = ring.regrow(this.#replyCount, from, to, int32);
-    this.#layout = ring.regrow(this.#layout, from, to, refs<Layout<any>>); // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.#from = ring.regrow(this.#from, from, to, refs<Endpoint>);
-    this.#to = ring.regrow(this.#to, from, to, refs<Endpoint>);
-    this.#meta = ring.regrow(this.#meta, from, to, refs<M>);
+    this.#layout = ring.regrow(this.#layout, from, to, uint16);
+    this.#from = ring.regrow(this.#from, from, to, int32);
+    this.#to = ring.regrow(this.#to, from, to, int32);
+    this.#meta.regrow(ring, from, to);
   }
 
   #growReplies(from: number, to: number): void {
@@ -291,7 +300,7 @@ export class ExchangeMemory<M> {
     this.#replyB = ring.regrow(this.#replyB, from, to, int32);
     this.#replyLength = ring.regrow(this.#replyLength, from, to, int32);
     this.#replyTime = ring.regrow(this.#replyTime, from, to, bigint64);
-    this.#replyMeta = ring.regrow(this.#replyMeta, from, to, refs<M>);
+    this.#replyMeta.regrow(ring, from, to);
   }
 }
 
@@ -324,11 +333,15 @@ export class TokenMemory<M> {
   #replyLength = int32(1024);
   #time = bigint64(1024);
   #replyTime = bigint64(1024);
-  #layouts = refs<readonly [Layout<any>, Layout<any>]>(1024); // eslint-disable-line @typescript-eslint/no-explicit-any
-  #from = refs<Endpoint>(1024);
-  #to = refs<Endpoint>(1024);
-  #meta = refs<M>(1024);
-  #replyMeta = refs<M>(1024);
+  /** The handshake's request and reply layouts, and its endpoints, by number. */
+  #requestLayout = uint16(1024);
+  #replyLayout = uint16(1024);
+  #from = int32(1024);
+  #to = int32(1024);
+  readonly #meta = new Metas<M>(1024);
+  readonly #replyMeta = new Metas<M>(1024);
+  readonly #layoutIds = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly #endpoints = new Interned<Endpoint>();
 
   get size(): number {
     return this.#ring.size;
@@ -349,11 +362,12 @@ export class TokenMemory<M> {
     this.#replyLength[s] = t.reply.bytes.length;
     this.#time[s] = t.request.time;
     this.#replyTime[s] = t.reply.time;
-    this.#layouts[s] = t.layouts;
-    this.#from[s] = t.request.from;
-    this.#to[s] = t.request.to;
-    this.#meta[s] = t.request.meta;
-    this.#replyMeta[s] = t.reply.meta;
+    this.#requestLayout[s] = this.#layoutIds.id(t.layouts[0]);
+    this.#replyLayout[s] = this.#layoutIds.id(t.layouts[1]);
+    this.#from[s] = this.#endpoints.hold(t.request.from);
+    this.#to[s] = this.#endpoints.hold(t.request.to);
+    this.#meta.set(s, t.request.meta);
+    this.#replyMeta.set(s, t.reply.meta);
   }
 
   /** The live token `token` under `key` issued in the conversation of `request`, or -1. */
@@ -361,7 +375,7 @@ export class TokenMemory<M> {
     const ring = this.#ring;
     for (let n = this.#newest.get(key); n >= ring.first;) {
       const s = ring.slot(n);
-      if (this.#live[s] && this.#token[s] === token && sameEndpoint(this.#from[s]!, request.from) && sameEndpoint(this.#to[s]!, request.to)) return n;
+      if (this.#live[s] && this.#token[s] === token && sameEndpoint(this.#endpoints.value(this.#from[s]!), request.from) && sameEndpoint(this.#endpoints.value(this.#to[s]!), request.to)) return n;
       n = this.#chain[s]!;
     }
     return -1;
@@ -375,7 +389,7 @@ export class TokenMemory<M> {
   /** The handshake request that issued token `n`, its bytes copied by `copy`: what a stat request quoting it is filed with. */
   issuer(n: number, copy: (bytes: Uint8Array) => Uint8Array): Datagram {
     const s = this.#ring.slot(n);
-    return { bytes: copy(this.#bytes.view(this.#at[s]!, this.#length[s]!)), from: this.#from[s]!, to: this.#to[s]!, time: this.#time[s]! };
+    return { bytes: copy(this.#bytes.view(this.#at[s]!, this.#length[s]!)), from: this.#endpoints.value(this.#from[s]!), to: this.#endpoints.value(this.#to[s]!), time: this.#time[s]! };
   }
 
   /** A newer handshake replaced token `n`. */
@@ -394,7 +408,10 @@ export class TokenMemory<M> {
     const n = ring.first;
     const s = ring.slot(n);
     if (this.#newest.get(this.#keys[s]!) === n) this.#newest.delete(this.#keys[s]!);
-    this.#layouts[s] = this.#from[s] = this.#to[s] = this.#meta[s] = this.#replyMeta[s] = undefined;
+    this.#endpoints.release(this.#from[s]!);
+    this.#endpoints.release(this.#to[s]!);
+    this.#meta.clear(s);
+    this.#replyMeta.clear(s);
     ring.first++;
     this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
   }
@@ -411,18 +428,19 @@ export class TokenMemory<M> {
 
   /** The handshake's layouts (request, reply). */
   layouts(n: number): readonly [Layout<any>, Layout<any>] { // eslint-disable-line @typescript-eslint/no-explicit-any
-    return this.#layouts[this.#ring.slot(n)]!;
+    const s = this.#ring.slot(n);
+    return [this.#layoutIds.value(this.#requestLayout[s]!), this.#layoutIds.value(this.#replyLayout[s]!)];
   }
 
   /** The handshake request and its reply, as datagrams of their own (bytes copied). */
   exchange(n: number): readonly [Datagram<M>, Datagram<M>] {
     const s = this.#ring.slot(n);
-    const from = this.#from[s]!;
-    const to = this.#to[s]!;
+    const from = this.#endpoints.value(this.#from[s]!);
+    const to = this.#endpoints.value(this.#to[s]!);
     const request = { bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(), from, to, time: this.#time[s]! };
     const reply = { bytes: this.#bytes.view(this.#replyAt[s]!, this.#replyLength[s]!).slice(), from: to, to: from, time: this.#replyTime[s]! };
-    const meta = this.#meta[s];
-    const replyMeta = this.#replyMeta[s];
+    const meta = this.#meta.get(s);
+    const replyMeta = this.#replyMeta.get(s);
     return [meta === undefined ? request : { ...request, meta }, replyMeta === undefined ? reply : { ...reply, meta: replyMeta }];
   }
 
@@ -439,10 +457,11 @@ export class TokenMemory<M> {
     this.#replyLength = ring.regrow(this.#replyLength, from, to, int32);
     this.#time = ring.regrow(this.#time, from, to, bigint64);
     this.#replyTime = ring.regrow(this.#replyTime, from, to, bigint64);
-    this.#layouts = ring.regrow(this.#layouts, from, to, refs<readonly [Layout<any>, Layout<any>]>); // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.#from = ring.regrow(this.#from, from, to, refs<Endpoint>);
-    this.#to = ring.regrow(this.#to, from, to, refs<Endpoint>);
-    this.#meta = ring.regrow(this.#meta, from, to, refs<M>);
-    this.#replyMeta = ring.regrow(this.#replyMeta, from, to, refs<M>);
+    this.#requestLayout = ring.regrow(this.#requestLayout, from, to, uint16);
+    this.#replyLayout = ring.regrow(this.#replyLayout, from, to, uint16);
+    this.#from = ring.regrow(this.#from, from, to, int32);
+    this.#to = ring.regrow(this.#to, from, to, int32);
+    this.#meta.regrow(ring, from, to);
+    this.#replyMeta.regrow(ring, from, to);
   }
 }

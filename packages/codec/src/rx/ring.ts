@@ -84,6 +84,8 @@ export class ByteRing {
 /** Makers of a field's array, for {@link EntryRing.regrow}. */
 export const float64s = (n: number): Float64Array => new Float64Array(n);
 export const int32s = (n: number): Int32Array => new Int32Array(n);
+export const uint16s = (n: number): Uint16Array => new Uint16Array(n);
+export const uint32s = (n: number): Uint32Array => new Uint32Array(n);
 export const uint8s = (n: number): Uint8Array => new Uint8Array(n);
 export const bigint64s = (n: number): BigInt64Array => new BigInt64Array(n);
 /**
@@ -95,6 +97,126 @@ export const refs = <T>(n: number): (T | undefined)[] => {
   for (let i = 0; i < n; i++) a.push(undefined);
   return a;
 };
+
+/**
+ * Small numbers for the few values that recur in every entry (layouts, time resolutions):
+ * an entry keeps a number in a typed array, not a reference in an array the collector
+ * walks on every major collection. Values are never let go: for sets the program bounds
+ * (its layouts), not the input.
+ */
+export class Registry<T> {
+  readonly #ids = new Map<T, number>();
+  readonly #values: T[] = [];
+
+  /** The number of `value`, given on first sight. */
+  id(value: T): number {
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.#values.length;
+      this.#values.push(value);
+      this.#ids.set(value, id);
+    }
+    return id;
+  }
+
+  value(id: number): T {
+    return this.#values[id]!;
+  }
+}
+
+/**
+ * Numbers for values held by entries (endpoints), counted: a value is let go when the last
+ * entry that holds it is. An entry keeps the number in a typed array; the table holds one
+ * reference per distinct value, however many entries name it.
+ */
+export class Interned<T> {
+  readonly #ids = new Map<T, number>();
+  #values: (T | undefined)[] = [];
+  #counts = new Int32Array(64);
+  readonly #free: number[] = [];
+
+  /** The number of `value`, held once more. */
+  hold(value: T): number {
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.#free.pop() ?? this.#values.length;
+      if (id === this.#values.length) this.#values.push(value);
+      else this.#values[id] = value;
+      if (id >= this.#counts.length) {
+        const counts = new Int32Array(this.#counts.length * 2);
+        counts.set(this.#counts);
+        this.#counts = counts;
+      }
+      this.#ids.set(value, id);
+    }
+    this.#counts[id]!++;
+    return id;
+  }
+
+  value(id: number): T {
+    return this.#values[id]!;
+  }
+
+  /** One holder of number `id` let go of it. */
+  release(id: number): void {
+    if (--this.#counts[id]! > 0) return;
+    this.#ids.delete(this.#values[id]!);
+    this.#values[id] = undefined;
+    this.#free.push(id);
+  }
+
+  /** Distinct values held. */
+  get size(): number {
+    return this.#ids.size;
+  }
+}
+
+/**
+ * The meta of each entry (what a caller attached to a datagram: the dissector's frame
+ * number). Numbers are kept in a typed array; a column holds references only once some
+ * meta is not a number.
+ */
+export class Metas<M> {
+  /** 0 none, 1 a number, 2 a reference. */
+  #tag: Uint8Array;
+  #numbers: Float64Array;
+  #refs: (M | undefined)[] | undefined;
+
+  constructor(capacity: number) {
+    this.#tag = new Uint8Array(capacity);
+    this.#numbers = new Float64Array(capacity);
+  }
+
+  set(slot: number, meta: M | undefined): void {
+    if (typeof meta === 'number') {
+      this.#tag[slot] = 1;
+      this.#numbers[slot] = meta;
+    } else if (meta === undefined) {
+      this.#tag[slot] = 0;
+    } else {
+      this.#tag[slot] = 2;
+      (this.#refs ??= refs<M>(this.#tag.length))[slot] = meta;
+    }
+  }
+
+  get(slot: number): M | undefined {
+    const tag = this.#tag[slot];
+    return tag === 1 ? (this.#numbers[slot] as M) : tag === 2 ? this.#refs![slot] : undefined;
+  }
+
+  /** Lets go of the meta in `slot`. */
+  clear(slot: number): void {
+    if (this.#tag[slot] === 2) this.#refs![slot] = undefined;
+    this.#tag[slot] = 0;
+  }
+
+  /** The column at the ring's new capacity (from its onGrow). */
+  regrow(ring: EntryRing, from: number, to: number): void {
+    this.#tag = ring.regrow(this.#tag, from, to, uint8s);
+    this.#numbers = ring.regrow(this.#numbers, from, to, float64s);
+    if (this.#refs) this.#refs = ring.regrow(this.#refs, from, to, refs<M>);
+  }
+}
 
 /**
  * Numbered entries kept in order: the oldest is let go first. The owner keeps each field

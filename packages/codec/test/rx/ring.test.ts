@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteRing, EntryRing, KeyTable, hashA, hashB } from '../../src/rx/ring.ts';
+import { ByteRing, EntryRing, Interned, KeyTable, Metas, Registry, hashA, hashB } from '../../src/rx/ring.ts';
 
 describe('ByteRing', () => {
   it('reads back every string still kept, whatever the sizes, through growth and wrap-around', () => {
@@ -95,5 +95,61 @@ describe('hashA and hashB', () => {
         seen.add(key);
       }
     }), { numRuns: 200 });
+  });
+});
+
+describe('Registry', () => {
+  it('numbers each value once, in order of first sight, and gives it back', () => {
+    const r = new Registry<object>();
+    const a = {}, b = {};
+    expect([r.id(a), r.id(b), r.id(a)]).toEqual([0, 1, 0]);
+    expect(r.value(1)).toBe(b);
+  });
+});
+
+describe('Interned', () => {
+  it('gives each held value one number, lets it go with its last holder and reuses the number', () => {
+    fc.assert(fc.property(
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constant('release' as const)), { maxLength: 300 }),
+      (steps) => {
+        const values = Array.from({ length: 10 }, (_, i) => ({ i }));
+        const table = new Interned<{ i: number }>();
+        const held: [number, number][] = []; // [value, id]
+        for (const step of steps) {
+          if (step === 'release') {
+            const h = held.shift();
+            if (h) table.release(h[1]);
+          } else {
+            const id = table.hold(values[step]!);
+            const same = held.find(([v]) => v === step);
+            if (same) expect(id).toBe(same[1]);
+            held.push([step, id]);
+          }
+          for (const [v, id] of held) expect(table.value(id)).toBe(values[v]);
+          expect(table.size).toBe(new Set(held.map(([v]) => v)).size);
+        }
+      },
+    ), { numRuns: 200 });
+  });
+});
+
+describe('Metas', () => {
+  it('keeps numbers, references and none by slot through growth, and lets references go', () => {
+    const ref = { frame: 'x' };
+    let metas!: Metas<unknown>;
+    const ring: EntryRing = new EntryRing(4, (from, to) => metas.regrow(ring, from, to));
+    metas = new Metas<unknown>(4);
+    const model: unknown[] = [];
+    for (let i = 0; i < 100; i++) {
+      const meta = i % 7 === 0 ? undefined : i % 5 === 0 ? ref : i * 1.5;
+      metas.set(ring.slot(ring.add()), meta);
+      model.push(meta);
+      if (i % 3 === 0) {
+        metas.clear(ring.slot(ring.first));
+        ring.first++;
+        model.shift();
+      }
+      model.forEach((m, k) => expect(metas.get(ring.slot(ring.first + k))).toBe(m));
+    }
   });
 });

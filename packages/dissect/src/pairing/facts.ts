@@ -1,10 +1,11 @@
 /**
  * What the first pass learns of each frame, for the pass that renders it: how to read it
  * and its links. Kept per frame, in typed arrays, only between the two passes' positions
- * (about one request timeout of capture): a few dozen bytes a frame, no object.
+ * (about one request timeout of capture): 35 bytes a frame, no reference for the collector
+ * to walk (a layout and a time resolution are kept as small numbers).
  */
 import type { Direction, Layout } from '@gamequery/codec';
-import { EntryRing, float64s as float64, refs, uint8s as uint8 } from '@gamequery/codec/pairing';
+import { EntryRing, Registry, float64s as float64, uint16s as uint16, uint32s as uint32, uint8s as uint8 } from '@gamequery/codec/pairing';
 import type { TimeResolution, Timestamp } from '../capture/timestamp.ts';
 
 /** How a frame is read: not (yet) known, as a query message of a known layout, or by recognition alone. */
@@ -43,13 +44,18 @@ export class FactRing {
   #timed = uint8(1024);
   /** 1 for a frame of an exchange whose request had an identical twin pending. */
   #ambiguous = uint8(1024);
-  #requestIn = float64(1024);
-  #responseIn = float64(1024);
-  #duplicateOf = float64(1024);
+  /** Frame numbers, 0 for none (32 bits, as tshark's). */
+  #requestIn = uint32(1024);
+  #responseIn = uint32(1024);
+  #duplicateOf = uint32(1024);
   #seconds = float64(1024);
   #ticks = float64(1024);
-  #resolution = refs<TimeResolution>(1024);
-  #layout = refs<Layout<any>>(1024); // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The time's resolution, 1 + its number in {@link #resolutions}; 0 for no time. */
+  #resolution = uint16(1024);
+  /** The layout's number in {@link #layouts}. */
+  #layout = uint16(1024);
+  readonly #resolutions = new Registry<TimeResolution>();
+  readonly #layouts = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Reasons, for the few frames that have one. */
   readonly #unanswered = new Map<number, string>();
   readonly #unmatched = new Map<number, string>();
@@ -76,6 +82,7 @@ export class FactRing {
     const ring = this.#ring;
     if (ring.size === 0) ring.first = ring.next = frame;
     else if (frame !== ring.next) throw new RangeError(`frames out of order: ${frame} after ${ring.next - 1}`);
+    if (frame > 0xffffffff) throw new RangeError(`frame ${frame}: frame numbers past 2^32 - 1 are not kept (tshark's limit too)`);
     const s = ring.slot(ring.add());
     this.#final[s] = pending ? 0 : 1;
     this.#kind[s] = NONE;
@@ -83,13 +90,12 @@ export class FactRing {
     this.#requestIn[s] = this.#responseIn[s] = this.#duplicateOf[s] = 0;
     this.#timed[s] = 0;
     this.#ambiguous[s] = 0;
-    this.#layout[s] = undefined;
     if (time) {
       this.#seconds[s] = time.seconds;
       this.#ticks[s] = time.ticks;
-      this.#resolution[s] = time.resolution;
+      this.#resolution[s] = 1 + this.#resolutions.id(time.resolution);
     } else {
-      this.#resolution[s] = undefined;
+      this.#resolution[s] = 0;
     }
   }
 
@@ -106,7 +112,7 @@ export class FactRing {
     if (!this.#ring.holds(frame)) return;
     const s = this.#ring.slot(frame);
     this.#kind[s] = DECODED;
-    this.#layout[s] = layout;
+    this.#layout[s] = this.#layouts.id(layout);
     this.#response[s] = direction === 'response' ? 1 : 0;
     this.#final[s] = 1;
   }
@@ -131,10 +137,10 @@ export class FactRing {
     if (!ring.holds(reply)) return;
     const s = ring.slot(reply);
     this.#requestIn[s] = request;
-    if (q >= 0 && this.#resolution[q]) {
+    if (q >= 0 && this.#resolution[q] !== 0) {
       this.#seconds[s] = this.#seconds[q]!;
       this.#ticks[s] = this.#ticks[q]!;
-      this.#resolution[s] = this.#resolution[q];
+      this.#resolution[s] = this.#resolution[q]!;
       this.#timed[s] = 1;
     }
   }
@@ -167,18 +173,16 @@ export class FactRing {
     const s = ring.slot(frame);
     const o = this.#out;
     o.kind = this.#kind[s]!;
-    o.layout = this.#layout[s];
+    o.layout = o.kind === DECODED ? this.#layouts.value(this.#layout[s]!) : undefined;
     o.direction = this.#response[s] ? 'response' : 'request';
     o.requestIn = this.#requestIn[s]!;
     o.responseIn = this.#responseIn[s]!;
     o.duplicateOf = this.#duplicateOf[s]!;
     o.ambiguous = this.#ambiguous[s] === 1;
-    const resolution = this.#timed[s] ? this.#resolution[s] : undefined;
-    o.requestTime = resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null;
+    const resolution = this.#timed[s] ? this.#resolution[s]! : 0;
+    o.requestTime = resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
     o.unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
-    this.#layout[s] = undefined;
-    this.#resolution[s] = undefined;
     ring.first++;
     return o;
   }
@@ -190,13 +194,13 @@ export class FactRing {
     this.#response = ring.regrow(this.#response, from, to, uint8);
     this.#timed = ring.regrow(this.#timed, from, to, uint8);
     this.#ambiguous = ring.regrow(this.#ambiguous, from, to, uint8);
-    this.#requestIn = ring.regrow(this.#requestIn, from, to, float64);
-    this.#responseIn = ring.regrow(this.#responseIn, from, to, float64);
-    this.#duplicateOf = ring.regrow(this.#duplicateOf, from, to, float64);
+    this.#requestIn = ring.regrow(this.#requestIn, from, to, uint32);
+    this.#responseIn = ring.regrow(this.#responseIn, from, to, uint32);
+    this.#duplicateOf = ring.regrow(this.#duplicateOf, from, to, uint32);
     this.#seconds = ring.regrow(this.#seconds, from, to, float64);
     this.#ticks = ring.regrow(this.#ticks, from, to, float64);
-    this.#resolution = ring.regrow(this.#resolution, from, to, refs<TimeResolution>);
-    this.#layout = ring.regrow(this.#layout, from, to, refs<Layout<any>>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.#resolution = ring.regrow(this.#resolution, from, to, uint16);
+    this.#layout = ring.regrow(this.#layout, from, to, uint16);
   }
 }
 
