@@ -35,15 +35,20 @@ function frameLinkType(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
+/** Dissects one dumped buffer as frame `index`: a frame down to UDP if it is one, else a bare payload. */
+export function pushDumped(dissector: Dissector, index: number, bytes: Uint8Array): PacketRecord[] {
+  const linkType = frameLinkType(bytes);
+  return linkType === undefined
+    ? dissector.pushPayload(index, bytes)
+    : dissector.pushFrame({ index, linkType, data: bytes, timestamp: null });
+}
+
 export function dissectHexDump(text: string, options: DissectOptions & { hex?: HexDumpOptions } = {}): HexDissection {
   const parsed = parseHexDump(text, options.hex);
   const dissector = new Dissector(options);
   const packets: PacketRecord[] = [];
   preferReassembled(parsed.packets).forEach((p, i) => {
-    const linkType = frameLinkType(p.bytes);
-    packets.push(...(linkType === undefined
-      ? dissector.pushPayload(i + 1, p.bytes)
-      : dissector.pushFrame({ index: i + 1, linkType, data: p.bytes, timestamp: null })));
+    packets.push(...pushDumped(dissector, i + 1, p.bytes));
   });
   packets.push(...dissector.finish());
   return { packets, diagnostics: parsed.diagnostics, stats: dissector.stats };

@@ -1,16 +1,17 @@
 /**
  * `gamequery dissect FILE`: a pcap/pcapng capture (streamed) or a hex dump, field by
- * field, as tshark -V-like text, JSON or NDJSON.
+ * field, as tshark -V-like text, JSON or NDJSON. What FILE is comes from its first bytes
+ * (node/input.ts): a capture file is read in two passes, a pipe or gzip in one, text as a
+ * hex dump; anything else is refused.
  */
-import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  dissectHexDump, newStats, writePacketLine, writePacketText,
-  type DissectOptions, type DissectStats, type PacketRecord, type RenderOptions,
+  Dissector, NotAHexDumpError, dissectCaptureBatches, dissectHexDumpStream, newStats, writePacketLine, writePacketText,
+  type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
-import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
 
 interface Opts {
   format?: 'text' | 'json' | 'ndjson';
@@ -24,18 +25,6 @@ interface Opts {
   showSecrets?: boolean;
   colour?: boolean;
   jobs?: number;
-}
-
-const CAPTURE_MAGICS = ['a1b2c3d4', 'd4c3b2a1', 'a1b23c4d', '4d3cb2a1', '0a0d0d0a'];
-
-function isCapture(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    return readSync(fd, head, 0, 4, 0) === 4 && CAPTURE_MAGICS.includes(head.toString('hex'));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 const collect = <T>(parse: (v: string) => T) => (value: string, previous: T[]): T[] => [...previous, parse(value)];
@@ -76,31 +65,41 @@ export function dissectCommand(): Command {
       const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
       if (jobs > 1) process.stderr.write(`gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`);
-      if (file !== '-' && isCapture(file)) {
-        const stats = newStats();
-        const progress = new Progress();
-        try {
-          // Each batch is written before the next is asked for: its buffers can be reused.
-          for await (const batch of dissectCaptureFile(file, { ...options, reuseBuffers: true }, stats)) {
-            for (const p of batch.packets) out.packet(p);
-            const e = batch.error;
-            if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
-            progress.tick(stats);
-            // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
-            if (out.full) await out.drained();
-          }
-        } finally {
-          progress.done();
-        }
-        out.end(stats);
+      const input = await openInput(file);
+      let batches: AsyncIterable<DissectBatch | HexBatch>;
+      let stats: DissectStats;
+      if (input.kind === 'capture-file') {
+        // Each batch is written before the next is asked for: its buffers can be reused.
+        stats = newStats();
+        batches = dissectCaptureFile(input.path, { ...options, reuseBuffers: true }, stats);
       } else {
-        const text = readFileSync(file === '-' ? 0 : file, 'utf8');
-        const r = dissectHexDump(text, options);
-        for (const p of r.packets) out.packet(p);
-        for (const d of r.diagnostics) if (d.severity === 'error') out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
-        for (const d of r.diagnostics) if (d.severity === 'warning') process.stderr.write(`gamequery: ${d.message}\n`);
-        out.end(r.stats);
+        const dissector = new Dissector(options);
+        stats = dissector.stats;
+        batches = input.kind === 'capture' ? dissectCaptureBatches(input.chunks, options, dissector) : dissectHexDumpStream(input.chunks, options, dissector);
       }
+      const progress = new Progress();
+      try {
+        for await (const batch of batches) {
+          for (const p of batch.packets) out.packet(p);
+          const e = batch.error;
+          if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
+          for (const d of ('diagnostics' in batch ? batch.diagnostics : undefined) ?? []) {
+            if (d.severity === 'error') out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
+            else process.stderr.write(`gamequery: ${d.message}\n`);
+          }
+          progress.tick(stats);
+          // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
+          if (out.full) await out.drained();
+        }
+      } catch (e) {
+        // Damage found while reading (a cut gzip): what came before it is written, then the error.
+        if (e instanceof NotAHexDumpError) throw new Error(`${inputName(file)}: ${e.message}`);
+        if (!(e instanceof InputError && e.info.code === 'bad-gzip')) throw e;
+        out.error({ type: 'InputError', code: e.info.code, message: e.message });
+      } finally {
+        progress.done();
+      }
+      out.end(stats);
     });
 }
 

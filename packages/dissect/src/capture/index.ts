@@ -25,3 +25,4 @@ export {
   timestampToNumber,
 } from './timestamp.ts';
 export type { TimeResolution, Timestamp } from './timestamp.ts';
+export { looksLikeText, sniffInput, type Sniffed, type SniffedFormat } from './sniff.ts';

@@ -1,4 +1,4 @@
-export { parseHexDump } from './parse.ts';
+export { parseHexDump, HexDumpParser } from './parse.ts';
 export { bytesFromHexDump, HexDumpError } from './error.ts';
 export { preferReassembled } from './panes.ts';
 export type {

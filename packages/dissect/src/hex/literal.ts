@@ -337,6 +337,16 @@ export interface ArrayStart {
  * empty `[]` (as in `new byte[] {`). Returns undefined unless the text after the bracket starts
  * with an element, a comment, the closing bracket or the end of the line.
  */
+/**
+ * Do only hex groups (an offset, bytes: `0x0010:`, `4500`, `53`), and at least one, come before
+ * the word that holds column `at`? Then a bracket there is in a dump's ASCII column (tcpdump -X
+ * shows `[.nSAMP`), not code.
+ */
+function afterHexGroups(line: string, at: number): boolean {
+  const before = tokenize(line, 0, at).filter((t) => t.end < at || isBlank(line.charCodeAt(t.end)));
+  return before.length > 0 && before.every((t) => /^(?:0[xX])?[0-9a-fA-F]+:?$/.test(t.text));
+}
+
 export function findArrayStart(line: string): ArrayStart | undefined {
   const equals = line.indexOf('=');
   let i = equals >= 0 && line[equals + 1] !== '=' && line[equals + 1] !== '>' ? equals + 1 : 0;
@@ -345,6 +355,8 @@ export function findArrayStart(line: string): ArrayStart | undefined {
     const curly = line.indexOf('{', i);
     const open = square < 0 ? curly : curly < 0 ? square : Math.min(square, curly);
     if (open < 0) return undefined;
+    // After hex groups only (an offset, bytes), a bracket is in an ASCII column, not code.
+    if (i === 0 && afterHexGroups(line, open)) return undefined;
     const closer = line[open] === '[' ? ']' : '}';
     let j = open + 1;
     while (j < line.length && isBlank(line.charCodeAt(j))) j++;

@@ -22,13 +22,15 @@ import type { HexDumpDiagnosticCode, HexDumpSeverity } from './types.ts';
 import { hexValue, isBlank, isHexDigits, isPrintable, quote, tokenize, trimmedEnd, trimmedStart } from './text.ts';
 import type { Token } from './text.ts';
 
-/** The offset at the start of a row: `0010`, `00000010:`, `000010`. */
+/** The offset at the start of a row: `0010`, `00000010:`, `000010`, `0x0010:` (tcpdump). */
 export interface OffsetField {
-  /** The digits, without the colon. */
+  /** The digits, without the colon (and without a `0x`). */
   readonly digits: string;
   /** 0-based column of the first digit. */
   readonly start: number;
   readonly colon: boolean;
+  /** Written `0x…:`, as tcpdump -x / -X do (only with a colon: `0x53` alone is a byte). */
+  readonly prefixed: boolean;
   /** 0-based column just past the offset (and its colon). */
   readonly end: number;
 }
@@ -38,7 +40,9 @@ export interface OffsetField {
  * at a blank or at the end of the line. Whether it really is an offset is decided by the caller.
  */
 export function readOffsetField(line: string): OffsetField | undefined {
-  const start = trimmedStart(line);
+  let start = trimmedStart(line);
+  const prefixed = line.charCodeAt(start) === 0x30 && (line.charCodeAt(start + 1) | 0x20) === 0x78;
+  if (prefixed) start += 2;
   let i = start;
   while (i < line.length && hexValue(line.charCodeAt(i)) >= 0) i++;
   if (i === start) return undefined;
@@ -48,8 +52,9 @@ export function readOffsetField(line: string): OffsetField | undefined {
     colon = true;
     i++;
   }
+  if (prefixed && !colon) return undefined;
   if (i < line.length && !isBlank(line.charCodeAt(i))) return undefined;
-  return { digits, start, colon, end: i };
+  return { digits, start, colon, prefixed, end: i };
 }
 
 export interface RowContext {

@@ -76,6 +76,8 @@ interface OffsetState {
   ended: boolean;
   /** The last row had an error, so a following offset gap is already explained. */
   lastRowHadErrors: boolean;
+  /** `0x` before the offset (tcpdump -x / -X): rows of another family start a new packet. */
+  readonly prefixed: boolean;
 }
 
 interface Draft {
@@ -91,6 +93,8 @@ interface Draft {
   carry: (Nibble & { line: number }) | undefined;
   /** Indexes into the diagnostics list of entries that point at this draft. */
   readonly diagnostics: number[];
+  /** Bytes left out past {@link HexDumpOptions.maxPacketBytes} (reported once). */
+  dropped: number;
 }
 
 interface MutableDiagnostic {
@@ -130,8 +134,18 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-class HexDumpParser {
-  private readonly packets: HexPacket[] = [];
+/**
+ * The line-by-line parser behind {@link parseHexDump}, for text that arrives in pieces: feed
+ * lines in order with {@link line} (or {@link overlong} for a line too long to keep), take the
+ * packets closed so far with {@link take}, and end with {@link finish}.
+ */
+export class HexDumpParser {
+  /** Packets closed and not yet taken. */
+  private packets: HexPacket[] = [];
+  /** Packets closed so far (taken or not): the index the next one gets. */
+  private closed = 0;
+  /** Lines read as part of a dump (rows, escapes, array lines, `*`), as opposed to blank lines and prose. */
+  rows = 0;
   private readonly diagnostics: MutableDiagnostic[] = [];
   private readonly maxDiagnostics: number;
   private diagnosticsFull = false;
@@ -149,12 +163,52 @@ class HexDumpParser {
   /** Bytes added by repeats and filled gaps so far (at most {@link MAX_EXPANDED_BYTES}). */
   private expanded = 0;
 
-  constructor(private readonly options: HexDumpOptions) {
+  private readonly maxPacketBytes: number;
+
+  constructor(private readonly options: HexDumpOptions = {}) {
     this.maxDiagnostics = options.maxDiagnostics ?? 1000;
+    this.maxPacketBytes = options.maxPacketBytes ?? Infinity;
+  }
+
+  /** The packets closed since the last call, in order. */
+  take(): HexPacket[] {
+    const out = this.packets;
+    this.packets = [];
+    return out;
+  }
+
+  /** Line `n` was too long to keep (a stream's line limit): skipped as prose, with a warning. */
+  overlong(n: number, limit: number): void {
+    if (this.array !== undefined) {
+      this.report('error', 'unterminated', this.array.line, this.array.column + 1, `array literal opened here is not closed before line ${n}, which is longer than ${limit} characters`, true);
+      this.array = undefined;
+    }
+    this.flushSkipped();
+    this.push({ severity: 'warning', code: 'line-too-long', message: `line ${n}, column 1: longer than ${limit} characters: skipped`, line: n, column: 1 });
+    this.prose(n);
+    this.flushSkipped();
   }
 
   line(line: string, n: number): void {
+    this.classify(line, n);
+    const draft = this.draft;
+    if (draft !== undefined && draft.sink.length > this.maxPacketBytes) this.cap(draft, n);
+  }
+
+  /** Leaves out what a packet holds past the limit (one warning a packet); its offsets stay true. */
+  private cap(draft: Draft, n: number): void {
+    const extra = draft.sink.length - this.maxPacketBytes;
+    if (draft.dropped === 0) {
+      this.report('warning', 'too-large', n, 1, `packet longer than ${this.maxPacketBytes} bytes: the rest of it is left out`, true);
+    }
+    draft.dropped += extra;
+    draft.sink.truncate(this.maxPacketBytes);
+    if (draft.offset !== undefined) draft.offset.base += extra;
+  }
+
+  private classify(line: string, n: number): void {
     if (this.array !== undefined) {
+      this.rows++;
       this.continueArray(line, n, 0);
       return;
     }
@@ -181,18 +235,21 @@ class HexDumpParser {
     }
 
     if (trimmed === '*') {
+      this.rows++;
       this.repeatLine(n, start);
       return;
     }
 
     const field = readOffsetField(line);
-    if (field !== undefined && this.isOffsetRow(line, field)) {
+    if (field !== undefined && (field.prefixed || this.isOffsetRow(line, field))) {
+      this.rows++;
       this.flushSkipped();
       this.offsetRow(line, n, field);
       return;
     }
 
     if (hasByteEscape(line)) {
+      this.rows++;
       this.flushSkipped();
       this.escapedLine(line, n);
       return;
@@ -200,6 +257,7 @@ class HexDumpParser {
 
     const arrayStart = findArrayStart(line);
     if (arrayStart !== undefined) {
+      this.rows++;
       this.flushSkipped();
       this.closeDraft();
       this.startDraft('c-array', n, 0);
@@ -209,6 +267,7 @@ class HexDumpParser {
     }
 
     if (looksLikeBareRow(line)) {
+      this.rows++;
       this.flushSkipped();
       this.bareLine(line, n);
       return;
@@ -294,7 +353,7 @@ class HexDumpParser {
     }
 
     const wordOrder = field.colon || this.options.wordOrder === 'big' ? 'memory' : 'little';
-    const sameFamily = draft !== undefined && state !== undefined && !state.ended && state.colon === field.colon;
+    const sameFamily = draft !== undefined && state !== undefined && !state.ended && state.colon === field.colon && state.prefixed === field.prefixed;
     const row = readOffsetRow(line, field, {
       expectsAscii: sameFamily && state !== undefined ? state.expectsAscii : field.colon || field.digits.length === 4,
       asciiColumn: sameFamily && state !== undefined ? state.asciiColumn : undefined,
@@ -337,7 +396,8 @@ class HexDumpParser {
       this.closeDraft();
       const radices = this.initialRadices(field, row.ascii);
       const claimed = parseOffset(field.digits, radices[0] as Radix) ?? 0;
-      const format = field.colon ? 'xxd'
+      const format = field.prefixed ? 'tcpdump'
+        : field.colon ? 'xxd'
         : row.ascii === 'pipe' ? 'hexdump-c'
         : row.ascii === 'angle' ? 'od'
         : row.ascii === 'implicit' ? 'tshark'
@@ -355,6 +415,7 @@ class HexDumpParser {
         groupBytes: 1,
         ended: false,
         lastRowHadErrors: false,
+        prefixed: field.prefixed,
       });
       state = draft.offset as OffsetState;
       if (claimed !== 0) {
@@ -507,6 +568,7 @@ class HexDumpParser {
       offset,
       carry: undefined,
       diagnostics: [],
+      dropped: 0,
     };
     this.draft = draft;
     this.lastFormat = format;
@@ -544,6 +606,7 @@ class HexDumpParser {
       ...(draft.pane === undefined ? {} : { pane: draft.pane }),
     };
     this.packets.push(packet);
+    this.closed++;
     this.blankSincePacket = false;
   }
 
@@ -580,7 +643,7 @@ class HexDumpParser {
 
   private report(severity: HexDumpSeverity, code: HexDumpDiagnosticCode, line: number, column: number, text: string, inPacket = false, draft = this.draft): void {
     const diagnostic: MutableDiagnostic = { severity, code, message: `line ${line}, column ${column}: ${text}`, line, column };
-    if (inPacket && draft !== undefined) diagnostic.packet = this.packets.length;
+    if (inPacket && draft !== undefined) diagnostic.packet = this.closed;
     const index = this.push(diagnostic);
     if (index !== undefined && inPacket && draft !== undefined) draft.diagnostics.push(index);
   }

@@ -15,6 +15,7 @@
  * | `c-array`   | `{ 0x53, 0x41 }`, `[0x53, 65]`, `new Uint8Array([83, 65])`      | `xxd -i`, Wireshark "…as C String", code    |
  * | `tshark`    | `0000  53 41 4d 50 …   SAMP…` (ASCII column, no delimiters)     | `tshark -x`, Wireshark "…as Hex Dump"       |
  * | `xxd`       | `00000000: 5341 4d50 …  SAMP…` (colon after the offset)         | `xxd`, `xxd -g1`, `xxd -c N`, `xxd -a`      |
+ * | `tcpdump`   | `\t0x0000:  4500 0027 …  E..'..` (`0x` and a colon)             | `tcpdump -x`, `-xx`, `-X`, `-XX`            |
  * | `hexdump-c` | `00000000  53 41 … \|SAMP…\|`                                   | `hexdump -C`                                |
  * | `hexdump`   | `0000000 4153 504d …` (7-digit hex offset, 16-bit words)        | `hexdump` without flags                     |
  * | `od`        | `000000 53 41 4d 50 …`, optionally `  >SAMP…<`                  | `od -t x1`, `od -t x1z`, `od -t x2`, text2pcap input |
@@ -26,6 +27,7 @@ export type HexDumpFormat =
   | 'c-array'
   | 'tshark'
   | 'xxd'
+  | 'tcpdump'
   | 'hexdump-c'
   | 'hexdump'
   | 'od';
@@ -87,7 +89,9 @@ export interface HexPacket {
  * - `missing-start`: a dump starts at a non-zero offset.
  * - `length-mismatch`: a final offset line or a pane's `(N bytes)` disagrees with the bytes read.
  * - `unresolved-repeat`: a `*` line with no following offset, so the repeat count is unknown.
- * - `too-large`: a `*` repeat or a filled gap would pass the limit on expanded bytes; left out.
+ * - `too-large`: a `*` repeat or a filled gap would pass the limit on expanded bytes, or a packet
+ *   is longer than {@link HexDumpOptions.maxPacketBytes}; left out.
+ * - `line-too-long`: a line of a stream longer than its line limit; skipped as prose.
  * - `mixed-format`: the format changed without a blank line in between; a new packet was started.
  * - `ascii-mismatch`: the ASCII column of a row does not show the row's bytes (edited dump?).
  * - `too-many-diagnostics`: the limit was reached; later diagnostics were dropped.
@@ -110,6 +114,7 @@ export type HexDumpDiagnosticCode =
   | 'mixed-format'
   | 'ascii-mismatch'
   | 'too-many-diagnostics'
+  | 'line-too-long'
   | 'no-packet'
   | 'several-packets';
 
@@ -157,4 +162,10 @@ export interface HexDumpOptions {
   readonly fillGaps?: boolean;
   /** Stop recording diagnostics after this many (a `too-many-diagnostics` warning is added). Default 1000. */
   readonly maxDiagnostics?: number;
+  /**
+   * Bytes one packet may hold; the rest of a longer one is left out with a `too-large` warning
+   * (its offsets stay checked). Default: no limit. A stream ({@link dissectHexDumpStream}) sets
+   * 1 MiB, so that memory stays bounded whatever the input.
+   */
+  readonly maxPacketBytes?: number;
 }

@@ -3,3 +3,4 @@
  * (reading it twice).
  */
 export { dissectCaptureFile } from './file.ts';
+export { openInput, inputName, InputError, type InputErrorCode, type OpenedInput } from './input.ts';

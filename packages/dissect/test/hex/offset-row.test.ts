@@ -13,10 +13,16 @@ function read(line: string, context: RowContext = fresh): ReturnType<typeof read
 
 describe('readOffsetField', () => {
   it('reads the offset and its colon, and nothing that runs into other text', () => {
-    expect(readOffsetField('00000010: 5341')).toEqual({ digits: '00000010', start: 0, colon: true, end: 9 });
-    expect(readOffsetField('  0010  53')).toEqual({ digits: '0010', start: 2, colon: false, end: 6 });
+    expect(readOffsetField('00000010: 5341')).toEqual({ digits: '00000010', start: 0, colon: true, prefixed: false, end: 9 });
+    expect(readOffsetField('  0010  53')).toEqual({ digits: '0010', start: 2, colon: false, prefixed: false, end: 6 });
     expect(readOffsetField('53:4d:41')).toBeUndefined();
     expect(readOffsetField('0x53, 0x41')).toBeUndefined();
+    expect(readOffsetField('0x53')).toBeUndefined();
+  });
+
+  it("reads tcpdump's 0x-prefixed offset, only with its colon", () => {
+    expect(readOffsetField('\t0x0010:  7f00 0001')).toEqual({ digits: '0010', start: 3, colon: true, prefixed: true, end: 8 });
+    expect(readOffsetField('0x0010 7f00')).toBeUndefined();
   });
 });
 

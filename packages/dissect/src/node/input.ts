@@ -1,0 +1,162 @@
+/**
+ * Opening what a user names as input (a path, or `-` for stdin), once, before any frame is
+ * read: its first bytes say whether it is a capture (pcap, pcapng), gzip of anything we read
+ * (unpacked as it streams, with Node's zlib), or text that may hold a hex dump; anything else
+ * is refused with an {@link InputError} that says what it looks like.
+ *
+ * A regular, uncompressed capture file is best read twice (`dissectCaptureFile`); a pipe, a
+ * device or a gzip file can be read only once, and comes back as a stream of chunks (the first
+ * ones, read to sniff, are handed on first).
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { sniffInput, type Sniffed } from '../capture/sniff.ts';
+
+export type OpenedInput =
+  /** A regular, uncompressed capture file: read it by path, in two passes. */
+  | { readonly kind: 'capture-file'; readonly path: string; readonly format: 'pcap' | 'pcapng' }
+  /** A capture to read once, in order. */
+  | { readonly kind: 'capture'; readonly format: 'pcap' | 'pcapng'; readonly gzip: boolean; readonly chunks: AsyncIterable<Uint8Array> }
+  /** Text (UTF-8), to read once for hex dumps. */
+  | { readonly kind: 'text'; readonly gzip: boolean; readonly chunks: AsyncIterable<Uint8Array> };
+
+export type InputErrorCode =
+  /** Missing, a directory, not readable. */
+  | 'unreadable'
+  /** No bytes at all. */
+  | 'empty'
+  /** Neither a capture nor text (nor gzip of one). */
+  | 'not-a-capture'
+  /** The gzip stream is damaged or cut short (what came before it was read). */
+  | 'bad-gzip';
+
+/** Why an input cannot be read (or could not be read to its end); the message names it. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  readonly info: { readonly code: InputErrorCode; readonly input: string };
+  constructor(code: InputErrorCode, input: string, message: string) {
+    super(message);
+    this.info = { code, input };
+  }
+}
+
+/** Bytes read from the start to tell what an input is (text is judged on these). */
+const HEAD = 4096;
+
+/** The name of an input in messages. */
+export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
+
+const refusal = (name: string, s: Sniffed, inside = ''): InputError => new InputError(
+  s.looks === 'empty' ? 'empty' : 'not-a-capture', name,
+  s.looks === 'empty'
+    ? `${name}: ${inside ? `${inside}, holds nothing` : 'empty (no bytes at all)'}`
+    : `${name}: not a capture (pcap, pcapng) or a hex dump${inside ? `, ${inside}` : ''}: it starts with ${s.first}, ${s.looks}`,
+);
+
+/**
+ * The first chunks of a stream, enough to sniff (`want` bytes, or fewer if the capture magic
+ * settles it, or the stream ends), and the whole stream again, those chunks first.
+ */
+async function peek(source: AsyncIterable<Uint8Array>, want: number): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array>; close: () => Promise<unknown> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < want) {
+    const r = await iterator.next();
+    if (r.done) {
+      ended = true;
+      break;
+    }
+    seen.push(r.value);
+    length += r.value.length;
+    const format = length >= 4 ? sniffInput(concat(seen, 4)).format : undefined;
+    if (format !== undefined && format !== 'text') break;
+  }
+  const head = concat(seen, Math.min(length, want));
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (ended) return;
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+  }
+  return { head, chunks: replay(), close: async () => iterator.return?.() };
+}
+
+function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of pieces) {
+    if (at >= length) break;
+    const take = Math.min(p.length, length - at);
+    out.set(p.subarray(0, take), at);
+    at += take;
+  }
+  return out;
+}
+
+/** The stream unpacked; a damaged gzip becomes an {@link InputError} after what came before it. */
+async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const unpacked = Readable.from(chunks).pipe(createGunzip());
+  try {
+    for await (const chunk of unpacked) yield chunk as Uint8Array;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new InputError('bad-gzip', name, `${name}: damaged gzip data: ${why}`);
+  } finally {
+    unpacked.destroy();
+  }
+}
+
+/** Opens `path` (`-`: stdin) and says how to read it; throws {@link InputError} for what cannot be read. */
+export async function openInput(path: string): Promise<OpenedInput> {
+  const name = inputName(path);
+  let source: AsyncIterable<Uint8Array>;
+  if (path === '-') {
+    source = process.stdin;
+  } else {
+    let regular: boolean;
+    try {
+      const stat = statSync(path);
+      if (stat.isDirectory()) throw new InputError('unreadable', name, `${name}: is a directory`);
+      regular = stat.isFile();
+    } catch (e) {
+      if (e instanceof InputError) throw e;
+      throw new InputError('unreadable', name, `${name}: cannot open it (${(e as { code?: string }).code ?? String(e)})`);
+    }
+    if (regular) {
+      let head: Uint8Array;
+      try {
+        const fd = openSync(path, 'r');
+        try {
+          const buf = Buffer.alloc(Math.min(HEAD, Math.max(0, fstatSync(fd).size)) || HEAD);
+          head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+        } finally {
+          closeSync(fd);
+        }
+      } catch (e) {
+        throw new InputError('unreadable', name, `${name}: cannot read it (${(e as { code?: string }).code ?? String(e)})`);
+      }
+      const s = sniffInput(head);
+      if (s.format === 'pcap' || s.format === 'pcapng') return { kind: 'capture-file', path, format: s.format };
+      if (s.format === undefined) throw refusal(name, s);
+    }
+    // Read once, in order: a gzip or text file, a pipe (/dev/stdin), a device (/dev/zero).
+    source = createReadStream(path, { highWaterMark: 1 << 16 });
+  }
+  const outer = await peek(source, HEAD);
+  const s = sniffInput(outer.head);
+  if (s.format === undefined) {
+    await outer.close();
+    throw refusal(name, s);
+  }
+  if (s.format !== 'gzip') return s.format === 'text' ? { kind: 'text', gzip: false, chunks: outer.chunks } : { kind: 'capture', format: s.format, gzip: false, chunks: outer.chunks };
+  const inner = await peek(gunzip(name, outer.chunks), HEAD);
+  const t = sniffInput(inner.head);
+  if (t.format === undefined || t.format === 'gzip') {
+    await inner.close();
+    await outer.close();
+    throw refusal(name, t.format === 'gzip' ? { ...t, looks: 'gzip inside gzip' } : t, 'gzip-compressed');
+  }
+  return t.format === 'text' ? { kind: 'text', gzip: true, chunks: inner.chunks } : { kind: 'capture', format: t.format, gzip: true, chunks: inner.chunks };
+}
