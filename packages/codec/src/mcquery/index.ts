@@ -1,5 +1,34 @@
+/** Minecraft query (GameSpy4): the layouts by message, the headers and the packet types. */
+import * as handshake from './handshake.ts';
+import * as basic from './basic.ts';
+import * as full from './full.ts';
+
+/**
+ * Every Minecraft query layout, named `<message><Direction>`: `mcquery.handshakeResponse`. The same scheme in every
+ * protocol (`samp.infoResponse`, `vcmp.infoResponse`, `mcquery.fullResponse`); the id of each is `mcquery.<message>.<direction>`.
+ */
+export const mcquery = {
+  handshakeRequest: handshake.handshakeRequest,
+  handshakeResponse: handshake.handshakeResponse,
+  basicRequest: basic.basicRequest,
+  basicResponse: basic.basicResponse,
+  fullRequest: full.fullRequest,
+  fullResponse: full.fullResponse,
+} as const;
+
+/** @deprecated Use `mcquery.handshakeRequest` (one naming scheme for every protocol); this name goes in the next release. */
+export const handshakeRequest: typeof handshake.handshakeRequest = handshake.handshakeRequest;
+/** @deprecated Use `mcquery.handshakeResponse` (one naming scheme for every protocol); this name goes in the next release. */
+export const handshakeResponse: typeof handshake.handshakeResponse = handshake.handshakeResponse;
+/** @deprecated Use `mcquery.basicRequest` (one naming scheme for every protocol); this name goes in the next release. */
+export const basicRequest: typeof basic.basicRequest = basic.basicRequest;
+/** @deprecated Use `mcquery.basicResponse` (one naming scheme for every protocol); this name goes in the next release. */
+export const basicResponse: typeof basic.basicResponse = basic.basicResponse;
+/** @deprecated Use `mcquery.fullRequest` (one naming scheme for every protocol); this name goes in the next release. */
+export const fullRequest: typeof full.fullRequest = full.fullRequest;
+/** @deprecated Use `mcquery.fullResponse` (one naming scheme for every protocol); this name goes in the next release. */
+export const fullResponse: typeof full.fullResponse = full.fullResponse;
+
 export { mcqueryTypes, mcqueryRequestHeader, mcqueryResponseHeader, HANDSHAKE, STAT } from './header.ts';
-export { handshakeRequest, handshakeResponse } from './handshake.ts';
-export { basicRequest, basicResponse, statToken } from './basic.ts';
-export { fullRequest, fullResponse } from './full.ts';
+export { statToken } from './basic.ts';
 export { mcqueryMessages } from './messages.ts';
