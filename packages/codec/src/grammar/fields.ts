@@ -167,18 +167,28 @@ type IntMeta = Meta & { readonly base?: Base; readonly values?: ValueTable };
 const intBuilder = (type: IntType) => <const N extends string>(name: N, meta: IntMeta): IntField<N> =>
   ({ kind: 'int', name, type, base: meta.base ?? 'dec', ...meta });
 
+/** An unsigned byte, a number in the value: `u8('version', { abbrev: 'acme.version', label: 'Version' })`. Options: `base`, `values`. */
 export const u8 = intBuilder('u8');
+/** An unsigned 16-bit little-endian integer (see {@link u8}). */
 export const u16le = intBuilder('u16le');
+/** An unsigned 16-bit big-endian integer (see {@link u8}). */
 export const u16be = intBuilder('u16be');
+/** An unsigned 32-bit little-endian integer (see {@link u8}). */
 export const u32le = intBuilder('u32le');
+/** An unsigned 32-bit big-endian integer (see {@link u8}). */
 export const u32be = intBuilder('u32be');
+/** A signed 32-bit little-endian integer (see {@link u8}). */
 export const i32le = intBuilder('i32le');
+/** A signed 32-bit big-endian integer (see {@link u8}). */
 export const i32be = intBuilder('i32be');
 
+/** A flag byte, a boolean in the value (0 false, anything else true; above 1 a decode warning). */
 export const bool = <const N extends string>(name: N, meta: Meta): BoolField<N> => ({ kind: 'bool', name, ...meta });
 
+/** Four bytes of an IPv4 address, dotted text in the value (`"127.0.0.1"`). */
 export const ipv4 = <const N extends string>(name: N, meta: Meta): Ipv4Field<N> => ({ kind: 'ipv4', name, ...meta });
 
+/** `length` opaque bytes, a `Uint8Array` in the value. */
 export const bytes = <const N extends string>(name: N, length: number, meta: Meta): BytesField<N> =>
   ({ kind: 'bytes', name, length, ...meta });
 
@@ -208,6 +218,7 @@ export const magic = (value: string | readonly number[], meta: Meta): MagicField
     ? { kind: 'magic', bytes: latin1Bytes(value), display: 'text', ...meta }
     : { kind: 'magic', bytes: Uint8Array.from(value), display: 'hex', ...meta };
 
+/** An integer the layout fixes (an opcode, a packet type): checked when decoding, written when encoding, not in the value. */
 export const constant = (type: IntType, value: number, meta: IntMeta): ConstField =>
   ({ kind: 'const', type, value, base: meta.base ?? 'dec', ...meta });
 
@@ -226,6 +237,7 @@ export function terminatedList(name: string, until: Meta, entry: Entry, options:
   return { kind: 'list', name, until, entry, flat: options.flat ?? false };
 }
 
+/** A subtree of the annotated tree whose fields belong to the enclosing value (a section of the message). */
 export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> =>
   ({ kind: 'group', fields, ...meta });
 
