@@ -25,6 +25,7 @@ import type { FrameInput } from './net/types.ts';
 import { LinkPass } from './pairing/links.ts';
 import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
+import type { DisplayFilter } from './filter/compile.ts';
 
 export interface DissectOptions {
   readonly charset?: Charset;
@@ -62,6 +63,12 @@ export interface DissectOptions {
    * default masked. Only a matter of speed: rendering with the other choice builds the tree.
    */
   readonly showSecrets?: boolean;
+  /**
+   * A display filter (`compileFilter`): only the records it passes are made into packets
+   * and counted in `stats.displayed`; links and frame numbers stay those of the whole
+   * capture. Tested once a record's links are final, before any rendering.
+   */
+  readonly filter?: DisplayFilter;
 }
 
 export interface DissectStats {
@@ -79,6 +86,8 @@ export interface DissectStats {
   duplicates: number;
   /** Records let out before their exchange settled (one pass, over its memory ceiling); absent when none. */
   incomplete?: number;
+  /** Packets a display filter passed; absent without one. */
+  displayed?: number;
 }
 
 export const newStats = (): DissectStats => ({ frames: 0, udp: 0, game: 0, nonGame: 0, skipped: {}, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 });

@@ -18,6 +18,7 @@ import type { FrameInput, UdpDatagram } from './net/types.ts';
 import { DECODED, RAW, type FrameFacts } from './pairing/facts.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './dissect.ts';
+import { noteStart } from './start.ts';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
 /** Tree JSON is written into buffers of this size, shared by the records made from them. */
@@ -41,6 +42,8 @@ export class RecordMaker {
   /** Arenas written since the last {@link recycle}, and arenas free for reuse. */
   #used: ByteSink[] = [this.#arena];
   #free: ByteSink[] = [];
+  /** The first frame's time (relative times count from it). */
+  #start: Timestamp | null = null;
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -52,7 +55,8 @@ export class RecordMaker {
   /** The record of a captured frame, or undefined for a frame without query traffic (counted in the stats). */
   frame(frame: FrameInput, facts: FrameFacts): Packet | undefined {
     const stats = this.#stats;
-    stats.frames++;
+    // The zero of relative times, for the display filter and the summary lines.
+    if (stats.frames++ === 0) noteStart(stats, this.#start = frame.timestamp);
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
@@ -115,6 +119,17 @@ export class RecordMaker {
     if (facts.duplicateOf) p.duplicateOf = facts.duplicateOf;
     if (facts.unmatched !== undefined) p.unmatched = facts.unmatched;
     if (facts.ambiguous) p.ambiguous = AMBIGUOUS;
+    // A display filter (-Y): tested once the record's links are final, before anything renders it.
+    const filter = this.#options.filter;
+    if (filter) {
+      if (!filter.matches(p, this.#start)) {
+        // Its tree's JSON, last in the arena, is written over by the next record's.
+        const arena = this.#arena;
+        if (p.json === arena.buf && p.jsonEnd === arena.at) arena.at = p.jsonStart;
+        return undefined;
+      }
+      stats.displayed = (stats.displayed ?? 0) + 1;
+    }
     return p;
   }
 

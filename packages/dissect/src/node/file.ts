@@ -139,6 +139,9 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
         yield { packets };
         resumed();
       }
+      // Frames settled into no record (other traffic, or all a display filter dropped) hold
+      // nothing either: without this their buffers would pile up until a record came.
+      resumed();
       if (error) {
         maker.finish();
         yield { packets: [], error };

@@ -61,19 +61,22 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   if (p.unmatched) lines.push(`    [Unmatched response: ${p.unmatched}]`);
   if (p.incomplete) lines.push(`    [Pairing incomplete: ${p.incomplete}]`);
   if (p.ambiguous) lines.push(`    [Ambiguous: ${p.ambiguous}]`);
-  if (options.hex) {
-    const ranges: ByteRange[] = [];
-    const secrets: ByteRange[] = [];
-    for (const n of walkNodes(p.fields)) {
-      if (options.fields?.includes(n.abbrev)) ranges.push(n);
-      if (n.secret && !options.showSecrets) secrets.push(n);
-    }
-    // The frame's bytes when the payload lies in one frame, else the reassembled payload.
-    const bytes = p.frameBytes ?? p.payload;
-    const shift = (r: ByteRange): ByteRange => ({ offset: r.offset + (p.frameBytes ? p.payloadOffset : 0), length: r.length });
-    lines.push('', ...hexPane(bytes, ranges.map(shift), options.colour, secrets.map(shift)));
-  }
+  if (options.hex) lines.push('', ...packetHexPane(p, options));
   return lines;
+}
+
+/** A packet's hex pane: the `fields` marked, secrets hidden unless `showSecrets`. */
+export function packetHexPane(p: PacketRecord, options: RenderOptions = {}): string[] {
+  const ranges: ByteRange[] = [];
+  const secrets: ByteRange[] = [];
+  for (const n of walkNodes(p.fields)) {
+    if (options.fields?.includes(n.abbrev)) ranges.push(n);
+    if (n.secret && !options.showSecrets) secrets.push(n);
+  }
+  // The frame's bytes when the payload lies in one frame, else the reassembled payload.
+  const bytes = p.frameBytes ?? p.payload;
+  const shift = (r: ByteRange): ByteRange => ({ offset: r.offset + (p.frameBytes ? p.payloadOffset : 0), length: r.length });
+  return hexPane(bytes, ranges.map(shift), options.colour, secrets.map(shift));
 }
 
 /** The JSON form of a packet (see schema/packet.schema.json). */

@@ -1,0 +1,263 @@
+/**
+ * Display filters compiled once to a predicate over packet records (`-Y`). Names are
+ * resolved, literals converted to their field's type and regular expressions built when
+ * the filter is compiled; a record is then only tested.
+ *
+ * Semantics follow Wireshark 4 where they meet: a test of a field that occurs several
+ * times is true when any occurrence passes (`==`, `<`, `contains`, …), except `!=`,
+ * true when the field occurs and no occurrence is equal (`~=` is "any not equal"); an
+ * absent field makes every comparison false; `matches` ignores case unless the pattern
+ * starts with `(?-i)`.
+ */
+import type { Timestamp } from '../capture/timestamp.ts';
+import type { PacketRecord } from '../record.ts';
+import { filterFields, ipv4Number, ipv6Number, nearestFields, type FilterContext, type FilterField, type FilterType, type FilterValue } from './fields.ts';
+import { FilterError, parseFilter, type Expr, type Operand, type Relation } from './parse.ts';
+
+export interface FilterOptions {
+  /** Compare RCON passwords in clear (else a secret compares as its mask, as it is shown). */
+  readonly showSecrets?: boolean;
+}
+
+/** A compiled display filter. */
+export interface DisplayFilter {
+  readonly text: string;
+  /** The field and protocol names it reads. */
+  readonly fields: readonly string[];
+  /** Whether it reads fields of the annotated tree (then a record's tree is built to test it). */
+  readonly readsTree: boolean;
+  /** Whether `p` passes. `start`: the capture's first frame's time, for `frame.time_relative`. */
+  matches(p: PacketRecord, start?: Timestamp | null): boolean;
+}
+
+type Test = (p: PacketRecord, c: FilterContext) => boolean;
+type Values = (p: PacketRecord, c: FilterContext) => readonly FilterValue[];
+/** A literal converted for a field's type: a value, or (addresses) a network to be inside of. */
+type Constant = { readonly value: FilterValue } | { readonly network: bigint; readonly bits: number; readonly width: number };
+
+/** Compiles a display filter; throws {@link FilterError} (with the position and the nearest names) when it cannot. */
+export function compileFilter(text: string, options: FilterOptions = {}): DisplayFilter {
+  const expr = parseFilter(text);
+  const fields = new Set<string>();
+  let readsTree = false;
+  const catalog = filterFields();
+
+  const fieldOf = (o: Operand): FilterField | undefined => (o.kind === 'word' ? catalog.get(o.text) : undefined);
+  const needField = (o: Operand): FilterField => {
+    const f = fieldOf(o);
+    if (f) {
+      fields.add(f.name);
+      if (f.fromTree) readsTree = true;
+      return f;
+    }
+    if (o.kind !== 'word') throw new FilterError(`a ${o.kind === 'string' ? 'string' : 'character'} constant cannot be tested on its own: compare a field with it`, text, o.at, o.end - o.at);
+    const near = nearestFields(o.text);
+    throw new FilterError(`"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`, text, o.at, o.end - o.at, near);
+  };
+  const values = (f: FilterField): Values => f.values;
+
+  const constant = (f: FilterField, o: Operand): Constant => {
+    const bad = (what: string): FilterError => new FilterError(`${f.name} is ${what}; ${text.slice(o.at, o.end)} is not one`, text, o.at, o.end - o.at);
+    const word = o.kind === 'word' ? o.text : undefined;
+    switch (f.type) {
+      case 'number': {
+        if (o.kind === 'char') return { value: o.text.codePointAt(0)! };
+        if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word)) return { value: word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word) };
+        throw bad("a number (compare it with 42, 0x2a, 1.5 or a character such as 'i')");
+      }
+      case 'bool': {
+        const w = word?.toLowerCase();
+        if (w === 'true' || w === '1') return { value: true };
+        if (w === 'false' || w === '0') return { value: false };
+        throw bad('a boolean (true, false, 1 or 0)');
+      }
+      case 'ipv4':
+      case 'ipv6': {
+        const [addr, prefix, extra] = (word ?? '').split('/');
+        const v6 = f.type === 'ipv6';
+        const n = v6 ? ipv6Number(addr!) : ipv4Number(addr!);
+        const width = v6 ? 128 : 32;
+        const bits = prefix === undefined ? width : /^\d+$/.test(prefix) ? Number(prefix) : -1;
+        if (n === undefined || extra !== undefined || bits < 0 || bits > width) throw bad(`an ${v6 ? 'IPv6' : 'IPv4'} address (optionally with a /prefix length)`);
+        if (bits === width) return { value: n };
+        const shift = BigInt(width - bits);
+        return { network: (BigInt(n) >> shift) << shift, bits, width };
+      }
+      case 'string':
+        return { value: o.text };
+      case 'bytes':
+      case 'protocol': {
+        if (word !== undefined && /^[0-9a-f]{2}([:.-][0-9a-f]{2})*$/i.test(word)) return { value: Uint8Array.from(word.split(/[:.-]/), (h) => parseInt(h, 16)) };
+        if (o.kind !== 'word') return { value: new TextEncoder().encode(o.text) };
+        throw bad('a byte string (compare it with "text" or hex bytes such as 53:41:4d:50)');
+      }
+      case 'none':
+        throw new FilterError(`${f.name} has no value to compare: test whether it is there (${f.name}) instead`, text, o.at, o.end - o.at);
+    }
+  };
+
+  const compare = (e: Extract<Expr, { kind: 'compare' }>): Test => {
+    let { left, right, op } = e;
+    if (!fieldOf(left) && fieldOf(right)) [left, right, op] = [right, left, mirror[op]];
+    const f = needField(left);
+    const get = values(f);
+    ordered(f, op, left);
+    const g = fieldOf(right);
+    if (g) {
+      needField(right);
+      if (kindOf(g.type) !== kindOf(f.type)) throw new FilterError(`${f.name} and ${g.name} hold different kinds of values and cannot be compared`, text, left.at, right.end - left.at);
+      const other = values(g);
+      return (p, c) => relate(op, get(p, c), other(p, c));
+    }
+    const k = constant(f, right);
+    if ('network' in k) {
+      if (op !== '==' && op !== '!=' && op !== '~=') throw new FilterError(`a network (${right.text}) can only be tested with ==, != or ~=`, text, right.at, right.end - right.at);
+      return quantified(op, get, (v) => inNetwork(v, k));
+    }
+    const want = [k.value];
+    return (p, c) => relate(op, get(p, c), want);
+  };
+
+  const ordered = (f: FilterField, op: Relation, at: Operand): void => {
+    if ((op === '<' || op === '<=' || op === '>' || op === '>=') && (f.type === 'bool' || f.type === 'none')) {
+      throw new FilterError(`${f.name} has no order: compare it with == or !=`, text, at.at, at.end - at.at);
+    }
+  };
+
+  const build = (e: Expr): Test => {
+    switch (e.kind) {
+      case 'and': {
+        const [a, b] = [build(e.left), build(e.right)];
+        return (p, c) => a(p, c) && b(p, c);
+      }
+      case 'or': {
+        const [a, b] = [build(e.left), build(e.right)];
+        return (p, c) => a(p, c) || b(p, c);
+      }
+      case 'not': {
+        const a = build(e.expr);
+        return (p, c) => !a(p, c);
+      }
+      case 'test': {
+        const get = values(needField(e.operand));
+        return (p, c) => get(p, c).length > 0;
+      }
+      case 'compare':
+        return compare(e);
+      case 'contains': {
+        const f = needField(e.left);
+        if (!['string', 'bytes', 'protocol'].includes(f.type)) throw new FilterError(`${f.name} is not text or bytes: "contains" cannot test it`, text, e.left.at, e.left.end - e.left.at);
+        const get = values(f);
+        const k = constant(f, e.right) as { value: string | Uint8Array };
+        const needle = k.value;
+        return quantified('==', get, (v) => (typeof v === 'string' ? v.includes(needle as string) : v instanceof Uint8Array && indexOf(v, needle as Uint8Array) >= 0));
+      }
+      case 'matches': {
+        const f = needField(e.left);
+        if (!['string', 'bytes', 'protocol'].includes(f.type)) throw new FilterError(`${f.name} is not text or bytes: "matches" cannot test it`, text, e.left.at, e.left.end - e.left.at);
+        if (e.right.kind !== 'string') throw new FilterError('"matches" takes a regular expression in double quotes', text, e.right.at, e.right.end - e.right.at);
+        const re = regex(e.right);
+        const get = values(f);
+        return quantified('==', get, (v) => (typeof v === 'string' ? re.test(v) : v instanceof Uint8Array && re.test(String.fromCharCode(...v))));
+      }
+      case 'in': {
+        const f = needField(e.left);
+        const get = values(f);
+        const members = e.items.map(([low, high]) => {
+          const lo = constant(f, low);
+          if (!high) return (v: FilterValue): boolean => ('network' in lo ? v !== null && inNetwork(v, lo) : equal(v, lo.value));
+          ordered(f, '<', low);
+          const hi = constant(f, high);
+          if ('network' in lo || 'network' in hi) throw new FilterError('a range of networks means nothing: give addresses', text, low.at, high.end - low.at);
+          return (v: FilterValue): boolean => order(v, lo.value) >= 0 && order(v, hi.value) <= 0;
+        });
+        return quantified('==', get, (v) => members.some((m) => m(v)));
+      }
+    }
+  };
+
+  const regex = (o: Operand): RegExp => {
+    const sensitive = o.text.startsWith('(?-i)');
+    const source = o.text.replace(/^\(\?-?i\)/, '');
+    try {
+      return new RegExp(source, sensitive ? 'u' : 'iu');
+    } catch (err) {
+      throw new FilterError(`not a regular expression: ${(err as Error).message}`, text, o.at, o.end - o.at);
+    }
+  };
+
+  const test = build(expr);
+  const masked: FilterContext = { start: undefined, showSecrets: !!options.showSecrets };
+  let context = masked;
+  return {
+    text,
+    fields: [...fields],
+    readsTree,
+    matches(p, start) {
+      if (start !== context.start) context = { start, showSecrets: masked.showSecrets };
+      return test(p, context);
+    },
+  };
+}
+
+const mirror: Record<Relation, Relation> = { '==': '==', '!=': '!=', '~=': '~=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** What kinds of values may meet in a comparison. */
+const kindOf = (t: FilterType): string => (t === 'protocol' ? 'bytes' : t);
+
+/** Any occurrence passes (`!=`: some occur and none is equal). */
+function quantified(op: Relation, get: Values, pass: (v: FilterValue) => boolean): Test {
+  if (op === '!=') {
+    return (p, c) => {
+      const vs = get(p, c);
+      return vs.length > 0 && !vs.some(pass);
+    };
+  }
+  if (op === '~=') return (p, c) => get(p, c).some((v) => !pass(v));
+  return (p, c) => get(p, c).some(pass);
+}
+
+function relate(op: Relation, as: readonly FilterValue[], bs: readonly FilterValue[]): boolean {
+  if (op === '!=') return as.length > 0 && bs.length > 0 && !as.some((a) => bs.some((b) => equal(a, b)));
+  for (const a of as) {
+    for (const b of bs) {
+      if (op === '==' ? equal(a, b) : op === '~=' ? !equal(a, b) : holds(op, order(a, b))) return true;
+    }
+  }
+  return false;
+}
+
+const holds = (op: Relation, d: number): boolean => (op === '<' ? d < 0 : op === '<=' ? d <= 0 : op === '>' ? d > 0 : d >= 0);
+
+function equal(a: FilterValue, b: FilterValue): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && indexOf(a, b) === 0;
+  return a === b;
+}
+
+/** Negative, 0 or positive; NaN for values without an order between them (absent, or of other kinds). */
+function order(a: FilterValue, b: FilterValue): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return a.length - b.length;
+  }
+  return Number.NaN;
+}
+
+function inNetwork(v: FilterValue, k: { readonly network: bigint; readonly bits: number; readonly width: number }): boolean {
+  if (typeof v !== 'number' && typeof v !== 'bigint') return false;
+  const shift = BigInt(k.width - k.bits);
+  return (BigInt(v) >> shift) << shift === k.network;
+}
+
+function indexOf(hay: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+export { FilterError };

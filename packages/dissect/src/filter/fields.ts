@@ -1,0 +1,258 @@
+/**
+ * What a display filter can name: every field of the codec's registry (read from a
+ * packet's annotated tree), the protocols, the frame, IP and UDP fields a capture gives
+ * (`ip.src`, `udp.port`, …), and the dissector's generated items per protocol — the
+ * registry's links and response time, and the pairing outcomes (`samp.unanswered`, …).
+ */
+import { fieldRegistry, layouts, MASK, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
+import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
+import type { PacketRecord } from '../record.ts';
+
+/** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
+export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
+
+export type FilterValue = number | boolean | bigint | string | Uint8Array | null;
+
+/** What a filter is evaluated with besides the packet. */
+export interface FilterContext {
+  /** The capture's first frame's time: `frame.time_relative` is counted from it (absent without it). */
+  readonly start: Timestamp | null | undefined;
+  /** Secrets (RCON passwords) are compared in clear only when shown in clear; else as their mask. */
+  readonly showSecrets: boolean;
+}
+
+export interface FilterField {
+  readonly name: string;
+  readonly type: FilterType;
+  /** Where it comes from, for the field listing of the README and errors. */
+  readonly doc: string;
+  /** Its values in the packet (several for a repeated field), none when absent. */
+  values(p: PacketRecord, ctx: FilterContext): readonly FilterValue[];
+  /** Whether its values are read from the packet's annotated tree (codec fields). */
+  readonly fromTree?: boolean;
+}
+
+const NONE: readonly FilterValue[] = Object.freeze([]);
+const PROTOCOLS: readonly Protocol[] = ['samp', 'vcmp', 'mcquery'];
+/** Protocol names a filter accepts besides the abbreviations' own: `minecraft` is mcquery. */
+export const PROTOCOL_ALIASES: Readonly<Record<string, Protocol>> = { minecraft: 'mcquery' };
+
+const typeOf: Record<FieldType, FilterType> = {
+  FT_NONE: 'none', FT_BOOLEAN: 'bool', FT_UINT8: 'number', FT_UINT16: 'number', FT_UINT32: 'number', FT_INT32: 'number',
+  FT_IPv4: 'ipv4', FT_STRING: 'string', FT_STRINGZ: 'string', FT_BYTES: 'bytes', FT_FRAMENUM: 'number', FT_RELATIVE_TIME: 'number',
+};
+
+/** Dotted IPv4 text as a number, or undefined. */
+export function ipv4Number(text: string): number | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4) return undefined;
+  let n = 0;
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
+    n = n * 256 + Number(part);
+  }
+  return n;
+}
+
+/** IPv6 text (with `::`, and a dotted IPv4 tail) as a 128-bit bigint, or undefined. */
+export function ipv6Number(text: string): bigint | undefined {
+  if (!text.includes(':')) return undefined;
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const split = (s: string): string[] => (s === '' ? [] : s.split(':'));
+  const head = split(halves[0]!);
+  const tail = halves.length === 2 ? split(halves[1]!) : [];
+  const last = (tail.length ? tail : head).at(-1);
+  const words: number[] = [];
+  const v4 = last?.includes('.') ? ipv4Number(last) : undefined;
+  if (last?.includes('.') && v4 === undefined) return undefined;
+  if (v4 !== undefined) (tail.length ? tail : head).pop();
+  const fill = 8 - head.length - tail.length - (v4 !== undefined ? 2 : 0);
+  if (halves.length === 2 ? fill < 1 : fill !== 0) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...tail];
+  for (const g of groups) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return undefined;
+    words.push(parseInt(g, 16));
+  }
+  if (v4 !== undefined) words.push(Math.floor(v4 / 65536), v4 % 65536);
+  return words.reduce((n, w) => (n << 16n) | BigInt(w), 0n);
+}
+
+/** Whether an endpoint is a real one: a hex dump of a bare payload has 0.0.0.0:0 at both ends, and no IP or UDP. */
+const hasEndpoints = (p: PacketRecord): boolean => !(p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0');
+const isV6 = (ip: string): boolean => ip.includes(':');
+
+const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+
+/** A tree node's value as the filter compares it. */
+function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterValue {
+  const v = n.secret && !ctx.showSecrets ? n.masked ?? MASK : n.value;
+  switch (type) {
+    case 'ipv4':
+      return typeof v === 'string' ? ipv4Number(v) ?? null : null;
+    case 'bytes':
+      return typeof v === 'string' ? latin1(v) : v;
+    case 'number':
+      return typeof v === 'string' ? Number(v) : v;
+    default:
+      return v;
+  }
+}
+
+function field(name: string, type: FilterType, doc: string, values: FilterField['values']): FilterField {
+  return { name, type, doc, values };
+}
+
+const one = <T extends FilterValue>(v: T | undefined): readonly FilterValue[] => (v === undefined ? NONE : [v]);
+
+/** The frame, IP and UDP fields, as tshark names them. */
+function captureFields(): FilterField[] {
+  const ip = (side: 'src' | 'dst', v6: boolean) => (p: PacketRecord): readonly FilterValue[] => {
+    if (!hasEndpoints(p)) return NONE;
+    const e = p[side];
+    if (isV6(e.ip) !== v6) return NONE;
+    return one(v6 ? ipv6Number(e.ip) : ipv4Number(e.ip));
+  };
+  const both = (a: FilterField['values'], b: FilterField['values']): FilterField['values'] => (p, c) => [...a(p, c), ...b(p, c)];
+  const port = (side: 'src' | 'dst') => (p: PacketRecord): readonly FilterValue[] => (hasEndpoints(p) ? [p[side].port] : NONE);
+  const time = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
+  return [
+    field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
+    field('frame.time_epoch', 'number', 'Capture time, seconds since 1970', (p) => {
+      const t = time(p);
+      return t ? [timestampToNumber(t)] : p.captureTime ? [Number(p.captureTime)] : NONE;
+    }),
+    field('frame.time_relative', 'number', "Seconds since the capture's first frame", (p, c) => {
+      const t = time(p);
+      return t && c.start ? [Number(timestampDifference(t, c.start))] : NONE;
+    }),
+    field('ip.src', 'ipv4', 'IPv4 source address', ip('src', false)),
+    field('ip.dst', 'ipv4', 'IPv4 destination address', ip('dst', false)),
+    field('ip.addr', 'ipv4', 'IPv4 source or destination address', both(ip('src', false), ip('dst', false))),
+    field('ipv6.src', 'ipv6', 'IPv6 source address', ip('src', true)),
+    field('ipv6.dst', 'ipv6', 'IPv6 destination address', ip('dst', true)),
+    field('ipv6.addr', 'ipv6', 'IPv6 source or destination address', both(ip('src', true), ip('dst', true))),
+    field('udp.srcport', 'number', 'UDP source port', port('src')),
+    field('udp.dstport', 'number', 'UDP destination port', port('dst')),
+    field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst'))),
+    field('udp.length', 'number', 'UDP length: the query message and the 8-byte header', (p) => (hasEndpoints(p) ? [p.payloadLength + 8] : NONE)),
+  ];
+}
+
+/** The generated items of one protocol: links, response time, pairing outcomes, the malformed item, warnings. */
+function generatedFields(protocol: Protocol): FilterField[] {
+  const of = (f: (p: PacketRecord) => FilterValue | undefined) => (p: PacketRecord): readonly FilterValue[] => (p.protocol === protocol ? one(f(p) ?? undefined) : NONE);
+  const text = (s: string | undefined): string | undefined => (s ? s : undefined);
+  return [
+    field(`${protocol}.response_in`, 'number', 'Frame of the response to this request', of((p) => p.responseIn)),
+    field(`${protocol}.response_to`, 'number', 'Frame of the request this responds to', of((p) => p.requestIn)),
+    field(`${protocol}.time`, 'number', 'Seconds between request and response', of((p) => (p.responseTime === undefined ? undefined : Number(p.responseTime)))),
+    field(`${protocol}.unanswered`, 'string', 'Why a request got no reply (present only then)', of((p) => text(p.unanswered))),
+    field(`${protocol}.duplicate_of`, 'number', 'Frame of the reply this one repeats byte for byte', of((p) => p.duplicateOf)),
+    field(`${protocol}.unmatched`, 'string', 'Why a reply is paired with no request (late, extra, wrong address, none pending)', of((p) => text(p.unmatched))),
+    field(`${protocol}.ambiguous`, 'string', 'Why the links may be crossed with an identical twin exchange', of((p) => text(p.ambiguous))),
+    field(`${protocol}.incomplete`, 'string', 'Why the record was written before its exchange settled (one pass over its memory ceiling)', of((p) => text(p.incomplete))),
+    field(`${protocol}.malformed`, 'string', 'Where and why decoding stopped (present only then)', of((p) => p.malformed?.message)),
+    field(`${protocol}.warning`, 'string', 'Something odd that did not stop decoding (one value per warning)', (p) => (p.protocol === protocol ? p.warnings.map((w) => w.message) : NONE)),
+  ];
+}
+
+/** Abbreviations of strings that hold decimal numbers (a Minecraft player count): their values are numbers. */
+function numericStrings(): Set<string> {
+  const out = new Set<string>();
+  const walk = (fields: readonly Field[]): void => {
+    for (const f of fields) {
+      if (f.kind === 'string' && f.numeric) out.add(f.abbrev);
+      else if (f.kind === 'group') walk(f.fields);
+      else if (f.kind === 'list') walk(f.entry.fields);
+    }
+  };
+  for (const l of layouts) walk(l.fields);
+  return out;
+}
+
+/** The codec's fields, read from the annotated tree of the layouts that contain them. */
+function treeFields(generated: ReadonlySet<string>): FilterField[] {
+  const out: FilterField[] = [];
+  const numeric = numericStrings();
+  for (const r of fieldRegistry) {
+    if (generated.has(r.abbrev)) continue;
+    const type = numeric.has(r.abbrev) ? 'number' : typeOf[r.type];
+    const layouts = new Set(r.layouts);
+    const unknown = `${r.protocol}.unknown`;
+    const abbrev = r.abbrev;
+    out.push({
+      name: abbrev, type, doc: r.doc || r.label, fromTree: true,
+      values(p, ctx) {
+        // Only a layout that declares the field can hold it: the tree of any other is never built for it.
+        if (!layouts.has(p.layout) && p.layout !== unknown) return NONE;
+        const found: FilterValue[] = [];
+        const walk = (nodes: readonly FieldNode[]): void => {
+          for (const n of nodes) {
+            if (n.abbrev === abbrev) found.push(nodeValue(n, type, ctx));
+            if (n.children) walk(n.children);
+          }
+        };
+        walk(p.fields);
+        return found;
+      },
+    });
+  }
+  return out;
+}
+
+function protocolField(name: string, test: (p: PacketRecord) => boolean, bytes: (p: PacketRecord) => Uint8Array, doc: string): FilterField {
+  return field(name, 'protocol', doc, (p) => (test(p) ? [bytes(p)] : NONE));
+}
+
+function buildCatalog(): Map<string, FilterField> {
+  const generated = PROTOCOLS.flatMap(generatedFields);
+  const names = new Set(generated.map((f) => f.name));
+  const all = [
+    protocolField('frame', () => true, (p) => p.frameBytes ?? p.payload, 'Every packet; its bytes are the frame (the payload when reassembled)'),
+    protocolField('ip', (p) => hasEndpoints(p) && !isV6(p.src.ip), (p) => p.payload, 'IPv4 packets'),
+    protocolField('ipv6', (p) => hasEndpoints(p) && isV6(p.src.ip), (p) => p.payload, 'IPv6 packets'),
+    protocolField('udp', hasEndpoints, (p) => p.payload, 'UDP packets; its bytes are the payload'),
+    ...PROTOCOLS.map((proto) => protocolField(proto, (p) => p.protocol === proto, (p) => p.payload, `${proto} packets; its bytes are the payload`)),
+    ...captureFields(),
+    ...generated,
+    ...treeFields(names),
+  ];
+  const catalog = new Map(all.map((f) => [f.name, f]));
+  for (const [alias, proto] of Object.entries(PROTOCOL_ALIASES)) catalog.set(alias, { ...catalog.get(proto)!, name: alias });
+  return catalog;
+}
+
+let catalog: Map<string, FilterField> | undefined;
+
+/** Every name a display filter knows, by name; built on first use. */
+export function filterFields(): ReadonlyMap<string, FilterField> {
+  return (catalog ??= buildCatalog());
+}
+
+/** Edit distance, for suggesting the names nearest to an unknown one. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** Up to three known names nearest to `name`: close in spelling, or sharing its last part. */
+export function nearestFields(name: string): string[] {
+  const names = [...filterFields().keys()];
+  const last = name.split('.').at(-1)!;
+  const scored = names.map((n) => {
+    let d = distance(name, n);
+    if (n.split('.').at(-1) === last) d = Math.min(d, 2 + Math.abs(n.length - name.length) / 8);
+    return [n, d] as const;
+  });
+  const limit = Math.max(2, Math.ceil(name.length / 3));
+  // A name that is only the start of others (`samp.info`): its first few children.
+  const children = names.filter((n) => n.startsWith(`${name}.`)).slice(0, 3);
+  if (children.length) return children;
+  return scored.filter(([, d]) => d <= limit).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([n]) => n);
+}

@@ -1,0 +1,93 @@
+/**
+ * Summary lines, one per packet, as tshark prints them without `-V`: frame number, time
+ * since the capture's first frame, source → destination, protocol, length and the Info
+ * column. The Info text is the record's summary — made from its layout's declaration
+ * (`info` template) — followed by what pairing found, in brackets.
+ */
+import type { ByteSink } from '@gamequery/codec';
+import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
+import type { Endpoint } from '../net/types.ts';
+import type { PacketRecord } from '../record.ts';
+import { packetHexPane, type RenderOptions } from './packet.ts';
+
+/** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
+const PROTOCOL_COLUMN: Record<string, string> = { samp: 'SAMP', vcmp: 'VCMP', mcquery: 'MCQUERY' };
+
+const endpoint = (e: Endpoint): string => (e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`);
+
+/** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
+export function secondsAsMs(seconds: string): string {
+  const negative = seconds.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? seconds.slice(1) : seconds).split('.');
+  const digits = fraction.padEnd(3, '0');
+  const ms = `${BigInt(whole) * 1000n + BigInt(digits.slice(0, 3))}`;
+  const rest = digits.slice(3);
+  return `${negative ? '-' : ''}${ms}${rest ? `.${rest}` : ''}`;
+}
+
+/** What pairing found, as the Info column's bracketed notes: `[Response In 12]`, `[Request In 5] [RTT 0.871 ms]`, … */
+export function pairingNotes(p: PacketRecord): string {
+  let out = '';
+  if (p.responseIn !== undefined) out += ` [Response In ${p.responseIn}]`;
+  if (p.unanswered) out += ' [No response]';
+  if (p.duplicateOf !== undefined) out += ` [Duplicate of ${p.duplicateOf}]`;
+  if (p.unmatched) out += ` [Unmatched: ${p.unmatched.split(',')[0]}]`;
+  if (p.requestIn !== undefined) out += ` [Request In ${p.requestIn}]`;
+  if (p.responseTime !== undefined) out += ` [RTT ${secondsAsMs(p.responseTime)} ms]`;
+  if (p.ambiguous) out += ' [Ambiguous]';
+  if (p.incomplete) out += ' [Incomplete]';
+  return out;
+}
+
+/** The columns of a packet's summary line. */
+export interface SummaryColumns {
+  readonly frame: number;
+  /** Seconds since the capture's first frame, exact at its resolution; '-' without a time (a hex dump). */
+  readonly time: string;
+  readonly source: string;
+  readonly destination: string;
+  readonly protocol: string;
+  /** Bytes of the query message (the UDP payload). */
+  readonly length: number;
+  readonly info: string;
+}
+
+const timeOf = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null);
+
+/**
+ * A packet's columns. `start` is the capture's first frame's time (`captureStart(stats)`);
+ * without it, times count from the packet's own time (0).
+ */
+export function summaryColumns(p: PacketRecord, start?: Timestamp | null): SummaryColumns {
+  const t = timeOf(p);
+  return {
+    frame: p.frame,
+    time: t ? timestampDifference(t, start ?? t) : '-',
+    source: endpoint(p.src),
+    destination: endpoint(p.dst),
+    protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
+    length: p.payloadLength,
+    info: p.summary + pairingNotes(p),
+  };
+}
+
+/** The summary line of a packet, columns padded as tshark pads them (without a newline). */
+export function packetSummary(p: PacketRecord, start?: Timestamp | null): string {
+  const c = summaryColumns(p, start);
+  return `${String(c.frame).padStart(5)} ${c.time.padStart(11)} ${c.source.padStart(21)} → ${c.destination.padEnd(21)} ${c.protocol.padEnd(7)} ${String(c.length).padStart(5)} ${c.info}`;
+}
+
+/**
+ * {@link packetSummary} and a newline, into `sink` as UTF-8; with `options.hex`, the hex
+ * pane after it (tshark -x without -V), the `fields` marked, a blank line after the pane.
+ */
+export function writePacketSummary(p: PacketRecord, sink: ByteSink, start?: Timestamp | null, options: RenderOptions = {}): void {
+  sink.raw(packetSummary(p, start));
+  sink.ascii('\n');
+  if (!options.hex) return;
+  for (const line of packetHexPane(p, options)) {
+    sink.raw(line);
+    sink.ascii('\n');
+  }
+  sink.ascii('\n');
+}

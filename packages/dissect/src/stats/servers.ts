@@ -1,0 +1,181 @@
+/**
+ * Per-server statistics of a dissection (`gamequery dissect -z stats`, `gamequery stats`):
+ * fed the records as they come, it keeps one small state per server (address, port and
+ * protocol), never one per packet, so a capture of any length is summed in memory that
+ * grows only with the number of servers.
+ *
+ * The server of a request is its destination, of a reply its source. Player counts and
+ * host names are read from the fields named below (the same values `-Y` tests), from the
+ * replies that carry them.
+ */
+import type { Protocol } from '@gamequery/codec';
+import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
+import type { Endpoint } from '../net/types.ts';
+import type { PacketRecord } from '../record.ts';
+import { RttDigest } from './digest.ts';
+
+/** Fields that state a server's player count and its name, by protocol (a Minecraft basic stat says both). */
+const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
+const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
+
+/**
+ * The pairer's wording of a reply that came after its request's timeout (codec rx/pairer.ts,
+ * `#afterwards`): the one unmatched reason these statistics count apart.
+ */
+const LATE = /^late reply\b/;
+
+interface ServerState {
+  readonly ip: string;
+  readonly port: number;
+  readonly protocol: Protocol;
+  readonly requests: Map<string, number>;
+  replies: number;
+  answered: number;
+  unanswered: number;
+  duplicates: number;
+  late: number;
+  unmatched: number;
+  malformed: number;
+  readonly rtt: RttDigest;
+  /** The request whose reply was last timed: later replies to it (RCON output lines) are not timed again. */
+  lastTimed: number;
+  players: number | null;
+  hostname: string | null;
+}
+
+/** Round-trip times in milliseconds; null where there were none. */
+export interface RttSummary {
+  readonly count: number;
+  readonly min: number | null;
+  readonly median: number | null;
+  readonly p95: number | null;
+  readonly max: number | null;
+  /** Whether median and p95 are exact (up to 64 samples) or read from the histogram (within 0.55 %). */
+  readonly exact: boolean;
+}
+
+export interface ServerCounts {
+  /** Requests by message name (`info`, `players`, `full`, …). */
+  readonly requests: Readonly<Record<string, number>>;
+  /** Replies from the server, every one (RCON output lines, duplicates and strays included). */
+  readonly replies: number;
+  /** Requests that got a reply. */
+  readonly answered: number;
+  readonly unanswered: number;
+  /** Replies byte for byte the same as one already paired. */
+  readonly duplicates: number;
+  /** Replies that came after their request's timeout. */
+  readonly late: number;
+  /** Other replies paired with no request (another reply to an answered request, no request pending, wrong address). */
+  readonly unmatched: number;
+  /** Packets that did not decode (cut short or damaged). */
+  readonly malformed: number;
+  readonly rtt: RttSummary;
+}
+
+export interface ServerReport extends ServerCounts {
+  readonly server: Endpoint;
+  readonly protocol: Protocol;
+  /** The largest player count a reply stated; null if none did. */
+  readonly players: number | null;
+  /** The name the latest reply that states one gave (a Minecraft server's MOTD); null if none did. */
+  readonly hostname: string | null;
+}
+
+export interface StatsReport {
+  /** By protocol, then address and port. */
+  readonly servers: readonly ServerReport[];
+  readonly totals: ServerCounts & { readonly servers: number; readonly packets: number };
+}
+
+const CONTEXT: FilterContext = { start: undefined, showSecrets: false };
+
+/** Per-server statistics, fed one record at a time. */
+export class ServerStats {
+  readonly #servers = new Map<string, ServerState>();
+  readonly #players: readonly FilterField[];
+  readonly #hostname: readonly FilterField[];
+  #packets = 0;
+
+  constructor() {
+    const fields = filterFields();
+    this.#players = PLAYERS.map((n) => fields.get(n)!);
+    this.#hostname = HOSTNAME.map((n) => fields.get(n)!);
+  }
+
+  add(p: PacketRecord): void {
+    this.#packets++;
+    const response = p.direction === 'response' || (p.direction === 'either' && p.requestIn !== undefined);
+    const s = this.#server(response ? p.src : p.dst, p.protocol);
+    if (p.malformed) s.malformed++;
+    if (!response) {
+      s.requests.set(p.message, (s.requests.get(p.message) ?? 0) + 1);
+      if (p.responseIn !== undefined) s.answered++;
+      if (p.unanswered) s.unanswered++;
+      return;
+    }
+    s.replies++;
+    if (p.duplicateOf !== undefined) s.duplicates++;
+    else if (p.unmatched) {
+      if (LATE.test(p.unmatched)) s.late++;
+      else s.unmatched++;
+    } else if (p.responseTime !== undefined && p.requestIn !== s.lastTimed) {
+      s.rtt.add(Number(p.responseTime));
+      s.lastTimed = p.requestIn!;
+    }
+    for (const f of this.#players) {
+      for (const v of f.values(p, CONTEXT)) if (typeof v === 'number' && (s.players === null || v > s.players)) s.players = v;
+    }
+    for (const f of this.#hostname) {
+      for (const v of f.values(p, CONTEXT)) if (typeof v === 'string') s.hostname = v;
+    }
+  }
+
+  #server(e: Endpoint, protocol: Protocol): ServerState {
+    const key = `${protocol} ${e.ip} ${e.port}`;
+    let s = this.#servers.get(key);
+    if (!s) {
+      s = {
+        ip: e.ip, port: e.port, protocol, requests: new Map(), replies: 0, answered: 0, unanswered: 0, duplicates: 0,
+        late: 0, unmatched: 0, malformed: 0, rtt: new RttDigest(), lastTimed: 0, players: null, hostname: null,
+      };
+      this.#servers.set(key, s);
+    }
+    return s;
+  }
+
+  report(): StatsReport {
+    const states = [...this.#servers.values()].sort((a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port);
+    const servers = states.map((s): ServerReport => ({
+      server: { ip: s.ip, port: s.port }, protocol: s.protocol, ...counts([s], s.rtt), players: s.players, hostname: s.hostname,
+    }));
+    const all = new RttDigest();
+    for (const s of states) all.merge(s.rtt);
+    return { servers, totals: { servers: states.length, packets: this.#packets, ...counts(states, all) } };
+  }
+}
+
+function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
+  const requests: Record<string, number> = {};
+  const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number => states.reduce((n, s) => n + s[k], 0);
+  for (const s of states) for (const [m, n] of s.requests) requests[m] = (requests[m] ?? 0) + n;
+  const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
+  return {
+    requests, replies: sum('replies'), answered: sum('answered'), unanswered: sum('unanswered'), duplicates: sum('duplicates'),
+    late: sum('late'), unmatched: sum('unmatched'), malformed: sum('malformed'),
+    rtt: { count: rtt.count, min: ms(rtt.min), median: ms(rtt.quantile(0.5)), p95: ms(rtt.quantile(0.95)), max: ms(rtt.max), exact: rtt.exact },
+  };
+}
+
+/** IPv4 before IPv6, each in numeric order. */
+function compareAddress(a: string, b: string): number {
+  const v6a = a.includes(':');
+  if (v6a !== b.includes(':')) return v6a ? 1 : -1;
+  if (!v6a) {
+    const na = a.split('.').map(Number);
+    const nb = b.split('.').map(Number);
+    for (let i = 0; i < 4; i++) if (na[i] !== nb[i]) return na[i]! - nb[i]!;
+    return 0;
+  }
+  return a.localeCompare(b);
+}

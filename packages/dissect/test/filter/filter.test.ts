@@ -1,0 +1,155 @@
+/**
+ * Display filters: what Wireshark cannot check for us (our generated pairing fields,
+ * secrets, hex dumps) and every error, with its position and suggestions. The operators on
+ * capture and wire fields are held to tshark's in tshark.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rconRequest, rconResponse } from '@gamequery/codec';
+import { FilterError, compileFilter, dissectHexDump, type PacketRecord } from '@gamequery/dissect';
+import { udpFrame, writePcap } from '../capture/helpers.ts';
+import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange } from '../dissect/helpers.ts';
+
+const frames = (ps: readonly PacketRecord[]): number[] => ps.map((p) => p.frame);
+const pass = async (bytes: Uint8Array, filter: string): Promise<number[]> => frames((await dissectBytes(bytes, { filter: compileFilter(filter) })).packets);
+
+describe('generated pairing fields', () => {
+  // lo-us.pcap's first exchange re-timed: a reply at 0.5 ms and its copy at 1 s (a duplicate);
+  // and one whose only reply comes at 5.5 s, after the 5 s timeout (unanswered, then a late reply).
+  const copies = retimedExchange([500, 1_000_000]);
+  const late = retimedExchange([5_500_000]);
+
+  it('duplicate_of names the first copy; response_to is on both', async () => {
+    expect(await pass(copies, 'samp.duplicate_of')).toEqual([3]);
+    expect(await pass(copies, 'samp.duplicate_of == 2')).toEqual([3]);
+    expect(await pass(copies, 'samp.response_to == 1')).toEqual([2, 3]);
+    expect(await pass(copies, 'samp.response_in == 2')).toEqual([1]);
+  });
+
+  it('unanswered and unmatched say why, and contains/matches read the reason', async () => {
+    expect(await pass(late, 'samp.unanswered')).toEqual([1]);
+    expect(await pass(late, 'samp.unmatched')).toEqual([2]);
+    expect(await pass(late, 'samp.unmatched matches "^late reply"')).toEqual([2]);
+    expect(await pass(late, 'samp.unmatched contains "timeout 5000 ms"')).toEqual([2]);
+    expect(await pass(late, 'samp.response_in || samp.duplicate_of || samp.time')).toEqual([]);
+    expect(await pass(copies, 'samp.unanswered or samp.unmatched')).toEqual([]);
+  });
+
+  it('stats.displayed counts what passed; links still name frames the filter dropped', async () => {
+    const r = await dissectBytes(copies, { filter: compileFilter('samp.duplicate_of') });
+    expect(r.stats.displayed).toBe(1);
+    expect(r.stats.game).toBe(3);
+    expect(r.packets[0]).toMatchObject({ frame: 3, duplicateOf: 2, requestIn: 1 });
+    expect((await dissectBytes(copies)).stats.displayed).toBeUndefined();
+  });
+
+  it('frame.time_relative counts from the first frame, frame.time_epoch from 1970', async () => {
+    expect(await pass(late, 'frame.time_relative > 5')).toEqual([2]);
+    expect(await pass(late, 'frame.time_relative == 0')).toEqual([1]);
+    expect(await pass(late, 'frame.time_epoch >= 1795346158')).toEqual([2]);
+  });
+});
+
+describe('secrets', () => {
+  const header = { serverIp: '127.0.0.1', serverPort: 7777 };
+  const pcap = writePcap([
+    { seconds: 1_700_000_000, ticks: 0, data: udpFrame(rconRequest.encode({ ...header, password: 'hunter2', command: 'players' }), 50000, 7777) },
+    { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+  ], { linkType: 1 });
+
+  it('a password compares as its mask unless secrets are shown', async () => {
+    const test = async (filter: string, showSecrets: boolean) => frames((await dissectBytes(pcap, { filter: compileFilter(filter, { showSecrets }) })).packets);
+    expect(await test('samp.rcon.password == "hunter2"', false)).toEqual([]);
+    expect(await test('samp.rcon.password contains "hunt"', false)).toEqual([]);
+    expect(await test('samp.rcon.password', false)).toEqual([1]);
+    expect(await test('samp.rcon.password == "hunter2"', true)).toEqual([1]);
+    expect(await test('samp.rcon.command == "players" && samp.rcon.password.len == 7', false)).toEqual([1]);
+  });
+});
+
+describe('hex dumps', () => {
+  it('filter a dump like a capture; a bare payload has no ip or udp fields', () => {
+    const text = readFileSync(hexFixtures + 'samp-info-response.xxd.txt', 'utf8');
+    const all = dissectHexDump(text);
+    expect(all.packets).toHaveLength(1);
+    for (const [filter, n] of [['samp.info.players > 0', 1], ['samp.info.players > 100000', 0], ['udp', 0], ['ip.src == 0.0.0.0', 0], ['samp && !udp', 1], ['frame.number == 1', 1]] as const) {
+      expect(dissectHexDump(text, { filter: compileFilter(filter) }).packets, filter).toHaveLength(n);
+    }
+  });
+});
+
+describe('semantics', () => {
+  it('!= needs the field and no equal occurrence; ~= any unequal one; an absent field fails every comparison', async () => {
+    const { packets } = await dissectFile(captures + 'veth-frag.pcap');
+    const test = (f: string) => frames(packets.filter((p) => compileFilter(f).matches(p)));
+    const players = frames(packets.filter((p) => p.layout === 'samp.players.response'));
+    expect(test('samp.player.id == 7')).toEqual(players);
+    expect(test('samp.player.id != 7')).toEqual([]);
+    expect(test('samp.player.id ~= 7')).toEqual(players);
+    expect(test('samp.player.id != 1000')).toEqual(players);
+    expect(test('!(samp.player.id == 7)')).toEqual(frames(packets).filter((f) => !players.includes(f)));
+    expect(test('samp.player.id < 0')).toEqual([]);
+    expect(test('samp.player.id in {300..400}')).toEqual([]);
+    expect(test('samp.player.id in {99}')).toEqual(players);
+    expect(test('minecraft')).toEqual(test('mcquery'));
+    expect(test('samp.info.hostname matches "(?-i)FIXTURE"')).toEqual([]);
+    expect(test('samp.info.hostname matches "(?-i)fixture"')).toHaveLength(2);
+    expect(test('samp.info.password == false')).toHaveLength(2);
+    expect(test('samp.info.password == true')).toEqual([]);
+    expect(test('ipv6.src == fd00:0047:0:0:0:0:0:2')).toEqual(test('ipv6.src == fd00:47::2'));
+    expect(test('ipv6.addr == fd00:47::/32')).toEqual(test('ipv6'));
+    expect(test('"gamequery fixture server" == samp.info.hostname')).toEqual(test('samp.info.hostname == "gamequery fixture server"'));
+    expect(test('100 < samp.info.max_players')).toHaveLength(2);
+  });
+});
+
+describe('errors', () => {
+  const error = (filter: string): FilterError => {
+    try {
+      compileFilter(filter);
+    } catch (e) {
+      if (e instanceof FilterError) return e;
+      throw e;
+    }
+    throw new Error(`${filter} compiled`);
+  };
+
+  it.each([
+    ['samp.info.hostnme == "x"', 0, 17, /neither a field nor a protocol name.*samp\.info\.hostname/],
+    ['samp && smap', 8, 4, /"smap".*did you mean samp/],
+    ['samp.info', 0, 9, /samp\.info\.password/],
+    ['samp.info.players >', 19, 1, /unexpected end/],
+    ['samp.info.players > > 1', 20, 1, /">" was unexpected/],
+    ['(samp || vcmp', 0, 1, /parenthesis is not closed/],
+    ['samp)', 4, 1, /"\)" was unexpected/],
+    ['', 0, 1, /empty/],
+    ['"samp"', 0, 6, /cannot be tested on its own/],
+    ['samp.info.players == "many"', 21, 6, /is a number/],
+    ["samp.opcode == 'ab'", 15, 4, /one character/],
+    ['samp.info.password == maybe', 22, 5, /boolean/],
+    ['ip.src == 10.0.0.256', 10, 10, /IPv4 address/],
+    ['ip.src < 10.0.0.0/8', 9, 10, /network/],
+    ['samp.player > 1', 0, 11, /no order/],
+    ['samp.player == 1', 15, 1, /no value to compare/],
+    ['samp.info.players contains "1"', 0, 17, /not text or bytes/],
+    ['samp.info.hostname matches "("', 27, 3, /not a regular expression/],
+    ['samp.info.hostname matches x', 27, 1, /double quotes/],
+    ['samp.info.hostname == "x', 22, 2, /not closed/],
+    ['samp.info.hostname == "\\q"', 23, 2, /unknown escape/],
+    ['udp.port in {}', 12, 2, /at least one/],
+    ['udp.port in {1, 2', 12, 1, /not closed/],
+    ['samp.info.players == ip.src', 0, 27, /different kinds/],
+    ['samp # vcmp', 5, 1, /"#" was unexpected/],
+  ] as const)('%s: at %i (%i characters)', (filter, position, length, message) => {
+    const e = error(filter);
+    expect(e.message).toMatch(message);
+    expect([e.position, e.length]).toEqual([position, length]);
+    expect(e.pointer.split('\n')[1]).toBe(`    ${' '.repeat(position)}^${'~'.repeat(length - 1)}`);
+  });
+
+  it('suggests the nearest names, best first', () => {
+    expect(error('samp.info.hostnme').suggestions[0]).toBe('samp.info.hostname');
+    expect(error('udp.prt').suggestions).toContain('udp.port');
+    expect(error('mcquery.basic.numplayers').suggestions[0]).toBe('mcquery.basic.num_players');
+  });
+});
