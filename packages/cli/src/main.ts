@@ -16,6 +16,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
  */
 const commands: Record<string, () => Promise<Command>> = {
   dissect: async () => (await import('./commands/dissect.ts')).dissectCommand(),
+  stats: async () => (await import('./commands/stats.ts')).statsCommand(),
   decode: async () => (await import('./commands/decode.ts')).decodeCommand(),
   fields: async () => (await import('./commands/fields.ts')).fieldsCommand(),
   serve: async () => (await import('./commands/serve.ts')).serveCommand(),
@@ -41,6 +42,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const program = new Command('gamequery')
     .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
     .version('0.1.0')
+    // The program's options come before a command: `dissect FILE -V` is dissect's -V (the tree), not the version.
+    .enablePositionalOptions()
     .showHelpAfterError();
   for (const command of await Promise.all(commandsFor(argv.slice(2)).map((name) => commands[name]!()))) {
     program.addCommand(command);

@@ -12,8 +12,10 @@ import {
   type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
+import { captureStart, writePacketSummary } from '@gamequery/dissect';
+import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
 
-interface Opts {
+interface Opts extends ViewOpts {
   format?: 'text' | 'json' | 'ndjson';
   hex?: boolean;
   field: string[];
@@ -30,7 +32,7 @@ interface Opts {
 const collect = <T>(parse: (v: string) => T) => (value: string, previous: T[]): T[] => [...previous, parse(value)];
 
 export function dissectCommand(): Command {
-  return new Command('dissect')
+  return addViewOptions(new Command('dissect'))
     .description('annotate a pcap/pcapng capture or a hex dump field by field, Wireshark-style')
     .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
     .addOption(new Option('-F, --format <format>', 'output: text (default on a terminal), json, ndjson').choices(['text', 'json', 'ndjson']))
@@ -44,8 +46,10 @@ export function dissectCommand(): Command {
     .option('--show-secrets', 'show RCON passwords in clear')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
     .option('-j, --jobs <n>', 'kept for scripts that pass it: a capture is dissected in one thread, two passes over the file (worker threads lost to it on every machine measured; see the README)', Number, 1)
+    .addHelpText('after', VIEW_HELP)
     .action(async (file: string, opts: Opts) => {
-      const format = opts.format ?? (process.stdout.isTTY ? 'text' : 'json');
+      const view = chooseView(opts, !!process.stdout.isTTY);
+      const filter = displayFilter(opts);
       if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
       for (const [flag, ms] of [['--timeout', opts.timeout], ['--duplicate-window', opts.duplicateWindow]] as const) {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
@@ -56,12 +60,13 @@ export function dissectCommand(): Command {
         duplicateWindowMs: opts.duplicateWindow,
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
+        ...(filter ? { filter } : {}),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets, hex: !!opts.hex, fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
-      const out = new Output(format, render);
+      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet);
       const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
       if (jobs > 1) process.stderr.write(`gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`);
@@ -77,6 +82,7 @@ export function dissectCommand(): Command {
         stats = dissector.stats;
         batches = input.kind === 'capture' ? dissectCaptureBatches(input.chunks, options, dissector) : dissectHexDumpStream(input.chunks, options, dissector);
       }
+      out.stats = stats;
       const progress = new Progress();
       try {
         for await (const batch of batches) {
@@ -124,12 +130,23 @@ class Output {
   readonly #watched = !!process.stdout.isTTY;
   #queued = false;
   full = false;
-  constructor(readonly format: 'text' | 'json' | 'ndjson', readonly render: RenderOptions) {
-    if (format === 'json') this.#text('{\n"packets": [\n');
+  readonly format: 'text' | 'json' | 'ndjson';
+  /** Text as summary lines (else the tree). */
+  readonly #summary: boolean;
+  /** The dissection's stats, for the time of its first frame (summary lines count from it). */
+  stats: DissectStats | undefined;
+  constructor(view: View, readonly render: RenderOptions, readonly tap: StatsTap, readonly quiet: boolean) {
+    this.format = view === 'summary' || view === 'tree' ? 'text' : view;
+    this.#summary = view === 'summary';
+    if (this.format === 'json') this.#text('{\n"packets": [\n');
   }
 
   packet(p: PacketRecord): void {
-    if (this.format === 'text') {
+    if (this.tap.on) this.tap.add(p);
+    if (this.quiet) return;
+    if (this.#summary) {
+      writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
+    } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
       writePacketText(p, this.#sink, this.render);
     } else {
@@ -161,8 +178,11 @@ class Output {
   }
 
   end(stats: DissectStats): void {
+    const servers = this.tap.report();
     if (this.format === 'json') {
-      this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}\n}\n`);
+      this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}\n}\n`);
+    } else if (servers) {
+      this.#text(this.format === 'ndjson' ? `${JSON.stringify({ serverStats: servers })}\n` : this.tap.text(this.quiet));
     }
     this.#flush();
     // Said in each such packet too; counted here so that it is not missed in a long output.

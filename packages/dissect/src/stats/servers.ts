@@ -23,6 +23,8 @@ const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.mot
  * `#afterwards`): the one unmatched reason these statistics count apart.
  */
 const LATE = /^late reply\b/;
+/** Requests per server remembered as timed (see ServerState.timed). */
+const TIMED = 64;
 
 interface ServerState {
   readonly ip: string;
@@ -37,8 +39,11 @@ interface ServerState {
   unmatched: number;
   malformed: number;
   readonly rtt: RttDigest;
-  /** The request whose reply was last timed: later replies to it (RCON output lines) are not timed again. */
-  lastTimed: number;
+  /**
+   * The requests whose first reply was timed, the newest {@link TIMED} of them: their later
+   * replies (RCON output lines) are not timed again. Bounded: a few sessions at a time.
+   */
+  readonly timed: Set<number>;
   players: number | null;
   hostname: string | null;
 }
@@ -119,9 +124,10 @@ export class ServerStats {
     else if (p.unmatched) {
       if (LATE.test(p.unmatched)) s.late++;
       else s.unmatched++;
-    } else if (p.responseTime !== undefined && p.requestIn !== s.lastTimed) {
+    } else if (p.responseTime !== undefined && !s.timed.has(p.requestIn!)) {
       s.rtt.add(Number(p.responseTime));
-      s.lastTimed = p.requestIn!;
+      s.timed.add(p.requestIn!);
+      if (s.timed.size > TIMED) s.timed.delete(s.timed.values().next().value!);
     }
     for (const f of this.#players) {
       for (const v of f.values(p, CONTEXT)) if (typeof v === 'number' && (s.players === null || v > s.players)) s.players = v;
@@ -137,7 +143,7 @@ export class ServerStats {
     if (!s) {
       s = {
         ip: e.ip, port: e.port, protocol, requests: new Map(), replies: 0, answered: 0, unanswered: 0, duplicates: 0,
-        late: 0, unmatched: 0, malformed: 0, rtt: new RttDigest(), lastTimed: 0, players: null, hostname: null,
+        late: 0, unmatched: 0, malformed: 0, rtt: new RttDigest(), timed: new Set(), players: null, hostname: null,
       };
       this.#servers.set(key, s);
     }

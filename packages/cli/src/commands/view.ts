@@ -1,0 +1,100 @@
+/**
+ * How `gamequery dissect` shows traffic (tshark's habits): summary lines or the tree,
+ * a display filter (`-Y`), per-server statistics (`-z stats`), packets hidden (`-q`).
+ * The options and the choices they make; dissect.ts does the reading and writing.
+ */
+import { Command, Option } from 'commander';
+import {
+  FilterError, ServerStats, compileFilter, renderStatsTable,
+  type DisplayFilter, type PacketRecord, type StatsReport,
+} from '@gamequery/dissect';
+
+export interface ViewOpts {
+  format?: 'text' | 'json' | 'ndjson';
+  verbose?: boolean;
+  summary?: boolean;
+  displayFilter?: string;
+  stat: string[];
+  quiet?: boolean;
+  field: string[];
+  showSecrets?: boolean;
+}
+
+/** What each packet is written as. */
+export type View = 'summary' | 'tree' | 'json' | 'ndjson';
+
+export const VIEW_HELP = `
+Output: on a terminal, one summary line per packet (frame, seconds since the first
+frame, source → destination, protocol, message length, info); -V prints each packet's
+tree instead, -x adds the hex pane (to either). Piped or redirected, the output is JSON;
+-F text is the tree wherever it goes (as it always was), -P the summary lines.
+Display filter (-Y): Wireshark syntax over the field names of 'gamequery fields' and
+frame.number, frame.time_relative, ip.src, ip.dst, ip.addr, ipv6.*, udp.srcport,
+udp.dstport, udp.port, udp.length, the protocols samp, vcmp, mcquery (minecraft), and
+per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched
+.malformed .warning; e.g. -Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8'.
+Statistics: -z stats (after the packets; -q for the statistics alone), or 'gamequery stats'.`;
+
+/** Adds the viewing options to `dissect` (or another command that dissects). */
+export function addViewOptions(command: Command): Command {
+  return command
+    .option('-V, --verbose', 'print each packet as its tree (tshark -V), not as a summary line')
+    .option('-P, --summary', 'print summary lines even when the output is not a terminal')
+    .option('-Y, --display-filter <filter>', 'show only the packets this display filter passes (Wireshark syntax)')
+    .addOption(new Option('-z, --stat <name>', 'statistics after the packets: stats (per server)').argParser((v: string, prev: string[] = []) => {
+      if (v !== 'stats') throw new Error(`-z ${v}: the one statistic is "stats" (per server)`);
+      return [...prev, v];
+    }).default([]))
+    .option('-q, --quiet', 'no packets: only statistics (-z) and errors');
+}
+
+/**
+ * The view the options ask for. JSON formats are what they say; otherwise -V is the
+ * tree, -e the selected fields (under each packet's first line, as before), -P summary
+ * lines, `-F text` the tree (what it always meant); with none of these, a terminal gets
+ * summary lines and anything else JSON.
+ */
+export function chooseView(o: ViewOpts, terminal: boolean): View {
+  if (o.format === 'json' || o.format === 'ndjson') return o.format;
+  if (o.verbose || o.field.length) return 'tree';
+  if (o.summary) return 'summary';
+  if (o.format === 'text') return 'tree';
+  return terminal ? 'summary' : 'json';
+}
+
+/** The display filter of `-Y`, compiled; a usage error (exit 2) with the position and the nearest names when it cannot be. */
+export function displayFilter(o: ViewOpts): DisplayFilter | undefined {
+  if (o.displayFilter === undefined) return undefined;
+  try {
+    return compileFilter(o.displayFilter, { showSecrets: !!o.showSecrets });
+  } catch (e) {
+    if (e instanceof FilterError) throw new Error(`-Y: ${e.message}\n${e.pointer}`);
+    throw e;
+  }
+}
+
+/** `-z stats`: fed every packet shown, reported at the end. */
+export class StatsTap {
+  readonly #stats: ServerStats | undefined;
+  constructor(o: ViewOpts) {
+    this.#stats = o.stat.includes('stats') ? new ServerStats() : undefined;
+  }
+
+  get on(): boolean {
+    return this.#stats !== undefined;
+  }
+
+  add(p: PacketRecord): void {
+    this.#stats?.add(p);
+  }
+
+  report(): StatsReport | undefined {
+    return this.#stats?.report();
+  }
+
+  /** The report as text lines (a heading and the table), or nothing without -z stats. */
+  text(quiet = false): string {
+    const r = this.report();
+    return r ? `${quiet ? '' : '\n'}Per-server statistics\n${renderStatsTable(r).join('\n')}\n` : '';
+  }
+}

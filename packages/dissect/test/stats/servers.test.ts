@@ -1,0 +1,161 @@
+/**
+ * Per-server statistics against counts made another way: a capture of real-mix traffic from
+ * the benchmark's generator (bench/traffic.ts), whose ground truth says what every frame is
+ * (request, reply, unanswered, late, duplicate, …); the server of each frame is read from its
+ * own UDP header, and round trips from the capture's timestamps of the truth's pairs. At a
+ * fiftieth of the usual rate, 40 000 frames span more than the 5 s timeout: replies come late.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEBATABLE, Truth, generateTraffic, type Category } from '../../../../bench/traffic.ts';
+import { RttDigest, ServerStats, UdpDecoder, readCaptureSync, timestampToNumber, type StatsReport } from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { captures, dissectFile } from '../dissect/helpers.ts';
+
+const REQUESTS = new Set<Category>(['request', 'rcon-request', 'rcon-next-request', 'unanswered', 'late-request']);
+const REPLIES = new Set<Category>(['reply', 'warning-reply', 'fragmented-reply', 'rcon-line', 'rcon-next-line', 'late', 'duplicate', 'unexpected-port']);
+
+interface Count { requests: number; unanswered: number; replies: number; late: number; duplicates: number; unmatched: number; rtts: number[]; debatable: boolean }
+
+let dir: string;
+let report: StatsReport;
+const independent = new Map<string, Count>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'gamequery-stats-'));
+  const file = join(dir, 'traffic.pcap');
+  const truth = new Truth();
+  const chunks = [...generateTraffic({ frames: 40_000, seed: 22, truth, rate: 0.02 })];
+  const bytes = Buffer.concat(chunks);
+  writeFileSync(file, bytes);
+
+  const stats = new ServerStats();
+  for await (const b of dissectCaptureFile(file)) for (const p of b.packets) stats.add(p);
+  report = stats.report();
+
+  // The other way: each frame's datagram and time, its category from the truth.
+  const udp = new UdpDecoder();
+  const times = new Map<number, number>();
+  const firstTimed = new Set<number>();
+  for (const item of readCaptureSync(bytes)) {
+    if (item.kind !== 'packet') continue;
+    const d = udp.decode(item);
+    if (d.kind !== 'udp') continue;
+    const e = truth.expected(item.index)!;
+    const request = REQUESTS.has(e.category) || (e.category === 'malformed-request');
+    const server = request ? d.dst : d.src;
+    const key = `${server.ip}:${server.port}`;
+    let c = independent.get(key);
+    if (!c) independent.set(key, (c = { requests: 0, unanswered: 0, replies: 0, late: 0, duplicates: 0, unmatched: 0, rtts: [], debatable: false }));
+    times.set(item.index, item.timestamp ? timestampToNumber(item.timestamp) : 0);
+    if (DEBATABLE.has(e.category)) c.debatable = true;
+    if (REQUESTS.has(e.category)) {
+      c.requests++;
+      if (e.unanswered) c.unanswered++;
+    } else if (REPLIES.has(e.category)) {
+      c.replies++;
+      if (e.category === 'late') c.late++;
+      else if (e.category === 'duplicate') c.duplicates++;
+      else if (e.category === 'unexpected-port') c.unmatched++;
+      else if (!firstTimed.has(e.requestIn)) {
+        // A request's first reply (an RCON command's first output line) is its round trip.
+        firstTimed.add(e.requestIn);
+        c.rtts.push(times.get(item.index)! - times.get(e.requestIn)!);
+      }
+    }
+  }
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ServerStats on generated real-mix traffic', () => {
+  it('counts requests, replies, unanswered, late replies and duplicates per server as the ground truth does', () => {
+    const compared = report.servers.filter((s) => !independent.get(`${s.server.ip}:${s.server.port}`)?.debatable);
+    expect(compared.length).toBeGreaterThan(50);
+    for (const s of compared) {
+      const c = independent.get(`${s.server.ip}:${s.server.port}`)!;
+      const requests = Object.values(s.requests).reduce((a, b) => a + b, 0);
+      expect({ requests, unanswered: s.unanswered, replies: s.replies, late: s.late, duplicates: s.duplicates, unmatched: s.unmatched }, `${s.server.ip}:${s.server.port}`)
+        .toEqual({ requests: c.requests, unanswered: c.unanswered, replies: c.replies, late: c.late, duplicates: c.duplicates, unmatched: c.unmatched });
+    }
+    // Each kind of event occurs, so none of the comparisons above is trivially zero.
+    for (const k of ['unanswered', 'late', 'duplicates', 'unmatched'] as const) expect(compared.some((s) => s[k] > 0), k).toBe(true);
+  });
+
+  it('gives each server the round trips of its requests: min, median, p95, max by nearest rank', () => {
+    for (const s of report.servers) {
+      const c = independent.get(`${s.server.ip}:${s.server.port}`)!;
+      if (c.debatable || !c.rtts.length) continue;
+      const sorted = [...c.rtts].sort((a, b) => a - b);
+      const at = (q: number) => sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]!;
+      const ms = (v: number) => Math.round(v * 1e6) / 1e3;
+      expect(s.rtt.count).toBe(sorted.length);
+      const tolerance = (v: number) => (s.rtt.exact ? 0.0011 : ms(v) * 0.0055 + 0.0011);
+      for (const [got, want] of [[s.rtt.min, sorted[0]!], [s.rtt.median, at(0.5)], [s.rtt.p95, at(0.95)], [s.rtt.max, sorted.at(-1)!]] as const) {
+        expect(Math.abs(got! - ms(want))).toBeLessThanOrEqual(tolerance(want));
+      }
+    }
+  });
+
+  it('totals are the sums over servers', () => {
+    const t = report.totals;
+    expect(t.servers).toBe(report.servers.length);
+    for (const k of ['replies', 'answered', 'unanswered', 'duplicates', 'late', 'unmatched', 'malformed'] as const) {
+      expect(t[k]).toBe(report.servers.reduce((n, s) => n + s[k], 0));
+    }
+    expect(t.rtt.count).toBe(report.servers.reduce((n, s) => n + s.rtt.count, 0));
+  });
+});
+
+describe('ServerStats on a bundled capture', () => {
+  it('reads the player count and host name of each server from its replies', async () => {
+    const stats = new ServerStats();
+    for (const p of (await dissectFile(captures + 'veth-frag.pcap')).packets) stats.add(p);
+    const r = stats.report();
+    expect(r.servers.map((s) => [s.protocol, `${s.server.ip}:${s.server.port}`, s.players, s.hostname, s.requests])).toEqual([
+      ['mcquery', '10.231.0.2:47778', 2, 'A Minecraft Server', { handshake: 1, basic: 1 }],
+      ['mcquery', 'fd00:47::2:47778', 2, 'A Minecraft Server', { handshake: 1, basic: 1 }],
+      ['samp', '10.231.0.2:47777', 100, 'gamequery fixture server', { info: 1, ping: 1, players: 1 }],
+      ['samp', 'fd00:47::2:47777', 100, 'gamequery fixture server', { info: 1, ping: 1, players: 1 }],
+    ]);
+    // frames 5/6, 7/8, 9/12 (µs timestamps): 0.871, 0.135, 0.737 ms.
+    expect(r.servers[2]!.rtt).toEqual({ count: 3, min: 0.135, median: 0.737, p95: 0.871, max: 0.871, exact: true });
+  });
+});
+
+describe('RttDigest', () => {
+  it('is exact up to 64 samples, then within 0.55 % of the exact quantiles, min and max exact', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (const n of [1, 2, 63, 64, 65, 1000, 50_000]) {
+      const d = new RttDigest();
+      const xs = Array.from({ length: n }, () => 1e-5 * Math.exp(random() * 9));
+      for (const x of xs) d.add(x);
+      const sorted = [...xs].sort((a, b) => a - b);
+      expect(d.exact).toBe(n <= 64);
+      for (const q of [0.01, 0.5, 0.95, 0.99, 1]) {
+        const want = sorted[Math.max(1, Math.ceil(q * n)) - 1]!;
+        const got = d.quantile(q);
+        if (d.exact) expect(got).toBe(want);
+        else expect(Math.abs(got - want) / want).toBeLessThanOrEqual(0.0055);
+      }
+      expect([d.min, d.max]).toEqual([sorted[0], sorted.at(-1)]);
+    }
+  });
+
+  it('merged digests answer as one fed every sample', () => {
+    const a = new RttDigest();
+    const b = new RttDigest();
+    const all = new RttDigest();
+    for (let i = 1; i <= 300; i++) {
+      const x = (i % 17) * 1e-4 + i * 1e-6;
+      (i % 3 ? a : b).add(x);
+      all.add(x);
+    }
+    a.merge(b);
+    for (const q of [0.5, 0.95]) expect(a.quantile(q)).toBe(all.quantile(q));
+    expect([a.count, a.min, a.max]).toEqual([all.count, all.min, all.max]);
+  });
+});
