@@ -8,7 +8,7 @@
  * device or a gzip file can be read only once, and comes back as a stream of chunks (the first
  * ones, read to sniff, are handed on first).
  */
-import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { sniffInput, type Sniffed } from '../capture/sniff.ts';
@@ -43,6 +43,9 @@ export class InputError extends Error {
 
 /** Bytes read from the start to tell what an input is (text is judged on these). */
 const HEAD = 4096;
+
+/** Names of standard input in the file system. */
+const STDIN_NAMES = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
 
 /** The name of an input in messages. */
 export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
@@ -112,19 +115,18 @@ async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGe
 export async function openInput(path: string): Promise<OpenedInput> {
   const name = inputName(path);
   let source: AsyncIterable<Uint8Array>;
-  if (path === '-') {
+  let stat: Stats | undefined;
+  try {
+    stat = path === '-' ? undefined : statSync(path);
+  } catch (e) {
+    throw new InputError('unreadable', name, `${name}: cannot open it (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  // Stdin as a socket (a parent process's stdio) cannot be opened again by name: read it as such.
+  if (path === '-' || (stat?.isSocket() && STDIN_NAMES.includes(path))) {
     source = process.stdin;
   } else {
-    let regular: boolean;
-    try {
-      const stat = statSync(path);
-      if (stat.isDirectory()) throw new InputError('unreadable', name, `${name}: is a directory`);
-      regular = stat.isFile();
-    } catch (e) {
-      if (e instanceof InputError) throw e;
-      throw new InputError('unreadable', name, `${name}: cannot open it (${(e as { code?: string }).code ?? String(e)})`);
-    }
-    if (regular) {
+    if (stat!.isDirectory()) throw new InputError('unreadable', name, `${name}: is a directory`);
+    if (stat!.isFile()) {
       let head: Uint8Array;
       try {
         const fd = openSync(path, 'r');
@@ -144,7 +146,12 @@ export async function openInput(path: string): Promise<OpenedInput> {
     // Read once, in order: a gzip or text file, a pipe (/dev/stdin), a device (/dev/zero).
     source = createReadStream(path, { highWaterMark: 1 << 16 });
   }
-  const outer = await peek(source, HEAD);
+  let outer: Awaited<ReturnType<typeof peek>>;
+  try {
+    outer = await peek(source, HEAD);
+  } catch (e) {
+    throw new InputError('unreadable', name, `${name}: cannot read it (${(e as { code?: string }).code ?? String(e)})`);
+  }
   const s = sniffInput(outer.head);
   if (s.format === undefined) {
     await outer.close();

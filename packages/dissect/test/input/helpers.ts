@@ -1,8 +1,8 @@
 /** A classic pcap file with every header field byte-swapped: what tcpdump writes on a big-endian machine. */
 export function bigEndianPcap(file: Uint8Array): Uint8Array {
-  const out = file.slice();
+  const out = Uint8Array.from(file);
   const src = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const dst = new DataView(out.buffer);
+  const dst = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const little = src.getUint32(0, true) === 0xa1b2c3d4 || src.getUint32(0, true) === 0xa1b23c4d;
   if (!little) throw new Error('expected a little-endian pcap');
   const swap32 = (at: number): void => dst.setUint32(at, src.getUint32(at, true), false);
