@@ -1,6 +1,7 @@
 /**
  * `pnpm bench`: every benchmark, ratios against baselines measured in this process.
  * `pnpm bench codec`, `pnpm bench query`, `pnpm bench faults`, `pnpm bench dissect` or `pnpm bench startup` runs one part;
+ * `pnpm bench stages` (not part of the whole run) times each stage of the dissector alone (bench/stages.ts);
  * GAMEQUERY_BENCH_STARTUP_RUNS sets the start-up runs (default 20).
  *
  * The dissector runs on generated traffic that looks real (bench/traffic.ts), through the built CLI:
@@ -19,6 +20,7 @@ import { benchDissect, checkDissect, formats, type Format } from './dissect.ts';
 import { benchQuery } from './query.ts';
 import { benchFaults } from './faults.ts';
 import { benchStartup } from './startup.ts';
+import { benchStages } from './stages.ts';
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
 console.log(`gamequery benchmarks — node ${process.version}, ${process.arch}`);
@@ -42,5 +44,8 @@ if (!only || only === 'dissect') {
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
     });
   }
+}
+if (only === 'stages') {
+  await benchStages({ frames: Number(process.env.GAMEQUERY_BENCH_FRAMES ?? 1_000_000), seed: Number(process.env.GAMEQUERY_BENCH_SEED ?? 1), floor: 300_000 });
 }
 if (!only || only === 'startup') benchStartup({ runs: Number(process.env.GAMEQUERY_BENCH_STARTUP_RUNS ?? 20) });
