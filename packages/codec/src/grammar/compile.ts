@@ -141,7 +141,8 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
         p = p[method[f.type]](f.name);
         break;
       case 'bool':
-        p = p.uint8(f.name, { formatter: (n: number) => n !== 0 });
+        // A flag byte above 1 is true with a warning, which only the interpreter gives.
+        p = p.uint8(f.name, { formatter: (n: number) => (n > 1 ? leave() : n !== 0) });
         break;
       case 'ipv4':
         p = p.uint32be(f.name, { formatter: ipv4ToString });
