@@ -6,7 +6,7 @@
  */
 import { fieldRegistry, layouts, MASK, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
 import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
-import type { PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../record.ts';
 
 /** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
 export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
@@ -171,21 +171,107 @@ function numericStrings(): Set<string> {
   return out;
 }
 
-/** The codec's fields, read from the annotated tree of the layouts that contain them. */
+/**
+ * Where a field's values lie in a layout's decoded value: the property names down to it,
+ * each marked when it is a list (whose entries are objects, or for a flat list the values).
+ * Only for fields that carry a value of their own and hold no secret (a secret's value is
+ * compared as it is shown: from the tree, masked). Groups add no level.
+ */
+type ValuePath = readonly { readonly name: string; readonly list: boolean; readonly flat: boolean }[];
+
+function valuePaths(): Map<string, Map<string, ValuePath>> {
+  const byAbbrev = new Map<string, Map<string, ValuePath>>();
+  const walk = (layout: string, fields: readonly Field[], path: ValuePath): void => {
+    for (const f of fields) {
+      if (f.kind === 'group') walk(layout, f.fields, path);
+      else if (f.kind === 'list') {
+        if (f.flat && f.entry.fields.length === 1) {
+          const only = f.entry.fields[0]!;
+          if (only.kind === 'string' && !only.secret && !only.redact) add(only.abbrev, layout, [...path, { name: f.name, list: true, flat: true }]);
+        } else {
+          walk(layout, f.entry.fields, [...path, { name: f.name, list: true, flat: false }]);
+        }
+      } else if (f.kind === 'int' || f.kind === 'bool' || f.kind === 'ipv4' || f.kind === 'bytes' || (f.kind === 'string' && !f.secret && !f.redact)) {
+        add(f.abbrev, layout, [...path, { name: f.name, list: false, flat: false }]);
+      }
+    }
+  };
+  const add = (abbrev: string, layout: string, path: ValuePath): void => {
+    let m = byAbbrev.get(abbrev);
+    if (!m) byAbbrev.set(abbrev, (m = new Map()));
+    m.set(layout, path);
+  };
+  for (const l of layouts) walk(l.id, l.fields, []);
+  return byAbbrev;
+}
+
+/** The decoded value of the record last asked about (a filter that names several fields decodes once). */
+let lastRecord: PacketRecord | undefined;
+let lastValue: Record<string, unknown> | undefined;
+
+/**
+ * A record's decoded value, for a record the dissector decoded cleanly and whose tree is not
+ * built: the layout's compiled decoder, several times faster than annotating. Undefined otherwise.
+ */
+function decodedValue(p: PacketRecord): Record<string, unknown> | undefined {
+  if (p === lastRecord) return lastValue;
+  const source = p instanceof Packet && !p.malformed ? p.treeSource : undefined;
+  let value: Record<string, unknown> | undefined;
+  if (source) {
+    try {
+      value = source.layout.decode(p.payload, source.codec).value as Record<string, unknown>;
+    } catch {
+      value = undefined;
+    }
+  }
+  lastRecord = p;
+  lastValue = value;
+  return value;
+}
+
+function collect(value: unknown, path: ValuePath, at: number, type: FilterType, out: FilterValue[]): void {
+  const step = path[at]!;
+  const v = (value as Record<string, unknown>)[step.name];
+  if (v === undefined) return;
+  if (step.list) {
+    for (const entry of v as unknown[]) {
+      if (step.flat) out.push(plain(entry, type));
+      else collect(entry, path, at + 1, type, out);
+    }
+  } else {
+    out.push(plain(v, type));
+  }
+}
+
+function plain(v: unknown, type: FilterType): FilterValue {
+  if (type === 'ipv4') return typeof v === 'string' ? ipv4Number(v) ?? null : null;
+  return v as FilterValue;
+}
+
+/** The codec's fields, read from a record's decoded value where they can be, else from its annotated tree. */
 function treeFields(generated: ReadonlySet<string>): FilterField[] {
   const out: FilterField[] = [];
   const numeric = numericStrings();
+  const paths = valuePaths();
   for (const r of fieldRegistry) {
     if (generated.has(r.abbrev)) continue;
     const type = numeric.has(r.abbrev) ? 'number' : typeOf[r.type];
     const layouts = new Set(r.layouts);
     const unknown = `${r.protocol}.unknown`;
     const abbrev = r.abbrev;
+    const byLayout = paths.get(abbrev);
     out.push({
       name: abbrev, type, doc: r.doc || r.label, fromTree: true,
       values(p, ctx) {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
         if (!layouts.has(p.layout) && p.layout !== unknown) return NONE;
+        const path = byLayout?.get(p.layout);
+        const value = path ? decodedValue(p) : undefined;
+        if (value) {
+          const found: FilterValue[] = [];
+          collect(value, path!, 0, type, found);
+          return found;
+        }
         const found: FilterValue[] = [];
         const walk = (nodes: readonly FieldNode[]): void => {
           for (const n of nodes) {

@@ -1,0 +1,35 @@
+/** The statistics' JSON (`-z stats`, `gamequery stats -F json`) against the output schema. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { ServerStats, compileFilter } from '@gamequery/dissect';
+import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from '../dissect/helpers.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../schema/packet.schema.json', import.meta.url), 'utf8'));
+const ajv = new Ajv2020({ allErrors: true });
+ajv.addSchema(schema);
+const validateDocument = ajv.compile({ $ref: `${schema.$id}#/$defs/document` });
+const validateLine = ajv.compile({ $ref: `${schema.$id}#/$defs/serverStatsLine` });
+
+describe('the statistics in the JSON output schema', () => {
+  it.each(captureFiles)('hold for %s, filtered and not', async (name) => {
+    for (const filter of [undefined, compileFilter('samp || mcquery.response_to')]) {
+      const { packets, stats } = await dissectFile(captures + name, filter ? { filter } : {});
+      const servers = new ServerStats();
+      for (const p of packets) servers.add(p);
+      const serverStats = JSON.parse(JSON.stringify(servers.report()));
+      expect(validateDocument({ packets: [], errors: [], stats, serverStats }), JSON.stringify(validateDocument.errors)).toBe(true);
+      expect(validateLine({ serverStats }), JSON.stringify(validateLine.errors)).toBe(true);
+    }
+  });
+
+  it('hold with late and duplicate replies, and reject a report missing a count', async () => {
+    const servers = new ServerStats();
+    for (const bytes of [retimedExchange([368, 1_000_368]), retimedExchange([5_500_368])]) for (const p of (await dissectBytes(bytes)).packets) servers.add(p);
+    const serverStats = JSON.parse(JSON.stringify(servers.report()));
+    expect(serverStats.totals).toMatchObject({ duplicates: 1, late: 1, unanswered: 1 });
+    expect(validateLine({ serverStats }), JSON.stringify(validateLine.errors)).toBe(true);
+    delete serverStats.servers[0].late;
+    expect(validateLine({ serverStats })).toBe(false);
+  });
+});
