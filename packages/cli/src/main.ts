@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** gamequery — the command line. Parses flags, calls the libraries, prints. */
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 
 // A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
 // ends there, quietly, as it does for tshark.
@@ -48,10 +48,20 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const command of await Promise.all(commandsFor(argv.slice(2)).map((name) => commands[name]!()))) {
     program.addCommand(command);
   }
+  // A usage error exits 2 in every command (commander's own code is 1); it has printed its message.
+  const throwing = (c: Command): void => {
+    c.exitOverride();
+    for (const sub of c.commands) throwing(sub);
+  };
+  throwing(program);
   await program.parseAsync(argv);
 }
 
 main(process.argv).catch((e: unknown) => {
+  if (e instanceof CommanderError) {
+    process.exitCode = e.exitCode === 0 ? 0 : 2;
+    return;
+  }
   process.stderr.write(`gamequery: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 2;
 });

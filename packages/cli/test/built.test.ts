@@ -66,7 +66,7 @@ describe('the built gamequery', () => {
 
   it('suggests a command for a misspelt one, from the full list', () => {
     const r = runBuilt(['dissekt']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain("error: unknown command 'dissekt'\n(Did you mean dissect?)");
   });
 });

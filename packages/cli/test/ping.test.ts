@@ -106,11 +106,11 @@ describe('gamequery ping', () => {
     }
   });
 
-  it('fails with exit code 1 when a server never answers, and says why', async () => {
+  it('fails with exit code 3 when a server never answers, and says why', async () => {
     const echo = await echoServer(() => 'drop');
     try {
       const r = await gamequery(['ping', 'samp', `127.0.0.1:${echo.port}`, at(0), '-c', '2', '-i', '20', '--timeout', '1000']);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(3);
       expect(r.stdout).toContain(`no reply from 127.0.0.1:${echo.port}: seq=1 (timeout 1000 ms)`);
       expect(r.stdout).toContain('2 requests sent, 0 replies received, 100% loss');
       expect(r.stdout).toContain('2 requests sent, 2 replies received, 0% loss');

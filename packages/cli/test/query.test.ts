@@ -47,16 +47,16 @@ describe('gamequery query', () => {
     expect(r.code).toBe(0);
     const [head, row] = r.stdout.split('\n');
     expect(head).toMatch(/^SERVER +TYPE +NAME +PLAYERS +MODE · LANGUAGE +RTT$/);
-    expect(row).toContain(`${at(0)}  samp  CLI ?[2Jsamp  1/50`);
+    expect(row).toContain(`${at(0)}  samp  CLI \\x1b[2Jsamp  1/50`);
     expect(row).toMatch(/\d+\.\d\d? ms$/);
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('players (1, from `d`):\n  #2 Alice  score 7  ping 30 ms');
     expect(r.stdout).toContain('  version = 0.3.7-R2');
   });
 
-  it('queries several servers at once and prints JSON; a silent one fails with its reason and exit code 1', async () => {
+  it('queries several servers at once and prints JSON; a silent one fails with its reason and exit code 3', async () => {
     const r = await gamequery(['query', 'samp', at(0), at(1), '127.0.0.1:1', '--json', '--timeout', '200', '--retries', '0']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(out.map((o) => o['ok'])).toEqual([true, true, false]);
     expect(out[0]).toMatchObject({ server: at(0), openmp: false, playersFrom: 'd', info: { hostname: 'CLI \u001b[2Jsamp' } });
@@ -78,7 +78,7 @@ describe('gamequery query', () => {
     const file = join(dir, 'servers.txt');
     writeFileSync(file, `${at(2)}\n[nope]:1\n`);
     const r = await gamequery(['query', 'minecraft', '--file', file, '--basic']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     // The basic stat has no version: the column shows the map alone.
     expect(r.stdout).toMatch(new RegExp(`^${at(2).replace(/[.[\]]/g, '\\$&')} +minecraft +CLI world +1/20 +world +\\d`, 'm'));
     expect(r.stdout).toMatch(/^\[nope\]:1 +- +\(TargetError\)/m);
@@ -116,7 +116,7 @@ describe('gamequery rcon', () => {
 
   it('explains silence, and wants a password', async () => {
     const silent = await gamequery(['rcon', at(1), '--timeout', '200', '--quiet', '100', 'players'], { env: { GAMEQUERY_RCON_PASSWORD: PASSWORD } });
-    expect(silent.code).toBe(1);
+    expect(silent.code).toBe(3);
     expect(silent.stderr).toContain('RCON disabled or the password/command was cut');
     expect(silent.stderr).not.toContain(PASSWORD);
     const none = await gamequery(['rcon', at(0), 'players']);

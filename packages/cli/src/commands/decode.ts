@@ -1,39 +1,107 @@
-/** `gamequery decode`: decode one datagram given as hex (arguments, a file or stdin). */
+/**
+ * `gamequery decode`: decode one datagram given as hex (arguments, a file or stdin). The text
+ * is read by the dissector's hex-dump parser, so every dump `dissect` reads is read here too
+ * (xxd, hexdump -C, od, tcpdump -X, tshark -x, C arrays); a dumped frame is taken down to its
+ * UDP payload. Bare hex must be only hex: a stray character is a usage error naming it.
+ */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsets, fromHex, type Charset, type PacketHint } from '@gamequery/codec';
-import { dissectPayload, nodeJson, renderTree } from '@gamequery/dissect';
+import { charsets, type Charset, type PacketHint } from '@gamequery/codec';
+import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { PROTOCOL_HELP, escapeControls, parseProtocol } from '../args.ts';
 
 interface Opts { file?: string; protocol?: PacketHint['protocol']; direction?: PacketHint['direction']; message?: string; charset?: Charset; format: 'text' | 'json'; showSecrets?: boolean }
 
-/** Hex from a test vector (its "hex" key) or from plain text. */
-function hexOf(text: string): string {
+/** A usage error: exit 2 (main.ts). */
+class DecodeInputError extends Error {}
+
+/** Characters of bare hex besides the digits: blanks, line breaks, `:` `-` `,` separators (and `0x`, removed first). */
+const SEPARATORS = /[\s:,\-]/;
+
+/** The first character of `text` that bare hex may not hold, with its 1-based line and column. */
+function stray(text: string): { char: string; line: number; column: number; position: number } | undefined {
+  const masked = text.replace(/0x(?=[0-9a-f])/gi, '  ');
+  let line = 1;
+  let column = 0;
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked[i]!;
+    column++;
+    if (c === '\n') {
+      line++;
+      column = 0;
+      continue;
+    }
+    if (!/[0-9a-fA-F]/.test(c) && !SEPARATORS.test(c)) return { char: c, line, column, position: i + 1 };
+  }
+  return undefined;
+}
+
+/** The bytes of the one datagram in `text`: a test vector's "hex", a dump, or bare hex. */
+export function bytesOf(text: string): Uint8Array {
   const t = text.trim();
-  if (t.startsWith('{')) return String((JSON.parse(t) as { hex?: unknown }).hex ?? '');
-  return t.replace(/0x/gi, '').replace(/[^0-9a-fA-F]/g, '');
+  if (t.startsWith('{')) {
+    let hex: unknown;
+    try {
+      hex = (JSON.parse(t) as { hex?: unknown }).hex;
+    } catch (e) {
+      throw new DecodeInputError(`not a test vector: ${(e as Error).message}`);
+    }
+    if (typeof hex !== 'string') throw new DecodeInputError('the test vector has no "hex" string');
+    return bytesOf(hex);
+  }
+  const r = parseHexDump(text);
+  const error = r.diagnostics.find((d) => d.severity === 'error');
+  if (r.packets.length === 1 && error === undefined) return r.packets[0]!.bytes;
+  const s = stray(text);
+  if (s !== undefined && (r.packets.length === 0 || r.packets.every((p) => p.format === 'bare' || p.format === 'prefixed'))) {
+    const where = text.includes('\n') ? `line ${s.line}, column ${s.column}` : `position ${s.position}`;
+    throw new DecodeInputError(`'${escapeControls(s.char)}' at ${where} is not hex (decode takes hex digits, or a dump such as xxd, hexdump -C, od, tcpdump -X or tshark -x print)`);
+  }
+  if (error !== undefined) throw new DecodeInputError(escapeControls(error.message));
+  if (r.packets.length === 0) throw new DecodeInputError('no hex in the input');
+  throw new DecodeInputError(`${r.packets.length} packets in the dump (the second at line ${r.packets[1]!.firstLine}): decode takes one; gamequery dissect reads them all`);
+}
+
+/** A dumped Ethernet or IP frame, down to its UDP payload; anything else as it is. */
+function payloadOf(bytes: Uint8Array, hint: PacketHint): Uint8Array {
+  if (!dissectPayload(bytes, hint).error) return bytes;
+  for (const linkType of [LINKTYPE.ETHERNET, LINKTYPE.RAW]) {
+    const d = new UdpDecoder({ reassembly: false }).decode({ index: 0, linkType, data: bytes, timestamp: null });
+    if (d.kind === 'udp') return d.payload;
+  }
+  return bytes;
 }
 
 export function decodeCommand(): Command {
   return new Command('decode')
-    .description('decode one datagram given as hex: arguments, --file (hex text or a test vector), or stdin')
+    .description('decode one datagram given as hex: arguments, --file (hex text, a dump or a test vector), or stdin')
     .argument('[hex...]', 'payload bytes in hex')
-    .option('-f, --file <path>', 'read hex (or a test-vector JSON file) from a file')
-    .addOption(new Option('--protocol <name>', 'protocol, when the bytes cannot tell').choices(['samp', 'vcmp', 'mcquery']))
+    .option('-f, --file <path>', 'read hex, a hex dump (xxd, hexdump -C, od, tcpdump -X, tshark -x) or a test-vector JSON file')
+    .option('--protocol <name>', `protocol, when the bytes cannot tell: ${PROTOCOL_HELP}`, parseProtocol)
     .addOption(new Option('--direction <dir>', 'direction, when the bytes cannot tell').choices(['request', 'response']))
     .option('--message <name>', 'message name, e.g. full (Minecraft responses)')
     .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--show-secrets', 'show RCON passwords in clear')
+    .addHelpText('after', `
+Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown);
+2 no hex, a character that is not hex, or a dump of several packets.`)
     .action((hexArgs: string[], opts: Opts) => {
-      const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? hexArgs.join('') : readFileSync(0, 'utf8');
-      const bytes = fromHex(hexOf(text));
+      const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? hexArgs.join(' ') : readFileSync(0, 'utf8');
       const hint: PacketHint = { ...(opts.protocol && { protocol: opts.protocol }), ...(opts.direction && { direction: opts.direction }), ...(opts.message && { message: opts.message }) };
+      let bytes: Uint8Array;
+      try {
+        bytes = payloadOf(bytesOf(text), hint);
+      } catch (e) {
+        if (!(e instanceof DecodeInputError)) throw e;
+        throw new Error(`${opts.file ? `${opts.file}: ` : ''}${e.message}`);
+      }
       const d = dissectPayload(bytes, hint, opts.charset ? { charset: opts.charset } : {});
       if (opts.format === 'json') {
         const { fields, value: _value, ...rest } = d;
         process.stdout.write(JSON.stringify({ ...rest, fields: fields.map((n) => nodeJson(n, !!opts.showSecrets)) }, null, 2) + '\n');
       } else {
-        process.stdout.write([d.summary, ...renderTree(d.fields, { showSecrets: !!opts.showSecrets, indent: 1 })].join('\n') + '\n');
+        process.stdout.write([d.summary, ...renderTree(d.fields, { showSecrets: !!opts.showSecrets, indent: 1 })].map(escapeControls).join('\n') + '\n');
       }
       if (d.error) process.exitCode = 1;
     });

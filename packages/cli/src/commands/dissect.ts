@@ -12,6 +12,7 @@ import {
   type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
+import { PROTOCOL_HELP, collectField, collectPort, escapeControls, integer, parseProtocol } from '../args.ts';
 import { captureStart, writePacketSummary } from '@gamequery/dissect';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
 
@@ -27,9 +28,8 @@ interface Opts extends ViewOpts {
   showSecrets?: boolean;
   colour?: boolean;
   jobs?: number;
+  count?: number;
 }
-
-const collect = <T>(parse: (v: string) => T) => (value: string, previous: T[]): T[] => [...previous, parse(value)];
 
 export function dissectCommand(): Command {
   return addViewOptions(new Command('dissect'))
@@ -37,9 +37,10 @@ export function dissectCommand(): Command {
     .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
     .addOption(new Option('-F, --format <format>', 'output: text (default on a terminal), json, ndjson').choices(['text', 'json', 'ndjson']))
     .option('-x, --hex', 'add a hex pane (tshark -x style) marking the bytes of the --field fields')
-    .option('-e, --field <abbrev>', 'show only this field (repeatable), like tshark -T fields -e', collect(String), [])
-    .addOption(new Option('--protocol <name>', 'decode traffic on --port as this protocol').choices(['samp', 'vcmp', 'mcquery']))
-    .option('--port <port>', 'port for --protocol (repeatable)', collect(Number), [])
+    .option('-e, --field <abbrev>', 'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)', collectField, [])
+    .option('--protocol <name>', `decode traffic on --port as this protocol: ${PROTOCOL_HELP}`, parseProtocol)
+    .option('--port <port>', 'port for --protocol, 1-65535 (repeatable)', collectPort, [])
+    .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
     .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
@@ -85,13 +86,18 @@ export function dissectCommand(): Command {
       out.stats = stats;
       const progress = new Progress();
       try {
-        for await (const batch of batches) {
-          for (const p of batch.packets) out.packet(p);
+        let left = opts.count ?? Infinity;
+        reading: for await (const batch of batches) {
+          for (const p of batch.packets) {
+            out.packet(p);
+            // -c N: the rest of the input is not read (its errors included).
+            if (--left === 0) break reading;
+          }
           const e = batch.error;
           if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
           for (const d of ('diagnostics' in batch ? batch.diagnostics : undefined) ?? []) {
             if (d.severity === 'error') out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
-            else process.stderr.write(`gamequery: ${d.message}\n`);
+            else process.stderr.write(`gamequery: ${escapeControls(d.message)}\n`);
           }
           progress.tick(stats);
           // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
@@ -172,7 +178,7 @@ class Output {
     if (this.format === 'text') {
       // After the packets before it, as when text went out a packet at a time.
       this.#flush();
-      process.stderr.write(`gamequery: ${e.message}\n`);
+      process.stderr.write(`gamequery: ${escapeControls(e.message)}\n`);
     }
     if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }

@@ -1,13 +1,14 @@
 /** `gamequery fields`: every field abbreviation, like `tshark -G fields`. */
 import { Command, Option } from 'commander';
-import { fieldRegistry } from '@gamequery/codec';
+import { fieldRegistry, type Protocol } from '@gamequery/codec';
+import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
 export function fieldsCommand(): Command {
   return new Command('fields')
     .description('list every field abbreviation with its label, type and protocol (like tshark -G fields)')
-    .option('--protocol <name>', 'only this protocol (samp, vcmp, mcquery)')
+    .option('--protocol <name>', `only this protocol: ${PROTOCOL_HELP}`, parseProtocol)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((opts: { protocol?: string; format: 'text' | 'json' }) => {
+    .action((opts: { protocol?: Protocol; format: 'text' | 'json' }) => {
       const rows = fieldRegistry.filter((f) => !opts.protocol || f.protocol === opts.protocol);
       if (opts.format === 'json') {
         process.stdout.write(JSON.stringify(rows, null, 2) + '\n');

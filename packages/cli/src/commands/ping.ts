@@ -6,7 +6,8 @@
  */
 import { Argument, Command } from 'commander';
 import { NoReplyError, QueryClient, QueryError, defaultPorts, parseServer, type ServerAddress } from '@gamequery/codec/node';
-import { integer, printable } from './query.ts';
+import { printable } from './query.ts';
+import { EXIT, integer, protocolAmong } from '../args.ts';
 
 type Kind = 'samp' | 'vcmp';
 
@@ -66,7 +67,7 @@ const sleep = (delay: number, signal: AbortSignal): Promise<void> => new Promise
 export function pingCommand(): Command {
   return new Command('ping')
     .description('measure round trips to SA:MP / open.mp or VC:MP servers with the `p` query, like ping(8)')
-    .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').choices(['samp', 'vcmp']))
+    .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').argParser((v) => protocolAmong(['samp', 'vcmp'])(v) as Kind))
     .argument('<servers...>', 'HOST[:PORT], [IPv6]:PORT (default ports 7777, 8192)')
     .option('-c, --count <n>', 'stop after this many requests per server', integer(1, 1_000_000), 4)
     .option('-i, --interval <ms>', 'send one request per server this often', integer(10, 3_600_000), 1000)
@@ -113,8 +114,8 @@ Examples:
           if (s.rttMs) print(`rtt min/avg/max/mdev = ${ms(s.rttMs.min)}/${ms(s.rttMs.avg)}/${ms(s.rttMs.max)}/${ms(s.rttMs.mdev)} ms`);
         }
       }
-      // As ping(8): a server that never answered fails the run.
-      if (reports.some((r) => r.received === 0)) process.exitCode = 1;
+      // As ping(8): a server that never answered fails the run (exit 3, as query and rcon).
+      if (reports.some((r) => r.received === 0)) process.exitCode = EXIT.noAnswer;
     });
 }
 

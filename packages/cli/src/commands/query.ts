@@ -4,7 +4,8 @@
  * line from a file or stdin (`--file LIST`, `--file -`, or `-` among the servers).
  */
 import { readFileSync } from 'node:fs';
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
+import { EXIT, PROTOCOL_HELP, escapeControls, integer, parseProtocol } from '../args.ts';
 import { charsets, type Charset } from '@gamequery/codec';
 import {
   DeadlineError, QueryClient, QueryError, defaultPorts, parseServer,
@@ -25,16 +26,18 @@ interface Opts {
   basic?: boolean;
 }
 
-const DEFAULT_PORT: Record<Kind, number> = { samp: defaultPorts.samp, vcmp: defaultPorts.vcmp, minecraft: defaultPorts.mcquery };
-
-export const integer = (min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}`);
-  return n;
+/** The protocol argument, by any of its names, as this command calls it. */
+const kindOf = (value: string): Kind => {
+  const p = parseProtocol(value);
+  return p === 'mcquery' ? 'minecraft' : p;
 };
 
-/** Server text from a terminal-hostile world: control characters (but tabs) become `?`, line breaks spaces. */
-export const printable = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+const DEFAULT_PORT: Record<Kind, number> = { samp: defaultPorts.samp, vcmp: defaultPorts.vcmp, minecraft: defaultPorts.mcquery };
+
+export { integer };
+
+/** Server text from a terminal-hostile world: line breaks become spaces, other controls (but tabs) escapes such as `\x1b`. */
+export const printable = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ').split('\t').map(escapeControls).join('\t');
 
 /** Lines of a server list: blank lines and `#` comments skipped, the first word of each line kept. */
 export function serverList(text: string): string[] {
@@ -56,7 +59,7 @@ interface Row {
 export function queryCommand(): Command {
   return new Command('query')
     .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
-    .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp), vcmp, or minecraft (the GameSpy4 query)').choices(['samp', 'vcmp', 'minecraft']))
+    .addArgument(new Argument('<protocol>', PROTOCOL_HELP).argParser(kindOf))
     .argument('[servers...]', 'HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports 7777, 8192, 25565)')
     .option('-f, --file <list>', 'read servers from a file, one per line ("-" for stdin; # starts a comment)')
     .option('--json', 'print JSON instead of a table')
@@ -121,7 +124,11 @@ Examples:
           if (r.error) process.stderr.write(`gamequery: ${r.error.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error.message)}\n`);
         }
       }
-      if (rows.some((r) => r.error)) process.exitCode = 1;
+      // 2: a server that is no address; 3: a server did not answer; 1: one answered with what could not be read.
+      const unanswered = new Set(['NoReplyError', 'DeadlineError', 'SendError']);
+      if (rows.some((r) => r.error?.type === 'TargetError')) process.exitCode = EXIT.usage;
+      else if (rows.some((r) => r.error && unanswered.has(r.error.type))) process.exitCode = EXIT.noAnswer;
+      else if (rows.some((r) => r.error)) process.exitCode = EXIT.damaged;
     });
 }
 

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsets, type Charset } from '@gamequery/codec';
-import { QueryClient, QueryError, defaultPorts, parseServer } from '@gamequery/codec/node';
-import { integer, printable } from './query.ts';
+import { DeadlineError, NoReplyError, QueryClient, QueryError, defaultPorts, parseServer } from '@gamequery/codec/node';
+import { printable } from './query.ts';
+import { EXIT, integer } from '../args.ts';
 
 interface Opts {
   passwordFile?: string;
@@ -71,8 +72,9 @@ Example:
       } catch (e) {
         if (!(e instanceof QueryError)) throw e;
         if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command, error: e.toJSON() }, null, 2) + '\n');
-        process.stderr.write(`gamequery: ${e.message}\n`);
-        process.exitCode = 1;
+        process.stderr.write(`gamequery: ${printable(e.message)}\n`);
+        // 3: no answer (a silent or unreachable server); 1: the server refused (wrong password) or the command cannot be sent.
+        process.exitCode = e instanceof NoReplyError || e instanceof DeadlineError ? EXIT.noAnswer : EXIT.damaged;
       } finally {
         await client.close();
       }

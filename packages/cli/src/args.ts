@@ -1,0 +1,119 @@
+/**
+ * Arguments every command reads the same way: protocol names (one set, with aliases), ports,
+ * field abbreviations; a typo is a usage error (exit 2) that names the argument and the
+ * nearest valid names, never empty output. And the escaping of what a terminal is shown.
+ */
+import { InvalidArgumentError } from 'commander';
+import { fieldRegistry, type Protocol } from '@gamequery/codec';
+
+/** The exit codes, the same in every command (README, `gamequery --help`). */
+export const EXIT = {
+  /** All good. */
+  ok: 0,
+  /** The input is damaged: the intact packets were still printed, the error went to stderr. */
+  damaged: 1,
+  /** A usage error, or input that cannot be read at all. */
+  usage: 2,
+  /** `query`, `rcon`, `ping`: no server answered. */
+  noAnswer: 3,
+} as const;
+
+/** Canonical protocol names, as the help shows them. */
+export const PROTOCOL_NAMES = ['samp', 'vcmp', 'minecraft'] as const;
+export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
+
+/** Every accepted name, to the protocol the libraries call it. */
+const PROTOCOL_ALIASES: Record<string, Protocol> = {
+  samp: 'samp', vcmp: 'vcmp', minecraft: 'mcquery', mcquery: 'mcquery', mc: 'mcquery', gs4: 'mcquery',
+};
+
+export const PROTOCOL_HELP = 'samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)';
+
+/** Edit distance, for suggestions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** Up to `count` of `names` nearest to `word` (those sharing its prefix first), for "did you mean". */
+export function nearest(word: string, names: readonly string[], count = 3): string[] {
+  const scored = names.map((name) => {
+    const shared = name.startsWith(word) || word.startsWith(name) ? 0 : 1;
+    return { name, score: distance(word, name) + shared * 2 };
+  });
+  const best = scored.sort((x, y) => x.score - y.score || x.name.localeCompare(y.name)).slice(0, count);
+  // Suggest only names reasonably close: within half the word's length, or sharing a prefix.
+  return best.filter((s) => s.score <= Math.max(3, Math.ceil(word.length / 2))).map((s) => s.name);
+}
+
+const suggest = (word: string, names: readonly string[]): string => {
+  const near = nearest(word, names);
+  return near.length ? ` (did you mean ${near.join(', ')}?)` : '';
+};
+
+/** A protocol name or alias, to the libraries' name; commander turns the error into a usage error. */
+export function parseProtocol(value: string): Protocol {
+  const p = PROTOCOL_ALIASES[value.toLowerCase()];
+  if (p === undefined) throw new InvalidArgumentError(`unknown protocol '${escapeControls(value)}': use ${PROTOCOL_NAMES.join(', ')}${suggest(value.toLowerCase(), Object.keys(PROTOCOL_ALIASES))}`);
+  return p;
+}
+
+/** A protocol that must be one of `allowed` (the libraries' names), e.g. `ping` takes no Minecraft. */
+export const protocolAmong = (allowed: readonly Protocol[]) => (value: string): Protocol => {
+  const p = parseProtocol(value);
+  if (!allowed.includes(p)) throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map((a) => (a === 'mcquery' ? 'minecraft' : a)).join(', ')}`);
+  return p;
+};
+
+/** A whole number in `min..max`, written in decimal digits. */
+export const integer = (min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number in ${min}..${max}`);
+  return n;
+};
+
+/** A UDP port, 1–65535, for repeatable options. */
+export const collectPort = (value: string, previous: number[]): number[] => {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isInteger(n) || n < 1 || n > 65535) {
+    throw new InvalidArgumentError(`'${escapeControls(value)}' is not a UDP port: expected a whole number in 1..65535`);
+  }
+  return [...previous, n];
+};
+
+/** Fields `-e` may name: every registered abbreviation and the generated ones (`samp.response_in`…). */
+export const knownFields = (): string[] => [
+  ...fieldRegistry.map((f) => f.abbrev),
+  ...(['samp', 'vcmp', 'mcquery'] as const).flatMap((p) => ['response_in', 'response_to', 'time', 'malformed'].map((g) => `${p}.${g}`)),
+];
+
+/** `-e` abbreviations, each checked; an unknown one is a usage error naming the nearest fields. */
+export const collectField = (value: string, previous: string[]): string[] => {
+  const known = knownFields();
+  if (!known.includes(value)) {
+    throw new InvalidArgumentError(`unknown field '${escapeControls(value)}'${suggest(value, known)}; gamequery fields lists them all`);
+  }
+  return [...previous, value];
+};
+
+/**
+ * Text for a terminal or a log: C0 controls, DEL and C1 controls written as escapes (`\x1b`,
+ * `\n`, `\u0085`), so nothing read from a file or the network can move the cursor, clear the
+ * screen or retitle the window. JSON output escapes them as JSON does and needs none of this.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return code <= 0xff && code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
