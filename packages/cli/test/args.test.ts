@@ -1,0 +1,109 @@
+/**
+ * Arguments as a new user types them: typos are usage errors (exit 2) naming the nearest names,
+ * one set of protocol names, `-c N`, `decode` of every dump `dissect` reads, and no raw control
+ * bytes in human-readable output. Real tool output (packages/dissect/test/fixtures/hex/README.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { cliArgs, root, runSync as run } from './cli.ts';
+
+const captures = `${root}packages/dissect/test/fixtures/captures/`;
+const hex = `${root}packages/dissect/test/fixtures/hex/`;
+
+const usage = (r: ReturnType<typeof run>, says: RegExp): void => {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(says);
+};
+
+describe('typos are usage errors, exit 2, with the nearest names', () => {
+  it('an unknown -e field', () => {
+    usage(run('dissect', `${captures}lo-us.pcap`, '-e', 'samp.info.hostnam'), /unknown field 'samp\.info\.hostnam' \(did you mean samp\.info\.hostname, samp\.info\.hostname\.len, vcmp\.info\.hostname\?\)/);
+    usage(run('dissect', `${captures}lo-us.pcap`, '-e', 'samp.bogus'), /unknown field 'samp\.bogus'.*gamequery fields lists them all/);
+  });
+
+  it('an unknown protocol in dissect, decode, fields and query', () => {
+    usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'minecrft', '--port', '1'), /unknown protocol 'minecrft': use samp, vcmp, minecraft \(did you mean minecraft\?\)/);
+    usage(run('decode', '--protocol', 'sam', '00'), /unknown protocol 'sam'.*did you mean samp/);
+    usage(run('fields', '--protocol', 'gs5'), /unknown protocol 'gs5'.*did you mean gs4/);
+    usage(run('query', 'minecrafr', '127.0.0.1'), /unknown protocol 'minecrafr'/);
+    usage(run('ping', 'minecraft', '127.0.0.1'), /this command takes samp, vcmp/);
+  });
+
+  it('--port that is no port, an unknown format, -c 0', () => {
+    usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'mc', '--port', 'abc'), /'abc' is not a UDP port: expected a whole number in 1\.\.65535/);
+    usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'mc', '--port', '70000'), /'70000' is not a UDP port/);
+    usage(run('dissect', `${captures}lo-us.pcap`, '-F', 'yaml'), /argument 'yaml' is invalid\. Allowed choices are text, json, ndjson/);
+    usage(run('dissect', `${captures}lo-us.pcap`, '-c', '0'), /expected a whole number in 1\.\./);
+  });
+});
+
+describe('one set of protocol names', () => {
+  it('fields lists the same Minecraft fields as minecraft, mcquery, mc and gs4', () => {
+    const lists = ['minecraft', 'mcquery', 'mc', 'gs4'].map((p) => run('fields', '--protocol', p));
+    expect(lists[0]!.status).toBe(0);
+    expect(lists[0]!.stdout).toContain('\tmcquery.full.splitnum\t');
+    for (const l of lists) expect(l.stdout).toBe(lists[0]!.stdout);
+  });
+});
+
+describe('dissect -c and -V', () => {
+  it('-c 3 writes three packets', () => {
+    const r = run('dissect', `${captures}lo-us.pcap`, '-F', 'ndjson', '-c', '3');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).frame)).toEqual([1, 2, 3]);
+  });
+
+  it('-V after the file is the tree, not the version', () => {
+    const r = run('dissect', `${captures}lo-us.pcap`, '-V');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Frame 1: /);
+    expect(r.stdout).not.toContain('0.1.0');
+  });
+});
+
+describe('decode reads the dumps dissect reads', () => {
+  const expected = JSON.parse(run('decode', '--format', 'json', readFileSync(`${hex}samp-info-response.bin`).toString('hex')).stdout);
+
+  it.each(['xxd', 'xxd-g1', 'hexdump-C', 'hexdump', 'od-x1z', 'od-x2', 'xxd-i', 'xxd-p'])('samp-info-response.%s.txt, as the bare hex of its bytes', (tool) => {
+    const r = run('decode', '--format', 'json', '--file', `${hex}samp-info-response.${tool}.txt`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+  });
+
+  it('a tcpdump -X dump of one frame, down to its UDP payload', () => {
+    const second = readFileSync(`${hex}samp-udp.tcpdump-X.txt`, 'utf8').split('\n').slice(4).join('\n');
+    const r = run('decode', '--format', 'json', second);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+  });
+
+  it('bare hex with a stray character: exit 2, naming it and its position', () => {
+    usage(run('decode', '53414d50zz7f000001611e69'), /^gamequery: 'z' at position 9 is not hex/);
+    usage(run('decode', '53414d50', '7f00\u001b[2J'), /^gamequery: '\\x1b' at position 14 is not hex/);
+  });
+
+  it('a dump of two packets: exit 2, saying dissect reads them', () => {
+    usage(run('decode', '--file', `${hex}samp-udp.tshark-x.txt`), /2 packets in the dump \(the second at line 6\): decode takes one; gamequery dissect reads them all/);
+  });
+});
+
+describe('no raw control bytes in human-readable output', () => {
+  // The hostname of samp-brackets is "[1,2] ESC[2J {3} [0x41, 0x42]".
+  it.each([['-V'], ['-V', '-x'], ['-e', 'samp.info.hostname'], ['-P']])('dissect -F text %s shows ESC as \\x1b', (...flags) => {
+    const r = run('dissect', `${hex}samp-brackets.tcpdump-X.txt`, '-F', 'text', ...flags);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    if (!flags.includes('-x')) expect(r.stdout).toContain('[1,2] \\x1b[2J {3} [0x41, 0x42]');
+  });
+
+  it('decode, and a diagnostic that quotes the input', () => {
+    const d = run('decode', readFileSync(`${hex}samp-brackets.bin`).toString('hex'));
+    expect(d.stdout).toContain('Hostname: [1,2] \\x1b[2J {3} [0x41, 0x42]');
+    expect(d.stdout).not.toContain('\u001b');
+    const junk = `00000000: 5341 4d50 7f00 0001 611e \u001b[2J  SAMP....a.i\n`;
+    const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-F', 'text']), { cwd: root, encoding: 'utf8', input: junk });
+    expect(piped.stderr).toContain('\\x1b[2J');
+    expect(piped.stderr).not.toContain('\u001b');
+  });
+});
