@@ -22,3 +22,4 @@ export { packetSummary, writePacketSummary, summaryColumns, pairingNotes, type S
 export { ServerStats, type ServerCounts, type ServerReport, type StatsReport, type RttSummary } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
 export { renderStatsTable } from './render/stats.ts';
+export { HtmlWriter, type HtmlOptions } from './render/html.ts';

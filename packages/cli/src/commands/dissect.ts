@@ -14,10 +14,12 @@ import {
 import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
 import { PROTOCOL_HELP, collectField, collectPort, escapeControls, integer, parseProtocol } from '../args.ts';
 import { captureStart, writePacketSummary } from '@gamequery/dissect';
+import { HtmlWriter } from '@gamequery/dissect';
+import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
 
 interface Opts extends ViewOpts {
-  format?: 'text' | 'json' | 'ndjson';
+  format?: 'text' | 'json' | 'ndjson' | 'html';
   hex?: boolean;
   field: string[];
   protocol?: Protocol;
@@ -35,7 +37,7 @@ export function dissectCommand(): Command {
   return addViewOptions(new Command('dissect'))
     .description('annotate a pcap/pcapng capture or a hex dump field by field, Wireshark-style')
     .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
-    .addOption(new Option('-F, --format <format>', 'output: text (default on a terminal), json, ndjson').choices(['text', 'json', 'ndjson']))
+    .addOption(new Option('-F, --format <format>', 'output: text (the tree), json, ndjson, html (one page: packet list, tree and hex pane linked)').choices(['text', 'json', 'ndjson', 'html']))
     .option('-x, --hex', 'add a hex pane (tshark -x style) marking the bytes of the --field fields')
     .option('-e, --field <abbrev>', 'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)', collectField, [])
     .option('--protocol <name>', `decode traffic on --port as this protocol: ${PROTOCOL_HELP}`, parseProtocol)
@@ -68,6 +70,7 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
       const out = new Output(view, render, new StatsTap(opts), !!opts.quiet);
+      if (view === 'html') out.html = new HtmlWriter(out.sink, { title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`, showSecrets: !!opts.showSecrets });
       const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
       if (jobs > 1) process.stderr.write(`gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`);
@@ -132,11 +135,16 @@ class Output {
   #first = true;
   #errors: object[] = [];
   readonly #sink = new ByteSink(SINK_BYTES);
+  get sink(): ByteSink {
+    return this.#sink;
+  }
   /** On a terminal: a flush is queued for when the batch being written is done. */
   readonly #watched = !!process.stdout.isTTY;
   #queued = false;
   full = false;
-  readonly format: 'text' | 'json' | 'ndjson';
+  readonly format: 'text' | 'json' | 'ndjson' | 'html';
+  /** The page of -F html. */
+  html: HtmlWriter | undefined;
   /** Text as summary lines (else the tree). */
   readonly #summary: boolean;
   /** The dissection's stats, for the time of its first frame (summary lines count from it). */
@@ -150,7 +158,9 @@ class Output {
   packet(p: PacketRecord): void {
     if (this.tap.on) this.tap.add(p);
     if (this.quiet) return;
-    if (this.#summary) {
+    if (this.html) {
+      this.html.packet(p, this.stats && captureStart(this.stats));
+    } else if (this.#summary) {
       writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
     } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
@@ -175,7 +185,7 @@ class Output {
   error(e: { readonly type: string; readonly message: string } & Record<string, unknown>): void {
     this.#errors.push(e);
     process.exitCode = 1;
-    if (this.format === 'text') {
+    if (this.format === 'text' || this.format === 'html') {
       // After the packets before it, as when text went out a packet at a time.
       this.#flush();
       process.stderr.write(`gamequery: ${escapeControls(e.message)}\n`);
@@ -185,7 +195,9 @@ class Output {
 
   end(stats: DissectStats): void {
     const servers = this.tap.report();
-    if (this.format === 'json') {
+    if (this.html) {
+      this.html.end(this.#errors.map((e) => (e as { message: string }).message));
+    } else if (this.format === 'json') {
       this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}\n}\n`);
     } else if (servers) {
       this.#text(this.format === 'ndjson' ? `${JSON.stringify({ serverStats: servers })}\n` : this.tap.text(this.quiet));

@@ -10,7 +10,7 @@ import {
 } from '@gamequery/dissect';
 
 export interface ViewOpts {
-  format?: 'text' | 'json' | 'ndjson';
+  format?: 'text' | 'json' | 'ndjson' | 'html';
   verbose?: boolean;
   summary?: boolean;
   displayFilter?: string;
@@ -21,7 +21,7 @@ export interface ViewOpts {
 }
 
 /** What each packet is written as. */
-export type View = 'summary' | 'tree' | 'json' | 'ndjson';
+export type View = 'summary' | 'tree' | 'json' | 'ndjson' | 'html';
 
 export const VIEW_HELP = `
 Output: on a terminal, one summary line per packet (frame, seconds since the first
@@ -33,6 +33,8 @@ frame.number, frame.time_relative, ip.src, ip.dst, ip.addr, ipv6.*, udp.srcport,
 udp.dstport, udp.port, udp.length, the protocols samp, vcmp, mcquery (minecraft), and
 per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched
 .malformed .warning; e.g. -Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8'.
+-F html writes one self-contained page (no network): the packet list, the tree and the
+hex pane linked both ways; at most the first 10 000 packets (choose with -Y or -c).
 Statistics: -z stats (after the packets; -q for the statistics alone), or 'gamequery stats'.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
@@ -55,7 +57,7 @@ export function addViewOptions(command: Command): Command {
  * summary lines and anything else JSON.
  */
 export function chooseView(o: ViewOpts, terminal: boolean): View {
-  if (o.format === 'json' || o.format === 'ndjson') return o.format;
+  if (o.format === 'json' || o.format === 'ndjson' || o.format === 'html') return o.format;
   if (o.verbose || o.field.length) return 'tree';
   if (o.summary) return 'summary';
   if (o.format === 'text') return 'tree';

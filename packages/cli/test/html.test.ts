@@ -1,0 +1,146 @@
+/**
+ * `gamequery dissect -F html` in a real browser: headless Chromium (Debian's
+ * chromium-headless-shell, which .ci/run installs) driven by playwright-core opens the page
+ * from file:// with the network cut off, and a field, a byte, a link and the keys are
+ * tried as a person would. A screenshot of each scheme is kept (GAMEQUERY_ARTIFACTS, or
+ * the temporary folder) for a look.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ByteSink, rconRequest, rconResponse } from '@gamequery/codec';
+import { HtmlWriter, type PacketRecord } from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
+import { root, runSync as run } from './cli.ts';
+
+const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter((p): p is string => !!p);
+const executablePath = candidates.find((p) => existsSync(p));
+const veth = `${root}packages/dissect/test/fixtures/captures/veth-frag.pcap`;
+const artifacts = process.env.GAMEQUERY_ARTIFACTS ?? join(tmpdir(), 'gamequery-artifacts');
+
+let dir: string;
+let browser: Browser;
+let page: Page;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  // Never skipped: without a browser the test fails and says what to install.
+  if (!executablePath) throw new Error(`no Chromium at ${candidates.join(', ')}: apt-get install chromium-headless-shell (or set GAMEQUERY_CHROMIUM)`);
+  dir = mkdtempSync(join(tmpdir(), 'gamequery-html-'));
+  const r = run('dissect', veth, '-F', 'html');
+  expect([r.status, r.stderr]).toEqual([0, '']);
+  writeFileSync(join(dir, 'veth.html'), r.stdout);
+  browser = await chromium.launch({ executablePath, timeout: 20_000, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // Anything but the page itself would be the network: recorded, refused.
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file://')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  await page.goto(`file://${join(dir, 'veth.html')}`);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const highlighted = (): Promise<string> => page.$$eval('#hex span.hl', (spans) => spans.filter((s) => /^[0-9a-f*]{2}$/.test(s.textContent!)).map((s) => s.textContent).join(''));
+const selectedField = (): Promise<string | null> => page.$eval('#tree li.sel', (li) => li.getAttribute('title')).catch(() => null);
+const selectedFrame = (): Promise<string | null> => page.$eval('#list tr[aria-selected="true"]', (tr) => tr.id);
+
+describe('the HTML view in Chromium', () => {
+  it('lists every packet with its summary and opens on the first; no network is asked for', async () => {
+    expect(await page.$$eval('#list tbody tr', (rows) => rows.length)).toBe(20);
+    expect(await page.$eval('#f6', (tr) => tr.textContent)).toContain('SA:MP info response: "gamequery fixture server" 100/200');
+    expect(await selectedFrame()).toBe('f5');
+    expect(await page.textContent('#notice')).toBe('20 packets.');
+    expect(requests).toEqual([]);
+  });
+
+  it("selecting a field lights up its bytes, and a byte selects the innermost field that covers it", async () => {
+    await page.click('#f6');
+    await page.click('#tree li[title="samp.info.hostname"] > span');
+    // "gamequery fixture server", 24 bytes at offset 20 of the payload (42 into the frame).
+    expect(await highlighted()).toBe(Buffer.from('gamequery fixture server').toString('hex'));
+    const first = await page.$$eval('#hex span.hl', (s) => Number((s[0] as HTMLElement).dataset.i));
+    expect(first).toBe(42 + 20);
+    await page.click('#hex span[data-i="60"]'); // a byte of the player count... of hostname.len at 16–19 → frame offset 58–61
+    expect(await selectedField()).toBe('samp.info.hostname.len');
+    expect(await highlighted()).toBe('18000000');
+    await page.click('#hex span[data-i="12"]'); // the Ethernet type: no field of ours covers it
+    expect(await selectedField()).toBeNull();
+  });
+
+  it('follows Response In and Request In links, and the keys move through packets and fields', async () => {
+    await page.click('#f5');
+    await page.click('#tree a[data-frame="6"]');
+    expect(await selectedFrame()).toBe('f6');
+    await page.click('#tree a[data-frame="5"]');
+    expect(await selectedFrame()).toBe('f5');
+    await page.focus('#f5');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await selectedFrame()).toBe('f7');
+    await page.keyboard.press('End');
+    expect(await selectedFrame()).toBe('f30');
+    await page.keyboard.press('ArrowRight');
+    expect(await selectedField()).toBe('mcquery.type');
+    await page.keyboard.press('ArrowDown');
+    expect(await selectedField()).toBe('mcquery.session_id');
+    expect(await highlighted()).toBe('00000001');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f30');
+  });
+
+  it('reads in the light and the dark scheme', async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const colours: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      colours.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+      writeFileSync(join(artifacts, `html-view-${scheme}.png`), await page.screenshot());
+    }
+    expect(colours).toEqual(['rgb(255, 255, 255)', 'rgb(22, 24, 28)']);
+  });
+});
+
+describe('what the page holds', () => {
+  it('keeps an RCON password out of the page (text and bytes) unless --show-secrets', () => {
+    const header = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const file = join(dir, 'rcon.pcap');
+    writeFileSync(file, writePcap([
+      { seconds: 1_700_000_000, ticks: 0, data: udpFrame(rconRequest.encode({ ...header, password: 'Hunter2xyz', command: 'players' }), 50000, 7777) },
+      { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+    ], { linkType: 1 }));
+    const hexOf = (s: string) => Buffer.from(s).toString('hex');
+    const masked = run('dissect', file, '-F', 'html').stdout;
+    expect(masked).toContain('players');
+    expect(masked).toContain('********');
+    expect([masked.includes('Hunter2xyz'), masked.includes(hexOf('Hunter2xyz'))]).toEqual([false, false]);
+    expect(masked).toContain('**'.repeat(10));
+    const shown = run('dissect', file, '-F', 'html', '--show-secrets').stdout;
+    expect([shown.includes('Hunter2xyz'), shown.includes(hexOf('Hunter2xyz'))]).toEqual([true, true]);
+  });
+
+  it('past its limit embeds no more packets and says how many it left out', async () => {
+    const packets: PacketRecord[] = [];
+    for await (const b of dissectCaptureFile(veth)) packets.push(...b.packets);
+    const sink = new ByteSink();
+    const writer = new HtmlWriter(sink, { title: 'limited', limit: 3 });
+    for (const p of packets) writer.packet(p);
+    writer.end(['a damaged capture: example']);
+    const file = join(dir, 'limited.html');
+    writeFileSync(file, sink.buf.subarray(0, sink.at));
+    const limited = await browser.newPage();
+    await limited.goto(`file://${file}`);
+    expect(await limited.$$eval('#list tbody tr', (rows) => rows.length)).toBe(3);
+    expect(await limited.textContent('#notice')).toBe('The first 3 packets of 20 (17 more not in this page; choose fewer with -Y or -c). a damaged capture: example');
+    await limited.close();
+  });
+});
