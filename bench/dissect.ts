@@ -157,9 +157,20 @@ const showPeak = (peak: number | undefined): string => (peak === undefined ? '?'
 
 /** The built command on `capture` in `format`; prints and returns its figure (undefined if it failed). */
 async function ours(capture: Capture, format: Format, jobs: number | undefined): Promise<Figure | undefined> {
-  const args = [main, 'dissect', capture.file, ...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])];
+  return oursWith(capture, [...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])], `gamequery dissect ${formatArgs[format].join(' ')}`);
+}
+
+/**
+ * Display filters that pass nothing on the generated traffic (no such address, host name or
+ * player count): a capture field, a wire field read from the decoded value, and two wire
+ * fields of two protocols. Each should run at least as fast as the same output unfiltered.
+ */
+const FILTERS = ['ip.src == 192.0.2.1', 'samp.info.hostname contains "no such server"', 'samp.info.players > 100000 || mcquery.basic.num_players > 100000'];
+
+/** The built command on `capture` with `flags`; prints and returns its figure (undefined if it failed). */
+async function oursWith(capture: Capture, flags: readonly string[], label: string): Promise<Figure | undefined> {
+  const args = [main, 'dissect', capture.file, ...flags];
   const r = await measure(process.execPath, args);
-  const label = `gamequery dissect ${formatArgs[format].join(' ')}`;
   if (r.status !== 0) {
     console.log(`  ${label}: failed (exit ${r.status}) ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     return undefined;
@@ -201,6 +212,14 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       results.set(capture, row);
       // At twice the rate what counts is memory: one format does.
       for (const format of capture === double ? (['ndjson'] as const) : options.formats) row.set(format, await ours(capture, format, options.jobs));
+    }
+    const unfiltered = results.get(main1)!.get('ndjson');
+    if (unfiltered) {
+      console.log(` -Y, filters that pass nothing, ${main1.label} (against -F ndjson unfiltered, ${formatRate(unfiltered.rate)} packets/s):`);
+      for (const filter of FILTERS) {
+        const f = await oursWith(main1, ['-F', 'ndjson', '-Y', filter], `gamequery dissect -F ndjson -Y '${filter}'`);
+        if (f) console.log(`    ${(f.rate / unfiltered.rate).toFixed(2)}× unfiltered`);
+      }
     }
     if (options.tshark && hasTshark()) {
       console.log(' tshark on the same files:');
