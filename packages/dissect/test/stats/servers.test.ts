@@ -10,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBATABLE, Truth, generateTraffic, type Category } from '../../../../bench/traffic.ts';
-import { RttDigest, ServerStats, UdpDecoder, readCaptureSync, timestampToNumber, type StatsReport } from '@gamequery/dissect';
+import { infoRequest, infoResponse } from '@gamequery/codec';
+import { RttDigest, ServerStats, UdpDecoder, readCaptureSync, renderStatsTable, timestampToNumber, type StatsReport } from '@gamequery/dissect';
+import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import { captures, dissectFile } from '../dissect/helpers.ts';
+import { captures, dissectBytes, dissectFile } from '../dissect/helpers.ts';
 
 const REQUESTS = new Set<Category>(['request', 'rcon-request', 'rcon-next-request', 'unanswered', 'late-request']);
 const REPLIES = new Set<Category>(['reply', 'warning-reply', 'fragmented-reply', 'rcon-line', 'rcon-next-line', 'late', 'duplicate', 'unexpected-port']);
@@ -122,6 +124,24 @@ describe('ServerStats on a bundled capture', () => {
     ]);
     // frames 5/6, 7/8, 9/12 (µs timestamps): 0.871, 0.135, 0.737 ms.
     expect(r.servers[2]!.rtt).toEqual({ count: 3, min: 0.135, median: 0.737, p95: 0.871, max: 0.871, exact: true });
+  });
+});
+
+describe('renderStatsTable', () => {
+  it('escapes control characters a server puts in its name, and says when there is nothing', async () => {
+    const server = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const hostname = 'evil\x1b[2J\x07name\x7f';
+    const pcap = writePcap([
+      { seconds: 1_700_000_000, ticks: 0, data: udpFrame(infoRequest.encode(server), 50000, 7777) },
+      { seconds: 1_700_000_000, ticks: 250, data: udpFrame(infoResponse.encode({ ...server, password: false, players: 3, maxPlayers: 10, hostname, gamemode: 'g', language: 'l' }), 7777, 50000) },
+    ], { linkType: 1 });
+    const stats = new ServerStats();
+    for (const p of (await dissectBytes(pcap)).packets) stats.add(p);
+    const table = renderStatsTable(stats.report()).join('\n');
+    expect(table).toContain('evil\\x1b[2J\\x07name\\x7f');
+    expect([...table.replaceAll('\n', '')].filter((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))).toEqual([]);
+    expect(stats.report().servers[0]).toMatchObject({ hostname, players: 3, rtt: { count: 1, min: 0.25, max: 0.25 } });
+    expect(renderStatsTable(new ServerStats().report()).at(-1)).toMatch(/^0 servers +- +0 +0 +0 .* 0 packets$/);
   });
 });
 
