@@ -92,6 +92,14 @@ describe('semantics', () => {
     expect(test('samp.player.id in {300..400}')).toEqual([]);
     expect(test('samp.player.id in {99}')).toEqual(players);
     expect(test('minecraft')).toEqual(test('mcquery'));
+    // The operators' word forms are the symbols.
+    for (const [word, symbol] of [['eq', '=='], ['ne', '!='], ['any_ne', '~='], ['lt', '<'], ['le', '<='], ['gt', '>'], ['ge', '>=']]) {
+      for (const n of [0, 50, 99]) expect(test(`samp.player.id ${word} ${n}`), word).toEqual(test(`samp.player.id ${symbol} ${n}`));
+    }
+    expect(test('samp.info.hostname ~ "FIXTURE"')).toEqual(test('samp.info.hostname matches "fixture"'));
+    expect(test('samp and not ip or vcmp')).toEqual(test('(samp && !ip) || vcmp'));
+    expect(test('samp or mcquery and ipv6')).toEqual(test('samp || (mcquery && ipv6)'));
+    expect(test('!!samp')).toEqual(test('samp'));
     expect(test('samp.info.hostname matches "(?-i)FIXTURE"')).toEqual([]);
     expect(test('samp.info.hostname matches "(?-i)fixture"')).toHaveLength(2);
     expect(test('samp.info.password == false')).toHaveLength(2);
