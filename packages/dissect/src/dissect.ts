@@ -178,7 +178,6 @@ class HeldFrames {
  */
 export class Dissector {
   readonly stats: DissectStats = newStats();
-  readonly #options: DissectOptions;
   readonly #links: LinkPass;
   readonly #maker: RecordMaker;
   readonly #held = new HeldFrames();
@@ -186,7 +185,6 @@ export class Dissector {
   readonly #maxHeldBytes: number;
 
   constructor(options: DissectOptions = {}) {
-    this.#options = options;
     this.#links = new LinkPass(linkOptions(options), this.stats);
     this.#maker = new RecordMaker(options, this.stats);
     this.#maxQueue = options.maxQueue ?? Infinity;

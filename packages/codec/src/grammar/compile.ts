@@ -15,6 +15,7 @@
  * - Constants at fixed offsets (magic, opcode) are checked before parsing; constants
  *   inside a group are asserted inside the group's nested parser.
  */
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- binary-parser's typings are unreachable through its exports map: ours re-export them
 /// <reference path="../types/binary-parser.d.ts" />
 import { Parser } from 'binary-parser';
 import type { TextCodec } from './charset.ts';

@@ -155,9 +155,11 @@ type FieldValue<F> =
   : F extends ListField<infer N, infer E, infer Flat>
     ? { [K in N]: Array<Flat extends true ? ValueOf<E>[keyof ValueOf<E>] : ValueOf<E>> }
   : F extends GroupField<infer G> ? ValueOf<G>
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no property: the identity of the intersection below
   : {};
 
 /** The decoded value of a field list: one property per value-carrying field. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` keeps an empty list's value an empty object
 export type ValueOf<F extends readonly Field[]> = Simplify<UnionToIntersection<FieldValue<F[number]> | {}>>;
 
 /* ---------- builders ---------- */

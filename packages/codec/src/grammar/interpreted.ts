@@ -43,7 +43,7 @@ export function codeGeneration(): boolean {
   if (forced !== undefined) return forced;
   if (generated === undefined) {
     try {
-      generated = new Function('return 1')() === 1; // eslint-disable-line @typescript-eslint/no-implied-eval
+      generated = new Function('return 1')() === 1;
     } catch {
       generated = false;
     }

@@ -66,4 +66,4 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
   return fc.tuple(fc.record(parts), ...groups).map(([own, ...rest]) => Object.assign({}, own, ...rest));
 }
 
-export const valueArb = (layout: Layout<any>, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset);
+export const valueArb = (layout: Layout<any>, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset); // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { CodecOptions, Layout } from '@gamequery/codec';
 
-export function checkRoundTrip(layout: Layout<any>, value: Record<string, unknown>, options?: CodecOptions): Uint8Array {
+export function checkRoundTrip(layout: Layout<any>, value: Record<string, unknown>, options?: CodecOptions): Uint8Array { // eslint-disable-line @typescript-eslint/no-explicit-any
   const bytes = layout.encode(value, options);
   expect(layout.encodingLength(value, options)).toBe(bytes.length);
   const decoded = layout.decode(bytes, options);

@@ -65,7 +65,7 @@ const ask = (role: Role, bytes: Uint8Array) => client.query(bytes, at(role));
 const silent = async (role: Role, bytes: Uint8Array) => expect(await client.query(bytes, at(role), { timeoutMs: 300 })).toEqual([]);
 
 /** The 11-byte request of `layout` to `role`. */
-const request = (layout: Layout<any>, role: Role) => layout.encode(head(role));
+const request = (layout: Layout<any>, role: Role) => layout.encode(head(role)); // eslint-disable-line @typescript-eslint/no-explicit-any
 /** The single reply to `bytes`, decoded with `layout`. */
 async function reply<V>(role: Role, bytes: Uint8Array, layout: Layout<V>, charset?: 'latin1'): Promise<{ value: V; bytes: Uint8Array }> {
   const got = await ask(role, bytes);

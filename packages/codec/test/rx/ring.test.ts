@@ -136,9 +136,8 @@ describe('Interned', () => {
 describe('Metas', () => {
   it('keeps numbers, references and none by slot through growth, and lets references go', () => {
     const ref = { frame: 'x' };
-    let metas!: Metas<unknown>;
+    const metas = new Metas<unknown>(4);
     const ring: EntryRing = new EntryRing(4, (from, to) => metas.regrow(ring, from, to));
-    metas = new Metas<unknown>(4);
     const model: unknown[] = [];
     for (let i = 0; i < 100; i++) {
       const meta = i % 7 === 0 ? undefined : i % 5 === 0 ? ref : i * 1.5;

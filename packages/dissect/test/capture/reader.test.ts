@@ -155,7 +155,7 @@ describe('pcapng', () => {
 
   it('reads if_tsresol 2^-n exactly', async () => {
     // lo.pcapng re-encoded at 2^-30 s per tick: IDB option if_tsresol = 0x80 | 30, EPB times rescaled.
-    const [shb, idb, ...rest] = blocksOf(fixture('lo.pcapng'));
+    const [shb, , ...rest] = blocksOf(fixture('lo.pcapng'));
     const idbBody = new Uint8Array(16);
     const idbView = new DataView(idbBody.buffer);
     idbView.setUint16(0, 1, true); // Ethernet
@@ -229,12 +229,12 @@ describe('CaptureParser', () => {
   it('reports the format once the magic is seen', () => {
     const parser = new CaptureParser();
     expect(parser.format).toBeUndefined();
-    [...parser.push(fixture('lo.pcapng').subarray(0, 3))];
+    Array.from(parser.push(fixture('lo.pcapng').subarray(0, 3)));
     expect(parser.format).toBeUndefined();
-    [...parser.push(fixture('lo.pcapng').subarray(3, 5))];
+    Array.from(parser.push(fixture('lo.pcapng').subarray(3, 5)));
     expect(parser.format).toBe('pcapng');
     const pcap = new CaptureParser();
-    [...pcap.push(fixture('lo-ns.pcap'))];
+    Array.from(pcap.push(fixture('lo-ns.pcap')));
     expect(pcap.format).toBe('pcap');
   });
 
