@@ -6,7 +6,8 @@
 import type { Layout, Protocol, Direction, CodecOptions } from './grammar/layout.ts';
 import type { DecodeWarning } from './grammar/annotate.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError, CodecError } from './errors.ts';
-import { sampMessages } from './samp/messages.ts';
+import { sampMessages, sampOlderForms } from './samp/messages.ts';
+import { ompForms } from './samp/omp.ts';
 import { vcmpMessages } from './vcmp/messages.ts';
 import { mcqueryMessages } from './mcquery/messages.ts';
 import { HANDSHAKE, STAT } from './mcquery/header.ts';
@@ -17,14 +18,14 @@ type Pair = { readonly request: Layout<any>; readonly response: Layout<any>; rea
 
 /** Every message of every protocol, by protocol and message name. */
 export const messages: Record<Protocol, Record<string, Pair>> = {
-  samp: Object.fromEntries(Object.values(sampMessages).map((m) => [m.request.message, m])),
+  samp: Object.fromEntries([...Object.values(sampMessages), ...Object.values(sampOlderForms)].map((m) => [m.response.message, m])),
   vcmp: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
   mcquery: mcqueryMessages,
 };
 
 /** Every layout, requests and responses of all protocols. */
-export const layouts: readonly Layout<any>[] = Object.values(messages).flatMap((byName) => // eslint-disable-line @typescript-eslint/no-explicit-any
-  Object.values(byName).flatMap((m) => [m.request, m.response]));
+export const layouts: readonly Layout<any>[] = [...new Set(Object.values(messages).flatMap((byName) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  Object.values(byName).flatMap((m) => [m.request, m.response])))];
 
 export interface PacketHint {
   readonly protocol?: Protocol;
@@ -45,7 +46,7 @@ export interface AnyDecodedPacket {
   readonly warnings: readonly DecodeWarning[];
 }
 
-type Tables = typeof sampMessages | typeof vcmpMessages | typeof mcqueryMessages;
+type Tables = typeof sampMessages | typeof sampOlderForms | typeof vcmpMessages | typeof mcqueryMessages;
 type LayoutsOf<T> = T extends unknown ? { [K in keyof T]: T[K] extends { readonly request: infer Q; readonly response: infer R } ? Q | R : never }[keyof T] : never;
 
 /** Every built-in layout, each with its own value type and literal protocol, message and direction. */
@@ -75,7 +76,7 @@ export type PacketOf<L, D = never> = L extends Layout<infer V, infer P, infer M,
  */
 export type DecodedPacket =
   | PacketOf<BuiltInLayout>
-  | PacketOf<typeof sampMessages.p.request | typeof vcmpMessages.p.request, 'either'>;
+  | PacketOf<typeof sampMessages.p.request | typeof sampOlderForms.ompecho.request | typeof vcmpMessages.p.request, 'either'>;
 
 export interface Recognized {
   readonly protocol: Protocol;
@@ -170,6 +171,7 @@ function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptio
     case 'samp': {
       const pair = opcodeOf('samp', bytes, fail);
       if (!isPair(pair)) return pair;
+      if (pair === sampMessages.o) return recognizeOmp(bytes, hint, options);
       if (hint.direction) return found(hint.direction, pair[hint.direction]);
       if (pair.symmetric) return found('either', pair.request);
       if (pair.request.message === 'rcon') return recognizeRcon(bytes, pair, options);
@@ -210,6 +212,25 @@ function recognizeRcon(bytes: Uint8Array, pair: Pair, options?: CodecOptions): R
   // datagram exactly, so the one that consumes it all is the answer.
   const layout = bestFit([pair.request, pair.response], bytes, options);
   return found(layout.direction, layout);
+}
+
+/**
+ * open.mp `o`, whose three forms share the opcode (samp/omp.ts): 12 to 15 bytes is the echo
+ * form (either way, like `p`; shorter than 15 it is cut), 11 a request, anything longer the
+ * reply whose declaration the lengths add up to exactly: the logo form, else the banners
+ * form; where neither does, the logo form's (today's) error or trailing bytes.
+ */
+const OMP_MESSAGES: ReadonlySet<string> = new Set(ompForms.map((f) => f.message));
+
+function recognizeOmp(bytes: Uint8Array, hint: PacketHint, options?: CodecOptions): Recognized {
+  // The pairer names the message when it settles an echo's direction.
+  if (hint.direction && hint.message !== undefined && OMP_MESSAGES.has(hint.message)) return found(hint.direction, messages.samp[hint.message]![hint.direction]);
+  const n = bytes.length;
+  if (n > 11 && n <= 15) return hint.direction ? found(hint.direction, sampOlderForms.ompecho[hint.direction]) : found('either', sampOlderForms.ompecho.request);
+  const direction = hint.direction ?? (n === 11 ? 'request' : 'response');
+  if (direction === 'request') return found(direction, sampMessages.o.request);
+  const banners = sampOlderForms.ompbanners.response;
+  return found(direction, sampMessages.o.response.measure(bytes, options) !== n && banners.measure(bytes, options) === n ? banners : sampMessages.o.response);
 }
 
 /**

@@ -28,6 +28,8 @@ describe('layout names', () => {
     expect(old['fullResponse']).toBe(codec.mcquery.fullResponse);
     const flat = Object.entries(namespaces).flatMap(([protocol, ns]) =>
       Object.entries(ns).map(([name, layout]) => [protocol === 'vcmp' ? `vcmp${capital(name)}` : name, layout] as const));
-    for (const [name, layout] of flat) expect(old[name], name).toBe(layout);
+    // Layouts added after the renaming have no deprecated flat name.
+    const newer = new Set(['ompbannersResponse', 'ompechoRequest', 'ompechoResponse']);
+    for (const [name, layout] of flat) expect(old[name], name).toBe(newer.has(name) ? undefined : layout);
   });
 });

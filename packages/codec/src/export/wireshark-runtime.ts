@@ -371,19 +371,9 @@ local function find_request(list, frame)
 end
 
 local function hint_matches(h, tvb)
-  return tvb:len() >= h.offset + #h.bytes and tvb:raw(h.offset, #h.bytes) == h.bytes
-end
-
--- Among layouts of one direction and selector: a matching hint, an exact fixed size, else the first unhinted.
-local function pick(list, tvb)
-  local first
-  for _, L in ipairs(list) do
-    if L.hint then
-      if hint_matches(L.hint, tvb) then return L end
-    elseif L.size == tvb:len() then return L
-    elseif not first then first = L end
-  end
-  return first or list[1]
+  local len = tvb:len()
+  if h.min and (len < h.min or len > h.max) then return false end
+  return len >= h.offset + #h.bytes and (#h.bytes == 0 or tvb:raw(h.offset, #h.bytes) == h.bytes)
 end
 
 -- The layout that consumes the datagram exactly, else the first that decodes at all (RCON).
@@ -395,6 +385,30 @@ local function best_fit(P, list, tvb)
     if ok and not fallback then fallback = L end
   end
   return fallback or list[1]
+end
+
+-- Among layouts of one direction and selector: a matching hint, an exact fixed size, else
+-- of the unhinted ones of no fixed size the one the lengths add up to (open.mp's o forms),
+-- else the first unhinted.
+local function pick(P, list, tvb)
+  local first
+  local open = {}
+  for _, L in ipairs(list) do
+    if L.hint then
+      if hint_matches(L.hint, tvb) then return L end
+    elseif L.size == tvb:len() then return L
+    else
+      if not first then first = L end
+      if not L.size then open[#open + 1] = L end
+    end
+  end
+  if #open > 1 then
+    for _, L in ipairs(open) do
+      local ok, _, _, off = interpret(P, L.fields, tvb, nil)
+      if ok and off == tvb:len() then return L end
+    end
+  end
+  return first or list[1]
 end
 
 local function is_client(P, pinfo, src, dst)
@@ -453,7 +467,7 @@ local function recognize(P, tvb, pinfo, mode)
   -- 3. Direction, where the bytes allow both.
   local L
   if #requests > 0 and #responses > 0 then
-    local req, resp = pick(requests, tvb), pick(responses, tvb)
+    local req, resp = pick(P, requests, tvb), pick(P, responses, tvb)
     if P.pairs[req.message].symmetric then
       L = is_client(P, pinfo, src, dst) and req or resp
     elseif req.size then
@@ -462,7 +476,7 @@ local function recognize(P, tvb, pinfo, mode)
       L = best_fit(P, { req, resp }, tvb)
     end
   else
-    L = pick(#requests > 0 and requests or responses, tvb)
+    L = pick(P, #requests > 0 and requests or responses, tvb)
   end
   -- 4. Tracking, first pass only.
   local d = { layout = L }

@@ -29,8 +29,11 @@ export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = {
  * and selector apart: a full-stat reply's GS3 split header ends `00 80 00` at offset 13
  * (`looksLikeFullStat`). Requests need none: an exact fixed size settles them.
  */
-const recognitionHints: Readonly<Record<string, { readonly offset: number; readonly bytes: readonly number[] }>> = {
+const recognitionHints: Readonly<Record<string, { readonly offset: number; readonly bytes: readonly number[]; readonly lengths?: readonly [number, number] }>> = {
   'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },
+  // open.mp's echo form of `o` (samp/omp.ts): 12 to 15 bytes, either way; the other forms are told by best fit.
+  'samp.ompecho.request': { offset: 0, bytes: [], lengths: [12, 15] },
+  'samp.ompecho.response': { offset: 0, bytes: [], lengths: [12, 15] },
 };
 
 type LuaTable = Record<string, unknown>;
@@ -147,7 +150,7 @@ function luaLayout(layout: AnyLayout): LuaTable {
     size: sizeOf(layout.fields),
     magic: first?.kind === 'magic' ? first.bytes : undefined,
     selector: sel && selector ? { a: sel.abbrev, offset: selector.offset, ...intSpec(sel.type), value: sel.value } : undefined,
-    hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes) } : undefined,
+    hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes), min: hint.lengths?.[0], max: hint.lengths?.[1] } : undefined,
     fields: layout.fields.map(luaField),
   };
 }
@@ -166,9 +169,10 @@ export interface WiresharkOptions {
 function pairsOf(protocol: string, mine: readonly AnyLayout[]): LuaTable {
   const pairs: LuaTable = {};
   for (const name of new Set(mine.map((l) => l.message))) {
-    const request = mine.find((l) => l.message === name && l.direction === 'request');
+    const builtIn = (messages as Partial<Record<string, Record<string, { readonly symmetric?: boolean; readonly request: AnyLayout }>>>)[protocol]?.[name];
+    // A form may share its request with another message (open.mp's banners `o` reply answers samp.omp.request).
+    const request = mine.find((l) => l.message === name && l.direction === 'request') ?? mine.find((l) => l === builtIn?.request);
     const response = mine.find((l) => l.message === name && l.direction === 'response');
-    const builtIn = (messages as Partial<Record<string, Record<string, { readonly symmetric?: boolean }>>>)[protocol]?.[name];
     pairs[name] = { symmetric: builtIn?.symmetric ?? false, key: request && response ? echoedKey(request, response) : [] };
   }
   return pairs;

@@ -220,7 +220,8 @@ export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
     if (toServer !== embeddedPort(b, d.from)) return toServer ? d.from : d.to;
     if (magic !== MAGIC_SAMP) return magic === MAGIC_VCMP ? d.from : d.to;
     const opcode = b[10];
-    if (opcode === PING || opcode === RCON) return eitherWay(d);
+    // open.mp's echo form of `o` (12–15 bytes, samp/omp.ts) is its request, like a ping.
+    if (opcode === PING || opcode === RCON || (opcode === OMP && b.length > 11 && b.length <= 15)) return eitherWay(d);
     return b.length === 11 ? d.from : d.to;
   }
   if (b.length >= 3 && b[0] === 0xfe && b[1] === 0xfd) return d.from;
@@ -229,6 +230,7 @@ export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
 }
 
 const RCON = 0x78;
+const OMP = 0x6f;
 
 /**
  * Which of `count` shards pairs a datagram: a hash of {@link clientOf}, so that a request,

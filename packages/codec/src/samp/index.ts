@@ -26,6 +26,9 @@ export const samp = {
   rconResponse: rcon.rconResponse,
   ompRequest: omp.ompRequest,
   ompResponse: omp.ompResponse,
+  ompbannersResponse: omp.ompbannersResponse,
+  ompechoRequest: omp.ompechoRequest,
+  ompechoResponse: omp.ompechoResponse,
 } as const;
 
 /** @deprecated Use `samp.infoRequest` (one naming scheme for every protocol); this name goes in the next release. */
@@ -58,4 +61,5 @@ export const ompRequest: typeof omp.ompRequest = omp.ompRequest;
 export const ompResponse: typeof omp.ompResponse = omp.ompResponse;
 
 export { sampHeader, sampOpcodes, queryHeader } from './header.ts';
-export { sampMessages } from './messages.ts';
+export { sampMessages, sampOlderForms } from './messages.ts';
+export { ompForms, ompFormOf, ompVersionOf, type OmpForm, type OmpFormFacts } from './omp.ts';

@@ -5,7 +5,7 @@ import { clientsRequest, clientsResponse } from './clients.ts';
 import { playersRequest, playersResponse } from './players.ts';
 import { pingRequest, pingResponse } from './ping.ts';
 import { rconRequest, rconResponse } from './rcon.ts';
-import { ompRequest, ompResponse } from './omp.ts';
+import { ompRequest, ompResponse, ompbannersResponse, ompechoRequest, ompechoResponse } from './omp.ts';
 
 export const sampMessages = {
   i: { request: infoRequest, response: infoResponse },
@@ -16,4 +16,16 @@ export const sampMessages = {
   p: { request: pingRequest, response: pingResponse, symmetric: true },
   x: { request: rconRequest, response: rconResponse },
   o: { request: ompRequest, response: ompResponse },
+} as const;
+
+/**
+ * Older forms of a message that share its opcode, told from it by which declaration the
+ * lengths add up to (open.mp `o`: see omp.ts). Keyed by message name (the response's:
+ * a form may share its request with the current one).
+ */
+export const sampOlderForms = {
+  // v1.2 answers the same 11-byte request as today's servers.
+  ompbanners: { request: ompRequest, response: ompbannersResponse },
+  // Like `p`: the reply is the request, byte for byte.
+  ompecho: { request: ompechoRequest, response: ompechoResponse, symmetric: true },
 } as const;

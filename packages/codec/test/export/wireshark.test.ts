@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  UnknownOpcodeError, UnrecognizedPacketError, fieldRegistry, fromHex, layoutFor, layouts, messages, protocolNames, recognize, toHex,
+  UnknownOpcodeError, UnrecognizedPacketError, fieldRegistry, fromHex, layoutFor, layouts, protocolNames, recognize, toHex,
   type Charset, type FieldNode, type Layout, type Protocol,
 } from '@gamequery/codec';
 import { exportWireshark, wiresharkPorts } from '../../src/export/index.ts';
@@ -80,16 +80,18 @@ const startsWith = (b: Uint8Array, m: Uint8Array): boolean => b.length >= m.leng
 
 /**
  * The layout our codec recognises for these bytes in the vector's conversation: the
- * direction is given only where packet.ts needs the conversation (a symmetric `p`,
+ * direction is given only where packet.ts needs the conversation (bytes that read either way,
  * Minecraft replies). Too short to name a message, the first layout with the same magic
  * shows where the bytes end; with no magic at all, the bytes are not ours.
  */
 function recognised(bytes: Uint8Array, v: Vector): Layout<any> | null { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const pair = messages[v.protocol][v.message]!;
-  const conversational = Boolean(pair.symmetric) || (v.protocol === 'mcquery' && v.direction === 'response');
+  const conversational = v.protocol === 'mcquery' && v.direction === 'response';
   if (v.protocol === 'mcquery' && v.direction === 'response' && bytes.length < 5) return null; // no session id to match
   try {
-    return recognize(bytes, { protocol: v.protocol, ...(conversational ? { direction: v.direction } : {}) }).layout;
+    const r = recognize(bytes, { protocol: v.protocol, ...(conversational ? { direction: v.direction } : {}) });
+    // Bytes that read either way (a `p`, open.mp's echo form of `o`) take the conversation's direction.
+    if (r.direction === 'either') return recognize(bytes, { protocol: v.protocol, direction: v.direction }).layout;
+    return r.layout;
   } catch (e) {
     // Too short for packet.ts to name the message (or, for Minecraft, the direction).
     if (!(e instanceof UnrecognizedPacketError || e instanceof UnknownOpcodeError)) throw e;

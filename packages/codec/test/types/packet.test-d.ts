@@ -53,9 +53,10 @@ if (p.protocol === 'mcquery' && p.direction === 'response') {
   if (p.message === 'info') p;
 }
 
-// A ping decoded without a direction is `either`, SA:MP's or VC:MP's.
+// A ping decoded without a direction is `either`, SA:MP's or VC:MP's, and so is open.mp's echo form of `o`.
 if (p.direction === 'either') {
-  expectTypeOf(p.message).toEqualTypeOf<'ping'>();
+  expectTypeOf(p.message).toEqualTypeOf<'ping' | 'ompecho'>();
+  if (p.message === 'ompecho') expectTypeOf(p.value.nonce).toBeNumber();
   expectTypeOf(p.protocol).toEqualTypeOf<'samp' | 'vcmp'>();
 }
 
