@@ -16,7 +16,7 @@ const runBuilt = (args: readonly string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [main, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
 
 /** Every subcommand, in the order `gamequery --help` lists them. */
-const commands = ['dissect', 'decode', 'fields', 'serve', 'export', 'query', 'rcon', 'ping'];
+const commands = ['dissect', 'stats', 'decode', 'fields', 'serve', 'export', 'query', 'rcon', 'ping'];
 
 beforeAll(() => {
   // A type error elsewhere is not this file's concern: tsc writes the JavaScript anyway.
