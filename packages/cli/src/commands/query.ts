@@ -177,6 +177,7 @@ function details(r: Result): string {
           ? r.players.map((p) => `#${p.id} ${p.name}  score ${p.score}  ping ${p.ping} ms`)
           : r.players.map((p) => `${p.name}  score ${p.score}`));
       }
+      if (r.ompForm) out.push(`open.mp \`o\` form: ${r.ompForm} (${r.ompForm === 'echo' ? 'v1.1 or older' : r.ompForm === 'banners' ? 'v1.2' : 'v1.3.1 or later'})`);
       if (r.omp) list('open.mp', Object.entries(r.omp).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`));
       break;
     case 'vcmp':

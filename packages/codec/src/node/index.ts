@@ -15,7 +15,7 @@ export {
 } from './state.ts';
 export { SourceLimiter, defaultLimits, type AbuseLimits } from './limits.ts';
 export {
-  sampResponder, samp037Opcodes, openmpOpcodes, infoCaps, MAX_LISTED_PLAYERS, OMP_DISCORD_MAX, OMP_URL_MAX,
+  sampResponder, samp037Opcodes, openmpOpcodes, openmpEchoOpcodes, infoCaps, MAX_LISTED_PLAYERS, OMP_DISCORD_MAX, OMP_URL_MAX,
   FLOOD_SLOT_MS, INVALID_RCON_PASSWORD,
 } from './samp.ts';
 export { vcmpResponder, vcmpOpcodes } from './vcmp.ts';

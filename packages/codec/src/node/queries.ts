@@ -5,7 +5,9 @@
  *
  *   SA:MP     i, r and o together; then the player list: none above 100 players (§1.7),
  *             `c` on open.mp (detected by its `o` reply or its rules, §1.10), else `d`
- *             and `c` when `d` is not answered
+ *             and `c` when `d` is not answered. `o` goes out as 11 bytes (v1.2 and later
+ *             answer it); a server whose `version` rule names v1.1 or older is asked the
+ *             15-byte echo form instead, as is an open.mp server silent to the 11 bytes
  *   VC:MP     i, then c (names only) unless more than 100 players
  *   Minecraft handshake → stat; when the stat is not answered (token expired, §3.4),
  *             one more handshake and stat
@@ -22,7 +24,7 @@ import { rulesRequest, rulesResponse } from '../samp/rules.ts';
 import { clientsRequest, clientsResponse } from '../samp/clients.ts';
 import { playersRequest, playersResponse } from '../samp/players.ts';
 import { pingRequest } from '../samp/ping.ts';
-import { ompRequest, ompResponse } from '../samp/omp.ts';
+import { ompFormOf, ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../samp/omp.ts';
 import { rconRequest, rconResponse } from '../samp/rcon.ts';
 import { vcmpInfoRequest, vcmpInfoResponse } from '../vcmp/info.ts';
 import { vcmpClientsRequest, vcmpClientsResponse } from '../vcmp/clients.ts';
@@ -84,6 +86,7 @@ export interface SampPlayer {
   readonly ping?: number;
 }
 
+/** open.mp's `o` strings; empty where not set, and `logo` empty where the form has none (v1.2). */
 export interface OmpExtras {
   readonly discord: string;
   readonly bannerLight: string;
@@ -100,7 +103,10 @@ export interface SampQueryResult extends Where {
   /** Absent when withheld (more than 100 players) or not answered: see `notes`. */
   readonly players?: readonly SampPlayer[];
   readonly playersFrom?: 'd' | 'c';
+  /** The extras; absent from v1.1 and older servers, whose `o` is an echo (see `ompForm`). */
   readonly omp?: OmpExtras;
+  /** The form `o` was answered in: `echo` (v1.1 and older), `banners` (v1.2), `logo` (v1.3.1 and later). */
+  readonly ompForm?: OmpForm;
 }
 
 export interface VcmpInfo {
@@ -258,16 +264,25 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   const version = rules?.['version'];
   const rulesSayOmp = rules !== undefined && ((version ?? '').startsWith('omp ') || 'allowed_clients' in rules);
   const rulesSaySamp = !rulesSayOmp && version !== undefined;
+  // v1.1 and older answer only the 15-byte echo form of `o` (samp/omp.ts).
+  const echoes = rulesSayOmp && version !== undefined && ompFormOf(version)?.form === 'echo';
+  // A fresh nonce per attempt, as for `p`: a retry must not look like the reply to the first one.
+  const askEcho = (): Promise<Outcome> => s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
   let omp = probed?.kind === 'reply' ? probed : undefined;
+  let echoed = false;
   if (!omp && !rulesSaySamp && options.omp !== false) {
     omp = optional(await probeP, 'o', notes);
-    // The probe was sent once; an open.mp server gets the retries too.
-    if (!omp && rulesSayOmp) {
+    if (!omp && echoes) {
+      echoed = optional(await askEcho(), 'o', notes) !== undefined;
+      if (!echoed) notes.push('no reply to the 15-byte `o` its version answers');
+    } else if (!omp && rulesSayOmp) {
+      // The probe was sent once; an open.mp server gets the retries too, then the older form.
       omp = optional(await ask(ompRequest, 'o'), 'o', notes);
-      if (!omp) notes.push('no reply to `o`: no open.mp extras');
+      if (!omp) echoed = optional(await askEcho(), 'o', notes) !== undefined;
+      if (!omp && !echoed) notes.push('no reply to `o`: no open.mp extras');
     }
   }
-  let openmp = omp !== undefined || rulesSayOmp;
+  let openmp = omp !== undefined || echoed || rulesSayOmp;
 
   let players: SampPlayer[] | undefined;
   let playersFrom: 'd' | 'c' | undefined;
@@ -307,11 +322,16 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
     omp = probed;
     openmp = true;
   }
+  // The reply's form is the layout the pairer recognised it as (the lengths tell).
+  const banners = omp?.exchange.responses[0]!.packet.layout === ompbannersResponse;
+  const extras: OmpExtras | undefined = !omp ? undefined
+    : banners ? { ...stripHeader(value(s, omp, ompbannersResponse, charset, 'o')), logo: '' }
+      : stripHeader(value(s, omp, ompResponse, charset, 'o'));
   return {
     protocol: 'samp', ...where(s, i.rttMs, notes), openmp, info,
     ...(rules ? { rules } : {}),
     ...(players ? { players, playersFrom } : {}),
-    ...(omp ? { omp: stripHeader(value(s, omp, ompResponse, charset, 'o')) } : {}),
+    ...(extras ? { omp: extras, ompForm: banners ? 'banners' : 'logo' } : echoed ? { ompForm: 'echo' } : {}),
   };
 }
 

@@ -9,7 +9,7 @@
  * |---|---|---|
  * | `i r c` | any length ≥ 11 | exactly 11 |
  * | `d` | any length ≥ 11 | never |
- * | `o` | never | exactly 11 |
+ * | `o` | never | exactly 11 (up to v1.1: exactly 15, echoed; see `ompVersion`) |
  * | `p` | exactly 15 | exactly 15 |
  * | `x` | ≥ 11, see {@link rcon} | any length but 11 |
  * | caps hostname/gamemode/language | 50/30/30 | 63/39/39 |
@@ -22,7 +22,7 @@ import { clientsRequest, clientsResponse } from '../samp/clients.ts';
 import { playersRequest, playersResponse } from '../samp/players.ts';
 import { pingRequest, pingResponse } from '../samp/ping.ts';
 import { rconRequest, rconResponse } from '../samp/rcon.ts';
-import { ompRequest, ompResponse } from '../samp/omp.ts';
+import { ompForms, ompRequest, ompResponse, ompbannersResponse, ompechoRequest, ompechoResponse } from '../samp/omp.ts';
 import { textCodec } from '../grammar/charset.ts';
 import type { ResolvedPlayer, ResolvedSamp } from './state.ts';
 import { BYTES, byteLength, cString, wireText } from './text.ts';
@@ -37,7 +37,7 @@ export const infoCaps = {
   openmp: { hostname: 63, gamemode: 39, language: 39 },
 } as const;
 
-/** open.mp `o`: a longer Discord invite is sent empty; URLs are cut (§1.10). */
+/** open.mp `o` (the current, v1.3.1+ form): a longer Discord invite is sent empty; URLs are cut (§1.10; every form in `ompForms`). */
 export const OMP_DISCORD_MAX = 50;
 export const OMP_URL_MAX = 160;
 
@@ -97,15 +97,19 @@ function ping(_s: ResolvedSamp, request: Annotation<any>): Uint8Array[] { // esl
   return [pingResponse.encode(request.value, BYTES)];
 }
 
-function omp(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const discord = byteLength(s.discord, s.charset) > OMP_DISCORD_MAX ? '' : wireText(s.discord, s.charset);
-  return [ompResponse.encode({
+function omp(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const form = ompForms.find((f) => f.form === s.ompForm)!;
+  // Up to v1.1 the 15-byte request comes back unchanged.
+  if (form.form === 'echo') return [ompechoResponse.encode(request.value, BYTES)];
+  const urlMax = form.urlMax!;
+  const strings = {
     ...header,
-    discord,
-    bannerLight: wireText(s.bannerLight, s.charset, OMP_URL_MAX),
-    bannerDark: wireText(s.bannerDark, s.charset, OMP_URL_MAX),
-    logo: wireText(s.logo, s.charset, OMP_URL_MAX),
-  }, BYTES)];
+    discord: byteLength(s.discord, s.charset) > form.discordMax! ? '' : wireText(s.discord, s.charset),
+    bannerLight: wireText(s.bannerLight, s.charset, urlMax),
+    bannerDark: wireText(s.bannerDark, s.charset, urlMax),
+  };
+  return [form.form === 'banners' ? ompbannersResponse.encode(strings, BYTES)
+    : ompResponse.encode({ ...strings, logo: wireText(s.logo, s.charset, urlMax) }, BYTES)];
 }
 
 /**
@@ -154,7 +158,7 @@ export const samp037Opcodes: Readonly<Record<string, Opcode<ResolvedSamp>>> = {
   p: { request: pingRequest, accepts: exactly(15), reply: ping },
 };
 
-/** open.mp: exact lengths, `o` but no `d`. */
+/** open.mp (v1.2 and later): exact lengths, `o` but no `d`. */
 export const openmpOpcodes: Readonly<Record<string, Opcode<ResolvedSamp>>> = {
   i: { request: infoRequest, accepts: exactly(11), reply: info },
   r: { request: rulesRequest, accepts: exactly(11), reply: rules },
@@ -165,9 +169,15 @@ export const openmpOpcodes: Readonly<Record<string, Opcode<ResolvedSamp>>> = {
   p: { request: pingRequest, accepts: exactly(15), reply: ping },
 };
 
+/** open.mp up to v1.1: `o` only at 15 bytes, echoed (d96fde3; the check sat before the 11-byte branch). */
+export const openmpEchoOpcodes: Readonly<Record<string, Opcode<ResolvedSamp>>> = {
+  ...openmpOpcodes,
+  o: { request: ompechoRequest, accepts: exactly(15), reply: omp },
+};
+
 /** A SA-MP 0.3.7 or open.mp server answering from `state`. */
 export function sampResponder(state: ResolvedSamp): Responder {
-  const table = state.flavor === 'openmp' ? openmpOpcodes : samp037Opcodes;
+  const table = state.flavor === 'samp037' ? samp037Opcodes : state.ompForm === 'echo' ? openmpEchoOpcodes : openmpOpcodes;
   // YSF CheckQueryFlood: one slot per server, moved only when the address changes.
   let lastTick: number | undefined;
   let lastAddress = '';

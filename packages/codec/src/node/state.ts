@@ -5,6 +5,7 @@
  * its path (`servers[1].players[3].name: ...`) before any socket is opened.
  */
 import { textCodec, type Charset } from '../grammar/charset.ts';
+import { ompFormOf, type OmpForm } from '../samp/omp.ts';
 
 /**
  * `samp037`: SA-MP 0.3.7 as YSF reimplements it; `openmp`: open.mp (PROTOCOLS.md §1);
@@ -65,6 +66,13 @@ export interface SampServerState extends ServerBase {
   readonly rules?: Readonly<Record<string, string>>;
   /** Absent: RCON disabled (silence). */
   readonly rcon?: RconState;
+  /**
+   * open.mp only: the release to answer `o` as (`1.1.0.2612`, `1.2.0.2670`, `1.4.0.2779`):
+   * before 1.2 the 15-byte echo, 1.2 three strings with banners cut to 120 bytes, from 1.3.1
+   * four strings cut to 160 (samp/omp.ts). Default: the `version` rule's ("omp 1.4.0.2779"),
+   * which then says this one too.
+   */
+  readonly ompVersion?: string;
   /** open.mp `o`: Discord invite, sent empty when longer than 50 bytes. */
   readonly discord?: string;
   /** open.mp `o`: banner and logo URLs, cut to 160 bytes. */
@@ -152,6 +160,8 @@ export interface ResolvedSamp {
   readonly bannerLight: string;
   readonly bannerDark: string;
   readonly logo: string;
+  /** open.mp: the form `o` is answered in (from `ompVersion`). */
+  readonly ompForm: OmpForm;
   readonly charset: Charset;
   readonly floodGuard: boolean;
 }
@@ -321,7 +331,13 @@ function samp(o: Obj, path: string, flavor: 'samp037' | 'openmp'): ResolvedSamp 
   const charset = charsetOf(o, path);
   const omp = flavor === 'openmp';
   const text = (key: string, fallback: string): string => encodable(optString(o, key, path, fallback), charset, `${path}.${key}`);
-  const rules = o['rules'] === undefined ? defaultRules[flavor] : stringRecord(o['rules'], `${path}.rules`);
+  const ompVersion = o['ompVersion'] === undefined ? undefined : optString(o, 'ompVersion', path, '');
+  if (ompVersion !== undefined && (!omp || !ompFormOf(ompVersion))) {
+    throw new StateError(`${path}.ompVersion`, omp ? 'expected an open.mp release such as "1.2.0.2670"' : 'only an open.mp server has one');
+  }
+  const rules = o['rules'] !== undefined ? stringRecord(o['rules'], `${path}.rules`)
+    : ompVersion !== undefined ? { ...defaultRules.openmp, version: `omp ${ompVersion.replace(/^omp\s+/, '')}` } : defaultRules[flavor];
+  const ompForm = ompFormOf(ompVersion ?? (rules['version']?.startsWith('omp ') ? rules['version'] : '') ?? '')?.form ?? 'logo';
   for (const [k, v] of Object.entries(rules)) {
     encodable(k, charset, `${path}.rules[${JSON.stringify(k)}]`, 0xff);
     encodable(v, charset, `${path}.rules[${JSON.stringify(k)}]`, 0xff);
@@ -342,6 +358,7 @@ function samp(o: Obj, path: string, flavor: 'samp037' | 'openmp'): ResolvedSamp 
     bannerLight: text('bannerLight', ''),
     bannerDark: text('bannerDark', ''),
     logo: text('logo', ''),
+    ompForm,
     charset,
     floodGuard: optBool(o, 'floodGuard', path, false),
   };
