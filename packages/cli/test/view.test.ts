@@ -70,6 +70,11 @@ describe('summary lines', () => {
     expect(onTerminal('dissect', veth, '-V')).toBe(tree);
   }, 60_000);
 
+  it('of a hex dump of a bare payload: no time, no addresses', () => {
+    const r = run('dissect', `${root}packages/dissect/test/fixtures/hex/samp-info-response.xxd.txt`, '-P');
+    expect(r.stdout).toMatch(/^ {4}1 {11}- {21}- → - {21}SAMP {7}83 SA:MP info response: /);
+  });
+
   it('-V after a command is its option; before one it is still the version', () => {
     expect(run('-V').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     expect(run('dissect', veth, '-V').stdout).toMatch(/^Frame 5: /);

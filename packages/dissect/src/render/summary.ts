@@ -60,11 +60,13 @@ const timeOf = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as 
  */
 export function summaryColumns(p: PacketRecord, start?: Timestamp | null): SummaryColumns {
   const t = timeOf(p);
+  // A hex dump of a bare payload has no addresses (0.0.0.0:0 at both ends in its record).
+  const bare = p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0';
   return {
     frame: p.frame,
     time: t ? timestampDifference(t, start ?? t) : '-',
-    source: endpoint(p.src),
-    destination: endpoint(p.dst),
+    source: bare ? '-' : endpoint(p.src),
+    destination: bare ? '-' : endpoint(p.dst),
     protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
     length: p.payloadLength,
     info: p.summary + pairingNotes(p),
