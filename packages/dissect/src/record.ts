@@ -26,14 +26,14 @@ export interface PacketRecord {
    * The tree as JSON text (`nodeJson` of each node), written while decoding when the
    * message decoded cleanly; NDJSON output uses it instead of building the tree.
    */
-  readonly fieldsJson?: string;
+  readonly fieldsJson?: string | undefined;
   /** Offset of the UDP payload within the frame (of the first fragment when reassembled). */
   readonly payloadOffset: number;
   readonly payloadLength: number;
   /** Frames that carried the fragments of a reassembled datagram. */
-  readonly fragments?: readonly number[];
+  readonly fragments?: readonly number[] | undefined;
   /** Where and why decoding stopped. */
-  readonly malformed?: { readonly type: string; readonly field: string; readonly offset: number; readonly message: string };
+  readonly malformed?: { readonly type: string; readonly field: string; readonly offset: number; readonly message: string } | undefined;
   readonly warnings: readonly { readonly field: string; readonly offset: number; readonly message: string }[];
   /** Frame of the first response to this request. */
   responseIn?: number;
