@@ -2,7 +2,7 @@
  * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, or raw IP)
  * walked down to UDP, or a bare payload dissected directly.
  */
-import { CodecError, recognize } from '@gamequery/codec';
+import { CodecError, minecraftReplyShape, recognize } from '@gamequery/codec';
 import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOptions } from './hex/index.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
@@ -15,7 +15,9 @@ export interface HexDissection {
   readonly stats: DissectStats;
 }
 
+/** A query message by its signature, or a Minecraft reply by its shape: a payload, not a frame to walk down. */
 const isQueryPayload = (bytes: Uint8Array): boolean => {
+  if (minecraftReplyShape(bytes)) return true;
   try {
     recognize(bytes);
     return true;

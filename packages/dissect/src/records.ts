@@ -9,8 +9,8 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, malformedNode, messages, protocolNames, recognize, secretFields, signatureOf,
-  type CodecOptions, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
+  ByteSink, CodecError, malformedNode, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, secretFields, signatureOf,
+  type CodecOptions, type DecodeWarning, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
@@ -29,6 +29,17 @@ export const INCOMPLETE = 'released before its exchange was settled: the one-pas
 
 /** Why an exchange's links may be crossed with a twin's. */
 export const AMBIGUOUS = 'an identical request from the same client to the same server was waiting at the same time: identical replies were paired first come, first served';
+
+/**
+ * The warning on a Minecraft reply whose request the input does not hold (a hex dump of a
+ * reply, a capture started mid-conversation): known by its shape alone (codec
+ * `minecraftReplyShape`), or because `--protocol` said so. On the generated link item, so
+ * text shows it as tshark's Sequence group.
+ */
+export const REQUEST_NOT_SEEN: DecodeWarning = Object.freeze({
+  field: 'mcquery.response_to', offset: 0,
+  message: 'Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request',
+});
 
 export class RecordMaker {
   readonly #options: DissectOptions;
@@ -137,10 +148,17 @@ export class RecordMaker {
   #raw(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): Packet | undefined {
     const payload = udp.payload;
     const hint = this.#decodeAsHint(udp) ?? {};
-    // Without a hint, only bytes with a signature can be recognised: the rest is other traffic, no need to try.
-    if (!hint.protocol && !signatureOf(payload)) return undefined;
+    if (!hint.protocol && !signatureOf(payload)) {
+      // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
+      const shape = minecraftReplyShape(payload);
+      return shape ? this.#record(frame, timestamp, udp, frameBytes, 'mcquery', 'response', mcqueryMessages[shape].response, REQUEST_NOT_SEEN) : undefined;
+    }
     const r = recognizeOrError(payload, hint, this.#codec);
-    if (!(r instanceof CodecError)) return this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout);
+    if (!(r instanceof CodecError)) {
+      // A Minecraft reply the pairer could not pair has no request in the input.
+      const alone = r.protocol === 'mcquery' && r.direction === 'response' ? REQUEST_NOT_SEEN : undefined;
+      return this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, alone);
+    }
     const protocol = hint.protocol ?? claimedBy(payload);
     return protocol ? this.#unknown(frame, timestamp, udp, frameBytes, protocol, r) : undefined;
   }
@@ -148,6 +166,8 @@ export class RecordMaker {
   #decodeAsHint(udp: UdpDatagram): PacketHint | undefined {
     const d = this.#options.decodeAs;
     if (!d) return undefined;
+    // No ports: every payload (a hex dump has none).
+    if (!d.ports.length) return { protocol: d.protocol };
     const toServer = d.ports.includes(udp.dst.port);
     const fromServer = d.ports.includes(udp.src.port);
     if (!toServer && !fromServer) return undefined;
@@ -158,6 +178,8 @@ export class RecordMaker {
   #record(
     frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined,
     protocol: Protocol, direction: Direction | 'either', layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    /** A warning of the record's own, before the decode's (a reply whose request was not seen). */
+    extra?: DecodeWarning,
   ): Packet {
     const kind = recordKind(protocol, direction, layout.message, layout.id);
     const codec = this.#codec;
@@ -174,7 +196,8 @@ export class RecordMaker {
         // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
         const p = new Packet(
           frame, timestamp, udp, frameBytes, kind,
-          layout.describe(decoded.value), { layout, codec }, arena.buf, start, arena.at, undefined, decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
+          layout.describe(decoded.value), { layout, codec }, arena.buf, start, arena.at, undefined,
+          extra ? [extra, ...decoded.warnings] : decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
         );
         if (hasSecrets(layout)) p.secretsShown = this.#emit.showSecrets;
         return p;
@@ -185,7 +208,7 @@ export class RecordMaker {
     return new Packet(
       frame, timestamp, udp, frameBytes, kind,
       e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
-      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
+      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, extra ? [extra, ...ann.warnings] : ann.warnings,
     );
   }
 

@@ -40,8 +40,8 @@ export function dissectCommand(): Command {
     .addOption(new Option('-F, --format <format>', 'output: text (the tree), json, ndjson, html (one page: packet list, tree and hex pane linked)').choices(['text', 'json', 'ndjson', 'html']))
     .option('-x, --hex', 'add a hex pane (tshark -x style) marking the bytes of the --field fields')
     .option('-e, --field <abbrev>', 'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)', collectField, [])
-    .option('--protocol <name>', `decode traffic on --port as this protocol: ${PROTOCOL_HELP}`, parseProtocol)
-    .option('--port <port>', 'port for --protocol, 1-65535 (repeatable)', collectPort, [])
+    .option('--protocol <name>', `decode every UDP payload as this protocol, or with --port only traffic to or from those ports (Wireshark's Decode As): ${PROTOCOL_HELP}`, parseProtocol)
+    .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
     .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
     .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
@@ -53,7 +53,7 @@ export function dissectCommand(): Command {
     .action(async (file: string, opts: Opts) => {
       const view = chooseView(opts, !!process.stdout.isTTY);
       const filter = displayFilter(opts);
-      if (opts.protocol && !opts.port.length) throw new Error('--protocol needs at least one --port');
+      if (opts.port.length && !opts.protocol) throw new Error('--port needs --protocol (the protocol to decode that port\'s traffic as)');
       for (const [flag, ms] of [['--timeout', opts.timeout], ['--duplicate-window', opts.duplicateWindow]] as const) {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }

@@ -32,3 +32,4 @@ export const fullResponse: typeof full.fullResponse = full.fullResponse;
 export { mcqueryTypes, mcqueryRequestHeader, mcqueryResponseHeader, HANDSHAKE, STAT } from './header.ts';
 export { statToken } from './basic.ts';
 export { mcqueryMessages } from './messages.ts';
+export { minecraftReplyShape, type MinecraftReplyShape } from './heuristic.ts';

@@ -6,7 +6,7 @@ import { writeTimestamp } from '../capture/timestamp.ts';
 import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord, type RecordKind } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
-import { renderTree, showOf } from './text.ts';
+import { expertLine, renderTree, showOf } from './text.ts';
 
 export interface RenderOptions {
   readonly showSecrets?: boolean;
@@ -61,6 +61,7 @@ export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): 
   if (p.unmatched) lines.push(`    [Unmatched response: ${p.unmatched}]`);
   if (p.incomplete) lines.push(`    [Pairing incomplete: ${p.incomplete}]`);
   if (p.ambiguous) lines.push(`    [Ambiguous: ${p.ambiguous}]`);
+  for (const w of p.warnings) lines.push(`    ${expertLine(w)}`);
   if (options.hex) lines.push('', ...packetHexPane(p, options));
   return lines;
 }
@@ -264,6 +265,7 @@ const UNMATCHED_TEXT = asciiBytes('    [Unmatched response: ');
 const INCOMPLETE_TEXT = asciiBytes('    [Pairing incomplete: ');
 const AMBIGUOUS_TEXT = asciiBytes('    [Ambiguous: ');
 const CLOSE_TEXT = asciiBytes(']\n');
+const INDENT_TEXT = asciiBytes('    ');
 
 /** The tree's title line of a kind of record, `SA:MP Query Protocol, info response`, made once per kind. */
 const titles = new WeakMap<RecordKind, Uint8Array>();
@@ -350,6 +352,13 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
   generatedLine(sink, UNMATCHED_TEXT, q.unmatched);
   generatedLine(sink, INCOMPLETE_TEXT, q.incomplete);
   generatedLine(sink, AMBIGUOUS_TEXT, q.ambiguous);
+  if (q.warnings.length) {
+    for (const w of q.warnings) {
+      sink.bytes(INDENT_TEXT);
+      sink.raw(expertLine(w));
+      sink.bytes(NEWLINE);
+    }
+  }
   if (options.hex) {
     // Nothing to mark and nothing to hide (see above): the bytes as they are.
     sink.bytes(NEWLINE);

@@ -1,7 +1,8 @@
 /**
  * Text rendering of an annotated tree, shaped like `tshark -V`:
  * `Label: value` lines, subtrees indented by four spaces, generated items in brackets,
- * the malformed item as `[Malformed Packet: why]`.
+ * the malformed item as `[Malformed Packet: why]`, a warning as tshark's expert item
+ * `[Expert Info (Warning/Malformed): why]`.
  */
 import { MASK, type FieldNode } from '@gamequery/codec';
 
@@ -33,4 +34,13 @@ export function renderTree(nodes: readonly FieldNode[], options: TextOptions = {
   };
   walk(nodes, options.indent ?? 0);
   return out;
+}
+
+/**
+ * A decode warning as tshark shows an expert item in its tree: `[Expert Info (Warning/Group): message]`.
+ * The group is Sequence for a warning on the generated link (`*.response_to`: a reply whose
+ * request was not seen), Malformed for the rest (a flag byte above 1, a list shorter than its count).
+ */
+export function expertLine(w: { readonly field: string; readonly message: string }): string {
+  return `[Expert Info (Warning/${w.field.endsWith('.response_to') ? 'Sequence' : 'Malformed'}): ${w.message}]`;
 }

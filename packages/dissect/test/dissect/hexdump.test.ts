@@ -57,10 +57,17 @@ describe('dissecting hex dumps', () => {
     expect(r.packets.map((p) => [p.direction, p.responseIn, p.requestIn])).toEqual([['request', 2, undefined], ['response', undefined, 1]]);
   });
 
-  it('needs Decode As for a lone Minecraft reply, which has no magic', () => {
+  it('knows a lone Minecraft reply, which has no magic, by its shape, and says its request was not seen', () => {
     const reply = '09 00 00 00 01 39 35 31 33 33 30 37 00';
-    expect(dissectHexDump(reply).packets).toEqual([]);
-    const [p] = dissectHexDump(reply, { decodeAs: { protocol: 'mcquery', ports: [0] } }).packets;
-    expect(p).toMatchObject({ layout: 'mcquery.handshake.response', summary: 'Minecraft query handshake response: token 9513307' });
+    for (const options of [{}, { decodeAs: { protocol: 'mcquery' as const, ports: [] } }]) {
+      const [p, ...rest] = dissectHexDump(reply, options).packets;
+      expect(rest).toEqual([]);
+      expect(p).toMatchObject({ layout: 'mcquery.handshake.response', summary: 'Minecraft query handshake response: token 9513307' });
+      expect(p!.warnings.map((w) => w.field)).toEqual(['mcquery.response_to']);
+    }
+    // Without its NUL it is no reply's shape; Decode As still reads it (cut short).
+    expect(dissectHexDump(reply.slice(0, -3)).packets).toEqual([]);
+    const [cut] = dissectHexDump(reply.slice(0, -3), { decodeAs: { protocol: 'mcquery', ports: [] } }).packets;
+    expect(cut!.malformed?.field).toBe('mcquery.handshake.token');
   });
 });

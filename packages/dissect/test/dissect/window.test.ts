@@ -81,10 +81,12 @@ describe('the duplicate window', () => {
     expect(packets.map(links)[1]).toEqual({ frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'late reply, 6000.047 ms after the request (timeout 5000 ms)' });
     expect(packets[1]!.summary).toBe('Minecraft query basic response: "A Minecraft Server" 2/20');
     expect(stats).toMatchObject({ game: 2, nonGame: 0, unanswered: 1, unmatched: 1 });
-    // Past the window nothing ties those bytes to a request: no magic, so they are not taken for a reply.
+    // Past the window nothing ties those bytes to a request: no magic, so only their shape makes them a reply, whose request was not seen.
     const forgotten = await dissect(capture([6_000_047], 7), { duplicateWindowMs: 500 });
-    expect(forgotten.packets).toHaveLength(1);
-    expect(forgotten.stats).toMatchObject({ game: 1, nonGame: 1, unmatched: 1 });
+    expect(forgotten.packets).toHaveLength(2);
+    expect(forgotten.packets[1]).toMatchObject({ layout: 'mcquery.basic.response', requestIn: undefined, unmatched: undefined });
+    expect(forgotten.packets[1]!.warnings.map((w) => w.field)).toEqual(['mcquery.response_to']);
+    expect(forgotten.stats).toMatchObject({ game: 2, nonGame: 0, unmatched: 1 });
   });
 
   it('rejects a negative or non-finite window with a RangeError that names it', () => {

@@ -1,0 +1,121 @@
+/**
+ * Warnings in the text output (tshark's expert items), and Minecraft replies without their
+ * request, on captures made on loopback by scripts/make-expert-captures.sh (tcpdump) and
+ * hex dumps of their payloads (tshark -T fields -e udp.payload | xxd -r -p | xxd).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ByteSink, minecraftReplyShape, fromHex } from '@gamequery/codec';
+import { dissectHexDump, packetJson, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import { dissectFile } from './helpers.ts';
+
+const dir = new URL('../fixtures/expert/', import.meta.url).pathname;
+const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
+
+const written = (p: PacketRecord): string => {
+  const sink = new ByteSink();
+  writePacketText(p, sink);
+  return sink.text();
+};
+const NOT_SEEN = '    [Expert Info (Warning/Sequence): Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request]';
+
+describe('warnings in text output', () => {
+  it('are expert items under the packet, the same on the compiled path and the tree path', async () => {
+    const { packets } = await dissectFile(`${dir}expert-lo.pcap`);
+    const byFrame = new Map(packets.map((p) => [p.frame, p]));
+    const expected: Record<number, string> = {
+      2: '    [Expert Info (Warning/Malformed): samp.info.password: flag byte is 2, expected 0 or 1]',
+      4: '    [Expert Info (Warning/Malformed): samp.rules.count: 3 entries declared, 2 present before the end of the message]',
+      6: '    [Expert Info (Warning/Malformed): samp.clients.count: 2 entries declared, 1 present before the end of the message]',
+    };
+    for (const [frame, line] of Object.entries(expected)) {
+      const p = byFrame.get(Number(frame))!;
+      // Written before its tree is built: the layout's compiled text emitter.
+      expect((p as { treeSource?: unknown }).treeSource).toBeDefined();
+      const fast = written(p).split('\n');
+      expect(fast.at(-2)).toBe(line);
+      expect(fast.at(-3)).toMatch(/^ {4}\[Time: 0\.000\d+ seconds\]$/);
+      // The tree path gives the same lines.
+      expect(renderPacketText(p)).toEqual(fast.slice(0, -1));
+      expect(packetJson(p)['warnings']).toHaveLength(1);
+    }
+    // Requests have none.
+    for (const frame of [1, 3, 5]) expect(written(byFrame.get(frame)!)).not.toContain('Expert Info');
+  });
+
+  it('adds nothing to clean packets', async () => {
+    const { packets } = await dissectFile(`${captures}lo-us.pcap`);
+    for (const p of packets) expect(renderPacketText(p).join('\n')).not.toContain('Expert Info');
+  });
+});
+
+describe('Minecraft replies without their request', () => {
+  it('are dissected from a capture that lacks the requests, with a warning', async () => {
+    const { packets } = await dissectFile(`${dir}expert-lo.pcap`);
+    const mc = packets.filter((p) => p.protocol === 'mcquery');
+    expect(mc.map((p) => [p.frame, p.layout])).toEqual([[7, 'mcquery.handshake.response'], [8, 'mcquery.basic.response'], [9, 'mcquery.full.response']]);
+    for (const p of mc) {
+      expect(p.requestIn).toBeUndefined();
+      expect(p.warnings.map((w) => w.field)).toEqual(['mcquery.response_to']);
+      expect(written(p).split('\n').at(-2)).toBe(NOT_SEEN);
+    }
+    expect(mc[0]!.summary).toBe('Minecraft query handshake response: token -1234567');
+    expect(mc[1]!.summary).toBe('Minecraft query basic response: "Mid-conversation" 3/20');
+  });
+
+  it('are dissected from an xxd dump of their payloads, one packet per dump', () => {
+    const d = dissectHexDump(readFileSync(`${dir}mc-replies.xxd.txt`, 'utf8'));
+    expect(d.packets.map((p) => p.layout)).toEqual(['mcquery.handshake.response', 'mcquery.basic.response', 'mcquery.full.response']);
+    expect(d.packets.every((p) => p.warnings.length === 1 && !p.malformed)).toBe(true);
+  });
+
+  it('are not made up from other UDP: DNS, SA:MP, unknown messages', async () => {
+    for (const name of ['dns-lo.pcap', 'unknown-lo.pcap', 'lo-us.pcap']) {
+      const { packets } = await dissectFile(`${captures}${name}`);
+      expect(packets.filter((p) => p.warnings.some((w) => w.field === 'mcquery.response_to'))).toEqual([]);
+    }
+    const dns = '123481800001000100000000076578616d706c6503636f6d0000010001c00c000100010000012c00045db8d822';
+    expect(minecraftReplyShape(fromHex(dns))).toBeUndefined();
+  });
+
+  it('cut short, need --protocol: every payload without --port, only those ports with it', () => {
+    const text = readFileSync(`${dir}mc-basic-cut.xxd.txt`, 'utf8');
+    expect(dissectHexDump(text).packets).toEqual([]);
+    const [p] = dissectHexDump(text, { decodeAs: { protocol: 'mcquery', ports: [] } }).packets;
+    expect(p!.layout).toBe('mcquery.basic.response');
+    expect(p!.malformed?.field).toBe('mcquery.basic.map');
+    expect(renderPacketText(p!)).toContain(NOT_SEEN);
+    // A port no payload of a hex dump has.
+    expect(dissectHexDump(text, { decodeAs: { protocol: 'mcquery', ports: [25565] } }).packets).toEqual([]);
+  });
+
+  it('with --port, are taken as the protocol only on those ports', async () => {
+    const plain = await dissectFile(`${dir}expert-lo.pcap`);
+    const other = await dissectFile(`${dir}expert-lo.pcap`, { decodeAs: { protocol: 'vcmp', ports: [9999] } });
+    expect(other.packets.map((p) => p.layout)).toEqual(plain.packets.map((p) => p.layout));
+    const samp = await dissectFile(`${dir}expert-lo.pcap`, { decodeAs: { protocol: 'mcquery', ports: [47777] } });
+    // The Minecraft port's replies, not named, are as before (by their shape).
+    expect(samp.packets.filter((p) => p.src.port === 47778).map((p) => p.layout)).toEqual(['mcquery.handshake.response', 'mcquery.basic.response', 'mcquery.full.response']);
+    // The dump of the cut reply (the test above) has no reply's shape.
+    const cut = fromHex(readFileSync(`${dir}mc-basic-cut.xxd.txt`, 'utf8').split('\n').map((l) => l.slice(10, 49).replaceAll(' ', '')).join(''));
+    expect(cut.length).toBe(30);
+    expect(minecraftReplyShape(cut)).toBeUndefined();
+  });
+});
+
+describe('minecraftReplyShape', () => {
+  // The replies of the committed captures (PROTOCOLS.md §3.10's examples) and edge cases made from them.
+  const handshake = fromHex('09000000013935313333303700');
+  it('knows each reply and refuses near misses', () => {
+    expect(minecraftReplyShape(handshake)).toBe('handshake');
+    expect(minecraftReplyShape(handshake.subarray(0, handshake.length - 1))).toBeUndefined();
+    expect(minecraftReplyShape(fromHex('0900000001393531333330373800'))).toBe('handshake');
+    expect(minecraftReplyShape(fromHex('09000000013939393939393939393900'))).toBeUndefined(); // past i32
+    expect(minecraftReplyShape(fromHex('09000000012d00'))).toBeUndefined();
+    const basic = fromHex('000000000141204d696e6563726166742053657276657200534d5000776f726c64003200323000dd633132372e302e302e3100');
+    expect(minecraftReplyShape(basic)).toBe('basic');
+    const noPlayers = Uint8Array.from(basic);
+    noPlayers[34] = 0x41; // numplayers "A"
+    expect(minecraftReplyShape(noPlayers)).toBeUndefined();
+  });
+});
