@@ -36,36 +36,36 @@ export interface PacketRecord {
   readonly malformed?: { readonly type: string; readonly field: string; readonly offset: number; readonly message: string } | undefined;
   readonly warnings: readonly { readonly field: string; readonly offset: number; readonly message: string }[];
   /** Frame of the first response to this request. */
-  responseIn?: number;
+  responseIn?: number | undefined;
   /** Frame of the request this responds to. */
-  requestIn?: number;
+  requestIn?: number | undefined;
   /** Seconds between request and response, exact at the capture's resolution. */
-  responseTime?: string;
+  responseTime?: string | undefined;
   /** Why a request got no reply (timeout in capture time). */
-  unanswered?: string;
+  unanswered?: string | undefined;
   /** A response that repeats one already paired. */
-  duplicateOf?: number;
+  duplicateOf?: number | undefined;
   /**
    * Why a response is paired with no request: a late reply (after its request's
    * timeout), another reply to a request already answered, one from the wrong address,
    * or no request for it within the duplicate window. `requestIn` then names the request
    * it most likely belongs to, if there is one.
    */
-  unmatched?: string;
+  unmatched?: string | undefined;
   /**
    * Why the record says less than its exchange would have: let out before the exchange
    * settled, when one-pass input (a pipe) reached its memory ceiling. Absent otherwise.
    */
-  incomplete?: string;
+  incomplete?: string | undefined;
   /**
    * Why the links may be crossed: an identical request from the same client to the same
    * server was pending at the same time, and identical replies cannot say whose they are.
    */
-  ambiguous?: string;
+  ambiguous?: string | undefined;
   /** The UDP payload (kept for the hex pane; not part of the JSON). */
   readonly payload: Uint8Array;
   /** The whole frame when the payload came from one frame (for the hex pane). */
-  readonly frameBytes?: Uint8Array;
+  readonly frameBytes?: Uint8Array | undefined;
 }
 
 /** What a record is: protocol, direction, message and layout, with its NDJSON text written once. */
