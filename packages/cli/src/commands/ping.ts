@@ -76,6 +76,7 @@ export function pingCommand(): Command {
     .addHelpText('after', `
 Each request carries a fresh random nonce and is sent once; a reply is matched by server
 address, port and nonce. Times are from send to receive on the socket, in ms.
+A closed port (ICMP port unreachable) stops that server at once: "port unreachable", exit 3.
 
 Examples:
   gamequery ping samp 127.0.0.1:7777
@@ -85,7 +86,8 @@ Examples:
       const stop = new AbortController();
       const interrupt = (): void => stop.abort(new Error('interrupted'));
       process.once('SIGINT', interrupt);
-      const client = new QueryClient({ timeoutMs: opts.timeout, retries: 0 });
+      // A connected socket per server: a closed port is reported at once (ICMP port unreachable), not after the timeout.
+      const client = new QueryClient({ timeoutMs: opts.timeout, retries: 0, connect: true });
       const started = performance.now();
       const print = (line: string): void => {
         if (!opts.json) process.stdout.write(`${line}\n`);

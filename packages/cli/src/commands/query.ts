@@ -56,6 +56,9 @@ interface Row {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
+/** Up to this many servers, each gets a connected socket (port unreachable heard at once); more share one. */
+const CONNECT_UP_TO = 16;
+
 export function queryCommand(): Command {
   return new Command('query')
     .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
@@ -70,6 +73,9 @@ export function queryCommand(): Command {
     .addOption(new Option('--charset <name>', 'charset of the strings (SA:MP hostnames are often windows-1251)').choices([...charsets]))
     .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
     .addHelpText('after', `
+Up to ${CONNECT_UP_TO} servers each get a connected socket: a closed port fails at once with
+"port unreachable" (ICMP), exit 3. A longer list shares one socket and times out instead.
+
 Examples:
   gamequery query samp 127.0.0.1:7777
   gamequery query minecraft [::1]:25565 --json
@@ -88,7 +94,8 @@ Examples:
         }
       });
 
-      const client = new QueryClient({ timeoutMs: opts.timeout, retries: opts.retries, concurrency: opts.concurrency });
+      // A few servers: a connected socket each, so that a closed port fails at once (ICMP port unreachable); a list keeps one shared socket.
+      const client = new QueryClient({ timeoutMs: opts.timeout, retries: opts.retries, concurrency: opts.concurrency, connect: entries.length <= CONNECT_UP_TO });
       const everything = new AbortController();
       const timer = opts.deadline === undefined ? undefined : setTimeout(() => everything.abort(new DeadlineError(
         `no answer within the overall deadline of ${opts.deadline} ms`, { code: 'deadline', server: '' },
@@ -125,7 +132,7 @@ Examples:
         }
       }
       // 2: a server that is no address; 3: a server did not answer; 1: one answered with what could not be read.
-      const unanswered = new Set(['NoReplyError', 'DeadlineError', 'SendError']);
+      const unanswered = new Set(['NoReplyError', 'DeadlineError', 'SendError', 'UnreachableError']);
       if (rows.some((r) => r.error?.type === 'TargetError')) process.exitCode = EXIT.usage;
       else if (rows.some((r) => r.error && unanswered.has(r.error.type))) process.exitCode = EXIT.noAnswer;
       else if (rows.some((r) => r.error)) process.exitCode = EXIT.damaged;
@@ -151,7 +158,7 @@ function cells(r: Result): [string, string, string, string, string] {
 function table(kind: Kind, rows: readonly Row[]): string {
   const head = ['SERVER', 'TYPE', 'NAME', 'PLAYERS', kind === 'minecraft' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP', 'RTT'];
   const body = rows.map((r) => {
-    if (!r.result) return [r.server, '-', `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type})`, '', '', ''];
+    if (!r.result) return [r.server, '-', `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type === 'UnreachableError' ? 'port unreachable' : r.error!.type})`, '', '', ''];
     const [type, name, players, more, time] = cells(r.result);
     const flat = (t: string): string => printable(t).replace(/\t/g, ' ');
     return [r.server, type, cut(flat(name), 40), players, cut(flat(more), 32), time];

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsets, type Charset } from '@gamequery/codec';
-import { DeadlineError, NoReplyError, QueryClient, QueryError, defaultPorts, parseServer } from '@gamequery/codec/node';
+import { DeadlineError, NoReplyError, QueryClient, QueryError, UnreachableError, defaultPorts, parseServer } from '@gamequery/codec/node';
 import { printable } from './query.ts';
 import { EXIT, integer } from '../args.ts';
 
@@ -57,6 +57,7 @@ export function rconCommand(): Command {
     .addHelpText('after', `
 The password travels in clear text (that is the protocol); it is read from a file or
 $${ENV} only, and never printed, not in errors either.
+A closed port (ICMP port unreachable) fails at once: "port unreachable", exit 3.
 
 Example:
   GAMEQUERY_RCON_PASSWORD=changeme gamequery rcon 127.0.0.1:7777 players`)
@@ -64,7 +65,8 @@ Example:
       const { host, port } = parseServer(serverText, defaultPorts.samp);
       const secret = password(opts);
       const command = words.join(' ');
-      const client = new QueryClient({ timeoutMs: opts.timeout, rconQuietMs: opts.quiet });
+      // A connected socket: a closed port is reported at once (ICMP port unreachable), not taken for a silent RCON.
+      const client = new QueryClient({ timeoutMs: opts.timeout, rconQuietMs: opts.quiet, connect: true });
       try {
         const r = await client.rcon(host, port, secret, command, { retries: opts.retries, ...(opts.charset ? { charset: opts.charset } : {}) });
         if (opts.json) process.stdout.write(JSON.stringify({ server: r.server, command: r.command, lines: r.lines, rttMs: r.rttMs }, null, 2) + '\n');
@@ -74,7 +76,7 @@ Example:
         if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command, error: e.toJSON() }, null, 2) + '\n');
         process.stderr.write(`gamequery: ${printable(e.message)}\n`);
         // 3: no answer (a silent or unreachable server); 1: the server refused (wrong password) or the command cannot be sent.
-        process.exitCode = e instanceof NoReplyError || e instanceof DeadlineError ? EXIT.noAnswer : EXIT.damaged;
+        process.exitCode = e instanceof NoReplyError || e instanceof DeadlineError || e instanceof UnreachableError ? EXIT.noAnswer : EXIT.damaged;
       } finally {
         await client.close();
       }

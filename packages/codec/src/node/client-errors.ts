@@ -6,7 +6,7 @@
 import type { Protocol } from '../grammar/layout.ts';
 
 export type QueryFailure =
-  | 'no-reply' | 'rcon-silent' | 'wrong-password' | 'deadline' | 'aborted' | 'closed' | 'resolve' | 'send' | 'bad-reply';
+  | 'no-reply' | 'rcon-silent' | 'wrong-password' | 'deadline' | 'aborted' | 'closed' | 'resolve' | 'send' | 'bad-reply' | 'unreachable';
 
 export interface QueryErrorInfo {
   readonly code: QueryFailure;
@@ -74,6 +74,14 @@ export class ResolveError extends QueryError {
 /** The socket refused to send (no route, no permission…). */
 export class SendError extends QueryError {
   override readonly name: string = 'SendError';
+}
+
+/**
+ * The server's host answered with ICMP port unreachable: nothing listens on that UDP port.
+ * Heard only on a connected socket (the client's `connect` option), at once, not after a timeout.
+ */
+export class UnreachableError extends QueryError {
+  override readonly name: string = 'UnreachableError';
 }
 
 /** A reply paired with the request but is not the message asked for. */

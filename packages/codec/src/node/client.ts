@@ -32,7 +32,7 @@ import { recognize } from '../packet.ts';
 import { QueryPairer } from '../rx/pairer.ts';
 import type { Datagram, DecodedDatagram, Endpoint, ExchangeEvent, PairingEvent } from '../rx/types.ts';
 import {
-  AbortedError, ClientClosedError, DeadlineError, QueryError, ResolveError, SendError, TRUNCATED_REPLY,
+  AbortedError, ClientClosedError, DeadlineError, QueryError, ResolveError, SendError, TRUNCATED_REPLY, UnreachableError,
 } from './client-errors.ts';
 import { canonicalAddress, showServer } from './target.ts';
 import {
@@ -57,6 +57,14 @@ export interface QueryClientOptions {
   readonly rconQuietMs?: number;
   /** Local addresses to bind. Default `0.0.0.0` and `::`. */
   readonly localAddress?: { readonly ipv4?: string; readonly ipv6?: string };
+  /**
+   * One connected UDP socket per server instead of the shared one: the host's ICMP port
+   * unreachable (which Node reports only on a connected socket) then fails the query at
+   * once with an {@link UnreachableError} instead of after its timeouts. For a command that
+   * asks a few servers; bulk querying keeps the shared socket (a socket per server costs a
+   * file descriptor each). Default false.
+   */
+  readonly connect?: boolean;
   /** Socket receive buffer, bytes (the kernel may cap it). Default 4 MiB. */
   readonly recvBufferSize?: number;
   /** Host name lookup. Default `dns.promises.lookup`. Not called for IP addresses. */
@@ -147,6 +155,8 @@ export interface Session {
 interface Bound {
   readonly socket: Socket;
   readonly local: Endpoint;
+  /** A connected socket's attempts in flight, which an ICMP port unreachable fails. */
+  readonly attempts?: Set<Attempt>;
 }
 
 type Settle =
@@ -156,6 +166,8 @@ type Settle =
 
 interface Job {
   readonly server: QueryTarget;
+  /** The server's own connected socket (the `connect` option), else the shared one of its family. */
+  readonly bound: Bound | undefined;
   readonly protocol: Protocol;
   readonly build: (attempt: number) => Uint8Array;
   readonly lockKey: string | undefined;
@@ -263,7 +275,8 @@ class Scope {
 }
 
 export class QueryClient {
-  readonly #o: Required<Omit<QueryClientOptions, 'lookup' | 'onEvent' | 'localAddress' | 'deadlineMs'>> & {
+  readonly #o: Required<Omit<QueryClientOptions, 'lookup' | 'onEvent' | 'localAddress' | 'deadlineMs' | 'connect'>> & {
+    readonly connect: boolean;
     readonly deadlineMs: number | undefined;
     readonly local: { readonly 4: string; readonly 6: string };
   };
@@ -272,6 +285,9 @@ export class QueryClient {
   readonly #pairer: QueryPairer<Attempt>;
   readonly #sockets: { 4?: Promise<Bound>; 6?: Promise<Bound> } = {};
   readonly #bound: { 4?: Bound; 6?: Bound } = {};
+  /** Connected sockets by server (`connect`), and those open. */
+  readonly #connected = new Map<string, Promise<Bound>>();
+  readonly #open = new Set<Bound>();
   readonly #ready = new Queue<Job>();
   /** Lock key → jobs waiting for it; a key present here is held. */
   readonly #keys = new Map<string, Job[]>();
@@ -303,6 +319,7 @@ export class QueryClient {
       rconQuietMs: positive('rconQuietMs', options.rconQuietMs ?? 500, 1),
       recvBufferSize: Math.floor(positive('recvBufferSize', options.recvBufferSize ?? 4 * 1024 * 1024, 1)),
       local: { 4: options.localAddress?.ipv4 ?? '0.0.0.0', 6: options.localAddress?.ipv6 ?? '::' },
+      connect: !!options.connect,
     };
     this.#lookup = options.lookup ?? ((host) => dnsLookup(host));
     this.#onEvent = options.onEvent;
@@ -356,7 +373,7 @@ export class QueryClient {
       clearTimeout(this.#timer);
       this.#timer = undefined;
       this.#dispatch(this.#pairer.flush());
-      const sockets = await Promise.allSettled([this.#sockets[4], this.#sockets[6]]);
+      const sockets = await Promise.allSettled([this.#sockets[4], this.#sockets[6], ...this.#connected.values()]);
       await Promise.all(sockets.map((s) => (s.status === 'fulfilled' && s.value
         ? new Promise<void>((resolve) => s.value!.socket.close(() => resolve()))
         : undefined)));
@@ -389,7 +406,7 @@ export class QueryClient {
     };
     try {
       const server = await first(this.#resolve(host, port, label, protocol));
-      await first(this.#socket(server.family).catch((e: unknown) => {
+      const bound = await first((this.#o.connect ? this.#connect(server) : this.#socket(server.family)).catch((e: unknown) => {
         throw new SendError(`cannot open a UDP socket on ${showServer(this.#o.local[server.family], 0).replace(/:0$/, '')}: ${(e as { code?: string }).code ?? String(e)}`, {
           code: 'send', server: label, protocol,
         });
@@ -398,7 +415,7 @@ export class QueryClient {
       const session: Session = {
         server, protocol, timeoutMs: this.#o.timeoutMs, retries, rconQuietMs: this.#o.rconQuietMs,
         request: (build, o = {}) => this.#request({
-          server, protocol, build,
+          server, bound: this.#o.connect ? bound : undefined, protocol, build,
           lockKey: o.lockKey === undefined ? undefined : `${protocol} ${showServer(server.address, server.port)} ${o.lockKey}`,
           retries: o.retries ?? retries,
           scope,
@@ -462,6 +479,47 @@ export class QueryClient {
     return created;
   }
 
+  /** The server's own socket, connected to it (`connect`): made on first use, kept until close. */
+  #connect(server: QueryTarget): Promise<Bound> {
+    const key = `${server.family} ${showServer(server.address, server.port)}`;
+    const existing = this.#connected.get(key);
+    if (existing) return existing;
+    const created = new Promise<Bound>((resolve, reject) => {
+      const socket = createSocket(server.family === 6
+        ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#o.recvBufferSize }
+        : { type: 'udp4', recvBufferSize: this.#o.recvBufferSize });
+      const failed = (e: Error): void => {
+        socket.close();
+        reject(e);
+      };
+      socket.once('error', failed);
+      socket.bind({ address: this.#o.local[server.family], port: 0 }, () => socket.connect(server.port, server.address, () => {
+        socket.off('error', failed);
+        const a = socket.address();
+        const bound: Bound = { socket, local: { address: canonicalAddress(a.address), port: a.port }, attempts: new Set() };
+        // ECONNREFUSED: the host's ICMP port unreachable for a datagram of ours.
+        socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNREFUSED' ? this.#unreachable(bound, server) : this.#stats.sendErrors++));
+        socket.on('message', (msg, rinfo) => this.#onMessage(bound, msg, rinfo));
+        this.#open.add(bound);
+        if (this.#busy === 0) socket.unref();
+        resolve(bound);
+      }));
+    });
+    created.catch(() => {
+      if (this.#connected.get(key) === created) this.#connected.delete(key);
+    });
+    this.#connected.set(key, created);
+    return created;
+  }
+
+  /** Nothing listens on the server's port: its attempts in flight fail now, without retries. */
+  #unreachable(bound: Bound, server: QueryTarget): void {
+    for (const attempt of [...bound.attempts!]) {
+      this.#settle(attempt, { kind: 'error', error: unreachableError(server, attempt.job.protocol) });
+    }
+    this.#pump();
+  }
+
   /** Serialises `fn` behind every earlier call with the same key. */
   #exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.#chains.get(key);
@@ -475,16 +533,16 @@ export class QueryClient {
   }
 
   #enter(): void {
-    if (this.#busy++ === 0) for (const b of [this.#bound[4], this.#bound[6]]) b?.socket.ref();
+    if (this.#busy++ === 0) for (const b of [this.#bound[4], this.#bound[6], ...this.#open]) b?.socket.ref();
   }
 
   #leave(): void {
-    if (--this.#busy === 0) for (const b of [this.#bound[4], this.#bound[6]]) b?.socket.unref();
+    if (--this.#busy === 0) for (const b of [this.#bound[4], this.#bound[6], ...this.#open]) b?.socket.unref();
   }
 
   /* ---------- requests, attempts, slots ---------- */
 
-  #request(spec: Pick<Job, 'server' | 'protocol' | 'build' | 'lockKey' | 'retries' | 'scope'>): Promise<Outcome> {
+  #request(spec: Pick<Job, 'server' | 'bound' | 'protocol' | 'build' | 'lockKey' | 'retries' | 'scope'>): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       const job: Job = {
         ...spec, resolve, state: 'waiting', attempts: 0, holdsKey: false, current: undefined, backoff: undefined, unsubscribe: undefined,
@@ -521,7 +579,7 @@ export class QueryClient {
   }
 
   #send(job: Job): void {
-    const bound = this.#bound[job.server.family];
+    const bound = job.bound ?? this.#bound[job.server.family];
     if (!bound) {
       this.#finish(job, { kind: 'error', error: new SendError(`no ${job.server.family === 6 ? 'IPv6' : 'IPv4'} socket`, { code: 'send', server: job.server.label }) });
       return;
@@ -547,17 +605,24 @@ export class QueryClient {
     };
     this.#dispatch(this.#pairer.receive(datagram, time));
     this.#stats.sent++;
-    bound.socket.send(bytes, job.server.port, job.server.address, (err) => {
+    const sent = (err: Error | null): void => {
       if (!err) return;
       this.#stats.sendErrors++;
+      const code = (err as { code?: string }).code;
       this.#settle(attempt, {
         kind: 'error',
-        error: new SendError(`cannot send to ${job.server.label}: ${(err as { code?: string }).code ?? err.message}`, {
+        error: code === 'ECONNREFUSED' ? unreachableError(job.server, job.protocol) : new SendError(`cannot send to ${job.server.label}: ${code ?? err.message}`, {
           code: 'send', server: job.server.label, protocol: job.protocol,
         }),
       });
       this.#pump();
-    });
+    };
+    if (job.bound) {
+      job.bound.attempts!.add(attempt);
+      job.bound.socket.send(bytes, sent);
+    } else {
+      bound.socket.send(bytes, job.server.port, job.server.address, sent);
+    }
     this.#arm();
   }
 
@@ -566,6 +631,7 @@ export class QueryClient {
     if (attempt.settled) return;
     attempt.settled = true;
     attempt.timedOut = result.kind === 'silence';
+    attempt.job.bound?.attempts!.delete(attempt);
     this.#freeSlot(attempt);
     const job = attempt.job;
     if (job.current === attempt) job.current = undefined;
@@ -733,6 +799,10 @@ function truncation(replies: readonly DecodedDatagram<unknown>[]): string | unde
   for (const r of replies) for (const w of r.packet.warnings) if (/ entries declared, \d+ present /.test(w.message)) return w.message;
   return undefined;
 }
+
+const unreachableError = (server: QueryTarget, protocol: Protocol): UnreachableError => new UnreachableError(
+  `${server.label}: port unreachable (the host says nothing listens on UDP port ${server.port})`, { code: 'unreachable', server: server.label, protocol },
+);
 
 /** A datagram that reads as a query request: ours go out, such ones never come back to us. */
 function isRequest(bytes: Uint8Array): boolean {

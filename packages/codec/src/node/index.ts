@@ -31,6 +31,6 @@ export type {
 } from './queries.ts';
 export {
   QueryError, NoReplyError, RconSilenceError, WrongPasswordError, DeadlineError, AbortedError, ClientClosedError,
-  ResolveError, SendError, BadReplyError, type QueryFailure, type QueryErrorInfo,
+  ResolveError, SendError, BadReplyError, UnreachableError, type QueryFailure, type QueryErrorInfo,
 } from './client-errors.ts';
 export { parseServer, showServer, canonicalAddress, defaultPorts, TargetError, type ServerAddress } from './target.ts';
