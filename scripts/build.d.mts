@@ -4,3 +4,4 @@ export declare const main: string;
 export declare const buildArgs: readonly string[];
 export declare function staleness(): string | undefined;
 export declare function build(): boolean;
+export declare function pruneStale(): string[];

@@ -5,7 +5,7 @@
  *
  * Plain JavaScript, so that it runs before anything is compiled.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -59,7 +59,34 @@ export function staleness() {
  * the JavaScript even when it reports type errors).
  */
 export function build() {
-  return spawnSync(process.execPath, buildArgs, { cwd: root, stdio: ['ignore', 2, 2] }).status === 0;
+  const ok = spawnSync(process.execPath, buildArgs, { cwd: root, stdio: ['ignore', 2, 2] }).status === 0;
+  pruneStale();
+  return ok;
+}
+
+/** What tsc writes for one source file `x.ts`: `x.js`, `x.d.ts` and their maps. */
+const outputOf = /\.(?:d\.ts\.map|d\.ts|js\.map|js)$/;
+
+/**
+ * Removes from each package's `dist/` the files whose source is gone (a module renamed or
+ * deleted): `tsc -b` never deletes its old output, and `pnpm pack` would ship it. The
+ * removed paths, relative to the repository.
+ */
+export function pruneStale() {
+  const removed = [];
+  for (const name of packages) {
+    const dist = `${root}packages/${name}/dist/`;
+    if (!existsSync(dist)) continue;
+    for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !outputOf.test(entry.name)) continue;
+      const dir = (entry.parentPath ?? entry.path).slice(dist.length);
+      const source = `${root}packages/${name}/src/${dir ? `${dir}/` : ''}${entry.name.replace(outputOf, '.ts')}`;
+      if (existsSync(source)) continue;
+      rmSync(`${dist}${dir ? `${dir}/` : ''}${entry.name}`);
+      removed.push(`packages/${name}/dist/${dir ? `${dir}/` : ''}${entry.name}`);
+    }
+  }
+  return removed;
 }
 
 // `node scripts/build.mjs` (what `pnpm install` runs): build, and let a type error fail neither
