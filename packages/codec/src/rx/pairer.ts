@@ -26,7 +26,7 @@ import {
   collected, keyRules, mayBeMinecraftReply, sameEndpoint, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
 } from './rules.ts';
 import type {
-  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent,
+  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent, UnmatchedCause,
 } from './types.ts';
 
 /**
@@ -402,11 +402,11 @@ export class QueryPairer<M = unknown> {
 
   /** The event for a reply with no request anywhere near. */
   #orphan(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
-    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply' };
+    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply', cause: 'no-request' };
     try {
       const reply = this.#readMinecraftReply(d);
       if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
-        return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation' };
+        return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation', cause: 'no-request' };
       }
     } catch { /* not a reply either: report the error of the plain decode */ }
     return new Unrecognized(d, this.#o.codec);
@@ -501,7 +501,7 @@ export class QueryPairer<M = unknown> {
       if (r) {
         out.push(copy >= 0
           ? { kind: 'duplicate', response: r, of: this.#recall(copy), original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r) }
-          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), request: this.#recall(newest) });
+          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), cause: this.#causeAfterwards(newest), request: this.#recall(newest) });
       }
       return;
     }
@@ -512,7 +512,7 @@ export class QueryPairer<M = unknown> {
       const r = this.#read(d, decoded, out);
       const request = near ? near.request : this.#recall(nearby);
       const reason = rule.nearMiss(d, request, near ? false : memory.outcome(nearby) === 'answered');
-      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, request });
+      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, cause: 'near-miss', request });
       return;
     }
     out.push(this.#orphan(d, decoded));
@@ -522,6 +522,16 @@ export class QueryPairer<M = unknown> {
   #recall(n: number): DecodedDatagram<M> {
     const layout = this.#memory.layout(n);
     return decodedAgain(this.#memory.request(n), layout, this.#o.codec);
+  }
+
+  /** The code of {@link #afterwards}. */
+  #causeAfterwards(n: number): UnmatchedCause {
+    const memory = this.#memory;
+    switch (memory.outcome(n)) {
+      case 'answered': return memory.collects(n) ? 'rcon-closed' : 'extra';
+      case 'unanswered': return 'late';
+      case 'overflow': return 'dropped';
+    }
   }
 
   /** Why a reply to a request that has already left is unmatched. */

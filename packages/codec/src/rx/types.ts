@@ -71,10 +71,24 @@ export interface UnmatchedEvent<M = unknown> {
   readonly datagram: Datagram<M>;
   /** Absent only when the bytes are a reply solely by context that is missing here. */
   readonly decoded?: DecodedDatagram<M>;
+  /** Why, for people: the words may change. */
   readonly reason: string;
+  /** Why, for programs: stable codes (see {@link UnmatchedCause}). */
+  readonly cause: UnmatchedCause;
   /** The request it most likely belongs to: timed out, answered already, or sent elsewhere. */
   readonly request?: DecodedDatagram<M>;
 }
+
+/**
+ * Why a reply is unmatched, as a code to decide on (the event's `reason` is its words):
+ * - `no-request`: no request it could answer was seen (nor remembered)
+ * - `late`: its request timed out before it came
+ * - `extra`: its request was answered already, by a different reply
+ * - `rcon-closed`: an RCON line after its exchange closed (silence, or a newer command)
+ * - `dropped`: its request was dropped by the maxPending limit
+ * - `near-miss`: a request is near (same conversation) but does not match it exactly
+ */
+export type UnmatchedCause = 'no-request' | 'late' | 'extra' | 'rcon-closed' | 'dropped' | 'near-miss';
 
 /** A reply byte-identical to one already paired, seen within the duplicate window. */
 export interface DuplicateEvent<M = unknown> {

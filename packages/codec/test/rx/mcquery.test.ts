@@ -108,7 +108,7 @@ describe('Minecraft query pairing', () => {
   it('reports a clean Minecraft reply outside any conversation as unmatched, anything else as undecodable', () => {
     const events = pairAll([answer('r', basicReply(1), server, 0), answer('j', new Uint8Array([0, 1, 2, 3, 4, 0xff]), server, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['unmatched', 'undecodable']);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'no Minecraft query request pending in this conversation', decoded: { message: 'basic' } });
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'no Minecraft query request pending in this conversation', cause: 'no-request', decoded: { message: 'basic' } });
     expect(only(events, 'undecodable').error).toMatchObject({ type: 'UnrecognizedPacketError' });
     expect(only(events, 'undecodable').error.message).toContain('carries no magic');
   });

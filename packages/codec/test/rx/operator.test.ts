@@ -171,7 +171,7 @@ describe('pairQueries under load', () => {
     ], { maxPending: 2 });
     expect(events.map(summary)).toEqual(['overflow q1', 'unmatched r1', 'exchange q3>r3', 'unanswered q2']);
     expect(only(events, 'overflow').reason).toBe('more than 2 requests pending: stopped waiting for the oldest');
-    expect(only(events, 'unmatched').reason).toBe('reply to a request dropped by the maxPending limit');
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'reply to a request dropped by the maxPending limit', cause: 'dropped' });
   });
 
   it('hands over the lines an RCON request had collected when it overflows', () => {

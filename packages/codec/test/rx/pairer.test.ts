@@ -56,6 +56,6 @@ describe('QueryPairer', () => {
       ...core.receive(answer('r2', infoReply, v6('2001:db8::2'), 2, me)),
     ];
     expect(events.map(summary)).toEqual(['unmatched r', 'exchange q>r2']);
-    expect(events[0]).toMatchObject({ reason: 'reply from [2001:db8::3]:7777, but the request went to [2001:db8::2]:7777' });
+    expect(events[0]).toMatchObject({ reason: 'reply from [2001:db8::3]:7777, but the request went to [2001:db8::2]:7777', cause: 'near-miss' });
   });
 });

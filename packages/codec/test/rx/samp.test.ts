@@ -84,7 +84,7 @@ describe('SA:MP pairing', () => {
   it('reports a different second reply as unmatched, naming the request it followed', () => {
     const other = infoResponse.encode({ ...at, password: false, players: 4, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
     const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', other, server, 6)]);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'another, different reply to a request already answered', request: { message: 'info' } });
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'another, different reply to a request already answered', cause: 'extra', request: { message: 'info' } });
   });
 
   it('reports a reply before any request as unmatched', () => {
@@ -109,7 +109,7 @@ describe('SA:MP pairing', () => {
   it('reports a reply after the timeout as unanswered, then a late unmatched reply', () => {
     const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1200)]);
     expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'late reply, 1200 ms after the request (timeout 1000 ms)', request: { message: 'info' } });
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'late reply, 1200 ms after the request (timeout 1000 ms)', cause: 'late', request: { message: 'info' } });
   });
 
   it('accepts a reply exactly at the deadline', () => {
@@ -178,7 +178,7 @@ describe('SA:MP RCON', () => {
   it('reports a line after the quiet period as unmatched', () => {
     const events = pairAll([ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 600)]);
     expect(events.map((e) => e.kind)).toEqual(['exchange', 'unmatched']);
-    expect(only(events, 'unmatched').reason).toBe('RCON line after the exchange closed (500 ms of silence)');
+    expect(only(events, 'unmatched')).toMatchObject({ reason: 'RCON line after the exchange closed (500 ms of silence)', cause: 'rcon-closed' });
   });
 
   it('reports the single "Invalid RCON password." line (real bytes) when the input ends', () => {
