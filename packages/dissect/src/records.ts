@@ -9,7 +9,7 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, malformedNode, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, secretFields, signatureOf,
+  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, secretFields, signatureOf,
   type CodecOptions, type DecodeWarning, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -109,7 +109,9 @@ export class RecordMaker {
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
       const layout = hinted ? safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout! : facts.layout!;
-      p = this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
+      p = facts.secrets
+        ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
+        : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
     } else {
       p = this.#raw(frame, timestamp, udp, frameBytes);
       if (p && facts.kind !== RAW) {
@@ -209,6 +211,33 @@ export class RecordMaker {
       frame, timestamp, udp, frameBytes, kind,
       e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
       undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, extra ? [extra, ...ann.warnings] : ann.warnings,
+    );
+  }
+
+  /**
+   * An RCON frame whose text may echo its exchange's secrets (the request's password, one its
+   * command sets): its tree built, each node whose text holds one made a secret that shows
+   * the text with them masked (the hex pane then hides its bytes), and its summary masked
+   * unless `showSecrets`. Off the fast path: a few frames of RCON traffic.
+   */
+  #echoing(
+    frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined,
+    direction: Direction, layout: Layout<any>, secrets: readonly string[], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ): Packet {
+    const ann = layout.annotate(udp.payload, this.#codec);
+    const hide = (nodes: FieldNode[]): FieldNode[] => nodes.map((n) => {
+      const children = n.children ? hide(n.children) : undefined;
+      const masked = n.generated ? n.show : maskSecrets(n.masked ?? n.show, secrets);
+      const echoes = masked !== (n.masked ?? n.show) || (typeof n.value === 'string' && maskSecrets(n.value, secrets) !== n.value);
+      if (!echoes && children === n.children) return n;
+      return { ...n, ...(children ? { children } : {}), ...(echoes ? { secret: true, masked } : {}) };
+    });
+    const e = ann.error;
+    const info = e ? `${ann.info} [Malformed Packet]` : ann.info;
+    return new Packet(
+      frame, timestamp, udp, frameBytes, recordKind(layout.protocol, direction, layout.message, layout.id),
+      this.#options.showSecrets ? info : maskSecrets(info, secrets), hide(ann.fields),
+      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
     );
   }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsets, type Charset } from '@gamequery/codec';
+import { charsets, maskSecrets, rconSecrets, type Charset } from '@gamequery/codec';
 import { DeadlineError, NoReplyError, QueryClient, QueryError, UnreachableError, defaultPorts, parseServer } from '@gamequery/codec/node';
 import { printable } from './query.ts';
 import { EXIT, integer } from '../args.ts';
@@ -18,6 +18,7 @@ interface Opts {
   retries: number;
   charset?: Charset;
   json?: boolean;
+  showSecrets?: boolean;
 }
 
 const ENV = 'GAMEQUERY_RCON_PASSWORD';
@@ -54,9 +55,11 @@ export function rconCommand(): Command {
     .option('--retries <n>', 'send again when nothing comes back (the command may then run twice)', integer(0, 10), 0)
     .addOption(new Option('--charset <name>', 'charset of password, command and output').choices([...charsets]))
     .option('--json', 'print JSON: server, command, lines, rttMs')
+    .option('--show-secrets', 'print the password and one the command sets where the output echoes them (masked as ******** otherwise)')
     .addHelpText('after', `
 The password travels in clear text (that is the protocol); it is read from a file or
-$${ENV} only, and never printed, not in errors either.
+$${ENV} only, and never printed, not in errors either: where the output echoes it (varlist),
+or a password the command sets (rcon_password NEW), it shows as ******** unless --show-secrets.
 A closed port (ICMP port unreachable) fails at once: "port unreachable", exit 3.
 
 Example:
@@ -66,14 +69,18 @@ Example:
       const secret = password(opts);
       const command = words.join(' ');
       // A connected socket: a closed port is reported at once (ICMP port unreachable), not taken for a silent RCON.
+      // The output may echo the password (varlist) or one the command sets (rcon_password NEW): masked, as the command is.
+      const secrets = rconSecrets({ password: secret, command });
+      const shown = (text: string): string => (opts.showSecrets ? text : maskSecrets(text, secrets));
       const client = new QueryClient({ timeoutMs: opts.timeout, rconQuietMs: opts.quiet, connect: true });
       try {
         const r = await client.rcon(host, port, secret, command, { retries: opts.retries, ...(opts.charset ? { charset: opts.charset } : {}) });
-        if (opts.json) process.stdout.write(JSON.stringify({ server: r.server, command: r.command, lines: r.lines, rttMs: r.rttMs }, null, 2) + '\n');
-        else for (const line of r.lines) process.stdout.write(`${printable(line)}\n`);
+        const lines = r.lines.map(shown);
+        if (opts.json) process.stdout.write(JSON.stringify({ server: r.server, command: shown(r.command), lines, rttMs: r.rttMs }, null, 2) + '\n');
+        else for (const line of lines) process.stdout.write(`${printable(line)}\n`);
       } catch (e) {
         if (!(e instanceof QueryError)) throw e;
-        if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command, error: e.toJSON() }, null, 2) + '\n');
+        if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command: shown(command), error: e.toJSON() }, null, 2) + '\n');
         process.stderr.write(`gamequery: ${printable(e.message)}\n`);
         // 3: no answer (a silent or unreachable server); 1: the server refused (wrong password) or the command cannot be sent.
         process.exitCode = e instanceof NoReplyError || e instanceof DeadlineError || e instanceof UnreachableError ? EXIT.noAnswer : EXIT.damaged;

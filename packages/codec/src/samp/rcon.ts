@@ -11,6 +11,30 @@
 import { defineLayout } from '../grammar/layout.ts';
 import { prefixedString } from '../grammar/fields.ts';
 import { sampHeader } from './header.ts';
+import { MASK } from '../grammar/display.ts';
+
+/** A command that sets a password: `rcon_password NEW` (the RCON password), `password NEW` (the join password); the new one is group 1. */
+export const SETS_PASSWORD: RegExp = /^\s*(?:rcon_password|password)\s+(\S.*)$/is;
+
+/**
+ * The secrets of an RCON request, which its command and its replies may echo: its password,
+ * and a password its command sets (trailing blanks trimmed, as the console reads it).
+ * Empty ones are left out.
+ */
+export function rconSecrets(request: { readonly password?: string; readonly command?: string }): string[] {
+  const out: string[] = [];
+  if (request.password) out.push(request.password);
+  const set = request.command === undefined ? undefined : SETS_PASSWORD.exec(request.command)?.[1]?.trimEnd();
+  if (set && set !== request.password) out.push(set);
+  return out;
+}
+
+/** `text` with every occurrence of each secret masked (the longest first); the same string when none occurs. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret && out.includes(secret)) out = out.split(secret).join(MASK);
+  return out;
+}
 
 export const rconRequest = defineLayout({
   protocol: 'samp', message: 'rcon', direction: 'request', title: 'RCON command',
@@ -21,7 +45,7 @@ export const rconRequest = defineLayout({
     prefixedString('command', 'u16le', {
       abbrev: 'samp.rcon.command', label: 'Command', doc: 'Console command',
       // `rcon_password NEW` sets the RCON password, `password NEW` the server's join password.
-      redact: /^\s*(?:rcon_password|password)\s+(\S.*)$/is,
+      redact: SETS_PASSWORD,
     }),
   ],
 });

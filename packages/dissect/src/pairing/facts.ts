@@ -28,6 +28,11 @@ export interface FrameFacts {
   unmatched: string | undefined;
   /** An identical request from the same client to the same server was pending with this exchange's. */
   ambiguous: boolean;
+  /**
+   * For an RCON reply (or a request whose command holds its own password): the exchange's
+   * secrets (the request's password, a password its command sets) that its text may echo.
+   */
+  secrets: readonly string[] | undefined;
 }
 
 /**
@@ -61,8 +66,10 @@ export class FactRing {
   readonly #unmatched = new Map<number, string>();
   readonly #out: FrameFacts = {
     kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined,
-    ambiguous: false,
+    ambiguous: false, secrets: undefined,
   };
+  /** Secrets by frame, for the few RCON frames that echo one (one array per exchange, shared by its frames). */
+  readonly #secrets = new Map<number, readonly string[]>();
 
   /** The oldest frame kept, and the one after the newest. */
   get first(): number {
@@ -166,6 +173,10 @@ export class FactRing {
     if (this.#ring.holds(frame)) this.#unmatched.set(frame, reason);
   }
 
+  secrets(frame: number, secrets: readonly string[]): void {
+    if (this.#ring.holds(frame)) this.#secrets.set(frame, secrets);
+  }
+
   /** The facts of the oldest frame, which leaves (valid until the next call). */
   shift(): FrameFacts {
     const ring = this.#ring;
@@ -183,6 +194,7 @@ export class FactRing {
     o.requestTime = resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
     o.unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
+    o.secrets = this.#secrets.size ? take(this.#secrets, frame) : undefined;
     ring.first++;
     return o;
   }
@@ -204,7 +216,7 @@ export class FactRing {
   }
 }
 
-function take(map: Map<number, string>, key: number): string | undefined {
+function take<T>(map: Map<number, T>, key: number): T | undefined {
   const v = map.get(key);
   if (v !== undefined) map.delete(key);
   return v;

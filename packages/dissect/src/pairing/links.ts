@@ -9,7 +9,7 @@
  * packet waits here as an object: what is held between the passes is a few dozen bytes
  * a frame for one request timeout of capture, and what the pairer remembers (compact too).
  */
-import type { Charset, CodecOptions, Decoded } from '@gamequery/codec';
+import { rconRequest, rconSecrets, textCodec, type Charset, type CodecOptions, type Decoded } from '@gamequery/codec';
 import { KeyTable, QueryPairer, pairingPart, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/pairing';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { UdpDecoder } from '../net/decoder.ts';
@@ -43,6 +43,7 @@ export class LinkPass {
   readonly stats: LinkStats;
   readonly #udp = new UdpDecoder();
   readonly #pairer: QueryPairer<number>;
+  readonly #codec: CodecOptions;
   /** Endpoints, one object each, shared by every datagram that names it; found by a hash of address and port. */
   #endpoints: Endpoint[] = [];
   readonly #known = new KeyTable();
@@ -55,6 +56,7 @@ export class LinkPass {
   /** `stats`: where the pairer's outcomes are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats: LinkStats = { exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 }) {
     this.stats = stats;
+    this.#codec = options.charset ? { charset: options.charset } : {};
     this.#pairer = new QueryPairer<number>({
       timeoutMs: options.timeoutMs, decode: this.#decode, retain: this.#retain,
       ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
@@ -179,6 +181,29 @@ export class LinkPass {
     return checked(d.bytes, layout, codec);
   };
 
+  /**
+   * An RCON request's secrets (its password, one its command sets) for its replies, which
+   * may echo them (`varlist`, `rcon_password NEW`), and for the request itself when its
+   * command holds its own password: decoded again here, once per RCON exchange.
+   */
+  #secrets(request: Datagram<number>, replies: readonly { readonly datagram: Datagram<number> }[], own = true): void {
+    let value: { password?: string; command?: string };
+    try {
+      value = rconRequest.decode(request.bytes, this.#codec).value;
+    } catch {
+      return; // cut short: its replies pair with what it has, and the password node masks what there is
+    }
+    const secrets = rconSecrets(value);
+    if (!secrets.length) return;
+    // Only a reply whose bytes hold a secret leaves the fast path (a secret the charset cannot write: every reply).
+    const text = textCodec(this.#codec.charset ?? 'windows-1252');
+    const needles = secrets.map((x) => text.encode(x));
+    for (const r of replies) {
+      if (needles.some((n) => !n || holds(r.datagram.bytes, n))) this.facts.secrets(r.datagram.meta!, secrets);
+    }
+    if (own && value.password && value.command?.includes(value.password)) this.facts.secrets(request.meta!, secrets);
+  }
+
   #apply(events: PairingEvent<number>[]): void {
     const facts = this.facts;
     for (const e of events) {
@@ -195,6 +220,7 @@ export class LinkPass {
             if (e.ambiguous) facts.ambiguous(frame);
           }
           if (e.ambiguous) facts.ambiguous(request);
+          if (e.request.packet.layout === rconRequest) this.#secrets(e.request.datagram, e.responses);
           break;
         }
         case 'unanswered':
@@ -204,6 +230,7 @@ export class LinkPass {
           facts.decoded(request, e.request.packet.layout, e.request.direction);
           facts.unanswered(request, e.reason);
           if (e.kind === 'unanswered' && e.ambiguous) facts.ambiguous(request);
+          if (e.request.packet.layout === rconRequest) this.#secrets(e.request.datagram, e.kind === 'overflow' ? e.responses : []);
           if (e.kind === 'overflow') for (const r of e.responses) facts.decoded(r.datagram.meta!, r.packet.layout, r.direction);
           break;
         }
@@ -213,6 +240,7 @@ export class LinkPass {
           facts.decoded(frame, e.response.packet.layout, e.response.direction);
           facts.duplicateOf(frame, e.original.datagram.meta!);
           facts.requestIn(frame, e.of.datagram.meta!);
+          if (e.of.packet.layout === rconRequest) this.#secrets(e.of.datagram, [e.response], false);
           break;
         }
         case 'unmatched': {
@@ -225,6 +253,7 @@ export class LinkPass {
             facts.decoded(frame, e.decoded.packet.layout, e.decoded.direction);
             facts.unmatched(frame, e.reason);
             if (e.request) facts.requestIn(frame, e.request.datagram.meta!);
+            if (e.request?.packet.layout === rconRequest) this.#secrets(e.request.datagram, [e.decoded], false);
           } else {
             facts.raw(frame);
           }
@@ -253,6 +282,17 @@ function checked(bytes: Uint8Array, layout: Parameters<PacketDecoder<number>>[1]
 }
 
 const NO_VALUE: Record<string, unknown> = Object.freeze({});
+
+/** Whether `bytes` holds `needle` (a few dozen bytes in a datagram: a plain scan). */
+function holds(bytes: Uint8Array, needle: Uint8Array): boolean {
+  const n = needle.length;
+  if (n === 0) return false;
+  outer: for (let i = 0, last = bytes.length - n; i <= last; i++) {
+    for (let k = 0; k < n; k++) if (bytes[i + k] !== needle[k]) continue outer;
+    return true;
+  }
+  return false;
+}
 
 /** Whether pairing reads a value of the layout's: the one it reads is a token (`pairingPart`). Answered once per layout. */
 const valued = new Map<Parameters<PacketDecoder<number>>[1], boolean>();

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ByteSink, minecraftReplyShape, fromHex } from '@gamequery/codec';
-import { dissectHexDump, packetJson, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import { dissectHexDump, packetJson, packetLine, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { dissectFile } from './helpers.ts';
 
 const dir = new URL('../fixtures/expert/', import.meta.url).pathname;
@@ -117,5 +118,49 @@ describe('minecraftReplyShape', () => {
     const noPlayers = Uint8Array.from(basic);
     noPlayers[34] = 0x41; // numplayers "A"
     expect(minecraftReplyShape(noPlayers)).toBeUndefined();
+  });
+});
+
+describe('RCON secrets echoed by replies', () => {
+  // rcon-echo-lo.pcap: `varlist` with password changeme (a reply echoes it), `rcon_password NEWSECRET9` (its reply
+  // echoes the new one), then `echo hello` with NEWSECRET9.
+  const SECRETS = ['changeme', 'NEWSECRET9'];
+  const hexOf = (s: string): string => Buffer.from(s, 'latin1').toString('hex');
+  /** Every output form of a packet, as one text: tree, tree with hex pane, -e, JSON, NDJSON, summary. */
+  const outputs = (p: PacketRecord, showSecrets: boolean): string => {
+    const sink = new ByteSink();
+    writePacketText(p, sink, { showSecrets });
+    writePacketText(p, sink, { showSecrets, hex: true });
+    writePacketText(p, sink, { showSecrets, fields: ['samp.rcon.output', 'samp.rcon.command'] });
+    const pane = renderPacketText(p, { showSecrets, hex: true }).filter((l) => /^[0-9a-f]{4} {2}/.test(l));
+    // The hex pane's bytes in a row, and its ASCII column in a row (a secret may straddle two lines).
+    const paneHex = pane.map((l) => l.slice(6, 53).replaceAll(' ', '')).join('');
+    const paneAscii = pane.map((l) => l.slice(55)).join('');
+    return [sink.text(), JSON.stringify(packetJson(p, { showSecrets })), packetLine(p, { showSecrets }), p.summary, paneHex, paneAscii].join('\n');
+  };
+  const leaks = (text: string): string[] => SECRETS.filter((s) => text.includes(s) || text.includes(hexOf(s)));
+
+  it.each([
+    ['two passes over the file', async (o: { showSecrets: boolean }) => {
+      const out: PacketRecord[] = [];
+      for await (const batch of dissectCaptureFile(`${dir}rcon-echo-lo.pcap`, o)) out.push(...batch.packets);
+      return out;
+    }],
+    ['one pass (a stream)', async (o: { showSecrets: boolean }) => (await dissectFile(`${dir}rcon-echo-lo.pcap`, o, 100)).packets],
+  ])('are masked in every output form, %s, and shown with showSecrets', async (_, read) => {
+    const masked = await read({ showSecrets: false });
+    expect(masked).toHaveLength(8);
+    // A reply that echoes nothing keeps the fast path (its tree not built); one that echoes a secret does not.
+    expect((masked[3] as { treeSource?: unknown }).treeSource).toBeDefined();
+    expect((masked[2] as { treeSource?: unknown }).treeSource).toBeUndefined();
+    for (const p of masked) expect(leaks(outputs(p, false))).toEqual([]);
+    expect(masked[2]!.summary).toBe('SA:MP rcon response: "  rcon_password\\t= "********"  (string)"');
+    expect(masked[5]!.summary).toBe('SA:MP rcon response: "  rcon_password\\t= "********"  (string)"');
+    expect(renderPacketText(masked[5]!)).toContain('    Output:   rcon_password\\t= "********"  (string)');
+    expect(renderPacketText(masked[3]!)).toContain('    Output:   hostname\\t= "expert fixture"  (string)');
+    const shown = await read({ showSecrets: true });
+    const all = shown.map((p) => outputs(p, true)).join('\n');
+    expect(SECRETS.every((s) => all.includes(s))).toBe(true);
+    expect(shown[5]!.summary).toBe('SA:MP rcon response: "  rcon_password\\t= "NEWSECRET9"  (string)"');
   });
 });
