@@ -104,7 +104,7 @@ afterAll(async () => {
 });
 
 describe('the packed packages in a consumer project', () => {
-  it('ship their README, LICENSE and built entries, and nothing of deleted sources', () => {
+  it('ship their README, LICENSE, built entries, the schema and the protocol pages, and nothing of deleted sources', () => {
     for (const name of names) {
       const entry = name === 'cli' ? 'package/dist/main.js' : 'package/dist/index.js';
       expect(packed[name], name).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', entry]));
@@ -113,6 +113,7 @@ describe('the packed packages in a consumer project', () => {
       }
     }
     expect(packed.dissect).toContain('package/schema/packet.schema.json');
+    expect(packed.codec).toEqual(expect.arrayContaining(['package/docs/protocols/samp.md', 'package/docs/protocols/vcmp.md', 'package/docs/protocols/mcquery.md']));
   });
 
   it('installs without rxjs: no package of ours asks for it but the optional peer of the codec', () => {
