@@ -1,5 +1,5 @@
 /**
- * Minecraft query basic stat (PROTOCOLS.md §3.5; errata 13–14).
+ * Minecraft query basic stat (docs/protocols/mcquery.md; errata 13–14).
  *
  * Request (11 bytes): | FE FD | 00 | session id | token i32 BE |
  * Response: | 00 | session id | motd\0 | gametype\0 | map\0 | numplayers\0 | maxplayers\0 |
@@ -35,4 +35,4 @@ export const basicResponse = defineLayout({
   ],
 });
 // XXX - vanilla writes characters above U+00FF as their low byte, which can put a NUL
-// inside the MOTD (PROTOCOLS.md §3.8); such a reply decodes as a shifted, malformed one.
+// inside the MOTD; such a reply decodes as a shifted, malformed one.

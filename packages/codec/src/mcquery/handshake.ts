@@ -1,5 +1,5 @@
 /**
- * Minecraft query handshake (PROTOCOLS.md §3.2–3.4).
+ * Minecraft query handshake (docs/protocols/mcquery.md).
  *
  * Request (7 bytes):  | FE FD | 09 | session id |
  * Response:           | 09 | session id | token as decimal text | 00 |

@@ -1,5 +1,5 @@
 /**
- * Minecraft query (GameSpy4) common fields (PROTOCOLS.md §3.2, §3.7; MJ QueryThreadGs4).
+ * Minecraft query (GameSpy4) common fields (docs/protocols/mcquery.md; MJ QueryThreadGs4).
  *
  * Requests:  | FE FD | type | session id (4) | [token i32 BE] | [padding (4)] |
  * Responses: | type | session id (4) | ...   (no magic)

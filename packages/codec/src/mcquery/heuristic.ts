@@ -1,5 +1,5 @@
 /**
- * Minecraft query replies carry no magic (PROTOCOLS.md §3.3, §3.5, §3.6): without their
+ * Minecraft query replies carry no magic (docs/protocols/mcquery.md): without their
  * request (a hex dump of a reply, a capture started mid-conversation) only their shape
  * tells them from other UDP. This is that recognition rule, strict enough that DNS and the
  * like, whose first byte is often 00 too, do not pass:

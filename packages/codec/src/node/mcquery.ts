@@ -1,5 +1,5 @@
 /**
- * Vanilla Minecraft (Java) query server (PROTOCOLS.md §3; MJ QueryThreadGs4).
+ * Vanilla Minecraft (Java) query server (MJ QueryThreadGs4).
  *
  * - A datagram shorter than 3 bytes or not starting FE FD is dropped; so is any type
  *   other than 09 (handshake) and 00 (stat).

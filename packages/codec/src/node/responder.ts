@@ -1,7 +1,7 @@
 /**
  * What every emulated server is to the socket layer: datagram in, zero or more reply
  * datagrams out. An empty array is silence — the only answer these protocols have for
- * a request they do not like (PROTOCOLS.md §1.3).
+ * a request they do not like.
  */
 import type { Annotation, Layout } from '../grammar/layout.ts';
 import { BYTES } from './text.ts';

@@ -1,5 +1,5 @@
 /**
- * SA-MP 0.3.7 and open.mp query servers (PROTOCOLS.md §1; OMP query.cpp, YSF Hooks.cpp).
+ * SA-MP 0.3.7 and open.mp query servers (OMP query.cpp, YSF Hooks.cpp).
  *
  * Requests are decoded and replies encoded with the codec's layouts; what differs
  * between the two servers is the table below each flavor: which opcodes exist, which
@@ -31,13 +31,13 @@ import { atLeast, exactly, respondByOpcode, type Opcode, type QueryHeader, type 
 /** More players than this online and neither server sends `c` or `d` (YSF `count > 100`, OMP). */
 export const MAX_LISTED_PLAYERS = 100;
 
-/** Byte caps of the `i` strings (PROTOCOLS.md §1.4). */
+/** Byte caps of the `i` strings. */
 export const infoCaps = {
   samp037: { hostname: 50, gamemode: 30, language: 30 },
   openmp: { hostname: 63, gamemode: 39, language: 39 },
 } as const;
 
-/** open.mp `o` (the current, v1.3.1+ form): a longer Discord invite is sent empty; URLs are cut (§1.10; every form in `ompForms`). */
+/** open.mp `o` (the current, v1.3.1+ form): a longer Discord invite is sent empty; URLs are cut (every form in `ompForms`). */
 export const OMP_DISCORD_MAX = 50;
 export const OMP_URL_MAX = 160;
 
@@ -113,7 +113,7 @@ function omp(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader): Ui
 }
 
 /**
- * `x` (PROTOCOLS.md §1.8). One reply datagram per output line.
+ * `x`. One reply datagram per output line.
  *
  * | case | 0.3.7 (YSF) | open.mp |
  * |---|---|---|

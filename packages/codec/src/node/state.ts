@@ -8,8 +8,8 @@ import { textCodec, type Charset } from '../grammar/charset.ts';
 import { ompFormOf, type OmpForm } from '../samp/omp.ts';
 
 /**
- * `samp037`: SA-MP 0.3.7 as YSF reimplements it; `openmp`: open.mp (PROTOCOLS.md §1);
- * `vcmp`: VC:MP 0.4 (§2); `minecraft`: the vanilla Java server's GameSpy4 query (§3).
+ * `samp037`: SA-MP 0.3.7 as YSF reimplements it; `openmp`: open.mp;
+ * `vcmp`: VC:MP 0.4; `minecraft`: the vanilla Java server's GameSpy4 query.
  */
 export type Flavor = 'samp037' | 'openmp' | 'vcmp' | 'minecraft';
 
@@ -198,7 +198,7 @@ export interface ResolvedMinecraft {
 
 export type ResolvedServer = ResolvedSamp | ResolvedVcmp | ResolvedMinecraft;
 
-/** Stock rules of a fresh server (PROTOCOLS.md §1.5). */
+/** Stock rules of a fresh server. */
 export const defaultRules: Readonly<Record<'samp037' | 'openmp', Readonly<Record<string, string>>>> = {
   samp037: { lagcomp: 'On', mapname: 'San Andreas', version: '0.3.7-R2', weather: '10', weburl: 'www.sa-mp.com', worldtime: '12:00' },
   openmp: {

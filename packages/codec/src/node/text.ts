@@ -30,8 +30,8 @@ export function byteLength(text: string, charset: Charset): number {
 }
 
 /**
- * Vanilla Minecraft's `DataOutputStream.writeBytes`: the low 8 bits of each UTF-16 unit
- * (PROTOCOLS.md §3.8), so `§` is the single byte A7 and "⨀" is mangled.
+ * Vanilla Minecraft's `DataOutputStream.writeBytes`: the low 8 bits of each UTF-16 unit,
+ * so `§` is the single byte A7 and "⨀" is mangled.
  */
 export function vanillaText(text: string): string {
   let s = '';

@@ -1,8 +1,8 @@
 /**
- * VC:MP 0.4 query server (PROTOCOLS.md §2; VCWIKI, VCB). Requests start `VCMP`,
+ * VC:MP 0.4 query server (VCWIKI, VCB). Requests start `VCMP`,
  * replies `MP04` followed by the request's bytes 4–10.
  *
- * Unconfirmed by any capture (PROTOCOLS.md §6.3), so chosen and stated here: `i` and
+ * Unconfirmed by any capture, so chosen and stated here: `i` and
  * `c` are answered at any length ≥ 11 (the SA-MP lineage), `p` only at exactly 15 with
  * its 4 nonce bytes echoed behind the `MP04` header, and `c` is withheld above 100
  * players like SA:MP's (what OGSQ and gamedig assume).

@@ -315,7 +315,7 @@ export interface TokenFacts<M> {
 
 /**
  * Tokens handed out by handshakes, for their lifetime: a stat request quoting one is
- * linked to the handshake (its session id is one the reply may carry, §3.4).
+ * linked to the handshake (its session id is one the reply may carry).
  */
 export class TokenMemory<M> {
   readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));

@@ -1,6 +1,5 @@
 /**
- * What ties a reply to its request, per protocol (PROTOCOLS.md §1.3, §2.1, §3.7), and
- * how a request's silence reads (§1.3, §1.7, §1.8, §4).
+ * What ties a reply to its request, per protocol, and how a request's silence reads.
  *
  * A key is the conversation (client and server endpoint) plus what the reply echoes:
  *
@@ -140,7 +139,7 @@ const minecraft: KeyRule = {
   nearMiss(reply, request, answered) {
     const type = reply.bytes[0]!;
     const what = `a ${mcTypes[type] ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')})`;
-    // GEY: the handshake case falls through to the stat case (PROTOCOLS.md §3.7).
+    // GEY: the handshake case falls through to the stat case.
     const geyser = answered && request.message === 'handshake' && type === STAT ? ' (Geyser answers a handshake with a token and then a full stat)' : '';
     return `${what} to a ${request.message} request${geyser}`;
   },

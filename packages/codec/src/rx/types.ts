@@ -139,7 +139,7 @@ export interface PairerOptions {
    * `duplicate` and a late one as `unmatched` with its request. Default 5000.
    */
   readonly duplicateWindowMs?: number;
-  /** How long a handshake's token is kept for linking stat requests to it. Default 30 000 (§3.4). */
+  /** How long a handshake's token is kept for linking stat requests to it. Default 30 000. */
   readonly tokenLifetimeMs?: number;
   /** Charset for decoded strings; defaults to each protocol's. */
   readonly charset?: Charset;

@@ -1,5 +1,5 @@
 /**
- * SA:MP `c` — client list, names and scores (PROTOCOLS.md §1.6).
+ * SA:MP `c` — client list, names and scores (docs/protocols/samp.md).
  *
  * Response: header, u16 LE count N, then N × ( u8 n | name | i32 LE score ).
  * Scores are signed (open.mp casts to int32). No reply at all above 100 players.

@@ -1,6 +1,6 @@
 /**
  * SA:MP / open.mp query header: the 11 bytes every request starts with and every
- * response echoes (PROTOCOLS.md §1.2–1.3; OMP query.cpp, YSF Hooks.cpp).
+ * response echoes (docs/protocols/samp.md; OMP query.cpp, YSF Hooks.cpp).
  *
  *   0      4       8      10   11
  *   | "SAMP" | ip (4) | port LE | op |

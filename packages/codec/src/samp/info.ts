@@ -1,5 +1,5 @@
 /**
- * SA:MP `i` — server information (PROTOCOLS.md §1.4; OMP query.cpp, YSF Hooks.cpp).
+ * SA:MP `i` — server information (docs/protocols/samp.md; OMP query.cpp, YSF Hooks.cpp).
  *
  * Request: the 11-byte header. Response:
  *   0       11   12        14       16      20     20+h    24+h   24+h+g  28+h+g

@@ -1,5 +1,5 @@
 /**
- * open.mp `o` (PROTOCOLS.md §1.10). SA-MP servers never answer it, so any reply identifies
+ * open.mp `o` (docs/protocols/samp.md). SA-MP servers never answer it, so any reply identifies
  * open.mp. Three forms were published, none named in the bytes; what tells them apart is
  * which declaration the datagram's lengths add up to (openmultiplayer/open.mp,
  * `Server/Components/LegacyNetwork/Query/query.cpp`, history below):

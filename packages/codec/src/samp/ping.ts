@@ -1,5 +1,5 @@
 /**
- * SA:MP `p` — ping (PROTOCOLS.md §1.9). The reply is the 15-byte request, unchanged,
+ * SA:MP `p` — ping (docs/protocols/samp.md). The reply is the 15-byte request, unchanged,
  * so both directions share this declaration and a dissector needs the conversation
  * to tell them apart. Any other length gets no reply.
  *

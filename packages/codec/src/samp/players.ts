@@ -1,5 +1,5 @@
 /**
- * SA:MP `d` — detailed player list (PROTOCOLS.md §1.7). SA-MP only: open.mp does not
+ * SA:MP `d` — detailed player list (docs/protocols/samp.md). SA-MP only: open.mp does not
  * answer `d` at all (open.mp#619).
  *
  * Response: header, u16 LE count N, then N × ( u8 id | u8 n | name | i32 LE score | u32 LE ping ).
@@ -30,4 +30,4 @@ export const playersResponse = defineLayout({
     }, { tolerateShort: true }),
   ],
 });
-// XXX - ping of a player not yet measured may be 0xFFFFFFFF (needs a capture; PROTOCOLS.md §6.4).
+// XXX - ping of a player not yet measured may be 0xFFFFFFFF (needs a capture).

@@ -1,5 +1,5 @@
 /**
- * SA:MP `x` — RCON command (PROTOCOLS.md §1.8).
+ * SA:MP `x` — RCON command (docs/protocols/samp.md).
  *
  * Request:  | header | u16 LE p | password | u16 LE m | command |
  * Response: | header | u16 LE t | one line of console output |

@@ -1,5 +1,5 @@
 /**
- * SA:MP `r` — server rules (PROTOCOLS.md §1.5).
+ * SA:MP `r` — server rules (docs/protocols/samp.md).
  *
  * Response: header, u16 LE rule count N, then N × ( u8 k | name | u8 v | value ).
  * open.mp sends them sorted by name (an ordered map); stock rules are lagcomp,

@@ -1,5 +1,5 @@
 /**
- * VC:MP 0.4 query header (PROTOCOLS.md §2.1; VCWIKI, VCB ServerQueryUtil.h).
+ * VC:MP 0.4 query header (docs/protocols/vcmp.md; VCWIKI, VCB ServerQueryUtil.h).
  *
  * Same shape as SA:MP's: requests start `VCMP`, responses `MP04` followed by the
  * request's bytes 4–10, so the magic tells the direction.

@@ -1,6 +1,6 @@
 /**
- * VC:MP `p` — ping. Listed by VCWIKI; its reply layout is unconfirmed (PROTOCOLS.md
- * §2.4, §6.3). By lineage it follows SA:MP: the request carries 4 arbitrary bytes and
+ * VC:MP `p` — ping (docs/protocols/vcmp.md). Listed by VCWIKI; its reply layout is
+ * unconfirmed. By lineage it follows SA:MP: the request carries 4 arbitrary bytes and
  * the reply echoes them behind the `MP04` header.
  */
 // XXX - does a VC:MP server need the 4 nonce bytes, and does it echo them? (needs a capture)
