@@ -10,16 +10,21 @@
  *  - checked by @arethetypeswrong/cli for the conditions we support (ESM: node16 from ESM and
  *    bundler; the `esm-only` profile leaves out node10 and node16 from CommonJS, which
  *    TypeScript's node16 cannot type as a require() of ESM);
- *  - given rxjs (the codec's optional peer), the rx entry type-checks and pairs datagrams.
+ *  - given rxjs (the codec's optional peer), the rx entry type-checks and pairs datagrams;
+ *  - bundled by esbuild for a browser (app/browser.ts, from the installed tarball), it decodes
+ *    a SA:MP and a Minecraft reply in headless Chromium under `script-src 'self'`.
  *
  * The consumer's JavaScript for running is its TypeScript with the types stripped (esbuild),
  * so that the runs need not wait for tsc.
  */
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
-import { transform } from 'esbuild';
+import { build as bundle, transform } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, pruneStale, root, staleness } from '../../../../scripts/build.mjs';
 
@@ -59,6 +64,7 @@ const started = (promise: Promise<{ stdout: string; stderr: string }>): Promise<
 const checks: Record<string, Promise<Outcome>> = {};
 
 const packed: Record<string, string[]> = {};
+let server: Server | undefined;
 
 /**
  * A consumer in `dir/sub`: the three tarballs (dissect and cli name the codec, and cli the
@@ -90,7 +96,7 @@ beforeAll(async () => {
   }
   // `app` has no rxjs; `app-rx` has it, as the codec's optional peer.
   await Promise.all([consumer('app', {}), consumer('app-rx', { rxjs: '7.8.2' })]);
-  checks.bundler = started(typecheck('app', 'bundler', ['main.ts', 'entries.ts']));
+  checks.bundler = started(typecheck('app', 'bundler', ['main.ts', 'entries.ts', 'browser.ts']));
   checks.node16 = started(typecheck('app-rx', 'node16', ['main.ts', 'entries.ts', 'rx.ts']));
   for (const name of ['codec', 'dissect']) {
     // attw exits non-zero (an error here) on a problem the profile counts; it lists the others all the same.
@@ -100,6 +106,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(checks));
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -182,4 +189,38 @@ describe('the packed packages in a consumer project', () => {
     expect(stdout).toBe('');
     expect(error).toBeUndefined();
   });
+
+  it("decodes a SA:MP and a Minecraft reply in headless Chromium under script-src 'self', bundled from the tarball", async () => {
+    const chromiums = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter((p): p is string => !!p);
+    const executablePath = chromiums.find((p) => existsSync(p));
+    // Never skipped: without a browser the test fails and says what to install (.ci/run does).
+    if (!executablePath) throw new Error(`no Chromium at ${chromiums.join(', ')}: apt-get install chromium-headless-shell`);
+    const built = await bundle({
+      entryPoints: [`${dir}/app/browser.ts`], absWorkingDir: `${dir}/app`, bundle: true, write: false, format: 'iife',
+      platform: 'browser', target: 'es2022', logLevel: 'silent', metafile: true,
+    });
+    // From the tarball's dist/, not the repository's sources.
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs.some((i) => i.includes('@gamequery/codec/dist/'))).toBe(true);
+    expect(inputs.filter((i) => i.includes('/src/') || i.includes(root))).toEqual([]);
+    const script = built.outputFiles[0]!.contents;
+    const csp = "default-src 'none'; script-src 'self'; connect-src 'self'";
+    const vectors = readFileSync(`${dir}/app/vectors.json`);
+    server = createServer((req, res) => {
+      const body = req.url === '/' ? '<!doctype html><meta charset="utf-8"><script src="/app.js"></script>' : req.url === '/app.js' ? script : req.url === '/vectors.json' ? vectors : undefined;
+      const type = req.url === '/' ? 'text/html; charset=utf-8' : req.url === '/app.js' ? 'text/javascript' : 'application/json';
+      res.writeHead(body ? 200 : 404, { 'content-type': type, 'content-security-policy': csp });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const browser = await chromium.launch({ executablePath, timeout: 20_000, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { timeout: 15_000 });
+      const got = await page.evaluate(() => (globalThis as unknown as { gamequery: Promise<unknown> }).gamequery);
+      expect(got).toEqual({ evalRefused: 'EvalError', codeGeneration: false, hostname: sampResponse.value.hostname, mcPlayers: mcResponse.value.players });
+    } finally {
+      await browser.close();
+    }
+  }, 40_000);
 });
