@@ -79,7 +79,7 @@ async function consumer(sub: string, extra: Record<string, string>) {
     pnpm: { overrides: { '@gamequery/codec': file('codec'), '@gamequery/dissect': file('dissect') } },
   }));
   writeFileSync(`${dir}/${sub}/vectors.json`, JSON.stringify({ sampRequest: sampRequest.hex, sampResponse: sampResponse.hex, mcResponse: mcResponse.hex }));
-  await inDir(sub, 'pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false']);
+  await inDir(sub, 'pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--config.confirmModulesPurge=false']);
   for (const ts of ['main.ts', 'entries.ts', 'rx.ts']) {
     const { code } = await transform(readFileSync(`${app}${ts}`, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
     writeFileSync(`${dir}/${sub}/${ts.replace(/\.ts$/, '.js')}`, code);
