@@ -5,6 +5,7 @@
 import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Layout, type Protocol } from '@gamequery/codec';
 import { formatTimestamp, type Timestamp } from './capture/timestamp.ts';
 import type { Endpoint } from './net/types.ts';
+import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
 export interface PacketRecord {
   /** Frame number in the capture (1-based), or packet number in a hex dump. */
@@ -52,6 +53,12 @@ export interface PacketRecord {
    * it most likely belongs to, if there is one.
    */
   unmatched?: string | undefined;
+  /**
+   * The pairer's code for `unmatched` (`late`, `extra`, `rcon-closed`, `dropped`, `near-miss`,
+   * `no-request`: the codec's UnmatchedCause), for programs to decide on. Not written to
+   * JSON or text, which carry the words.
+   */
+  unmatchedCause?: UnmatchedCause | undefined;
   /**
    * Why the record says less than its exchange would have: let out before the exchange
    * settled, when one-pass input (a pipe) reached its memory ceiling. Absent otherwise.
@@ -116,6 +123,7 @@ export class Packet implements PacketRecord {
   responseTime: string | undefined = undefined;
   unanswered: string | undefined = undefined;
   unmatched: string | undefined = undefined;
+  unmatchedCause: UnmatchedCause | undefined = undefined;
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
   ambiguous: string | undefined = undefined;

@@ -130,7 +130,10 @@ export class RecordMaker {
     if (facts.requestTime && timestamp) p.responseTime = timestampDifference(timestamp, facts.requestTime);
     if (facts.unanswered !== undefined) p.unanswered = facts.unanswered;
     if (facts.duplicateOf) p.duplicateOf = facts.duplicateOf;
-    if (facts.unmatched !== undefined) p.unmatched = facts.unmatched;
+    if (facts.unmatched !== undefined) {
+      p.unmatched = facts.unmatched;
+      p.unmatchedCause = facts.unmatchedCause;
+    }
     if (facts.ambiguous) p.ambiguous = AMBIGUOUS;
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;

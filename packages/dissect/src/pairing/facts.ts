@@ -5,6 +5,7 @@
  * to walk (a layout and a time resolution are kept as small numbers).
  */
 import type { Direction, Layout } from '@gamequery/codec';
+import type { UnmatchedCause } from '@gamequery/codec/pairing';
 import { EntryRing, Registry, float64s as float64, uint16s as uint16, uint32s as uint32, uint8s as uint8 } from '@gamequery/codec/pairing';
 import type { TimeResolution, Timestamp } from '../capture/timestamp.ts';
 
@@ -26,6 +27,8 @@ export interface FrameFacts {
   requestTime: Timestamp | null;
   unanswered: string | undefined;
   unmatched: string | undefined;
+  /** The pairer's code for why (`unmatched` is its words). */
+  unmatchedCause: UnmatchedCause | undefined;
   /** An identical request from the same client to the same server was pending with this exchange's. */
   ambiguous: boolean;
   /**
@@ -64,8 +67,9 @@ export class FactRing {
   /** Reasons, for the few frames that have one. */
   readonly #unanswered = new Map<number, string>();
   readonly #unmatched = new Map<number, string>();
+  readonly #unmatchedCause = new Map<number, UnmatchedCause>();
   readonly #out: FrameFacts = {
-    kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined,
+    kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined, unmatchedCause: undefined,
     ambiguous: false, secrets: undefined,
   };
   /** Secrets by frame, for the few RCON frames that echo one (one array per exchange, shared by its frames). */
@@ -169,8 +173,10 @@ export class FactRing {
     if (this.#ring.holds(frame)) this.#unanswered.set(frame, reason);
   }
 
-  unmatched(frame: number, reason: string): void {
-    if (this.#ring.holds(frame)) this.#unmatched.set(frame, reason);
+  unmatched(frame: number, reason: string, cause: UnmatchedCause): void {
+    if (!this.#ring.holds(frame)) return;
+    this.#unmatched.set(frame, reason);
+    this.#unmatchedCause.set(frame, cause);
   }
 
   secrets(frame: number, secrets: readonly string[]): void {
@@ -194,6 +200,7 @@ export class FactRing {
     o.requestTime = resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
     o.unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
+    o.unmatchedCause = this.#unmatchedCause.size ? take(this.#unmatchedCause, frame) : undefined;
     o.secrets = this.#secrets.size ? take(this.#secrets, frame) : undefined;
     ring.first++;
     return o;

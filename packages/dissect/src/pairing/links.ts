@@ -251,7 +251,7 @@ export class LinkPass {
           // 00 or 09 could pass for a reply).
           if (e.decoded && (e.decoded.protocol !== 'mcquery' || e.request)) {
             facts.decoded(frame, e.decoded.packet.layout, e.decoded.direction);
-            facts.unmatched(frame, e.reason);
+            facts.unmatched(frame, e.reason, e.cause);
             if (e.request) facts.requestIn(frame, e.request.datagram.meta!);
             if (e.request?.packet.layout === rconRequest) this.#secrets(e.request.datagram, [e.decoded], false);
           } else {

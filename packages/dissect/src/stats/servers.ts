@@ -18,11 +18,6 @@ import { RttDigest } from './digest.ts';
 const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
 const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
 
-/**
- * The pairer's wording of a reply that came after its request's timeout (codec rx/pairer.ts,
- * `#afterwards`): the one unmatched reason these statistics count apart.
- */
-const LATE = /^late reply\b/;
 /** Requests per server remembered as timed (see ServerState.timed). */
 const TIMED = 64;
 
@@ -122,7 +117,7 @@ export class ServerStats {
     s.replies++;
     if (p.duplicateOf !== undefined) s.duplicates++;
     else if (p.unmatched) {
-      if (LATE.test(p.unmatched)) s.late++;
+      if (p.unmatchedCause === 'late') s.late++;
       else s.unmatched++;
     } else if (p.responseTime !== undefined && !s.timed.has(p.requestIn!)) {
       s.rtt.add(Number(p.responseTime));

@@ -48,6 +48,9 @@ describe('dissectCaptureFile: two passes over a file', () => {
     const two = await twoPasses(file, {}, 64);
     expect(two.lines).toEqual(one.packets.map((p) => packetLine(p)));
     expect(two.lines.map((l) => JSON.parse(l) as unknown)).toMatchObject(expected);
+    // The code beside the words, on the record (programs decide on it; JSON carries the words).
+    const causes = (await dissectBytes(bytes)).packets.map((p) => p.unmatchedCause);
+    expect(causes).toEqual(expected.map((e) => ('unmatched' in e ? (e.unmatched.startsWith('late') ? 'late' : 'no-request') : undefined)));
   });
 
   it('writes the same lines when it reuses its buffers, as long as each batch is written before the next', async () => {
