@@ -5,7 +5,8 @@
  */
 export * from './errors.ts';
 export type { Charset, TextCodec } from './grammar/charset.ts';
-export { charsets, textCodec } from './grammar/charset.ts';
+export { charsets, charsetChoices, textCodec } from './grammar/charset.ts';
+export { detect, type Detection } from './grammar/detect.ts';
 export type * from './grammar/fields.ts';
 export type { Meta as FieldMeta } from './grammar/fields.ts';
 // The declaration API: the builders every built-in layout is declared with, and defineLayout.
@@ -18,6 +19,8 @@ export type {
   Layout, AnyLayout, LayoutSpec, Protocol, Direction, CodecOptions, EmitOptions, TextEmitOptions, Decoded, Annotation,
 } from './grammar/layout.ts';
 export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
+/** Text with control characters (C0, DEL, C1) and backslashes escaped, as Wireshark's format_text: for terminals and logs. */
+export { showText } from './grammar/display.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';

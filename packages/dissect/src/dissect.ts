@@ -28,6 +28,10 @@ import type { PacketRecord } from './record.ts';
 import type { DisplayFilter } from './filter/compile.ts';
 
 export interface DissectOptions {
+  /**
+   * Charset of the strings. Default `auto`: per string, UTF-8, windows-1251 or windows-1252,
+   * the choice and its confidence on each non-ASCII string's node (`charset`, `confidence`).
+   */
   readonly charset?: Charset;
   /** Decode UDP to or from these ports as this protocol ("Decode As"), whatever the content says. */
   readonly decodeAs?: { readonly protocol: Protocol; readonly ports: readonly number[] };
@@ -99,6 +103,9 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
   ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
   ...(options.charset ? { charset: options.charset } : {}),
 });
+
+/** The record maker's options: the charset `auto` unless one is named. */
+export const recordOptions = (options: DissectOptions): DissectOptions => (options.charset ? options : { ...options, charset: 'auto' });
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
@@ -186,7 +193,7 @@ export class Dissector {
 
   constructor(options: DissectOptions = {}) {
     this.#links = new LinkPass(linkOptions(options), this.stats);
-    this.#maker = new RecordMaker(options, this.stats);
+    this.#maker = new RecordMaker(recordOptions(options), this.stats);
     this.#maxQueue = options.maxQueue ?? Infinity;
     this.#maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
   }

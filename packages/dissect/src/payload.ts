@@ -24,7 +24,9 @@ export interface DissectedPayload {
   readonly length: number;
 }
 
-export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, options: CodecOptions = {}): DissectedPayload {
+/** `options.charset` defaults to `auto` (see DissectOptions.charset). */
+export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, given: CodecOptions = {}): DissectedPayload {
+  const options: CodecOptions = given.charset ? given : { ...given, charset: 'auto' };
   let r;
   try {
     r = recognize(bytes, hint, options);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsets, type Charset, type PacketHint } from '@gamequery/codec';
+import { charsetChoices, type Charset, type PacketHint } from '@gamequery/codec';
 import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, escapeControls, parseProtocol } from '../args.ts';
 
@@ -80,7 +80,7 @@ export function decodeCommand(): Command {
     .option('--protocol <name>', `protocol, when the bytes cannot tell: ${PROTOCOL_HELP}`, parseProtocol)
     .addOption(new Option('--direction <dir>', 'direction, when the bytes cannot tell').choices(['request', 'response']))
     .option('--message <name>', 'message name, e.g. full (Minecraft responses)')
-    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
+    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsetChoices]))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--show-secrets', 'show RCON passwords in clear')
     .addHelpText('after', `

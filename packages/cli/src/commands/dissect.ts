@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
-import { ByteSink, charsets, type Charset, type Protocol } from '@gamequery/codec';
+import { ByteSink, charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
 import {
   Dissector, NotAHexDumpError, dissectCaptureBatches, dissectHexDumpStream, newStats, writePacketLine, writePacketText,
   type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
@@ -43,7 +43,7 @@ export function dissectCommand(): Command {
     .option('--protocol <name>', `decode every UDP payload as this protocol, or with --port only traffic to or from those ports (Wireshark's Decode As): ${PROTOCOL_HELP}`, parseProtocol)
     .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
     .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
-    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsets]))
+    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsetChoices]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')

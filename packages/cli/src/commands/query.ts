@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, PROTOCOL_HELP, escapeControls, integer, parseProtocol } from '../args.ts';
-import { charsets, type Charset } from '@gamequery/codec';
+import { charsetChoices, type Charset } from '@gamequery/codec';
 import {
   DeadlineError, QueryClient, QueryError, defaultPorts, parseServer,
   type MinecraftQueryResult, type SampQueryResult, type ServerAddress, type VcmpQueryResult,
@@ -70,7 +70,7 @@ export function queryCommand(): Command {
     .option('--retries <n>', 'send an unanswered request again this many times', integer(0, 100), 2)
     .option('--concurrency <n>', 'requests in flight at most, over all servers', integer(1, 100_000), 256)
     .option('--deadline <ms>', 'give up on whatever has not answered after this long (whole run)', integer(1, 86_400_000))
-    .addOption(new Option('--charset <name>', 'charset of the strings (SA:MP hostnames are often windows-1251)').choices([...charsets]))
+    .addOption(new Option('--charset <name>', 'charset of the strings (SA:MP hostnames are often windows-1251)').choices([...charsetChoices]))
     .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
     .addHelpText('after', `
 Up to ${CONNECT_UP_TO} servers each get a connected socket: a closed port fails at once with

@@ -8,6 +8,7 @@
  * to it whenever it cannot take the fast path, so every error comes from here.
  */
 import type { TextCodec } from './charset.ts';
+import type { AutoCodec } from './detect.ts';
 import { showInt, showText, fillTemplate, redacted } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
@@ -40,6 +41,10 @@ export interface FieldNode {
   readonly secret?: boolean;
   /** What a secret node shows instead when only part of it is secret (default: the mask alone). */
   readonly masked?: string;
+  /** `charset: 'auto'`, a string with a byte ≥ 0x80: the charset chosen for it (detect.ts). */
+  readonly charset?: string;
+  /** With `charset`: how sure the choice is, 0.5…1. */
+  readonly confidence?: number;
 }
 
 /** Something odd that did not stop decoding (a short list, trailing bytes). */
@@ -195,6 +200,8 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     wireLength = raw.length + 1;
   }
   const text = w.text.decode(raw);
+  // `auto` says what it chose for a string that is not all ASCII.
+  const detected = w.text.charset === 'auto' ? (w.text as AutoCodec).last?.detection : undefined;
   let decoded: string | number = text;
   if (f.numeric) {
     const [min, max] = numericRange[f.numeric];
@@ -210,6 +217,7 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     abbrev: f.abbrev, label: f.label, offset: start, length: wireLength, value: decoded, show: showText(text),
     ...(f.secret || masked !== undefined ? { secret: true } : {}),
     ...(masked !== undefined ? { masked: showText(masked) } : {}),
+    ...(detected && !f.numeric && !f.secret && masked === undefined ? { charset: detected.charset, confidence: detected.confidence } : {}),
   });
   w.offset = start + wireLength;
   return decoded;

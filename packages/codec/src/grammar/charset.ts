@@ -13,12 +13,20 @@
  * 20 gets wrong for both Windows code pages.
  */
 import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from './codepages.ts';
+import { AutoCodec } from './detect.ts';
 
 
-/** The charsets a caller may choose for decoded text. */
-export type Charset = 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8';
+/**
+ * The charsets a caller may choose for decoded text. `auto` chooses per string between
+ * UTF-8, windows-1251 and windows-1252 (detect.ts) and says what it chose on the tree.
+ */
+export type Charset = 'auto' | 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8';
 
-export const charsets: readonly Charset[] = ['latin1', 'windows-1252', 'windows-1251', 'utf8'];
+/** The fixed charsets: each decodes and encodes alike, every string the same way. */
+export const charsets: readonly Exclude<Charset, 'auto'>[] = ['latin1', 'windows-1252', 'windows-1251', 'utf8'];
+
+/** What a caller may name: `auto`, then the fixed {@link charsets}. */
+export const charsetChoices: readonly Charset[] = ['auto', ...charsets];
 
 /** Decodes and encodes text in one charset; instances are cached per charset. */
 export interface TextCodec {
@@ -29,6 +37,8 @@ export interface TextCodec {
   encode(text: string): Uint8Array | undefined;
   /** Byte length of `text` once encoded (undefined if unencodable). */
   byteLength(text: string): number | undefined;
+  /** `auto` only: a new message starts, `bytes` all of it (its short strings lean on the rest). */
+  begin?(bytes: Uint8Array): void;
 }
 
 /**
@@ -159,6 +169,9 @@ export function textCodec(charset: Charset): TextCodec {
       break;
     case 'utf8':
       codec = new Utf8Codec();
+      break;
+    case 'auto':
+      codec = new AutoCodec();
       break;
     default:
       throw new TypeError(`unknown charset ${JSON.stringify(charset)}; expected one of ${charsets.join(', ')}`);

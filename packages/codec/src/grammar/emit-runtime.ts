@@ -7,6 +7,7 @@
  */
 import type { DecodeWarning } from './annotate.ts';
 import type { TextCodec } from './charset.ts';
+import { detected } from './detect.ts';
 import { flagWarning, shortListWarning } from './annotate.ts';
 import { MASK, fillTemplate, redacted, showText } from './display.ts';
 import type { ByteSink } from './sink.ts';
@@ -116,6 +117,9 @@ function textPair(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array,
   } else {
     sink.string(shown);
   }
+  // `charset: 'auto'` says what it chose for these bytes (only ever for bytes ≥ 0x80, which the plain path above never takes).
+  const keys = detected.find(bytes, s, e);
+  if (keys) sink.bytes(keys);
   return sink.at;
 }
 

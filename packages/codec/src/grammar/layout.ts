@@ -234,7 +234,12 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
   const textEmitters = new Map<number, TextEmitter>();
   const fieldEmitters = new Map<string, TextEmitter>();
   let lastPick: { readonly abbrevs: readonly string[]; readonly as: 'text' | 'json'; readonly emitter: TextEmitter } | undefined;
-  const codecFor = (o?: CodecOptions) => textCodec(o?.charset ?? defaultCharset);
+  const codecFor = (o?: CodecOptions, message?: Uint8Array) => {
+    const text = textCodec(o?.charset ?? defaultCharset);
+    // `auto` reads each string in the light of its message.
+    if (message && text.begin) text.begin(message);
+    return text;
+  };
   // The Info column, resolved once: its constant head, and per placeholder the declaration it names and the text after it.
   const head = `${protocolName} ${spec.message} ${spec.direction}`;
   const infoParts = spec.info ? templateParts(spec.info) : undefined;
@@ -257,7 +262,7 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
     defaultCharset,
 
     decode(bytes, options) {
-      const text = codecFor(options);
+      const text = codecFor(options, bytes);
       let decoder = fast.get(text.charset);
       if (!decoder) fast.set(text.charset, (decoder = compiles() ? compileOrInterpret(spec.fields, text) : interpretedDecoder));
       const hit = decoder(bytes);
@@ -272,7 +277,7 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
     },
 
     annotate(bytes, options) {
-      const r = interpret(id, spec.fields, bytes, codecFor(options));
+      const r = interpret(id, spec.fields, bytes, codecFor(options, bytes));
       const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
       const fields = r.fields;
       if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.get(r.error.info.field) === 'whole'));
@@ -293,12 +298,12 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
       // Secrets only when told how to write them: a caller that renders later decides then, from the tree.
       if (secrets.size && options?.showSecrets === undefined) return undefined;
       emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
-      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true, null) as V | undefined;
+      return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true, null) as V | undefined;
     },
 
     emitJsonWith(bytes, sink, options) {
       emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
-      const r = emitWith(emitter, bytes, codecFor(options), sink, options?.showSecrets === true);
+      const r = emitWith(emitter, bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
       if (!r) return undefined;
       const warnings = r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : r.warnings ?? NO_WARNINGS;
       return { value: r.value as V, bytesRead: r.bytesRead, warnings };
@@ -316,7 +321,7 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
         const mode = { kind: 'tree', indent } as const;
         textEmitters.set(indent, (emitter = compiles() ? compileText(spec.fields, mode) : interpretedText(id, spec.fields, mode)));
       }
-      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true);
+      return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
     },
 
     emitFields(bytes, sink, abbrevs, as, options) {
@@ -330,7 +335,7 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
         fieldEmitters.set(key, emitter);
         lastPick = { abbrevs, as, emitter };
       }
-      return emitter(bytes, codecFor(options), sink, options?.showSecrets === true);
+      return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
     },
 
     encode(value, options) {

@@ -83,7 +83,10 @@ export interface CallOptions {
   /** Overall deadline of this query, in ms from the call. */
   readonly deadlineMs?: number;
   readonly signal?: AbortSignal;
-  /** Charset of the strings. Default: the protocol's (windows-1252, Minecraft latin1). */
+  /**
+   * Charset of the strings. Default `auto` for the queries (each string UTF-8, windows-1251 or
+   * windows-1252, reported in the result's `charsets`); RCON keeps the protocol's (windows-1252).
+   */
   readonly charset?: Charset;
 }
 

@@ -26,7 +26,7 @@ export {
   type QueryClientOptions, type CallOptions, type ClientStats, type QueryTarget,
 } from './client.ts';
 export type {
-  SampQueryResult, SampInfo, SampPlayer, OmpExtras, VcmpQueryResult, VcmpInfo, MinecraftQueryResult, MinecraftInfo,
+  SampQueryResult, SampInfo, SampPlayer, OmpExtras, DetectedText, VcmpQueryResult, VcmpInfo, MinecraftQueryResult, MinecraftInfo,
   PingResult, RconResult, SampParts, VcmpParts,
 } from './queries.ts';
 export {

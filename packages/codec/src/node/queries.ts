@@ -19,6 +19,7 @@ import { randomInt } from 'node:crypto';
 import { CodecError } from '../errors.ts';
 import { textCodec, type Charset } from '../grammar/charset.ts';
 import type { Layout } from '../grammar/layout.ts';
+import type { FieldNode } from '../grammar/annotate.ts';
 import { infoRequest, infoResponse } from '../samp/info.ts';
 import { rulesRequest, rulesResponse } from '../samp/rules.ts';
 import { clientsRequest, clientsResponse } from '../samp/clients.ts';
@@ -66,6 +67,20 @@ interface Where {
   readonly rttMs: number;
   /** What did not go as asked, in words: lists withheld, fallbacks, retries that mattered. */
   readonly notes: readonly string[];
+  /**
+   * Charset `auto` (the default): every string that is not all ASCII, by field abbreviation
+   * (`samp.info.hostname`), with the charset chosen for it and how sure (0.5…1). Absent when
+   * every string was ASCII or a charset was named.
+   */
+  readonly charsets?: readonly DetectedText[];
+}
+
+/** A string decoded with charset `auto`, and what was chosen for it. */
+export interface DetectedText {
+  readonly field: string;
+  readonly text: string;
+  readonly charset: string;
+  readonly confidence: number;
 }
 
 export interface SampInfo {
@@ -180,16 +195,35 @@ type Reply = Extract<Outcome, { kind: 'reply' }>;
 const headerOf = (s: Session): { serverIp: string; serverPort: number } =>
   ({ serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0', serverPort: s.server.port });
 
-const where = (s: Session, rttMs: number, notes: readonly string[]): Where =>
-  ({ server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes });
+/** What charset `auto` chose in each query's replies (see {@link Where.charsets}). */
+const detectedIn = new WeakMap<Session, DetectedText[]>();
+
+const where = (s: Session, rttMs: number, notes: readonly string[]): Where => {
+  const charsets = detectedIn.get(s);
+  return { server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes, ...(charsets?.length ? { charsets } : {}) };
+};
 
 const tries = (s: Session, attempts: number): string => `${attempts} attempt${attempts === 1 ? '' : 's'}, ${s.timeoutMs} ms each`;
 
-/** The reply's value in `layout` (decoded again when a charset is asked for). */
+/** The reply's value in `layout` (decoded again when a charset is asked for; `auto` notes what it chose). */
 function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: Charset | undefined, request: string): V {
   const r = reply.exchange.responses[0]!;
   if (!charset && r.packet.layout === layout) return r.value as V;
   try {
+    if (charset === 'auto') {
+      const ann = layout.annotate(r.datagram.bytes, { charset });
+      if (ann.error) throw ann.error;
+      const found = detectedIn.get(s) ?? [];
+      const walk = (nodes: readonly FieldNode[]): void => {
+        for (const n of nodes) {
+          if (n.charset !== undefined) found.push({ field: n.abbrev, text: String(n.value), charset: n.charset, confidence: n.confidence! });
+          if (n.children) walk(n.children);
+        }
+      };
+      walk(ann.fields);
+      detectedIn.set(s, found);
+      return ann.value!;
+    }
     return layout.decode(r.datagram.bytes, charset ? { charset } : undefined).value;
   } catch (e) {
     throw new BadReplyError(`${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`, {
@@ -237,7 +271,7 @@ const stripHeader = <V extends { serverIp?: unknown; serverPort?: unknown }>(v: 
 
 export async function sampQuery(s: Session, options: CallOptions & SampParts): Promise<SampQueryResult> {
   const header = headerOf(s);
-  const charset = options.charset;
+  const charset = options.charset ?? 'auto';
   const never: Promise<Outcome> = Promise.resolve({ kind: 'silence', reason: 'not asked', attempts: 0 });
   // Identical requests to one server are indistinguishable: the opcode is the lock key.
   const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string, o: RequestOptions = {}): Promise<Outcome> => {
@@ -344,7 +378,8 @@ export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): P
     return s.request(() => bytes, { lockKey: op });
   };
   const i = required(s, 'i', await ask(vcmpInfoRequest, 'i'), VCMP_HINT);
-  const info: VcmpInfo = stripHeader(value(s, i, vcmpInfoResponse, options.charset, 'i'));
+  const charset = options.charset ?? 'auto';
+  const info: VcmpInfo = stripHeader(value(s, i, vcmpInfoResponse, charset, 'i'));
   const notes: string[] = [];
   let players: { name: string }[] | undefined;
   if (options.players === false) {
@@ -354,7 +389,7 @@ export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): P
   } else {
     const cAsked = await ask(vcmpClientsRequest, 'c');
     const c = optional(cAsked, 'c', notes);
-    if (c) players = value(s, c, vcmpClientsResponse, options.charset, 'c').clients.map((p) => ({ name: p.name }));
+    if (c) players = value(s, c, vcmpClientsResponse, charset, 'c').clients.map((p) => ({ name: p.name }));
     else if (!wasCut(cAsked)) notes.push('no reply to `c`: no player list (throttled?)');
   }
   return { protocol: 'vcmp', ...where(s, i.rttMs, notes), info, ...(players ? { players } : {}) };
@@ -407,7 +442,8 @@ export function minecraftQuery(s: Session, options: CallOptions & { readonly mod
     }
     const reply = required(s, mode, o,
       'the stat went unanswered after a second handshake: a server drops a stat whose token it no longer holds (vanilla purges them every 30 s), or the replies were lost');
-    return { protocol: 'mcquery', ...where(s, reply.rttMs, notes), ...statResult(s, reply, options.charset), handshakes };
+    const read = statResult(s, reply, options.charset ?? 'auto');
+    return { protocol: 'mcquery', ...where(s, reply.rttMs, notes), ...read, handshakes };
   });
 }
 

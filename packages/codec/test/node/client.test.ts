@@ -197,12 +197,21 @@ describe('querySamp', () => {
     expect(r).toMatchObject({ server: `[::1]:${port.samp6}`, address: '::1', openmp: true, info: { hostname: 'IPv6 open.mp' }, players: [] });
   }));
 
-  it('decodes strings in the charset asked for', () => using(client(), async (c) => {
+  it('decodes strings in the charset asked for, and detects it by default', () => using(client(), async (c) => {
     const r = await c.querySamp('127.0.0.1', port.cyrillic, { charset: 'windows-1251' });
     expect(r.info.hostname).toBe('Сервер');
     expect(r.players).toEqual([{ id: 0, name: 'Иван', score: 0, ping: 0 }]);
-    const plain = await c.querySamp('127.0.0.1', port.cyrillic);
-    expect(plain.info.hostname).not.toBe('Сервер'); // windows-1252 by default
+    expect(r.charsets).toBeUndefined(); // named, not detected
+    const latin = await c.querySamp('127.0.0.1', port.cyrillic, { charset: 'windows-1252' });
+    expect(latin.info.hostname).toBe('Ñåðâåð');
+    // By default each string's charset is detected, and the result says what was chosen.
+    const auto = await c.querySamp('127.0.0.1', port.cyrillic);
+    expect(auto.info.hostname).toBe('Сервер');
+    expect(auto.players).toEqual([{ id: 0, name: 'Иван', score: 0, ping: 0 }]);
+    expect(auto.charsets?.map(({ field, text, charset }) => [field, text, charset])).toEqual([
+      ['samp.info.hostname', 'Сервер', 'windows-1251'], ['samp.player.name', 'Иван', 'windows-1251'],
+    ]);
+    expect(auto.charsets!.every((d) => d.confidence > 0.9)).toBe(true);
   }));
 
   it('explains silence: no server on the port', () => using(client({ timeoutMs: 100 }), async (c) => {

@@ -11,7 +11,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
-import { linkOptions, newStats, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
+import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import { LinkPass } from '../pairing/links.ts';
 import type { PacketRecord } from '../record.ts';
 import { RecordMaker } from '../records.ts';
@@ -88,7 +88,7 @@ class Reader {
  */
 export async function* dissectCaptureFile(path: string, options: DissectOptions = {}, stats: DissectStats = newStats(), chunk = CHUNK): AsyncGenerator<DissectBatch> {
   const links = new LinkPass(linkOptions(options), stats);
-  const maker = new RecordMaker(options, stats);
+  const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
   // parser and the reassembler theirs): one buffer serves, instead of a megabyte of
   // garbage per read that only a collection lets go of.
