@@ -1,15 +1,11 @@
 /** The per-server statistics as a text table (`-z stats` on a terminal). */
+import { showText } from '@gamequery/codec';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
 
 const HEAD = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Dup', 'Late', 'Unmatched', 'Malformed', 'RTT ms min/median/p95/max', 'Players', 'Hostname'];
 /** Columns aligned right (numbers). */
 const RIGHT = new Set([3, 4, 5, 6, 7, 8, 9, 11]);
 
-/** Control characters (C0, DEL, C1) escaped: a host name is the server's to choose. */
-const showText = (s: string): string => [...s].map((c) => {
-  const code = c.charCodeAt(0);
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `\\x${code.toString(16).padStart(2, '0')}` : c;
-}).join('');
 const requestsText = (r: Readonly<Record<string, number>>): string => Object.entries(r).sort(([a], [b]) => a.localeCompare(b)).map(([m, n]) => `${m} ${n}`).join(', ') || '-';
 const rttText = (r: RttSummary): string => (r.count ? [r.min, r.median, r.p95, r.max].map((v) => v!.toFixed(3)).join('/') + (r.exact ? '' : ' ~') : '-');
 const countsRow = (c: ServerCounts): string[] => [requestsText(c.requests), String(c.answered), String(c.unanswered), String(c.replies), String(c.duplicates), String(c.late), String(c.unmatched), String(c.malformed), rttText(c.rtt)];
