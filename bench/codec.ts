@@ -4,6 +4,7 @@ import {
   signatureOf, type Layout,
 } from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
+import { benchCharset } from './charset.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
 
 export function benchCodec(): void {
@@ -59,6 +60,7 @@ export function benchCodec(): void {
     { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
     { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
   ]);
+  benchCharset();
 }
 
 /**

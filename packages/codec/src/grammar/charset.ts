@@ -48,13 +48,13 @@ export interface TextCodec {
  * `String.fromCharCode.apply` reads directly: measured three times faster than the generic
  * array-like path a typed array's subarray takes. Longer text goes a buffer's worth at a time.
  */
-const SHORT = 64;
+export const SHORT = 64;
 const shortUnits: number[][] = Array.from({ length: SHORT + 1 }, (_, n) => new Array<number>(n).fill(0));
 const units = new Uint16Array(1024);
 const fromUnits = (n: number): string => String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
 
 /** ASCII bytes `start..end` (at most {@link SHORT}) as a string; undefined if a byte is not ASCII (the caller decodes otherwise). */
-function asciiText(bytes: Uint8Array, start: number, end: number): string | undefined {
+export function asciiText(bytes: Uint8Array, start: number, end: number): string | undefined {
   const a = shortUnits[end - start]!;
   for (let i = 0; i < a.length; i++) {
     const b = bytes[start + i]!;

@@ -15,7 +15,7 @@
  * before it decides.
  */
 import type { Charset, TextCodec } from './charset.ts';
-import { textCodec } from './charset.ts';
+import { SHORT, asciiText, textCodec } from './charset.ts';
 import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from './codepages.ts';
 
 /** What {@link AutoCodec} chose for one string, and how sure it is (0.5…1; rounded to 3 places). */
@@ -173,6 +173,8 @@ export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta = 
 /* ---------- the codec ---------- */
 
 const utf8 = new TextEncoder();
+/** The JSON keys of each (charset, confidence) met so far: at most 3 × 501. */
+const keys = new Map<string, Uint8Array>();
 
 /**
  * The non-ASCII strings an {@link AutoCodec} decoded in the current message, with their JSON
@@ -216,12 +218,13 @@ export class AutoCodec implements TextCodec {
   }
 
   decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
-    let i = start;
-    while (i < end && bytes[i]! < 0x80) i++;
-    if (i === end) {
+    // ASCII, most strings: one pass that gives up at the first byte ≥ 0x80.
+    const ascii = end - start <= SHORT ? asciiText(bytes, start, end) : this.#longAscii(bytes, start, end);
+    if (ascii !== undefined) {
       this.last = undefined;
-      this.#note(bytes, start);
-      return textCodec('latin1').decode(bytes, start, end);
+      // Where the reply's strings start, for a short string later (a view of the message is placed then).
+      if (this.#first < 0 && bytes === this.#message) this.#first = start;
+      return ascii;
     }
     const at = this.#note(bytes, start);
     const detection = detect(bytes, start, end, at < 0 ? 0 : this.#reply(at))!;
@@ -232,7 +235,10 @@ export class AutoCodec implements TextCodec {
     }
     detected.starts.push(start);
     detected.ends.push(end);
-    detected.json.push(utf8.encode(`,"charset":"${detection.charset}","confidence":${detection.confidence}`));
+    const key = `,"charset":"${detection.charset}","confidence":${detection.confidence}`;
+    let json = keys.get(key);
+    if (!json) keys.set(key, (json = utf8.encode(key)));
+    detected.json.push(json);
     return textCodec(detection.charset).decode(bytes, start, end);
   }
 
@@ -244,9 +250,20 @@ export class AutoCodec implements TextCodec {
     return textCodec('windows-1252').byteLength(text) ?? textCodec('windows-1251').byteLength(text) ?? textCodec('utf8').byteLength(text);
   }
 
+  #longAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
+    for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
+    return this.#latin1.decode(bytes, start, end);
+  }
+
+  readonly #latin1 = textCodec('latin1');
+
   /** Where `bytes[start]` lies in the message (-1 if not in it); the reply's first string starts at the first such place. */
   #note(bytes: Uint8Array, start: number): number {
     const m = this.#message;
+    if (bytes === m) {
+      if (this.#first < 0) this.#first = start;
+      return start;
+    }
     if (!m || bytes.buffer !== m.buffer) return -1;
     const at = bytes.byteOffset + start - m.byteOffset;
     if (at < 0 || at > m.length) return -1;
