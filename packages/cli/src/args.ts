@@ -109,6 +109,7 @@ export const collectField = (value: string, previous: string[]): string[] => {
  * screen or retitle the window. JSON output escapes them as JSON does and needs none of this.
  */
 export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the controls are what it escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
     const code = c.charCodeAt(0);
     if (c === '\n') return '\\n';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { layouts } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 
-import { root, runSync as run } from './cli.ts';
+import { runSync as run } from './cli.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'gamequery-export-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

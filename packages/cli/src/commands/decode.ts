@@ -16,7 +16,7 @@ interface Opts { file?: string; protocol?: PacketHint['protocol']; direction?: P
 class DecodeInputError extends Error {}
 
 /** Characters of bare hex besides the digits: blanks, line breaks, `:` `-` `,` separators (and `0x`, removed first). */
-const SEPARATORS = /[\s:,\-]/;
+const SEPARATORS = /[\s:,-]/;
 
 /** The first character of `text` that bare hex may not hold, with its 1-based line and column. */
 function stray(text: string): { char: string; line: number; column: number; position: number } | undefined {

@@ -368,6 +368,7 @@ function vcmp(o: Obj, path: string): ResolvedVcmp {
   const charset = charsetOf(o, path);
   const text = (key: string, fallback: string): string => encodable(optString(o, key, path, fallback), charset, `${path}.${key}`);
   const version = optString(o, 'version', path, '04rel006');
+  // eslint-disable-next-line no-control-regex -- any ASCII but NUL, as the reply's fixed field holds it
   if (!/^[\x01-\x7f]{0,12}$/.test(version)) throw new StateError(`${path}.version`, 'expected at most 12 ASCII characters');
   return {
     flavor: 'vcmp',
