@@ -80,7 +80,7 @@ export function decodeCommand(): Command {
     .option('--protocol <name>', `protocol, when the bytes cannot tell: ${PROTOCOL_HELP}`, parseProtocol)
     .addOption(new Option('--direction <dir>', 'direction, when the bytes cannot tell').choices(['request', 'response']))
     .option('--message <name>', 'message name, e.g. full (Minecraft responses)')
-    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsetChoices]))
+    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON').choices([...charsetChoices]))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--show-secrets', 'show RCON passwords in clear')
     .addHelpText('after', `

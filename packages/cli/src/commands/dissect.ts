@@ -43,7 +43,7 @@ export function dissectCommand(): Command {
     .option('--protocol <name>', `decode every UDP payload as this protocol, or with --port only traffic to or from those ports (Wireshark's Decode As): ${PROTOCOL_HELP}`, parseProtocol)
     .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
     .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
-    .addOption(new Option('--charset <name>', 'charset of strings').choices([...charsetChoices]))
+    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON').choices([...charsetChoices]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
     .option('--show-secrets', 'show RCON passwords in clear')

@@ -70,7 +70,7 @@ export function queryCommand(): Command {
     .option('--retries <n>', 'send an unanswered request again this many times', integer(0, 100), 2)
     .option('--concurrency <n>', 'requests in flight at most, over all servers', integer(1, 100_000), 256)
     .option('--deadline <ms>', 'give up on whatever has not answered after this long (whole run)', integer(1, 86_400_000))
-    .addOption(new Option('--charset <name>', 'charset of the strings (SA:MP hostnames are often windows-1251)').choices([...charsetChoices]))
+    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and lists each choice in --json (charsets)').choices([...charsetChoices]))
     .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
     .addHelpText('after', `
 Up to ${CONNECT_UP_TO} servers each get a connected socket: a closed port fails at once with
