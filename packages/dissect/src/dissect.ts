@@ -44,7 +44,7 @@ export interface DissectOptions {
    * exchange.
    */
   readonly duplicateWindowMs?: number;
-  /** How long a Minecraft handshake's token links later stat requests to it, in capture time. Default 30 000 ms (§3.4). */
+  /** How long a Minecraft handshake's token links later stat requests to it, in capture time. Default 30 000 ms. */
   readonly tokenLifetimeMs?: number;
   /**
    * One pass only (a stream): frames held, waiting for their exchange to settle, at most;

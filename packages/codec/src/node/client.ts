@@ -9,7 +9,7 @@
  *   datagram ──────────────────────────► pairer.receive(reply) ─► exchange ─► settle
  *   timer at pairer.nextDeadline() ────► pairer.expire(now) ───► unanswered ─► retry after back-off
  *
- * Keys. A reply names its request only by what it echoes (PROTOCOLS.md §1.3, §3.7): SA:MP
+ * Keys. A reply names its request only by what it echoes: SA:MP
  * and VC:MP echo the 11-byte header, so two identical requests to one server cannot be
  * told apart and the second waits until the first has settled (a `p` carries a fresh
  * random nonce instead); Minecraft echoes a session id, fresh and masked per exchange, and
@@ -17,7 +17,7 @@
  * per client address.
  *
  * A reply cut short — a list with fewer entries than its count, which the codec reads as
- * far as it goes (PROTOCOLS.md §1.13) — is not taken as the answer: the attempt counts as
+ * far as it goes — is not taken as the answer: the attempt counts as
  * unanswered and is resent; if every attempt brings a cut reply, the query says so.
  *
  * Datagrams go to the given targets only. Times come from `process.hrtime.bigint()`, so

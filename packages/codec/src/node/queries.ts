@@ -1,19 +1,19 @@
 /**
- * What a query asks, in which order, and what its silences mean (PROTOCOLS.md §1–3).
+ * What a query asks, in which order, and what its silences mean.
  * Each procedure works through a {@link Session} of the query client; the sending,
  * pairing, retries and deadlines are the client's.
  *
- *   SA:MP     i, r and o together; then the player list: none above 100 players (§1.7),
- *             `c` on open.mp (detected by its `o` reply or its rules, §1.10), else `d`
+ *   SA:MP     i, r and o together; then the player list: none above 100 players,
+ *             `c` on open.mp (detected by its `o` reply or its rules), else `d`
  *             and `c` when `d` is not answered. `o` goes out as 11 bytes (v1.2 and later
  *             answer it); a server whose `version` rule names v1.1 or older is asked the
  *             15-byte echo form instead, as is an open.mp server silent to the 11 bytes
  *   VC:MP     i, then c (names only) unless more than 100 players
- *   Minecraft handshake → stat; when the stat is not answered (token expired, §3.4),
+ *   Minecraft handshake → stat; when the stat is not answered (token expired),
  *             one more handshake and stat
  *   ping      `p` with a fresh random nonce per attempt
  *   RCON      `x`; every line until the quiet period; "Invalid RCON password." and
- *             silence have their own errors (§1.8)
+ *             silence have their own errors
  */
 import { randomInt } from 'node:crypto';
 import { CodecError } from '../errors.ts';
@@ -247,7 +247,7 @@ function required(s: Session, request: string, o: Outcome, hint: string): Reply 
 
 /**
  * For parts a result can do without: the reply, undefined on silence, errors thrown. Only
- * lists can be cut short and still read (§1.13), and every list is such a part: when the
+ * lists can be cut short and still read, and every list is such a part: when the
  * last attempt's reply was cut, `notes` says so instead of "no reply".
  */
 function optional(o: Outcome, request: string, notes: string[]): Reply | undefined {
@@ -294,7 +294,7 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   if (r) rules = Object.fromEntries(value(s, r, rulesResponse, charset, 'r').rules.map((x) => [x.name, x.value]));
   else if (options.rules !== false && !wasCut(rAsked)) notes.push('no reply to `r`: no rules');
 
-  // open.mp's rules say so (§1.5); SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
+  // open.mp's rules say so; SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
   const version = rules?.['version'];
   const rulesSayOmp = rules !== undefined && ((version ?? '').startsWith('omp ') || 'allowed_clients' in rules);
   const rulesSaySamp = !rulesSayOmp && version !== undefined;
@@ -397,7 +397,7 @@ export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): P
 
 /* ---------- Minecraft ---------- */
 
-/** A session id every byte of which survives vanilla's UTF-8 round trip (§3.7). */
+/** A session id every byte of which survives vanilla's UTF-8 round trip. */
 const sessionId = (): number => randomInt(0, 0x1_0000_0000) & 0x0f0f0f0f;
 
 const PADDING = new Uint8Array(4);

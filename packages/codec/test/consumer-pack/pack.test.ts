@@ -20,7 +20,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { build as bundle, transform } from 'esbuild';
@@ -121,6 +121,18 @@ describe('the packed packages in a consumer project', () => {
     }
     expect(packed.dissect).toContain('package/schema/packet.schema.json');
     expect(packed.codec).toEqual(expect.arrayContaining(['package/docs/protocols/samp.md', 'package/docs/protocols/vcmp.md', 'package/docs/protocols/mcquery.md']));
+  });
+
+  it('cite no file they do not ship (the protocol reference is docs/protocols/, in the codec)', () => {
+    const citing: string[] = [];
+    for (const name of names) {
+      const base = realpathSync(`${dir}/app/node_modules/@gamequery/${name}`);
+      for (const file of readdirSync(base, { recursive: true, encoding: 'utf8' })) {
+        if (/\.(?:js|ts|md|json)$/.test(file) && readFileSync(`${base}/${file}`, 'utf8').includes('PROTOCOLS.md')) citing.push(`${name}/${file}`);
+      }
+    }
+    expect(citing).toEqual([]);
+    expect(readFileSync(`${dir}/app/node_modules/@gamequery/codec/dist/samp/info.js`, 'utf8')).toContain('docs/protocols/samp.md');
   });
 
   it('installs without rxjs: no package of ours asks for it but the optional peer of the codec', () => {
