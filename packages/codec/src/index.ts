@@ -7,6 +7,7 @@ export * from './errors.ts';
 export type { Charset, TextCodec } from './grammar/charset.ts';
 export { charsets, charsetChoices, textCodec } from './grammar/charset.ts';
 export { detect, type Detection } from './grammar/detect.ts';
+export { decodeSamp6, encodeSamp6, ipv6Text, SAMP6_HEADER, type Samp6Packet } from './samp/samp6.ts';
 export type * from './grammar/fields.ts';
 export type { Meta as FieldMeta } from './grammar/fields.ts';
 // The declaration API: the builders every built-in layout is declared with, and defineLayout.

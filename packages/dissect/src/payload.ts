@@ -4,7 +4,7 @@
  * query message, the reason. Never throws on bad input.
  */
 import {
-  CodecError, malformedNode, protocolNames, recognize,
+  CodecError, decodeSamp6, malformedNode, protocolNames, recognize,
   type Annotation, type CodecOptions, type Direction, type FieldNode, type PacketHint, type Protocol,
 } from '@gamequery/codec';
 
@@ -27,6 +27,16 @@ export interface DissectedPayload {
 /** `options.charset` defaults to `auto` (see DissectOptions.charset). */
 export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, given: CodecOptions = {}): DissectedPayload {
   const options: CodecOptions = given.charset ? given : { ...given, charset: 'auto' };
+  // The proposed IPv6 header of open.mp #1204, only where the lengths fit it and not today's (codec samp/samp6.ts).
+  const six = hint.protocol === undefined || hint.protocol === 'samp' ? decodeSamp6(bytes, options) : undefined;
+  if (six) {
+    const ann = six.annotation;
+    return {
+      protocol: 'samp', direction: six.direction, message: six.message, layout: `${ann.layout.id} (proposed SAMP6 header)`,
+      summary: ann.info, fields: ann.fields, warnings: ann.warnings, length: bytes.length,
+      ...(ann.value ? { value: ann.value as Record<string, unknown> } : {}),
+    };
+  }
   let r;
   try {
     r = recognize(bytes, hint, options);
