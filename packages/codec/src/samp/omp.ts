@@ -16,7 +16,9 @@
  * From v1.2 on, a 15-byte `o` gets no reply (the `o` branch sits under `size == 11`).
  * A banners reply never fits the logo declaration exactly (4 bytes short) nor a logo reply
  * the banners one (4 + e bytes over); open.mp's launcher reads the logo only when more
- * than 4 bytes remain after the dark banner.
+ * than 4 bytes remain after the dark banner (openmultiplayer/launcher
+ * `src-tauri/src/query.rs` build_extra_info_packet, `packet.remaining() > 4` since 48a43be,
+ * still at ebeeb49), and refuses a Discord length over 50 or a URL length over 160.
  *
  *   echo:    | header (11) | nonce (4) |
  *   banners: | header (11) | a LE | discord | b LE | light URL | c LE | dark URL |
