@@ -157,8 +157,11 @@ export function utf8Sequences(bytes: Uint8Array, s: number, e: number): number {
 const logistic = (x: number): number => 1 / (1 + Math.exp(-Math.abs(x)));
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Detection of one string alone (no reply around it): what {@link AutoCodec} does for a long one. */
-export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta = 0): Detection | undefined {
+/**
+ * What `auto` chooses for `bytes[s, e)`: undefined for all ASCII. `replyDelta` is the evidence of the
+ * string's reply (or a function that works it out), which only a short string uses.
+ */
+export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta: number | (() => number) = 0): Detection | undefined {
   let ascii = true;
   for (let i = s; i < e; i++) if (bytes[i]! >= 0x80) { ascii = false; break; }
   if (ascii) return undefined;
@@ -166,7 +169,8 @@ export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta = 
   if (multi > 0) return { charset: 'utf8', confidence: round3(1 - 0.5 * 0.02 ** multi) };
   const own = cyrillicOverLatin(bytes, s, e);
   // The reply is a prior, not proof: at most REPLY_WEIGHT either way (its bytes may be another charset's).
-  const delta = own.high < SHORT_HIGH ? own.delta + Math.max(-REPLY_WEIGHT, Math.min(REPLY_WEIGHT, replyDelta)) : own.delta;
+  const reply = own.high >= SHORT_HIGH ? 0 : typeof replyDelta === 'function' ? replyDelta() : replyDelta;
+  const delta = own.delta + Math.max(-REPLY_WEIGHT, Math.min(REPLY_WEIGHT, reply));
   return { charset: delta > 0 ? 'windows-1251' : 'windows-1252', confidence: round3(logistic(delta)) };
 }
 
@@ -227,7 +231,8 @@ export class AutoCodec implements TextCodec {
       return ascii;
     }
     const at = this.#note(bytes, start);
-    const detection = detect(bytes, start, end, at < 0 ? 0 : this.#reply(at))!;
+    // The reply's evidence is worked out only if a short string needs it, once per message.
+    const detection = detect(bytes, start, end, at < 0 ? 0 : () => this.#reply(at))!;
     this.last = { bytes, start, end, detection };
     if (detected.bytes !== bytes) {
       detected.bytes = bytes;
