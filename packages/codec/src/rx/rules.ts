@@ -3,8 +3,8 @@
  *
  * A key is the conversation (client and server endpoint) plus what the reply echoes:
  *
- *   samp, vcmp   bytes 4–10 (address, port, opcode; VC:MP swaps the magic) and, for `p`,
- *                the 4-byte nonce at 11–14
+ *   samp, vcmp   bytes 4–10 (address, port, opcode; VC:MP swaps the magic) and, for `p`
+ *                and open.mp's 15-byte `o`, the 4 bytes at 11–14
  *   mcquery      type + session id (request bytes 2–6, reply bytes 0–4); a stat request is
  *                also filed under the session id of the handshake that issued its token,
  *                because vanilla replies carry that one
@@ -93,7 +93,9 @@ const TOKENS = 4;
 /** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce). */
 const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
   const id = PROTOCOL_IDS[protocol];
-  const echoEnd = (b: Uint8Array): number => (b[10] === PING ? 15 : 11);
+  // A ping, and open.mp's 15-byte echo form of `o`, echo their 4 trailing bytes too: the echo pairs with its
+  // 15-byte request, not with an unanswered 11-byte `o` to the same server.
+  const echoEnd = (b: Uint8Array): number => (b[10] === PING || (b[10] === OMP && b.length === 15) ? 15 : 11);
   const echo = (h: number, b: Uint8Array): number => bytes(h, b, 4, echoEnd(b));
   const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, 4, echoEnd(a), b, 4, echoEnd(b));
   const keys = (d: Datagram, side: Side): Keys => {
@@ -163,7 +165,8 @@ export const collected: ReadonlySet<string> = new Set(['samp.rcon']);
 export const silenceReasons: Readonly<Record<string, string>> = {
   'samp.clients': '>100 players, open.mp `d`, or throttled',
   'samp.players': '>100 players, open.mp `d`, or throttled',
-  'samp.omp': 'not an open.mp server: SA-MP ignores `o`',
+  'samp.omp': 'not an open.mp server (SA-MP ignores `o`), or open.mp v1.1 or older (answers only the 15-byte `o`)',
+  'samp.ompecho': 'not open.mp v1.1 or older: later releases and SA-MP ignore a 15-byte `o`',
   'samp.rcon': 'RCON or query disabled, or a malformed request',
   'vcmp.clients': 'possibly >100 players, or throttled',
   'mcquery.basic': 'wrong or expired challenge token',

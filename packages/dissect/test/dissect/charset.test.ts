@@ -1,7 +1,7 @@
 /**
  * Charset auto-detection on a real capture (fixtures/charset/charset-lo.pcap: tcpdump on lo while
  * the emulator served a SA-MP 0.3.7 server in windows-1251, one in windows-1252 and an open.mp
- * server in UTF-8, and `gamequery query samp` asked each; scripts/make-charset-capture.sh).
+ * server in UTF-8, and `gamequery query samp` asked each; scripts/make-query-captures.sh).
  */
 import { describe, expect, it } from 'vitest';
 import { nodeJson, type FieldNode } from '@gamequery/codec';
