@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // The CLI's tests run the compiled command: built here once if a source changed.
+    globalSetup: ['scripts/test-setup.mjs'],
   },
 });
