@@ -453,27 +453,8 @@ export class QueryClient {
   #socket(family: 4 | 6): Promise<Bound> {
     const existing = this.#sockets[family];
     if (existing) return existing;
-    const created = new Promise<Bound>((resolve, reject) => {
-      const socket = createSocket(family === 6
-        ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#o.recvBufferSize }
-        : { type: 'udp4', recvBufferSize: this.#o.recvBufferSize });
-      const failed = (e: Error): void => {
-        socket.close();
-        reject(e);
-      };
-      socket.once('error', failed);
-      socket.bind({ address: this.#o.local[family], port: 0 }, () => {
-        socket.off('error', failed);
-        // Unconnected UDP sockets report little; nothing here should bring the process down.
-        socket.on('error', () => this.#stats.sendErrors++);
-        const a = socket.address();
-        const bound: Bound = { socket, local: { address: canonicalAddress(a.address), port: a.port } };
-        socket.on('message', (msg, rinfo) => this.#onMessage(bound, msg, rinfo));
-        this.#bound[family] = bound;
-        if (this.#busy === 0) socket.unref();
-        resolve(bound);
-      });
-    });
+    // Unconnected UDP sockets report little; nothing here should bring the process down.
+    const created = this.#newSocket(family, undefined, () => this.#stats.sendErrors++).then((bound) => (this.#bound[family] = bound));
     // A failed bind may be retried by the next query.
     created.catch(() => {
       if (this.#sockets[family] === created) delete this.#sockets[family];
@@ -487,8 +468,22 @@ export class QueryClient {
     const key = `${server.family} ${showServer(server.address, server.port)}`;
     const existing = this.#connected.get(key);
     if (existing) return existing;
-    const created = new Promise<Bound>((resolve, reject) => {
-      const socket = createSocket(server.family === 6
+    // ECONNREFUSED: the host's ICMP port unreachable for a datagram of ours.
+    const created = this.#newSocket(server.family, server, (bound, e) => (e.code === 'ECONNREFUSED' ? this.#unreachable(bound, server) : this.#stats.sendErrors++));
+    created.catch(() => {
+      if (this.#connected.get(key) === created) this.#connected.delete(key);
+    });
+    this.#connected.set(key, created);
+    return created;
+  }
+
+  /**
+   * A new socket of `family` bound to the local address, connected to `server` if one is
+   * given (its attempts then kept on it), reading replies; `onError` has its errors once it is up.
+   */
+  #newSocket(family: 4 | 6, server: QueryTarget | undefined, onError: (bound: Bound, e: NodeJS.ErrnoException) => void): Promise<Bound> {
+    return new Promise<Bound>((resolve, reject) => {
+      const socket = createSocket(family === 6
         ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#o.recvBufferSize }
         : { type: 'udp4', recvBufferSize: this.#o.recvBufferSize });
       const failed = (e: Error): void => {
@@ -496,23 +491,19 @@ export class QueryClient {
         reject(e);
       };
       socket.once('error', failed);
-      socket.bind({ address: this.#o.local[server.family], port: 0 }, () => socket.connect(server.port, server.address, () => {
+      const ready = (): void => {
         socket.off('error', failed);
         const a = socket.address();
-        const bound: Bound = { socket, local: { address: canonicalAddress(a.address), port: a.port }, attempts: new Set() };
-        // ECONNREFUSED: the host's ICMP port unreachable for a datagram of ours.
-        socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNREFUSED' ? this.#unreachable(bound, server) : this.#stats.sendErrors++));
+        const local = { address: canonicalAddress(a.address), port: a.port };
+        const bound: Bound = server ? { socket, local, attempts: new Set() } : { socket, local };
+        socket.on('error', (e: NodeJS.ErrnoException) => onError(bound, e));
         socket.on('message', (msg, rinfo) => this.#onMessage(bound, msg, rinfo));
-        this.#open.add(bound);
+        if (server) this.#open.add(bound);
         if (this.#busy === 0) socket.unref();
         resolve(bound);
-      }));
+      };
+      socket.bind({ address: this.#o.local[family], port: 0 }, server ? () => socket.connect(server.port, server.address, ready) : ready);
     });
-    created.catch(() => {
-      if (this.#connected.get(key) === created) this.#connected.delete(key);
-    });
-    this.#connected.set(key, created);
-    return created;
   }
 
   /** Nothing listens on the server's port: its attempts in flight fail now, without retries. */

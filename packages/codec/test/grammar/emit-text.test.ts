@@ -4,8 +4,8 @@ import {
   ByteSink, CodecError, MASK, charsets, fromHex, infoResponse, layouts, nodeJson, playersResponse, rconRequest,
   type Charset, type FieldNode, type Layout,
 } from '@gamequery/codec';
-import { lengthMeta, type Field } from '../../src/grammar/fields.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
+import { abbrevsOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
@@ -52,23 +52,6 @@ function pickedText(nodes: readonly FieldNode[], pick: readonly string[], clear:
 function pickedJson(nodes: readonly FieldNode[], pick: readonly string[], clear: boolean): string {
   let out = '';
   for (const [n] of walk(nodes)) if (pick.includes(n.abbrev)) out += `${JSON.stringify({ ...nodeJson(n, clear), children: undefined })},`;
-  return out;
-}
-
-/** Every abbreviation a layout's tree can hold. */
-function abbrevsOf(fields: readonly Field[], out: string[] = []): string[] {
-  for (const f of fields) {
-    if (f.kind === 'string' && 'prefix' in f.size) out.push(lengthMeta(f).abbrev);
-    if (f.kind === 'list') {
-      if (f.count) out.push(f.count.abbrev);
-      if (f.until) out.push(f.until.abbrev);
-      if (!f.flat) out.push(f.entry.abbrev);
-      abbrevsOf(f.entry.fields, out);
-    } else {
-      out.push(f.abbrev);
-      if (f.kind === 'group') abbrevsOf(f.fields, out);
-    }
-  }
   return out;
 }
 
