@@ -20,6 +20,10 @@ export interface ErrorInfo {
   readonly actual?: string | number;
 }
 
+/**
+ * The base class of every error the codec throws: a stable `name`, a structured `info` (layout, field,
+ * offset) and a message in one fixed wording per type.
+ */
 export abstract class CodecError extends Error {
   abstract override readonly name: string;
   readonly info: ErrorInfo;
@@ -96,4 +100,5 @@ export class UnrecognizedPacketError extends CodecError {
   }
 }
 
+/** Whether `e` is an error the codec threw (any {@link CodecError}). */
 export const isCodecError = (e: unknown): e is CodecError => e instanceof CodecError;

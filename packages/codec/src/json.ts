@@ -11,6 +11,10 @@ import { MASK } from './grammar/display.ts';
 
 type Obj = Record<string, unknown>;
 
+/**
+ * Bytes from a hex string; whitespace and colons are ignored. Throws TypeError on any other character or an
+ * odd number of digits.
+ */
 export const fromHex = (hex: string): Uint8Array => {
   const clean = hex.replace(/[\s:]/g, '');
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(clean)) throw new TypeError(`not an even-length hex string: ${JSON.stringify(hex.slice(0, 40))}`);

@@ -27,6 +27,7 @@ export const messages: Record<Protocol, Record<string, Pair>> = {
 export const layouts: readonly Layout<any>[] = [...new Set(Object.values(messages).flatMap((byName) => // eslint-disable-line @typescript-eslint/no-explicit-any
   Object.values(byName).flatMap((m) => [m.request, m.response])))];
 
+/** What the caller knows about a packet that its bytes may not tell. */
 export interface PacketHint {
   readonly protocol?: Protocol;
   readonly direction?: Direction;
@@ -78,6 +79,10 @@ export type DecodedPacket =
   | PacketOf<BuiltInLayout>
   | PacketOf<typeof sampMessages.p.request | typeof sampOlderForms.ompecho.request | typeof vcmpMessages.p.request, 'either'>;
 
+/**
+ * What {@link recognize} and {@link identify} found a packet to be: protocol, direction, message and its
+ * layout.
+ */
 export interface Recognized {
   readonly protocol: Protocol;
   readonly direction: Direction | 'either';
@@ -249,6 +254,10 @@ export function decodePacket(bytes: Uint8Array, hint: PacketHint = {}, options?:
   return packet as DecodedPacket;
 }
 
+/**
+ * A message for {@link encodePacket}: the protocol, direction and message that name its layout, and the
+ * value to encode.
+ */
 export interface PacketToEncode {
   readonly protocol: Protocol;
   readonly direction: Direction | 'either';

@@ -12,6 +12,7 @@
 /** Integer wire types. */
 export type IntType = 'u8' | 'u16le' | 'u16be' | 'u32le' | 'u32be' | 'i32le' | 'i32be';
 
+/** Size in bytes of each integer wire type. */
 export const intSize: Record<IntType, number> = { u8: 1, u16le: 2, u16be: 2, u32le: 4, u32be: 4, i32le: 4, i32be: 4 };
 
 /** Display base, as in Wireshark: decimal, hexadecimal, or the byte as an ASCII character. */
@@ -48,6 +49,7 @@ export interface ConstField extends Meta {
   readonly values?: ValueTable;
 }
 
+/** An integer field: its wire type, display base and, optionally, a value table naming its values. */
 export interface IntField<N extends string = string> extends Meta {
   readonly kind: 'int';
   readonly name: N;
@@ -130,6 +132,7 @@ export interface GroupField<F extends readonly Field[] = readonly Field[]> exten
   readonly fields: F;
 }
 
+/** Any field of a layout declaration, told apart by `kind`. */
 export type Field =
   | MagicField
   | ConstField

@@ -22,6 +22,7 @@ export type Protocol = 'samp' | 'vcmp' | 'mcquery';
 /** Who sends a message: the client (`request`) or the server (`response`). */
 export type Direction = 'request' | 'response';
 
+/** Options of a layout's decode, encode and annotate calls. */
 export interface CodecOptions {
   /** Charset of the strings; defaults to the protocol's (windows-1252, or latin1 for Minecraft). */
   readonly charset?: Charset;
@@ -37,6 +38,7 @@ export interface TextEmitOptions extends EmitOptions {
   readonly indent?: number;
 }
 
+/** What a layout's `decode` returns: the value, the bytes it took and the warnings met on the way. */
 export interface Decoded<V> {
   readonly value: V;
   /** Bytes the message took; fewer than the input when trailing bytes follow. */

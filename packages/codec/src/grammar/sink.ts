@@ -19,6 +19,7 @@ export const asciiBytes = (text: string): Uint8Array => encoder.encode(text);
 /** The escape JSON.stringify writes for a character, or undefined for one written as it is. */
 const shortEscapes: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
 
+/** A growable byte buffer that JSON is written into as UTF-8 (see the module comment above). */
 export class ByteSink {
   /** The buffer; replaced by a larger one when it runs out (so do not keep it across writes). */
   buf: Uint8Array;

@@ -46,6 +46,7 @@ export const intRange = (type: IntType): readonly [number, number] => ranges[typ
 
 export const numericRange = { i32: intRange('i32le'), u32: intRange('u32le') } as const;
 
+/** The bytes as lowercase hex, two digits a byte, no separators. */
 export const toHex = (bytes: Uint8Array): string => {
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, '0');

@@ -12,6 +12,10 @@ import { defineLayout } from '../grammar/layout.ts';
 import { cstring, decimalCstring, i32be, u16le } from '../grammar/fields.ts';
 import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
 
+/**
+ * The challenge token (i32 BE) that ends the basic and full stat requests: the number the handshake
+ * response gave.
+ */
 export const statToken = i32be('token', { abbrev: 'mcquery.token', label: 'Challenge token', doc: 'Token from the handshake, i32 BE' });
 
 export const basicRequest = defineLayout({

@@ -9,9 +9,12 @@
  */
 import { constant, magic, u32be, type ValueTable } from '../grammar/fields.ts';
 
+/** Names of the Minecraft query type byte's values. */
 export const mcqueryTypes: ValueTable = { 0x09: 'Handshake', 0x00: 'Stat' };
 
+/** Type byte of a handshake. */
 export const HANDSHAKE = 0x09;
+/** Type byte of a stat (basic or full). */
 export const STAT = 0x00;
 
 const type = (value: number) =>
@@ -19,7 +22,9 @@ const type = (value: number) =>
 
 const sessionId = u32be('sessionId', { abbrev: 'mcquery.session_id', label: 'Session ID', base: 'hex', doc: 'Client-chosen id, echoed by the server' });
 
+/** Fields that open a Minecraft query request of type `t`: magic FE FD, type, session id. */
 export const mcqueryRequestHeader = (t: number) =>
   [magic([0xfe, 0xfd], { abbrev: 'mcquery.magic', label: 'Magic', doc: 'Request signature FE FD' }), type(t), sessionId] as const;
 
+/** Fields that open a Minecraft query response of type `t`: type and session id (responses carry no magic). */
 export const mcqueryResponseHeader = (t: number) => [type(t), sessionId] as const;

@@ -15,6 +15,7 @@
  */
 import { HANDSHAKE, STAT } from './header.ts';
 
+/** Which Minecraft query reply a datagram looks like, as told by {@link minecraftReplyShape}. */
 export type MinecraftReplyShape = 'handshake' | 'basic' | 'full';
 
 const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;

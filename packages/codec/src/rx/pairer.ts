@@ -85,6 +85,10 @@ const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
  */
 export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/**
+ * Options of {@link QueryPairer}: the pairing options, how a datagram is decoded (`decode`) and what is
+ * kept of it.
+ */
 export interface QueryPairerOptions<M> extends PairerOptions {
   readonly decode?: PacketDecoder<M>;
   /**

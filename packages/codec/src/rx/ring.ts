@@ -83,10 +83,15 @@ export class ByteRing {
 
 /** Makers of a field's array, for {@link EntryRing.regrow}. */
 export const float64s = (n: number): Float64Array => new Float64Array(n);
+/** Makes an Int32Array of `n` entries, for {@link EntryRing.regrow}. */
 export const int32s = (n: number): Int32Array => new Int32Array(n);
+/** Makes a Uint16Array of `n` entries, for {@link EntryRing.regrow}. */
 export const uint16s = (n: number): Uint16Array => new Uint16Array(n);
+/** Makes a Uint32Array of `n` entries, for {@link EntryRing.regrow}. */
 export const uint32s = (n: number): Uint32Array => new Uint32Array(n);
+/** Makes a Uint8Array of `n` entries, for {@link EntryRing.regrow}. */
 export const uint8s = (n: number): Uint8Array => new Uint8Array(n);
+/** Makes a BigInt64Array of `n` entries, for {@link EntryRing.regrow}. */
 export const bigint64s = (n: number): BigInt64Array => new BigInt64Array(n);
 /**
  * An array of `n` empty references, in fast elements: `new Array(n)` past some tens of
