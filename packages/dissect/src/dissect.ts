@@ -27,6 +27,7 @@ import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
 import type { DisplayFilter } from './filter/compile.ts';
 
+/** Options of the {@link Dissector} and of the functions that dissect captures and hex dumps. */
 export interface DissectOptions {
   /**
    * Charset of the strings. Default `auto`: per string, UTF-8, windows-1251 or windows-1252,
@@ -75,6 +76,10 @@ export interface DissectOptions {
   readonly filter?: DisplayFilter;
 }
 
+/**
+ * Counts of a dissection (frames, UDP datagrams, query packets, skipped frames, pairing outcomes), updated
+ * as it goes.
+ */
 export interface DissectStats {
   frames: number;
   udp: number;
@@ -94,6 +99,7 @@ export interface DissectStats {
   displayed?: number;
 }
 
+/** A {@link DissectStats} with every count at zero. */
 export const newStats = (): DissectStats => ({ frames: 0, udp: 0, game: 0, nonGame: 0, skipped: {}, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 });
 
 /** The two passes' options, from the dissector's. */
@@ -238,6 +244,7 @@ export class Dissector {
   }
 }
 
+/** What {@link dissectCapture} yields: a dissected packet, or the error that stopped reading the capture. */
 export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;
 
 /** What a chunk of capture completed: packets in frame order, then the error if the file is damaged there. */

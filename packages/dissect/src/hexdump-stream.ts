@@ -31,6 +31,10 @@ export class NotAHexDumpError extends Error {
   }
 }
 
+/**
+ * Options of {@link dissectHexDumpStream}: the dissector's, the hex dump parser's (`hex`) and when to give
+ * up on text that is not a dump.
+ */
 export interface HexStreamOptions extends DissectOptions {
   readonly hex?: HexDumpOptions;
   /** Give up after this many bytes without a dump line (default 1 MiB). */

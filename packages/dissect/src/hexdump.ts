@@ -9,6 +9,10 @@ import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
 import type { PacketRecord } from './record.ts';
 
+/**
+ * What {@link dissectHexDump} returns: the dissected packets, the hex dump parser's diagnostics and the
+ * counts.
+ */
 export interface HexDissection {
   readonly packets: PacketRecord[];
   readonly diagnostics: readonly HexDumpDiagnostic[];
@@ -45,6 +49,10 @@ export function pushDumped(dissector: Dissector, index: number, bytes: Uint8Arra
     : dissector.pushFrame({ index, linkType, data: bytes, timestamp: null });
 }
 
+/**
+ * Parses a hex dump (text) and dissects every packet in it, in order; problems in the text come back as
+ * diagnostics, not errors.
+ */
 export function dissectHexDump(text: string, options: DissectOptions & { hex?: HexDumpOptions } = {}): HexDissection {
   const parsed = parseHexDump(text, options.hex);
   const dissector = new Dissector(options);

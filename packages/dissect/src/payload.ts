@@ -8,6 +8,10 @@ import {
   type Annotation, type CodecOptions, type Direction, type FieldNode, type PacketHint, type Protocol,
 } from '@gamequery/codec';
 
+/**
+ * One UDP payload dissected: what it was recognised as, its summary, field tree, decoded value, warnings
+ * and, if decoding stopped, why.
+ */
 export interface DissectedPayload {
   readonly protocol?: Protocol;
   readonly direction?: Direction | 'either';

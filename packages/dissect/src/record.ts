@@ -7,6 +7,10 @@ import { formatTimestamp, type Timestamp } from './capture/timestamp.ts';
 import type { Endpoint } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
+/**
+ * One dissected packet, as the dissector hands it on: where and when it was captured, its dissection and
+ * its pairing.
+ */
 export interface PacketRecord {
   /** Frame number in the capture (1-based), or packet number in a hex dump. */
   readonly frame: number;

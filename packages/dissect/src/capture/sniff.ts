@@ -10,6 +10,10 @@
 
 export type SniffedFormat = 'pcap' | 'pcapng' | 'gzip' | 'text';
 
+/**
+ * What {@link sniffInput} made of an input's first bytes: the format to read it as, and what they look
+ * like.
+ */
 export interface Sniffed {
   /** What to read the input as; undefined: refuse it. */
   readonly format: SniffedFormat | undefined;

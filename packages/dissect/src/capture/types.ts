@@ -54,10 +54,13 @@ export interface CaptureError {
   readonly message: string;
 }
 
+/** What a capture reader yields: a packet, or the error that stopped it (the last item). */
 export type CaptureItem = CapturePacket | CaptureError;
 
+/** The capture file formats read: pcap and pcapng. */
 export type CaptureFormat = 'pcap' | 'pcapng';
 
+/** Options of the capture readers. */
 export interface CaptureReaderOptions {
   /**
    * Largest captured length accepted for one packet, in bytes (default 262144, libpcap's maximum snapshot

@@ -14,6 +14,7 @@ import type { PacketRecord } from '../record.ts';
 import { filterFields, ipv4Number, ipv6Number, nearestFields, type FilterContext, type FilterField, type FilterType, type FilterValue } from './fields.ts';
 import { FilterError, parseFilter, type Expr, type Operand, type Relation } from './parse.ts';
 
+/** Options of {@link compileFilter}. */
 export interface FilterOptions {
   /** Compare RCON passwords in clear (else a secret compares as its mask, as it is shown). */
   readonly showSecrets?: boolean;

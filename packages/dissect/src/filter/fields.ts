@@ -21,6 +21,7 @@ export interface FilterContext {
   readonly showSecrets: boolean;
 }
 
+/** A field a display filter can name: its name, its type and where its value comes from. */
 export interface FilterField {
   readonly name: string;
   readonly type: FilterType;

@@ -17,6 +17,10 @@ export interface LineSink {
   overlong(n: number, limit: number): void;
 }
 
+/**
+ * Cuts chunks of bytes into lines for a {@link LineSink}; a line longer than `limit` is skipped and
+ * reported as too long.
+ */
 export class LineSplitter {
   readonly #decoder = new TextDecoder();
   /** Bytes after the last line break, not yet a whole line. */

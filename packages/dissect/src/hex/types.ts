@@ -118,6 +118,7 @@ export type HexDumpDiagnosticCode =
   | 'no-packet'
   | 'several-packets';
 
+/** How serious a hex dump diagnostic is; the result is `ok` when none is an error. */
 export type HexDumpSeverity = 'error' | 'warning';
 
 /** A problem found in the text, located by 1-based line and column (columns count UTF-16 code units, a tab is one). */
@@ -134,6 +135,10 @@ export interface HexDumpDiagnostic {
   readonly packet?: number;
 }
 
+/**
+ * What {@link parseHexDump} returns: the packets found, the diagnostics, and whether none of them is an
+ * error.
+ */
 export interface HexDumpResult {
   /** Packets in the order they appear in the text. Empty buffers are not reported. */
   readonly packets: HexPacket[];
@@ -143,6 +148,7 @@ export interface HexDumpResult {
   readonly ok: boolean;
 }
 
+/** Options of {@link parseHexDump}. */
 export interface HexDumpOptions {
   /**
    * Byte order of multi-byte groups in rows that have an offset column but no ASCII column to

@@ -30,6 +30,7 @@ const IPV6_FRAGMENT = 44;
 const IPV6_AUTHENTICATION = 51;
 const IPV6_DESTINATION = 60;
 
+/** Options of {@link UdpDecoder}. */
 export interface UdpDecoderOptions {
   /** Reassembly limits (defaults: 1024 datagrams, 65535 bytes each, 8 MiB, 30 s), or false to turn it off. */
   readonly reassembly?: Partial<ReassemblyLimits> | false;

@@ -34,6 +34,7 @@ export interface ReassemblyLimits {
  */
 export const PIECE_COST = 256;
 
+/** The reassembly limits used where none are given: 1024 datagrams, 65535 bytes each, 8 MiB held, 30 s. */
 export const DEFAULT_REASSEMBLY_LIMITS: ReassemblyLimits = Object.freeze({
   maxDatagrams: 1024,
   maxDatagramBytes: 65535,
@@ -41,6 +42,7 @@ export const DEFAULT_REASSEMBLY_LIMITS: ReassemblyLimits = Object.freeze({
   timeoutSeconds: 30,
 });
 
+/** Why a fragmented datagram was given up on. */
 export type DropReason =
   | 'timeout'
   | 'overlap'
@@ -62,6 +64,7 @@ export interface DroppedDatagram {
   readonly frames: readonly number[];
 }
 
+/** Counts of a {@link Reassembler}: fragments seen, datagrams reassembled, duplicates and drops. */
 export interface ReassemblyStats {
   fragments: number;
   reassembled: number;
@@ -128,6 +131,7 @@ interface Pending {
 /** The outcome of {@link Reassembler.add}: the datagram, 'pending', or 'dropped'. */
 export type AddResult = Reassembled | 'pending' | 'dropped';
 
+/** Reassembles fragmented IPv4 and IPv6 datagrams within its limits, by the rules of the module comment. */
 export class Reassembler {
   readonly limits: ReassemblyLimits;
   readonly stats: ReassemblyStats = {

@@ -10,6 +10,7 @@ export interface FrameInput {
   readonly timestamp: Timestamp | null;
 }
 
+/** One end of a UDP datagram: IP address and port. */
 export interface Endpoint {
   /** IPv4 dotted decimal or IPv6 in RFC 5952 form. */
   readonly ip: string;
@@ -54,6 +55,7 @@ export type SkipReason =
   /** Headers that contradict themselves or end early. */
   | 'malformed';
 
+/** A frame that holds no UDP datagram the dissector reads, and why. */
 export interface SkippedFrame {
   readonly kind: 'skipped';
   readonly reason: SkipReason;
@@ -61,4 +63,5 @@ export interface SkippedFrame {
   readonly detail: string;
 }
 
+/** What decoding a frame gives: its UDP datagram, or why it was skipped. */
 export type DecodedFrame = UdpDatagram | SkippedFrame;

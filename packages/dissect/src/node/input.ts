@@ -13,6 +13,10 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { sniffInput, type Sniffed } from '../capture/sniff.ts';
 
+/**
+ * An input opened by what its first bytes are: a capture file read by path, a capture or text read once as
+ * a stream.
+ */
 export type OpenedInput =
   /** A regular, uncompressed capture file: read it by path, in two passes. */
   | { readonly kind: 'capture-file'; readonly path: string; readonly format: 'pcap' | 'pcapng' }
@@ -21,6 +25,7 @@ export type OpenedInput =
   /** Text (UTF-8), to read once for hex dumps. */
   | { readonly kind: 'text'; readonly gzip: boolean; readonly chunks: AsyncIterable<Uint8Array> };
 
+/** Why an input could not be opened. */
 export type InputErrorCode =
   /** Missing, a directory, not readable. */
   | 'unreadable'

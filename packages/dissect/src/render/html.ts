@@ -13,6 +13,7 @@ import { pairingNotes, summaryColumns } from './summary.ts';
 import { lineOf } from './text.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
 
+/** Options of {@link HtmlWriter}. */
 export interface HtmlOptions {
   readonly title?: string;
   readonly showSecrets?: boolean;
@@ -27,6 +28,10 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 /** JSON inside a script element: nothing in it may close the element or open a comment. */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
+/**
+ * Writes one self-contained HTML page of a dissection into a {@link ByteSink}, packet by packet (see the
+ * module comment).
+ */
 export class HtmlWriter {
   readonly #limit: number;
   readonly #showSecrets: boolean;

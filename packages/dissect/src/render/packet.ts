@@ -8,6 +8,7 @@ import { Packet, type PacketRecord, type RecordKind } from '../record.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { expertLine, renderTree, showOf } from './text.ts';
 
+/** Options of the packet renderers (text, hex pane, JSON). */
 export interface RenderOptions {
   readonly showSecrets?: boolean;
   /** Append the hex pane. */
@@ -40,6 +41,7 @@ export function* walkNodes(nodes: readonly FieldNode[]): Generator<FieldNode> {
   }
 }
 
+/** The one-line summary of a packet: frame number, capture time, source → destination and the info text. */
 export function summaryLine(p: PacketRecord): string {
   return `Frame ${p.frame}: ${p.captureTime ?? '-'} ${endpoint(p.src)} → ${endpoint(p.dst)} ${p.summary}`;
 }

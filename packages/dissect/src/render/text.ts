@@ -6,12 +6,14 @@
  */
 import { MASK, type FieldNode } from '@gamequery/codec';
 
+/** Options of the text renderers. */
 export interface TextOptions {
   /** Show secrets (RCON passwords) in clear. */
   readonly showSecrets?: boolean;
   readonly indent?: number;
 }
 
+/** The text a node shows: its `show`, or its mask when it is a secret and secrets are not shown. */
 export function showOf(node: FieldNode, options: TextOptions = {}): string {
   return node.secret && !options.showSecrets ? node.masked ?? MASK : node.show;
 }
@@ -24,6 +26,7 @@ export function lineOf(node: FieldNode, options: TextOptions = {}): string {
   return node.generated ? `[${text}]` : text;
 }
 
+/** A protocol tree as indented lines of text, four spaces a level; generated nodes in brackets. */
 export function renderTree(nodes: readonly FieldNode[], options: TextOptions = {}): string[] {
   const out: string[] = [];
   const walk = (list: readonly FieldNode[], depth: number): void => {

@@ -11,6 +11,7 @@ const EXACT = 64;
 /** Buckets per doubling: a bucket spans a factor 2^(1/64), about 1.09 %; its midpoint is within half of that. */
 const PER_OCTAVE = 64;
 
+/** The round-trip times of one server, in bounded memory (see the module comment). */
 export class RttDigest {
   count = 0;
   min = Infinity;

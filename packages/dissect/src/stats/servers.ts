@@ -54,6 +54,7 @@ export interface RttSummary {
   readonly exact: boolean;
 }
 
+/** Packet counts of one server, or of all of them. */
 export interface ServerCounts {
   /** Requests by message name (`info`, `players`, `full`, …). */
   readonly requests: Readonly<Record<string, number>>;
@@ -73,6 +74,7 @@ export interface ServerCounts {
   readonly rtt: RttSummary;
 }
 
+/** What a capture showed of one server: its counts, round-trip times, player count and hostname. */
 export interface ServerReport extends ServerCounts {
   readonly server: Endpoint;
   readonly protocol: Protocol;
@@ -82,6 +84,7 @@ export interface ServerReport extends ServerCounts {
   readonly hostname: string | null;
 }
 
+/** What {@link ServerStats.report} returns: one report per server and the totals. */
 export interface StatsReport {
   /** By protocol, then address and port. */
   readonly servers: readonly ServerReport[];
