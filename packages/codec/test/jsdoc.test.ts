@@ -1,0 +1,79 @@
+// Every public export of the codec and the dissector (each entry of their `exports` maps, values and
+// types) carries JSDoc at its declaration; scripts/jsdoc-coverage.mjs does the reading and, run by hand,
+// prints the report.
+import { describe, expect, it } from 'vitest';
+import { entriesOf, publicExports } from '../../../scripts/jsdoc-coverage.mjs';
+
+// Undocumented exports of files that were being edited when the rest were documented (issue 19,
+// item 7), as `file name`. This list may only shrink: a name documented since must leave it.
+const notYetDocumented = new Set([
+  'packages/codec/src/node/client-errors.ts QueryError',
+  'packages/codec/src/node/client-errors.ts QueryErrorInfo',
+  'packages/codec/src/node/client-errors.ts QueryFailure',
+  'packages/codec/src/node/client.ts ClientStats',
+  'packages/codec/src/node/client.ts QueryClient',
+  'packages/codec/src/node/client.ts QueryClientOptions',
+  'packages/codec/src/node/emulator.ts Counters',
+  'packages/codec/src/node/emulator.ts EmulatedServer',
+  'packages/codec/src/node/emulator.ts Emulator',
+  'packages/codec/src/node/emulator.ts EmulatorConfig',
+  'packages/codec/src/node/emulator.ts EmulatorStats',
+  'packages/codec/src/node/limits.ts defaultLimits',
+  'packages/codec/src/node/mcquery.ts MinecraftOptions',
+  'packages/codec/src/node/mcquery.ts minecraftResponder',
+  'packages/codec/src/node/queries.ts MinecraftInfo',
+  'packages/codec/src/node/queries.ts MinecraftQueryResult',
+  'packages/codec/src/node/queries.ts PingResult',
+  'packages/codec/src/node/queries.ts RconResult',
+  'packages/codec/src/node/queries.ts SampInfo',
+  'packages/codec/src/node/queries.ts SampPlayer',
+  'packages/codec/src/node/queries.ts SampQueryResult',
+  'packages/codec/src/node/queries.ts VcmpInfo',
+  'packages/codec/src/node/queries.ts VcmpQueryResult',
+  'packages/codec/src/node/responder.ts Responder',
+  'packages/codec/src/node/responder.ts Source',
+  'packages/codec/src/node/samp.ts INVALID_RCON_PASSWORD',
+  'packages/codec/src/node/samp.ts OMP_URL_MAX',
+  'packages/codec/src/node/state.ts MinecraftServerState',
+  'packages/codec/src/node/state.ts PlayerState',
+  'packages/codec/src/node/state.ts RconState',
+  'packages/codec/src/node/state.ts ResolvedMinecraft',
+  'packages/codec/src/node/state.ts ResolvedPlayer',
+  'packages/codec/src/node/state.ts ResolvedSamp',
+  'packages/codec/src/node/state.ts ResolvedServer',
+  'packages/codec/src/node/state.ts ResolvedVcmp',
+  'packages/codec/src/node/state.ts SampServerState',
+  'packages/codec/src/node/state.ts ServerState',
+  'packages/codec/src/node/state.ts VcmpServerState',
+  'packages/codec/src/node/state.ts flavors',
+  'packages/codec/src/node/target.ts ServerAddress',
+  'packages/codec/src/node/vcmp.ts vcmpOpcodes',
+  'packages/codec/src/samp/header.ts sampHeader',
+  'packages/codec/src/samp/messages.ts sampMessages',
+  'packages/codec/src/samp/omp.ts OmpFormFacts',
+  'packages/codec/src/samp/omp.ts ompForms',
+  'packages/codec/src/samp/samp6.ts SAMP6_HEADER',
+  'packages/codec/src/samp/samp6.ts Samp6Packet',
+]);
+
+describe('JSDoc on public exports', () => {
+  const rows = publicExports();
+  const undocumented = new Set(rows.filter((r) => !r.documented).map((r) => `${r.file} ${r.name}`));
+
+  it('reads every entry of both packages', () => {
+    expect(entriesOf('codec').map((e) => e.specifier)).toEqual(
+      ['@gamequery/codec', '@gamequery/codec/rx', '@gamequery/codec/pairing', '@gamequery/codec/node', '@gamequery/codec/export']);
+    expect(entriesOf('dissect').map((e) => e.specifier)).toEqual(['@gamequery/dissect', '@gamequery/dissect/node']);
+    for (const e of [...entriesOf('codec'), ...entriesOf('dissect')]) expect(rows.some((r) => r.specifier === e.specifier)).toBe(true);
+    // A name with JSDoc reads as documented (the allow-listed ones as undocumented: the last test).
+    expect(rows.find((r) => r.specifier === '@gamequery/codec' && r.name === 'decodePacket')?.documented).toBe(true);
+  });
+
+  it('finds JSDoc on every public export not in the allow-list', () => {
+    expect([...undocumented].filter((k) => !notYetDocumented.has(k)).sort()).toEqual([]);
+  });
+
+  it('keeps no name in the allow-list that is documented now or no longer exported', () => {
+    expect([...notYetDocumented].filter((k) => !undocumented.has(k)).sort()).toEqual([]);
+  });
+});
