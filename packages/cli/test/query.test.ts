@@ -52,6 +52,7 @@ describe('gamequery query', () => {
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('players (1, from `d`):\n  #2 Alice  score 7  ping 30 ms');
     expect(r.stdout).toContain('  version = 0.3.7-R2');
+    expect(r.stdout).toContain('\nflavor: samp-0.3.7 (version=0.3.7-R2)\n');
   });
 
   it('queries several servers at once and prints JSON; a closed port fails at once, port unreachable, with exit code 3', async () => {
@@ -61,6 +62,10 @@ describe('gamequery query', () => {
     expect(out.map((o) => o['ok'])).toEqual([true, true, false]);
     expect(out[0]).toMatchObject({ server: at(0), openmp: false, playersFrom: 'd', info: { hostname: 'CLI \u001b[2Jsamp' } });
     expect(out[1]).toMatchObject({ openmp: true, playersFrom: 'c', omp: { discord: 'discord.gg/cli' }, players: [{ name: 'Bob', score: 1 }] });
+    expect([out[0]!['flavor'], out[1]!['flavor']]).toEqual([
+      { name: 'samp-0.3.7', evidence: ['version=0.3.7-R2'] },
+      { name: 'openmp', evidence: ['version=omp 1.4.0.2779', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No', 'o=logo'] },
+    ]);
     expect(out[2]).toMatchObject({ server: '127.0.0.1:1', error: { type: 'UnreachableError', code: 'unreachable' } });
     expect(out[2]!['error'].message).toBe('127.0.0.1:1: port unreachable (the host says nothing listens on UDP port 1)');
   });

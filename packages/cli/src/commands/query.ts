@@ -76,6 +76,10 @@ export function queryCommand(): Command {
 Up to ${CONNECT_UP_TO} servers each get a connected socket: a closed port fails at once with
 "port unreachable" (ICMP), exit 3. A longer list shares one socket and times out instead.
 
+SA:MP: "flavor" is openmp, samp-0.3.7, samp (another SA-MP version) or unknown, with its
+evidence (the rules version, allowed_clients, artwork, allow_DL as rule=value, and o=FORM
+when \`o\` was answered); it chooses \`c\` (open.mp) or \`d\` and whether to ask \`o\`.
+
 Examples:
   gamequery query samp 127.0.0.1:7777
   gamequery query minecraft [::1]:25565 --json
@@ -178,6 +182,7 @@ function details(r: Result): string {
   switch (r.protocol) {
     case 'samp':
       out.push(`password: ${r.info.password ? 'yes' : 'no'}`);
+      out.push(printable(`flavor: ${r.flavor.name}${r.flavor.evidence.length ? ` (${r.flavor.evidence.join('; ')})` : ' (no rule nor `o` reply says)'}`));
       if (r.rules) list('rules', Object.entries(r.rules).map(([k, v]) => `${k} = ${v}`));
       if (r.players) {
         list(`players (${r.players.length}, from \`${r.playersFrom}\`)`, r.playersFrom === 'd'

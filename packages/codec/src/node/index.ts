@@ -33,4 +33,5 @@ export {
   QueryError, NoReplyError, RconSilenceError, WrongPasswordError, DeadlineError, AbortedError, ClientClosedError,
   ResolveError, SendError, BadReplyError, UnreachableError, type QueryFailure, type QueryErrorInfo,
 } from './client-errors.ts';
+export { flavorOfRules, ompFormOfFlavor, FLAVOR_RULES, type ServerFlavor, type ServerFlavorName } from './flavor.ts';
 export { parseServer, showServer, canonicalAddress, defaultPorts, TargetError, type ServerAddress } from './target.ts';

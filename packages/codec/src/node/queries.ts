@@ -25,7 +25,7 @@ import { rulesRequest, rulesResponse } from '../samp/rules.ts';
 import { clientsRequest, clientsResponse } from '../samp/clients.ts';
 import { playersRequest, playersResponse } from '../samp/players.ts';
 import { pingRequest } from '../samp/ping.ts';
-import { ompFormOf, ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../samp/omp.ts';
+import { ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../samp/omp.ts';
 import { rconRequest, rconResponse } from '../samp/rcon.ts';
 import { vcmpInfoRequest, vcmpInfoResponse } from '../vcmp/info.ts';
 import { vcmpClientsRequest, vcmpClientsResponse } from '../vcmp/clients.ts';
@@ -36,6 +36,7 @@ import { fullRequest, fullResponse } from '../mcquery/full.ts';
 import { BadReplyError, NoReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './client-errors.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './client.ts';
 import { INVALID_RCON_PASSWORD, MAX_LISTED_PLAYERS } from './samp.ts';
+import { flavorOfRules, ompFormOfFlavor, withOmpReply, type ServerFlavor } from './flavor.ts';
 
 /* ---------- what to ask ---------- */
 
@@ -111,8 +112,14 @@ export interface OmpExtras {
 
 export interface SampQueryResult extends Where {
   readonly protocol: 'samp';
-  /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`). */
+  /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`): `flavor.name === 'openmp'`. */
   readonly openmp: boolean;
+  /**
+   * What the server is, from its rules (node/flavor.ts) and its `o` reply, with the evidence:
+   * `{ name: 'openmp', evidence: ['version=omp 1.4.0.2779', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No', 'o=logo'] }`.
+   * The same facts chose `c` or `d` and the `o` form.
+   */
+  readonly flavor: ServerFlavor;
   readonly info: SampInfo;
   readonly rules?: Readonly<Record<string, string>>;
   /** Absent when withheld (more than 100 players) or not answered: see `notes`. */
@@ -295,11 +302,11 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   else if (options.rules !== false && !wasCut(rAsked)) notes.push('no reply to `r`: no rules');
 
   // open.mp's rules say so; SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
-  const version = rules?.['version'];
-  const rulesSayOmp = rules !== undefined && ((version ?? '').startsWith('omp ') || 'allowed_clients' in rules);
-  const rulesSaySamp = !rulesSayOmp && version !== undefined;
+  let flavor = flavorOfRules(rules);
+  const rulesSayOmp = flavor.name === 'openmp';
+  const rulesSaySamp = flavor.name === 'samp-0.3.7' || flavor.name === 'samp';
   // v1.1 and older answer only the 15-byte echo form of `o` (samp/omp.ts).
-  const echoes = rulesSayOmp && version !== undefined && ompFormOf(version)?.form === 'echo';
+  const echoes = ompFormOfFlavor(flavor) === 'echo';
   // A fresh nonce per attempt, as for `p`: a retry must not look like the reply to the first one.
   const askEcho = (): Promise<Outcome> => s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
   let omp = probed?.kind === 'reply' ? probed : undefined;
@@ -361,11 +368,13 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   const extras: OmpExtras | undefined = !omp ? undefined
     : banners ? { ...stripHeader(value(s, omp, ompbannersResponse, charset, 'o')), logo: '' }
       : stripHeader(value(s, omp, ompResponse, charset, 'o'));
+  const ompForm: OmpForm | undefined = extras ? (banners ? 'banners' : 'logo') : echoed ? 'echo' : undefined;
+  if (ompForm) flavor = withOmpReply(flavor, ompForm);
   return {
-    protocol: 'samp', ...where(s, i.rttMs, notes), openmp, info,
+    protocol: 'samp', ...where(s, i.rttMs, notes), openmp, flavor, info,
     ...(rules ? { rules } : {}),
     ...(players ? { players, playersFrom } : {}),
-    ...(extras ? { omp: extras, ompForm: banners ? 'banners' : 'logo' } : echoed ? { ompForm: 'echo' } : {}),
+    ...(extras ? { omp: extras } : {}), ...(ompForm ? { ompForm } : {}),
   };
 }
 
