@@ -33,4 +33,5 @@ export const queryHeader = <const P extends 'samp' | 'vcmp'>(proto: P, magicText
     constant('u8', op.charCodeAt(0), { abbrev: `${proto}.opcode`, label: 'Opcode', base: 'char', values: opcodes, doc: 'Query type' }),
   ] as const;
 
+/** The SA:MP header fields (magic `SAMP`, server IP, port, opcode) for the opcode `op`. */
 export const sampHeader = (op: string) => queryHeader('samp', 'SAMP', op, sampOpcodes);

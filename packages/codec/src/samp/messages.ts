@@ -7,6 +7,7 @@ import { pingRequest, pingResponse } from './ping.ts';
 import { rconRequest, rconResponse } from './rcon.ts';
 import { ompRequest, ompResponse, ompbannersResponse, ompechoRequest, ompechoResponse } from './omp.ts';
 
+/** Request and response layouts of each current SA:MP message, keyed by opcode character. */
 export const sampMessages = {
   i: { request: infoRequest, response: infoResponse },
   r: { request: rulesRequest, response: rulesResponse },

@@ -78,6 +78,7 @@ export const ompechoResponse = defineLayout({
 /** The `o` forms, oldest first, with the servers that send each (see the table above). */
 export type OmpForm = 'echo' | 'banners' | 'logo';
 
+/** What is known of one `o` form: its layouts, the releases that send it, its request length and caps. */
 export interface OmpFormFacts {
   readonly form: OmpForm;
   /** The message name of its layouts. */
@@ -94,6 +95,7 @@ export interface OmpFormFacts {
   readonly commits: readonly string[];
 }
 
+/** The facts of the three `o` forms, oldest first. */
 export const ompForms: readonly OmpFormFacts[] = [
   { form: 'echo', message: 'ompecho', first: 'v0.0.11.2331', last: 'v1.1.0.2612', requestLength: 15, commits: ['d96fde3c5a2056afca950a24723071c26dd188c6'] },
   {

@@ -21,11 +21,13 @@ import { sampMessages } from './messages.ts';
 import { recognize } from '../packet.ts';
 import { toHex } from '../grammar/wire.ts';
 
+/** Length of the proposed SAMP6 header in bytes: magic, IPv6 address, port and opcode. */
 export const SAMP6_HEADER = 24;
 const MAGIC6 = [0x53, 0x41, 0x4d, 0x50, 0x36];
 /** Bytes 4–9 of the 11-byte header stand for bytes 4–22 here. */
 const SHIFT = SAMP6_HEADER - 11;
 
+/** A datagram read as the proposed SAMP6 form: its message, the address it names and its annotated tree. */
 export interface Samp6Packet {
   readonly direction: Direction | 'either';
   readonly message: string;
