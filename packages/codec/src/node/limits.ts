@@ -50,6 +50,7 @@ export interface AbuseLimits {
   readonly maxSources: number;
 }
 
+/** The limits an emulator applies unless told otherwise: 50 requests/s and 64 KiB/s per source address, 10 000 sources tracked. */
 export const defaultLimits: AbuseLimits = {
   requestsPerSecond: 50,
   requestBurst: 50,

@@ -43,6 +43,7 @@ export const vanillaToken = (): number => randomInt(0, 0x1000000);
 /** The GS3 split header: "splitnum\0", 0x80 (last packet, index 0), 0x00. */
 export const SPLITNUM: Uint8Array = Uint8Array.from([...'splitnum\0'].map((c) => c.charCodeAt(0)).concat(0x80, 0x00));
 
+/** Settings of a Minecraft query responder: the bound address and port, the token purge period and token source. */
 export interface MinecraftOptions {
   /** Where the reply's hostport and hostip default to: the bound port and address. */
   readonly boundPort: number;
@@ -59,6 +60,7 @@ interface Challenge {
 
 type Handler = (datagram: Uint8Array, key: string) => Uint8Array[];
 
+/** A vanilla Minecraft (Java) query server answering from `state`, with handshake challenges stored per sender IP:port. */
 export function minecraftResponder(state: ResolvedMinecraft, options: MinecraftOptions): Responder {
   const challenges = new Map<string, Challenge>();
   const nextToken = options.tokenSource ?? vanillaToken;

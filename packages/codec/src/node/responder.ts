@@ -6,11 +6,13 @@
 import type { Annotation, Layout } from '../grammar/layout.ts';
 import { BYTES } from './text.ts';
 
+/** Where a datagram came from: the sender's IP address and port. */
 export interface Source {
   readonly address: string;
   readonly port: number;
 }
 
+/** An emulated server: turns each received datagram into zero or more reply datagrams. */
 export interface Responder {
   /** Replies to one datagram received at `now` (ms); `[]` is silence. */
   respond(datagram: Uint8Array, from: Source, now: number): Uint8Array[];

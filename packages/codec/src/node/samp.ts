@@ -39,11 +39,13 @@ export const infoCaps = {
 
 /** open.mp `o` (the current, v1.3.1+ form): a longer Discord invite is sent empty; URLs are cut (every form in `ompForms`). */
 export const OMP_DISCORD_MAX = 50;
+/** open.mp `o` (the current form): URLs are cut to this many bytes. */
 export const OMP_URL_MAX = 160;
 
 /** YSF's flood slot: another source address within this many ms of the last one is dropped. */
 export const FLOOD_SLOT_MS = 25;
 
+/** The line a SA:MP server sends in reply to an RCON command with the wrong password. */
 export const INVALID_RCON_PASSWORD = 'Invalid RCON password.';
 
 /** Humans only; NPCs are neither counted nor listed (OMP `players()`, YSF `GetPlayerCount`). */

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 
+/** A server address as {@link parseServer} reads it: host and port. */
 export interface ServerAddress {
   /** Host name or IP address, IPv6 without brackets. */
   readonly host: string;

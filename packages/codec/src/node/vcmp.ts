@@ -39,6 +39,7 @@ function ping(_s: ResolvedVcmp, request: Annotation<any>, header: QueryHeader): 
   return [vcmpPingResponse.encode({ ...header, nonce: (request.value as { nonce: number }).nonce }, BYTES)];
 }
 
+/** The opcodes a VC:MP 0.4 server answers (`i`, `c`, `p`): each one's request layout, accepted lengths and reply. */
 export const vcmpOpcodes: Readonly<Record<string, Opcode<ResolvedVcmp>>> = {
   i: { request: vcmpInfoRequest, accepts: atLeast(11), reply: info },
   c: { request: vcmpClientsRequest, accepts: atLeast(11), reply: clients },
