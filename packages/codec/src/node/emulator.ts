@@ -17,6 +17,7 @@ import { vcmpResponder } from './vcmp.ts';
 import { minecraftResponder } from './mcquery.ts';
 import type { Responder } from './responder.ts';
 
+/** What {@link startEmulator} starts: the servers, where they bind, and the abuse limits and Minecraft token settings. */
 export interface EmulatorConfig {
   readonly servers: readonly ServerState[];
   /** Bind address of servers that name none. Default 127.0.0.1. */
@@ -32,6 +33,7 @@ export interface EmulatorConfig {
   readonly tokenSource?: () => number;
 }
 
+/** One running emulated server: its name, protocol, flavor and the address and port it is bound to. */
 export interface EmulatedServer {
   /** Hostname (SA:MP, VC:MP) or MOTD (Minecraft). */
   readonly name: string;
@@ -42,6 +44,7 @@ export interface EmulatedServer {
   readonly port: number;
 }
 
+/** Traffic counts of one emulated server (or of all): datagrams and bytes in and out, and why requests went unanswered. */
 export interface Counters {
   /** Datagrams received. */
   received: number;
@@ -63,6 +66,7 @@ export interface Counters {
   errors: number;
 }
 
+/** The counters of a running emulator, summed and per server, and how many source addresses the limiter tracks. */
 export interface EmulatorStats {
   readonly total: Counters;
   readonly servers: ReadonlyArray<EmulatedServer & Counters>;
@@ -70,6 +74,7 @@ export interface EmulatorStats {
   readonly sources: number;
 }
 
+/** A running emulator as {@link startEmulator} returns it: its servers, their counters, and `close`. */
 export interface Emulator {
   readonly servers: readonly EmulatedServer[];
   /** Closes every socket and timer. */

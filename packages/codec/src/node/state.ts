@@ -13,8 +13,10 @@ import { ompFormOf, type OmpForm } from '../samp/omp.ts';
  */
 export type Flavor = 'samp037' | 'openmp' | 'vcmp' | 'minecraft';
 
+/** Every {@link Flavor}, in the order the state file's error message lists them. */
 export const flavors: readonly Flavor[] = ['samp037', 'openmp', 'vcmp', 'minecraft'];
 
+/** One player of an emulated server as a state file gives it; only `name` is required. */
 export interface PlayerState {
   /** Nickname. SA:MP caps it at 24 bytes (MAX_PLAYER_NAME). */
   readonly name: string;
@@ -28,6 +30,7 @@ export interface PlayerState {
   readonly npc?: boolean;
 }
 
+/** A SA:MP server's RCON: its password, whether it is on, and the canned output of commands. */
 export interface RconState {
   readonly password: string;
   /** `rcon 0` / `rcon.enable=false`: every `x` request is met with silence. Default true. */
@@ -48,6 +51,7 @@ interface ServerBase {
   readonly host?: string;
 }
 
+/** A SA-MP 0.3.7 or open.mp server in a state file; what is left out takes the flavor's default. */
 export interface SampServerState extends ServerBase {
   readonly flavor: 'samp037' | 'openmp';
   /** Default "SA-MP 0.3 Server" (0.3.7), "open.mp server" (open.mp). Capped at 50 / 63 bytes. */
@@ -89,6 +93,7 @@ export interface SampServerState extends ServerBase {
   readonly floodGuard?: boolean;
 }
 
+/** A VC:MP 0.4 server in a state file; what is left out takes its default. */
 export interface VcmpServerState extends ServerBase {
   readonly flavor: 'vcmp';
   /** Server build, at most 12 bytes. Default "04rel006". */
@@ -104,6 +109,7 @@ export interface VcmpServerState extends ServerBase {
   readonly charset?: Charset;
 }
 
+/** A vanilla Minecraft (Java) query server in a state file; what is left out takes its default. */
 export interface MinecraftServerState extends ServerBase {
   readonly flavor: 'minecraft';
   /** `motd`, also the full stat's `hostname`. Written as vanilla does: the low byte of each character. */
@@ -127,6 +133,7 @@ export interface MinecraftServerState extends ServerBase {
   readonly hostIp?: string;
 }
 
+/** One server of a state file, told apart by `flavor`. */
 export type ServerState = SampServerState | VcmpServerState | MinecraftServerState;
 
 /** The JSON document `gamequery serve` reads. */
@@ -136,6 +143,7 @@ export interface EmulatorState {
 
 /* ---------- checked, with defaults filled ---------- */
 
+/** A player as {@link resolveServer} returns it: checked, every default filled. */
 export interface ResolvedPlayer {
   readonly name: string;
   readonly score: number;
@@ -144,6 +152,7 @@ export interface ResolvedPlayer {
   readonly npc: boolean;
 }
 
+/** A SA-MP 0.3.7 or open.mp server state as {@link resolveServer} returns it: checked, every default filled. */
 export interface ResolvedSamp {
   readonly flavor: 'samp037' | 'openmp';
   readonly port: number;
@@ -166,6 +175,7 @@ export interface ResolvedSamp {
   readonly floodGuard: boolean;
 }
 
+/** A VC:MP server state as {@link resolveServer} returns it: checked, every default filled. */
 export interface ResolvedVcmp {
   readonly flavor: 'vcmp';
   readonly port: number;
@@ -180,6 +190,7 @@ export interface ResolvedVcmp {
   readonly charset: Charset;
 }
 
+/** A Minecraft server state as {@link resolveServer} returns it: checked, every default filled. */
 export interface ResolvedMinecraft {
   readonly flavor: 'minecraft';
   readonly port: number;
@@ -196,6 +207,7 @@ export interface ResolvedMinecraft {
   readonly hostIp: string | undefined;
 }
 
+/** A checked server state with its defaults filled, told apart by `flavor`; what the responders answer from. */
 export type ResolvedServer = ResolvedSamp | ResolvedVcmp | ResolvedMinecraft;
 
 /** Stock rules of a fresh server. */
