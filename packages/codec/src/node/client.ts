@@ -40,6 +40,7 @@ import {
   type MinecraftQueryResult, type PingResult, type RconResult, type SampParts, type SampQueryResult, type VcmpParts, type VcmpQueryResult,
 } from './queries.ts';
 
+/** Settings of a {@link QueryClient}: timeouts, retries and back-off, concurrency, sockets and host lookup. */
 export interface QueryClientOptions {
   /** How long each attempt waits for its first reply. Default 1000. */
   readonly timeoutMs?: number;
@@ -90,6 +91,7 @@ export interface CallOptions {
   readonly charset?: Charset;
 }
 
+/** Counters of a {@link QueryClient} since it was made: datagrams sent and received, and how they were paired. */
 export interface ClientStats {
   /** Request datagrams sent, retries included. */
   sent: number;
@@ -277,6 +279,10 @@ class Scope {
   }
 }
 
+/**
+ * Queries SA:MP, VC:MP and Minecraft servers over shared UDP sockets, with timeouts, retries and a
+ * concurrency limit. Each query resolves to its result or rejects with a {@link QueryError}.
+ */
 export class QueryClient {
   readonly #o: Required<Omit<QueryClientOptions, 'lookup' | 'onEvent' | 'localAddress' | 'deadlineMs' | 'connect'>> & {
     readonly connect: boolean;

@@ -84,6 +84,7 @@ export interface DetectedText {
   readonly confidence: number;
 }
 
+/** A SA:MP `i` reply: password flag, player counts, hostname, gamemode and language. */
 export interface SampInfo {
   readonly password: boolean;
   readonly players: number;
@@ -93,6 +94,7 @@ export interface SampInfo {
   readonly language: string;
 }
 
+/** One player of a SA:MP `c` or `d` reply. */
 export interface SampPlayer {
   readonly name: string;
   readonly score: number;
@@ -110,6 +112,7 @@ export interface OmpExtras {
   readonly logo: string;
 }
 
+/** What `QueryClient.querySamp` resolves to: the server's info, flavor, and the rules, players and open.mp extras it answered. */
 export interface SampQueryResult extends Where {
   readonly protocol: 'samp';
   /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`): `flavor.name === 'openmp'`. */
@@ -131,6 +134,7 @@ export interface SampQueryResult extends Where {
   readonly ompForm?: OmpForm;
 }
 
+/** A VC:MP `i` reply: version, password flag, player counts, hostname, gamemode and map. */
 export interface VcmpInfo {
   readonly version: string;
   readonly password: boolean;
@@ -141,12 +145,14 @@ export interface VcmpInfo {
   readonly map: string;
 }
 
+/** What `QueryClient.queryVcmp` resolves to: the server's info and, when answered, its player names. */
 export interface VcmpQueryResult extends Where {
   readonly protocol: 'vcmp';
   readonly info: VcmpInfo;
   readonly players?: readonly { readonly name: string }[];
 }
 
+/** The fields of a Minecraft basic or full stat reply that both share, and the full stat's extra ones. */
 export interface MinecraftInfo {
   readonly motd: string;
   readonly gametype: string;
@@ -161,6 +167,7 @@ export interface MinecraftInfo {
   readonly plugins?: string;
 }
 
+/** What `QueryClient.queryMinecraft` resolves to: the stat's info, and with a full stat its keys and player names. */
 export interface MinecraftQueryResult extends Where {
   readonly protocol: 'mcquery';
   /** The stat that came back (Geyser answers a basic request with a full stat). */
@@ -174,6 +181,7 @@ export interface MinecraftQueryResult extends Where {
   readonly handshakes: number;
 }
 
+/** What `QueryClient.ping` resolves to: the server, round-trip time of the answered `p` in ms, and attempts made. */
 export interface PingResult {
   readonly protocol: 'samp' | 'vcmp';
   readonly server: string;
@@ -183,6 +191,7 @@ export interface PingResult {
   readonly attempts: number;
 }
 
+/** What `QueryClient.rcon` resolves to: the command and its output lines. */
 export interface RconResult {
   readonly server: string;
   readonly address: string;
