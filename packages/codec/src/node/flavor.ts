@@ -2,7 +2,7 @@
  * Which server a SA:MP rules reply comes from, and the rules that say so. The query client's one
  * source for choosing `c` or `d` and whether (and in which form) to ask `o`.
  *
- * What each server sends (PROTOCOLS.md §1.5; open.mp `legacy_network_impl.cpp`, HEAD f8058db):
+ * What each server sends (open.mp `legacy_network_impl.cpp`, HEAD f8058db; docs/protocols/samp.md for the rules reply):
  *   open.mp      `version` "omp <major>.<minor>.<patch>.<build>", `allowed_clients` ("0.3.7, 0.3.DL", or
  *                "0.3.DL" when 0.3.7 clients are refused), `artwork` (Yes/No)
  *   SA-MP 0.3.7  `version` "0.3.7-R2" (…-R1, -R3, -R4); no `allowed_clients`
