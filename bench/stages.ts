@@ -34,11 +34,11 @@ const cpuMs = (): number => {
 };
 
 /** The best of `rounds` runs of `run` over `units` units, in units per second of CPU time. */
-function best(units: number, run: () => void, rounds = 3): number {
+async function best(units: number, run: () => void | Promise<void>, rounds = 3): Promise<number> {
   let fastest = Infinity;
   for (let r = 0; r < rounds; r++) {
     const t = cpuMs();
-    run();
+    await run();
     fastest = Math.min(fastest, cpuMs() - t);
   }
   return units / (fastest / 1000);
@@ -59,7 +59,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
 
     const frames: Frame[] = [];
     for (const item of readCaptureSync(bytes)) if (item.kind === 'packet') frames.push(item);
-    const read = best(frames.length, () => {
+    const read = await best(frames.length, () => {
       let n = 0;
       for (const item of readCaptureSync(bytes)) if (item.kind === 'packet') n++;
       if (n !== frames.length) throw new Error('the capture read differently twice');
@@ -82,18 +82,18 @@ export async function benchStages(options: { frames: number; seed: number; floor
         }
       }
     }
-    const udp = best(frames.length, () => {
+    const udp = await best(frames.length, () => {
       const decoder = new UdpDecoder();
       for (const f of frames) decoder.decode(f);
       decoder.finish();
     });
-    const pass1 = best(frames.length, () => {
+    const pass1 = await best(frames.length, () => {
       const links = new LinkPass({ timeoutMs: 5000 });
       for (const f of frames) links.push(f);
       links.finish();
     });
     const sink = new ByteSink(1 << 22);
-    const tree = best(payloads.length, () => {
+    const tree = await best(payloads.length, () => {
       for (let i = 0; i < payloads.length; i++) {
         layouts[i]!.emitJsonWith(payloads[i]!, sink);
         if (sink.at > (1 << 22) - 131072) sink.at = 0;
@@ -102,7 +102,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
     });
 
     // Whole, and the lines alone: records made once (held), then written again and again.
-    const wholeRate = await bestAsync(frames.length, async () => {
+    const wholeRate = await best(frames.length, async () => {
       for await (const b of dissectCaptureFile(file, { reuseBuffers: true }, newStats())) {
         for (const p of b.packets) {
           writePacketLine(p, sink);
@@ -114,7 +114,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
     for await (const b of dissectCaptureFile(file, {}, newStats())) {
       for (const p of b.packets) if (held.length < 100_000) held.push(p);
     }
-    const line = best(held.length, () => {
+    const line = await best(held.length, () => {
       for (const p of held) {
         writePacketLine(p, sink);
         sink.at = 0;
@@ -141,14 +141,4 @@ export async function benchStages(options: { frames: number; seed: number; floor
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function bestAsync(units: number, run: () => Promise<void>, rounds = 3): Promise<number> {
-  let fastest = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    const t = cpuMs();
-    await run();
-    fastest = Math.min(fastest, cpuMs() - t);
-  }
-  return units / (fastest / 1000);
 }

@@ -4,7 +4,7 @@ import {
   ByteSink, CodecError, MASK, charsets, fromHex, infoResponse, layouts, nodeJson, playersResponse, rconRequest,
   type Charset, type FieldNode, type Layout,
 } from '@gamequery/codec';
-import { valueArb } from '../helpers/arbitrary.ts';
+import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { abbrevsOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
@@ -107,16 +107,6 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
 
 const vectors = loadVectors();
 const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
-
-/** Text that the RCON command's redaction pattern matches, or nearly does. */
-const commandArb = fc.oneof(
-  valueArb(rconRequest).map((v) => v.command as string),
-  fc.tuple(
-    fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
-    fc.constantFrom(' ', '  ', '\t', '\n', ''),
-    fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
-  ).map(([verb, space, rest]) => verb + space + rest),
-);
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: emitText and emitFields', (_, layout) => {
   const abbrevs = abbrevsOf(layout.fields);

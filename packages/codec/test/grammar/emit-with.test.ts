@@ -5,7 +5,7 @@ import {
   type Charset, type EmitOptions, type FieldNode, type Layout,
 } from '@gamequery/codec';
 import { secretFields, type Field } from '../../src/grammar/fields.ts';
-import { valueArb } from '../helpers/arbitrary.ts';
+import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
@@ -90,16 +90,6 @@ function warnableFields(fields: readonly Field[], out = new Map<string, Slot['ty
 
 const vectors = loadVectors();
 const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
-
-/** Text that the RCON command's redaction pattern matches, or nearly does. */
-const commandArb = fc.oneof(
-  valueArb(rconRequest).map((v) => v.command as string),
-  fc.tuple(
-    fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
-    fc.constantFrom(' ', '  ', '\t', '\n', ''),
-    fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
-  ).map(([verb, space, rest]) => verb + space + rest),
-);
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout) => {
   it('writes the tree of every test vector, of any layout, cut and extended, with its warnings', () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { Charset, Field, IntType, Layout } from '@gamequery/codec';
-import { textCodec } from '@gamequery/codec';
+import { rconRequest, textCodec } from '@gamequery/codec';
 
 const ranges: Record<IntType, [number, number]> = {
   u8: [0, 0xff], u16le: [0, 0xffff], u16be: [0, 0xffff], u32le: [0, 0xffffffff], u32be: [0, 0xffffffff],
@@ -67,3 +67,13 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
 }
 
 export const valueArb = (layout: Layout<any>, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Text that the RCON command's redaction pattern matches, or nearly does. */
+export const commandArb = fc.oneof(
+  valueArb(rconRequest).map((v) => v.command as string),
+  fc.tuple(
+    fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
+    fc.constantFrom(' ', '  ', '\t', '\n', ''),
+    fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
+  ).map(([verb, space, rest]) => verb + space + rest),
+);
