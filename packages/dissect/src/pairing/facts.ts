@@ -66,8 +66,7 @@ export class FactRing {
   readonly #layouts = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Reasons, for the few frames that have one. */
   readonly #unanswered = new Map<number, string>();
-  readonly #unmatched = new Map<number, string>();
-  readonly #unmatchedCause = new Map<number, UnmatchedCause>();
+  readonly #unmatched = new Map<number, { readonly reason: string; readonly cause: UnmatchedCause }>();
   readonly #out: FrameFacts = {
     kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined, unmatchedCause: undefined,
     ambiguous: false, secrets: undefined,
@@ -175,8 +174,7 @@ export class FactRing {
 
   unmatched(frame: number, reason: string, cause: UnmatchedCause): void {
     if (!this.#ring.holds(frame)) return;
-    this.#unmatched.set(frame, reason);
-    this.#unmatchedCause.set(frame, cause);
+    this.#unmatched.set(frame, { reason, cause });
   }
 
   secrets(frame: number, secrets: readonly string[]): void {
@@ -199,8 +197,9 @@ export class FactRing {
     const resolution = this.#timed[s] ? this.#resolution[s]! : 0;
     o.requestTime = resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
-    o.unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
-    o.unmatchedCause = this.#unmatchedCause.size ? take(this.#unmatchedCause, frame) : undefined;
+    const unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
+    o.unmatched = unmatched?.reason;
+    o.unmatchedCause = unmatched?.cause;
     o.secrets = this.#secrets.size ? take(this.#secrets, frame) : undefined;
     ring.first++;
     return o;
