@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.scratch/**', 'packages/*/test/fixtures/**', 'packages/*/test/consumer/**', '**/*.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.scratch/**', 'packages/*/test/fixtures/**', 'packages/*/test/consumer/**', 'packages/*/test/golden/expected/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
