@@ -4,7 +4,7 @@
  * nearest valid names, never empty output. And the escaping of what a terminal is shown.
  */
 import { InvalidArgumentError } from 'commander';
-import { fieldRegistry, type Protocol } from '@gamequery/codec';
+import { escapeControls, fieldRegistry, type Protocol } from '@gamequery/codec';
 
 /** The exit codes, the same in every command (README, `gamequery --help`). */
 export const EXIT = {
@@ -102,19 +102,3 @@ export const collectField = (value: string, previous: string[]): string[] => {
   }
   return [...previous, value];
 };
-
-/**
- * Text for a terminal or a log: C0 controls, DEL and C1 controls written as escapes (`\x1b`,
- * `\n`, `\u0085`), so nothing read from a file or the network can move the cursor, clear the
- * screen or retitle the window. JSON output escapes them as JSON does and needs none of this.
- */
-export function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the controls are what it escapes
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    return code <= 0xff && code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}

@@ -21,7 +21,7 @@ export type {
 } from './grammar/layout.ts';
 export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
 /** Text with control characters (C0, DEL, C1) and backslashes escaped, as Wireshark's format_text: for terminals and logs. */
-export { showText } from './grammar/display.ts';
+export { escapeControls, showText } from './grammar/display.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsetChoices, type Charset, type PacketHint } from '@gamequery/codec';
+import { charsetChoices, escapeControls, type Charset, type PacketHint } from '@gamequery/codec';
 import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
-import { PROTOCOL_HELP, escapeControls, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
 interface Opts { file?: string; protocol?: PacketHint['protocol']; direction?: PacketHint['direction']; message?: string; charset?: Charset; format: 'text' | 'json'; showSecrets?: boolean }
 

@@ -6,13 +6,13 @@
  */
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
-import { ByteSink, charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
+import { ByteSink, charsetChoices, escapeControls, type Charset, type Protocol } from '@gamequery/codec';
 import {
   Dissector, NotAHexDumpError, dissectCaptureBatches, dissectHexDumpStream, newStats, writePacketLine, writePacketText,
   type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
 } from '@gamequery/dissect';
 import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
-import { PROTOCOL_HELP, collectField, collectPort, escapeControls, integer, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
 import { captureStart, writePacketSummary } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';

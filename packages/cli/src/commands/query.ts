@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
-import { EXIT, PROTOCOL_HELP, escapeControls, integer, parseProtocol } from '../args.ts';
-import { charsetChoices, type Charset } from '@gamequery/codec';
+import { EXIT, PROTOCOL_HELP, integer, parseProtocol } from '../args.ts';
+import { charsetChoices, escapeControls, type Charset } from '@gamequery/codec';
 import {
   DeadlineError, QueryClient, QueryError, defaultPorts, parseServer,
   type MinecraftQueryResult, type SampQueryResult, type ServerAddress, type VcmpQueryResult,

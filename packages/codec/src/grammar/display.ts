@@ -42,13 +42,27 @@ export function showInt(n: number, type: IntType, base: Base, values?: ValueTabl
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', '\0': '\\0' };
+const escape = (c: string): string => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+// eslint-disable-next-line no-control-regex -- the controls are what these escape
+const TEXT_ESCAPED = /[\u0000-\u001f\u007f-\u009f\\]/g;
+// eslint-disable-next-line no-control-regex -- the controls are what these escape
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** Text with control characters escaped, like Wireshark's format_text. */
+/** Text with control characters and backslashes escaped, like Wireshark's format_text: a value shown in a tree. */
 export function showText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u001f\u007f-\u009f\\]/.test(text)) return text;
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  TEXT_ESCAPED.lastIndex = 0;
+  return TEXT_ESCAPED.test(text) ? text.replace(TEXT_ESCAPED, escape) : text;
+}
+
+/**
+ * Text for a terminal or a log: C0 controls, DEL and C1 controls written as {@link showText}
+ * writes them (`\x1b`, `\n`, `\x85`), so nothing read from a file or the network can move the
+ * cursor, clear the screen or retitle the window. Backslashes stay as they are, so a line that
+ * holds already-shown text is not escaped twice. JSON escapes controls as JSON does and needs none of this.
+ */
+export function escapeControls(text: string): string {
+  CONTROLS.lastIndex = 0;
+  return CONTROLS.test(text) ? text.replace(CONTROLS, escape) : text;
 }
 
 /** {@link templateParts} made once per template. */
