@@ -5,6 +5,8 @@
  *
  *  - run under Node with rxjs not installed: every entry but `@gamequery/codec/rx`, the
  *    consumer of app/main.ts, require() from CommonJS, and the `gamequery` bin;
+ *  - installed globally (`npm i -g` of the three tarballs into a temp prefix), `gamequery` is a
+ *    command found on PATH that runs in a directory outside the repository;
  *  - type-checked with `strict`, `exactOptionalPropertyTypes` and `skipLibCheck: false` under
  *    `moduleResolution` bundler (before rxjs is installed) and node16;
  *  - checked by @arethetypeswrong/cli for the conditions we support (ESM: node16 from ESM and
@@ -22,6 +24,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { build as bundle, transform } from 'esbuild';
 import { chromium } from 'playwright-core';
@@ -96,6 +99,9 @@ beforeAll(async () => {
   }
   // `app` has no rxjs; `app-rx` has it, as the codec's optional peer.
   await Promise.all([consumer('app', {}), consumer('app-rx', { rxjs: '7.8.2' })]);
+  // As a user installs the command: npm, global, from the tarballs (commander and binary-parser from npm's cache or the registry).
+  checks.global = started(run('npm', ['install', '--global', '--prefix', `${dir}/global`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error',
+    ...names.map(tarball)], { cwd: dir, encoding: 'utf8', timeout: 60_000 }));
   checks.bundler = started(typecheck('app', 'bundler', ['main.ts', 'entries.ts', 'browser.ts']));
   checks.node16 = started(typecheck('app-rx', 'node16', ['main.ts', 'entries.ts', 'rx.ts']));
   for (const name of ['codec', 'dissect']) {
@@ -171,6 +177,31 @@ describe('the packed packages in a consumer project', () => {
     const decoded = await inDir('app', `${dir}/app/node_modules/.bin/gamequery`, ['decode', sampResponse.hex, '--format', 'json']);
     expect(JSON.parse(decoded.stdout)).toMatchObject({ protocol: 'samp', direction: 'response', message: 'info', layout: 'samp.info.response',
       summary: `SA:MP info response: "${String(sampResponse.value.hostname)}" 13/250` });
+  });
+
+  it('installed globally with npm from the tarballs, `gamequery` is a command that works from any directory', async () => {
+    const { stderr, error } = await checks.global!;
+    expect(error, stderr).toBeUndefined();
+    const bin = `${dir}/global/bin/gamequery`;
+    // The installed copy, not a link back into the repository.
+    expect(realpathSync(bin)).toBe(realpathSync(`${dir}/global/lib/node_modules/@gamequery/cli/dist/main.js`));
+    // Found by name on a PATH of the prefix's bin and node alone, run in `/`.
+    const env = { PATH: `${dir}/global/bin:${dirname(process.execPath)}`, HOME: dir };
+    const command = (args: readonly string[]) => run('gamequery', args, { cwd: '/', env, encoding: 'utf8', timeout: 30_000 });
+    const capture = `${root}packages/dissect/test/fixtures/captures/lo-us.pcap`;
+    const [version, dissected] = await Promise.all([command(['--version']), command(['dissect', capture, '-F', 'json'])]);
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(`${root}packages/cli/package.json`, 'utf8')) as { version: string }).version);
+    const out = JSON.parse(dissected.stdout) as { packets: { frame: number; layout: string; summary: string }[]; errors: unknown[]; stats: { frames: number; exchanges: number } };
+    // Frames as tshark numbers them (the fixture's .tshark.tsv); the same eight packets over IPv4, then over IPv6.
+    const tsharkFrames = readFileSync(`${capture}.tshark.tsv`, 'utf8').trim().split('\n').slice(1).map((line) => Number(line.split('\t')[0]));
+    expect(out.packets.map((p) => p.frame)).toEqual(tsharkFrames);
+    const round = ['samp.info.request', 'samp.info.response', 'samp.ping.request', 'samp.ping.response',
+      'mcquery.handshake.request', 'mcquery.handshake.response', 'mcquery.basic.request', 'mcquery.basic.response'];
+    expect(out.packets.map((p) => p.layout)).toEqual([...round, ...round]);
+    expect(out.packets[1]!.summary).toBe('SA:MP info response: "gamequery fixture server" 100/200');
+    expect(out.errors).toEqual([]);
+    expect(out.stats).toMatchObject({ frames: 16, exchanges: 8 });
+    expect(dissected.stderr).toBe('');
   });
 
   it('type-checks strictly under moduleResolution bundler, rxjs absent', async () => {
