@@ -1,5 +1,5 @@
 /**
- * Charset `auto` (packages/codec/src/grammar/detect.ts): its accuracy on the corpus of server
+ * Charset `auto` (packages/codec/src/grammar/detect.ts, the codec in charset.ts): its accuracy on the corpus of server
  * names by byte length, its cost per string, and that an all-ASCII reply costs what it did.
  */
 import { ByteSink, detect, infoResponse, textCodec } from '@gamequery/codec';

@@ -7,7 +7,7 @@ export * from './errors.ts';
 export type { Charset, TextCodec } from './grammar/charset.ts';
 export { charsets, charsetChoices, textCodec } from './grammar/charset.ts';
 export { detect, type Detection } from './grammar/detect.ts';
-export { decodeSamp6, encodeSamp6, ipv6Text, SAMP6_HEADER, type Samp6Packet } from './samp/samp6.ts';
+export { decodeSamp6, encodeSamp6, ipv6Text, SAMP6_HEADER, type Samp6Packet } from './protocols/samp/samp6.ts';
 export type * from './grammar/fields.ts';
 export type { Meta as FieldMeta } from './grammar/fields.ts';
 // The declaration API: the builders every built-in layout is declared with, and defineLayout.
@@ -26,9 +26,9 @@ export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
-export * from './samp/index.ts';
-export * from './vcmp/index.ts';
-export * from './mcquery/index.ts';
+export * from './protocols/samp/index.ts';
+export * from './protocols/vcmp/index.ts';
+export * from './protocols/minecraft/index.ts';
 export {
   decodePacket, encodePacket, recognize, identify, signatureOf, layoutFor, layouts, messages,
   type DecodedPacket, type AnyDecodedPacket, type BuiltInLayout, type PacketOf, type PacketHint, type PacketToEncode, type Recognized,

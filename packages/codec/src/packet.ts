@@ -6,11 +6,11 @@
 import type { Layout, Protocol, Direction, CodecOptions } from './grammar/layout.ts';
 import type { DecodeWarning } from './grammar/annotate.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError, CodecError } from './errors.ts';
-import { sampMessages, sampOlderForms } from './samp/messages.ts';
-import { ompForms } from './samp/omp.ts';
-import { vcmpMessages } from './vcmp/messages.ts';
-import { mcqueryMessages } from './mcquery/messages.ts';
-import { HANDSHAKE, STAT } from './mcquery/header.ts';
+import { sampMessages, sampOlderForms } from './protocols/samp/messages.ts';
+import { ompForms } from './protocols/samp/omp.ts';
+import { vcmpMessages } from './protocols/vcmp/messages.ts';
+import { mcqueryMessages } from './protocols/minecraft/messages.ts';
+import { HANDSHAKE, STAT } from './protocols/minecraft/header.ts';
 import { toHex } from './grammar/wire.ts';
 
 /** A message's two layouts; `symmetric` when request and reply are the same bytes. */

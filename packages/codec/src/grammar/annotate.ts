@@ -8,7 +8,7 @@
  * to it whenever it cannot take the fast path, so every error comes from here.
  */
 import type { TextCodec } from './charset.ts';
-import type { AutoCodec } from './detect.ts';
+import type { AutoCodec } from './charset.ts';
 import { showInt, showText, fillTemplate, redacted } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';

@@ -14,13 +14,11 @@
  * whole reply (every byte from the reply's first string on), capped at odds of 20 to 1,
  * before it decides.
  */
-import type { Charset, TextCodec } from './charset.ts';
-import { SHORT, asciiText, textCodec } from './charset.ts';
 import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from './codepages.ts';
 
-/** What {@link AutoCodec} chose for one string, and how sure it is (0.5…1; rounded to 3 places). */
+/** What `auto` (charset.ts `AutoCodec`) chose for one string, and how sure it is (0.5…1; rounded to 3 places). */
 export interface Detection {
-  readonly charset: Exclude<Charset, 'auto' | 'latin1'>;
+  readonly charset: 'utf8' | 'windows-1251' | 'windows-1252';
   readonly confidence: number;
 }
 
@@ -172,112 +170,4 @@ export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta: n
   const reply = own.high >= SHORT_HIGH ? 0 : typeof replyDelta === 'function' ? replyDelta() : replyDelta;
   const delta = own.delta + Math.max(-REPLY_WEIGHT, Math.min(REPLY_WEIGHT, reply));
   return { charset: delta > 0 ? 'windows-1251' : 'windows-1252', confidence: round3(logistic(delta)) };
-}
-
-/* ---------- the codec ---------- */
-
-const utf8 = new TextEncoder();
-/** The JSON keys of each (charset, confidence) met so far: at most 3 × 501. */
-const keys = new Map<string, Uint8Array>();
-
-/**
- * The non-ASCII strings an {@link AutoCodec} decoded in the current message, with their JSON
- * keys ready: the JSON emitter's string writer (emit-runtime.ts `textPair`) looks the bytes
- * it writes up here, only on its path for text that is not plain ASCII, so ASCII costs nothing.
- */
-export const detected = {
-  bytes: undefined as Uint8Array | undefined,
-  /** start, end, JSON keys; per string. */
-  starts: [] as number[],
-  ends: [] as number[],
-  json: [] as Uint8Array[],
-  /** The keys `auto` chose for `bytes[s, e)` in this message, if it decoded those bytes. */
-  find(bytes: Uint8Array, s: number, e: number): Uint8Array | undefined {
-    if (bytes !== this.bytes) return undefined;
-    for (let i = this.starts.length - 1; i >= 0; i--) if (this.starts[i] === s && this.ends[i] === e) return this.json[i];
-    return undefined;
-  },
-};
-
-/**
- * `charset: 'auto'`: decodes each string in the charset {@link detect} chooses for it and
- * remembers that choice (`last`) for the tree and the JSON. A layout calls {@link begin}
- * with each message's bytes, so that a short string can lean on the rest of its reply.
- * Encodes as windows-1252 where it can, else windows-1251, else UTF-8.
- */
-export class AutoCodec implements TextCodec {
-  readonly charset = 'auto' as const;
-  /** The last non-ASCII string decoded and what was chosen for it; undefined after an ASCII one. */
-  last: { readonly bytes: Uint8Array; readonly start: number; readonly end: number; readonly detection: Detection } | undefined;
-  #message: Uint8Array | undefined;
-  #replyDelta: number | undefined;
-  #first = -1;
-
-  /** A new message: `bytes` is all of it. */
-  begin(bytes: Uint8Array): void {
-    this.#message = bytes;
-    detected.bytes = undefined;
-    this.#replyDelta = undefined;
-    this.#first = -1;
-  }
-
-  decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
-    // ASCII, most strings: one pass that gives up at the first byte ≥ 0x80.
-    const ascii = end - start <= SHORT ? asciiText(bytes, start, end) : this.#longAscii(bytes, start, end);
-    if (ascii !== undefined) {
-      this.last = undefined;
-      // Where the reply's strings start, for a short string later (a view of the message is placed then).
-      if (this.#first < 0 && bytes === this.#message) this.#first = start;
-      return ascii;
-    }
-    const at = this.#note(bytes, start);
-    // The reply's evidence is worked out only if a short string needs it, once per message.
-    const detection = detect(bytes, start, end, at < 0 ? 0 : () => this.#reply(at))!;
-    this.last = { bytes, start, end, detection };
-    if (detected.bytes !== bytes) {
-      detected.bytes = bytes;
-      detected.starts.length = detected.ends.length = detected.json.length = 0;
-    }
-    detected.starts.push(start);
-    detected.ends.push(end);
-    const key = `,"charset":"${detection.charset}","confidence":${detection.confidence}`;
-    let json = keys.get(key);
-    if (!json) keys.set(key, (json = utf8.encode(key)));
-    detected.json.push(json);
-    return textCodec(detection.charset).decode(bytes, start, end);
-  }
-
-  encode(text: string): Uint8Array | undefined {
-    return textCodec('windows-1252').encode(text) ?? textCodec('windows-1251').encode(text) ?? textCodec('utf8').encode(text);
-  }
-
-  byteLength(text: string): number | undefined {
-    return textCodec('windows-1252').byteLength(text) ?? textCodec('windows-1251').byteLength(text) ?? textCodec('utf8').byteLength(text);
-  }
-
-  #longAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
-    for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
-    return this.#latin1.decode(bytes, start, end);
-  }
-
-  readonly #latin1 = textCodec('latin1');
-
-  /** Where `bytes[start]` lies in the message (-1 if not in it); the reply's first string starts at the first such place. */
-  #note(bytes: Uint8Array, start: number): number {
-    const m = this.#message;
-    if (bytes === m) {
-      if (this.#first < 0) this.#first = start;
-      return start;
-    }
-    if (!m || bytes.buffer !== m.buffer) return -1;
-    const at = bytes.byteOffset + start - m.byteOffset;
-    if (at < 0 || at > m.length) return -1;
-    if (this.#first < 0) this.#first = at;
-    return at;
-  }
-
-  /** The evidence of the whole reply from its first string on, worked out once per message. */
-  #reply(at: number): number {
-    return (this.#replyDelta ??= cyrillicOverLatin(this.#message!, Math.min(this.#first, at), this.#message!.length).delta);
-  }
 }

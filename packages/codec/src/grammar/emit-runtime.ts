@@ -7,7 +7,7 @@
  */
 import type { DecodeWarning } from './annotate.ts';
 import type { TextCodec } from './charset.ts';
-import { detected } from './detect.ts';
+import { detected } from './charset.ts';
 import { flagWarning, shortListWarning } from './annotate.ts';
 import { MASK, fillTemplate, redacted, showText } from './display.ts';
 import type { ByteSink } from './sink.ts';

@@ -20,7 +20,8 @@ import type { Measurer } from './measure.ts';
 import type { FastDecoder } from './compile.ts';
 import type { ByteSink } from './sink.ts';
 import { textCodec } from './charset.ts';
-import { MASK, nodeJson } from '../json.ts';
+import { MASK } from './display.ts';
+import { nodeJson } from './tree-json.ts';
 
 const encoder = new TextEncoder();
 

@@ -1,37 +1,9 @@
 /**
  * @gamequery/codec/node — Node-only tools built on the codec: a query-server emulator
  * that answers SA-MP 0.3.7, open.mp, VC:MP 0.4 and vanilla Minecraft queries from a
- * JSON state, quirks included, behind per-source abuse limits.
+ * JSON state, quirks included, behind per-source abuse limits; and the query client.
+ * The two live in `../emulator/` and `../client/` (also their own entries,
+ * `@gamequery/codec/emulator` and `@gamequery/codec/client`); this entry is both.
  */
-export {
-  startEmulator, isLoopback, plainAddress,
-  type Emulator, type EmulatorConfig, type EmulatedServer, type EmulatorStats, type Counters,
-} from './emulator.ts';
-export {
-  parseState, resolveServer, defaultRules, flavors, StateError,
-  type EmulatorState, type ServerState, type SampServerState, type VcmpServerState, type MinecraftServerState,
-  type PlayerState, type RconState, type Flavor, type ResolvedServer, type ResolvedSamp, type ResolvedVcmp,
-  type ResolvedMinecraft, type ResolvedPlayer,
-} from './state.ts';
-export { SourceLimiter, defaultLimits, type AbuseLimits } from './limits.ts';
-export {
-  sampResponder, samp037Opcodes, openmpOpcodes, openmpEchoOpcodes, infoCaps, MAX_LISTED_PLAYERS, OMP_DISCORD_MAX, OMP_URL_MAX,
-  FLOOD_SLOT_MS, INVALID_RCON_PASSWORD,
-} from './samp.ts';
-export { vcmpResponder, vcmpOpcodes } from './vcmp.ts';
-export { minecraftResponder, TOKEN_PURGE_MS, MAX_CHALLENGES, SPLITNUM, vanillaToken, type MinecraftOptions } from './mcquery.ts';
-export type { Responder, Source, Opcode, QueryHeader } from './responder.ts';
-export {
-  QueryClient, withClient, querySamp, queryVcmp, queryMinecraft, ping, rcon,
-  type QueryClientOptions, type CallOptions, type ClientStats, type QueryTarget,
-} from './client.ts';
-export type {
-  SampQueryResult, SampInfo, SampPlayer, OmpExtras, DetectedText, VcmpQueryResult, VcmpInfo, MinecraftQueryResult, MinecraftInfo,
-  PingResult, RconResult, SampParts, VcmpParts,
-} from './queries.ts';
-export {
-  QueryError, NoReplyError, RconSilenceError, WrongPasswordError, DeadlineError, AbortedError, ClientClosedError,
-  ResolveError, SendError, BadReplyError, UnreachableError, type QueryFailure, type QueryErrorInfo,
-} from './client-errors.ts';
-export { flavorOfRules, ompFormOfFlavor, FLAVOR_RULES, type ServerFlavor, type ServerFlavorName } from './flavor.ts';
-export { parseServer, showServer, canonicalAddress, defaultPorts, TargetError, type ServerAddress } from './target.ts';
+export * from '../emulator/index.ts';
+export * from '../client/index.ts';

@@ -94,14 +94,14 @@ beforeAll(async () => {
   pruneStale(); // what tsc -b left of deleted sources is not shipped
   dir = mkdtempSync(`${tmpdir()}/gamequery-consumer-`);
   await Promise.all(names.map((name) => run('pnpm', ['pack', '--pack-destination', dir], { cwd: `${root}packages/${name}` })));
+  // As a user installs the command, beside the consumers' installs: npm, global, from the tarballs (commander and binary-parser from npm's cache or the registry).
+  checks.global = started(run('npm', ['install', '--global', '--prefix', `${dir}/global`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error',
+    ...names.map(tarball)], { cwd: dir, encoding: 'utf8', timeout: 60_000 }));
   for (const name of names) {
     packed[name] = (await run('tar', ['tzf', tarball(name)], { encoding: 'utf8' })).stdout.split('\n').filter(Boolean);
   }
   // `app` has no rxjs; `app-rx` has it, as the codec's optional peer.
   await Promise.all([consumer('app', {}), consumer('app-rx', { rxjs: '7.8.2' })]);
-  // As a user installs the command: npm, global, from the tarballs (commander and binary-parser from npm's cache or the registry).
-  checks.global = started(run('npm', ['install', '--global', '--prefix', `${dir}/global`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error',
-    ...names.map(tarball)], { cwd: dir, encoding: 'utf8', timeout: 60_000 }));
   checks.bundler = started(typecheck('app', 'bundler', ['main.ts', 'entries.ts', 'browser.ts']));
   checks.node16 = started(typecheck('app-rx', 'node16', ['main.ts', 'entries.ts', 'rx.ts']));
   for (const name of ['codec', 'dissect']) {
@@ -138,7 +138,7 @@ describe('the packed packages in a consumer project', () => {
       }
     }
     expect(citing).toEqual([]);
-    expect(readFileSync(`${dir}/app/node_modules/@gamequery/codec/dist/samp/info.js`, 'utf8')).toContain('docs/protocols/samp.md');
+    expect(readFileSync(`${dir}/app/node_modules/@gamequery/codec/dist/protocols/samp/info.js`, 'utf8')).toContain('docs/protocols/samp.md');
   });
 
   it('installs without rxjs: no package of ours asks for it but the optional peer of the codec', () => {
@@ -148,7 +148,7 @@ describe('the packed packages in a consumer project', () => {
 
   it('loads every entry but the rx one, and the rx one fails for want of rxjs', async () => {
     const counts = JSON.parse((await node('app', 'entries.js')).stdout) as Record<string, number>;
-    expect(Object.keys(counts)).toEqual(['@gamequery/codec', '@gamequery/codec/export', '@gamequery/codec/node', '@gamequery/codec/pairing', '@gamequery/dissect', '@gamequery/dissect/node']);
+    expect(Object.keys(counts)).toEqual(['@gamequery/codec', '@gamequery/codec/client', '@gamequery/codec/emulator', '@gamequery/codec/export', '@gamequery/codec/node', '@gamequery/codec/pairing', '@gamequery/dissect', '@gamequery/dissect/node']);
     for (const [entry, count] of Object.entries(counts)) expect(count, entry).toBeGreaterThan(0);
     await expect(node('app', 'rx.js')).rejects.toMatchObject({ stderr: expect.stringContaining("Cannot find package 'rxjs'") });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { Flow, Raw, toYaml } from '../../src/export/yaml.ts';
+import { Flow, Raw, toYaml } from '../../src/export/kaitai/yaml.ts';
 
 describe('toYaml', () => {
   it('writes strings plain only where YAML reads them back unchanged', () => {

@@ -9,7 +9,7 @@ import {
 import { accuracyByLength, corpus } from '../corpus/server-names.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { fromHex } from '@gamequery/codec';
-import { detected } from '../../src/grammar/detect.ts';
+import { detected } from '../../src/grammar/charset.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
 const enc = (charset: 'windows-1251' | 'windows-1252' | 'utf8', text: string): Uint8Array => textCodec(charset).encode(text)!;

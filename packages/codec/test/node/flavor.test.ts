@@ -1,5 +1,5 @@
 /**
- * The server flavor from the rules (node/flavor.ts) and as the query client reports and uses it, over real
+ * The server flavor from the rules (client/flavor.ts) and as the query client reports and uses it, over real
  * UDP on 127.0.0.1 with the emulator configured as open.mp releases and as SA-MP 0.3.7.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

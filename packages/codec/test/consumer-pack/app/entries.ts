@@ -4,6 +4,8 @@
  * installed. Prints each entry's number of runtime exports as JSON.
  */
 import * as codec from '@gamequery/codec';
+import * as codecClient from '@gamequery/codec/client';
+import * as codecEmulator from '@gamequery/codec/emulator';
 import * as codecExport from '@gamequery/codec/export';
 import * as codecNode from '@gamequery/codec/node';
 import * as pairing from '@gamequery/codec/pairing';
@@ -12,6 +14,8 @@ import * as dissectNode from '@gamequery/dissect/node';
 
 const entries: Record<string, object> = {
   '@gamequery/codec': codec,
+  '@gamequery/codec/client': codecClient,
+  '@gamequery/codec/emulator': codecEmulator,
   '@gamequery/codec/export': codecExport,
   '@gamequery/codec/node': codecNode,
   '@gamequery/codec/pairing': pairing,

@@ -1,0 +1,536 @@
+/**
+ * What a query asks, in which order, and what its silences mean.
+ * Each procedure works through a {@link Session} of the query client; the sending,
+ * pairing, retries and deadlines are the client's.
+ *
+ *   SA:MP     i, r and o together; then the player list: none above 100 players,
+ *             `c` on open.mp (detected by its `o` reply or its rules), else `d`
+ *             and `c` when `d` is not answered. `o` goes out as 11 bytes (v1.2 and later
+ *             answer it); a server whose `version` rule names v1.1 or older is asked the
+ *             15-byte echo form instead, as is an open.mp server silent to the 11 bytes
+ *   VC:MP     i, then c (names only) unless more than 100 players
+ *   Minecraft handshake → stat; when the stat is not answered (token expired),
+ *             one more handshake and stat
+ *   ping      `p` with a fresh random nonce per attempt
+ *   RCON      `x`; every line until the quiet period; "Invalid RCON password." and
+ *             silence have their own errors
+ */
+import { randomInt } from 'node:crypto';
+import { CodecError } from '../errors.ts';
+import { textCodec, type Charset } from '../grammar/charset.ts';
+import type { Layout } from '../grammar/layout.ts';
+import type { FieldNode } from '../grammar/annotate.ts';
+import { infoRequest, infoResponse } from '../protocols/samp/info.ts';
+import { rulesRequest, rulesResponse } from '../protocols/samp/rules.ts';
+import { MAX_LISTED_PLAYERS, clientsRequest, clientsResponse } from '../protocols/samp/clients.ts';
+import { playersRequest, playersResponse } from '../protocols/samp/players.ts';
+import { pingRequest } from '../protocols/samp/ping.ts';
+import { ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../protocols/samp/omp.ts';
+import { INVALID_RCON_PASSWORD, rconRequest, rconResponse } from '../protocols/samp/rcon.ts';
+import { vcmpInfoRequest, vcmpInfoResponse } from '../protocols/vcmp/info.ts';
+import { vcmpClientsRequest, vcmpClientsResponse } from '../protocols/vcmp/clients.ts';
+import { vcmpPingRequest } from '../protocols/vcmp/ping.ts';
+import { handshakeRequest } from '../protocols/minecraft/handshake.ts';
+import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
+import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
+import { BadReplyError, NoReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './errors.ts';
+import type { CallOptions, Outcome, RequestOptions, Session } from './session.ts';
+import { flavorOfRules, ompFormOfFlavor, withOmpReply, type ServerFlavor } from './flavor.ts';
+
+/* ---------- what to ask ---------- */
+
+/** What a SA:MP query asks besides `i`; everything by default. */
+export interface SampParts {
+  /** `r`. */
+  readonly rules?: boolean;
+  /** `d` or `c`. */
+  readonly players?: boolean;
+  /** open.mp's `o`. */
+  readonly omp?: boolean;
+}
+
+/** What a VC:MP query asks besides `i`. */
+export interface VcmpParts {
+  /** `c`. Default true. */
+  readonly players?: boolean;
+}
+
+/* ---------- results ---------- */
+
+interface Where {
+  /** The server as given, `host:port`. */
+  readonly server: string;
+  /** The address queried. */
+  readonly address: string;
+  readonly port: number;
+  /** Round-trip time of the first exchange (`i`; Minecraft: the stat), in ms, sub-millisecond. */
+  readonly rttMs: number;
+  /** What did not go as asked, in words: lists withheld, fallbacks, retries that mattered. */
+  readonly notes: readonly string[];
+  /**
+   * Charset `auto` (the default): every string that is not all ASCII, by field abbreviation
+   * (`samp.info.hostname`), with the charset chosen for it and how sure (0.5…1). Absent when
+   * every string was ASCII or a charset was named.
+   */
+  readonly charsets?: readonly DetectedText[];
+}
+
+/** A string decoded with charset `auto`, and what was chosen for it. */
+export interface DetectedText {
+  readonly field: string;
+  readonly text: string;
+  readonly charset: string;
+  readonly confidence: number;
+}
+
+/** A SA:MP `i` reply: password flag, player counts, hostname, gamemode and language. */
+export interface SampInfo {
+  readonly password: boolean;
+  readonly players: number;
+  readonly maxPlayers: number;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly language: string;
+}
+
+/** One player of a SA:MP `c` or `d` reply. */
+export interface SampPlayer {
+  readonly name: string;
+  readonly score: number;
+  /** `d` only: the low 8 bits of the player id. */
+  readonly id?: number;
+  /** `d` only, ms. */
+  readonly ping?: number;
+}
+
+/** open.mp's `o` strings; empty where not set, and `logo` empty where the form has none (v1.2). */
+export interface OmpExtras {
+  readonly discord: string;
+  readonly bannerLight: string;
+  readonly bannerDark: string;
+  readonly logo: string;
+}
+
+/** What `QueryClient.querySamp` resolves to: the server's info, flavor, and the rules, players and open.mp extras it answered. */
+export interface SampQueryResult extends Where {
+  readonly protocol: 'samp';
+  /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`): `flavor.name === 'openmp'`. */
+  readonly openmp: boolean;
+  /**
+   * What the server is, from its rules (flavor.ts) and its `o` reply, with the evidence:
+   * `{ name: 'openmp', evidence: ['version=omp 1.4.0.2779', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No', 'o=logo'] }`.
+   * The same facts chose `c` or `d` and the `o` form.
+   */
+  readonly flavor: ServerFlavor;
+  readonly info: SampInfo;
+  readonly rules?: Readonly<Record<string, string>>;
+  /** Absent when withheld (more than 100 players) or not answered: see `notes`. */
+  readonly players?: readonly SampPlayer[];
+  readonly playersFrom?: 'd' | 'c';
+  /** The extras; absent from v1.1 and older servers, whose `o` is an echo (see `ompForm`). */
+  readonly omp?: OmpExtras;
+  /** The form `o` was answered in: `echo` (v1.1 and older), `banners` (v1.2), `logo` (v1.3.1 and later). */
+  readonly ompForm?: OmpForm;
+}
+
+/** A VC:MP `i` reply: version, password flag, player counts, hostname, gamemode and map. */
+export interface VcmpInfo {
+  readonly version: string;
+  readonly password: boolean;
+  readonly players: number;
+  readonly maxPlayers: number;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly map: string;
+}
+
+/** What `QueryClient.queryVcmp` resolves to: the server's info and, when answered, its player names. */
+export interface VcmpQueryResult extends Where {
+  readonly protocol: 'vcmp';
+  readonly info: VcmpInfo;
+  readonly players?: readonly { readonly name: string }[];
+}
+
+/** The fields of a Minecraft basic or full stat reply that both share, and the full stat's extra ones. */
+export interface MinecraftInfo {
+  readonly motd: string;
+  readonly gametype: string;
+  readonly map: string;
+  readonly numPlayers: number;
+  readonly maxPlayers: number;
+  readonly hostPort: number;
+  readonly hostIp: string;
+  /** Full stat only. */
+  readonly gameId?: string;
+  readonly version?: string;
+  readonly plugins?: string;
+}
+
+/** What `QueryClient.queryMinecraft` resolves to: the stat's info, and with a full stat its keys and player names. */
+export interface MinecraftQueryResult extends Where {
+  readonly protocol: 'mcquery';
+  /** The stat that came back (Geyser answers a basic request with a full stat). */
+  readonly mode: 'full' | 'basic';
+  readonly info: MinecraftInfo;
+  /** Full stat: every key and value as sent. */
+  readonly kv?: Readonly<Record<string, string>>;
+  /** Full stat: player names. */
+  readonly players?: readonly string[];
+  /** 1, or 2 when the first token was not accepted. */
+  readonly handshakes: number;
+}
+
+/** What `QueryClient.ping` resolves to: the server, round-trip time of the answered `p` in ms, and attempts made. */
+export interface PingResult {
+  readonly protocol: 'samp' | 'vcmp';
+  readonly server: string;
+  readonly address: string;
+  readonly port: number;
+  readonly rttMs: number;
+  readonly attempts: number;
+}
+
+/** What `QueryClient.rcon` resolves to: the command and its output lines. */
+export interface RconResult {
+  readonly server: string;
+  readonly address: string;
+  readonly port: number;
+  readonly command: string;
+  /** One per reply datagram, in arrival order; empty never (silence is an error). */
+  readonly lines: readonly string[];
+  /** Time to the first line, ms. */
+  readonly rttMs: number;
+}
+
+/* ---------- helpers ---------- */
+
+type Reply = Extract<Outcome, { kind: 'reply' }>;
+
+/** The 11-byte header's address as the client addressed the server (IPv6: zeros; nobody checks it). */
+const headerOf = (s: Session): { serverIp: string; serverPort: number } =>
+  ({ serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0', serverPort: s.server.port });
+
+/** What charset `auto` chose in each query's replies (see {@link Where.charsets}). */
+const detectedIn = new WeakMap<Session, DetectedText[]>();
+
+const where = (s: Session, rttMs: number, notes: readonly string[]): Where => {
+  const charsets = detectedIn.get(s);
+  return { server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes, ...(charsets?.length ? { charsets } : {}) };
+};
+
+const tries = (s: Session, attempts: number): string => `${attempts} attempt${attempts === 1 ? '' : 's'}, ${s.timeoutMs} ms each`;
+
+/** The reply's value in `layout` (decoded again when a charset is asked for; `auto` notes what it chose). */
+function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: Charset | undefined, request: string): V {
+  const r = reply.exchange.responses[0]!;
+  if (!charset && r.packet.layout === layout) return r.value as V;
+  try {
+    if (charset === 'auto') {
+      const ann = layout.annotate(r.datagram.bytes, { charset });
+      if (ann.error) throw ann.error;
+      const found = detectedIn.get(s) ?? [];
+      const walk = (nodes: readonly FieldNode[]): void => {
+        for (const n of nodes) {
+          if (n.charset !== undefined) found.push({ field: n.abbrev, text: String(n.value), charset: n.charset, confidence: n.confidence! });
+          if (n.children) walk(n.children);
+        }
+      };
+      walk(ann.fields);
+      detectedIn.set(s, found);
+      return ann.value!;
+    }
+    return layout.decode(r.datagram.bytes, charset ? { charset } : undefined).value;
+  } catch (e) {
+    throw new BadReplyError(`${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`, {
+      code: 'bad-reply', server: s.server.label, protocol: s.protocol, request,
+    });
+  }
+}
+
+function noReply(s: Session, request: string, o: Extract<Outcome, { kind: 'silence' }>, message: string, kind = NoReplyError): QueryError {
+  return new kind(`${message} (${tries(s, o.attempts)})`, {
+    code: kind === RconSilenceError ? 'rcon-silent' : 'no-reply', server: s.server.label, protocol: s.protocol, request, attempts: o.attempts, reason: o.reason,
+  });
+}
+
+/** The reply, or the typed failure: silence explained by `hint`, errors as they are. */
+function required(s: Session, request: string, o: Outcome, hint: string): Reply {
+  if (o.kind === 'reply') return o;
+  if (o.kind === 'error') throw o.error;
+  throw noReply(s, request, o, `no reply from ${s.server.label}: ${hint}`);
+}
+
+/**
+ * For parts a result can do without: the reply, undefined on silence, errors thrown. Only
+ * lists can be cut short and still read, and every list is such a part: when the
+ * last attempt's reply was cut, `notes` says so instead of "no reply".
+ */
+function optional(o: Outcome, request: string, notes: string[]): Reply | undefined {
+  if (o.kind === 'error') throw o.error;
+  if (wasCut(o)) notes.push(`\`${request}\`: ${o.reason} to the last of ${o.attempts} attempts, not used`); // instead of "no reply to …"
+  return o.kind === 'reply' ? o : undefined;
+}
+
+const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.reason.startsWith(TRUNCATED_REPLY);
+
+const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
+const VCMP_HINT = 'is the server running, and is the port its game port (default 8192)?';
+const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
+
+const stripHeader = <V extends { serverIp?: unknown; serverPort?: unknown }>(v: V): Omit<V, 'serverIp' | 'serverPort'> => {
+  const { serverIp: _ip, serverPort: _port, ...rest } = v;
+  return rest;
+};
+
+/* ---------- SA:MP / open.mp ---------- */
+
+export async function sampQuery(s: Session, options: CallOptions & SampParts): Promise<SampQueryResult> {
+  const header = headerOf(s);
+  const charset = options.charset ?? 'auto';
+  const never: Promise<Outcome> = Promise.resolve({ kind: 'silence', reason: 'not asked', attempts: 0 });
+  // Identical requests to one server are indistinguishable: the opcode is the lock key.
+  const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string, o: RequestOptions = {}): Promise<Outcome> => {
+    const bytes = layout.encode(header);
+    return s.request(() => bytes, { lockKey: op, ...o });
+  };
+  const infoP = ask(infoRequest, 'i');
+  const rulesP = options.rules === false ? never : ask(rulesRequest, 'r');
+  // `o` goes out with the others, once: SA-MP never answers it, and its reply identifies open.mp.
+  let probed: Outcome | undefined;
+  const probeP = (options.omp === false ? never : ask(ompRequest, 'o', { retries: 0 })).then((o) => (probed = o));
+
+  const i = required(s, 'i', await infoP, SAMP_HINT);
+  const info: SampInfo = stripHeader(value(s, i, infoResponse, charset, 'i'));
+  const notes: string[] = [];
+
+  const rAsked = await rulesP;
+  const r = optional(rAsked, 'r', notes);
+  let rules: Record<string, string> | undefined;
+  if (r) rules = Object.fromEntries(value(s, r, rulesResponse, charset, 'r').rules.map((x) => [x.name, x.value]));
+  else if (options.rules !== false && !wasCut(rAsked)) notes.push('no reply to `r`: no rules');
+
+  // open.mp's rules say so; SA-MP's `version` rule says otherwise; without either, the `o` probe decides.
+  let flavor = flavorOfRules(rules);
+  const rulesSayOmp = flavor.name === 'openmp';
+  const rulesSaySamp = flavor.name === 'samp-0.3.7' || flavor.name === 'samp';
+  // v1.1 and older answer only the 15-byte echo form of `o` (samp/omp.ts).
+  const echoes = ompFormOfFlavor(flavor) === 'echo';
+  // A fresh nonce per attempt, as for `p`: a retry must not look like the reply to the first one.
+  const askEcho = (): Promise<Outcome> => s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
+  let omp = probed?.kind === 'reply' ? probed : undefined;
+  let echoed = false;
+  if (!omp && !rulesSaySamp && options.omp !== false) {
+    omp = optional(await probeP, 'o', notes);
+    if (!omp && echoes) {
+      echoed = optional(await askEcho(), 'o', notes) !== undefined;
+      if (!echoed) notes.push('no reply to the 15-byte `o` its version answers');
+    } else if (!omp && rulesSayOmp) {
+      // The probe was sent once; an open.mp server gets the retries too, then the older form.
+      omp = optional(await ask(ompRequest, 'o'), 'o', notes);
+      if (!omp) echoed = optional(await askEcho(), 'o', notes) !== undefined;
+      if (!omp && !echoed) notes.push('no reply to `o`: no open.mp extras');
+    }
+  }
+  let openmp = omp !== undefined || echoed || rulesSayOmp;
+
+  let players: SampPlayer[] | undefined;
+  let playersFrom: 'd' | 'c' | undefined;
+  if (options.players === false) {
+    // not asked
+  } else if (info.players > MAX_LISTED_PLAYERS) {
+    notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
+  } else {
+    let useClients = openmp;
+    let dCut = false;
+    if (!openmp) {
+      const asked = await ask(playersRequest, 'd');
+      dCut = wasCut(asked);
+      const d = optional(asked, 'd', notes);
+      if (d) {
+        players = value(s, d, playersResponse, charset, 'd').players.map((p) => ({ id: p.id, name: p.name, score: p.score, ping: p.ping }));
+        playersFrom = 'd';
+      } else {
+        useClients = true;
+      }
+    }
+    if (useClients) {
+      const cAsked = await ask(clientsRequest, 'c');
+      const c = optional(cAsked, 'c', notes);
+      if (c) {
+        players = value(s, c, clientsResponse, charset, 'c').clients.map((p) => ({ name: p.name, score: p.score }));
+        playersFrom = 'c';
+        if (!openmp) notes.push(dCut ? 'used `c` instead of `d`' : 'no reply to `d`: open.mp does not implement it, used `c`');
+      } else if (!wasCut(cAsked)) {
+        notes.push(openmp || dCut ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)');
+      }
+    }
+  }
+
+  // A SA-MP-looking server that answered `o` after all.
+  if (!omp && probed?.kind === 'reply') {
+    omp = probed;
+    openmp = true;
+  }
+  // The reply's form is the layout the pairer recognised it as (the lengths tell).
+  const banners = omp?.exchange.responses[0]!.packet.layout === ompbannersResponse;
+  const extras: OmpExtras | undefined = !omp ? undefined
+    : banners ? { ...stripHeader(value(s, omp, ompbannersResponse, charset, 'o')), logo: '' }
+      : stripHeader(value(s, omp, ompResponse, charset, 'o'));
+  const ompForm: OmpForm | undefined = extras ? (banners ? 'banners' : 'logo') : echoed ? 'echo' : undefined;
+  if (ompForm) flavor = withOmpReply(flavor, ompForm);
+  return {
+    protocol: 'samp', ...where(s, i.rttMs, notes), openmp, flavor, info,
+    ...(rules ? { rules } : {}),
+    ...(players ? { players, playersFrom } : {}),
+    ...(extras ? { omp: extras } : {}), ...(ompForm ? { ompForm } : {}),
+  };
+}
+
+/* ---------- VC:MP ---------- */
+
+export async function vcmpQuery(s: Session, options: CallOptions & VcmpParts): Promise<VcmpQueryResult> {
+  const header = headerOf(s);
+  const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string): Promise<Outcome> => {
+    const bytes = layout.encode(header);
+    return s.request(() => bytes, { lockKey: op });
+  };
+  const i = required(s, 'i', await ask(vcmpInfoRequest, 'i'), VCMP_HINT);
+  const charset = options.charset ?? 'auto';
+  const info: VcmpInfo = stripHeader(value(s, i, vcmpInfoResponse, charset, 'i'));
+  const notes: string[] = [];
+  let players: { name: string }[] | undefined;
+  if (options.players === false) {
+    // not asked
+  } else if (info.players > MAX_LISTED_PLAYERS) {
+    notes.push(`player list withheld: more than ${MAX_LISTED_PLAYERS} players online`);
+  } else {
+    const cAsked = await ask(vcmpClientsRequest, 'c');
+    const c = optional(cAsked, 'c', notes);
+    if (c) players = value(s, c, vcmpClientsResponse, charset, 'c').clients.map((p) => ({ name: p.name }));
+    else if (!wasCut(cAsked)) notes.push('no reply to `c`: no player list (throttled?)');
+  }
+  return { protocol: 'vcmp', ...where(s, i.rttMs, notes), info, ...(players ? { players } : {}) };
+}
+
+/* ---------- Minecraft ---------- */
+
+/** A session id every byte of which survives vanilla's UTF-8 round trip. */
+const sessionId = (): number => randomInt(0, 0x1_0000_0000) & 0x0f0f0f0f;
+
+const PADDING = new Uint8Array(4);
+
+const int = (text: string | undefined): number => (text !== undefined && /^-?\d+$/.test(text) ? Number(text) : NaN);
+
+export function minecraftQuery(s: Session, options: CallOptions & { readonly mode?: 'full' | 'basic' }): Promise<MinecraftQueryResult> {
+  const mode = options.mode ?? 'full';
+  // Vanilla keeps one challenge per client address: a second handshake from this socket
+  // would void the first one's token, so one sequence per server at a time.
+  return s.exclusive('sequence', async () => {
+    const used = new Set<number>();
+    const fresh = (): number => {
+      let id = sessionId();
+      for (let n = 0; used.has(id) && n < 16; n++) id = sessionId();
+      used.add(id);
+      return id;
+    };
+    const handshake = async (): Promise<{ sessionId: number; token: number }> => {
+      const o = required(s, 'handshake', await s.request(() => handshakeRequest.encode({ sessionId: fresh() })), MINECRAFT_HINT);
+      const v = o.exchange.responses[0]!.value as { sessionId?: unknown; token?: unknown };
+      if (typeof v.sessionId !== 'number' || typeof v.token !== 'number') {
+        throw new BadReplyError(`${s.server.label} answered the handshake without a token`, { code: 'bad-reply', server: s.server.label, protocol: 'mcquery', request: 'handshake' });
+      }
+      return { sessionId: v.sessionId, token: v.token };
+    };
+    const stat = (h: { sessionId: number; token: number }, retries: number): Promise<Outcome> => {
+      const bytes = mode === 'full'
+        ? fullRequest.encode({ sessionId: h.sessionId, token: h.token, padding: PADDING })
+        : basicRequest.encode({ sessionId: h.sessionId, token: h.token });
+      return s.request(() => bytes, { retries });
+    };
+
+    const notes: string[] = [];
+    let handshakes = 1;
+    // The first stat is sent once: if its token has expired, resending it cannot help.
+    let o = await stat(await handshake(), 0);
+    if (o.kind === 'silence') {
+      notes.push(`no reply to the ${mode} stat (token expired?): handshook again`);
+      handshakes++;
+      o = await stat(await handshake(), s.retries);
+    }
+    const reply = required(s, mode, o,
+      'the stat went unanswered after a second handshake: a server drops a stat whose token it no longer holds (vanilla purges them every 30 s), or the replies were lost');
+    const read = statResult(s, reply, options.charset ?? 'auto');
+    return { protocol: 'mcquery', ...where(s, reply.rttMs, notes), ...read, handshakes };
+  });
+}
+
+function statResult(s: Session, reply: Reply, charset: Charset | undefined): Pick<MinecraftQueryResult, 'mode' | 'info' | 'kv' | 'players'> {
+  const got = reply.exchange.responses[0]!.message;
+  if (got === 'basic') {
+    return { mode: 'basic', info: stripSession(value(s, reply, basicResponse, charset, 'basic')) };
+  }
+  const full = value(s, reply, fullResponse, charset, 'full');
+  const kv: Record<string, string> = {};
+  for (const { key, value: v } of full.kv) kv[key] = v;
+  return {
+    mode: 'full',
+    info: {
+      motd: kv['hostname'] ?? '', gametype: kv['gametype'] ?? '', map: kv['map'] ?? '',
+      numPlayers: int(kv['numplayers']), maxPlayers: int(kv['maxplayers']), hostPort: int(kv['hostport']), hostIp: kv['hostip'] ?? '',
+      gameId: kv['game_id'] ?? '', version: kv['version'] ?? '', plugins: kv['plugins'] ?? '',
+    },
+    kv,
+    players: full.players,
+  };
+}
+
+const stripSession = <V extends { sessionId?: unknown }>(v: V): Omit<V, 'sessionId'> => {
+  const { sessionId: _id, ...rest } = v;
+  return rest;
+};
+
+/* ---------- ping ---------- */
+
+export async function pingQuery(s: Session, protocol: 'samp' | 'vcmp'): Promise<PingResult> {
+  const header = headerOf(s);
+  const layout = protocol === 'samp' ? pingRequest : vcmpPingRequest;
+  // A fresh nonce per attempt: a retry must not look like the reply to the first one.
+  const o = required(s, 'p', await s.request(() => layout.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) })),
+    protocol === 'samp' ? SAMP_HINT : VCMP_HINT);
+  return { protocol, server: s.server.label, address: s.server.address, port: s.server.port, rttMs: o.rttMs, attempts: o.attempts };
+}
+
+/* ---------- RCON ---------- */
+
+export async function rconQuery(s: Session, password: string, command: string, options: CallOptions): Promise<RconResult> {
+  const charset = options.charset;
+  const text = textCodec(charset ?? rconRequest.defaultCharset);
+  // Checked here so that no codec error can quote the password.
+  if (!text.encode(password)) {
+    throw new QueryError(`the RCON password has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
+  if (!text.encode(command)) {
+    throw new QueryError(`the command has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = rconRequest.encode({ ...headerOf(s), password, command }, charset ? { charset } : undefined);
+  } catch (e) {
+    // A codec error names the field and the sizes, never the value (a password too long for its u16 length).
+    const why = e instanceof CodecError ? e.message : 'the request cannot be encoded';
+    throw new QueryError(`cannot send the RCON command: ${why}`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+  }
+  const o = await s.request(() => bytes, { lockKey: 'x' });
+  if (o.kind === 'error') throw o.error;
+  if (o.kind === 'silence') {
+    throw noReply(s, 'x', o, `no reply from ${s.server.label}: RCON disabled or the password/command was cut (a command that prints nothing is silent too)`, RconSilenceError);
+  }
+  const lines = o.exchange.responses.map((r) =>
+    (!charset && r.packet.layout === rconResponse ? r.value['output'] as string : rconResponse.decode(r.datagram.bytes, charset ? { charset } : undefined).value.output));
+  if (lines.every((l) => l === INVALID_RCON_PASSWORD)) {
+    throw new WrongPasswordError(`wrong RCON password for ${s.server.label}: the server answered "${INVALID_RCON_PASSWORD}"`, {
+      code: 'wrong-password', server: s.server.label, protocol: 'samp', request: 'x',
+    });
+  }
+  return { server: s.server.label, address: s.server.address, port: s.server.port, command, lines, rttMs: o.rttMs };
+}

@@ -1,0 +1,58 @@
+/**
+ * What a query (queries.ts) sees of the client (client.ts): its options, the resolved
+ * target, one request's outcome and the session that sends. Types only; both files import
+ * them from here, so neither imports the other's types in a circle.
+ */
+import type { Charset } from '../grammar/charset.ts';
+import type { Protocol } from '../grammar/layout.ts';
+import type { ExchangeEvent } from '../pairing/types.ts';
+import type { QueryError } from './errors.ts';
+
+/** Options of one query. */
+export interface CallOptions {
+  /** Overrides the client's `retries` for this query's requests. */
+  readonly retries?: number;
+  /** Overall deadline of this query, in ms from the call. */
+  readonly deadlineMs?: number;
+  readonly signal?: AbortSignal;
+  /**
+   * Charset of the strings. Default `auto` for the queries (each string UTF-8, windows-1251 or
+   * windows-1252, reported in the result's `charsets`); RCON keeps the protocol's (windows-1252).
+   */
+  readonly charset?: Charset;
+}
+
+/** A target with its address resolved. */
+export interface QueryTarget {
+  /** As given: `host:port`. */
+  readonly label: string;
+  readonly host: string;
+  readonly address: string;
+  readonly port: number;
+  readonly family: 4 | 6;
+}
+
+/** What became of one request (after its retries). Never a rejection. */
+export type Outcome =
+  | { readonly kind: 'reply'; readonly exchange: ExchangeEvent<unknown>; readonly attempts: number; readonly rttMs: number }
+  | { readonly kind: 'silence'; readonly reason: string; readonly attempts: number }
+  | { readonly kind: 'error'; readonly error: QueryError };
+
+export interface RequestOptions {
+  /** Requests with the same key (per server) cannot be told apart by their replies: one at a time. */
+  readonly lockKey?: string;
+  readonly retries?: number;
+}
+
+/** One query's view of the client: its server, its settings, and a way to send. */
+export interface Session {
+  readonly server: QueryTarget;
+  readonly protocol: Protocol;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly rconQuietMs: number;
+  /** `build(n)` makes the bytes of attempt n (0-based), so that a nonce can be fresh each time. */
+  request(build: (attempt: number) => Uint8Array, options?: RequestOptions): Promise<Outcome>;
+  /** Runs `fn` while no other `exclusive` call with this key (for this server) runs. */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,450 @@
+/**
+ * The emulator's state: what each emulated server says about itself. A state file is
+ * JSON of the shape {@link EmulatorState} (see `examples/servers.json`); `parseState`
+ * checks it and fills the defaults of each server type, so a mistake is reported with
+ * its path (`servers[1].players[3].name: ...`) before any socket is opened.
+ */
+import { textCodec, type Charset } from '../grammar/charset.ts';
+import { ompFormOf, type OmpForm } from '../protocols/samp/omp.ts';
+
+/**
+ * `samp037`: SA-MP 0.3.7 as YSF reimplements it; `openmp`: open.mp;
+ * `vcmp`: VC:MP 0.4; `minecraft`: the vanilla Java server's GameSpy4 query.
+ */
+export type Flavor = 'samp037' | 'openmp' | 'vcmp' | 'minecraft';
+
+/** Every {@link Flavor}, in the order the state file's error message lists them. */
+export const flavors: readonly Flavor[] = ['samp037', 'openmp', 'vcmp', 'minecraft'];
+
+/** One player of an emulated server as a state file gives it; only `name` is required. */
+export interface PlayerState {
+  /** Nickname. SA:MP caps it at 24 bytes (MAX_PLAYER_NAME). */
+  readonly name: string;
+  /** SA:MP `c`/`d` score (signed 32-bit). Default 0. */
+  readonly score?: number;
+  /** SA:MP `d` ping in ms. Default 0. */
+  readonly ping?: number;
+  /** SA:MP player id 0…999; `d` sends its low 8 bits. Default: the index in the list. */
+  readonly id?: number;
+  /** SA:MP NPC: left out of the count and the lists, and subtracted from max players. */
+  readonly npc?: boolean;
+}
+
+/** A SA:MP server's RCON: its password, whether it is on, and the canned output of commands. */
+export interface RconState {
+  readonly password: string;
+  /** `rcon 0` / `rcon.enable=false`: every `x` request is met with silence. Default true. */
+  readonly enabled?: boolean;
+  /**
+   * Canned console output, one array element per line (each line is one reply
+   * datagram). Looked up by the whole command, then by its first word.
+   */
+  readonly commands?: Readonly<Record<string, readonly string[]>>;
+  /** The line for any other command; `{command}` is replaced. */
+  readonly unknownCommand?: string;
+}
+
+interface ServerBase {
+  /** UDP port; 0 picks an ephemeral one. The CLI's `--port-offset` is added to non-zero ports. */
+  readonly port: number;
+  /** Bind address. Default: the emulator's `host` (127.0.0.1). */
+  readonly host?: string;
+}
+
+/** A SA-MP 0.3.7 or open.mp server in a state file; what is left out takes the flavor's default. */
+export interface SampServerState extends ServerBase {
+  readonly flavor: 'samp037' | 'openmp';
+  /** Default "SA-MP 0.3 Server" (0.3.7), "open.mp server" (open.mp). Capped at 50 / 63 bytes. */
+  readonly hostname?: string;
+  /** Default "Unknown". Capped at 30 / 39 bytes. */
+  readonly gamemode?: string;
+  /**
+   * Third `i` string. Default "" for 0.3.7, which then sends the `mapname` rule
+   * instead (YSF); "EN" for open.mp. Capped at 30 / 39 bytes.
+   */
+  readonly language?: string;
+  readonly password?: boolean;
+  readonly maxPlayers: number;
+  readonly players?: readonly PlayerState[];
+  /** Rule name → value; sent sorted by name. Default: the stock rules of the flavor. */
+  readonly rules?: Readonly<Record<string, string>>;
+  /** Absent: RCON disabled (silence). */
+  readonly rcon?: RconState;
+  /**
+   * open.mp only: the release to answer `o` as (`1.1.0.2612`, `1.2.0.2670`, `1.4.0.2779`):
+   * before 1.2 the 15-byte echo, 1.2 three strings with banners cut to 120 bytes, from 1.3.1
+   * four strings cut to 160 (samp/omp.ts). Default: the `version` rule's ("omp 1.4.0.2779"),
+   * which then says this one too.
+   */
+  readonly ompVersion?: string;
+  /** open.mp `o`: Discord invite, sent empty when longer than 50 bytes. */
+  readonly discord?: string;
+  /** open.mp `o`: banner and logo URLs, cut to 160 bytes. */
+  readonly bannerLight?: string;
+  readonly bannerDark?: string;
+  readonly logo?: string;
+  /** Code page of the strings on the wire. Default windows-1252. */
+  readonly charset?: Charset;
+  /**
+   * 0.3.7 only: YSF's `CheckQueryFlood` — `i r c d x` from a source address other than
+   * the last one answered are dropped within 25 ms of it (one slot per server).
+   * Default off: it makes one slow client starve every other.
+   */
+  readonly floodGuard?: boolean;
+}
+
+/** A VC:MP 0.4 server in a state file; what is left out takes its default. */
+export interface VcmpServerState extends ServerBase {
+  readonly flavor: 'vcmp';
+  /** Server build, at most 12 bytes. Default "04rel006". */
+  readonly version?: string;
+  readonly hostname?: string;
+  readonly gamemode?: string;
+  /** The third `i` string (a map name, not a language). */
+  readonly map?: string;
+  readonly password?: boolean;
+  readonly maxPlayers: number;
+  /** Only the names are sent. */
+  readonly players?: readonly PlayerState[];
+  readonly charset?: Charset;
+}
+
+/** A vanilla Minecraft (Java) query server in a state file; what is left out takes its default. */
+export interface MinecraftServerState extends ServerBase {
+  readonly flavor: 'minecraft';
+  /** `motd`, also the full stat's `hostname`. Written as vanilla does: the low byte of each character. */
+  readonly motd?: string;
+  /** Default "SMP". */
+  readonly gametype?: string;
+  /** The full stat's `game_id`. Default "MINECRAFT". */
+  readonly gameId?: string;
+  /** Default "1.21.4". */
+  readonly version?: string;
+  /** Empty on vanilla (the default); "Paper on 1.16.5-R0.1-SNAPSHOT: …" on Bukkit servers. */
+  readonly plugins?: string;
+  /** World name. Default "world". */
+  readonly map?: string;
+  readonly maxPlayers?: number;
+  /** Only the names are sent. */
+  readonly players?: readonly PlayerState[];
+  /** The game port the query reports. Default: the port the emulator bound. */
+  readonly hostPort?: number;
+  /** Default: the bind address. */
+  readonly hostIp?: string;
+}
+
+/** One server of a state file, told apart by `flavor`. */
+export type ServerState = SampServerState | VcmpServerState | MinecraftServerState;
+
+/** The JSON document `gamequery serve` reads. */
+export interface EmulatorState {
+  readonly servers: readonly ServerState[];
+}
+
+/* ---------- checked, with defaults filled ---------- */
+
+/** A player as {@link resolveServer} returns it: checked, every default filled. */
+export interface ResolvedPlayer {
+  readonly name: string;
+  readonly score: number;
+  readonly ping: number;
+  readonly id: number;
+  readonly npc: boolean;
+}
+
+/** A SA-MP 0.3.7 or open.mp server state as {@link resolveServer} returns it: checked, every default filled. */
+export interface ResolvedSamp {
+  readonly flavor: 'samp037' | 'openmp';
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly language: string;
+  readonly password: boolean;
+  readonly maxPlayers: number;
+  readonly players: readonly ResolvedPlayer[];
+  readonly rules: Readonly<Record<string, string>>;
+  readonly rcon: Required<RconState> | undefined;
+  readonly discord: string;
+  readonly bannerLight: string;
+  readonly bannerDark: string;
+  readonly logo: string;
+  /** open.mp: the form `o` is answered in (from `ompVersion`). */
+  readonly ompForm: OmpForm;
+  readonly charset: Charset;
+  readonly floodGuard: boolean;
+}
+
+/** A VC:MP server state as {@link resolveServer} returns it: checked, every default filled. */
+export interface ResolvedVcmp {
+  readonly flavor: 'vcmp';
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly version: string;
+  readonly hostname: string;
+  readonly gamemode: string;
+  readonly map: string;
+  readonly password: boolean;
+  readonly maxPlayers: number;
+  readonly players: readonly ResolvedPlayer[];
+  readonly charset: Charset;
+}
+
+/** A Minecraft server state as {@link resolveServer} returns it: checked, every default filled. */
+export interface ResolvedMinecraft {
+  readonly flavor: 'minecraft';
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly motd: string;
+  readonly gametype: string;
+  readonly gameId: string;
+  readonly version: string;
+  readonly plugins: string;
+  readonly map: string;
+  readonly maxPlayers: number;
+  readonly players: readonly ResolvedPlayer[];
+  readonly hostPort: number | undefined;
+  readonly hostIp: string | undefined;
+}
+
+/** A checked server state with its defaults filled, told apart by `flavor`; what the responders answer from. */
+export type ResolvedServer = ResolvedSamp | ResolvedVcmp | ResolvedMinecraft;
+
+/** Stock rules of a fresh server. */
+export const defaultRules: Readonly<Record<'samp037' | 'openmp', Readonly<Record<string, string>>>> = {
+  samp037: { lagcomp: 'On', mapname: 'San Andreas', version: '0.3.7-R2', weather: '10', weburl: 'www.sa-mp.com', worldtime: '12:00' },
+  openmp: {
+    allowed_clients: '0.3.7, 0.3.DL', artwork: 'No', lagcomp: 'On', mapname: 'San Andreas',
+    version: 'omp 1.4.0.2779', weather: '10', worldtime: '12:00',
+  },
+};
+
+/** A state that cannot be served, with the path of the offending value. */
+export class StateError extends Error {
+  override readonly name = 'StateError';
+  constructor(readonly path: string, reason: string) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+type Obj = Readonly<Record<string, unknown>>;
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function object(v: unknown, path: string): Obj {
+  if (!isObject(v)) throw new StateError(path, 'expected an object');
+  return v;
+}
+
+function optString(o: Obj, key: string, path: string, fallback: string): string {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'string') throw new StateError(`${path}.${key}`, 'expected a string');
+  return v;
+}
+
+function optInt(o: Obj, key: string, path: string, min: number, max: number, fallback: number | undefined): number | undefined {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new StateError(`${path}.${key}`, `expected an integer in ${min}..${max}`);
+  }
+  return v;
+}
+
+function int(o: Obj, key: string, path: string, min: number, max: number, fallback?: number): number {
+  const v = optInt(o, key, path, min, max, fallback);
+  if (v === undefined) throw new StateError(`${path}.${key}`, 'missing');
+  return v;
+}
+
+function optBool(o: Obj, key: string, path: string, fallback: boolean): boolean {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new StateError(`${path}.${key}`, 'expected true or false');
+  return v;
+}
+
+/** Checks that `text` has bytes in `charset` and at most `max` of them. */
+function encodable(text: string, charset: Charset, path: string, max = Infinity): string {
+  const n = textCodec(charset).byteLength(text);
+  if (n === undefined) throw new StateError(path, `has characters that ${charset} cannot encode`);
+  if (n > max) throw new StateError(path, `is ${n} bytes in ${charset}, at most ${max} fit`);
+  return text;
+}
+
+const CHARSETS: readonly Charset[] = ['latin1', 'windows-1252', 'windows-1251', 'utf8'];
+
+function charsetOf(o: Obj, path: string): Charset {
+  const v = o['charset'] ?? 'windows-1252';
+  if (!CHARSETS.includes(v as Charset)) throw new StateError(`${path}.charset`, `expected one of ${CHARSETS.join(', ')}`);
+  return v as Charset;
+}
+
+/** Names at most `maxName` bytes; SA:MP ids 0…999, scores i32, pings u32. */
+function players(o: Obj, path: string, charset: Charset, maxName: number): ResolvedPlayer[] {
+  const v = o['players'] ?? [];
+  if (!Array.isArray(v)) throw new StateError(`${path}.players`, 'expected an array');
+  return v.map((item: unknown, i) => {
+    const at = `${path}.players[${i}]`;
+    const p = object(item, at);
+    const name = optString(p, 'name', at, '');
+    if (name === '') throw new StateError(`${at}.name`, 'expected a non-empty string');
+    encodable(name, charset, `${at}.name`, maxName);
+    return {
+      name,
+      score: int(p, 'score', at, -0x80000000, 0x7fffffff, 0),
+      ping: int(p, 'ping', at, 0, 0xffffffff, 0),
+      id: int(p, 'id', at, 0, 999, i),
+      npc: optBool(p, 'npc', at, false),
+    };
+  });
+}
+
+function stringRecord(v: unknown, path: string): Record<string, string> {
+  const o = object(v, path);
+  for (const [k, value] of Object.entries(o)) {
+    if (typeof value !== 'string') throw new StateError(`${path}.${k}`, 'expected a string');
+  }
+  return o as Record<string, string>;
+}
+
+function rcon(o: Obj, path: string, charset: Charset): Required<RconState> | undefined {
+  if (o['rcon'] === undefined) return undefined;
+  const at = `${path}.rcon`;
+  const r = object(o['rcon'], at);
+  const password = optString(r, 'password', at, '');
+  if (password === '') throw new StateError(`${at}.password`, 'expected a non-empty string');
+  encodable(password, charset, `${at}.password`, 0xffff);
+  const commands: Record<string, readonly string[]> = {};
+  const given = r['commands'] === undefined ? {} : object(r['commands'], `${at}.commands`);
+  for (const [command, lines] of Object.entries(given)) {
+    const lp = `${at}.commands[${JSON.stringify(command)}]`;
+    if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string')) throw new StateError(lp, 'expected an array of strings');
+    lines.forEach((l: string, i) => encodable(l, charset, `${lp}[${i}]`, 0xffff));
+    commands[command] = lines as string[];
+  }
+  return {
+    password,
+    enabled: optBool(r, 'enabled', at, true),
+    commands,
+    unknownCommand: optString(r, 'unknownCommand', at, 'Unknown command or variable: {command}'),
+  };
+}
+
+function host(o: Obj, path: string): string | undefined {
+  const v = o['host'];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new StateError(`${path}.host`, 'expected an address');
+  return v;
+}
+
+function samp(o: Obj, path: string, flavor: 'samp037' | 'openmp'): ResolvedSamp {
+  const charset = charsetOf(o, path);
+  const omp = flavor === 'openmp';
+  const text = (key: string, fallback: string): string => encodable(optString(o, key, path, fallback), charset, `${path}.${key}`);
+  const ompVersion = o['ompVersion'] === undefined ? undefined : optString(o, 'ompVersion', path, '');
+  if (ompVersion !== undefined && (!omp || !ompFormOf(ompVersion))) {
+    throw new StateError(`${path}.ompVersion`, omp ? 'expected an open.mp release such as "1.2.0.2670"' : 'only an open.mp server has one');
+  }
+  const rules = o['rules'] !== undefined ? stringRecord(o['rules'], `${path}.rules`)
+    : ompVersion !== undefined ? { ...defaultRules.openmp, version: `omp ${ompVersion.replace(/^omp\s+/, '')}` } : defaultRules[flavor];
+  const ompForm = ompFormOf(ompVersion ?? (rules['version']?.startsWith('omp ') ? rules['version'] : '') ?? '')?.form ?? 'logo';
+  for (const [k, v] of Object.entries(rules)) {
+    encodable(k, charset, `${path}.rules[${JSON.stringify(k)}]`, 0xff);
+    encodable(v, charset, `${path}.rules[${JSON.stringify(k)}]`, 0xff);
+  }
+  return {
+    flavor,
+    port: int(o, 'port', path, 0, 0xffff),
+    host: host(o, path),
+    hostname: text('hostname', omp ? 'open.mp server' : 'SA-MP 0.3 Server'),
+    gamemode: text('gamemode', 'Unknown'),
+    language: text('language', omp ? 'EN' : ''),
+    password: optBool(o, 'password', path, false),
+    maxPlayers: int(o, 'maxPlayers', path, 0, 0xffff),
+    players: players(o, path, charset, 24),
+    rules,
+    rcon: rcon(o, path, charset),
+    discord: text('discord', ''),
+    bannerLight: text('bannerLight', ''),
+    bannerDark: text('bannerDark', ''),
+    logo: text('logo', ''),
+    ompForm,
+    charset,
+    floodGuard: optBool(o, 'floodGuard', path, false),
+  };
+}
+
+function vcmp(o: Obj, path: string): ResolvedVcmp {
+  const charset = charsetOf(o, path);
+  const text = (key: string, fallback: string): string => encodable(optString(o, key, path, fallback), charset, `${path}.${key}`);
+  const version = optString(o, 'version', path, '04rel006');
+  // eslint-disable-next-line no-control-regex -- any ASCII but NUL, as the reply's fixed field holds it
+  if (!/^[\x01-\x7f]{0,12}$/.test(version)) throw new StateError(`${path}.version`, 'expected at most 12 ASCII characters');
+  return {
+    flavor: 'vcmp',
+    port: int(o, 'port', path, 0, 0xffff),
+    host: host(o, path),
+    version,
+    hostname: text('hostname', 'VC:MP Server'),
+    gamemode: text('gamemode', 'Default'),
+    map: text('map', 'Vice-City'),
+    password: optBool(o, 'password', path, false),
+    maxPlayers: int(o, 'maxPlayers', path, 0, 0xffff),
+    players: players(o, path, charset, 0xff),
+    charset,
+  };
+}
+
+/** Vanilla's `writeBytes`: the low byte of each UTF-16 unit; a zero low byte would end the string early. */
+function vanillaText(o: Obj, key: string, path: string, fallback: string): string {
+  const text = optString(o, key, path, fallback);
+  for (let i = 0; i < text.length; i++) {
+    if ((text.charCodeAt(i) & 0xff) === 0) {
+      throw new StateError(`${path}.${key}`, `character ${i} would be written as a NUL byte (vanilla sends the low byte of each character)`);
+    }
+  }
+  return text;
+}
+
+function minecraft(o: Obj, path: string): ResolvedMinecraft {
+  const list = players(o, path, 'utf8', 0xffff);
+  list.forEach((p, i) => vanillaText(p as unknown as Obj, 'name', `${path}.players[${i}]`, ''));
+  const hostIp = o['hostIp'] === undefined ? undefined : vanillaText(o, 'hostIp', path, '');
+  return {
+    flavor: 'minecraft',
+    port: int(o, 'port', path, 0, 0xffff),
+    host: host(o, path),
+    motd: vanillaText(o, 'motd', path, 'A Minecraft Server'),
+    gametype: vanillaText(o, 'gametype', path, 'SMP'),
+    gameId: vanillaText(o, 'gameId', path, 'MINECRAFT'),
+    version: vanillaText(o, 'version', path, '1.21.4'),
+    plugins: vanillaText(o, 'plugins', path, ''),
+    map: vanillaText(o, 'map', path, 'world'),
+    maxPlayers: int(o, 'maxPlayers', path, 0, 0x7fffffff, 20),
+    players: list,
+    hostPort: optInt(o, 'hostPort', path, 0, 0xffff, undefined),
+    hostIp,
+  };
+}
+
+/** Checks one server description and fills its defaults. */
+export function resolveServer(value: unknown, path = 'server'): ResolvedServer {
+  const o = object(value, path);
+  switch (o['flavor']) {
+    case 'samp037': return samp(o, path, 'samp037');
+    case 'openmp': return samp(o, path, 'openmp');
+    case 'vcmp': return vcmp(o, path);
+    case 'minecraft': return minecraft(o, path);
+    default: throw new StateError(`${path}.flavor`, `expected one of ${flavors.join(', ')}`);
+  }
+}
+
+/** Checks a state document (parsed JSON) and fills the defaults of every server. */
+export function parseState(value: unknown): { readonly servers: readonly ResolvedServer[] } {
+  const o = object(value, 'state');
+  const list = o['servers'];
+  if (!Array.isArray(list)) throw new StateError('servers', 'expected an array of servers');
+  return { servers: list.map((s: unknown, i) => resolveServer(s, `servers[${i}]`)) };
+}

@@ -1,0 +1,256 @@
+/**
+ * The Wireshark plugin, generated from the layout declarations: one Lua file with a
+ * `Proto` per protocol whose `ProtoField`s are the field registry's rows, the layouts
+ * emitted as Lua tables (`SPEC`), and one generic interpreter (`wireshark-runtime.ts`)
+ * that walks them. Nothing here or in the runtime is written per field or per layout.
+ *
+ * Install: copy the output into Wireshark's personal Lua plugins folder
+ * (`~/.local/lib/wireshark/plugins/`, or `$XDG_CONFIG_HOME/wireshark/plugins/`), or run
+ * `tshark -X lua_script:gamequery.lua`.
+ */
+import { charsets, textCodec } from '../../grammar/charset.ts';
+import type { Field, IntType } from '../../grammar/fields.ts';
+import { fixedSize, intSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
+import type { AnyLayout, Protocol } from '../../grammar/layout.ts';
+import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
+import { layouts, messages } from '../../packet.ts';
+import { toLua } from './lua.ts';
+import { luaRuntime } from './runtime.ts';
+
+/** The ports each dissector claims in `udp.port` (Decode As); heuristics cover every other port. */
+export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = {
+  samp: [7777],
+  vcmp: [8192],
+  mcquery: [25565, 19132],
+};
+
+/**
+ * What `packet.ts` looks at beyond the declarations to tell two layouts of one direction
+ * and selector apart: a full-stat reply's GS3 split header ends `00 80 00` at offset 13
+ * (`looksLikeFullStat`). Requests need none: an exact fixed size settles them.
+ */
+const recognitionHints: Readonly<Record<string, { readonly offset: number; readonly bytes: readonly number[]; readonly lengths?: readonly [number, number] }>> = {
+  'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },
+  // open.mp's echo form of `o` (samp/omp.ts): 12 to 15 bytes, either way; the other forms are told by best fit.
+  'samp.ompecho.request': { offset: 0, bytes: [], lengths: [12, 15] },
+  'samp.ompecho.response': { offset: 0, bytes: [], lengths: [12, 15] },
+};
+
+type LuaTable = Record<string, unknown>;
+
+const intSpec = (t: IntType): LuaTable => ({
+  size: intSize[t],
+  le: t.endsWith('le') || undefined,
+  signed: t.startsWith('i') || undefined,
+});
+
+/** A field declaration as the Lua walker reads it (keys: k = kind, a = abbreviation). */
+function luaField(f: Field): LuaTable {
+  switch (f.kind) {
+    case 'magic':
+      return { k: 'magic', a: f.abbrev, bytes: f.bytes, text: f.display === 'text' };
+    case 'const':
+      return { k: 'const', a: f.abbrev, ...intSpec(f.type), value: f.value };
+    case 'int':
+      return { k: 'int', a: f.abbrev, name: f.name, ...intSpec(f.type) };
+    case 'bool':
+    case 'ipv4':
+      return { k: f.kind, a: f.abbrev, name: f.name };
+    case 'bytes':
+      return { k: 'bytes', a: f.abbrev, name: f.name, n: f.length };
+    case 'string': {
+      const s = f.size;
+      return {
+        k: 'string', a: f.abbrev, name: f.name, numeric: f.numeric,
+        prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
+        fixed: 'fixed' in s ? s.fixed : undefined,
+      };
+    }
+    case 'list':
+      return {
+        k: 'list', name: f.name, flat: f.flat || undefined, tolerate_short: f.tolerateShort || undefined,
+        count: f.count ? { a: f.count.abbrev, ...intSpec(f.count.type) } : undefined,
+        terminator: f.until ? { a: f.until.abbrev } : undefined,
+        entry: { a: f.entry.abbrev, summary: f.entry.summary, fields: f.entry.fields.map(luaField) },
+      };
+    case 'group':
+      return { k: 'group', a: f.abbrev, fields: f.fields.map(luaField) };
+  }
+}
+
+
+interface Placed { readonly field: Field; readonly offset: number; readonly size: number }
+
+/** The leading fields at fixed offsets, up to the first one of variable size. */
+function fixedPrefix(fields: readonly Field[]): Placed[] {
+  const out: Placed[] = [];
+  let offset = 0;
+  for (const field of fields) {
+    const size = fixedSize(field);
+    if (size === undefined) break;
+    out.push({ field, offset, size });
+    offset += size;
+  }
+  return out;
+}
+
+const ECHOABLE = new Set(['const', 'int', 'bool', 'ipv4', 'bytes']);
+
+const abbrevOf = (f: Field): string | undefined => ('abbrev' in f ? f.abbrev : undefined);
+
+/**
+ * The fields a reply repeats from its request (same abbreviation, at fixed offsets in
+ * both), as `{ request offset, reply offset, size }`: the key that pairs them.
+ */
+function echoedKey(request: AnyLayout, response: AnyLayout): [number, number, number][] {
+  const reply = new Map(fixedPrefix(response.fields).map((p) => [abbrevOf(p.field), p]));
+  const key: [number, number, number][] = [];
+  for (const p of fixedPrefix(request.fields)) {
+    if (!ECHOABLE.has(p.field.kind)) continue;
+    const r = reply.get(abbrevOf(p.field));
+    if (r && r.size === p.size) key.push([p.offset, r.offset, p.size]);
+  }
+  return key;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The Info-column template of a layout, read back through its public `describe`: a
+ * value whose every property is its own `{name}` placeholder fills the template with
+ * itself. A value of zeros then shows which placeholders `describe` writes in hex, and
+ * their width in bytes (`0x00000000`: 4).
+ */
+function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string, number> } | undefined {
+  const every = (v: (key: string) => unknown) => new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
+  const head = `${layout.protocolName} ${layout.message} ${layout.direction}: `;
+  const text = layout.describe(every((k) => `{${k}}`) as Partial<unknown>);
+  if (!text.startsWith(head)) return undefined;
+  const template = text.slice(head.length);
+  const keys = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${template.split(/\{\w+\}/).map(escapeRegExp).join('(0x0+|0)')}$`);
+  const zeros = layout.describe(every(() => 0) as Partial<unknown>).slice(head.length).match(pattern);
+  if (!zeros) throw new Error(`${layout.id}: cannot read the info template back from "${text}"`);
+  const hex: Record<string, number> = {};
+  keys.forEach((k, i) => { if (zeros[i + 1]!.startsWith('0x')) hex[k] = (zeros[i + 1]!.length - 2) / 2; });
+  return { template, hex };
+}
+
+function luaLayout(layout: AnyLayout): LuaTable {
+  const prefix = fixedPrefix(layout.fields);
+  const first = layout.fields[0];
+  const selector = prefix.find((p) => p.field.kind === 'const');
+  const sel = selector?.field.kind === 'const' ? selector.field : undefined;
+  const hint = recognitionHints[layout.id];
+  return {
+    id: layout.id,
+    message: layout.message,
+    direction: layout.direction,
+    info: infoTemplate(layout),
+    size: sizeOf(layout.fields),
+    magic: first?.kind === 'magic' ? first.bytes : undefined,
+    selector: sel && selector ? { a: sel.abbrev, offset: selector.offset, ...intSpec(sel.type), value: sel.value } : undefined,
+    hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes), min: hint.lengths?.[0], max: hint.lengths?.[1] } : undefined,
+    fields: layout.fields.map(luaField),
+  };
+}
+
+/** What the plugin needs beyond the layouts: the UDP ports each protocol claims (Decode As). */
+export interface WiresharkOptions {
+  /** Ports by protocol name; a built-in protocol defaults to {@link wiresharkPorts}, any other to none (heuristics only). */
+  readonly ports?: Readonly<Record<string, readonly number[]>>;
+}
+
+/**
+ * Request/response pairs of a protocol's messages in the selection: `symmetric` where the
+ * built-in protocol says so (a `p` reply is its request), and the key a reply echoes from
+ * its request (empty where only one direction is selected: replies then pair by endpoints).
+ */
+function pairsOf(protocol: string, mine: readonly AnyLayout[]): LuaTable {
+  const pairs: LuaTable = {};
+  for (const name of new Set(mine.map((l) => l.message))) {
+    const builtIn = (messages as Partial<Record<string, Record<string, { readonly symmetric?: boolean; readonly request: AnyLayout }>>>)[protocol]?.[name];
+    // A form may share its request with another message (open.mp's banners `o` reply answers samp.omp.request).
+    const request = mine.find((l) => l.message === name && l.direction === 'request') ?? mine.find((l) => l === builtIn?.request);
+    const response = mine.find((l) => l.message === name && l.direction === 'response');
+    pairs[name] = { symmetric: builtIn?.symmetric ?? false, key: request && response ? echoedKey(request, response) : [] };
+  }
+  return pairs;
+}
+
+function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: readonly RegisteredField<string>[], ports: readonly number[]): LuaTable {
+  const magics: Uint8Array[] = [];
+  for (const l of mine) {
+    const f = l.fields[0];
+    if (f?.kind === 'magic' && !magics.some((m) => m.length === f.bytes.length && m.every((b, i) => b === f.bytes[i]))) magics.push(f.bytes);
+  }
+  const display = mine[0]!.protocolName;
+  return {
+    name: protocol,
+    description: /query/i.test(display) ? display : `${display} query`,
+    display,
+    short: display,
+    ports,
+    charset: mine[0]!.defaultCharset,
+    fields: registry
+      .filter((r) => r.protocol === protocol)
+      .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
+    magics,
+    layouts: mine.map(luaLayout),
+    pairs: pairsOf(protocol, mine),
+  };
+}
+
+const header = (names: string, ports: string): string => `-- gamequery.lua: Wireshark dissectors for the ${names} query protocols.
+--
+-- Generated by \`gamequery export wireshark\` from the layout declarations of @gamequery/codec. Do not edit:
+-- regenerate. SPEC holds the field registry and every layout as data; the code after it is one generic
+-- interpreter over those tables.
+--
+-- Install: copy into your personal Lua plugins folder (Help > About Wireshark > Folders), or run
+--   tshark -X lua_script:gamequery.lua -r capture.pcap
+-- Ports (Decode As): ${ports}; heuristics find the
+-- protocols on any other UDP port (Minecraft replies through the request they answer).
+-- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
+-- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
+`;
+
+/**
+ * The codec's own single-byte code pages for the Lua side (bytes 0x80–0xFF as UTF-8), so
+ * the plugin shows the same text as the codec; UTF-8 is left to Wireshark.
+ */
+function decoders(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const charset of charsets) {
+    if (charset === 'utf8') continue;
+    const codec = textCodec(charset);
+    for (let b = 0; b < 0x80; b++) {
+      if (codec.decode(Uint8Array.of(b)) !== String.fromCharCode(b)) throw new Error(`${charset}: byte ${b} is not ASCII`);
+    }
+    out[charset] = Array.from({ length: 128 }, (_, i) => codec.decode(Uint8Array.of(0x80 + i)));
+  }
+  return out;
+}
+
+/**
+ * The Wireshark Lua plugin for the layouts of `selection` (default: every built-in one; any
+ * made by `defineLayout`, yours included): one `Proto` per protocol they name, holding those
+ * layouts and their fields. Its name in Wireshark is the protocol's (`acme`), its title the
+ * layouts' `protocolName`.
+ */
+export function exportWireshark(selection: readonly AnyLayout[] = layouts, options: WiresharkOptions = {}): string {
+  const byProtocol = new Map<string, AnyLayout[]>();
+  for (const l of selection) {
+    const mine = byProtocol.get(l.protocol);
+    if (mine) mine.push(l);
+    else byProtocol.set(l.protocol, [l]);
+  }
+  const registry = buildRegistry(selection);
+  const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? (wiresharkPorts as Partial<Record<string, readonly number[]>>)[p] ?? [];
+  const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p)));
+  const spec = { charsets, decoders: decoders(), protocols };
+  const names = [...byProtocol.values()].map((m) => (m[0]!.protocol === 'samp' ? 'SA:MP / open.mp' : m[0]!.protocol === 'mcquery' ? 'Minecraft (GameSpy4)' : m[0]!.protocolName));
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+  const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');
+  return `${header(list, ports)}\nlocal SPEC = ${toLua(spec)}\n${luaRuntime}`;
+}

@@ -1,0 +1,756 @@
+/**
+ * The pairing core: one state machine, driven by either clock (see rx.ts). It reads
+ * no clock itself; every call says what time it is, in nanoseconds.
+ *
+ * A datagram is decoded, then:
+ *   request   → filed under its keys (rules.ts) with a deadline of now + timeout; an RCON
+ *               command closes the earlier command of its conversation that has lines
+ *               already (an admin tool sends `players`, reads it, sends `kick 3`: the
+ *               lines after the new command are the new command's)
+ *   reply     → the oldest pending request under its key takes it (FIFO: two identical
+ *               SA:MP requests to one server cannot be told apart); an RCON request keeps
+ *               collecting lines until `rconQuietMs` of silence
+ *   neither   → `undecodable`
+ * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for
+ * `duplicateWindowMs` as small facts (memory.ts), so that a repeated reply reads as
+ * `duplicate` and a late or misdirected one as `unmatched` naming its request; the
+ * events of those name requests and replies rebuilt from the facts. Every datagram taken
+ * ends up in exactly one event.
+ */
+import { CodecError } from '../errors.ts';
+import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
+import { decodePacket, identify, recognize, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
+import { Chain, DeadlineQueue, FifoIndex, type Linked, type Match, type Timed } from './collections.ts';
+import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
+import {
+  collected, keyRules, mayBeMinecraftReply, sameEndpoint, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
+} from './rules.ts';
+import type {
+  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent, UnmatchedCause,
+} from './types.ts';
+
+/**
+ * A pending request: `outcome` is set as it leaves, and then what the duplicate window
+ * needs of it goes to the pairer's memory (memory.ts) and the object is let go.
+ */
+interface Filing<M> extends Timed, FiledRequest, Linked<Filing<M>> {
+  readonly kind: 'request';
+  outcome: Outcome | undefined;
+  readonly request: DecodedDatagram<M>;
+  readonly keys: Keys;
+  /** None (a shared empty list) until the first reply, then a list made for it. */
+  responses: readonly DecodedDatagram<M>[];
+  /** Several replies, no end marker (RCON). */
+  readonly collects: boolean;
+  /** The remembered token (TokenMemory's entry) of the handshake a stat request quotes, or -1. */
+  readonly token: number;
+  /** Another request, byte for byte the same, from the same client to the same server, was pending with it. */
+  ambiguous: boolean;
+}
+
+/** Items filed under their exact and loose keys. */
+class Filed<T extends { readonly keys: Keys; done: boolean }> {
+  readonly exact = new FifoIndex<T>();
+  readonly loose = new FifoIndex<T>();
+
+  add(item: T): void {
+    const keys = item.keys;
+    const half = keys.length >> 1;
+    for (let i = 0; i < half; i++) this.exact.add(keys[i]!, item);
+    for (let i = half; i < keys.length; i++) this.loose.add(keys[i]!, item);
+  }
+
+  /** Call once `item.done` is set. */
+  release(item: T): void {
+    const keys = item.keys;
+    const half = keys.length >> 1;
+    for (let i = 0; i < half; i++) this.exact.release(keys[i]!);
+    for (let i = half; i < keys.length; i++) this.loose.release(keys[i]!);
+  }
+
+  clear(): void {
+    this.exact.clear();
+    this.loose.clear();
+  }
+}
+
+const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
+const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
+
+/**
+ * How a recognised datagram is decoded: `layout.decode` unless the pairer's owner wants
+ * more from the same read (the dissector keeps the annotated tree). Throws a CodecError.
+ * The value it returns is what the events carry; the pairer itself reads only a
+ * Minecraft `token` from it.
+ */
+export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Options of {@link QueryPairer}: the pairing options, how a datagram is decoded (`decode`) and what is
+ * kept of it.
+ */
+export interface QueryPairerOptions<M> extends PairerOptions {
+  readonly decode?: PacketDecoder<M>;
+  /**
+   * What the pairer keeps of a datagram it holds on to past the call that gave it (a
+   * request waiting for its reply, an RCON line while its command collects): by default
+   * the datagram itself. A source whose datagrams are views into a large read buffer
+   * returns one with its bytes copied, so that a request waiting seconds for its reply
+   * does not hold the whole buffer.
+   */
+  readonly retain?: (datagram: Datagram<M>) => Datagram<M>;
+}
+
+const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
+
+const NO_VALUE: Record<string, unknown> = Object.freeze({});
+const NO_RESPONSES: readonly never[] = Object.freeze([]);
+
+/**
+ * The part of a decoded value the pairer reads (a Minecraft token): what a decoder that
+ * keeps the whole value elsewhere may hand it, since it holds on to values for its
+ * duplicate window.
+ */
+export const pairingPart = (value: Record<string, unknown>): Record<string, unknown> =>
+  value['token'] === undefined ? NO_VALUE : { token: value['token'] };
+
+/**
+ * A datagram read as a message. One object serves as both the event's `DecodedDatagram`
+ * and its `packet` (the codec's `DecodedPacket`): the pairer keeps these for its
+ * duplicate window, and every object kept is one the garbage collector moves.
+ */
+class DecodedMessage<M> implements DecodedDatagram<M>, AnyDecodedPacket {
+  constructor(
+    readonly datagram: Datagram<M>,
+    readonly protocol: Protocol,
+    readonly direction: Direction,
+    readonly message: string,
+    readonly layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    readonly value: Record<string, unknown>,
+    readonly bytesRead: number,
+    readonly warnings: Decoded<unknown>['warnings'],
+  ) {}
+
+  get packet(): DecodedPacket {
+    return this as AnyDecodedPacket as DecodedPacket;
+  }
+}
+
+const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> =>
+  new DecodedMessage(datagram, r.protocol, r.direction as Direction, r.message, r.layout, d.value, d.bytesRead, d.warnings);
+
+const errorJson = (e: unknown): CodecErrorJson =>
+  e instanceof CodecError
+    ? e.toJSON()
+    : { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e), layout: '', field: '', offset: 0 };
+
+const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({ kind: 'undecodable', datagram, error: errorJson(error) });
+
+/**
+ * A datagram that is no query message, its error made when asked: most of a capture's
+ * other traffic (DNS, QUIC) is read by consumers that never look, and building the error
+ * (a decode that throws, a hex preview) cost more than the rest of its pairing.
+ */
+class Unrecognized<M> implements UndecodableEvent<M> {
+  readonly kind = 'undecodable';
+  #error: CodecErrorJson | undefined;
+  constructor(readonly datagram: Datagram<M>, private readonly codec: CodecOptions | undefined) {}
+
+  get error(): CodecErrorJson {
+    return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec)));
+  }
+
+  toJSON(): { kind: 'undecodable'; datagram: Datagram<M>; error: CodecErrorJson } {
+    return { kind: this.kind, datagram: this.datagram, error: this.error };
+  }
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+type Side = 'exact' | 'loose';
+
+/** What lookups see of a filed request: its identity and whether it is still pending. */
+interface Staged extends FiledRequest {
+  readonly outcome: Outcome | undefined;
+}
+
+/** Per side, whether a pending request is the one a reply answers. */
+type Matchers = Record<Side, Match<Staged, Datagram>>;
+
+/** A protocol's matchers: its rule's identity of a pending request, made once (no closure per lookup). */
+const matchers = Object.fromEntries(Object.entries(keyRules).map(([protocol, rule]) => [protocol, {
+  exact: (r, d) => r.outcome === undefined && rule.exact(r, d),
+  loose: (r, d) => r.outcome === undefined && rule.loose(r, d),
+} satisfies Matchers])) as Record<Protocol, Matchers>;
+
+/** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
+const sideStart = (keys: Keys, side: Side): number => (side === 'exact' ? 0 : keys.length >> 1);
+const sideEnd = (keys: Keys, side: Side): number => (side === 'exact' ? keys.length >> 1 : keys.length);
+
+/** The oldest live request filed under one of `keys` (of `side`) that `match` accepts for the reply `d`. */
+const firstUnder = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
+    const hit = index.first(keys[i]!, match, d);
+    if (hit) return hit;
+  }
+  return undefined;
+};
+
+/** Finished requests remembered under one of `keys` (of `side`) whose request `d` answers, newest first. */
+function* rememberedUnder<M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): Generator<number, void> {
+  const rule = keyRules[protocol];
+  const test = side === 'exact' ? rule.exact : rule.loose;
+  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* memory.newestUnder(keys[i]!, side === 'exact', d, test);
+}
+
+const newestRemembered = <M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): number => {
+  for (const n of rememberedUnder(memory, protocol, keys, side, d)) return n;
+  return -1;
+};
+
+/** A pending request byte for byte the same as `d`, from the same client to the same server. */
+const identical = (r: Staged, d: Datagram): boolean =>
+  r.outcome === undefined && sameEndpoint(r.datagram.from, d.from) && sameEndpoint(r.datagram.to, d.to) && sameBytes(r.datagram.bytes, d.bytes);
+
+/** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
+const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
+
+/** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
+const collecting = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+const collects = (layout: Layout<any>): boolean => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let yes = collecting.get(layout);
+  if (yes === undefined) collecting.set(layout, (yes = collected.has(`${layout.protocol}.${layout.message}`)));
+  return yes;
+};
+
+/** The hint that reads a Minecraft reply as a message's, one per message (a reply has no magic to tell). */
+const replyHints = new Map<string | undefined, PacketHint>();
+const replyHint = (message: string | undefined): PacketHint => {
+  let hint = replyHints.get(message);
+  if (!hint) replyHints.set(message, (hint = message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }));
+  return hint;
+};
+
+const atLeastZero = (name: string, value: number): number => {
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
+  return value;
+};
+
+interface Settings {
+  readonly timeoutMs: number;
+  readonly rconQuietMs: number;
+  readonly duplicateWindowMs: number;
+  readonly tokenLifetimeMs: number;
+  readonly maxPending: number;
+  readonly codec: CodecOptions | undefined;
+}
+
+/** The options with their defaults; throws a RangeError on a negative or non-finite number. */
+export const settingsOf = (options: PairerOptions): Settings => ({
+  timeoutMs: atLeastZero('timeoutMs', options.timeoutMs ?? 1000),
+  rconQuietMs: atLeastZero('rconQuietMs', options.rconQuietMs ?? 500),
+  duplicateWindowMs: atLeastZero('duplicateWindowMs', options.duplicateWindowMs ?? 5000),
+  tokenLifetimeMs: atLeastZero('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000),
+  maxPending: Math.max(1, Math.floor(atLeastZero('maxPending', options.maxPending ?? 100_000))),
+  codec: options.charset ? { charset: options.charset } : undefined,
+});
+
+/**
+ * The clock-agnostic pairing state machine behind `pairQueries`. Usable on its own
+ * for synchronous processing: call `receive` per datagram (datagram clock by default),
+ * `expire` when a timer fires, and `flush` at the end of the input.
+ */
+export class QueryPairer<M = unknown> {
+  readonly #o: Settings;
+  readonly #decode: PacketDecoder<M>;
+  readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
+  /** The durations of the settings, in nanoseconds. */
+  readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
+  /** Pending requests under their keys. */
+  readonly #filed = new Filed<Filing<M>>();
+  /** Pending requests in filing order: the first is the oldest (overflow evicts it); each leaves the moment it is done. */
+  readonly #live = new Chain<Filing<M>>();
+  /** Where the bytes of a handshake a pending stat request quotes are copied (one buffer for many). */
+  #slab = new Uint8Array(4096);
+  #slabAt = 0;
+  /** Finished requests for the duplicate window, as facts. */
+  readonly #memory = new ExchangeMemory<M>();
+  /** Handshakes' tokens for their lifetime, as facts. */
+  readonly #tokens = new TokenMemory<M>();
+  /** Pending requests' timeouts and quiet periods. */
+  readonly #timers = new DeadlineQueue<Filing<M>>();
+
+  constructor(options: QueryPairerOptions<M> = {}) {
+    const o = (this.#o = settingsOf(options));
+    this.#decode = options.decode ?? decodeByLayout;
+    this.#retain = options.retain;
+    this.#ns = {
+      timeout: nanos(o.timeoutMs), quiet: nanos(o.rconQuietMs), window: nanos(o.duplicateWindowMs), tokenLife: nanos(o.tokenLifetimeMs),
+    };
+  }
+
+  /** Requests waiting for a reply (RCON requests still collecting included). */
+  get pending(): number {
+    return this.#live.size;
+  }
+
+  /** Finished requests remembered for the duplicate window, and tokens kept (what the pairer holds besides the pending). */
+  get remembered(): { readonly exchanges: number; readonly tokens: number } {
+    return { exchanges: this.#memory.size, tokens: this.#tokens.size };
+  }
+
+  /**
+   * Takes one datagram at time `now` (default: its own time, the datagram clock). First
+   * ends whatever `now` has passed (deadline < now), so a reply exactly at its deadline
+   * still counts.
+   */
+  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    this.#expire(now, true, out);
+    this.#take(datagram, now, out);
+    return out;
+  }
+
+  /**
+   * Time has reached `now` by a datagram this pairer does not take (one of another
+   * shard, see `shardOf`): ends what `now` has passed, exactly as {@link receive} would
+   * before taking a datagram at `now` (a reply at its request's deadline still counts).
+   */
+  tick(now: bigint): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    this.#expire(now, true, out);
+    return out;
+  }
+
+  /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
+  expire(now: bigint): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    this.#expire(now, false, out);
+    return out;
+  }
+
+  #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
+    for (let item = this.#timers.popDue(now, strictly); item; item = this.#timers.popDue(now, strictly)) {
+      this.#close(item, item.deadline, 'timeout', out);
+    }
+    this.#memory.forget(now, strictly);
+    this.#tokens.forget(now, strictly);
+  }
+
+  /**
+   * The input ended: every pending request leaves as `unanswered` (an RCON request with
+   * lines as its `exchange`), and all memory is cleared.
+   */
+  flush(): PairingEvent<M>[] {
+    const out: PairingEvent<M>[] = [];
+    for (const p of this.#live.all()) this.#close(p, p.deadline, 'end', out);
+    this.#live.clear();
+    this.#filed.clear();
+    this.#memory.clear();
+    this.#tokens.clear();
+    this.#timers.clear();
+    return out;
+  }
+
+  /** The earliest deadline still to come, if any (for a scheduler to wake at). */
+  nextDeadline(): bigint | undefined {
+    let at = this.#timers.peek();
+    for (const next of [this.#memory.nextDeadline, this.#tokens.nextDeadline]) {
+      if (next !== undefined && (at === undefined || next < at)) at = next;
+    }
+    return at;
+  }
+
+  #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const codec = this.#o.codec;
+    let r = identify(d.bytes, {}, codec);
+    if (!r) {
+      if (!mayBeMinecraftReply(d.bytes)) {
+        out.push(new Unrecognized(d, codec));
+        return;
+      }
+      // No magic: a Minecraft reply only within its conversation.
+      this.#reply(d, 'mcquery', now, out, undefined);
+      return;
+    }
+    if (r.direction === 'either') {
+      // A SA:MP ping reply is its request, byte for byte: it is a reply if a request it answers is known.
+      const direction = this.#isKnownReply(d, r.protocol) ? 'response' : 'request';
+      r = identify(d.bytes, { protocol: r.protocol, direction, message: r.message }, codec)!;
+    }
+    let decoded: DecodedDatagram<M>;
+    try {
+      decoded = decorate(d, r, this.#decode(d, r.layout, codec));
+    } catch (error) {
+      out.push(undecodable(d, error));
+      return;
+    }
+    if (decoded.direction === 'request') this.#request(decoded, now, out);
+    else this.#reply(d, decoded.protocol, now, out, decoded);
+  }
+
+  /**
+   * The reply read as the request's `message` would have it: `decoded` if the bytes told
+   * already, else (a Minecraft reply, which has no magic) read now. Undefined, with the
+   * `undecodable` event out, if it does not decode.
+   */
+  #read(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined, out: PairingEvent<M>[], message?: string): DecodedDatagram<M> | undefined {
+    if (decoded) return decoded;
+    try {
+      return this.#readMinecraftReply(d, message);
+    } catch (error) {
+      out.push(undecodable(d, error));
+      return undefined;
+    }
+  }
+
+  /** The event for a reply with no request anywhere near. */
+  #orphan(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
+    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply', cause: 'no-request' };
+    try {
+      const reply = this.#readMinecraftReply(d);
+      if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
+        return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation', cause: 'no-request' };
+      }
+    } catch { /* not a reply either: report the error of the plain decode */ }
+    return new Unrecognized(d, this.#o.codec);
+  }
+
+  #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
+    const keys = keyRules[protocol].response(d);
+    const m = matchers[protocol];
+    const { exact, loose } = this.#filed;
+    return firstUnder(exact, keys, 'exact', m.exact, d) !== undefined
+      || newestRemembered(this.#memory, protocol, keys, 'exact', d) >= 0
+      || firstUnder(loose, keys, 'loose', m.loose, d) !== undefined;
+  }
+
+  #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const request = this.#kept(decoded);
+    const token = request.value['token'];
+    const issued = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : -1;
+    const collecting = collects(request.packet.layout);
+    if (collecting) this.#closeEarlier(request, now, out);
+    if (this.#live.size >= this.#o.maxPending) {
+      const oldest = this.#live.oldest!;
+      this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
+    }
+    const issuer = issued >= 0 ? this.#tokens.issuer(issued, this.#copy) : undefined;
+    const keys = keyRules[request.protocol].request(request.datagram, issuer);
+    const p: Filing<M> = {
+      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, token: issued, responses: NO_RESPONSES,
+      prev: undefined, next: undefined,
+      deadline: now + this.#ns.timeout, timer: undefined, done: false,
+      keys, collects: collecting, ambiguous: false,
+    };
+    if (!collecting) {
+      // The one case no rule can settle: the same request twice from one socket, both waiting.
+      // The newest twin is enough: any older one was marked with it when it came.
+      for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact') && !p.ambiguous; i++) {
+        const twin = this.#filed.exact.newest(keys[i]!, identical, request.datagram);
+        if (twin) twin.ambiguous = p.ambiguous = true;
+      }
+    }
+    this.#filed.add(p);
+    this.#live.add(p);
+    this.#timers.push(p);
+  }
+
+  /**
+   * A new command (RCON: lines without an end marker) closes the commands of its
+   * conversation that have lines already: the lines that follow are the new command's.
+   * One still without a line stays, and takes the next line first (FIFO).
+   */
+  #closeEarlier(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const d = request.datagram;
+    const seen = turnedRound(d);
+    const keys = keyRules[request.protocol].response(seen);
+    const match = matchers[request.protocol].exact;
+    let earlier: Filing<M>[] | undefined;
+    for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
+      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen)) if (p.collects && p.responses.length > 0) (earlier ??= []).push(p);
+    }
+    if (earlier) for (const p of earlier.reverse()) this.#finish(p, 'answered', now, '', out);
+  }
+
+  #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
+    const rule = keyRules[protocol];
+    const keys = rule.response(d);
+    const m = matchers[protocol];
+    const { exact, loose } = this.#filed;
+
+    const pending = firstUnder(exact, keys, 'exact', m.exact, d);
+    if (pending) {
+      const r = this.#read(d, decoded, out, pending.request.message);
+      if (r) this.#answer(pending, r, now, out);
+      return;
+    }
+
+    // Answered or timed out already: a copy of a reply it had, or a late or extra one.
+    const memory = this.#memory;
+    let newest = -1;
+    let copy = -1;
+    let original = -1;
+    for (const n of rememberedUnder(memory, protocol, keys, 'exact', d)) {
+      if (newest < 0) newest = n;
+      const i = memory.copyOf(n, d.bytes);
+      if (i >= 0) {
+        copy = n;
+        original = i;
+        break;
+      }
+    }
+    if (newest >= 0) {
+      const r = this.#read(d, decoded, out, memory.layout(newest).message);
+      if (r) {
+        out.push(copy >= 0
+          ? { kind: 'duplicate', response: r, of: this.#recall(copy), original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r) }
+          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), cause: this.#causeAfterwards(newest), request: this.#recall(newest) });
+      }
+      return;
+    }
+
+    const near = firstUnder(loose, keys, 'loose', m.loose, d);
+    const nearby = near ? -1 : newestRemembered(memory, protocol, keys, 'loose', d);
+    if (near || nearby >= 0) {
+      const r = this.#read(d, decoded, out);
+      const request = near ? near.request : this.#recall(nearby);
+      const reason = rule.nearMiss(d, request, near ? false : memory.outcome(nearby) === 'answered');
+      if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, cause: 'near-miss', request });
+      return;
+    }
+    out.push(this.#orphan(d, decoded));
+  }
+
+  /** A remembered request, read again from its bytes for an event that names it. */
+  #recall(n: number): DecodedDatagram<M> {
+    const layout = this.#memory.layout(n);
+    return decodedAgain(this.#memory.request(n), layout, this.#o.codec);
+  }
+
+  /** The code of {@link #afterwards}. */
+  #causeAfterwards(n: number): UnmatchedCause {
+    const memory = this.#memory;
+    switch (memory.outcome(n)) {
+      case 'answered': return memory.collects(n) ? 'rcon-closed' : 'extra';
+      case 'unanswered': return 'late';
+      case 'overflow': return 'dropped';
+    }
+  }
+
+  /** Why a reply to a request that has already left is unmatched. */
+  #afterwards(n: number, reply: Datagram<M>): string {
+    const memory = this.#memory;
+    switch (memory.outcome(n)) {
+      case 'answered':
+        return memory.collects(n)
+          ? `RCON line after the exchange closed (${this.#o.rconQuietMs} ms of silence)`
+          : 'another, different reply to a request already answered';
+      case 'unanswered':
+        return `late reply, ${showMs(reply.time - memory.request(n).time)} after the request (timeout ${this.#o.timeoutMs} ms)`;
+      case 'overflow':
+        return 'reply to a request dropped by the maxPending limit';
+    }
+  }
+
+  /** A decoded datagram as the pairer keeps it past this call (see `retain`). */
+  #kept(d: DecodedDatagram<M>): DecodedDatagram<M> {
+    const retain = this.#retain;
+    if (!retain) return d;
+    const datagram = retain(d.datagram);
+    return datagram === d.datagram ? d : redecorate(datagram, d);
+  }
+
+  #answer(p: Filing<M>, reply: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+    const response = p.collects ? this.#kept(reply) : reply;
+    if (p.responses.length === 0) p.responses = [response];
+    else (p.responses as DecodedDatagram<M>[]).push(response); // not the shared empty list: one made above
+    if (p.collects) {
+      p.deadline = now + this.#ns.quiet;
+      this.#timers.push(p);
+    } else {
+      this.#finish(p, 'answered', now, '', out);
+    }
+  }
+
+  /** A deadline passed or the input ended: the request leaves with whatever it has. */
+  #close(p: Filing<M>, when: bigint, cause: 'timeout' | 'end', out: PairingEvent<M>[]): void {
+    if (p.responses.length > 0) {
+      this.#finish(p, 'answered', when, '', out);
+      return;
+    }
+    const { protocol, message } = p.request;
+    // A hint explains a timeout; an input that simply ended says so.
+    const hint = cause === 'timeout' ? silenceReasons[`${protocol}.${message}`] : undefined;
+    const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#o.timeoutMs} ms` : 'no reply before the input ended';
+    this.#finish(p, 'unanswered', when, reason, out);
+  }
+
+  /** The request leaves pending: what the duplicate window needs of it is remembered, and the object let go. */
+  #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
+    p.outcome = outcome;
+    p.done = true;
+    this.#live.remove(p);
+    this.#filed.release(p);
+    this.#timers.cancel(p);
+    const { request, responses } = p;
+    switch (outcome) {
+      case 'answered': {
+        const rtt = responses[0]!.datagram.time - request.datagram.time;
+        const handshake = p.token >= 0 ? this.#handshake(p.token) : undefined;
+        const exchange: ExchangeEvent<M> = handshake
+          ? { kind: 'exchange', request, responses, rtt, handshake }
+          : { kind: 'exchange', request, responses, rtt };
+        if (p.ambiguous) (exchange as { ambiguous?: true }).ambiguous = true;
+        out.push(exchange);
+        if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
+        break;
+      }
+      case 'unanswered': out.push(p.ambiguous ? { kind: 'unanswered', request, reason, ambiguous: true } : { kind: 'unanswered', request, reason }); break;
+      case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
+    }
+    const memory = this.#memory;
+    memory.remember({
+      layout: request.packet.layout, request: request.datagram, issuer: p.issuer, keys: p.keys, outcome, collects: p.collects,
+      replies: responses.map((r) => r.datagram),
+    }, when + this.#ns.window);
+    if (memory.size > this.#o.maxPending) memory.forgetOldest();
+  }
+
+  /** Links later stat requests carrying this handshake's token to it. */
+  #keepToken(exchange: ExchangeEvent<M>, when: bigint): void {
+    const reply = exchange.responses[0]!;
+    const token = reply.value['token'];
+    if (typeof token !== 'number') return;
+    const request = exchange.request;
+    const key = tokenKey(request.datagram, token);
+    const tokens = this.#tokens;
+    const previous = tokens.find(key, token, request.datagram);
+    if (previous >= 0) tokens.drop(previous);
+    tokens.keep({ key, token, layouts: [request.packet.layout, reply.packet.layout], request: request.datagram, reply: reply.datagram }, when + this.#ns.tokenLife);
+    if (tokens.size > this.#o.maxPending) tokens.forgetOldest();
+  }
+
+  /** The remembered token with this value that a handshake from this client to this server was given, or -1. */
+  #tokenFor(datagram: Datagram<M>, token: number): number {
+    return this.#tokens.find(tokenKey(datagram, token), token, datagram);
+  }
+
+  /**
+   * The exchange of the handshake that issued remembered token `n`, rebuilt, if the token
+   * is still remembered (made when the stat exchange it belongs to ends, not when its
+   * request came: most stat requests wait no longer than a round trip, and the rebuilt
+   * exchange was most of what such a request held).
+   */
+  #handshake(n: number): ExchangeEvent<M> | undefined {
+    const tokens = this.#tokens;
+    if (!tokens.holds(n)) return undefined;
+    const [requestLayout, replyLayout] = tokens.layouts(n);
+    const [request, reply] = tokens.exchange(n);
+    const codec = this.#o.codec;
+    return { kind: 'exchange', request: decodedAgain(request, requestLayout, codec), responses: [decodedAgain(reply, replyLayout, codec)], rtt: reply.time - request.time };
+  }
+
+  /** A copy of a few bytes the pairer keeps while a request is pending, in a buffer shared by many. */
+  readonly #copy = (bytes: Uint8Array): Uint8Array => {
+    const n = bytes.length;
+    if (n > 256) return bytes.slice();
+    if (this.#slabAt + n > this.#slab.length) {
+      this.#slab = new Uint8Array(4096);
+      this.#slabAt = 0;
+    }
+    const copy = this.#slab.subarray(this.#slabAt, this.#slabAt + n);
+    copy.set(bytes);
+    this.#slabAt += n;
+    return copy;
+  };
+
+  /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
+  #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
+    if (message === undefined) return this.#decodeAs(d, replyHint(undefined));
+    try {
+      return this.#decodeAs(d, replyHint(message));
+    } catch (error) {
+      if (message === 'handshake') throw error;
+      try {
+        return this.#decodeAs(d, replyHint(undefined));
+      } catch {
+        throw error;
+      }
+    }
+  }
+
+  /** Decodes with a hint; throws the CodecError. */
+  #decodeAs(d: Datagram<M>, hint: PacketHint): DecodedDatagram<M> {
+    const codec = this.#o.codec;
+    const r = identify(d.bytes, hint, codec) ?? recognize(d.bytes, hint, codec);
+    return decorate(d, r, this.#decode(d, r.layout, codec));
+  }
+}
+
+/**
+ * A remembered datagram, read again as `layout` (what it decoded as the first time) when
+ * its value is first asked for: a dissector only wants its frame, and decoding every
+ * handshake again for the stat request that quotes its token was a good part of pairing.
+ */
+class Recalled<M> implements DecodedDatagram<M>, AnyDecodedPacket {
+  readonly protocol: Protocol;
+  readonly direction: Direction;
+  readonly message: string;
+  #decoded: Decoded<Record<string, unknown>> | undefined;
+
+  constructor(readonly datagram: Datagram<M>, readonly layout: Layout<any>, private readonly codec: CodecOptions | undefined) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.protocol = layout.protocol;
+    this.direction = layout.direction === 'response' ? 'response' : 'request';
+    this.message = layout.message;
+  }
+
+  get packet(): DecodedPacket {
+    return this as AnyDecodedPacket as DecodedPacket;
+  }
+
+  get value(): Record<string, unknown> {
+    return this.#read().value;
+  }
+
+  get bytesRead(): number {
+    return this.#read().bytesRead;
+  }
+
+  get warnings(): Decoded<unknown>['warnings'] {
+    return this.#read().warnings;
+  }
+
+  #read(): Decoded<Record<string, unknown>> {
+    if (this.#decoded) return this.#decoded;
+    try {
+      this.#decoded = this.layout.decode(this.datagram.bytes, this.codec);
+    } catch {
+      // A reply the capture cut short was paired with what it had: so it is recalled.
+      const a = this.layout.annotate(this.datagram.bytes, this.codec);
+      this.#decoded = { value: a.partial as Record<string, unknown>, bytesRead: a.bytesRead, warnings: a.warnings };
+    }
+    return this.#decoded;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { datagram: this.datagram, protocol: this.protocol, direction: this.direction, message: this.message, value: this.value };
+  }
+}
+
+const decodedAgain = <M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new Recalled(datagram, layout, codec);
+
+/** `like`, read from another datagram with the same bytes (the first copy of a repeated reply). */
+const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): DecodedDatagram<M> =>
+  new DecodedMessage(datagram, like.protocol, like.direction, like.message, like.packet.layout, like.value, like.packet.bytesRead, like.packet.warnings);
+
+/** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
+function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
+  try {
+    decodePacket(bytes, {}, codec);
+  } catch (error) {
+    return error;
+  }
+  return new Error('decodes, yet was not recognised');
+}
