@@ -1,7 +1,7 @@
 /**
  * The Wireshark plugin, generated from the layout declarations: one Lua file with a
  * `Proto` per protocol whose `ProtoField`s are the field registry's rows, the layouts
- * emitted as Lua tables (`SPEC`), and one generic interpreter (`wireshark-runtime.ts`)
+ * emitted as Lua tables (`SPEC`), and one generic interpreter (`runtime.lua`)
  * that walks them. Nothing here or in the runtime is written per field or per layout.
  *
  * Install: copy the output into Wireshark's personal Lua plugins folder
@@ -15,7 +15,7 @@ import type { AnyLayout, Protocol } from '../../grammar/layout.ts';
 import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
 import { layouts, messages } from '../../packet.ts';
 import { toLua } from './lua.ts';
-import { luaRuntime } from './runtime.ts';
+import { luaRuntime } from './runtime.lua.ts';
 
 /** The ports each dissector claims in `udp.port` (Decode As); heuristics cover every other port. */
 export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = {
@@ -252,5 +252,5 @@ export function exportWireshark(selection: readonly AnyLayout[] = layouts, optio
   const names = [...byProtocol.values()].map((m) => (m[0]!.protocol === 'samp' ? 'SA:MP / open.mp' : m[0]!.protocol === 'mcquery' ? 'Minecraft (GameSpy4)' : m[0]!.protocolName));
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
   const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');
-  return `${header(list, ports)}\nlocal SPEC = ${toLua(spec)}\n${luaRuntime}`;
+  return `${header(list, ports)}\nlocal SPEC = ${toLua(spec)}\n\n${luaRuntime}`;
 }

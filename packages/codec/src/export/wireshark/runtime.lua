@@ -1,16 +1,18 @@
-/**
- * The generic part of the generated Wireshark plugin: one interpreter in Lua that walks
- * the layout tables `wireshark.ts` emits from the declarations (`SPEC`), the same way
- * `grammar/annotate.ts` walks them in TypeScript, plus the recognition rules of
- * `packet.ts` and DNS-style request/response tracking. Nothing in here names a field.
- *
- * Written for the Lua 5.2 that Wireshark 3.x/4.0 embed and kept valid on 5.3/5.4:
- * no `bit32`, no `goto`, no `unpack`, integers formatted with `%d` (5.3 would print `1.0`),
- * byte classes spelled out instead of locale-dependent `%c`.
- * Every read is preceded by a length check, so a short packet ends in the
- * `<proto>.malformed` expert item (group MALFORMED), never in "Range is out of bounds".
- */
-export const luaRuntime: string = String.raw`
+-- The generic part of the generated Wireshark plugin: one interpreter that walks the
+-- layout tables plugin.ts emits from the declarations (`SPEC`), the same way
+-- grammar/annotate.ts walks them in TypeScript, plus the recognition rules of packet.ts
+-- and DNS-style request/response tracking. Nothing in here names a field.
+--
+-- Written for the Lua 5.2 that Wireshark 3.x/4.0 embed and kept valid on 5.3/5.4:
+-- no `bit32`, no `goto`, no `unpack`, integers formatted with `%d` (5.3 would print `1.0`),
+-- byte classes spelled out instead of locale-dependent `%c`.
+-- Every read is preceded by a length check, so a short packet ends in the
+-- `<proto>.malformed` expert item (group MALFORMED), never in "Range is out of bounds".
+--
+-- This header (down to the first blank line) is the file's own: the plugin gets what follows.
+-- After an edit, `pnpm --filter @gamequery/codec run lua-runtime` regenerates runtime.lua.ts,
+-- the module the codec imports (the codec reads no files at run time).
+
 local f_frame_time = Field.new("frame.time")
 local udp_port_table = DissectorTable.get("udp.port")
 
@@ -642,4 +644,3 @@ for _, P in ipairs(SPEC.protocols) do
     udp_port_table:add(port, proto)
   end
 end
-`;
