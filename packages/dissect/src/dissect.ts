@@ -16,91 +16,18 @@
  * `maxHeldBytes` — past that the oldest frame is let out with what is known, and its
  * record says so (`incomplete`).
  */
-import type { Charset, Protocol } from '@gamequery/codec';
 import { ByteRing, EntryRing, float64s, int32s, refs } from '@gamequery/codec/pairing';
 import { CaptureParser } from './capture/reader.ts';
-import type { CaptureError, CaptureItem, CaptureReaderOptions } from './capture/types.ts';
+import type { CaptureError, CaptureItem } from './capture/types.ts';
 import type { TimeResolution } from './capture/timestamp.ts';
 import type { FrameInput } from './net/types.ts';
 import { LinkPass } from './pairing/links.ts';
 import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
-import type { DisplayFilter } from './filter/compile.ts';
 
-/** Options of the {@link Dissector} and of the functions that dissect captures and hex dumps. */
-export interface DissectOptions {
-  /**
-   * Charset of the strings. Default `auto`: per string, UTF-8, windows-1251 or windows-1252,
-   * the choice and its confidence on each non-ASCII string's node (`charset`, `confidence`).
-   */
-  readonly charset?: Charset;
-  /** Decode UDP to or from these ports as this protocol ("Decode As"), whatever the content says. */
-  readonly decodeAs?: { readonly protocol: Protocol; readonly ports: readonly number[] };
-  /** How long a request waits for its reply, in capture time. Default 5000 ms. */
-  readonly timeoutMs?: number;
-  /**
-   * How long a finished exchange is remembered, in capture time, so that a byte-identical
-   * reply is marked `duplicateOf` and a late or extra one is told from a stray. Default
-   * 5000 ms; 0 remembers nothing past the exchange. Remembered as a few dozen bytes an
-   * exchange.
-   */
-  readonly duplicateWindowMs?: number;
-  /** How long a Minecraft handshake's token links later stat requests to it, in capture time. Default 30 000 ms. */
-  readonly tokenLifetimeMs?: number;
-  /**
-   * One pass only (a stream): frames held, waiting for their exchange to settle, at most;
-   * beyond it the oldest is let out with what is known and marked `incomplete`. Default:
-   * no limit by count (see {@link maxHeldBytes}).
-   */
-  readonly maxQueue?: number;
-  /** One pass only: bytes of frames held at most (default 256 MiB); beyond it, as {@link maxQueue}. */
-  readonly maxHeldBytes?: number;
-  readonly capture?: CaptureReaderOptions;
-  /**
-   * Two passes over a file (`dissectCaptureFile`) only: the caller writes a batch's
-   * records before it asks for the next batch and keeps none of them, so their buffers
-   * (payload, frame bytes, tree JSON) are written over afterwards. What `gamequery
-   * dissect` does; saves the garbage collector a megabyte per few hundred records.
-   */
-  readonly reuseBuffers?: boolean;
-  /**
-   * Whether the tree JSON written while decoding shows secrets (RCON passwords) in clear;
-   * default masked. Only a matter of speed: rendering with the other choice builds the tree.
-   */
-  readonly showSecrets?: boolean;
-  /**
-   * A display filter (`compileFilter`): only the records it passes are made into packets
-   * and counted in `stats.displayed`; links and frame numbers stay those of the whole
-   * capture. Tested once a record's links are final, before any rendering.
-   */
-  readonly filter?: DisplayFilter;
-}
+import { newStats, type DissectOptions, type DissectStats } from './options.ts';
 
-/**
- * Counts of a dissection (frames, UDP datagrams, query packets, skipped frames, pairing outcomes), updated
- * as it goes.
- */
-export interface DissectStats {
-  frames: number;
-  udp: number;
-  /** Query packets dissected. */
-  game: number;
-  /** UDP datagrams that are no query traffic. */
-  nonGame: number;
-  /** Frames without a UDP datagram, by reason (not-udp, not-ip, fragment, …). */
-  skipped: Record<string, number>;
-  exchanges: number;
-  unanswered: number;
-  unmatched: number;
-  duplicates: number;
-  /** Records let out before their exchange settled (one pass, over its memory ceiling); absent when none. */
-  incomplete?: number;
-  /** Packets a display filter passed; absent without one. */
-  displayed?: number;
-}
-
-/** A {@link DissectStats} with every count at zero. */
-export const newStats = (): DissectStats => ({ frames: 0, udp: 0, game: 0, nonGame: 0, skipped: {}, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 });
+export { newStats, type DissectOptions, type DissectStats };
 
 /** The two passes' options, from the dissector's. */
 export const linkOptions = (options: DissectOptions): ConstructorParameters<typeof LinkPass>[0] => ({

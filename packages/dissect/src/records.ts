@@ -17,7 +17,7 @@ import { UdpDecoder } from './net/decoder.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
 import { DECODED, RAW, type FrameFacts } from './pairing/facts.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
-import type { DissectOptions, DissectStats } from './dissect.ts';
+import type { DissectOptions, DissectStats } from './options.ts';
 import { noteStart } from './start.ts';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);

@@ -4,7 +4,7 @@
  * beside the stats rather than in them, so their JSON (public API) is unchanged.
  */
 import type { Timestamp } from './capture/timestamp.ts';
-import type { DissectStats } from './dissect.ts';
+import type { DissectStats } from './options.ts';
 
 const starts = new WeakMap<DissectStats, Timestamp>();
 
