@@ -17,7 +17,8 @@ import ts from 'typescript';
 
 export const src = fileURLToPath(new URL('../src/', import.meta.url));
 
-const protocols = ['protocols/samp', 'protocols/vcmp', 'protocols/minecraft'];
+/** Each protocol's room, and `protocols/index.ts` (room `protocols`) over all of them. */
+const protocols = ['protocols/samp', 'protocols/vcmp', 'protocols/minecraft', 'protocols'];
 /** The codec's own entry and the tables over every protocol (src/*.ts). */
 const core = ['packet.ts', 'registry.ts', 'json.ts'];
 
@@ -30,6 +31,7 @@ export const mayImport = {
   // VC:MP's query is SA:MP's with another magic: its header is SA:MP's header builder.
   'protocols/vcmp': ['grammar', 'errors.ts', 'protocols/samp'],
   'protocols/minecraft': ['grammar', 'errors.ts'],
+  'protocols': ['grammar', 'errors.ts', 'protocols/samp', 'protocols/vcmp', 'protocols/minecraft'],
   'json.ts': ['grammar'],
   'packet.ts': ['grammar', 'errors.ts', ...protocols],
   'registry.ts': ['grammar', 'packet.ts'],
