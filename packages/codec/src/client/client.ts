@@ -22,18 +22,28 @@
  *
  * Datagrams go to the given targets only. Times come from `process.hrtime.bigint()`, so
  * round-trip times are exact to the nanosecond before they become milliseconds.
+ *
+ * Why this file is over 400 lines: `QueryClient` is one class on purpose. Its request
+ * scheduler (slots, lock keys, back-off) and the pairer's events (exchange, unanswered, late
+ * reply) settle the same attempts and count into the same stats, so they share private
+ * state. Everything else has its own file: the options and stats (options.ts), the sockets
+ * and host lookup (transport.ts), a query's lifetime (scope.ts), the ready queue
+ * (queue.ts), the one-shot helpers (once.ts) and what each protocol asks (queries.ts).
  */
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import type { RemoteInfo } from 'node:dgram';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { Protocol } from '../grammar/layout.ts';
 import { recognize } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';
-import type { Datagram, DecodedDatagram, Endpoint, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
+import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
 import {
-  AbortedError, ClientClosedError, DeadlineError, QueryError, ResolveError, SendError, TRUNCATED_REPLY, UnreachableError,
+  ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError,
 } from './errors.ts';
 import { canonicalAddress, showServer } from './target.ts';
+import { settingsOf, type ClientStats, type QueryClientOptions, type Settings } from './options.ts';
+import { Queue } from './queue.ts';
+import { FINISHED, Scope, stopError, type StopReason } from './scope.ts';
+import { Transport, resolveTarget, type Bound } from './transport.ts';
 import {
   minecraftQuery, pingQuery, rconQuery, sampQuery, vcmpQuery,
   type MinecraftQueryResult, type PingResult, type RconResult, type SampParts, type SampQueryResult, type VcmpParts, type VcmpQueryResult,
@@ -41,81 +51,7 @@ import {
 import type { CallOptions, Outcome, QueryTarget, Session } from './session.ts';
 
 export type { CallOptions, QueryTarget } from './session.ts';
-
-/** Settings of a {@link QueryClient}: timeouts, retries and back-off, concurrency, sockets and host lookup. */
-export interface QueryClientOptions {
-  /** How long each attempt waits for its first reply. Default 1000. */
-  readonly timeoutMs?: number;
-  /** Attempts after the first when one goes unanswered. Default 2. RCON commands are not resent unless asked. */
-  readonly retries?: number;
-  /** Pause before the first retry; doubled for each further one, with jitter. Default 100. */
-  readonly backoffMs?: number;
-  /** Longest pause between attempts. Default 2000. */
-  readonly maxBackoffMs?: number;
-  /** Requests in flight at most, over all servers. Default 256. */
-  readonly concurrency?: number;
-  /** Default overall deadline of one query (all its requests and retries). Default none. */
-  readonly deadlineMs?: number;
-  /** RCON: output ends after this much silence. Default 500. */
-  readonly rconQuietMs?: number;
-  /** Local addresses to bind. Default `0.0.0.0` and `::`. */
-  readonly localAddress?: { readonly ipv4?: string; readonly ipv6?: string };
-  /**
-   * One connected UDP socket per server instead of the shared one: the host's ICMP port
-   * unreachable (which Node reports only on a connected socket) then fails the query at
-   * once with an {@link UnreachableError} instead of after its timeouts. For a command that
-   * asks a few servers; bulk querying keeps the shared socket (a socket per server costs a
-   * file descriptor each). Default false.
-   */
-  readonly connect?: boolean;
-  /** Socket receive buffer, bytes (the kernel may cap it). Default 4 MiB. */
-  readonly recvBufferSize?: number;
-  /** Host name lookup. Default `dns.promises.lookup`. Not called for IP addresses. */
-  readonly lookup?: (host: string) => Promise<{ address: string; family: number }>;
-  /**
-   * Every pairing event, for diagnostics (unmatched, duplicate and undecodable datagrams
-   * included). An RCON request's event carries its decoded value, password included.
-   */
-  readonly onEvent?: (event: PairingEvent<unknown>) => void;
-}
-
-/** Counters of a {@link QueryClient} since it was made: datagrams sent and received, and how they were paired. */
-export interface ClientStats {
-  /** Request datagrams sent, retries included. */
-  sent: number;
-  retries: number;
-  /** Datagrams received. */
-  received: number;
-  /** Requests answered. */
-  exchanges: number;
-  /** Attempts that timed out. */
-  unanswered: number;
-  /** Replies that belong to no request of ours: late, from the wrong address, or for another request. */
-  unmatched: number;
-  /** Of the unmatched: late replies taken as the answer while their request waited to be resent. */
-  lateTaken: number;
-  /** Byte-identical copies of replies already paired. */
-  duplicates: number;
-  /** Datagrams that are no query message at all (a reply cut inside a field among them). */
-  undecodable: number;
-  /** Replies paired with a request but cut short (fewer list entries than declared): resent as if lost. */
-  truncated: number;
-  /** Request-shaped datagrams received (someone querying us): dropped unread. */
-  foreign: number;
-  sendErrors: number;
-  inFlight: number;
-  /** Most requests in flight at once so far. */
-  peakInFlight: number;
-  /** Requests waiting for a slot or for an identical request to settle. */
-  waiting: number;
-}
-
-interface Bound {
-  readonly socket: Socket;
-  readonly local: Endpoint;
-  /** A connected socket's attempts in flight, which an ICMP port unreachable fails. */
-  readonly attempts?: Set<Attempt>;
-}
+export type { ClientStats, QueryClientOptions } from './options.ts';
 
 type Settle =
   | { readonly kind: 'exchange'; readonly exchange: ExchangeEvent<unknown> }
@@ -125,7 +61,7 @@ type Settle =
 interface Job {
   readonly server: QueryTarget;
   /** The server's own connected socket (the `connect` option), else the shared one of its family. */
-  readonly bound: Bound | undefined;
+  readonly bound: Bound<Attempt> | undefined;
   readonly protocol: Protocol;
   readonly build: (attempt: number) => Uint8Array;
   readonly lockKey: string | undefined;
@@ -149,107 +85,18 @@ interface Attempt {
   holdsSlot: boolean;
 }
 
-/** A FIFO with cheap shifts and a front door for retries. */
-class Queue<T> {
-  #items: T[] = [];
-  #head = 0;
-  get length(): number {
-    return this.#items.length - this.#head;
-  }
-  push(x: T): void {
-    this.#items.push(x);
-  }
-  pushFront(x: T): void {
-    if (this.#head > 0) this.#items[--this.#head] = x;
-    else this.#items.unshift(x);
-  }
-  shift(): T | undefined {
-    if (this.#head >= this.#items.length) return undefined;
-    const x = this.#items[this.#head]!;
-    this.#items[this.#head++] = undefined as T;
-    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return x;
-  }
-}
-
 const now = (): bigint => process.hrtime.bigint();
-
-const positive = (name: string, v: number, min = 0): number => {
-  if (!(v >= min) || Number.isNaN(v)) throw new RangeError(`QueryClient: ${name} must be a number ≥ ${min}, got ${v}`);
-  return v;
-};
-
-/** Why a query stopped: a QueryError, or what an AbortSignal carried. */
-type StopReason = QueryError | { readonly signal: unknown } | typeof FINISHED;
-
-/** The query returned: whatever it left running (an `o` it stopped waiting for) stops too. */
-const FINISHED = Symbol('finished');
-
-/** The reason as a QueryError of this server. */
-function stopError(r: StopReason, server: string, protocol: Protocol): QueryError {
-  if (r instanceof QueryError) return r;
-  const carried = r === FINISHED ? 'the query has finished' : r.signal;
-  if (carried instanceof QueryError) {
-    // A QueryError given to an AbortSignal (a run-wide deadline, say): the same, for this server.
-    const Kind = carried.constructor as new (message: string, info: QueryError['info']) => QueryError;
-    return new Kind(carried.message, { ...carried.info, server, protocol });
-  }
-  const why = carried instanceof Error ? carried.message : String(carried);
-  return new AbortedError(`query of ${server} aborted: ${why}`, { code: 'aborted', server, protocol });
-}
-
-/**
- * One query's lifetime: stopped by its deadline, the caller's AbortSignal, the client's
- * close, or its own end. (An EventTarget per query and per request costs more than the
- * queries themselves at 10 000 servers.)
- */
-class Scope {
-  reason: StopReason | undefined;
-  readonly #listeners = new Set<(r: StopReason) => void>();
-
-  stop(reason: StopReason): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    for (const l of this.#listeners) l(reason);
-    this.#listeners.clear();
-  }
-
-  /** Calls `l` once when stopped; returns the unsubscription. */
-  on(l: (r: StopReason) => void): () => void {
-    this.#listeners.add(l);
-    return () => this.#listeners.delete(l);
-  }
-
-  /** Rejects when stopped, with the reason as an error. */
-  until(error: (r: StopReason) => QueryError): Promise<never> {
-    return new Promise<never>((_, reject) => {
-      if (this.reason !== undefined) reject(error(this.reason));
-      else this.on((r) => reject(error(r)));
-    });
-  }
-}
 
 /**
  * Queries SA:MP, VC:MP and Minecraft servers over shared UDP sockets, with timeouts, retries and a
  * concurrency limit. Each query resolves to its result or rejects with a {@link QueryError}.
  */
 export class QueryClient {
-  readonly #o: Required<Omit<QueryClientOptions, 'lookup' | 'onEvent' | 'localAddress' | 'deadlineMs' | 'connect'>> & {
-    readonly connect: boolean;
-    readonly deadlineMs: number | undefined;
-    readonly local: { readonly 4: string; readonly 6: string };
-  };
+  readonly #o: Settings;
   readonly #lookup: (host: string) => Promise<{ address: string; family: number }>;
   readonly #onEvent: ((event: PairingEvent<unknown>) => void) | undefined;
   readonly #pairer: QueryPairer<Attempt>;
-  readonly #sockets: { 4?: Promise<Bound>; 6?: Promise<Bound> } = {};
-  readonly #bound: { 4?: Bound; 6?: Bound } = {};
-  /** Connected sockets by server (`connect`), and those open. */
-  readonly #connected = new Map<string, Promise<Bound>>();
-  readonly #open = new Set<Bound>();
+  readonly #transport: Transport<Attempt>;
   readonly #ready = new Queue<Job>();
   /** Lock key → jobs waiting for it; a key present here is held. */
   readonly #keys = new Map<string, Job[]>();
@@ -271,18 +118,12 @@ export class QueryClient {
   };
 
   constructor(options: QueryClientOptions = {}) {
-    this.#o = {
-      timeoutMs: positive('timeoutMs', options.timeoutMs ?? 1000, 1),
-      retries: Math.floor(positive('retries', options.retries ?? 2)),
-      backoffMs: positive('backoffMs', options.backoffMs ?? 100),
-      maxBackoffMs: positive('maxBackoffMs', options.maxBackoffMs ?? 2000),
-      concurrency: Math.floor(positive('concurrency', options.concurrency ?? 256, 1)),
-      deadlineMs: options.deadlineMs === undefined ? undefined : positive('deadlineMs', options.deadlineMs, 1),
-      rconQuietMs: positive('rconQuietMs', options.rconQuietMs ?? 500, 1),
-      recvBufferSize: Math.floor(positive('recvBufferSize', options.recvBufferSize ?? 4 * 1024 * 1024, 1)),
-      local: { 4: options.localAddress?.ipv4 ?? '0.0.0.0', 6: options.localAddress?.ipv6 ?? '::' },
-      connect: !!options.connect,
-    };
+    this.#o = settingsOf(options);
+    this.#transport = new Transport<Attempt>(this.#o.local, this.#o.recvBufferSize, {
+      message: this.#onMessage,
+      error: () => this.#stats.sendErrors++,
+      unreachable: (bound, server) => this.#unreachable(bound, server),
+    });
     this.#lookup = options.lookup ?? ((host) => dnsLookup(host));
     this.#onEvent = options.onEvent;
     this.#pairer = new QueryPairer<Attempt>({
@@ -335,10 +176,7 @@ export class QueryClient {
       clearTimeout(this.#timer);
       this.#timer = undefined;
       this.#dispatch(this.#pairer.flush());
-      const sockets = await Promise.allSettled([this.#sockets[4], this.#sockets[6], ...this.#connected.values()]);
-      await Promise.all(sockets.map((s) => (s.status === 'fulfilled' && s.value
-        ? new Promise<void>((resolve) => s.value!.socket.close(() => resolve()))
-        : undefined)));
+      await this.#transport.close();
     })();
     return this.#closed;
   }
@@ -367,8 +205,8 @@ export class QueryClient {
       return Promise.race([p, stopped]);
     };
     try {
-      const server = await first(this.#resolve(host, port, label, protocol));
-      const bound = await first((this.#o.connect ? this.#connect(server) : this.#socket(server.family)).catch((e: unknown) => {
+      const server = await first(resolveTarget(this.#lookup, host, port, label, protocol));
+      const bound = await first((this.#o.connect ? this.#transport.connect(server) : this.#transport.socket(server.family)).catch((e: unknown) => {
         throw new SendError(`cannot open a UDP socket on ${showServer(this.#o.local[server.family], 0).replace(/:0$/, '')}: ${(e as { code?: string }).code ?? String(e)}`, {
           code: 'send', server: label, protocol,
         });
@@ -395,78 +233,8 @@ export class QueryClient {
     }
   }
 
-  async #resolve(host: string, port: number, label: string, protocol: Protocol): Promise<QueryTarget> {
-    const literal = isIP(host);
-    if (literal) return { label, host, address: canonicalAddress(host), port, family: literal === 6 ? 6 : 4 };
-    let found: { address: string; family: number };
-    try {
-      found = await this.#lookup(host);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      throw new ResolveError(`cannot resolve ${JSON.stringify(host)}: ${code ?? (e instanceof Error ? e.message : String(e))}`, { code: 'resolve', server: label, protocol });
-    }
-    const family = found.family === 6 ? 6 : 4;
-    return { label, host, address: canonicalAddress(found.address), port, family };
-  }
-
-  #socket(family: 4 | 6): Promise<Bound> {
-    const existing = this.#sockets[family];
-    if (existing) return existing;
-    // Unconnected UDP sockets report little; nothing here should bring the process down.
-    const created = this.#newSocket(family, undefined, () => this.#stats.sendErrors++).then((bound) => (this.#bound[family] = bound));
-    // A failed bind may be retried by the next query.
-    created.catch(() => {
-      if (this.#sockets[family] === created) delete this.#sockets[family];
-    });
-    this.#sockets[family] = created;
-    return created;
-  }
-
-  /** The server's own socket, connected to it (`connect`): made on first use, kept until close. */
-  #connect(server: QueryTarget): Promise<Bound> {
-    const key = `${server.family} ${showServer(server.address, server.port)}`;
-    const existing = this.#connected.get(key);
-    if (existing) return existing;
-    // ECONNREFUSED: the host's ICMP port unreachable for a datagram of ours.
-    const created = this.#newSocket(server.family, server, (bound, e) => (e.code === 'ECONNREFUSED' ? this.#unreachable(bound, server) : this.#stats.sendErrors++));
-    created.catch(() => {
-      if (this.#connected.get(key) === created) this.#connected.delete(key);
-    });
-    this.#connected.set(key, created);
-    return created;
-  }
-
-  /**
-   * A new socket of `family` bound to the local address, connected to `server` if one is
-   * given (its attempts then kept on it), reading replies; `onError` has its errors once it is up.
-   */
-  #newSocket(family: 4 | 6, server: QueryTarget | undefined, onError: (bound: Bound, e: NodeJS.ErrnoException) => void): Promise<Bound> {
-    return new Promise<Bound>((resolve, reject) => {
-      const socket = createSocket(family === 6
-        ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#o.recvBufferSize }
-        : { type: 'udp4', recvBufferSize: this.#o.recvBufferSize });
-      const failed = (e: Error): void => {
-        socket.close();
-        reject(e);
-      };
-      socket.once('error', failed);
-      const ready = (): void => {
-        socket.off('error', failed);
-        const a = socket.address();
-        const local = { address: canonicalAddress(a.address), port: a.port };
-        const bound: Bound = server ? { socket, local, attempts: new Set() } : { socket, local };
-        socket.on('error', (e: NodeJS.ErrnoException) => onError(bound, e));
-        socket.on('message', (msg, rinfo) => this.#onMessage(bound, msg, rinfo));
-        if (server) this.#open.add(bound);
-        if (this.#busy === 0) socket.unref();
-        resolve(bound);
-      };
-      socket.bind({ address: this.#o.local[family], port: 0 }, server ? () => socket.connect(server.port, server.address, ready) : ready);
-    });
-  }
-
   /** Nothing listens on the server's port: its attempts in flight fail now, without retries. */
-  #unreachable(bound: Bound, server: QueryTarget): void {
+  #unreachable(bound: Bound<Attempt>, server: QueryTarget): void {
     for (const attempt of [...bound.attempts!]) {
       this.#settle(attempt, { kind: 'error', error: unreachableError(server, attempt.job.protocol) });
     }
@@ -486,11 +254,11 @@ export class QueryClient {
   }
 
   #enter(): void {
-    if (this.#busy++ === 0) for (const b of [this.#bound[4], this.#bound[6], ...this.#open]) b?.socket.ref();
+    if (this.#busy++ === 0) this.#transport.hold();
   }
 
   #leave(): void {
-    if (--this.#busy === 0) for (const b of [this.#bound[4], this.#bound[6], ...this.#open]) b?.socket.unref();
+    if (--this.#busy === 0) this.#transport.release();
   }
 
   /* ---------- requests, attempts, slots ---------- */
@@ -532,7 +300,7 @@ export class QueryClient {
   }
 
   #send(job: Job): void {
-    const bound = job.bound ?? this.#bound[job.server.family];
+    const bound = job.bound ?? this.#transport.shared(job.server.family);
     if (!bound) {
       this.#finish(job, { kind: 'error', error: new SendError(`no ${job.server.family === 6 ? 'IPv6' : 'IPv4'} socket`, { code: 'send', server: job.server.label }) });
       return;
@@ -661,7 +429,8 @@ export class QueryClient {
 
   /* ---------- datagrams in, the pairer's clock ---------- */
 
-  #onMessage(bound: Bound, msg: Buffer, rinfo: RemoteInfo): void {
+  /** A datagram arrived (the transport calls this field directly: no wrapper per datagram). */
+  readonly #onMessage = (bound: Bound<Attempt>, msg: Buffer, rinfo: RemoteInfo): void => {
     const time = now();
     this.#stats.received++;
     const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
@@ -673,7 +442,7 @@ export class QueryClient {
     this.#dispatch(this.#pairer.receive(datagram, time));
     this.#pump();
     this.#arm();
-  }
+  };
 
   #dispatch(events: readonly PairingEvent<Attempt>[]): void {
     for (const e of events) {
@@ -765,33 +534,3 @@ function isRequest(bytes: Uint8Array): boolean {
     return false; // no magic (a Minecraft reply) or not a query at all: the pairer says which
   }
 }
-
-/** Runs `fn` with a client of `options` and closes it afterwards. */
-export async function withClient<T>(options: QueryClientOptions, fn: (client: QueryClient) => Promise<T>): Promise<T> {
-  const client = new QueryClient(options);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
-
-/** One SA:MP / open.mp query with a client of its own. */
-export const querySamp = (host: string, port = 7777, options: QueryClientOptions & CallOptions & SampParts = {}): Promise<SampQueryResult> =>
-  withClient(options, (c) => c.querySamp(host, port, options));
-
-/** One VC:MP query with a client of its own. */
-export const queryVcmp = (host: string, port = 8192, options: QueryClientOptions & CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> =>
-  withClient(options, (c) => c.queryVcmp(host, port, options));
-
-/** One Minecraft query with a client of its own. */
-export const queryMinecraft = (host: string, port = 25565, options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> =>
-  withClient(options, (c) => c.queryMinecraft(host, port, options));
-
-/** One `p` with a client of its own. */
-export const ping = (host: string, port = 7777, options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> =>
-  withClient(options, (c) => c.ping(host, port, options));
-
-/** One RCON command with a client of its own. */
-export const rcon = (host: string, port: number, password: string, command: string, options: QueryClientOptions & CallOptions = {}): Promise<RconResult> =>
-  withClient(options, (c) => c.rcon(host, port, password, command, options));

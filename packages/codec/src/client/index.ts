@@ -4,10 +4,10 @@
  * plus the server-address parsing and flavor detection it uses. Also part of
  * `@gamequery/codec/node`.
  */
-export {
-  QueryClient, withClient, querySamp, queryVcmp, queryMinecraft, ping, rcon,
-  type QueryClientOptions, type CallOptions, type ClientStats, type QueryTarget,
-} from './client.ts';
+export { QueryClient } from './client.ts';
+export type { QueryClientOptions, ClientStats } from './options.ts';
+export type { CallOptions, QueryTarget } from './session.ts';
+export { withClient, querySamp, queryVcmp, queryMinecraft, ping, rcon } from './once.ts';
 export type {
   SampQueryResult, SampInfo, SampPlayer, OmpExtras, DetectedText, VcmpQueryResult, VcmpInfo, MinecraftQueryResult, MinecraftInfo,
   PingResult, RconResult, SampParts, VcmpParts,

@@ -1,0 +1,38 @@
+/**
+ * One query with a client of its own, closed afterwards: for a script that asks one server
+ * once. Many queries share one {@link QueryClient} instead (`withClient`).
+ */
+import { QueryClient } from './client.ts';
+import type { QueryClientOptions } from './options.ts';
+import type { MinecraftQueryResult, PingResult, RconResult, SampParts, SampQueryResult, VcmpParts, VcmpQueryResult } from './queries.ts';
+import type { CallOptions } from './session.ts';
+
+/** Runs `fn` with a client of `options` and closes it afterwards. */
+export async function withClient<T>(options: QueryClientOptions, fn: (client: QueryClient) => Promise<T>): Promise<T> {
+  const client = new QueryClient(options);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** One SA:MP / open.mp query with a client of its own. */
+export const querySamp = (host: string, port = 7777, options: QueryClientOptions & CallOptions & SampParts = {}): Promise<SampQueryResult> =>
+  withClient(options, (c) => c.querySamp(host, port, options));
+
+/** One VC:MP query with a client of its own. */
+export const queryVcmp = (host: string, port = 8192, options: QueryClientOptions & CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> =>
+  withClient(options, (c) => c.queryVcmp(host, port, options));
+
+/** One Minecraft query with a client of its own. */
+export const queryMinecraft = (host: string, port = 25565, options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> =>
+  withClient(options, (c) => c.queryMinecraft(host, port, options));
+
+/** One `p` with a client of its own. */
+export const ping = (host: string, port = 7777, options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> =>
+  withClient(options, (c) => c.ping(host, port, options));
+
+/** One RCON command with a client of its own. */
+export const rcon = (host: string, port: number, password: string, command: string, options: QueryClientOptions & CallOptions = {}): Promise<RconResult> =>
+  withClient(options, (c) => c.rcon(host, port, password, command, options));
