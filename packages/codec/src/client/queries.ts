@@ -1,7 +1,8 @@
 /**
  * What a query asks, in which order, and what its silences mean.
  * Each procedure works through a {@link Session} of the query client; the sending,
- * pairing, retries and deadlines are the client's.
+ * pairing, retries and deadlines are the client's. What they ask for and resolve to is
+ * typed in results.ts; reading a reply into a result is replies.ts.
  *
  *   SA:MP     i, r and o together; then the player list: none above 100 players,
  *             `c` on open.mp (detected by its `o` reply or its rules), else `d`
@@ -19,7 +20,6 @@ import { randomInt } from 'node:crypto';
 import { CodecError } from '../errors.ts';
 import { textCodec, type Charset } from '../grammar/charset.ts';
 import type { Layout } from '../grammar/layout.ts';
-import type { FieldNode } from '../grammar/annotate.ts';
 import { infoRequest, infoResponse } from '../protocols/samp/info.ts';
 import { rulesRequest, rulesResponse } from '../protocols/samp/rules.ts';
 import { MAX_LISTED_PLAYERS, clientsRequest, clientsResponse } from '../protocols/samp/clients.ts';
@@ -33,232 +33,20 @@ import { vcmpPingRequest } from '../protocols/vcmp/ping.ts';
 import { handshakeRequest } from '../protocols/minecraft/handshake.ts';
 import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
 import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
-import { BadReplyError, NoReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './errors.ts';
+import { BadReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './errors.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './session.ts';
-import { flavorOfRules, ompFormOfFlavor, withOmpReply, type ServerFlavor } from './flavor.ts';
+import {
+  headerOf, noReply, required, stripHeader, value, where, type Reply,
+} from './replies.ts';
+import type {
+  MinecraftQueryResult, PingResult, RconResult, SampInfo, SampParts, SampPlayer, OmpExtras, SampQueryResult, VcmpInfo, VcmpParts, VcmpQueryResult,
+} from './results.ts';
+import { flavorOfRules, ompFormOfFlavor, withOmpReply } from './flavor.ts';
 
-/* ---------- what to ask ---------- */
-
-/** What a SA:MP query asks besides `i`; everything by default. */
-export interface SampParts {
-  /** `r`. */
-  readonly rules?: boolean;
-  /** `d` or `c`. */
-  readonly players?: boolean;
-  /** open.mp's `o`. */
-  readonly omp?: boolean;
-}
-
-/** What a VC:MP query asks besides `i`. */
-export interface VcmpParts {
-  /** `c`. Default true. */
-  readonly players?: boolean;
-}
-
-/* ---------- results ---------- */
-
-interface Where {
-  /** The server as given, `host:port`. */
-  readonly server: string;
-  /** The address queried. */
-  readonly address: string;
-  readonly port: number;
-  /** Round-trip time of the first exchange (`i`; Minecraft: the stat), in ms, sub-millisecond. */
-  readonly rttMs: number;
-  /** What did not go as asked, in words: lists withheld, fallbacks, retries that mattered. */
-  readonly notes: readonly string[];
-  /**
-   * Charset `auto` (the default): every string that is not all ASCII, by field abbreviation
-   * (`samp.info.hostname`), with the charset chosen for it and how sure (0.5…1). Absent when
-   * every string was ASCII or a charset was named.
-   */
-  readonly charsets?: readonly DetectedText[];
-}
-
-/** A string decoded with charset `auto`, and what was chosen for it. */
-export interface DetectedText {
-  readonly field: string;
-  readonly text: string;
-  readonly charset: string;
-  readonly confidence: number;
-}
-
-/** A SA:MP `i` reply: password flag, player counts, hostname, gamemode and language. */
-export interface SampInfo {
-  readonly password: boolean;
-  readonly players: number;
-  readonly maxPlayers: number;
-  readonly hostname: string;
-  readonly gamemode: string;
-  readonly language: string;
-}
-
-/** One player of a SA:MP `c` or `d` reply. */
-export interface SampPlayer {
-  readonly name: string;
-  readonly score: number;
-  /** `d` only: the low 8 bits of the player id. */
-  readonly id?: number;
-  /** `d` only, ms. */
-  readonly ping?: number;
-}
-
-/** open.mp's `o` strings; empty where not set, and `logo` empty where the form has none (v1.2). */
-export interface OmpExtras {
-  readonly discord: string;
-  readonly bannerLight: string;
-  readonly bannerDark: string;
-  readonly logo: string;
-}
-
-/** What `QueryClient.querySamp` resolves to: the server's info, flavor, and the rules, players and open.mp extras it answered. */
-export interface SampQueryResult extends Where {
-  readonly protocol: 'samp';
-  /** Answered `o`, or has open.mp's rules (`version` "omp …", `allowed_clients`): `flavor.name === 'openmp'`. */
-  readonly openmp: boolean;
-  /**
-   * What the server is, from its rules (flavor.ts) and its `o` reply, with the evidence:
-   * `{ name: 'openmp', evidence: ['version=omp 1.4.0.2779', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No', 'o=logo'] }`.
-   * The same facts chose `c` or `d` and the `o` form.
-   */
-  readonly flavor: ServerFlavor;
-  readonly info: SampInfo;
-  readonly rules?: Readonly<Record<string, string>>;
-  /** Absent when withheld (more than 100 players) or not answered: see `notes`. */
-  readonly players?: readonly SampPlayer[];
-  readonly playersFrom?: 'd' | 'c';
-  /** The extras; absent from v1.1 and older servers, whose `o` is an echo (see `ompForm`). */
-  readonly omp?: OmpExtras;
-  /** The form `o` was answered in: `echo` (v1.1 and older), `banners` (v1.2), `logo` (v1.3.1 and later). */
-  readonly ompForm?: OmpForm;
-}
-
-/** A VC:MP `i` reply: version, password flag, player counts, hostname, gamemode and map. */
-export interface VcmpInfo {
-  readonly version: string;
-  readonly password: boolean;
-  readonly players: number;
-  readonly maxPlayers: number;
-  readonly hostname: string;
-  readonly gamemode: string;
-  readonly map: string;
-}
-
-/** What `QueryClient.queryVcmp` resolves to: the server's info and, when answered, its player names. */
-export interface VcmpQueryResult extends Where {
-  readonly protocol: 'vcmp';
-  readonly info: VcmpInfo;
-  readonly players?: readonly { readonly name: string }[];
-}
-
-/** The fields of a Minecraft basic or full stat reply that both share, and the full stat's extra ones. */
-export interface MinecraftInfo {
-  readonly motd: string;
-  readonly gametype: string;
-  readonly map: string;
-  readonly numPlayers: number;
-  readonly maxPlayers: number;
-  readonly hostPort: number;
-  readonly hostIp: string;
-  /** Full stat only. */
-  readonly gameId?: string;
-  readonly version?: string;
-  readonly plugins?: string;
-}
-
-/** What `QueryClient.queryMinecraft` resolves to: the stat's info, and with a full stat its keys and player names. */
-export interface MinecraftQueryResult extends Where {
-  readonly protocol: 'mcquery';
-  /** The stat that came back (Geyser answers a basic request with a full stat). */
-  readonly mode: 'full' | 'basic';
-  readonly info: MinecraftInfo;
-  /** Full stat: every key and value as sent. */
-  readonly kv?: Readonly<Record<string, string>>;
-  /** Full stat: player names. */
-  readonly players?: readonly string[];
-  /** 1, or 2 when the first token was not accepted. */
-  readonly handshakes: number;
-}
-
-/** What `QueryClient.ping` resolves to: the server, round-trip time of the answered `p` in ms, and attempts made. */
-export interface PingResult {
-  readonly protocol: 'samp' | 'vcmp';
-  readonly server: string;
-  readonly address: string;
-  readonly port: number;
-  readonly rttMs: number;
-  readonly attempts: number;
-}
-
-/** What `QueryClient.rcon` resolves to: the command and its output lines. */
-export interface RconResult {
-  readonly server: string;
-  readonly address: string;
-  readonly port: number;
-  readonly command: string;
-  /** One per reply datagram, in arrival order; empty never (silence is an error). */
-  readonly lines: readonly string[];
-  /** Time to the first line, ms. */
-  readonly rttMs: number;
-}
-
-/* ---------- helpers ---------- */
-
-type Reply = Extract<Outcome, { kind: 'reply' }>;
-
-/** The 11-byte header's address as the client addressed the server (IPv6: zeros; nobody checks it). */
-const headerOf = (s: Session): { serverIp: string; serverPort: number } =>
-  ({ serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0', serverPort: s.server.port });
-
-/** What charset `auto` chose in each query's replies (see {@link Where.charsets}). */
-const detectedIn = new WeakMap<Session, DetectedText[]>();
-
-const where = (s: Session, rttMs: number, notes: readonly string[]): Where => {
-  const charsets = detectedIn.get(s);
-  return { server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes, ...(charsets?.length ? { charsets } : {}) };
-};
-
-const tries = (s: Session, attempts: number): string => `${attempts} attempt${attempts === 1 ? '' : 's'}, ${s.timeoutMs} ms each`;
-
-/** The reply's value in `layout` (decoded again when a charset is asked for; `auto` notes what it chose). */
-function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: Charset | undefined, request: string): V {
-  const r = reply.exchange.responses[0]!;
-  if (!charset && r.packet.layout === layout) return r.value as V;
-  try {
-    if (charset === 'auto') {
-      const ann = layout.annotate(r.datagram.bytes, { charset });
-      if (ann.error) throw ann.error;
-      const found = detectedIn.get(s) ?? [];
-      const walk = (nodes: readonly FieldNode[]): void => {
-        for (const n of nodes) {
-          if (n.charset !== undefined) found.push({ field: n.abbrev, text: String(n.value), charset: n.charset, confidence: n.confidence! });
-          if (n.children) walk(n.children);
-        }
-      };
-      walk(ann.fields);
-      detectedIn.set(s, found);
-      return ann.value!;
-    }
-    return layout.decode(r.datagram.bytes, charset ? { charset } : undefined).value;
-  } catch (e) {
-    throw new BadReplyError(`${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`, {
-      code: 'bad-reply', server: s.server.label, protocol: s.protocol, request,
-    });
-  }
-}
-
-function noReply(s: Session, request: string, o: Extract<Outcome, { kind: 'silence' }>, message: string, kind = NoReplyError): QueryError {
-  return new kind(`${message} (${tries(s, o.attempts)})`, {
-    code: kind === RconSilenceError ? 'rcon-silent' : 'no-reply', server: s.server.label, protocol: s.protocol, request, attempts: o.attempts, reason: o.reason,
-  });
-}
-
-/** The reply, or the typed failure: silence explained by `hint`, errors as they are. */
-function required(s: Session, request: string, o: Outcome, hint: string): Reply {
-  if (o.kind === 'reply') return o;
-  if (o.kind === 'error') throw o.error;
-  throw noReply(s, request, o, `no reply from ${s.server.label}: ${hint}`);
-}
+export type {
+  SampParts, VcmpParts, DetectedText, SampInfo, SampPlayer, OmpExtras, SampQueryResult, VcmpInfo, VcmpQueryResult, MinecraftInfo,
+  MinecraftQueryResult, PingResult, RconResult,
+} from './results.ts';
 
 /**
  * For parts a result can do without: the reply, undefined on silence, errors thrown. Only
@@ -276,11 +64,6 @@ const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kin
 const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
 const VCMP_HINT = 'is the server running, and is the port its game port (default 8192)?';
 const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
-
-const stripHeader = <V extends { serverIp?: unknown; serverPort?: unknown }>(v: V): Omit<V, 'serverIp' | 'serverPort'> => {
-  const { serverIp: _ip, serverPort: _port, ...rest } = v;
-  return rest;
-};
 
 /* ---------- SA:MP / open.mp ---------- */
 
