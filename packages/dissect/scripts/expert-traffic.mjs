@@ -7,6 +7,7 @@
 //                                      c (2 players declared, 1 sent) to 47777; Minecraft handshake,
 //                                      basic stat and full stat to 47778 (the capture keeps only the replies)
 //   node expert-traffic.mjs rcon       SA:MP x: varlist, rcon_password NEWSECRET9, then echo with the new password
+//   node expert-traffic.mjs rcon-escaped  SA:MP x with password back\\slash7: varlist, then rcon_password new<0x01>ctl
 import dgram from 'node:dgram';
 
 const SAMP_PORT = 47777;
@@ -45,6 +46,9 @@ const RCON_LINES = {
   'changeme varlist': ['Console Variables:', '  rcon_password\t= "changeme"  (string)', '  hostname\t= "expert fixture"  (string)'],
   'changeme rcon_password NEWSECRET9': ['  rcon_password\t= "NEWSECRET9"  (string)'],
   'NEWSECRET9 echo hello': ['hello'],
+  // Secrets that the tree and summary show escaped: a backslash, a control character.
+  'back\\slash7 varlist': ['Console Variables:', '  rcon_password\t= "back\\slash7"  (string)'],
+  'back\\slash7 rcon_password new\x01ctl': ['  rcon_password\t= "new\x01ctl"  (string)'],
 };
 
 const rconRequest = (password, command) => Buffer.concat([header('x'), u16(password.length), latin1(password), u16(command.length), latin1(command)]);
@@ -93,8 +97,10 @@ if (mode === 'warnings') {
 } else if (mode === 'rcon') {
   await send([[rconRequest('changeme', 'varlist'), SAMP_PORT], [rconRequest('changeme', 'rcon_password NEWSECRET9'), SAMP_PORT],
     [rconRequest('NEWSECRET9', 'echo hello'), SAMP_PORT]]);
+} else if (mode === 'rcon-escaped') {
+  await send([[rconRequest('back\\slash7', 'varlist'), SAMP_PORT], [rconRequest('back\\slash7', 'rcon_password new\x01ctl'), SAMP_PORT]]);
 } else {
-  console.error('usage: expert-traffic.mjs warnings | rcon');
+  console.error('usage: expert-traffic.mjs warnings | rcon | rcon-escaped');
   process.exitCode = 2;
 }
 close();

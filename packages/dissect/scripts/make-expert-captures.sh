@@ -3,6 +3,7 @@
 #   expert-lo.pcap     SA:MP replies the dissector warns about, and Minecraft replies without their requests
 #                      (the filter keeps only what comes from the Minecraft port: a capture started mid-conversation)
 #   rcon-echo-lo.pcap  RCON exchanges whose replies echo the request's password and the one a command sets
+#   rcon-escape-lo.pcap  the same with secrets the text shows escaped (a backslash, a control character)
 # Loopback only. The files are committed: tests never run this script. (Kept apart from test/fixtures/captures, whose every file the tshark comparisons read.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,3 +23,4 @@ capture() {
 
 capture expert-lo.pcap 'udp and (port 47777 or src port 47778)' warnings
 capture rcon-echo-lo.pcap 'udp and port 47777' rcon
+capture rcon-escape-lo.pcap 'udp and port 47777' rcon-escaped

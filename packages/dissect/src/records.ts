@@ -9,7 +9,7 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, secretFields, signatureOf,
+  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, signatureOf,
   type CodecOptions, type DecodeWarning, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -18,6 +18,7 @@ import type { FrameInput, UdpDatagram } from './net/types.ts';
 import { DECODED, RAW, type FrameFacts } from './pairing/facts.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
+import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
@@ -228,9 +229,11 @@ export class RecordMaker {
     direction: Direction, layout: Layout<any>, secrets: readonly string[], // eslint-disable-line @typescript-eslint/no-explicit-any
   ): Packet {
     const ann = layout.annotate(udp.payload, this.#codec);
+    // A shown text escapes a secret's backslashes and control characters: masked in that form too.
+    const shown = shownSecrets(secrets);
     const hide = (nodes: FieldNode[]): FieldNode[] => nodes.map((n) => {
       const children = n.children ? hide(n.children) : undefined;
-      const masked = n.generated ? n.show : maskSecrets(n.masked ?? n.show, secrets);
+      const masked = n.generated ? n.show : maskSecrets(n.masked ?? n.show, shown);
       const echoes = masked !== (n.masked ?? n.show) || (typeof n.value === 'string' && maskSecrets(n.value, secrets) !== n.value);
       if (!echoes && children === n.children) return n;
       return { ...n, ...(children ? { children } : {}), ...(echoes ? { secret: true, masked } : {}) };
@@ -239,7 +242,7 @@ export class RecordMaker {
     const info = e ? `${ann.info} [Malformed Packet]` : ann.info;
     return new Packet(
       frame, timestamp, udp, frameBytes, recordKind(layout.protocol, direction, layout.message, layout.id),
-      this.#options.showSecrets ? info : maskSecrets(info, secrets), hide(ann.fields),
+      this.#options.showSecrets ? info : maskSecrets(info, shown), hide(ann.fields),
       undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
     );
   }
@@ -270,14 +273,6 @@ export class RecordMaker {
     }
     return best;
   }
-}
-
-/** Whether a layout declares a secret (the RCON password); answered once per layout. */
-const secretive = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
-function hasSecrets(layout: Layout<any>): boolean { // eslint-disable-line @typescript-eslint/no-explicit-any
-  let yes = secretive.get(layout);
-  if (yes === undefined) secretive.set(layout, (yes = secretFields(layout.fields).size > 0));
-  return yes;
 }
 
 /**

@@ -46,7 +46,7 @@ export function dissectCommand(): Command {
     .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON').choices([...charsetChoices]))
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
     .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
-    .option('--show-secrets', 'show RCON passwords in clear')
+    .option('--show-secrets', 'show RCON passwords in clear, and let -Y compare them in clear (without it, -Y sees them masked, as the output shows them)')
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
     .option('-j, --jobs <n>', 'kept for scripts that pass it: a capture is dissected in one thread, two passes over the file (worker threads lost to it on every machine measured; see the README)', Number, 1)
     .addHelpText('after', VIEW_HELP)

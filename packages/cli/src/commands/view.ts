@@ -33,6 +33,9 @@ frame.number, frame.time_relative, ip.src, ip.dst, ip.addr, ipv6.*, udp.srcport,
 udp.dstport, udp.port, udp.length, the protocols samp, vcmp, mcquery (minecraft), and
 per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched
 .malformed .warning; e.g. -Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8'.
+Unless --show-secrets, -Y sees RCON passwords as the output shows them: a field as its
+masked text (samp.rcon.password == "********"), a protocol's bytes (frame, udp, samp
+contains ...) as the hex pane shows them, each hidden byte a '*'.
 -F html writes one self-contained page (no network): the packet list, the tree and the
 hex pane linked both ways; at most the first 10 000 packets (choose with -Y or -c).
 Statistics: -z stats (after the packets; -q for the statistics alone), or 'gamequery stats'.`;

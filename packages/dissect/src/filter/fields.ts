@@ -7,6 +7,7 @@
 import { fieldRegistry, layouts, MASK, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
 import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';
+import { shownBytes } from '../secrets.ts';
 
 /** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
 export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
@@ -288,19 +289,29 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
   return out;
 }
 
-function protocolField(name: string, test: (p: PacketRecord) => boolean, bytes: (p: PacketRecord) => Uint8Array, doc: string): FilterField {
-  return field(name, 'protocol', doc, (p) => (test(p) ? [bytes(p)] : NONE));
+/**
+ * A protocol's field: present when `test` passes, its value the payload's bytes (`frame`:
+ * the frame's). Unless secrets are shown, a record that holds one reads as the hex pane
+ * shows it, each byte of a secret a `*`: `frame contains "hunter2"` finds no password the
+ * output hides.
+ */
+function protocolField(name: string, test: (p: PacketRecord) => boolean, doc: string, frame = false): FilterField {
+  return field(name, 'protocol', doc, (p, c) => {
+    if (!test(p)) return NONE;
+    const bytes = frame ? p.frameBytes ?? p.payload : p.payload;
+    return [c.showSecrets ? bytes : shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
+  });
 }
 
 function buildCatalog(): Map<string, FilterField> {
   const generated = PROTOCOLS.flatMap(generatedFields);
   const names = new Set(generated.map((f) => f.name));
   const all = [
-    protocolField('frame', () => true, (p) => p.frameBytes ?? p.payload, 'Every packet; its bytes are the frame (the payload when reassembled)'),
-    protocolField('ip', (p) => hasEndpoints(p) && !isV6(p.src.ip), (p) => p.payload, 'IPv4 packets'),
-    protocolField('ipv6', (p) => hasEndpoints(p) && isV6(p.src.ip), (p) => p.payload, 'IPv6 packets'),
-    protocolField('udp', hasEndpoints, (p) => p.payload, 'UDP packets; its bytes are the payload'),
-    ...PROTOCOLS.map((proto) => protocolField(proto, (p) => p.protocol === proto, (p) => p.payload, `${proto} packets; its bytes are the payload`)),
+    protocolField('frame', () => true, 'Every packet; its bytes are the frame (the payload when reassembled)', true),
+    protocolField('ip', (p) => hasEndpoints(p) && !isV6(p.src.ip), 'IPv4 packets'),
+    protocolField('ipv6', (p) => hasEndpoints(p) && isV6(p.src.ip), 'IPv6 packets'),
+    protocolField('udp', hasEndpoints, 'UDP packets; its bytes are the payload'),
+    ...PROTOCOLS.map((proto) => protocolField(proto, (p) => p.protocol === proto, `${proto} packets; its bytes are the payload`)),
     ...captureFields(),
     ...generated,
     ...treeFields(names),

@@ -1,0 +1,194 @@
+/**
+ * A packet's text (renderPacketText's lines) written into a byte sink: a record the fast
+ * path made is written by its layout's compiled text emitter without building its tree.
+ */
+import { asciiBytes, protocolTitles, type ByteSink } from '@gamequery/codec';
+import { writeTimestamp } from '../capture/timestamp.ts';
+import type { Endpoint } from '../net/types.ts';
+import { Packet, type PacketRecord, type RecordKind } from '../record.ts';
+import { hasSecrets } from '../secrets.ts';
+import { emitOptions } from './emit-options.ts';
+import { hexPane } from './hexpane.ts';
+import { renderPacketText, type RenderOptions } from './packet.ts';
+import { expertLine } from './text.ts';
+
+const NEWLINE = asciiBytes('\n');
+const FRAME_TEXT = asciiBytes('Frame ');
+const ARROW = new TextEncoder().encode(' → ');
+const RESPONSE_IN_TEXT = asciiBytes('    [Response In: ');
+const REQUEST_IN_TEXT = asciiBytes('    [Request In: ');
+const TIME_TEXT = asciiBytes('    [Time: ');
+const SECONDS_TEXT = asciiBytes(' seconds]\n');
+const NO_RESPONSE_TEXT = asciiBytes('    [No response: ');
+const DUPLICATE_TEXT = asciiBytes('    [Duplicate response to frame ');
+const UNMATCHED_TEXT = asciiBytes('    [Unmatched response: ');
+const INCOMPLETE_TEXT = asciiBytes('    [Pairing incomplete: ');
+const AMBIGUOUS_TEXT = asciiBytes('    [Ambiguous: ');
+const CLOSE_TEXT = asciiBytes(']\n');
+const INDENT_TEXT = asciiBytes('    ');
+
+/** The tree's title line of a kind of record, `SA:MP Query Protocol, info response`, made once per kind. */
+const titles = new WeakMap<RecordKind, Uint8Array>();
+function titleOf(kind: RecordKind): Uint8Array {
+  let title = titles.get(kind);
+  if (!title) titles.set(kind, (title = new TextEncoder().encode(`${protocolTitles[kind.protocol]}, ${kind.message} ${kind.direction}\n`)));
+  return title;
+}
+
+/**
+ * Writes {@link renderPacketText}'s lines, each with its newline, into `sink` as UTF-8: the
+ * text output of a capture of millions of packets. A record the dissector's fast path made
+ * (its tree not built) is written without its tree: the header line, the tree by its
+ * layout's compiled text emitter (or, for `fields` without `hex`, the selected fields by its
+ * compiled extractor), the links, and the hex pane when asked. Anything else, or a hex pane
+ * that marks fields or hides secrets (which needs the tree's byte ranges), goes through
+ * {@link renderPacketText}.
+ */
+export function writePacketText(p: PacketRecord, sink: ByteSink, options: RenderOptions = {}): void {
+  const source = p instanceof Packet ? p.treeSource : undefined;
+  const picks = options.fields?.length ? options.fields : undefined;
+  const secrets = !!options.showSecrets;
+  if (!source || (options.hex && (picks || (!secrets && hasSecrets(source.layout))))) {
+    writeLines(renderPacketText(p, options), sink);
+    return;
+  }
+  const q = p as Packet;
+  const start = sink.at;
+  writeSummaryLine(q, sink);
+  const layout = source.layout;
+  const emit = emitOptions(source.codec, secrets);
+  if (picks && !options.hex) {
+    if (layout.emitFields(q.payload, sink, picks, 'text', emit) === undefined) {
+      sink.at = start;
+      writeLines(renderPacketText(p, options), sink);
+      return;
+    }
+    // The generated items come last in the tree (generatedNodes), when selected.
+    const [responseIn, requestIn, time] = generatedPicks(picks, q.protocol);
+    if (responseIn && q.responseIn !== undefined) {
+      sink.bytes(responseIn);
+      sink.number(q.responseIn);
+      sink.bytes(NEWLINE);
+    }
+    if (requestIn && q.requestIn !== undefined) {
+      sink.bytes(requestIn);
+      sink.number(q.requestIn);
+      sink.bytes(NEWLINE);
+    }
+    if (time && q.responseTime !== undefined) {
+      sink.bytes(time);
+      sink.raw(q.responseTime);
+      sink.bytes(SECONDS);
+    }
+    return;
+  }
+  sink.bytes(titleOf(q.kind));
+  if (layout.emitText(q.payload, sink, emit) === undefined) {
+    sink.at = start;
+    writeLines(renderPacketText(p, options), sink);
+    return;
+  }
+  if (q.responseIn !== undefined) {
+    sink.bytes(RESPONSE_IN_TEXT);
+    sink.number(q.responseIn);
+    sink.bytes(CLOSE_TEXT);
+  }
+  if (q.requestIn !== undefined) {
+    sink.bytes(REQUEST_IN_TEXT);
+    sink.number(q.requestIn);
+    sink.bytes(CLOSE_TEXT);
+  }
+  if (q.responseTime !== undefined) {
+    sink.bytes(TIME_TEXT);
+    sink.raw(q.responseTime);
+    sink.bytes(SECONDS_TEXT);
+  }
+  generatedLine(sink, NO_RESPONSE_TEXT, q.unanswered);
+  if (q.duplicateOf !== undefined) {
+    sink.bytes(DUPLICATE_TEXT);
+    sink.number(q.duplicateOf);
+    sink.bytes(CLOSE_TEXT);
+  }
+  generatedLine(sink, UNMATCHED_TEXT, q.unmatched);
+  generatedLine(sink, INCOMPLETE_TEXT, q.incomplete);
+  generatedLine(sink, AMBIGUOUS_TEXT, q.ambiguous);
+  if (q.warnings.length) {
+    for (const w of q.warnings) {
+      sink.bytes(INDENT_TEXT);
+      sink.raw(expertLine(w));
+      sink.bytes(NEWLINE);
+    }
+  }
+  if (options.hex) {
+    // Nothing to mark and nothing to hide (see above): the bytes as they are.
+    sink.bytes(NEWLINE);
+    writeLines(hexPane(q.frameBytes ?? q.payload), sink);
+  }
+}
+
+const SECONDS = asciiBytes(' seconds\n');
+
+/** Per selection and protocol: the `-e` line heads of the generated items it selects (`    samp.response_in: `), or undefined. */
+const generatedHeads = new WeakMap<readonly string[], Map<string, readonly (Uint8Array | undefined)[]>>();
+function generatedPicks(picks: readonly string[], protocol: string): readonly (Uint8Array | undefined)[] {
+  let byProtocol = generatedHeads.get(picks);
+  if (!byProtocol) generatedHeads.set(picks, (byProtocol = new Map()));
+  let heads = byProtocol.get(protocol);
+  if (!heads) {
+    // In generatedNodes' order, with its abbreviations.
+    heads = ['response_in', 'response_to', 'time'].map((name) => `${protocol}.${name}`).map((abbrev) => (picks.includes(abbrev) ? asciiBytes(`    ${abbrev}: `) : undefined));
+    byProtocol.set(protocol, heads);
+  }
+  return heads;
+}
+
+/** `    [prefix text]` and a newline, for text that is there. */
+function generatedLine(sink: ByteSink, prefix: Uint8Array, text: string | undefined): void {
+  if (!text) return;
+  sink.bytes(prefix);
+  sink.raw(text);
+  sink.bytes(CLOSE_TEXT);
+}
+
+function writeLines(lines: readonly string[], sink: ByteSink): void {
+  for (const line of lines) {
+    sink.raw(line);
+    sink.bytes(NEWLINE);
+  }
+}
+
+/** {@link summaryLine} and a newline. */
+function writeSummaryLine(p: Packet, sink: ByteSink): void {
+  sink.bytes(FRAME_TEXT);
+  sink.number(p.frame);
+  sink.ascii(': ');
+  if (p.timestamp) {
+    // The capture time as JSON writes it, without its quotes.
+    const at = sink.at;
+    writeTimestamp(sink, p.timestamp);
+    sink.buf.copyWithin(at, at + 1, sink.at - 1);
+    sink.at -= 2;
+  } else {
+    sink.ascii('-');
+  }
+  sink.ascii(' ');
+  writeEndpointText(sink, p.src);
+  sink.bytes(ARROW);
+  writeEndpointText(sink, p.dst);
+  sink.ascii(' ');
+  sink.raw(p.summary);
+  sink.bytes(NEWLINE);
+}
+
+/** `ip:port`, or `[ip]:port` for IPv6, as {@link summaryLine} writes an endpoint. */
+function writeEndpointText(sink: ByteSink, e: Endpoint): void {
+  if (e.ip.includes(':')) {
+    sink.ascii('[');
+    sink.ascii(e.ip);
+    sink.ascii(']:');
+  } else {
+    sink.ascii(e.ip);
+    sink.ascii(':');
+  }
+  sink.number(e.port);
+}
