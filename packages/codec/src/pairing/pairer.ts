@@ -16,18 +16,35 @@
  * `duplicate` and a late or misdirected one as `unmatched` naming its request; the
  * events of those name requests and replies rebuilt from the facts. Every datagram taken
  * ends up in exactly one event.
+ *
+ * Why this file is over 400 lines: `QueryPairer` is one class on the per-packet path. Its
+ * pending requests, their index, the memory of finished ones, the token book and the timers
+ * are private fields that every datagram reads and writes; cutting the class in two would
+ * put a call through a second object on that path. What runs the same from any module has
+ * its own file: the decoded records and decoders (decoded.ts), filing and finding requests
+ * (filing.ts), the options (settings.ts), each protocol's keys (rules.ts).
  */
-import { CodecError } from '../errors.ts';
-import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
-import { decodePacket, identify, recognize, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
-import { Chain, DeadlineQueue, FifoIndex, type Linked, type Match, type Timed } from './collections.ts';
-import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
+import type { Protocol } from '../grammar/layout.ts';
+import { identify, recognize, type PacketHint } from '../packet.ts';
+import { Chain, DeadlineQueue, type Linked, type Timed } from './collections.ts';
 import {
-  collected, keyRules, mayBeMinecraftReply, sameEndpoint, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys,
-} from './rules.ts';
-import type {
-  CodecErrorJson, Datagram, DecodedDatagram, ExchangeEvent, PairerOptions, PairingEvent, UndecodableEvent, UnmatchedCause,
-} from './types.ts';
+  Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder,
+} from './decoded.ts';
+import {
+  Filed, collects, firstUnder, identical, matchers, newestRemembered, rememberedUnder, sideEnd, sideStart, turnedRound,
+} from './filing.ts';
+import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
+import { keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
+import { settingsOf, type QueryPairerOptions, type Settings } from './settings.ts';
+import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent, UnmatchedCause } from './types.ts';
+
+export { pairingPart, type PacketDecoder } from './decoded.ts';
+export { settingsOf, type QueryPairerOptions } from './settings.ts';
+
+const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
+const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
+
+const NO_RESPONSES: readonly never[] = Object.freeze([]);
 
 /**
  * A pending request: `outcome` is set as it leaves, and then what the duplicate window
@@ -47,213 +64,6 @@ interface Filing<M> extends Timed, FiledRequest, Linked<Filing<M>> {
   /** Another request, byte for byte the same, from the same client to the same server, was pending with it. */
   ambiguous: boolean;
 }
-
-/** Items filed under their exact and loose keys. */
-class Filed<T extends { readonly keys: Keys; done: boolean }> {
-  readonly exact = new FifoIndex<T>();
-  readonly loose = new FifoIndex<T>();
-
-  add(item: T): void {
-    const keys = item.keys;
-    const half = keys.length >> 1;
-    for (let i = 0; i < half; i++) this.exact.add(keys[i]!, item);
-    for (let i = half; i < keys.length; i++) this.loose.add(keys[i]!, item);
-  }
-
-  /** Call once `item.done` is set. */
-  release(item: T): void {
-    const keys = item.keys;
-    const half = keys.length >> 1;
-    for (let i = 0; i < half; i++) this.exact.release(keys[i]!);
-    for (let i = half; i < keys.length; i++) this.loose.release(keys[i]!);
-  }
-
-  clear(): void {
-    this.exact.clear();
-    this.loose.clear();
-  }
-}
-
-const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
-const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
-
-/**
- * How a recognised datagram is decoded: `layout.decode` unless the pairer's owner wants
- * more from the same read (the dissector keeps the annotated tree). Throws a CodecError.
- * The value it returns is what the events carry; the pairer itself reads only a
- * Minecraft `token` from it.
- */
-export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/**
- * Options of {@link QueryPairer}: the pairing options, how a datagram is decoded (`decode`) and what is
- * kept of it.
- */
-export interface QueryPairerOptions<M> extends PairerOptions {
-  readonly decode?: PacketDecoder<M>;
-  /**
-   * What the pairer keeps of a datagram it holds on to past the call that gave it (a
-   * request waiting for its reply, an RCON line while its command collects): by default
-   * the datagram itself. A source whose datagrams are views into a large read buffer
-   * returns one with its bytes copied, so that a request waiting seconds for its reply
-   * does not hold the whole buffer.
-   */
-  readonly retain?: (datagram: Datagram<M>) => Datagram<M>;
-}
-
-const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
-
-const NO_VALUE: Record<string, unknown> = Object.freeze({});
-const NO_RESPONSES: readonly never[] = Object.freeze([]);
-
-/**
- * The part of a decoded value the pairer reads (a Minecraft token): what a decoder that
- * keeps the whole value elsewhere may hand it, since it holds on to values for its
- * duplicate window.
- */
-export const pairingPart = (value: Record<string, unknown>): Record<string, unknown> =>
-  value['token'] === undefined ? NO_VALUE : { token: value['token'] };
-
-/**
- * A datagram read as a message. One object serves as both the event's `DecodedDatagram`
- * and its `packet` (the codec's `DecodedPacket`): the pairer keeps these for its
- * duplicate window, and every object kept is one the garbage collector moves.
- */
-class DecodedMessage<M> implements DecodedDatagram<M>, AnyDecodedPacket {
-  constructor(
-    readonly datagram: Datagram<M>,
-    readonly protocol: Protocol,
-    readonly direction: Direction,
-    readonly message: string,
-    readonly layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
-    readonly value: Record<string, unknown>,
-    readonly bytesRead: number,
-    readonly warnings: Decoded<unknown>['warnings'],
-  ) {}
-
-  get packet(): DecodedPacket {
-    return this as AnyDecodedPacket as DecodedPacket;
-  }
-}
-
-const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> =>
-  new DecodedMessage(datagram, r.protocol, r.direction as Direction, r.message, r.layout, d.value, d.bytesRead, d.warnings);
-
-const errorJson = (e: unknown): CodecErrorJson =>
-  e instanceof CodecError
-    ? e.toJSON()
-    : { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e), layout: '', field: '', offset: 0 };
-
-const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({ kind: 'undecodable', datagram, error: errorJson(error) });
-
-/**
- * A datagram that is no query message, its error made when asked: most of a capture's
- * other traffic (DNS, QUIC) is read by consumers that never look, and building the error
- * (a decode that throws, a hex preview) cost more than the rest of its pairing.
- */
-class Unrecognized<M> implements UndecodableEvent<M> {
-  readonly kind = 'undecodable';
-  #error: CodecErrorJson | undefined;
-  constructor(readonly datagram: Datagram<M>, private readonly codec: CodecOptions | undefined) {}
-
-  get error(): CodecErrorJson {
-    return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec)));
-  }
-
-  toJSON(): { kind: 'undecodable'; datagram: Datagram<M>; error: CodecErrorJson } {
-    return { kind: this.kind, datagram: this.datagram, error: this.error };
-  }
-}
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-
-type Side = 'exact' | 'loose';
-
-/** What lookups see of a filed request: its identity and whether it is still pending. */
-interface Staged extends FiledRequest {
-  readonly outcome: Outcome | undefined;
-}
-
-/** Per side, whether a pending request is the one a reply answers. */
-type Matchers = Record<Side, Match<Staged, Datagram>>;
-
-/** A protocol's matchers: its rule's identity of a pending request, made once (no closure per lookup). */
-const matchers = Object.fromEntries(Object.entries(keyRules).map(([protocol, rule]) => [protocol, {
-  exact: (r, d) => r.outcome === undefined && rule.exact(r, d),
-  loose: (r, d) => r.outcome === undefined && rule.loose(r, d),
-} satisfies Matchers])) as Record<Protocol, Matchers>;
-
-/** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
-const sideStart = (keys: Keys, side: Side): number => (side === 'exact' ? 0 : keys.length >> 1);
-const sideEnd = (keys: Keys, side: Side): number => (side === 'exact' ? keys.length >> 1 : keys.length);
-
-/** The oldest live request filed under one of `keys` (of `side`) that `match` accepts for the reply `d`. */
-const firstUnder = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
-  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
-    const hit = index.first(keys[i]!, match, d);
-    if (hit) return hit;
-  }
-  return undefined;
-};
-
-/** Finished requests remembered under one of `keys` (of `side`) whose request `d` answers, newest first. */
-function* rememberedUnder<M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): Generator<number, void> {
-  const rule = keyRules[protocol];
-  const test = side === 'exact' ? rule.exact : rule.loose;
-  for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* memory.newestUnder(keys[i]!, side === 'exact', d, test);
-}
-
-const newestRemembered = <M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): number => {
-  for (const n of rememberedUnder(memory, protocol, keys, side, d)) return n;
-  return -1;
-};
-
-/** A pending request byte for byte the same as `d`, from the same client to the same server. */
-const identical = (r: Staged, d: Datagram): boolean =>
-  r.outcome === undefined && sameEndpoint(r.datagram.from, d.from) && sameEndpoint(r.datagram.to, d.to) && sameBytes(r.datagram.bytes, d.bytes);
-
-/** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
-const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
-
-/** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
-const collecting = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
-const collects = (layout: Layout<any>): boolean => { // eslint-disable-line @typescript-eslint/no-explicit-any
-  let yes = collecting.get(layout);
-  if (yes === undefined) collecting.set(layout, (yes = collected.has(`${layout.protocol}.${layout.message}`)));
-  return yes;
-};
-
-/** The hint that reads a Minecraft reply as a message's, one per message (a reply has no magic to tell). */
-const replyHints = new Map<string | undefined, PacketHint>();
-const replyHint = (message: string | undefined): PacketHint => {
-  let hint = replyHints.get(message);
-  if (!hint) replyHints.set(message, (hint = message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }));
-  return hint;
-};
-
-const atLeastZero = (name: string, value: number): number => {
-  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`pairQueries: ${name} must be a finite number ≥ 0, got ${value}`);
-  return value;
-};
-
-interface Settings {
-  readonly timeoutMs: number;
-  readonly rconQuietMs: number;
-  readonly duplicateWindowMs: number;
-  readonly tokenLifetimeMs: number;
-  readonly maxPending: number;
-  readonly codec: CodecOptions | undefined;
-}
-
-/** The options with their defaults; throws a RangeError on a negative or non-finite number. */
-export const settingsOf = (options: PairerOptions): Settings => ({
-  timeoutMs: atLeastZero('timeoutMs', options.timeoutMs ?? 1000),
-  rconQuietMs: atLeastZero('rconQuietMs', options.rconQuietMs ?? 500),
-  duplicateWindowMs: atLeastZero('duplicateWindowMs', options.duplicateWindowMs ?? 5000),
-  tokenLifetimeMs: atLeastZero('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000),
-  maxPending: Math.max(1, Math.floor(atLeastZero('maxPending', options.maxPending ?? 100_000))),
-  codec: options.charset ? { charset: options.charset } : undefined,
-});
 
 /**
  * The clock-agnostic pairing state machine behind `pairQueries`. Usable on its own
@@ -686,71 +496,4 @@ export class QueryPairer<M = unknown> {
     const r = identify(d.bytes, hint, codec) ?? recognize(d.bytes, hint, codec);
     return decorate(d, r, this.#decode(d, r.layout, codec));
   }
-}
-
-/**
- * A remembered datagram, read again as `layout` (what it decoded as the first time) when
- * its value is first asked for: a dissector only wants its frame, and decoding every
- * handshake again for the stat request that quotes its token was a good part of pairing.
- */
-class Recalled<M> implements DecodedDatagram<M>, AnyDecodedPacket {
-  readonly protocol: Protocol;
-  readonly direction: Direction;
-  readonly message: string;
-  #decoded: Decoded<Record<string, unknown>> | undefined;
-
-  constructor(readonly datagram: Datagram<M>, readonly layout: Layout<any>, private readonly codec: CodecOptions | undefined) { // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.protocol = layout.protocol;
-    this.direction = layout.direction === 'response' ? 'response' : 'request';
-    this.message = layout.message;
-  }
-
-  get packet(): DecodedPacket {
-    return this as AnyDecodedPacket as DecodedPacket;
-  }
-
-  get value(): Record<string, unknown> {
-    return this.#read().value;
-  }
-
-  get bytesRead(): number {
-    return this.#read().bytesRead;
-  }
-
-  get warnings(): Decoded<unknown>['warnings'] {
-    return this.#read().warnings;
-  }
-
-  #read(): Decoded<Record<string, unknown>> {
-    if (this.#decoded) return this.#decoded;
-    try {
-      this.#decoded = this.layout.decode(this.datagram.bytes, this.codec);
-    } catch {
-      // A reply the capture cut short was paired with what it had: so it is recalled.
-      const a = this.layout.annotate(this.datagram.bytes, this.codec);
-      this.#decoded = { value: a.partial as Record<string, unknown>, bytesRead: a.bytesRead, warnings: a.warnings };
-    }
-    return this.#decoded;
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { datagram: this.datagram, protocol: this.protocol, direction: this.direction, message: this.message, value: this.value };
-  }
-}
-
-const decodedAgain = <M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> => // eslint-disable-line @typescript-eslint/no-explicit-any
-  new Recalled(datagram, layout, codec);
-
-/** `like`, read from another datagram with the same bytes (the first copy of a repeated reply). */
-const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): DecodedDatagram<M> =>
-  new DecodedMessage(datagram, like.protocol, like.direction, like.message, like.packet.layout, like.value, like.packet.bytesRead, like.packet.warnings);
-
-/** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
-function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
-  try {
-    decodePacket(bytes, {}, codec);
-  } catch (error) {
-    return error;
-  }
-  return new Error('decodes, yet was not recognised');
 }
