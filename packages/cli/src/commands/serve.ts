@@ -1,7 +1,7 @@
 /** `gamequery serve`: answer queries as the servers of a JSON state file describe, until SIGINT/SIGTERM. */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { isLoopback, parseState, startEmulator, type Emulator, type EmulatedServer } from '@gamequery/codec/node';
+import { isLoopback, parseState, showServer, startEmulator, type Emulator, type EmulatedServer } from '@gamequery/codec/node';
 
 interface Opts {
   host: string;
@@ -24,7 +24,7 @@ const integer = (min: number, max: number) => (value: string): number => {
   return n;
 };
 
-const endpoint = (s: EmulatedServer): string => `${s.address.includes(':') ? `[${s.address}]` : s.address}:${s.port}`;
+const endpoint = (s: EmulatedServer): string => showServer(s.address, s.port);
 
 /** Resolves on the first SIGINT or SIGTERM. */
 const untilSignal = (): Promise<NodeJS.Signals> => new Promise((resolve) => {

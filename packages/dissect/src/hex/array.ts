@@ -3,7 +3,7 @@
  * (Wireshark "…as C Array", JavaScript, Java, Python), possibly over several lines.
  */
 import type { RowProblem } from './offset-row.ts';
-import { readEscape, type EscapeRead } from './escaped.ts';
+import { readEscape, takeEscape, type EscapeRead } from './escaped.ts';
 import { isBlank, quote, tokenize } from './text.ts';
 
 /** State of an array literal that spans lines. */
@@ -109,10 +109,7 @@ export function readArrayContent(line: string, from: number, state: ArrayState, 
     }
     seen++;
     if (ch === "'") {
-      const element = readCharLiteral(line, i);
-      if (element.problem !== undefined) problems.push(element.problem);
-      else if (element.byte !== undefined) bytes.push(element.byte);
-      i = element.next;
+      i = takeEscape(readCharLiteral(line, i), bytes, problems);
       continue;
     }
     let end = i;

@@ -103,10 +103,7 @@ export function readEscapedLine(line: string): EscapedLineResult {
           break;
         }
         if (c === '\\') {
-          const escape = readEscape(line, i);
-          if (escape.problem !== undefined) problems.push(escape.problem);
-          else if (escape.byte !== undefined) bytes.push(escape.byte);
-          i = escape.next;
+          i = takeEscape(readEscape(line, i), bytes, problems);
           continue;
         }
         const code = line.charCodeAt(i);
@@ -155,10 +152,7 @@ function readBareEscapes(line: string, from: number, to: number, bytes: number[]
       continue;
     }
     if (code === 0x5c) {
-      const escape = readEscape(line, i);
-      if (escape.problem !== undefined) problems.push(escape.problem);
-      else if (escape.byte !== undefined) bytes.push(escape.byte);
-      i = escape.next;
+      i = takeEscape(readEscape(line, i), bytes, problems);
       continue;
     }
     let end = i;
@@ -174,4 +168,11 @@ function firstQuoteIndex(line: string): number {
   if (a < 0) return b;
   if (b < 0) return a;
   return Math.min(a, b);
+}
+
+/** An escape's byte into `bytes`, or its problem into `problems`; the index after it. */
+export function takeEscape(read: EscapeRead, bytes: number[], problems: RowProblem[]): number {
+  if (read.problem !== undefined) problems.push(read.problem);
+  else if (read.byte !== undefined) bytes.push(read.byte);
+  return read.next;
 }

@@ -55,3 +55,12 @@ export function formatIPv6(bytes: Uint8Array, pos: number): string {
   if (bestStart < 0) return hex(0, 8);
   return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }
+
+/**
+ * An endpoint as text: `192.0.2.1:7777`, or `[2001:db8::1]:7777` for IPv6 (RFC 3986's brackets), as the summary
+ * lines, the tree's first line and the statistics table write it. The text writer's fast path writes the same
+ * bytes without making a string (render/packet-text.ts `writeEndpointText`).
+ */
+export function formatEndpoint(e: { readonly ip: string; readonly port: number }): string {
+  return e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`;
+}

@@ -180,7 +180,7 @@ function writeSummaryLine(p: Packet, sink: ByteSink): void {
   sink.bytes(NEWLINE);
 }
 
-/** `ip:port`, or `[ip]:port` for IPv6, as {@link summaryLine} writes an endpoint. */
+/** net/address.ts `formatEndpoint`'s text (`ip:port`, `[ip]:port` for IPv6) written as bytes, without making a string: once per endpoint of a packet. */
 function writeEndpointText(sink: ByteSink, e: Endpoint): void {
   if (e.ip.includes(':')) {
     sink.ascii('[');

@@ -4,6 +4,7 @@
  * are packet-line.ts (NDJSON) and packet-text.ts (text).
  */
 import { nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
+import { formatEndpoint } from '../net/address.ts';
 import type { PacketRecord } from '../record.ts';
 import { secretRanges } from '../secrets.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
@@ -19,8 +20,6 @@ export interface RenderOptions {
   /** Colour for the highlight (a TTY). */
   readonly colour?: boolean;
 }
-
-const endpoint = (e: { ip: string; port: number }): string => (e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`);
 
 /** The generated items of a packet (links and response time), as tree nodes. */
 export function generatedNodes(p: PacketRecord): FieldNode[] {
@@ -44,7 +43,7 @@ export function* walkNodes(nodes: readonly FieldNode[]): Generator<FieldNode> {
 
 /** The one-line summary of a packet: frame number, capture time, source → destination and the info text. */
 export function summaryLine(p: PacketRecord): string {
-  return `Frame ${p.frame}: ${p.captureTime ?? '-'} ${endpoint(p.src)} → ${endpoint(p.dst)} ${p.summary}`;
+  return `Frame ${p.frame}: ${p.captureTime ?? '-'} ${formatEndpoint(p.src)} → ${formatEndpoint(p.dst)} ${p.summary}`;
 }
 
 /** `tshark -V`-like text: a summary line, the protocol tree, and optionally the hex pane. */

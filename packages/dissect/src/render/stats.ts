@@ -1,5 +1,6 @@
 /** The per-server statistics as a text table (`-z stats` on a terminal). */
 import { showText } from '@gamequery/codec';
+import { formatEndpoint } from '../net/address.ts';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
 
 const HEAD = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Dup', 'Late', 'Unmatched', 'Malformed', 'RTT ms min/median/p95/max', 'Players', 'Hostname'];
@@ -13,7 +14,7 @@ const countsRow = (c: ServerCounts): string[] => [requestsText(c.requests), Stri
 /** The table's lines: a heading, one line per server, and the totals. */
 export function renderStatsTable(report: StatsReport): string[] {
   const rows = report.servers.map((s) => [
-    s.server.ip.includes(':') ? `[${s.server.ip}]:${s.server.port}` : `${s.server.ip}:${s.server.port}`, s.protocol,
+    formatEndpoint(s.server), s.protocol,
     ...countsRow(s), s.players === null ? '-' : String(s.players), s.hostname === null ? '-' : showText(s.hostname),
   ]);
   const t = report.totals;

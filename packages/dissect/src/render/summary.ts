@@ -6,14 +6,13 @@
  */
 import type { ByteSink } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
-import type { Endpoint } from '../net/types.ts';
+import { formatEndpoint } from '../net/address.ts';
 import type { PacketRecord } from '../record.ts';
 import { packetHexPane, type RenderOptions } from './packet.ts';
 
 /** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
 const PROTOCOL_COLUMN: Record<string, string> = { samp: 'SAMP', vcmp: 'VCMP', mcquery: 'MCQUERY' };
 
-const endpoint = (e: Endpoint): string => (e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`);
 
 /** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
 export function secondsAsMs(seconds: string): string {
@@ -65,8 +64,8 @@ export function summaryColumns(p: PacketRecord, start?: Timestamp | null): Summa
   return {
     frame: p.frame,
     time: t ? timestampDifference(t, start ?? t) : '-',
-    source: bare ? '-' : endpoint(p.src),
-    destination: bare ? '-' : endpoint(p.dst),
+    source: bare ? '-' : formatEndpoint(p.src),
+    destination: bare ? '-' : formatEndpoint(p.dst),
     protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
     length: p.payloadLength,
     info: p.summary + pairingNotes(p),

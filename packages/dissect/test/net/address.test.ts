@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatIPv4, formatIPv6 } from '../../src/net/index.ts';
+import { formatEndpoint } from '../../src/net/address.ts';
 
 function bytesOf(groups: number[]): Uint8Array {
   const out = new Uint8Array(16);
@@ -47,5 +48,13 @@ describe('formatIPv4', () => {
     expect(formatIPv4(new Uint8Array([9, 127, 0, 0, 1]), 1)).toBe('127.0.0.1');
     expect(formatIPv4(new Uint8Array([255, 255, 255, 255]), 0)).toBe('255.255.255.255');
     expect(formatIPv4(new Uint8Array([10, 231, 0, 2]), 0)).toBe('10.231.0.2');
+  });
+});
+
+describe('formatEndpoint', () => {
+  it('writes ip:port, and brackets an IPv6 address (RFC 3986) so its colons stay apart from the port', () => {
+    expect(formatEndpoint({ ip: '192.0.2.1', port: 7777 })).toBe('192.0.2.1:7777');
+    expect(formatEndpoint({ ip: formatIPv6(bytesOf([0xfd00, 0x47, 0, 0, 0, 0, 0, 2]), 0), port: 47777 })).toBe('[fd00:47::2]:47777');
+    expect(formatEndpoint({ ip: '::ffff:10.0.0.1', port: 0 })).toBe('[::ffff:10.0.0.1]:0');
   });
 });
