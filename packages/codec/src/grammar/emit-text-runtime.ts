@@ -1,0 +1,85 @@
+/**
+ * What the compiled text emitters (emit-text.ts) call at run time, per message: strings shown
+ * as `showText` shows them (copied when plain ASCII), secrets masked, decimal text, byte
+ * lists, and the flag tables. Moved out of emit-text.ts unchanged.
+ */
+import type { TextCodec } from './charset.ts';
+import { MASK, redacted, showText } from './display.ts';
+import { encoder } from './emit-code.ts';
+import { decimalText, runtime as jsonRuntime } from './emit-runtime.ts';
+import type { ByteSink } from './sink.ts';
+
+/** 1 for the bytes that every charset decodes to themselves and `showText` leaves as they are. */
+const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x20 && c <= 0x7e && c !== 0x5c ? 1 : 0));
+
+/**
+ * `showText` of the string decoded from bytes `s..e`, as UTF-8: its bytes, when every one is
+ * {@link PLAIN}, else decoded and escaped through the sink (the caller reloads `buf`). At most
+ * 4 bytes a byte (`\x9f`, or U+FFFD for a byte UTF-8 cannot decode), which the caller reserves.
+ */
+function shown(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, text: TextCodec): number {
+  let i = s;
+  let p = o;
+  for (; i < e; i++) {
+    const c = bytes[i]!;
+    if (PLAIN[c] === 0) break;
+    buf[p++] = c;
+  }
+  if (i === e) return p;
+  sink.at = o;
+  sink.raw(showText(text.decode(bytes, s, e)));
+  return sink.at;
+}
+
+/** What a secret shows in place of `text` unless shown in clear: a match of `pattern` redacted, else the mask for a `whole` secret. */
+function hiddenText(text: string, whole: boolean, pattern: RegExp | undefined): string | undefined {
+  const masked = pattern === undefined ? undefined : redacted(text, pattern);
+  return masked !== undefined ? showText(masked) : whole ? MASK : undefined;
+}
+
+/** A secret string's (or decimal string's) shown text, masked unless `clear`, through the sink (it reserves for itself). */
+function secretShown(sink: ByteSink, o: number, bytes: Uint8Array, s: number, e: number, text: TextCodec, clear: boolean, whole: boolean, pattern: RegExp | undefined): number {
+  const t = text.decode(bytes, s, e);
+  sink.at = o;
+  sink.raw((clear ? undefined : hiddenText(t, whole, pattern)) ?? showText(t));
+  return sink.at;
+}
+
+/** ASCII text (at most `t.length` bytes). */
+function ascii(buf: Uint8Array, o: number, t: string): number {
+  for (let i = 0; i < t.length; i++) buf[o++] = t.charCodeAt(i);
+  return o;
+}
+
+/** Decimal text's shown form (`d` from {@link decimalText}): the bytes, or the decoded text (at most 11 bytes). */
+function decimalShown(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, d: string | null): number {
+  if (d !== null) return ascii(buf, o, d);
+  for (let i = s; i < e; i++) buf[o++] = bytes[i]!;
+  return o;
+}
+
+/** Decimal text's value as a template shows it, `String(Number(text))` (`-0` is `0`): at most 11 bytes. */
+function decimalValue(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, d: string | null): number {
+  if (d !== null) return ascii(buf, o, String(Number(d)));
+  if (e - s === 2 && bytes[s] === 0x2d && bytes[s + 1] === 0x30) {
+    buf[o] = 0x30;
+    return o + 1;
+  }
+  return decimalShown(buf, o, bytes, s, e, d);
+}
+
+/** Bytes `s..e` as a template shows a `Uint8Array`, `String(bytes)`: decimal, comma-separated (at most 4 bytes a byte). */
+function byteList(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number): number {
+  for (let i = s; i < e; i++) {
+    if (i > s) buf[o++] = 0x2c;
+    o = jsonRuntime.digits(buf, o, bytes[i]!);
+  }
+  return o;
+}
+
+/** What a compiled text emitter calls: the JSON emitter's helpers and these. */
+export const runtime = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList, asciiText: ascii };
+
+/** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte. */
+export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'No (0)' : `Yes (${b})`));
+export const FLAG_JSON = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'false,"show":"No (0)"' : `true,"show":"Yes (${b})"`));
