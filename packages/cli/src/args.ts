@@ -4,7 +4,7 @@
  * nearest valid names, never empty output. And the escaping of what a terminal is shown.
  */
 import { InvalidArgumentError } from 'commander';
-import { escapeControls, fieldRegistry, type Protocol } from '@gamequery/codec';
+import { builtInProtocols, escapeControls, fieldRegistry, type Protocol } from '@gamequery/codec';
 
 /** The exit codes, the same in every command (README, `gamequery --help`). */
 export const EXIT = {
@@ -18,16 +18,23 @@ export const EXIT = {
   noAnswer: 3,
 } as const;
 
-/** Canonical protocol names, as the help shows them. */
-export const PROTOCOL_NAMES = ['samp', 'vcmp', 'minecraft'] as const;
+/** Canonical protocol names, as the help shows them (each protocol's declared `commandName`: samp, vcmp, minecraft). */
+export const PROTOCOL_NAMES: readonly string[] = builtInProtocols.map((p) => p.commandName);
 export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
 
-/** Every accepted name, to the protocol the libraries call it. */
-const PROTOCOL_ALIASES: Record<string, Protocol> = {
-  samp: 'samp', vcmp: 'vcmp', minecraft: 'mcquery', mcquery: 'mcquery', mc: 'mcquery', gs4: 'mcquery',
-};
+/** Every accepted name, to the protocol the libraries call it: each declaration's name, command name and aliases. */
+const PROTOCOL_ALIASES: Record<string, Protocol> = Object.fromEntries(
+  builtInProtocols.flatMap((p) => [p.name, p.commandName, ...p.aliases].map((alias) => [alias, p.name])));
 
-export const PROTOCOL_HELP = 'samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)';
+/** `samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)`, from the declarations. */
+export const PROTOCOL_HELP: string = builtInProtocols.map((p) => {
+  const also = [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
+  const notes = [p.summary, also.length ? `also ${also.join(', ')}` : undefined].filter((n) => n !== undefined);
+  return notes.length ? `${p.commandName} (${notes.join('; ')})` : p.commandName;
+}).join(', ');
+
+/** The name the CLI shows for a protocol (`minecraft` for mcquery). */
+export const commandNameOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.commandName ?? p;
 
 /** Edit distance, for suggestions. */
 function distance(a: string, b: string): number {
@@ -68,7 +75,7 @@ export function parseProtocol(value: string): Protocol {
 /** A protocol that must be one of `allowed` (the libraries' names), e.g. `ping` takes no Minecraft. */
 export const protocolAmong = (allowed: readonly Protocol[]) => (value: string): Protocol => {
   const p = parseProtocol(value);
-  if (!allowed.includes(p)) throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map((a) => (a === 'mcquery' ? 'minecraft' : a)).join(', ')}`);
+  if (!allowed.includes(p)) throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map(commandNameOf).join(', ')}`);
   return p;
 };
 

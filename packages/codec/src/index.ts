@@ -34,4 +34,11 @@ export {
   type DecodedPacket, type AnyDecodedPacket, type BuiltInLayout, type PacketOf, type PacketHint, type PacketToEncode, type Recognized,
 } from './packet.ts';
 export { fieldRegistry } from './registry.ts';
+// Protocol declarations: each protocol's facts beside its layouts, and recognition over any set of them.
+export {
+  defineProtocol, type ProtocolDeclaration, type ProtocolSpec, type PairingKey, type RecognitionHint, type RecognitionRule,
+  type MessagePair, type Signature, type Fail,
+} from './grammar/protocol.ts';
+export { protocolSet, type ProtocolSet } from './grammar/protocol-set.ts';
+export { builtInProtocols, sampProtocol, vcmpProtocol, mcqueryProtocol } from './protocols/index.ts';
 export { valueToJson, valueFromJson, nodeValueToJson, nodeJson, fromHex, MASK, type JsonNode } from './json.ts';

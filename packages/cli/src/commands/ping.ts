@@ -68,7 +68,7 @@ export function pingCommand(): Command {
   return new Command('ping')
     .description('measure round trips to SA:MP / open.mp or VC:MP servers with the `p` query, like ping(8)')
     .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').argParser((v) => protocolAmong(['samp', 'vcmp'])(v) as Kind))
-    .argument('<servers...>', 'HOST[:PORT], [IPv6]:PORT (default ports 7777, 8192)')
+    .argument('<servers...>', `HOST[:PORT], [IPv6]:PORT (default ports ${defaultPorts.samp}, ${defaultPorts.vcmp})`)
     .option('-c, --count <n>', 'stop after this many requests per server', integer(1, 1_000_000), 4)
     .option('-i, --interval <ms>', 'send one request per server this often', integer(10, 3_600_000), 1000)
     .option('--timeout <ms>', 'a request not answered within this long is lost', integer(1, 600_000), 1000)

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
-import { EXIT, PROTOCOL_HELP, integer, parseProtocol } from '../args.ts';
-import { charsetChoices, escapeControls, type Charset } from '@gamequery/codec';
+import { EXIT, PROTOCOL_HELP, commandNameOf, integer, parseProtocol } from '../args.ts';
+import { builtInProtocols, charsetChoices, escapeControls, type Charset } from '@gamequery/codec';
 import {
-  DeadlineError, QueryClient, QueryError, defaultPorts, parseServer,
+  DeadlineError, QueryClient, QueryError, parseServer,
   type MinecraftQueryResult, type SampQueryResult, type ServerAddress, type VcmpQueryResult,
 } from '@gamequery/codec/node';
 
@@ -28,11 +28,11 @@ interface Opts {
 
 /** The protocol argument, by any of its names, as this command calls it. */
 const kindOf = (value: string): Kind => {
-  const p = parseProtocol(value);
-  return p === 'mcquery' ? 'minecraft' : p;
+  return commandNameOf(parseProtocol(value)) as Kind;
 };
 
-const DEFAULT_PORT: Record<Kind, number> = { samp: defaultPorts.samp, vcmp: defaultPorts.vcmp, minecraft: defaultPorts.mcquery };
+/** Each protocol's declared default port, by the name this command calls it. */
+const DEFAULT_PORT = Object.fromEntries(builtInProtocols.map((p) => [p.commandName, p.defaultPort])) as Record<Kind, number>;
 
 export { integer };
 
@@ -63,7 +63,7 @@ export function queryCommand(): Command {
   return new Command('query')
     .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
     .addArgument(new Argument('<protocol>', PROTOCOL_HELP).argParser(kindOf))
-    .argument('[servers...]', 'HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports 7777, 8192, 25565)')
+    .argument('[servers...]', `HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports ${Object.values(DEFAULT_PORT).join(', ')})`)
     .option('-f, --file <list>', 'read servers from a file, one per line ("-" for stdin; # starts a comment)')
     .option('--json', 'print JSON instead of a table')
     .option('--timeout <ms>', 'wait for each reply this long before sending again', integer(1, 600_000), 1000)

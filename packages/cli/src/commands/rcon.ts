@@ -46,7 +46,7 @@ function password(opts: Opts): string {
 export function rconCommand(): Command {
   return new Command('rcon')
     .description('run an RCON command on a SA:MP / open.mp server and print its output')
-    .argument('<server>', 'HOST[:PORT], [IPv6]:PORT (default port 7777)')
+    .argument('<server>', `HOST[:PORT], [IPv6]:PORT (default port ${defaultPorts.samp})`)
     .argument('<command...>', 'console command and its arguments, e.g. players (put -- before one that starts with -)')
     .option('--password-file <file>', `read the RCON password from the first line of this file (else $${ENV})`)
     .addOption(new Option('--password <secret>').hideHelp())

@@ -39,7 +39,7 @@ import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../
 import {
   ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError,
 } from './errors.ts';
-import { canonicalAddress, showServer } from './target.ts';
+import { canonicalAddress, defaultPorts, showServer } from './target.ts';
 import { settingsOf, type ClientStats, type QueryClientOptions, type Settings } from './options.ts';
 import { Queue } from './queue.ts';
 import { FINISHED, Scope, stopError, type StopReason } from './scope.ts';
@@ -135,22 +135,22 @@ export class QueryClient {
   }
 
   /** SA:MP / open.mp: `i`, `r`, the player list (`d`, or `c`), and open.mp's `o`; `rules`, `players`, `omp: false` leave parts out. */
-  querySamp(host: string, port = 7777, options: CallOptions & SampParts = {}): Promise<SampQueryResult> {
+  querySamp(host: string, port: number = defaultPorts.samp, options: CallOptions & SampParts = {}): Promise<SampQueryResult> {
     return this.#session('samp', host, port, options, (s) => sampQuery(s, options));
   }
 
   /** VC:MP 0.4: `i` and the player names (`c`). */
-  queryVcmp(host: string, port = 8192, options: CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> {
+  queryVcmp(host: string, port: number = defaultPorts.vcmp, options: CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> {
     return this.#session('vcmp', host, port, options, (s) => vcmpQuery(s, options));
   }
 
   /** Minecraft (GameSpy4): handshake, then the full stat (or the basic one). */
-  queryMinecraft(host: string, port = 25565, options: CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> {
+  queryMinecraft(host: string, port: number = defaultPorts.mcquery, options: CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> {
     return this.#session('mcquery', host, port, options, (s) => minecraftQuery(s, options));
   }
 
   /** SA:MP (or VC:MP) `p`: the round-trip time of one echoed nonce. */
-  ping(host: string, port = 7777, options: CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> {
+  ping(host: string, port: number = defaultPorts.samp, options: CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> {
     const protocol = options.protocol ?? 'samp';
     return this.#session(protocol, host, port, options, (s) => pingQuery(s, protocol));
   }

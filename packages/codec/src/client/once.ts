@@ -6,6 +6,7 @@ import { QueryClient } from './client.ts';
 import type { QueryClientOptions } from './options.ts';
 import type { MinecraftQueryResult, PingResult, RconResult, SampParts, SampQueryResult, VcmpParts, VcmpQueryResult } from './queries.ts';
 import type { CallOptions } from './session.ts';
+import { defaultPorts } from './target.ts';
 
 /** Runs `fn` with a client of `options` and closes it afterwards. */
 export async function withClient<T>(options: QueryClientOptions, fn: (client: QueryClient) => Promise<T>): Promise<T> {
@@ -18,19 +19,19 @@ export async function withClient<T>(options: QueryClientOptions, fn: (client: Qu
 }
 
 /** One SA:MP / open.mp query with a client of its own. */
-export const querySamp = (host: string, port = 7777, options: QueryClientOptions & CallOptions & SampParts = {}): Promise<SampQueryResult> =>
+export const querySamp = (host: string, port: number = defaultPorts.samp, options: QueryClientOptions & CallOptions & SampParts = {}): Promise<SampQueryResult> =>
   withClient(options, (c) => c.querySamp(host, port, options));
 
 /** One VC:MP query with a client of its own. */
-export const queryVcmp = (host: string, port = 8192, options: QueryClientOptions & CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> =>
+export const queryVcmp = (host: string, port: number = defaultPorts.vcmp, options: QueryClientOptions & CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> =>
   withClient(options, (c) => c.queryVcmp(host, port, options));
 
 /** One Minecraft query with a client of its own. */
-export const queryMinecraft = (host: string, port = 25565, options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> =>
+export const queryMinecraft = (host: string, port: number = defaultPorts.mcquery, options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> =>
   withClient(options, (c) => c.queryMinecraft(host, port, options));
 
 /** One `p` with a client of its own. */
-export const ping = (host: string, port = 7777, options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> =>
+export const ping = (host: string, port: number = defaultPorts.samp, options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> =>
   withClient(options, (c) => c.ping(host, port, options));
 
 /** One RCON command with a client of its own. */

@@ -30,6 +30,7 @@ import { INVALID_RCON_PASSWORD, rconRequest, rconResponse } from '../protocols/s
 import { vcmpInfoRequest, vcmpInfoResponse } from '../protocols/vcmp/info.ts';
 import { vcmpClientsRequest, vcmpClientsResponse } from '../protocols/vcmp/clients.ts';
 import { vcmpPingRequest } from '../protocols/vcmp/ping.ts';
+import { vcmpProtocol } from '../protocols/vcmp/protocol.ts';
 import { handshakeRequest } from '../protocols/minecraft/handshake.ts';
 import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
 import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
@@ -62,7 +63,7 @@ function optional(o: Outcome, request: string, notes: string[]): Reply | undefin
 const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.reason.startsWith(TRUNCATED_REPLY);
 
 const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
-const VCMP_HINT = 'is the server running, and is the port its game port (default 8192)?';
+const VCMP_HINT = `is the server running, and is the port its game port (default ${vcmpProtocol.defaultPort})?`;
 const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
 
 /* ---------- SA:MP / open.mp ---------- */

@@ -4,6 +4,7 @@
  * form the socket layer reports them in (RFC 5952: `::1`, not `0:0:0:0:0:0:0:1`).
  */
 import { isIP } from 'node:net';
+import { mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
 
 /** A server address as {@link parseServer} reads it: host and port. */
 export interface ServerAddress {
@@ -12,8 +13,10 @@ export interface ServerAddress {
   readonly port: number;
 }
 
-/** Default ports: the SA:MP and VC:MP game ports, and Minecraft's `query.port` (= `server-port`). */
-export const defaultPorts: { readonly samp: 7777; readonly vcmp: 8192; readonly mcquery: 25565 } = { samp: 7777, vcmp: 8192, mcquery: 25565 };
+/** Default ports: the SA:MP and VC:MP game ports, and Minecraft's `query.port` (= `server-port`), as each protocol declares it. */
+export const defaultPorts: {
+  readonly samp: typeof sampProtocol.defaultPort; readonly vcmp: typeof vcmpProtocol.defaultPort; readonly mcquery: typeof mcqueryProtocol.defaultPort;
+} = { samp: sampProtocol.defaultPort, vcmp: vcmpProtocol.defaultPort, mcquery: mcqueryProtocol.defaultPort };
 
 /** A server address that cannot be read. */
 export class TargetError extends Error {

@@ -14,7 +14,9 @@
  * stat reply to a handshake, as Geyser sends).
  */
 import type { Protocol } from '../grammar/layout.ts';
-import { HANDSHAKE, STAT } from '../protocols/minecraft/header.ts';
+import { magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
+import { builtInProtocols, mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
+import { mayBeMinecraftReply } from '../protocols/minecraft/protocol.ts';
 import type { Datagram, DecodedDatagram, Endpoint } from './types.ts';
 
 export type Side = 'request' | 'response';
@@ -85,19 +87,30 @@ const sameRange = (a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, b
 /** The client and server of a filed request are those of the reply. */
 const sameConversation = (request: Datagram, reply: Datagram): boolean => sameEndpoint(request.from, reply.to) && sameEndpoint(request.to, reply.from);
 
-const PING = 0x70;
 const PROTOCOL_IDS: Record<Protocol, number> = { samp: 1, vcmp: 2, mcquery: 3 };
 /** Token keys hash apart from every protocol's request keys. */
 const TOKENS = 4;
 
-/** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce). */
-const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
+type EchoKey = Extract<PairingKey, { kind: 'echo' }>;
+type SessionKey = Extract<PairingKey, { kind: 'session' }>;
+const pairingOf = <K extends PairingKey['kind']>(p: { readonly name: string; readonly pairing?: PairingKey }, kind: K): Extract<PairingKey, { kind: K }> => {
+  if (p.pairing?.kind !== kind) throw new Error(`${p.name}: expected a pairing key of kind ${kind}`);
+  return p.pairing as Extract<PairingKey, { kind: K }>;
+};
+
+/** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce), as their declarations say. */
+const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
   const id = PROTOCOL_IDS[protocol];
-  // A ping, and open.mp's 15-byte echo form of `o`, echo their 4 trailing bytes too: the echo pairs with its
-  // 15-byte request, not with an unanswered 11-byte `o` to the same server.
-  const echoEnd = (b: Uint8Array): number => (b[10] === PING || (b[10] === OMP && b.length === 15) ? 15 : 11);
-  const echo = (h: number, b: Uint8Array): number => bytes(h, b, 4, echoEnd(b));
-  const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, 4, echoEnd(a), b, 4, echoEnd(b));
+  const FROM = key.from, TO = key.to, AT = key.opcodeAt, LONG = key.longer.to;
+  // By opcode: 0 echoes to TO, -1 to LONG whatever the length, n to LONG when the datagram is n bytes.
+  const longer = new Int16Array(256);
+  for (const m of key.longer.messages) longer[m.opcode.charCodeAt(0)] = m.length ?? -1;
+  const echoEnd = (b: Uint8Array): number => {
+    const w = longer[b[AT]!] ?? 0;
+    return w !== 0 && (w < 0 || w === b.length) ? LONG : TO;
+  };
+  const echo = (h: number, b: Uint8Array): number => bytes(h, b, FROM, echoEnd(b));
+  const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, FROM, echoEnd(a), b, FROM, echoEnd(b));
   const keys = (d: Datagram, side: Side): Keys => {
     const withClient = endpoint(mix(SEED, id), client(d, side));
     return [done(echo(endpoint(withClient, server(d, side)), d.bytes)), done(echo(withClient, d.bytes))];
@@ -112,34 +125,39 @@ const echoed = (protocol: 'samp' | 'vcmp'): KeyRule => {
   };
 };
 
+const mcKey: SessionKey = pairingOf(mcqueryProtocol, 'session');
+const MC_REQ_TYPE = mcKey.request.type, MC_REQ_FROM = mcKey.request.session[0], MC_REQ_TO = mcKey.request.session[1];
+const MC_REP_TYPE = mcKey.response.type, MC_REP_FROM = mcKey.response.session[0], MC_REP_TO = mcKey.response.session[1];
+const HANDSHAKE = selectorOf(mcqueryProtocol.messages.handshake!.response);
+const STAT = selectorOf(mcqueryProtocol.messages.basic!.response);
 const mcTypes: Record<number, string> = { [HANDSHAKE]: 'handshake', [STAT]: 'stat' };
 const MC = PROTOCOL_IDS.mcquery;
 const mcConversation = (d: Datagram, side: Side): number => endpoint(endpoint(mix(SEED, MC), client(d, side)), server(d, side));
 /** A request's session id (bytes 3–6) is the reply's (bytes 1–4). */
-const sessionOf = (request: Datagram, reply: Datagram): boolean => sameRange(request.bytes, 3, 7, reply.bytes, 1, 5);
+const sessionOf = (request: Datagram, reply: Datagram): boolean => sameRange(request.bytes, MC_REQ_FROM, MC_REQ_TO, reply.bytes, MC_REP_FROM, MC_REP_TO);
 /** The session ids a request answers to: its own, and that of the handshake that issued its token. */
 const sessionMatch = (r: Filed, reply: Datagram): boolean => sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
 
 const minecraft: KeyRule = {
   request(d, handshake) {
     const conv = mcConversation(d, 'request');
-    const type = bytes(conv, d.bytes, 2, 3);
-    const exact = done(bytes(type, d.bytes, 3, 7));
-    const loose = done(bytes(conv, d.bytes, 3, 7));
-    if (handshake && !sameRange(handshake.bytes, 3, 7, d.bytes, 3, 7)) {
-      return [exact, done(bytes(type, handshake.bytes, 3, 7)), loose, done(bytes(conv, handshake.bytes, 3, 7))];
+    const type = bytes(conv, d.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1);
+    const exact = done(bytes(type, d.bytes, MC_REQ_FROM, MC_REQ_TO));
+    const loose = done(bytes(conv, d.bytes, MC_REQ_FROM, MC_REQ_TO));
+    if (handshake && !sameRange(handshake.bytes, MC_REQ_FROM, MC_REQ_TO, d.bytes, MC_REQ_FROM, MC_REQ_TO)) {
+      return [exact, done(bytes(type, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)), loose, done(bytes(conv, handshake.bytes, MC_REQ_FROM, MC_REQ_TO))];
     }
     return [exact, loose];
   },
   response(d) {
     const conv = mcConversation(d, 'response');
-    return [done(bytes(bytes(conv, d.bytes, 0, 1), d.bytes, 1, 5)), done(bytes(conv, d.bytes, 1, 5))];
+    return [done(bytes(bytes(conv, d.bytes, MC_REP_TYPE, MC_REP_TYPE + 1), d.bytes, MC_REP_FROM, MC_REP_TO)), done(bytes(conv, d.bytes, MC_REP_FROM, MC_REP_TO))];
   },
   exact: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply)
-    && sameRange(r.datagram.bytes, 2, 3, reply.bytes, 0, 1) && sessionMatch(r, reply),
+    && sameRange(r.datagram.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1, reply.bytes, MC_REP_TYPE, MC_REP_TYPE + 1) && sessionMatch(r, reply),
   loose: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply) && sessionMatch(r, reply),
   nearMiss(reply, request, answered) {
-    const type = reply.bytes[0]!;
+    const type = reply.bytes[MC_REP_TYPE]!;
     const what = `a ${mcTypes[type] ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')})`;
     // GEY: the handshake case falls through to the stat case.
     const geyser = answered && request.message === 'handshake' && type === STAT ? ' (Geyser answers a handshake with a token and then a full stat)' : '';
@@ -148,36 +166,28 @@ const minecraft: KeyRule = {
 };
 
 /** Key functions by protocol. */
-export const keyRules: Record<Protocol, KeyRule> = { samp: echoed('samp'), vcmp: echoed('vcmp'), mcquery: minecraft };
+export const keyRules: Record<Protocol, KeyRule> = { samp: echoed('samp', pairingOf(sampProtocol, 'echo')), vcmp: echoed('vcmp', pairingOf(vcmpProtocol, 'echo')), mcquery: minecraft };
 
 /** A handshake's token within its conversation, hashed; {@link sameToken} tells. */
 export const tokenKey = (request: Datagram, token: number): number => done(mix(endpoint(endpoint(mix(SEED, TOKENS), request.from), request.to), token));
 /** Whether a token filed for `handshake` lives in the conversation of `request` (the token itself is compared by the caller). */
 export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean => sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
 
-/** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows. */
-export const mayBeMinecraftReply = (b: Uint8Array): boolean => b.length >= 5 && (b[0] === HANDSHAKE || b[0] === STAT);
+/** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows (declared with the protocol). */
+export { mayBeMinecraftReply };
 
-/** Messages that answer with several datagrams and no end marker: collected until a quiet period. */
-export const collected: ReadonlySet<string> = new Set(['samp.rcon']);
+/** Messages that answer with several datagrams and no end marker: collected until a quiet period (`samp.rcon`). */
+export const collected: ReadonlySet<string> = new Set(builtInProtocols.flatMap((p) => (p.collected ?? []).map((m) => `${p.name}.${m}`)));
 
-/** Why a request may have gone unanswered, for the messages whose silence means something. */
-export const silenceReasons: Readonly<Record<string, string>> = {
-  'samp.clients': '>100 players, open.mp `d`, or throttled',
-  'samp.players': '>100 players, open.mp `d`, or throttled',
-  'samp.omp': 'not an open.mp server (SA-MP ignores `o`), or open.mp v1.1 or older (answers only the 15-byte `o`)',
-  'samp.ompecho': 'not open.mp v1.1 or older: later releases and SA-MP ignore a 15-byte `o`',
-  'samp.rcon': 'RCON or query disabled, or a malformed request',
-  'vcmp.clients': 'possibly >100 players, or throttled',
-  'mcquery.basic': 'wrong or expired challenge token',
-  'mcquery.full': 'wrong or expired challenge token',
-};
+/** Why a request may have gone unanswered, for the messages whose silence means something (`samp.clients`). */
+export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
+  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])));
 
 /** The SA:MP/VC:MP magic at bytes 0–3, as one number. */
 const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
-const MAGIC_SAMP = 0x53414d50;
-const MAGIC_VCMP = 0x56434d50;
-const MAGIC_MP04 = 0x4d503034;
+const MAGIC_SAMP = magicNumber(sampProtocol, 'request');
+const MAGIC_VCMP = magicNumber(vcmpProtocol, 'request');
+const MAGIC_MP04 = magicNumber(vcmpProtocol, 'response');
 
 /** Whether `e` has the server port a SA:MP/VC:MP datagram carries at bytes 8–9. */
 const embeddedPort = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8));
@@ -226,13 +236,16 @@ export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
     if (opcode === PING || opcode === RCON || (opcode === OMP && b.length > 11 && b.length <= 15)) return eitherWay(d);
     return b.length === 11 ? d.from : d.to;
   }
-  if (b.length >= 3 && b[0] === 0xfe && b[1] === 0xfd) return d.from;
+  if (b.length >= MC_MIN && b[0] === MC_MAGIC0 && b[1] === MC_MAGIC1) return d.from;
   if (mayBeMinecraftReply(b)) return d.to;
   return d.from;
 }
 
-const RCON = 0x78;
-const OMP = 0x6f;
+const MC_MAGIC = mcqueryProtocol.signatures[0]!.bytes;
+const MC_MAGIC0 = MC_MAGIC[0], MC_MAGIC1 = MC_MAGIC[1], MC_MIN = mcqueryProtocol.signatureMinLength ?? MC_MAGIC.length;
+const PING = selectorOf(sampProtocol.messages.ping!.request);
+const RCON = selectorOf(sampProtocol.messages.rcon!.request);
+const OMP = selectorOf(sampProtocol.messages.omp!.request);
 
 /**
  * Which of `count` shards pairs a datagram: a hash of {@link clientOf}, so that a request,

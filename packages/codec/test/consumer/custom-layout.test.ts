@@ -6,8 +6,7 @@
  * and both exports, each checked by the real tool (kaitai-struct-compiler and its runtime,
  * tshark with the generated plugin).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import {
   ByteSink, TruncatedError, constant, countedList, defineLayout, layouts, magic, prefixedString, u16le,
 } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
+import { tsharkExchange } from '../helpers/text2pcap.ts';
 
 const { KaitaiStream } = KaitaiRuntime;
 
@@ -130,21 +130,11 @@ describe('a layout declared outside the package', () => {
       // Ours and the built-in protocols in one plugin, as the README shows.
       const plugin = exportWireshark([...layouts, statusRequest, statusResponse], { ports: { acme: [4999] } });
       expect(plugin).toContain('Ports (Decode As): samp 7777; vcmp 8192; mcquery 25565, 19132; acme 4999;');
-      writeFileSync(join(work, 'acme.lua'), plugin);
-      // Two datagrams as text2pcap reads a hex dump, wrapped in Ethernet/IPv4/UDP: 10.1.1.1:40000 to 10.2.2.2:4999 and back.
-      const dump = (bytes: Uint8Array) => `000000 ${Buffer.from(bytes).toString('hex').replace(/(..)/g, '$1 ')}\n`;
-      writeFileSync(join(work, 'request.txt'), dump(request));
-      writeFileSync(join(work, 'reply.txt'), dump(reply));
-      const env = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), HOME: work };
-      execFileSync('text2pcap', ['-q', '-4', '10.1.1.1,10.2.2.2', '-u', '40000,4999', join(work, 'request.txt'), join(work, 'a.pcap')], { env });
-      execFileSync('text2pcap', ['-q', '-4', '10.2.2.2,10.1.1.1', '-u', '4999,40000', join(work, 'reply.txt'), join(work, 'b.pcap')], { env });
-      execFileSync('mergecap', ['-a', '-w', join(work, 'both.pcap'), join(work, 'a.pcap'), join(work, 'b.pcap')], { env });
-      const out = execFileSync('tshark', [
-        '-2', '-n', '-X', `lua_script:${join(work, 'acme.lua')}`, '-r', join(work, 'both.pcap'), '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=a',
-        '-e', '_ws.col.Protocol', '-e', 'acme.opcode', '-e', 'acme.status.num_players', '-e', 'acme.status.player.name',
-        '-e', 'acme.status.player.score', '-e', 'acme.status.motd', '-e', 'acme.response_in', '-e', 'acme.response_to', '-e', '_ws.col.Info',
-      ], { encoding: 'utf8', env });
-      expect(out.trim().split('\n')).toEqual([
+      const lines = tsharkExchange(work, plugin, 4999, request, reply, [
+        '_ws.col.Protocol', 'acme.opcode', 'acme.status.num_players', 'acme.status.player.name',
+        'acme.status.player.score', 'acme.status.motd', 'acme.response_in', 'acme.response_to', '_ws.col.Info',
+      ]);
+      expect(lines).toEqual([
         'ACME|0x01|||||2||ACME status request',
         'ACME|0x01|2|alice,bob|10,7|hello world||1|ACME status response: "hello world"',
       ]);

@@ -27,13 +27,16 @@ import type { Field, IntType, ListField, ValueTable } from '../../grammar/fields
 import { intSize } from '../../grammar/fields.ts';
 import type { AnyLayout } from '../../grammar/layout.ts';
 import { buildRegistry } from '../../grammar/registry.ts';
+import type { ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { layouts } from '../../packet.ts';
+import { builtInProtocols } from '../../protocols/index.ts';
 import { Flow, Raw, toYaml, type YamlValue } from './yaml.ts';
 
 type Attr = Record<string, YamlValue | undefined>;
 
-/** Byte order a protocol's files declare in `meta/endian`; other fields spell theirs out. */
-const defaultEndian: Readonly<Record<string, 'le' | 'be'>> = { samp: 'le', vcmp: 'le', mcquery: 'be' };
+/** Byte order a protocol's files declare in `meta/endian` (its declaration's); other fields spell theirs out. */
+const declaredEndian = (protocol: string, own: readonly ProtocolDeclaration[]): 'le' | 'be' | undefined =>
+  (own.find((p) => p.name === protocol) ?? (builtInProtocols as readonly ProtocolDeclaration[]).find((p) => p.name === protocol))?.endian;
 
 /** The integer types of a field list, lists and groups included. */
 function* intTypes(fields: readonly Field[]): Generator<IntType> {
@@ -48,9 +51,9 @@ function* intTypes(fields: readonly Field[]): Generator<IntType> {
   }
 }
 
-/** A protocol's byte order, or for one of the caller's own the order most of the layout's multi-byte integers have (ties: little-endian). */
-function endianOf(layout: AnyLayout): 'le' | 'be' {
-  const known = defaultEndian[layout.protocol];
+/** A protocol's declared byte order, or for an undeclared one the order most of the layout's multi-byte integers have (ties: little-endian). */
+function endianOf(layout: AnyLayout, own: readonly ProtocolDeclaration[]): 'le' | 'be' {
+  const known = declaredEndian(layout.protocol, own);
   if (known) return known;
   let balance = 0;
   for (const t of intTypes(layout.fields)) balance += t.endsWith('be') ? 1 : t.endsWith('le') ? -1 : 0;
@@ -215,8 +218,8 @@ function typeOf(fields: readonly Field[], scope: Scope, doc?: string): Attr {
   return { doc, seq, instances: instances.size ? instances : undefined };
 }
 
-function ksy(layout: AnyLayout, docs: ReadonlyMap<string, string>): YamlValue {
-  const scope: Scope = { endian: endianOf(layout), docs, types: new Map(), enums: new Map() };
+function ksy(layout: AnyLayout, docs: ReadonlyMap<string, string>, own: readonly ProtocolDeclaration[]): YamlValue {
+  const scope: Scope = { endian: endianOf(layout, own), docs, types: new Map(), enums: new Map() };
   const id = layout.id.replace(/\./g, '_');
   const body = typeOf(layout.fields, scope);
   const usesStr = /"type":"strz?"/.test(JSON.stringify([body.seq, ...[...scope.types.values()].map((t) => t.seq)]));
@@ -239,11 +242,17 @@ function ksy(layout: AnyLayout, docs: ReadonlyMap<string, string>): YamlValue {
   } as YamlValue;
 }
 
+/** What the .ksy files need beyond the layouts. */
+export interface KaitaiOptions {
+  /** Declarations of the caller's own protocols (see `defineProtocol`): their byte order. */
+  readonly protocols?: readonly ProtocolDeclaration[];
+}
+
 /**
  * Each layout of `selection` (default: every built-in one; any made by `defineLayout`, yours
  * included) as a .ksy file, by file name (`samp_info_response.ksy`).
  */
-export function exportKaitai(selection: readonly AnyLayout[] = layouts): Map<string, string> {
+export function exportKaitai(selection: readonly AnyLayout[] = layouts, options: KaitaiOptions = {}): Map<string, string> {
   const docs = new Map(buildRegistry(selection).map((r) => [r.abbrev, r.doc]));
-  return new Map(selection.map((l) => [`${l.id.replace(/\./g, '_')}.ksy`, toYaml(ksy(l, docs))]));
+  return new Map(selection.map((l) => [`${l.id.replace(/\./g, '_')}.ksy`, toYaml(ksy(l, docs, options.protocols ?? []))]));
 }

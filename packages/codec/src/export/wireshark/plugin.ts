@@ -13,28 +13,20 @@ import type { Field, IntType } from '../../grammar/fields.ts';
 import { fixedSize, intSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
 import type { AnyLayout, Protocol } from '../../grammar/layout.ts';
 import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
-import { layouts, messages } from '../../packet.ts';
+import type { ProtocolDeclaration, RecognitionHint } from '../../grammar/protocol.ts';
+import { layouts } from '../../packet.ts';
+import { builtInProtocols } from '../../protocols/index.ts';
 import { toLua } from './lua.ts';
 import { luaRuntime } from './runtime.lua.ts';
+import { declaresSecrets, luaSecret } from './secrets.ts';
+import { MASK } from '../../grammar/display.ts';
 
-/** The ports each dissector claims in `udp.port` (Decode As); heuristics cover every other port. */
-export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = {
-  samp: [7777],
-  vcmp: [8192],
-  mcquery: [25565, 19132],
-};
+/** The ports each dissector claims in `udp.port` (Decode As), from each protocol's declaration; heuristics cover every other port. */
+export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(builtInProtocols.map((p) => [p.name, p.ports])) as Record<Protocol, readonly number[]>;
 
-/**
- * What `packet.ts` looks at beyond the declarations to tell two layouts of one direction
- * and selector apart: a full-stat reply's GS3 split header ends `00 80 00` at offset 13
- * (`looksLikeFullStat`). Requests need none: an exact fixed size settles them.
- */
-const recognitionHints: Readonly<Record<string, { readonly offset: number; readonly bytes: readonly number[]; readonly lengths?: readonly [number, number] }>> = {
-  'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },
-  // open.mp's echo form of `o` (samp/omp.ts): 12 to 15 bytes, either way; the other forms are told by best fit.
-  'samp.ompecho.request': { offset: 0, bytes: [], lengths: [12, 15] },
-  'samp.ompecho.response': { offset: 0, bytes: [], lengths: [12, 15] },
-};
+/** The declaration of protocol `name`: the caller's own first, then the built-in ones. */
+const declarationOf = (name: string, own: readonly ProtocolDeclaration[] = []): ProtocolDeclaration | undefined =>
+  own.find((p) => p.name === name) ?? (builtInProtocols as readonly ProtocolDeclaration[]).find((p) => p.name === name);
 
 type LuaTable = Record<string, unknown>;
 
@@ -64,6 +56,7 @@ function luaField(f: Field): LuaTable {
         k: 'string', a: f.abbrev, name: f.name, numeric: f.numeric,
         prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
         fixed: 'fixed' in s ? s.fixed : undefined,
+        ...luaSecret(f),
       };
     }
     case 'list':
@@ -136,12 +129,17 @@ function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string
   return { template, hex };
 }
 
-function luaLayout(layout: AnyLayout): LuaTable {
+/**
+ * What recognition looks at beyond the declarations to tell two layouts of one direction and
+ * selector apart, as each protocol declares it (a full-stat reply's split header; open.mp's
+ * echo form by its length). Requests mostly need none: an exact fixed size settles them.
+ */
+function luaLayout(layout: AnyLayout, hints: Readonly<Record<string, RecognitionHint>>): LuaTable {
   const prefix = fixedPrefix(layout.fields);
   const first = layout.fields[0];
   const selector = prefix.find((p) => p.field.kind === 'const');
   const sel = selector?.field.kind === 'const' ? selector.field : undefined;
-  const hint = recognitionHints[layout.id];
+  const hint = hints[layout.id];
   return {
     id: layout.id,
     message: layout.message,
@@ -150,6 +148,7 @@ function luaLayout(layout: AnyLayout): LuaTable {
     size: sizeOf(layout.fields),
     magic: first?.kind === 'magic' ? first.bytes : undefined,
     selector: sel && selector ? { a: sel.abbrev, offset: selector.offset, ...intSpec(sel.type), value: sel.value } : undefined,
+    secrets: declaresSecrets(layout) || undefined,
     hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes), min: hint.lengths?.[0], max: hint.lengths?.[1] } : undefined,
     fields: layout.fields.map(luaField),
   };
@@ -157,8 +156,10 @@ function luaLayout(layout: AnyLayout): LuaTable {
 
 /** What the plugin needs beyond the layouts: the UDP ports each protocol claims (Decode As). */
 export interface WiresharkOptions {
-  /** Ports by protocol name; a built-in protocol defaults to {@link wiresharkPorts}, any other to none (heuristics only). */
+  /** Ports by protocol name; default: the protocol's declared ports ({@link wiresharkPorts}), none for a protocol without a declaration (heuristics only). */
   readonly ports?: Readonly<Record<string, readonly number[]>>;
+  /** Declarations of the caller's own protocols (see `defineProtocol`): their ports, titles, recognition hints and symmetric messages. */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /**
@@ -166,10 +167,10 @@ export interface WiresharkOptions {
  * built-in protocol says so (a `p` reply is its request), and the key a reply echoes from
  * its request (empty where only one direction is selected: replies then pair by endpoints).
  */
-function pairsOf(protocol: string, mine: readonly AnyLayout[]): LuaTable {
+function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLayout[]): LuaTable {
   const pairs: LuaTable = {};
   for (const name of new Set(mine.map((l) => l.message))) {
-    const builtIn = (messages as Partial<Record<string, Record<string, { readonly symmetric?: boolean; readonly request: AnyLayout }>>>)[protocol]?.[name];
+    const builtIn = declared?.messages[name];
     // A form may share its request with another message (open.mp's banners `o` reply answers samp.omp.request).
     const request = mine.find((l) => l.message === name && l.direction === 'request') ?? mine.find((l) => l === builtIn?.request);
     const response = mine.find((l) => l.message === name && l.direction === 'response');
@@ -178,7 +179,7 @@ function pairsOf(protocol: string, mine: readonly AnyLayout[]): LuaTable {
   return pairs;
 }
 
-function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: readonly RegisteredField<string>[], ports: readonly number[]): LuaTable {
+function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: readonly RegisteredField<string>[], ports: readonly number[], declared: ProtocolDeclaration | undefined): LuaTable {
   const magics: Uint8Array[] = [];
   for (const l of mine) {
     const f = l.fields[0];
@@ -196,8 +197,9 @@ function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: rea
       .filter((r) => r.protocol === protocol)
       .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
     magics,
-    layouts: mine.map(luaLayout),
-    pairs: pairsOf(protocol, mine),
+    secrets: mine.some(declaresSecrets) || undefined,
+    layouts: mine.map((l) => luaLayout(l, declared?.recognitionHints ?? {})),
+    pairs: pairsOf(declared, mine),
   };
 }
 
@@ -211,7 +213,9 @@ const header = (names: string, ports: string): string => `-- gamequery.lua: Wire
 --   tshark -X lua_script:gamequery.lua -r capture.pcap
 -- Ports (Decode As): ${ports}; heuristics find the
 -- protocols on any other UDP port (Minecraft replies through the request they answer).
--- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
+-- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports; where a
+-- protocol carries secrets (SA:MP's RCON passwords), show_secrets: off, they are masked in the tree and the
+-- Info column, in a request and in the replies that echo them, but the packet bytes pane shows them all the same.
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
 `;
 
@@ -246,10 +250,11 @@ export function exportWireshark(selection: readonly AnyLayout[] = layouts, optio
     else byProtocol.set(l.protocol, [l]);
   }
   const registry = buildRegistry(selection);
-  const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? (wiresharkPorts as Partial<Record<string, readonly number[]>>)[p] ?? [];
-  const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p)));
-  const spec = { charsets, decoders: decoders(), protocols };
-  const names = [...byProtocol.values()].map((m) => (m[0]!.protocol === 'samp' ? 'SA:MP / open.mp' : m[0]!.protocol === 'mcquery' ? 'Minecraft (GameSpy4)' : m[0]!.protocolName));
+  const declared = (p: string): ProtocolDeclaration | undefined => declarationOf(p, options.protocols);
+  const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? declared(p)?.ports ?? [];
+  const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p), declared(p)));
+  const spec = { charsets, decoders: decoders(), mask: MASK, protocols };
+  const names = [...byProtocol].map(([p, mine]) => declared(p)?.fullTitle ?? mine[0]!.protocolName);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
   const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');
   return `${header(list, ports)}\nlocal SPEC = ${toLua(spec)}\n\n${luaRuntime}`;

@@ -18,12 +18,14 @@
 import type { Annotation, CodecOptions, Direction } from '../../grammar/layout.ts';
 import type { FieldNode } from '../../grammar/annotate.ts';
 import { sampMessages } from './messages.ts';
+import { sampProtocol } from './protocol.ts';
 import { recognize } from '../../packet.ts';
 import { toHex } from '../../grammar/wire.ts';
 
 /** Length of the proposed SAMP6 header in bytes: magic, IPv6 address, port and opcode. */
 export const SAMP6_HEADER = 24;
-const MAGIC6 = [0x53, 0x41, 0x4d, 0x50, 0x36];
+/** Today's magic (the header's, `SAMP`) followed by '6'. */
+const MAGIC6 = [...sampProtocol.signatures[0]!.bytes, 0x36];
 /** Bytes 4–9 of the 11-byte header stand for bytes 4–22 here. */
 const SHIFT = SAMP6_HEADER - 11;
 

@@ -1,0 +1,217 @@
+/**
+ * A protocol declaration: one value per protocol holding its facts beside its layouts, as
+ * Scapy binds a layer to its port and gopacket registers a layer type once. Its name, the
+ * titles and aliases people call it by, its default and registered ports, its message table
+ * (name → request and response layout), its recognition rule and its pairing key. The magics
+ * are not restated: they are read from the leading `magic` field of its layouts.
+ *
+ * Everything that needs a protocol fact reads it from here: `packet.ts` dispatches over the
+ * declarations, the pairer takes magics and keys, the client its default ports, the CLI
+ * names and aliases, the Wireshark and Kaitai exports ports, byte order and hints.
+ */
+import type { CodecError } from '../errors.ts';
+import type { AnyLayout, CodecOptions, Direction, Layout } from './layout.ts';
+import { UnknownOpcodeError, UnrecognizedPacketError } from '../errors.ts';
+
+/** A message's two layouts; `symmetric` when request and reply are the same bytes. */
+export interface MessagePair {
+  readonly request: Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a table of layouts of every value type
+  readonly response: Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  readonly symmetric?: boolean;
+}
+
+/** What the caller knows about a packet that its bytes may not tell. */
+export interface PacketHint<P extends string = string> {
+  readonly protocol?: P;
+  readonly direction?: Direction;
+  /** Message name, for what the bytes cannot tell (Minecraft basic vs full response). */
+  readonly message?: string;
+}
+
+/** What recognition found a packet to be: protocol, direction, message and its layout. */
+export interface Recognized<P extends string = string> {
+  readonly protocol: P;
+  readonly direction: Direction | 'either';
+  readonly message: string;
+  readonly layout: Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message of the protocol
+}
+
+/**
+ * What to do where recognition fails: `recognize` throws the error, `identify` returns
+ * undefined without building it (a capture is mostly Minecraft replies, which carry no
+ * magic, and non-game traffic: an exception each would dominate the cost).
+ */
+export type Fail<E> = (error: () => CodecError) => E;
+
+/** A protocol's recognition rule: the layout `bytes` hold, told by their bytes and the hint. */
+export type RecognitionRule = <E>(bytes: Uint8Array, hint: PacketHint, options: CodecOptions | undefined, fail: Fail<E>) => Recognized | E;
+
+/**
+ * How a reply names its request, as data the pairer compiles into constants:
+ * - `echo`: the reply repeats request bytes `from`–`to` (past the magic); `longer` lists the
+ *   messages (by opcode at `opcodeAt`, and a request length where the opcode alone does not
+ *   tell) whose echo runs on to `longer.to`.
+ * - `session`: request and reply carry a type byte and a session id at their own offsets.
+ */
+export type PairingKey =
+  | {
+    readonly kind: 'echo';
+    readonly from: number;
+    readonly to: number;
+    readonly opcodeAt: number;
+    readonly longer: { readonly to: number; readonly messages: readonly { readonly opcode: string; readonly length?: number }[] };
+  }
+  | {
+    readonly kind: 'session';
+    readonly request: { readonly type: number; readonly session: readonly [number, number] };
+    readonly response: { readonly type: number; readonly session: readonly [number, number] };
+  };
+
+/** A byte pattern at a fixed offset that tells one layout from its siblings (for the Wireshark heuristics). */
+export interface RecognitionHint {
+  readonly offset: number;
+  readonly bytes: readonly number[];
+  /** Datagram lengths (inclusive) the layout takes. */
+  readonly lengths?: readonly [number, number];
+}
+
+/** What a protocol declares: see the module comment. */
+export interface ProtocolSpec<P extends string = string, Port extends number = number> {
+  /** The library name (`samp`, `vcmp`, `mcquery`): first part of every layout id and abbreviation. */
+  readonly name: P;
+  /** Display name (`SA:MP`), as in "SA:MP query". */
+  readonly title: string;
+  /** The name in a document's title (`SA:MP / open.mp`; default: `title`). */
+  readonly fullTitle?: string;
+  /** What the protocol covers, for help texts (`SA:MP and open.mp`). */
+  readonly summary?: string;
+  /** The name the CLI shows (default: `name`). */
+  readonly commandName?: string;
+  /** More names the CLI accepts. */
+  readonly aliases?: readonly string[];
+  /** The port a server listens on unless told otherwise. */
+  readonly defaultPort: Port;
+  /** Ports the Wireshark plugin registers (Decode As); default: the default port. */
+  readonly ports?: readonly number[];
+  /** Byte order of most multi-byte integers (the .ksy `meta/endian`). */
+  readonly endian: 'le' | 'be';
+  /** Every message by name, older forms included. */
+  readonly messages: Readonly<Record<string, MessagePair>>;
+  /** Bytes a datagram must have for its magic to count as this protocol's signature (default: the magic's length). */
+  readonly signatureMinLength?: number;
+  readonly recognize: RecognitionRule;
+  /** A magic-less reply this protocol may send, and what to tell a caller who passed one without a hint. */
+  readonly unsigned?: { readonly mayBe: (bytes: Uint8Array) => boolean; readonly advice: string };
+  readonly pairing?: PairingKey;
+  /** Messages answered by several datagrams and no end marker, collected until a quiet period. */
+  readonly collected?: readonly string[];
+  /** Why a request of a message may have gone unanswered, for the messages whose silence means something. */
+  readonly silence?: Readonly<Record<string, string>>;
+  /** Byte patterns beyond the declarations that tell layouts apart, by layout id (the Wireshark heuristics). */
+  readonly recognitionHints?: Readonly<Record<string, RecognitionHint>>;
+}
+
+/** A leading magic of a protocol's layouts, and the directions whose layouts start with it. */
+export interface Signature {
+  readonly bytes: Uint8Array;
+  readonly directions: readonly Direction[];
+}
+
+/** A declared protocol: its spec, and what is derived from its layouts. */
+export interface ProtocolDeclaration<P extends string = string, Port extends number = number> extends ProtocolSpec<P, Port> {
+  readonly commandName: string;
+  readonly aliases: readonly string[];
+  readonly ports: readonly number[];
+  /** Every layout, requests and responses, each once. */
+  readonly layouts: readonly AnyLayout[];
+  /** The distinct leading magics of its layouts, in declaration order. */
+  readonly signatures: readonly Signature[];
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Declares a protocol: checks that every layout names it, and derives its layouts and signatures. */
+export function defineProtocol<const P extends string, const Port extends number>(spec: ProtocolSpec<P, Port>): ProtocolDeclaration<P, Port> {
+  const layouts = [...new Set(Object.values(spec.messages).flatMap((m) => [m.request, m.response]))] as AnyLayout[];
+  const signatures: { bytes: Uint8Array; directions: Direction[] }[] = [];
+  for (const l of layouts) {
+    if (l.protocol !== spec.name) throw new Error(`protocol ${spec.name}: layout ${l.id} names protocol ${l.protocol}`);
+    const f = l.fields[0];
+    if (f?.kind !== 'magic') continue;
+    const seen = signatures.find((s) => sameBytes(s.bytes, f.bytes));
+    if (!seen) signatures.push({ bytes: f.bytes, directions: [l.direction] });
+    else if (!seen.directions.includes(l.direction)) seen.directions.push(l.direction);
+  }
+  return Object.freeze({
+    ...spec,
+    commandName: spec.commandName ?? spec.name,
+    aliases: spec.aliases ?? [],
+    ports: spec.ports ?? [spec.defaultPort],
+    layouts,
+    signatures,
+  });
+}
+
+/** The magic of `p`'s `direction` layouts as one big-endian number (4-byte magics), for a single comparison. */
+export function magicNumber(p: ProtocolDeclaration, direction: Direction): number {
+  const s = p.signatures.find((x) => x.directions.includes(direction) && x.bytes.length === 4);
+  if (!s) throw new Error(`protocol ${p.name} has no 4-byte ${direction} magic`);
+  return ((s.bytes[0]! << 24) | (s.bytes[1]! << 16) | (s.bytes[2]! << 8) | s.bytes[3]!) >>> 0;
+}
+
+/** The first four bytes as one big-endian number; -1 when shorter. */
+export const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
+
+/** The value of a layout's first `const` field (its opcode or type byte). */
+export function selectorOf(layout: AnyLayout): number {
+  const f = layout.fields.find((x) => x.kind === 'const');
+  if (f?.kind !== 'const') throw new Error(`${layout.id} has no selector`);
+  return f.value;
+}
+
+/** Recognitions are few (a layout and a direction): made once each, not per datagram. */
+const recognitions = new Map<AnyLayout, Partial<Record<Direction | 'either', Recognized>>>();
+
+/** The (shared, frozen) recognition of `layout` in `direction`. */
+export function found(direction: Direction | 'either', layout: AnyLayout): Recognized {
+  let byDirection = recognitions.get(layout);
+  if (!byDirection) recognitions.set(layout, (byDirection = {}));
+  return (byDirection[direction] ??= Object.freeze({ protocol: layout.protocol, direction, message: layout.message, layout }));
+}
+
+/**
+ * The first layout in `candidates` that decodes `bytes` exactly, else the first that decodes
+ * at all, else the first. Told by each layout's `measure` (its length prefixes and counts,
+ * not a decode, and no exception where one does not fit).
+ */
+export function bestFit(candidates: readonly AnyLayout[], bytes: Uint8Array, options?: CodecOptions): AnyLayout {
+  let fallback: AnyLayout | undefined;
+  for (const l of candidates) {
+    const n = l.measure(bytes, options);
+    if (n === bytes.length) return l;
+    if (n >= 0) fallback ??= l;
+  }
+  return fallback ?? candidates[0]!;
+}
+
+const hexByte = (b: number): string => `0x${b.toString(16).padStart(2, '0')}`;
+
+/**
+ * The message whose opcode is the character at `at` (a table keyed by opcode character), or
+ * the failure: too short to hold the opcode, or an opcode the table lacks.
+ */
+export function byOpcode<E>(p: { readonly name: string; readonly title: string }, table: Readonly<Record<string, MessagePair>>, at: number, bytes: Uint8Array, fail: Fail<E>): MessagePair | E {
+  if (bytes.length <= at) {
+    return fail(() => new UnrecognizedPacketError(`${p.name}: a ${p.title} query is at least ${at + 1} bytes, got ${bytes.length}`,
+      { field: `${p.name}.opcode`, offset: bytes.length, needed: at + 1, available: bytes.length }));
+  }
+  const pair = table[String.fromCharCode(bytes[at]!)];
+  return pair ?? fail(() => new UnknownOpcodeError({ layout: '', field: `${p.name}.opcode`, offset: at, actual: hexByte(bytes[at]!) }));
+}
+
+/** Whether `p` is a message pair (not a failure value). */
+export const isPair = (p: unknown): p is MessagePair => typeof p === 'object' && p !== null && 'request' in p;
+
+/** An unknown type byte `actual` at `offset` of protocol `name`'s field `field`. */
+export const unknownType = (field: string, offset: number, actual: number | undefined): CodecError =>
+  new UnknownOpcodeError({ layout: '', field, offset, actual: actual === undefined ? 'none' : hexByte(actual) });

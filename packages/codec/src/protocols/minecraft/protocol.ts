@@ -1,0 +1,68 @@
+/**
+ * Minecraft query (GameSpy4), declared once (see grammar/protocol.ts). Requests start FE FD
+ * (header.ts); replies carry no magic, so a reply is told by its shape (heuristic.ts) or by
+ * the request it answers.
+ */
+import { defineProtocol, found, unknownType, type ProtocolDeclaration } from '../../grammar/protocol.ts';
+import { UnrecognizedPacketError } from '../../errors.ts';
+import { mcqueryMessages } from './messages.ts';
+import { HANDSHAKE, STAT } from './header.ts';
+
+/** Where a request's and a reply's type byte are. */
+const TYPE_AT = { request: 2, response: 0 } as const;
+
+const isRequest = (b: Uint8Array): boolean => b.length >= 3 && b[0] === 0xfe && b[1] === 0xfd;
+
+/**
+ * A full-stat reply has an 11-byte split header after the session id whose last two
+ * bytes are 80 00 (any 9 bytes before them: "splitnum\0", Geyser's "GeyserMC\0").
+ */
+const looksLikeFullStat = (bytes: Uint8Array): boolean => bytes.length >= 16 && bytes[13] === 0 && bytes[14] === 0x80 && bytes[15] === 0;
+
+/** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows. */
+export const mayBeMinecraftReply = (b: Uint8Array): boolean => b.length >= 5 && (b[0] === HANDSHAKE || b[0] === STAT);
+
+/** Minecraft query (GameSpy4). */
+export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProtocol({
+  name: 'mcquery',
+  title: 'Minecraft query',
+  fullTitle: 'Minecraft (GameSpy4)',
+  summary: 'GameSpy4 query',
+  commandName: 'minecraft',
+  aliases: ['minecraft', 'mc', 'gs4'],
+  defaultPort: 25565,
+  // 19132: Bedrock servers (and Geyser) answer the same query there.
+  ports: [25565, 19132],
+  endian: 'be',
+  messages: mcqueryMessages,
+  // The magic FE FD and the type byte.
+  signatureMinLength: 3,
+  recognize(bytes, hint, _options, fail) {
+    const direction = hint.direction ?? (isRequest(bytes) ? 'request' : 'response');
+    if (hint.message) {
+      const pair = (mcqueryMessages as Partial<Record<string, (typeof mcqueryMessages)[keyof typeof mcqueryMessages]>>)[hint.message];
+      if (!pair) return fail(() => new UnrecognizedPacketError(`mcquery: no message named ${JSON.stringify(hint.message)}`));
+      return found(direction, pair[direction]);
+    }
+    const typeAt = TYPE_AT[direction];
+    const type = bytes[typeAt];
+    if (type === HANDSHAKE) return found(direction, mcqueryMessages.handshake[direction]);
+    if (type !== STAT) return fail(() => unknownType('mcquery.type', typeAt, type));
+    if (direction === 'request') {
+      // Servers choose basic or full by length alone: 15 bytes is full (MJ).
+      return found(direction, bytes.length === 15 ? mcqueryMessages.full.request : mcqueryMessages.basic.request);
+    }
+    return found(direction, looksLikeFullStat(bytes) ? mcqueryMessages.full.response : mcqueryMessages.basic.response);
+  },
+  unsigned: {
+    mayBe: mayBeMinecraftReply,
+    advice: 'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
+  },
+  // The session id: request bytes 3–6, reply bytes 1–4; the type byte before it.
+  pairing: { kind: 'session', request: { type: TYPE_AT.request, session: [3, 7] }, response: { type: TYPE_AT.response, session: [1, 5] } },
+  silence: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
+  recognitionHints: {
+    // What looksLikeFullStat reads: a full-stat reply's split header ends 00 80 00 at offset 13.
+    'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },
+  },
+});

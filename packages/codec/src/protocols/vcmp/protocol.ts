@@ -1,0 +1,26 @@
+/**
+ * VC:MP 0.4, declared once (see grammar/protocol.ts). Requests start `VCMP`, replies `MP04`
+ * (header.ts): the magic tells the direction.
+ */
+import { byOpcode, defineProtocol, first4, found, isPair, magicNumber, type ProtocolDeclaration } from '../../grammar/protocol.ts';
+import { vcmpMessages } from './messages.ts';
+
+/** VC:MP 0.4 query. */
+export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
+  name: 'vcmp',
+  title: 'VC:MP',
+  defaultPort: 8192,
+  endian: 'le',
+  messages: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
+  recognize(bytes, hint, _options, fail) {
+    const pair = byOpcode(vcmpProtocol, vcmpMessages, 10, bytes, fail);
+    if (!isPair(pair)) return pair;
+    const direction = hint.direction ?? (first4(bytes) === REPLY ? 'response' : 'request');
+    return found(direction, pair[direction]);
+  },
+  // The same header as SA:MP's: a reply echoes the request's bytes 4–10, a ping its nonce too.
+  pairing: { kind: 'echo', from: 4, to: 11, opcodeAt: 10, longer: { to: 15, messages: [{ opcode: 'p' }] } },
+  silence: { clients: 'possibly >100 players, or throttled' },
+});
+
+const REPLY = magicNumber(vcmpProtocol, 'response');
