@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fieldRegistry, toHex, type FieldNode, type Protocol } from '@gamequery/codec';
+import { MASK, fieldRegistry, toHex, type FieldNode, type Protocol } from '@gamequery/codec';
 import { exportWireshark } from '@gamequery/codec/export';
 
 export const gameProtocols: readonly string[] = ['samp', 'vcmp', 'mcquery'] satisfies Protocol[];
@@ -175,6 +175,8 @@ const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 /**
  * Compares our tree with tshark's item by item (abbreviation, offset, length, value and
  * display text), adding what differs to `problems`; returns how many items it compared.
+ * A secret node (an RCON password, a command that sets one, a reply that echoes one) must
+ * show masked, value and label alike: the plugin's show_secrets preference is off here.
  */
 export function compareFields(want: readonly FieldNode[], got: readonly Got[], path: string, problems: string[]): number {
   if (want.length !== got.length) {
@@ -191,7 +193,8 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       return;
     }
     const row = rows.get(w.abbrev)!;
-    const label = `${row.label}: ${w.show}`;
+    const masked = w.secret && typeof w.value === 'string' ? w.masked ?? MASK : undefined;
+    const label = `${row.label}: ${masked ?? w.show}`;
     // Wireshark cuts item labels at 240 bytes ("Name [truncated]: ...").
     const labelled = utf8Length(label) < 240 ? label : g.showname;
     const v = w.value;
@@ -216,6 +219,11 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
         }
         // Wireshark 4.0 keeps a string value as a C string, cut at its first NUL (4.2 lifted
         // that); the plugin then writes the whole text into the label itself.
+        if (masked !== undefined) {
+          // The plugin masks the text itself; the escaped form is only ours to compare where nothing is escaped.
+          ok = plainText(masked) ? g.show === masked && g.showname === labelled : g.show.includes(MASK);
+          break;
+        }
         const nul = String(v).indexOf('\0');
         ok = g.show === (nul < 0 ? v : String(v).slice(0, nul)) && (nul < 0 && !plainText(String(v)) || g.showname === labelled);
         break;

@@ -18,6 +18,8 @@ import { layouts } from '../../packet.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 import { toLua } from './lua.ts';
 import { luaRuntime } from './runtime.lua.ts';
+import { declaresSecrets, luaSecret } from './secrets.ts';
+import { MASK } from '../../grammar/display.ts';
 
 /** The ports each dissector claims in `udp.port` (Decode As), from each protocol's declaration; heuristics cover every other port. */
 export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(builtInProtocols.map((p) => [p.name, p.ports])) as Record<Protocol, readonly number[]>;
@@ -54,6 +56,7 @@ function luaField(f: Field): LuaTable {
         k: 'string', a: f.abbrev, name: f.name, numeric: f.numeric,
         prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
         fixed: 'fixed' in s ? s.fixed : undefined,
+        ...luaSecret(f),
       };
     }
     case 'list':
@@ -145,6 +148,7 @@ function luaLayout(layout: AnyLayout, hints: Readonly<Record<string, Recognition
     size: sizeOf(layout.fields),
     magic: first?.kind === 'magic' ? first.bytes : undefined,
     selector: sel && selector ? { a: sel.abbrev, offset: selector.offset, ...intSpec(sel.type), value: sel.value } : undefined,
+    secrets: declaresSecrets(layout) || undefined,
     hint: hint ? { offset: hint.offset, bytes: Uint8Array.from(hint.bytes), min: hint.lengths?.[0], max: hint.lengths?.[1] } : undefined,
     fields: layout.fields.map(luaField),
   };
@@ -193,6 +197,7 @@ function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: rea
       .filter((r) => r.protocol === protocol)
       .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
     magics,
+    secrets: mine.some(declaresSecrets) || undefined,
     layouts: mine.map((l) => luaLayout(l, declared?.recognitionHints ?? {})),
     pairs: pairsOf(declared, mine),
   };
@@ -208,7 +213,9 @@ const header = (names: string, ports: string): string => `-- gamequery.lua: Wire
 --   tshark -X lua_script:gamequery.lua -r capture.pcap
 -- Ports (Decode As): ${ports}; heuristics find the
 -- protocols on any other UDP port (Minecraft replies through the request they answer).
--- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
+-- Preferences per protocol: text encoding of strings, claiming every datagram on the ports, and where a protocol
+-- carries secrets (SA:MP's RCON passwords) show_secrets, default off: they are then masked in the tree and the Info
+-- column, in a request and in the replies that echo them; the packet bytes pane shows them all the same.
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
 `;
 
@@ -246,7 +253,7 @@ export function exportWireshark(selection: readonly AnyLayout[] = layouts, optio
   const declared = (p: string): ProtocolDeclaration | undefined => declarationOf(p, options.protocols);
   const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? declared(p)?.ports ?? [];
   const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p), declared(p)));
-  const spec = { charsets, decoders: decoders(), protocols };
+  const spec = { charsets, decoders: decoders(), mask: MASK, protocols };
   const names = [...byProtocol].map(([p, mine]) => declared(p)?.fullTitle ?? mine[0]!.protocolName);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
   const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');

@@ -98,6 +98,76 @@ local function fill(template, values, missing, hex)
 end
 
 ---------------------------------------------------------------------------
+-- Secrets (RCON passwords), masked as `gamequery dissect` masks them
+---------------------------------------------------------------------------
+
+-- A Lua pattern that stands for the text itself, and the mask as a gsub replacement.
+local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
+local MASK_REPLACEMENT = SPEC.mask and SPEC.mask:gsub("%%", "%%%%")
+
+-- 'text' with the secret part a field's 'redact' patterns find masked, and that part
+-- (trailing blanks trimmed, as a console reads it); nil where none matches.
+local function redaction(text, patterns)
+  for _, p in ipairs(patterns) do
+    local s, part, e = text:match(p)
+    if s then return text:sub(1, s - 1) .. SPEC.mask .. text:sub(e), part:match("^(.-)%s*$") end
+  end
+  return nil
+end
+
+-- The secrets a decoded message holds: each wholly secret string, and what a command sets.
+local function secrets_of(fields, values, out)
+  for _, f in ipairs(fields) do
+    local v = f.name and values[f.name]
+    if f.k == "string" and type(v) == "string" then
+      local secret = f.secret and v
+      if f.redact then secret = select(2, redaction(v, f.redact)) end
+      if secret and secret ~= "" then out[#out + 1] = secret end
+    elseif f.k == "group" then
+      secrets_of(f.fields, values, out)
+    elseif f.k == "list" and type(v) == "table" then
+      for _, o in ipairs(v) do secrets_of(f.entry.fields, o, out) end
+    end
+  end
+  -- Longest first, so a secret inside another is not masked first.
+  table.sort(out, function(a, b) return #a > #b end)
+  return out
+end
+
+-- 'text' with every occurrence of each secret masked.
+local function mask_all(text, secrets)
+  if not secrets then return text end
+  for _, secret in ipairs(secrets) do text = text:gsub(literal(secret), MASK_REPLACEMENT) end
+  return text
+end
+
+-- A string field's text as the tree shows it: whole secrets masked, the part a command sets
+-- masked, and every secret of the exchange ('m.secrets') masked where it occurs; all of it
+-- as is when the protocol's show_secrets preference is on ('m.clear').
+local function shown_text(m, f, text)
+  if m.clear then return text end
+  if f.secret then return SPEC.mask end
+  if f.redact then text = redaction(text, f.redact) or text end
+  return mask_all(text, m.secrets)
+end
+
+-- A copy of 'values' for a summary template (Info column, list entries): each string of
+-- 'fields' as the tree shows it, but a password a command sets stays masked even when
+-- secrets are shown, as in the dissector's summary.
+local function masked_values(fields, values, m)
+  local out = {}
+  for k, v in pairs(values) do out[k] = v end
+  for _, f in ipairs(fields) do
+    local v = f.name and values[f.name]
+    if f.k == "string" and type(v) == "string" then
+      if m.clear then out[f.name] = f.redact and redaction(v, f.redact) or v
+      else out[f.name] = shown_text(m, f, v) end
+    end
+  end
+  return out
+end
+
+---------------------------------------------------------------------------
 -- Errors: a table with the codec's error name, field, offset and message
 ---------------------------------------------------------------------------
 
@@ -176,7 +246,7 @@ local function walk_entry(w, list, tree, items)
     walk_fields(w, entry.fields, tree, o)
   else
     local item = subtree(w, tree, entry.a, entry.fields, o)
-    if item and entry.summary then item:append_text(": " .. fill(entry.summary, o)) end
+    if item and entry.summary then item:append_text(": " .. fill(entry.summary, w.masking and masked_values(entry.fields, o, w) or o)) end
   end
   items[#items + 1] = o
 end
@@ -215,10 +285,12 @@ local function walk_string(w, f, tree, values)
     end
   end
   if tree then
-    local item = tree:add(HF[f.a], tvb(start, wire), text)
+    -- The item's value is the shown text, so masked secrets are masked in -T fields/json and filters too.
+    local shown = (f.secret or f.redact or w.secrets) and shown_text(w, f, text) or text
+    local item = tree:add(HF[f.a], tvb(start, wire), shown)
     -- Wireshark 4.0 keeps a string value as a C string, cut at its first NUL (4.2 lifted that):
     -- a counted string with a NUL inside gets its whole text in the label, as the codec shows it.
-    if text:find("\0", 1, true) then item:set_text(w.rows[f.a].label .. ": " .. show_text(text)) end
+    if shown:find("\0", 1, true) then item:set_text(w.rows[f.a].label .. ": " .. show_text(shown)) end
   end
   values[f.name] = value
   w.off = start + wire
@@ -312,8 +384,10 @@ walk_fields = function(w, fields, tree, values)
 end
 
 -- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset.
-local function interpret(P, fields, tvb, tree)
-  local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows }
+-- 'secrets': those of the exchange, masked in the tree unless the protocol shows them.
+local function interpret(P, fields, tvb, tree, secrets)
+  local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows,
+    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets }
   local values = {}
   local ok, err = pcall(walk_fields, w, fields, tree, values)
   if not ok and getmetatable(err) ~= Stop then error(err, 0) end
@@ -482,6 +556,12 @@ local function recognize(P, tvb, pinfo, mode)
   end
   -- 4. Tracking, first pass only.
   local d = { layout = L }
+  -- A request's secrets, for the request and for every reply linked to it (which may echo them).
+  if L.secrets and L.direction == "request" then
+    local _, _, values = interpret(P, L.fields, tvb, nil)
+    d.secrets = secrets_of(L.fields, values, {})
+    if #d.secrets == 0 then d.secrets = nil end
+  end
   local pair = P.pairs[L.message]
   local key = key_of(pair, L.direction, tvb)
   d.time = frame_time(pinfo)
@@ -489,7 +569,7 @@ local function recognize(P, tvb, pinfo, mode)
     if key then
       local k = P.name .. "|" .. src .. ">" .. dst .. "|" .. key
       PENDING[k] = PENDING[k] or {}
-      d.request = { frame = pinfo.number, time = d.time }
+      d.request = { frame = pinfo.number, time = d.time, secrets = d.secrets }
       table.insert(PENDING[k], d.request)
     end
   elseif key then
@@ -542,7 +622,9 @@ local function dissect(P, tvb, pinfo, tree, d)
       fields[#fields + 1] = f
     end
   end
-  local ok, err, values = interpret(P, fields, tvb, item)
+  local secrets = d.secrets or (d.answers and d.answers.secrets)
+  local ok, err, values = interpret(P, fields, tvb, item, secrets)
+  if P.secrets then values = masked_values(fields, values, { secrets = secrets, clear = P.proto.prefs.show_secrets }) end
   -- The Info column is the dissector's summary (dissect.ts, payload.ts), word for word.
   local head = P.display .. " " .. L.message .. " " .. L.direction
   local info = L.info and (head .. ": " .. fill(L.info.template, values, "?", L.info.hex)) or head
@@ -621,6 +703,11 @@ for _, P in ipairs(SPEC.protocols) do
   proto.prefs.charset = Pref.enum("Text encoding", default, "Charset of the strings (none of these protocols says)", choices, false)
   proto.prefs.force = Pref.bool("Claim every datagram on the registered ports", false,
     "Dissect every datagram on the ports above (or Decode As) as " .. P.display .. ", even without its signature")
+  if P.secrets then
+    proto.prefs.show_secrets = Pref.bool("Show secrets (RCON passwords)", false,
+      "Show passwords in clear in the tree and the Info column: off, a request's password and one its command sets are "
+        .. "masked there, in the request and in the replies that echo them. The packet bytes pane shows them either way.")
+  end
 
   proto.init = reset_state
   proto.dissector = function(tvb, pinfo, tree)

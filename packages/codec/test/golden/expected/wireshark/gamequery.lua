@@ -8,7 +8,9 @@
 --   tshark -X lua_script:gamequery.lua -r capture.pcap
 -- Ports (Decode As): samp 7777; vcmp 8192; mcquery 25565, 19132; heuristics find the
 -- protocols on any other UDP port (Minecraft replies through the request they answer).
--- Preferences per protocol: text encoding of strings, and claiming every datagram on the ports.
+-- Preferences per protocol: text encoding of strings, claiming every datagram on the ports, and where a protocol
+-- carries secrets (SA:MP's RCON passwords) show_secrets, default off: they are then masked in the tree and the Info
+-- column, in a request and in the replies that echo them; the packet bytes pane shows them all the same.
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
 
 local SPEC = {
@@ -18,6 +20,7 @@ local SPEC = {
     ["windows-1252"] = { "\226\130\172", "\194\129", "\226\128\154", "\198\146", "\226\128\158", "\226\128\166", "\226\128\160", "\226\128\161", "\203\134", "\226\128\176", "\197\160", "\226\128\185", "\197\146", "\194\141", "\197\189", "\194\143", "\194\144", "\226\128\152", "\226\128\153", "\226\128\156", "\226\128\157", "\226\128\162", "\226\128\147", "\226\128\148", "\203\156", "\226\132\162", "\197\161", "\226\128\186", "\197\147", "\194\157", "\197\190", "\197\184", "\194\160", "\194\161", "\194\162", "\194\163", "\194\164", "\194\165", "\194\166", "\194\167", "\194\168", "\194\169", "\194\170", "\194\171", "\194\172", "\194\173", "\194\174", "\194\175", "\194\176", "\194\177", "\194\178", "\194\179", "\194\180", "\194\181", "\194\182", "\194\183", "\194\184", "\194\185", "\194\186", "\194\187", "\194\188", "\194\189", "\194\190", "\194\191", "\195\128", "\195\129", "\195\130", "\195\131", "\195\132", "\195\133", "\195\134", "\195\135", "\195\136", "\195\137", "\195\138", "\195\139", "\195\140", "\195\141", "\195\142", "\195\143", "\195\144", "\195\145", "\195\146", "\195\147", "\195\148", "\195\149", "\195\150", "\195\151", "\195\152", "\195\153", "\195\154", "\195\155", "\195\156", "\195\157", "\195\158", "\195\159", "\195\160", "\195\161", "\195\162", "\195\163", "\195\164", "\195\165", "\195\166", "\195\167", "\195\168", "\195\169", "\195\170", "\195\171", "\195\172", "\195\173", "\195\174", "\195\175", "\195\176", "\195\177", "\195\178", "\195\179", "\195\180", "\195\181", "\195\182", "\195\183", "\195\184", "\195\185", "\195\186", "\195\187", "\195\188", "\195\189", "\195\190", "\195\191" },
     ["windows-1251"] = { "\208\130", "\208\131", "\226\128\154", "\209\147", "\226\128\158", "\226\128\166", "\226\128\160", "\226\128\161", "\226\130\172", "\226\128\176", "\208\137", "\226\128\185", "\208\138", "\208\140", "\208\139", "\208\143", "\209\146", "\226\128\152", "\226\128\153", "\226\128\156", "\226\128\157", "\226\128\162", "\226\128\147", "\226\128\148", "\194\152", "\226\132\162", "\209\153", "\226\128\186", "\209\154", "\209\156", "\209\155", "\209\159", "\194\160", "\208\142", "\209\158", "\208\136", "\194\164", "\210\144", "\194\166", "\194\167", "\208\129", "\194\169", "\208\132", "\194\171", "\194\172", "\194\173", "\194\174", "\208\135", "\194\176", "\194\177", "\208\134", "\209\150", "\210\145", "\194\181", "\194\182", "\194\183", "\209\145", "\226\132\150", "\209\148", "\194\187", "\209\152", "\208\133", "\209\149", "\209\151", "\208\144", "\208\145", "\208\146", "\208\147", "\208\148", "\208\149", "\208\150", "\208\151", "\208\152", "\208\153", "\208\154", "\208\155", "\208\156", "\208\157", "\208\158", "\208\159", "\208\160", "\208\161", "\208\162", "\208\163", "\208\164", "\208\165", "\208\166", "\208\167", "\208\168", "\208\169", "\208\170", "\208\171", "\208\172", "\208\173", "\208\174", "\208\175", "\208\176", "\208\177", "\208\178", "\208\179", "\208\180", "\208\181", "\208\182", "\208\183", "\208\184", "\208\185", "\208\186", "\208\187", "\208\188", "\208\189", "\208\190", "\208\191", "\209\128", "\209\129", "\209\130", "\209\131", "\209\132", "\209\133", "\209\134", "\209\135", "\209\136", "\209\137", "\209\138", "\209\139", "\209\140", "\209\141", "\209\142", "\209\143" },
   },
+  mask = "********",
   protocols = {
     {
       name = "samp",
@@ -87,6 +90,7 @@ local SPEC = {
         { "samp.malformed", "Malformed Packet", "FT_NONE", "none", nil, "Where and why decoding stopped on a truncated or inconsistent packet" },
       },
       magics = { "SAMP" },
+      secrets = true,
       layouts = {
         {
           id = "samp.info.request",
@@ -301,6 +305,7 @@ local SPEC = {
           info = { template = "{command}", hex = {} },
           magic = "SAMP",
           selector = { a = "samp.opcode", offset = 10, size = 1, value = 120 },
+          secrets = true,
           fields = {
             { k = "magic", a = "samp.magic", bytes = "SAMP", text = true },
             { k = "ipv4", a = "samp.server_ip", name = "serverIp" },
@@ -311,12 +316,14 @@ local SPEC = {
               a = "samp.rcon.password",
               name = "password",
               prefix = { a = "samp.rcon.password.len", size = 2, le = true },
+              secret = true,
             },
             {
               k = "string",
               a = "samp.rcon.command",
               name = "command",
               prefix = { a = "samp.rcon.command.len", size = 2, le = true },
+              redact = { "^%s*[Rr][Cc][Oo][Nn]_[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]%s+()(%S.*)()$", "^%s*[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]%s+()(%S.*)()$" },
             },
           },
         },
@@ -879,6 +886,76 @@ local function fill(template, values, missing, hex)
 end
 
 ---------------------------------------------------------------------------
+-- Secrets (RCON passwords), masked as `gamequery dissect` masks them
+---------------------------------------------------------------------------
+
+-- A Lua pattern that stands for the text itself, and the mask as a gsub replacement.
+local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
+local MASK_REPLACEMENT = SPEC.mask and SPEC.mask:gsub("%%", "%%%%")
+
+-- 'text' with the secret part a field's 'redact' patterns find masked, and that part
+-- (trailing blanks trimmed, as a console reads it); nil where none matches.
+local function redaction(text, patterns)
+  for _, p in ipairs(patterns) do
+    local s, part, e = text:match(p)
+    if s then return text:sub(1, s - 1) .. SPEC.mask .. text:sub(e), part:match("^(.-)%s*$") end
+  end
+  return nil
+end
+
+-- The secrets a decoded message holds: each wholly secret string, and what a command sets.
+local function secrets_of(fields, values, out)
+  for _, f in ipairs(fields) do
+    local v = f.name and values[f.name]
+    if f.k == "string" and type(v) == "string" then
+      local secret = f.secret and v
+      if f.redact then secret = select(2, redaction(v, f.redact)) end
+      if secret and secret ~= "" then out[#out + 1] = secret end
+    elseif f.k == "group" then
+      secrets_of(f.fields, values, out)
+    elseif f.k == "list" and type(v) == "table" then
+      for _, o in ipairs(v) do secrets_of(f.entry.fields, o, out) end
+    end
+  end
+  -- Longest first, so a secret inside another is not masked first.
+  table.sort(out, function(a, b) return #a > #b end)
+  return out
+end
+
+-- 'text' with every occurrence of each secret masked.
+local function mask_all(text, secrets)
+  if not secrets then return text end
+  for _, secret in ipairs(secrets) do text = text:gsub(literal(secret), MASK_REPLACEMENT) end
+  return text
+end
+
+-- A string field's text as the tree shows it: whole secrets masked, the part a command sets
+-- masked, and every secret of the exchange ('m.secrets') masked where it occurs; all of it
+-- as is when the protocol's show_secrets preference is on ('m.clear').
+local function shown_text(m, f, text)
+  if m.clear then return text end
+  if f.secret then return SPEC.mask end
+  if f.redact then text = redaction(text, f.redact) or text end
+  return mask_all(text, m.secrets)
+end
+
+-- A copy of 'values' for a summary template (Info column, list entries): each string of
+-- 'fields' as the tree shows it, but a password a command sets stays masked even when
+-- secrets are shown, as in the dissector's summary.
+local function masked_values(fields, values, m)
+  local out = {}
+  for k, v in pairs(values) do out[k] = v end
+  for _, f in ipairs(fields) do
+    local v = f.name and values[f.name]
+    if f.k == "string" and type(v) == "string" then
+      if m.clear then out[f.name] = f.redact and redaction(v, f.redact) or v
+      else out[f.name] = shown_text(m, f, v) end
+    end
+  end
+  return out
+end
+
+---------------------------------------------------------------------------
 -- Errors: a table with the codec's error name, field, offset and message
 ---------------------------------------------------------------------------
 
@@ -957,7 +1034,7 @@ local function walk_entry(w, list, tree, items)
     walk_fields(w, entry.fields, tree, o)
   else
     local item = subtree(w, tree, entry.a, entry.fields, o)
-    if item and entry.summary then item:append_text(": " .. fill(entry.summary, o)) end
+    if item and entry.summary then item:append_text(": " .. fill(entry.summary, w.masking and masked_values(entry.fields, o, w) or o)) end
   end
   items[#items + 1] = o
 end
@@ -996,10 +1073,12 @@ local function walk_string(w, f, tree, values)
     end
   end
   if tree then
-    local item = tree:add(HF[f.a], tvb(start, wire), text)
+    -- The item's value is the shown text, so masked secrets are masked in -T fields/json and filters too.
+    local shown = (f.secret or f.redact or w.secrets) and shown_text(w, f, text) or text
+    local item = tree:add(HF[f.a], tvb(start, wire), shown)
     -- Wireshark 4.0 keeps a string value as a C string, cut at its first NUL (4.2 lifted that):
     -- a counted string with a NUL inside gets its whole text in the label, as the codec shows it.
-    if text:find("\0", 1, true) then item:set_text(w.rows[f.a].label .. ": " .. show_text(text)) end
+    if shown:find("\0", 1, true) then item:set_text(w.rows[f.a].label .. ": " .. show_text(shown)) end
   end
   values[f.name] = value
   w.off = start + wire
@@ -1093,8 +1172,10 @@ walk_fields = function(w, fields, tree, values)
 end
 
 -- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset.
-local function interpret(P, fields, tvb, tree)
-  local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows }
+-- 'secrets': those of the exchange, masked in the tree unless the protocol shows them.
+local function interpret(P, fields, tvb, tree, secrets)
+  local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows,
+    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets }
   local values = {}
   local ok, err = pcall(walk_fields, w, fields, tree, values)
   if not ok and getmetatable(err) ~= Stop then error(err, 0) end
@@ -1263,6 +1344,12 @@ local function recognize(P, tvb, pinfo, mode)
   end
   -- 4. Tracking, first pass only.
   local d = { layout = L }
+  -- A request's secrets, for the request and for every reply linked to it (which may echo them).
+  if L.secrets and L.direction == "request" then
+    local _, _, values = interpret(P, L.fields, tvb, nil)
+    d.secrets = secrets_of(L.fields, values, {})
+    if #d.secrets == 0 then d.secrets = nil end
+  end
   local pair = P.pairs[L.message]
   local key = key_of(pair, L.direction, tvb)
   d.time = frame_time(pinfo)
@@ -1270,7 +1357,7 @@ local function recognize(P, tvb, pinfo, mode)
     if key then
       local k = P.name .. "|" .. src .. ">" .. dst .. "|" .. key
       PENDING[k] = PENDING[k] or {}
-      d.request = { frame = pinfo.number, time = d.time }
+      d.request = { frame = pinfo.number, time = d.time, secrets = d.secrets }
       table.insert(PENDING[k], d.request)
     end
   elseif key then
@@ -1323,7 +1410,9 @@ local function dissect(P, tvb, pinfo, tree, d)
       fields[#fields + 1] = f
     end
   end
-  local ok, err, values = interpret(P, fields, tvb, item)
+  local secrets = d.secrets or (d.answers and d.answers.secrets)
+  local ok, err, values = interpret(P, fields, tvb, item, secrets)
+  if P.secrets then values = masked_values(fields, values, { secrets = secrets, clear = P.proto.prefs.show_secrets }) end
   -- The Info column is the dissector's summary (dissect.ts, payload.ts), word for word.
   local head = P.display .. " " .. L.message .. " " .. L.direction
   local info = L.info and (head .. ": " .. fill(L.info.template, values, "?", L.info.hex)) or head
@@ -1402,6 +1491,11 @@ for _, P in ipairs(SPEC.protocols) do
   proto.prefs.charset = Pref.enum("Text encoding", default, "Charset of the strings (none of these protocols says)", choices, false)
   proto.prefs.force = Pref.bool("Claim every datagram on the registered ports", false,
     "Dissect every datagram on the ports above (or Decode As) as " .. P.display .. ", even without its signature")
+  if P.secrets then
+    proto.prefs.show_secrets = Pref.bool("Show secrets (RCON passwords)", false,
+      "Show passwords in clear in the tree and the Info column: off, a request's password and one its command sets are "
+        .. "masked there, in the request and in the replies that echo them. The packet bytes pane shows them either way.")
+  end
 
   proto.init = reset_state
   proto.dissector = function(tvb, pinfo, tree)
