@@ -103,6 +103,10 @@ add({ protocol: 'samp', message: 'info', direction: 'response', name: 'trailing-
   source: CONSTRUCTED, hex: samp('i').u8(0).u16le(1).u16le(2).str32('a').str32('b').str32('c').raw(0xde, 0xad).hexString,
   canonical: samp('i').u8(0).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
   value: { ...local, password: false, players: 1, maxPlayers: 2, hostname: 'a', gamemode: 'b', language: 'c' } });
+add({ protocol: 'samp', message: 'info', direction: 'response', name: 'flag-byte', description: 'password byte 2 (PROTOCOLS.md §1.4 says 0 or 1): read as true, with a warning',
+  source: CONSTRUCTED, hex: samp('i').u8(2).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
+  canonical: samp('i').u8(1).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
+  value: { ...local, password: true, players: 1, maxPlayers: 2, hostname: 'a', gamemode: 'b', language: 'c' } });
 add({ protocol: 'samp', message: 'info', direction: 'response', name: 'truncated-hostname', description: 'hostname length says 12 but only 7 bytes follow',
   source: CONSTRUCTED, hex: samp('i').u8(0).u16le(1).u16le(2).u32le(12).ascii('Server ').hexString,
   error: { type: 'TruncatedError', offset: 20, field: 'samp.info.hostname' } });
@@ -388,7 +392,7 @@ for (const c of cases) {
     if (encoded !== canonical) { fail(c, `encode gives ${encoded}`); continue; }
     vector.value = valueToJson(layout, want);
     if (c.canonical) vector.canonicalHex = c.canonical;
-    if (ann.warnings.length) vector.warnings = ann.warnings.map((w) => ({ field: w.field, offset: w.offset }));
+    if (ann.warnings.length) vector.warnings = ann.warnings.map((w) => ({ code: w.code, field: w.field, offset: w.offset }));
   }
   vector.fields = ann.fields.map(nodeJson);
   vector.source = c.source;

@@ -16,6 +16,10 @@ export {
   magic, constant, countedList, terminatedList, group, secretFields,
 } from './grammar/fields.ts';
 export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
+// Expert items: every kind of warning declared once (code, group, severity, summary); warnings carry the code.
+export {
+  declareExperts, expertInfo, expertInfos, grammarExperts, warning, FLAG_BYTE, SHORT_LIST, TRAILING_BYTES, type ExpertInfo, type ExpertGroup, type ExpertSeverity,
+} from './grammar/expert.ts';
 export type {
   Layout, AnyLayout, LayoutSpec, Protocol, Direction, CodecOptions, EmitOptions, TextEmitOptions, Decoded, Annotation,
 } from './grammar/layout.ts';

@@ -49,7 +49,7 @@ describe('test-vectors/', () => {
     const value = valueFromJson(layout, v.value!);
     const decoded = layout.decode(bytes, opts);
     expect(decoded.value).toEqual(value);
-    expect(decoded.warnings.map(({ field, offset }) => ({ field, offset }))).toEqual(v.warnings ?? []);
+    expect(decoded.warnings.map(({ code, field, offset }) => ({ code, field, offset }))).toEqual(v.warnings ?? []);
     expect(toHex(layout.encode(value, opts))).toBe(v.canonicalHex ?? v.hex);
     expect(ann.value).toEqual(value);
   });

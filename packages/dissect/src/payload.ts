@@ -22,7 +22,7 @@ export interface DissectedPayload {
   readonly summary: string;
   readonly fields: FieldNode[];
   readonly value?: Record<string, unknown>;
-  readonly warnings: readonly { field: string; offset: number; message: string }[];
+  readonly warnings: readonly { code: string; field: string; offset: number; message: string }[];
   /** Why decoding stopped, when it did (typed error as JSON). */
   readonly error?: ReturnType<CodecError['toJSON']>;
   readonly length: number;

@@ -39,7 +39,8 @@ export interface PacketRecord {
   readonly fragments?: readonly number[] | undefined;
   /** Where and why decoding stopped. */
   readonly malformed?: { readonly type: string; readonly field: string; readonly offset: number; readonly message: string } | undefined;
-  readonly warnings: readonly { readonly field: string; readonly offset: number; readonly message: string }[];
+  /** Oddities that did not stop decoding; `code` names the declared kind (codec `expertInfo`: group and severity). */
+  readonly warnings: readonly { readonly code: string; readonly field: string; readonly offset: number; readonly message: string }[];
   /** Frame of the first response to this request. */
   responseIn?: number | undefined;
   /** Frame of the request this responds to. */

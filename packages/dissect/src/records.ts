@@ -9,7 +9,7 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, protocolNames, recognize, signatureOf,
+  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, minecraftRequestNotSeen, protocolNames, recognize, signatureOf,
   type CodecOptions, type DecodeWarning, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
@@ -37,10 +37,7 @@ export const AMBIGUOUS = 'an identical request from the same client to the same 
  * `minecraftReplyShape`), or because `--protocol` said so. On the generated link item, so
  * text shows it as tshark's Sequence group.
  */
-export const REQUEST_NOT_SEEN: DecodeWarning = Object.freeze({
-  field: 'mcquery.response_to', offset: 0,
-  message: 'Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request',
-});
+export const REQUEST_NOT_SEEN: DecodeWarning = minecraftRequestNotSeen;
 
 export class RecordMaker {
   readonly #options: DissectOptions;

@@ -33,6 +33,7 @@
 import type { RemoteInfo } from 'node:dgram';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { Protocol } from '../grammar/layout.ts';
+import { SHORT_LIST, type DecodeWarning } from '../grammar/expert.ts';
 import { recognize } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
@@ -55,7 +56,7 @@ export type { ClientStats, QueryClientOptions } from './options.ts';
 
 type Settle =
   | { readonly kind: 'exchange'; readonly exchange: ExchangeEvent<unknown> }
-  | { readonly kind: 'silence'; readonly reason: string }
+  | { readonly kind: 'silence'; readonly reason: string; readonly cut?: DecodeWarning }
   | { readonly kind: 'error'; readonly error: QueryError };
 
 interface Job {
@@ -378,7 +379,7 @@ export class QueryClient {
         this.#finish(job, { kind: 'reply', exchange: result.exchange, attempts: job.attempts, rttMs: Number(result.exchange.rtt) / 1e6 });
         break;
       case 'silence':
-        this.#finish(job, { kind: 'silence', reason: result.reason, attempts: job.attempts });
+        this.#finish(job, { kind: 'silence', reason: result.reason, attempts: job.attempts, cut: result.cut });
         break;
       case 'error':
         this.#finish(job, { kind: 'error', error: result.error });
@@ -452,7 +453,7 @@ export class QueryClient {
           const a = e.request.datagram.meta;
           const cut = truncation(e.responses);
           if (cut !== undefined) this.#stats.truncated++;
-          if (a) this.#settle(a, cut === undefined ? { kind: 'exchange', exchange: e } : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut})` });
+          if (a) this.#settle(a, cut === undefined ? { kind: 'exchange', exchange: e } : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut });
           break;
         }
         case 'unanswered':
@@ -514,11 +515,11 @@ export class QueryClient {
 }
 
 /**
- * The codec's warning for a list that ends before its count does (`samp.rules.count: 7
- * entries declared, 4 present before the end of the message`), if a reply has one.
+ * The codec's warning for a list that ends before its count does (code `short-list`:
+ * `samp.rules.count: 7 entries declared, 4 present before the end of the message`), if a reply has one.
  */
-function truncation(replies: readonly DecodedDatagram<unknown>[]): string | undefined {
-  for (const r of replies) for (const w of r.packet.warnings) if (/ entries declared, \d+ present /.test(w.message)) return w.message;
+function truncation(replies: readonly DecodedDatagram<unknown>[]): DecodeWarning | undefined {
+  for (const r of replies) for (const w of r.packet.warnings) if (w.code === SHORT_LIST.code) return w;
   return undefined;
 }
 

@@ -34,7 +34,7 @@ import { vcmpProtocol } from '../protocols/vcmp/protocol.ts';
 import { handshakeRequest } from '../protocols/minecraft/handshake.ts';
 import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
 import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
-import { BadReplyError, QueryError, RconSilenceError, TRUNCATED_REPLY, WrongPasswordError } from './errors.ts';
+import { BadReplyError, QueryError, RconSilenceError, WrongPasswordError } from './errors.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './session.ts';
 import {
   headerOf, noReply, required, stripHeader, value, where, type Reply,
@@ -60,7 +60,7 @@ function optional(o: Outcome, request: string, notes: string[]): Reply | undefin
   return o.kind === 'reply' ? o : undefined;
 }
 
-const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.reason.startsWith(TRUNCATED_REPLY);
+const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.cut !== undefined;
 
 const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
 const VCMP_HINT = `is the server running, and is the port its game port (default ${vcmpProtocol.defaultPort})?`;

@@ -5,6 +5,7 @@
  */
 import type { Charset } from '../grammar/charset.ts';
 import type { Protocol } from '../grammar/layout.ts';
+import type { DecodeWarning } from '../grammar/expert.ts';
 import type { ExchangeEvent } from '../pairing/types.ts';
 import type { QueryError } from './errors.ts';
 
@@ -35,7 +36,11 @@ export interface QueryTarget {
 /** What became of one request (after its retries). Never a rejection. */
 export type Outcome =
   | { readonly kind: 'reply'; readonly exchange: ExchangeEvent<unknown>; readonly attempts: number; readonly rttMs: number }
-  | { readonly kind: 'silence'; readonly reason: string; readonly attempts: number }
+  | {
+    readonly kind: 'silence'; readonly reason: string; readonly attempts: number;
+    /** The reply was there but cut short: the warning (code `short-list`) that made it unusable. */
+    readonly cut?: DecodeWarning | undefined;
+  }
   | { readonly kind: 'error'; readonly error: QueryError };
 
 export interface RequestOptions {

@@ -13,6 +13,7 @@ import { showInt, showText, fillTemplate, redacted } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { DECIMAL, ipv4ToString, numericRange, readInt, toHex } from './wire.ts';
+import { FLAG_BYTE, SHORT_LIST, warning, type DecodeWarning } from './expert.ts';
 import {
   BadMagicError,
   CodecError,
@@ -47,20 +48,14 @@ export interface FieldNode {
   readonly confidence?: number;
 }
 
-/** Something odd that did not stop decoding (a short list, trailing bytes). */
-export interface DecodeWarning {
-  readonly field: string;
-  readonly offset: number;
-  readonly message: string;
-}
+export type { DecodeWarning } from './expert.ts';
 
 /** A flag byte other than 0 or 1 (decoded as true). */
-export const flagWarning = (field: string, offset: number, n: number): DecodeWarning =>
-  ({ field, offset, message: `${field}: flag byte is ${n}, expected 0 or 1` });
+export const flagWarning = (field: string, offset: number, n: number): DecodeWarning => warning(FLAG_BYTE, field, offset, { value: n });
 
 /** A counted list that the message ends before its count (`tolerateShort`). */
 export const shortListWarning = (field: string, offset: number, declared: number, present: number): DecodeWarning =>
-  ({ field, offset, message: `${field}: ${declared} entries declared, ${present} present before the end of the message` });
+  warning(SHORT_LIST, field, offset, { declared, present });
 
 interface Walk {
   readonly layout: string;

@@ -7,6 +7,7 @@ import type { Field, ValueOf } from './fields.ts';
 import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
+import { TRAILING_BYTES, warning } from './expert.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson, emitWith, type JsonEmitter } from './emit.ts';
 import { compileMeasure, type Measurer } from './measure.ts';
@@ -402,5 +403,5 @@ function compileOrInterpret(fields: readonly Field[], text: TextCodec): FastDeco
 }
 
 function trailing(bytesRead: number, length: number): DecodeWarning {
-  return { field: 'trailing', offset: bytesRead, message: `${length - bytesRead} bytes after the end of the message at offset ${bytesRead}` };
+  return warning(TRAILING_BYTES, 'trailing', bytesRead, { count: length - bytesRead, offset: bytesRead });
 }

@@ -179,7 +179,7 @@ describe('emitJsonWith', () => {
       expect(sink.text()).toBe(json);
       expect(r).toEqual({
         value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' }, bytesRead: 43,
-        warnings: [{ field: 'trailing', offset: 43, message: '2 bytes after the end of the message at offset 43' }],
+        warnings: [{ code: 'trailing-bytes', field: 'trailing', offset: 43, message: '2 bytes after the end of the message at offset 43' }],
       });
       // Without the trailing bytes emitJson writes it too, once told how to write secrets.
       const exact = request.subarray(0, 43);

@@ -48,7 +48,7 @@ describe('the interpreter fallback (no code generation)', () => {
   it('agrees on a flag byte above 1: true, with the warning, compiled too (found by the damaged copies)', () => {
     const bytes = infoResponse.encode({ serverIp: '1.2.3.4', serverPort: 7777, password: true, players: 3, maxPlayers: 9, hostname: 'x', gamemode: 'y', language: 'z' });
     bytes[11] = 2; // the password flag
-    const warning = { field: 'samp.info.password', offset: 11, message: 'samp.info.password: flag byte is 2, expected 0 or 1' };
+    const warning = { code: 'flag-byte', field: 'samp.info.password', offset: 11, message: 'samp.info.password: flag byte is 2, expected 0 or 1' };
     expect(infoResponse.decode(bytes).warnings).toEqual([warning]);
     expect(infoResponse.decode(bytes).value.password).toBe(true);
     agree(infoResponse, bytes);

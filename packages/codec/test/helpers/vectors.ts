@@ -13,7 +13,7 @@ export interface Vector {
   hex: string;
   value?: Record<string, unknown>;
   canonicalHex?: string;
-  warnings?: { field: string; offset: number }[];
+  warnings?: { code: string; field: string; offset: number }[];
   error?: { type: string; offset: number; field: string; message: string };
   fields: VectorNode[];
   source: string;

@@ -2,9 +2,9 @@
  * Text rendering of an annotated tree, shaped like `tshark -V`:
  * `Label: value` lines, subtrees indented by four spaces, generated items in brackets,
  * the malformed item as `[Malformed Packet: why]`, a warning as tshark's expert item
- * `[Expert Info (Warning/Malformed): why]`.
+ * `[Expert Info (Warning/Malformed): why]` (severity and group declared with its code).
  */
-import { MASK, type FieldNode } from '@gamequery/codec';
+import { MASK, expertInfo, type FieldNode } from '@gamequery/codec';
 
 /** Options of the text renderers. */
 export interface TextOptions {
@@ -40,10 +40,12 @@ export function renderTree(nodes: readonly FieldNode[], options: TextOptions = {
 }
 
 /**
- * A decode warning as tshark shows an expert item in its tree: `[Expert Info (Warning/Group): message]`.
- * The group is Sequence for a warning on the generated link (`*.response_to`: a reply whose
- * request was not seen), Malformed for the rest (a flag byte above 1, a list shorter than its count).
+ * A decode warning as tshark shows an expert item in its tree: `[Expert Info (Severity/Group): message]`,
+ * severity and group those its code declares (codec `expertInfo`): Warning/Malformed for a flag
+ * byte above 1 or a list shorter than its count, Warning/Sequence for a Minecraft reply whose
+ * request was not seen. A code no table declares (a warning of a layout made elsewhere) shows as Warning/Malformed.
  */
-export function expertLine(w: { readonly field: string; readonly message: string }): string {
-  return `[Expert Info (Warning/${w.field.endsWith('.response_to') ? 'Sequence' : 'Malformed'}): ${w.message}]`;
+export function expertLine(w: { readonly code: string; readonly message: string }): string {
+  const info = expertInfo(w.code);
+  return `[Expert Info (${info?.severity ?? 'Warning'}/${info?.group ?? 'Malformed'}): ${w.message}]`;
 }

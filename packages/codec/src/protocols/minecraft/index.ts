@@ -33,3 +33,4 @@ export { mcqueryTypes, mcqueryRequestHeader, mcqueryResponseHeader, HANDSHAKE, S
 export { statToken } from './basic.ts';
 export { mcqueryMessages } from './messages.ts';
 export { minecraftReplyShape, type MinecraftReplyShape } from './heuristic.ts';
+export { MINECRAFT_REQUEST_NOT_SEEN, minecraftExperts, minecraftRequestNotSeen } from './expert.ts';
