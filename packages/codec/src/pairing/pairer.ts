@@ -26,16 +26,18 @@
  */
 import type { Protocol } from '../grammar/layout.ts';
 import { identify, recognize, type PacketHint } from '../packet.ts';
-import { Chain, DeadlineQueue, type Linked, type Timed } from './collections.ts';
+import { Chain, type Linked } from './collections.ts';
+import { DeadlineQueue, type Timed } from './deadlines.ts';
 import {
   Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder,
 } from './decoded.ts';
 import {
   Filed, collects, firstUnder, identical, matchers, newestRemembered, rememberedUnder, sideEnd, sideStart, turnedRound,
 } from './filing.ts';
-import { ExchangeMemory, TokenMemory, type Outcome } from './memory.ts';
+import { ExchangeMemory, type Outcome } from './memory.ts';
 import { keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
 import { settingsOf, type QueryPairerOptions, type Settings } from './settings.ts';
+import { TokenMemory } from './tokens.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent, UnmatchedCause } from './types.ts';
 
 export { pairingPart, type PacketDecoder } from './decoded.ts';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Chain, DeadlineQueue, FifoIndex } from '../../src/pairing/collections.ts';
+import { Chain, FifoIndex } from '../../src/pairing/collections.ts';
+import { DeadlineQueue } from '../../src/pairing/deadlines.ts';
 
 const item = (name: string, deadline = 0n) => ({ name, deadline, done: false });
 
