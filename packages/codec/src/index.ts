@@ -27,6 +27,9 @@ export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malform
 /** Text with control characters (C0, DEL, C1) and backslashes escaped, as Wireshark's format_text: for terminals and logs. */
 export { escapeControls, showText } from './grammar/display.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
+/** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
+export { emitterSource } from './grammar/emit.ts';
+export { textEmitterSource, type TextMode } from './grammar/emit-text.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { toHex } from './grammar/wire.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';

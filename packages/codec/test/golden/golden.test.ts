@@ -6,8 +6,8 @@
  *    `gamequery export wireshark` writes it (`exportWireshark()` with its defaults);
  *  - `kaitai/*.ksy`: every Kaitai Struct file `gamequery export kaitai -o DIR` writes;
  *  - `emitters/samp.info.response.*.js.txt`: the JavaScript the codec compiles for the SA:MP
- *    info response's JSON emitter and its text-tree emitter (indent 0), the function bodies
- *    as `new Function` receives them. `.txt` so that no linter or formatter takes them for
+ *    info response's JSON emitter and its text-tree emitter (indent 0), as `emitterSource` and
+ *    `textEmitterSource` give it. `.txt` so that no linter or formatter takes them for
  *    modules (they are function bodies, not programs).
  *
  * Each file is compared byte for byte. On a difference the test fails with the first lines
@@ -16,9 +16,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ByteSink, fromHex, layoutFor, setCodeGeneration } from '@gamequery/codec';
+import { emitterSource, layoutFor, textEmitterSource } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
-import { vectorRoot } from '../helpers/vectors.ts';
 import { firstDifference } from './diff.ts';
 
 const expected = new URL('./expected/', import.meta.url).pathname;
@@ -49,38 +48,6 @@ function stale(folder: string, written: ReadonlySet<string>): string[] {
   return update ? [] : left;
 }
 
-/**
- * The function bodies passed to `new Function` while `run` executes: the codec compiles its
- * emitters that way, so this is the exact source it runs.
- */
-function compiled(run: () => void): string[] {
-  const original = globalThis.Function;
-  const bodies: string[] = [];
-  globalThis.Function = new Proxy(original, {
-    construct(target, args: unknown[], newTarget) {
-      bodies.push(String(args.at(-1)));
-      return Reflect.construct(target, args, newTarget) as object;
-    },
-  });
-  try {
-    run();
-  } finally {
-    globalThis.Function = original;
-  }
-  return bodies;
-}
-
-/** The emitter's own source, without the prelude that binds the runtime and constants. */
-function emitterBody(bodies: readonly string[], name: string): string {
-  const head = `return function ${name}(`;
-  const found = bodies.filter((b) => b.includes(head));
-  if (found.length !== 1) throw new Error(`expected one compiled ${name}, saw ${found.length} among ${bodies.length} compilations`);
-  const body = found[0]!;
-  const start = body.indexOf('{\n', body.indexOf(head));
-  if (start < 0 || !body.endsWith('\n};')) throw new Error(`${name}: the compiled function no longer has the shape this test reads`);
-  return `${body.slice(start + 2, -3)}\n`;
-}
-
 describe('golden files of the generated artifacts', () => {
   it('the Wireshark plugin (all protocols)', () => {
     golden('wireshark/gamequery.lua', exportWireshark());
@@ -95,17 +62,9 @@ describe('golden files of the generated artifacts', () => {
   });
 
   it('the compiled JSON and text-tree emitters of the SA:MP info response', () => {
-    setCodeGeneration(true);
-    const layout = layoutFor('samp', 'info', 'response');
-    const { hex } = JSON.parse(readFileSync(`${vectorRoot}samp/info-response.basic.json`, 'utf8')) as { hex: string };
-    const bytes = fromHex(hex);
-    const sink = new ByteSink();
-    const bodies = compiled(() => {
-      expect(layout.emitJson(bytes, sink)).toBeDefined();
-      expect(layout.emitText(bytes, new ByteSink(), { indent: 0 })).toBeDefined();
-    });
-    golden('emitters/samp.info.response.json-emitter.js.txt', emitterBody(bodies, 'emitJson'));
-    golden('emitters/samp.info.response.text-emitter.js.txt', emitterBody(bodies, 'emitText'));
+    const { fields } = layoutFor('samp', 'info', 'response');
+    golden('emitters/samp.info.response.json-emitter.js.txt', `${emitterSource(fields)}\n`);
+    golden('emitters/samp.info.response.text-emitter.js.txt', `${textEmitterSource(fields, { kind: 'tree', indent: 0 })}\n`);
     const written = new Set(['samp.info.response.json-emitter.js.txt', 'samp.info.response.text-emitter.js.txt']);
     expect(stale('emitters', written), `golden emitter files no test writes; ${HOW}`).toEqual([]);
   });
