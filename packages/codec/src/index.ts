@@ -25,7 +25,7 @@ export type {
 } from './grammar/layout.ts';
 export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';
 /** Text with control characters (C0, DEL, C1) and backslashes escaped, as Wireshark's format_text: for terminals and logs. */
-export { escapeControls, showText } from './grammar/display.ts';
+export { escapeControls, hostPort, showText } from './grammar/display.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 /** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
 export { emitterSource } from './grammar/emit.ts';

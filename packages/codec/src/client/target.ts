@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
+import { hostPort } from '../grammar/display.ts';
 
 /** A server address as {@link parseServer} reads it: host and port. */
 export interface ServerAddress {
@@ -54,7 +55,7 @@ export function parseServer(text: string, defaultPort: number): ServerAddress {
 }
 
 /** `127.0.0.1:7777`, `[::1]:7777`, `example.com:25565`. */
-export const showServer = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+export const showServer: (host: string, port: number) => string = hostPort;
 
 /** An IP address in the form `dgram` reports sources in; anything else unchanged. */
 export function canonicalAddress(address: string): string {

@@ -9,6 +9,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { BlockList, isIP } from 'node:net';
 import type { Protocol } from '../grammar/layout.ts';
+import { hostPort } from '../grammar/display.ts';
 import { CodecError } from '../errors.ts';
 import { resolveServer, type Flavor, type ResolvedServer, type ServerState } from './state.ts';
 import { SourceLimiter, type AbuseLimits } from './limits.ts';
@@ -128,7 +129,7 @@ function bind(address: string, port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const failed = (e: Error): void => {
       socket.close();
-      reject(new Error(`cannot bind ${address.includes(':') ? `[${address}]` : address}:${port}: ${e.message}`));
+      reject(new Error(`cannot bind ${hostPort(address, port)}: ${e.message}`));
     };
     socket.once('error', failed);
     socket.bind({ address, port, exclusive: true }, () => {

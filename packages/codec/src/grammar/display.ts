@@ -65,6 +65,9 @@ export function escapeControls(text: string): string {
   return CONTROLS.test(text) ? text.replace(CONTROLS, escape) : text;
 }
 
+/** `host:port`, or `[host]:port` for an IPv6 address (RFC 3986's form): how every output names a server or an endpoint. */
+export const hostPort = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
 /** {@link templateParts} made once per template. */
 const templates = new Map<string, string[]>();
 

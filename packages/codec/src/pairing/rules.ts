@@ -15,6 +15,7 @@
  */
 import type { Protocol } from '../grammar/layout.ts';
 import { magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
+import { hostPort } from '../grammar/display.ts';
 import { builtInProtocols, mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
 import { mayBeMinecraftReply } from '../protocols/minecraft/protocol.ts';
 import type { Datagram, DecodedDatagram, Endpoint } from './types.ts';
@@ -49,7 +50,7 @@ export interface KeyRule {
 }
 
 /** `1.2.3.4:7777`, `[::1]:7777`. */
-export const showEndpoint = (e: Endpoint): string => (e.address.includes(':') ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`);
+export const showEndpoint = (e: Endpoint): string => hostPort(e.address, e.port);
 
 const client = (d: Datagram, side: Side): Endpoint => (side === 'request' ? d.from : d.to);
 const server = (d: Datagram, side: Side): Endpoint => (side === 'request' ? d.to : d.from);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, showText } from '@gamequery/codec';
+import { escapeControls, hostPort, showText } from '@gamequery/codec';
 
 // eslint-disable-next-line no-control-regex -- the controls are what the escapers remove
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -35,5 +35,14 @@ describe('escapeControls', () => {
       expect(escapeControls(s)).not.toMatch(CONTROL);
       expect(escapeControls(s).replace(/\\(x[0-9a-f]{2}|[nrt0])/g, '')).toBe(s.replace(new RegExp(CONTROL.source, 'g'), ''));
     }));
+  });
+});
+
+describe('hostPort', () => {
+  it('writes an IPv6 address in brackets, anything else as it is', () => {
+    expect(hostPort('127.0.0.1', 7777)).toBe('127.0.0.1:7777');
+    expect(hostPort('::1', 8192)).toBe('[::1]:8192');
+    expect(hostPort('::ffff:192.0.2.1', 25565)).toBe('[::ffff:192.0.2.1]:25565');
+    expect(hostPort('play.example.com', 25565)).toBe('play.example.com:25565');
   });
 });

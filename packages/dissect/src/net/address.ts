@@ -4,6 +4,7 @@
  * IPv4-mapped address ends in dotted decimal, "::ffff:192.0.2.1").
  * @module
  */
+import { hostPort } from '@gamequery/codec';
 
 const ipv4Cache = new Map<number, string>();
 const IPV4_CACHE_LIMIT = 4096;
@@ -62,5 +63,5 @@ export function formatIPv6(bytes: Uint8Array, pos: number): string {
  * bytes without making a string (render/packet-text.ts `writeEndpointText`).
  */
 export function formatEndpoint(e: { readonly ip: string; readonly port: number }): string {
-  return e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`;
+  return hostPort(e.ip, e.port);
 }
