@@ -4,8 +4,16 @@
  * capture of hundreds of megabytes never exists in memory at once.
  */
 import {
-  infoRequest, infoResponse, clientsRequest, clientsResponse, handshakeRequest, handshakeResponse,
-  basicRequest, basicResponse, vcmpInfoRequest, vcmpInfoResponse,
+  infoRequest,
+  infoResponse,
+  clientsRequest,
+  clientsResponse,
+  handshakeRequest,
+  handshakeResponse,
+  basicRequest,
+  basicResponse,
+  vcmpInfoRequest,
+  vcmpInfoResponse,
 } from '@gamequery/codec';
 
 const server = { serverIp: '127.0.0.1', serverPort: 7777 };
@@ -23,15 +31,53 @@ function round(v: number): [Uint8Array, boolean, number][] {
   const token = 9513307 + v * 7919;
   return [
     [infoRequest.encode(server), false, 7777],
-    [infoResponse.encode({ ...server, password: v % 5 === 0, players, maxPlayers: 100, hostname: `Benchmark Server #${v}`, gamemode: `Freeroam ${v % 7}`, language: 'English' }), true, 7777],
+    [
+      infoResponse.encode({
+        ...server,
+        password: v % 5 === 0,
+        players,
+        maxPlayers: 100,
+        hostname: `Benchmark Server #${v}`,
+        gamemode: `Freeroam ${v % 7}`,
+        language: 'English',
+      }),
+      true,
+      7777,
+    ],
     [clientsRequest.encode(server), false, 7777],
     [clientsResponse.encode({ ...server, clients }), true, 7777],
     [vcmpInfoRequest.encode(vserver), false, 8192],
-    [vcmpInfoResponse.encode({ ...vserver, version: '04rel006', password: false, players: v % 50, maxPlayers: 50, hostname: `VC:MP bench ${v}`, gamemode: 'TDM', map: 'Vice City' }), true, 8192],
+    [
+      vcmpInfoResponse.encode({
+        ...vserver,
+        version: '04rel006',
+        password: false,
+        players: v % 50,
+        maxPlayers: 50,
+        hostname: `VC:MP bench ${v}`,
+        gamemode: 'TDM',
+        map: 'Vice City',
+      }),
+      true,
+      8192,
+    ],
     [handshakeRequest.encode({ sessionId }), false, 25565],
     [handshakeResponse.encode({ sessionId, token }), true, 25565],
     [basicRequest.encode({ sessionId, token }), false, 25565],
-    [basicResponse.encode({ sessionId, motd: `A Minecraft Server ${v}`, gametype: 'SMP', map: 'world', numPlayers: v % 20, maxPlayers: 20, hostPort: 25565, hostIp: '127.0.0.1' }), true, 25565],
+    [
+      basicResponse.encode({
+        sessionId,
+        motd: `A Minecraft Server ${v}`,
+        gametype: 'SMP',
+        map: 'world',
+        numPlayers: v % 20,
+        maxPlayers: 20,
+        hostPort: 25565,
+        hostIp: '127.0.0.1',
+      }),
+      true,
+      25565,
+    ],
   ];
 }
 
@@ -91,7 +137,10 @@ export function* generateCapture(limit: { packets?: number; bytes?: number }, ch
     }
     const chunk = new Uint8Array(size);
     let at = 0;
-    for (const r of frames) { chunk.set(r, at); at += r.length; }
+    for (const r of frames) {
+      chunk.set(r, at);
+      at += r.length;
+    }
     written += size;
     yield chunk;
   }

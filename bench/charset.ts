@@ -9,7 +9,9 @@ import { benchGroup } from './harness.ts';
 export function benchCharset(): void {
   console.log('\ncharset auto: accuracy on the corpus of server names (7 languages, each charset that holds them; names and their words)');
   for (const b of accuracyByLength((bytes) => detect(bytes)?.charset)) {
-    console.log(`  ${b.bucket.padEnd(12)} ${String(b.correct).padStart(4)} / ${String(b.samples).padEnd(4)} ${(100 * b.correct / b.samples).toFixed(1).padStart(5)} %`);
+    console.log(
+      `  ${b.bucket.padEnd(12)} ${String(b.correct).padStart(4)} / ${String(b.samples).padEnd(4)} ${((100 * b.correct) / b.samples).toFixed(1).padStart(5)} %`,
+    );
   }
   const samples = corpus();
   let i = 0;
@@ -22,9 +24,16 @@ export function benchCharset(): void {
   ]);
   const at = { serverIp: '127.0.0.1', serverPort: 7777, password: false, players: 13, maxPlayers: 250 };
   const ascii = infoResponse.encode({ ...at, hostname: 'My SA-MP Server', gamemode: 'Freeroam', language: 'English' });
-  const russian = infoResponse.encode({ ...at, hostname: 'Русский сервер | Москва RP', gamemode: 'Ролевая игра', language: 'Русский' }, { charset: 'windows-1251' });
+  const russian = infoResponse.encode(
+    { ...at, hostname: 'Русский сервер | Москва RP', gamemode: 'Ролевая игра', language: 'Русский' },
+    { charset: 'windows-1251' },
+  );
   const sink = new ByteSink();
-  const emit = (bytes: Uint8Array, charset: 'auto' | 'windows-1252' | 'windows-1251'): number => { sink.at = 0; infoResponse.emitJson(bytes, sink, { charset }); return sink.at; };
+  const emit = (bytes: Uint8Array, charset: 'auto' | 'windows-1252' | 'windows-1251'): number => {
+    sink.at = 0;
+    infoResponse.emitJson(bytes, sink, { charset });
+    return sink.at;
+  };
   if (textCodec('auto').decode(ascii) !== textCodec('windows-1252').decode(ascii)) throw new Error('auto reads ASCII otherwise');
   benchGroup(`SA:MP i response, all ASCII (${ascii.length} bytes): emitJson`, 'packets', [
     { name: 'charset windows-1252', run: () => emit(ascii, 'windows-1252') },

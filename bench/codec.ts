@@ -1,19 +1,41 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
 import {
-  ByteSink, CodecError, fromHex, fullResponse, identify, infoResponse, interpretedLayout, nodeJson, playersResponse, rconRequest, rconResponse,
-  signatureOf, type Layout,
+  ByteSink,
+  CodecError,
+  fromHex,
+  fullResponse,
+  identify,
+  infoResponse,
+  interpretedLayout,
+  nodeJson,
+  playersResponse,
+  rconRequest,
+  rconResponse,
+  signatureOf,
 } from '@gamequery/codec';
 import { benchGroup } from './harness.ts';
 import { benchCharset } from './charset.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 export function benchCodec(): void {
   const info = infoResponse.encode({
-    serverIp: '127.0.0.1', serverPort: 7777, password: false, players: 13, maxPlayers: 250,
-    hostname: 'My SA-MP Server', gamemode: 'Freeroam', language: 'English',
+    serverIp: '127.0.0.1',
+    serverPort: 7777,
+    password: false,
+    players: 13,
+    maxPlayers: 250,
+    hostname: 'My SA-MP Server',
+    gamemode: 'Freeroam',
+    language: 'English',
   });
   if (info.length !== 58) throw new Error(`info reply is ${info.length} bytes, expected 58`);
-  const players = Array.from({ length: 100 }, (_, i) => ({ id: i, name: `Player_${'x'.repeat(i % 14)}${i}`, score: i * 37 - 500, ping: 20 + (i % 200) }));
+  const players = Array.from({ length: 100 }, (_, i) => ({
+    id: i,
+    name: `Player_${'x'.repeat(i % 14)}${i}`,
+    score: i * 37 - 500,
+    ping: 20 + (i % 200),
+  }));
   const d = playersResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, players });
 
   // Each decoder must agree with the baseline before it is timed.
@@ -33,29 +55,43 @@ export function benchCodec(): void {
     { name: 'codec annotate (interpreted, with offsets)', run: () => playersResponse.annotate(d) },
   ]);
   // The dissector's JSON tree: generic (annotate, nodeJson, JSON.stringify) against the compiled emitter.
-  const treeJson = (layout: Layout<any>, bytes: Uint8Array): string => JSON.stringify(layout.annotate(bytes).fields.map((n) => nodeJson(n, false))); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const treeJson = (layout: QueryLayout, bytes: Uint8Array): string =>
+    JSON.stringify(layout.annotate(bytes).fields.map((n) => nodeJson(n, false)));
   // The dissector's way: one sink, reused, that NDJSON lines are written into.
   const sink = new ByteSink();
-  const emit = (layout: Layout<any>, bytes: Uint8Array): number => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const emit = (layout: QueryLayout, bytes: Uint8Array): number => {
     sink.at = 0;
     layout.emitJson(bytes, sink);
     return sink.at;
   };
-  for (const [layout, bytes] of [[infoResponse, info], [playersResponse, d]] as const) {
+  for (const [layout, bytes] of [
+    [infoResponse, info],
+    [playersResponse, d],
+  ] as const) {
     if (layout.annotateJson(bytes)?.json !== treeJson(layout, bytes)) throw new Error(`${layout.id}: the JSON trees disagree`);
     emit(layout, bytes);
     if (sink.text(0) !== treeJson(layout, bytes)) throw new Error(`${layout.id}: emitJson writes another tree`);
   }
-  for (const [what, layout, bytes] of [['i response', infoResponse, info], ['d response, 100 players', playersResponse, d]] as const) {
+  for (const [what, layout, bytes] of [
+    ['i response', infoResponse, info],
+    ['d response, 100 players', playersResponse, d],
+  ] as const) {
     benchGroup(`SA:MP ${what}: the annotated tree as JSON text (what the dissector writes)`, 'packets', [
       { name: 'annotate + nodeJson + JSON.stringify', run: () => treeJson(layout, bytes) },
       { name: 'annotateJson (compiled from the declaration)', run: () => layout.annotateJson(bytes)!.json.length },
       { name: 'emitJson into a reused ByteSink (UTF-8 bytes)', run: () => emit(layout, bytes) },
     ]);
   }
-  benchInterpreted([['i response', infoResponse, info], ['d response, 100 players', playersResponse, d]]);
+  benchInterpreted([
+    ['i response', infoResponse, info],
+    ['d response, 100 players', playersResponse, d],
+  ]);
   benchRcon(treeJson);
-  benchMeasure([['i response', infoResponse, info], ['d response, 100 players', playersResponse, d], ['Minecraft full stat, 20 players', fullResponse, fullStat()]]);
+  benchMeasure([
+    ['i response', infoResponse, info],
+    ['d response, 100 players', playersResponse, d],
+    ['Minecraft full stat, 20 players', fullResponse, fullStat()],
+  ]);
   benchGroup('encode', 'packets', [
     { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
     { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
@@ -68,16 +104,17 @@ export function benchCodec(): void {
  * layout interprets its declaration: decode, emitJson and measure of the same bytes, compiled
  * against `interpretedLayout`'s copy, the path a strict CSP page takes.
  */
-function benchInterpreted(cases: readonly (readonly [string, Layout<any>, Uint8Array])[]): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function benchInterpreted(cases: readonly (readonly [string, QueryLayout, Uint8Array])[]): void {
   const sink = new ByteSink();
-  const emit = (layout: Layout<any>, bytes: Uint8Array): number => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const emit = (layout: QueryLayout, bytes: Uint8Array): number => {
     sink.at = 0;
     layout.emitJson(bytes, sink);
     return sink.at;
   };
   for (const [what, layout, bytes] of cases) {
     const slow = interpretedLayout(layout);
-    if (JSON.stringify(slow.annotateJson(bytes)) !== JSON.stringify(layout.annotateJson(bytes))) throw new Error(`${layout.id}: the interpreter disagrees`);
+    if (JSON.stringify(slow.annotateJson(bytes)) !== JSON.stringify(layout.annotateJson(bytes)))
+      throw new Error(`${layout.id}: the interpreter disagrees`);
     benchGroup(`SA:MP ${what}: compiled, and interpreted (no code generation: strict CSP)`, 'packets', [
       { name: 'decode, compiled (binary-parser)', run: () => layout.decode(bytes) },
       { name: 'decode, interpreted', run: () => slow.decode(bytes) },
@@ -94,13 +131,13 @@ function benchInterpreted(cases: readonly (readonly [string, Layout<any>, Uint8A
  * request and reply in turn until one does not throw; and a request's tree as JSON, its
  * password masked, compiled (`emitJsonWith`) against the tree the dissector took before.
  */
-function benchRcon(treeJson: (layout: Layout<any>, bytes: Uint8Array) => string): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string): void {
   const request = rconRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, password: 'changeme', command: 'players' });
   const reply = rconResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, output: 'Invalid RCON password.' });
   // The old recognition of an RCON datagram: the signature and opcode, then the first layout that decodes it exactly.
-  const tryDecodes = (bytes: Uint8Array): Layout<any> | undefined => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const tryDecodes = (bytes: Uint8Array): QueryLayout | undefined => {
     if (signatureOf(bytes) !== 'samp' || bytes.length < 11 || bytes[10] !== 0x78) return undefined;
-    let fallback: Layout<any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let fallback: QueryLayout | undefined;
     for (const l of [rconRequest, rconResponse]) {
       try {
         if (l.decode(bytes).bytesRead === bytes.length) return l;
@@ -111,7 +148,10 @@ function benchRcon(treeJson: (layout: Layout<any>, bytes: Uint8Array) => string)
     }
     return fallback ?? rconRequest;
   };
-  for (const [what, bytes, layout] of [['reply', reply, rconResponse], ['request', request, rconRequest]] as const) {
+  for (const [what, bytes, layout] of [
+    ['reply', reply, rconResponse],
+    ['request', request, rconRequest],
+  ] as const) {
     if (identify(bytes)?.layout !== layout || tryDecodes(bytes) !== layout) throw new Error(`RCON ${what}: recognised as something else`);
     benchGroup(`SA:MP x (RCON) ${what} (${bytes.length} bytes): recognise without a hint`, 'packets', [
       { name: 'decode each layout until one fits (before)', run: () => tryDecodes(bytes) },
@@ -125,23 +165,45 @@ function benchRcon(treeJson: (layout: Layout<any>, bytes: Uint8Array) => string)
   if (sink.text(0) !== masked) throw new Error('RCON request: emitJsonWith writes another tree');
   benchGroup('SA:MP x (RCON) request: the annotated tree as JSON, password masked', 'packets', [
     { name: 'annotate + nodeJson + JSON.stringify (before)', run: () => treeJson(rconRequest, request) },
-    { name: 'emitJsonWith into a reused ByteSink', run: () => { sink.at = 0; rconRequest.emitJsonWith(request, sink); return sink.at; } },
-    { name: 'emitJson, { showSecrets: false }', run: () => { sink.at = 0; rconRequest.emitJson(request, sink, { showSecrets: false }); return sink.at; } },
+    {
+      name: 'emitJsonWith into a reused ByteSink',
+      run: () => {
+        sink.at = 0;
+        rconRequest.emitJsonWith(request, sink);
+        return sink.at;
+      },
+    },
+    {
+      name: 'emitJson, { showSecrets: false }',
+      run: () => {
+        sink.at = 0;
+        rconRequest.emitJson(request, sink, { showSecrets: false });
+        return sink.at;
+      },
+    },
   ]);
 }
 
 /** A Minecraft full-stat reply with 20 players, as vanilla servers send it. */
 function fullStat(): Uint8Array {
   const kv = Object.entries({
-    hostname: 'A Minecraft Server', gametype: 'SMP', game_id: 'MINECRAFT', version: '1.20.4', plugins: '', map: 'world',
-    numplayers: '20', maxplayers: '20', hostport: '25565', hostip: '127.0.0.1',
+    hostname: 'A Minecraft Server',
+    gametype: 'SMP',
+    game_id: 'MINECRAFT',
+    version: '1.20.4',
+    plugins: '',
+    map: 'world',
+    numplayers: '20',
+    maxplayers: '20',
+    hostport: '25565',
+    hostip: '127.0.0.1',
   }).map(([key, value]) => ({ key, value }));
   const players = Array.from({ length: 20 }, (_, i) => `Player${i}_${'x'.repeat(i % 7)}`);
   return fullResponse.encode({ sessionId: 1, splitnum: fromHex('73706c69746e756d008000'), kv, players });
 }
 
 /** Whether a datagram decodes, and how far: `measure` (lengths, counts, constants) against `decode`. */
-function benchMeasure(cases: readonly (readonly [string, Layout<any>, Uint8Array])[]): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function benchMeasure(cases: readonly (readonly [string, QueryLayout, Uint8Array])[]): void {
   for (const [what, layout, bytes] of cases) {
     if (layout.measure(bytes) !== layout.decode(bytes).bytesRead) throw new Error(`${layout.id}: measure and decode disagree`);
     benchGroup(`${what} (${bytes.length} bytes): does it decode, and how far?`, 'packets', [

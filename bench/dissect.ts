@@ -81,9 +81,11 @@ function makeCapture(dir: string, label: string, frames: number, rate: number, s
   const summary = writeCapture(file, frames, rate, seed, truth);
   const took = (performance.now() - t0) / 1000;
   const exchanges = Object.values(summary.requests).reduce((a, b) => a + b, 0);
-  console.log(`  ${label.padEnd(24)} ${summary.frames} frames, ${mib(statSync(file).size)} MiB, ${summary.seconds.toFixed(1)} s of capture `
-    + `(${formatRate(summary.frames / summary.seconds)} packets/s), ${exchanges} requests, ${summary.clientEndpoints} client endpoints, `
-    + `${summary.servers} servers; generated in ${took.toFixed(1)} s`);
+  console.log(
+    `  ${label.padEnd(24)} ${summary.frames} frames, ${mib(statSync(file).size)} MiB, ${summary.seconds.toFixed(1)} s of capture ` +
+      `(${formatRate(summary.frames / summary.seconds)} packets/s), ${exchanges} requests, ${summary.clientEndpoints} client endpoints, ` +
+      `${summary.servers} servers; generated in ${took.toFixed(1)} s`,
+  );
   return { label, file, summary };
 }
 
@@ -125,12 +127,16 @@ async function measure(command: string, args: readonly string[]): Promise<Run> {
       if (stderr.length < 4096) stderr += s;
     });
     let hwm: number | undefined;
-    const poll = TIME ? undefined : setInterval(() => {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) hwm = Number(m[1]) * 1024;
-      } catch { /* it has exited */ }
-    }, 20);
+    const poll = TIME
+      ? undefined
+      : setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) hwm = Number(m[1]) * 1024;
+          } catch {
+            /* it has exited */
+          }
+        }, 20);
     const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (poll) clearInterval(poll);
@@ -139,7 +145,9 @@ async function measure(command: string, args: readonly string[]): Promise<Run> {
       try {
         const kib = Number(readFileSync(report, 'utf8').trim().split('\n').pop());
         if (kib > 0) peak = kib * 1024;
-      } catch { /* no report: the command could not be run */ }
+      } catch {
+        /* no report: the command could not be run */
+      }
     }
     return { seconds, status, peak, stderr };
   } finally {
@@ -157,7 +165,11 @@ const showPeak = (peak: number | undefined): string => (peak === undefined ? '?'
 
 /** The built command on `capture` in `format`; prints and returns its figure (undefined if it failed). */
 async function ours(capture: Capture, format: Format, jobs: number | undefined): Promise<Figure | undefined> {
-  return oursWith(capture, [...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])], `gamequery dissect ${formatArgs[format].join(' ')}`);
+  return oursWith(
+    capture,
+    [...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])],
+    `gamequery dissect ${formatArgs[format].join(' ')}`,
+  );
 }
 
 /**
@@ -165,7 +177,11 @@ async function ours(capture: Capture, format: Format, jobs: number | undefined):
  * player count): a capture field, a wire field read from the decoded value, and two wire
  * fields of two protocols. Each should run at least as fast as the same output unfiltered.
  */
-const FILTERS = ['ip.src == 192.0.2.1', 'samp.info.hostname contains "no such server"', 'samp.info.players > 100000 || mcquery.basic.num_players > 100000'];
+const FILTERS = [
+  'ip.src == 192.0.2.1',
+  'samp.info.hostname contains "no such server"',
+  'samp.info.players > 100000 || mcquery.basic.num_players > 100000',
+];
 
 /** The built command on `capture` with `flags`; prints and returns its figure (undefined if it failed). */
 async function oursWith(capture: Capture, flags: readonly string[], label: string): Promise<Figure | undefined> {
@@ -176,7 +192,9 @@ async function oursWith(capture: Capture, flags: readonly string[], label: strin
     return undefined;
   }
   const rate = capture.summary.frames / r.seconds;
-  console.log(`  ${label.padEnd(72)} ${formatRate(rate).padStart(9)} packets/s  ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${showPeak(r.peak).padStart(8)}`);
+  console.log(
+    `  ${label.padEnd(72)} ${formatRate(rate).padStart(9)} packets/s  ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${showPeak(r.peak).padStart(8)}`,
+  );
   return { rate, peak: r.peak };
 }
 
@@ -188,7 +206,9 @@ async function tshark(capture: Capture, label: string, before: readonly string[]
     return undefined;
   }
   const rate = capture.summary.frames / r.seconds;
-  console.log(`  ${label.padEnd(72)} ${formatRate(rate).padStart(9)} packets/s  ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${showPeak(r.peak).padStart(8)}`);
+  console.log(
+    `  ${label.padEnd(72)} ${formatRate(rate).padStart(9)} packets/s  ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${showPeak(r.peak).padStart(8)}`,
+  );
   return { rate, peak: r.peak };
 }
 
@@ -197,12 +217,17 @@ const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
 export async function benchDissect(options: DissectBenchOptions): Promise<void> {
   const jobs = options.jobs === undefined ? 'its own choice of threads (no -j)' : `-j ${options.jobs}`;
-  console.log(`\nDissector end to end on traffic that looks real (bench/traffic.ts, seed ${options.seed}): the built CLI, ${jobs}, output to /dev/null`);
+  console.log(
+    `\nDissector end to end on traffic that looks real (bench/traffic.ts, seed ${options.seed}): the built CLI, ${jobs}, output to /dev/null`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'gamequery-bench-'));
   try {
     const main1 = makeCapture(dir, `${options.frames} frames`, options.frames, 1, options.seed);
     const big = options.bigFrames > 0 ? makeCapture(dir, `${options.bigFrames} frames`, options.bigFrames, 1, options.seed) : undefined;
-    const double = options.doubleRateFrames > 0 ? makeCapture(dir, `${options.doubleRateFrames} frames, 2× rate`, options.doubleRateFrames, 2, options.seed) : undefined;
+    const double =
+      options.doubleRateFrames > 0
+        ? makeCapture(dir, `${options.doubleRateFrames} frames, 2× rate`, options.doubleRateFrames, 2, options.seed)
+        : undefined;
     if (!build()) console.log('  tsc reported errors (above): the figures are of the JavaScript it wrote');
     const results = new Map<Capture, Map<Format | 'tshark' | 'tshark+plugin', Figure | undefined>>();
     for (const capture of [main1, big, double]) {
@@ -211,11 +236,14 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       const row = new Map<Format | 'tshark' | 'tshark+plugin', Figure | undefined>();
       results.set(capture, row);
       // At twice the rate what counts is memory: one format does.
-      for (const format of capture === double ? (['ndjson'] as const) : options.formats) row.set(format, await ours(capture, format, options.jobs));
+      for (const format of capture === double ? (['ndjson'] as const) : options.formats)
+        row.set(format, await ours(capture, format, options.jobs));
     }
     const unfiltered = results.get(main1)!.get('ndjson');
     if (unfiltered) {
-      console.log(` -Y, filters that pass nothing, ${main1.label} (against -F ndjson unfiltered, ${formatRate(unfiltered.rate)} packets/s):`);
+      console.log(
+        ` -Y, filters that pass nothing, ${main1.label} (against -F ndjson unfiltered, ${formatRate(unfiltered.rate)} packets/s):`,
+      );
       for (const filter of FILTERS) {
         const f = await oursWith(main1, ['-F', 'ndjson', '-Y', filter], `gamequery dissect -F ndjson -Y '${filter}'`);
         if (f) console.log(`    ${(f.rate / unfiltered.rate).toFixed(2)}× unfiltered`);
@@ -227,11 +255,30 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       writeFileSync(plugin, exportWireshark());
       for (const capture of [main1, big]) {
         if (!capture) continue;
-        results.get(capture)!.set('tshark', await tshark(capture, `tshark -T fields -e frame.number, ${capture.label} (frame walk)`, [], ['-T', 'fields', '-e', 'frame.number']));
+        results
+          .get(capture)!
+          .set(
+            'tshark',
+            await tshark(
+              capture,
+              `tshark -T fields -e frame.number, ${capture.label} (frame walk)`,
+              [],
+              ['-T', 'fields', '-e', 'frame.number'],
+            ),
+          );
       }
       // Our plugin in Lua is some 25× slower than tshark alone: the 1 M capture only.
-      results.get(main1)!.set('tshark+plugin', await tshark(main1, `tshark + our Lua plugin -T fields -e ${FIELDS.join(' -e ')}, ${main1.label}`,
-        ['-X', `lua_script:${plugin}`], ['-T', 'fields', ...FIELDS.flatMap((f) => ['-e', f])]));
+      results
+        .get(main1)!
+        .set(
+          'tshark+plugin',
+          await tshark(
+            main1,
+            `tshark + our Lua plugin -T fields -e ${FIELDS.join(' -e ')}, ${main1.label}`,
+            ['-X', `lua_script:${plugin}`],
+            ['-T', 'fields', ...FIELDS.flatMap((f) => ['-e', f])],
+          ),
+        );
     } else {
       console.log(options.tshark ? '  tshark not installed: no reference figure' : '  tshark left out (GAMEQUERY_BENCH_TSHARK=0)');
     }
@@ -245,7 +292,10 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       for (const format of options.formats) {
         const f = row.get(format);
         if (!f) continue;
-        const parts = [walk ? `${(f.rate / walk.rate).toFixed(2)}× the frame walk` : undefined, plugin ? `${(f.rate / plugin.rate).toFixed(1)}× tshark with our plugin` : undefined].filter(Boolean);
+        const parts = [
+          walk ? `${(f.rate / walk.rate).toFixed(2)}× the frame walk` : undefined,
+          plugin ? `${(f.rate / plugin.rate).toFixed(1)}× tshark with our plugin` : undefined,
+        ].filter(Boolean);
         if (parts.length) console.log(`  ${capture.label.padEnd(16)} ${format.padEnd(7)} ${parts.join(', ')}`);
       }
     }
@@ -255,7 +305,9 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     for (const format of options.formats) {
       const f = one.get(format);
       const label = format === 'fields' ? `text -e ${FIELDS.join(' -e ')}` : format;
-      console.log(`  ${label.padEnd(46)} ≥ ${formatRate(FLOORS[format]).padStart(5)} packets/s on ${main1.label}: ${f ? `${met(f.rate >= FLOORS[format])} (${formatRate(f.rate)})` : 'no figure'}`);
+      console.log(
+        `  ${label.padEnd(46)} ≥ ${formatRate(FLOORS[format]).padStart(5)} packets/s on ${main1.label}: ${f ? `${met(f.rate >= FLOORS[format])} (${formatRate(f.rate)})` : 'no figure'}`,
+      );
     }
     const bigRow = big ? results.get(big) : undefined;
     for (const format of options.formats) {
@@ -263,15 +315,19 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       const b = bigRow?.get(format)?.peak;
       const under = [a, b].filter((x): x is number => x !== undefined).every((x) => x <= RSS_FLOOR);
       const spread = a !== undefined && b !== undefined ? Math.abs(b - a) / Math.min(a, b) : undefined;
-      console.log(`  peak RSS ${format.padEnd(7)} ≤ 200 MB on ${main1.label}${big ? ` and ${big.label}` : ''}: ${a === undefined ? 'no figure' : `${met(under)} (${showPeak(a)}${b === undefined ? '' : `, ${showPeak(b)}`})`}`
-        + (spread === undefined ? '' : `; within 10 % of each other: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`));
+      console.log(
+        `  peak RSS ${format.padEnd(7)} ≤ 200 MB on ${main1.label}${big ? ` and ${big.label}` : ''}: ${a === undefined ? 'no figure' : `${met(under)} (${showPeak(a)}${b === undefined ? '' : `, ${showPeak(b)}`})`}` +
+          (spread === undefined ? '' : `; within 10 % of each other: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`),
+      );
     }
     if (double) {
       const d = results.get(double)!.get('ndjson');
       const a = one.get('ndjson')?.peak;
       const spread = d?.peak !== undefined && a !== undefined ? Math.abs(d.peak - a) / Math.min(a, d.peak) : undefined;
-      console.log(`  peak RSS ndjson  ≤ 200 MB at twice the rate (${double.label}): ${d?.peak === undefined ? 'no figure' : `${met(d.peak <= RSS_FLOOR)} (${showPeak(d.peak)})`}`
-        + (spread === undefined ? '' : `; within 10 % of the 1× rate: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`));
+      console.log(
+        `  peak RSS ndjson  ≤ 200 MB at twice the rate (${double.label}): ${d?.peak === undefined ? 'no figure' : `${met(d.peak <= RSS_FLOOR)} (${showPeak(d.peak)})`}` +
+          (spread === undefined ? '' : `; within 10 % of the 1× rate: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`),
+      );
     }
     console.log('  (MB = 10^6 bytes; 200 MB = 191 MiB)');
   } finally {
@@ -285,16 +341,23 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
  * Returns whether everything but the debatable categories matched.
  */
 export async function checkDissect(options: { frames: number; seed: number; jobs: number | undefined }): Promise<boolean> {
-  console.log(`\nDissector links against the ground truth: the built CLI, -F ndjson${options.jobs === undefined ? '' : ` -j ${options.jobs}`}`);
+  console.log(
+    `\nDissector links against the ground truth: the built CLI, -F ndjson${options.jobs === undefined ? '' : ` -j ${options.jobs}`}`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'gamequery-check-'));
   try {
     const truth = new Truth();
     const capture = makeCapture(dir, `${options.frames} frames`, options.frames, 1, options.seed, truth);
     if (!build()) console.log('  tsc reported errors (above): checking the JavaScript it wrote');
     const t0 = performance.now();
-    const child = spawn(process.execPath, [main, 'dissect', capture.file, '-F', 'ndjson', ...(options.jobs === undefined ? [] : ['-j', String(options.jobs)])], {
-      cwd: root, stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [main, 'dissect', capture.file, '-F', 'ndjson', ...(options.jobs === undefined ? [] : ['-j', String(options.jobs)])],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const checker = new LinkChecker(truth);
     let lines = 0;
@@ -315,7 +378,9 @@ export async function checkDissect(options: { frames: number; seed: number; jobs
     console.log(`  ${lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s, exit ${status}`);
     console.log(formatLinkReport(report).replace(/^/gm, '  '));
     const ok = status === 0 && errors === 0 && report.failures === 0;
-    console.log(`  ${ok ? 'every link as the truth says' : 'MISMATCHES'}${report.debatable ? ` (${report.debatable} in debatable categories, not counted)` : ''}`);
+    console.log(
+      `  ${ok ? 'every link as the truth says' : 'MISMATCHES'}${report.debatable ? ` (${report.debatable} in debatable categories, not counted)` : ''}`,
+    );
     return ok;
   } finally {
     rmSync(dir, { recursive: true, force: true });

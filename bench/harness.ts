@@ -12,7 +12,11 @@ export interface BenchCase {
   readonly units?: number;
 }
 
-export interface BenchResult { name: string; perSecond: number; ratio: number }
+export interface BenchResult {
+  name: string;
+  perSecond: number;
+  ratio: number;
+}
 
 let sink: unknown;
 

@@ -33,9 +33,19 @@ export interface QueryBenchOptions {
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LOOPBACK = '127.0.0.1';
 
-interface Server { readonly name: string; readonly port: number }
+interface Server {
+  readonly name: string;
+  readonly port: number;
+}
 
-interface Tally { ok: number; failed: number; mismatched: number; seconds: number; cpuSeconds: number; reasons: Map<string, number> }
+interface Tally {
+  ok: number;
+  failed: number;
+  mismatched: number;
+  seconds: number;
+  cpuSeconds: number;
+  reasons: Map<string, number>;
+}
 
 const nameOf = (i: number): string => `bench ${String(i).padStart(5, '0')}`;
 
@@ -43,13 +53,29 @@ const nameOf = (i: number): string => `bench ${String(i).padStart(5, '0')}`;
 async function startEmulatorProcess(count: number, dir: string): Promise<{ servers: Server[]; stop: () => Promise<string> }> {
   const file = join(dir, 'servers.json');
   const servers = Array.from({ length: count }, (_, i) => ({
-    flavor: 'openmp', port: 0, hostname: nameOf(i), maxPlayers: 10, players: [{ name: `p${i}`, score: i }],
+    flavor: 'openmp',
+    port: 0,
+    hostname: nameOf(i),
+    maxPlayers: 10,
+    players: [{ name: `p${i}`, score: i }],
   }));
   writeFileSync(file, JSON.stringify({ servers }));
-  const child: ChildProcess = spawn(process.execPath, [
-    '--conditions=@gamequery/source', '--import', 'tsx', 'packages/cli/src/main.ts', 'serve', file,
-    '--rate', '1000000', '--byte-rate', '1000000000',
-  ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--conditions=@gamequery/source',
+      '--import',
+      'tsx',
+      'packages/cli/src/main.ts',
+      'serve',
+      file,
+      '--rate',
+      '1000000',
+      '--byte-rate',
+      '1000000000',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const found: Server[] = [];
   let stderr = '';
@@ -122,8 +148,10 @@ async function timed(servers: readonly Server[], limit: number, query: (s: Serve
 function report(label: string, servers: number, t: Tally, extra = ''): void {
   const perServerMs = (t.seconds * 1000) / servers;
   const cpuMs = (t.cpuSeconds * 1000) / servers;
-  console.log(`  ${label.padEnd(52)} ${t.seconds.toFixed(2).padStart(6)} s  ${formatRate(servers / t.seconds).padStart(7)} servers/s  ` +
-    `${perServerMs.toFixed(3)} ms/server (client CPU ${cpuMs.toFixed(3)} ms)  ${t.failed} failed, ${t.mismatched} mismatched${extra}`);
+  console.log(
+    `  ${label.padEnd(52)} ${t.seconds.toFixed(2).padStart(6)} s  ${formatRate(servers / t.seconds).padStart(7)} servers/s  ` +
+      `${perServerMs.toFixed(3)} ms/server (client CPU ${cpuMs.toFixed(3)} ms)  ${t.failed} failed, ${t.mismatched} mismatched${extra}`,
+  );
   for (const [reason, n] of t.reasons) console.log(`      ${n} × ${reason}`);
 }
 
@@ -132,7 +160,7 @@ async function loadGamedig(): Promise<{ GameDig: new () => { query(o: Record<str
   try {
     const require = createRequire(join(root, 'packages/codec/package.json'));
     const cjs = require.resolve('gamedig'); // …/gamedig/dist/index.cjs
-    return await import(pathToFileURL(join(dirname(cjs), '..', 'lib', 'index.js')).href) as never;
+    return (await import(pathToFileURL(join(dirname(cjs), '..', 'lib', 'index.js')).href)) as never;
   } catch {
     return undefined;
   }
@@ -154,9 +182,18 @@ export async function benchQuery(options: QueryBenchOptions = {}): Promise<void>
     for (const n of sizes) {
       const client = new QueryClient({ timeoutMs, retries: 2, concurrency: n, localAddress: { ipv4: LOOPBACK } });
       try {
-        const t = await timed(emulator.servers.slice(0, n), n, async (s) => (await client.querySamp(LOOPBACK, s.port, infoOnly)).info.hostname);
+        const t = await timed(
+          emulator.servers.slice(0, n),
+          n,
+          async (s) => (await client.querySamp(LOOPBACK, s.port, infoOnly)).info.hostname,
+        );
         const st = client.stats();
-        report(`gamequery, i only, ${n} servers at once`, n, t, `, ${st.retries} retries, ${st.unmatched} unmatched, ${st.duplicates} duplicates`);
+        report(
+          `gamequery, i only, ${n} servers at once`,
+          n,
+          t,
+          `, ${st.retries} retries, ${st.unmatched} unmatched, ${st.duplicates} duplicates`,
+        );
       } finally {
         await client.close();
       }
@@ -164,7 +201,9 @@ export async function benchQuery(options: QueryBenchOptions = {}): Promise<void>
 
     const subset = emulator.servers.slice(0, compared);
     const full = (r: SampQueryResult): string =>
-      (r.players?.length === 1 && r.players[0]!.name === `p${Number(r.info.hostname.slice(6))}` && r.omp ? r.info.hostname : `${r.info.hostname} (wrong players or no o)`);
+      r.players?.length === 1 && r.players[0]!.name === `p${Number(r.info.hostname.slice(6))}` && r.omp
+        ? r.info.hostname
+        : `${r.info.hostname} (wrong players or no o)`;
     for (const limit of [compared, gdLimit]) {
       const client = new QueryClient({ timeoutMs, retries: 2, concurrency: 1024, localAddress: { ipv4: LOOPBACK } });
       try {
@@ -178,7 +217,9 @@ export async function benchQuery(options: QueryBenchOptions = {}): Promise<void>
     {
       // The same three requests gamedig sends (i r c), at gamedig's concurrency: the like-for-like figure.
       const asGamedig = (r: SampQueryResult): string =>
-        (r.players?.length === 1 && r.players[0]!.name === `p${Number(r.info.hostname.slice(6))}` ? r.info.hostname : `${r.info.hostname} (wrong players)`);
+        r.players?.length === 1 && r.players[0]!.name === `p${Number(r.info.hostname.slice(6))}`
+          ? r.info.hostname
+          : `${r.info.hostname} (wrong players)`;
       const client = new QueryClient({ timeoutMs, retries: 2, concurrency: 1024, localAddress: { ipv4: LOOPBACK } });
       try {
         const t = await timed(subset, gdLimit, async (s) => asGamedig(await client.querySamp(LOOPBACK, s.port, { omp: false })));
@@ -194,9 +235,22 @@ export async function benchQuery(options: QueryBenchOptions = {}): Promise<void>
     } else {
       const gd = new gamedig.GameDig();
       try {
-        const t = await timed(subset, gdLimit, async (s) => (await gd.query({
-          type: 'gtasao', host: LOOPBACK, port: s.port, givenPortOnly: true, maxRetries: 2, socketTimeout: timeoutMs, attemptTimeout: 5 * timeoutMs,
-        })).name);
+        const t = await timed(
+          subset,
+          gdLimit,
+          async (s) =>
+            (
+              await gd.query({
+                type: 'gtasao',
+                host: LOOPBACK,
+                port: s.port,
+                givenPortOnly: true,
+                maxRetries: 2,
+                socketTimeout: timeoutMs,
+                attemptTimeout: 5 * timeoutMs,
+              })
+            ).name,
+        );
         report(`gamedig 5.3.3 gtasao (i r c), ${compared} servers, ${gdLimit} at once`, compared, t);
       } finally {
         // gamedig has no close(): its one shared socket is closed by hand.

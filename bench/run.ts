@@ -35,17 +35,28 @@ if (!only || only === 'dissect') {
   if (process.argv.includes('--check') || env.GAMEQUERY_BENCH_CHECK === '1') {
     if (!(await checkDissect({ frames, seed, jobs }))) process.exitCode = 1;
   } else {
-    const chosen = (env.GAMEQUERY_BENCH_FORMATS ?? formats.join(',')).split(',').map((f) => f.trim()).filter(Boolean);
+    const chosen = (env.GAMEQUERY_BENCH_FORMATS ?? formats.join(','))
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     const unknown = chosen.filter((f) => !formats.includes(f as Format));
     if (unknown.length) throw new Error(`GAMEQUERY_BENCH_FORMATS: unknown ${unknown.join(', ')} (of ${formats.join(', ')})`);
     await benchDissect({
-      frames, seed, jobs, formats: chosen as Format[], tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
+      frames,
+      seed,
+      jobs,
+      formats: chosen as Format[],
+      tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
       bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
     });
   }
 }
 if (only === 'stages') {
-  await benchStages({ frames: Number(process.env.GAMEQUERY_BENCH_FRAMES ?? 1_000_000), seed: Number(process.env.GAMEQUERY_BENCH_SEED ?? 1), floor: 300_000 });
+  await benchStages({
+    frames: Number(process.env.GAMEQUERY_BENCH_FRAMES ?? 1_000_000),
+    seed: Number(process.env.GAMEQUERY_BENCH_SEED ?? 1),
+    floor: 300_000,
+  });
 }
 if (!only || only === 'startup') benchStartup({ runs: Number(process.env.GAMEQUERY_BENCH_STARTUP_RUNS ?? 20) });

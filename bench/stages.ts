@@ -55,7 +55,9 @@ export async function benchStages(options: { frames: number; seed: number; floor
       closeSync(fd);
     }
     const bytes = new Uint8Array(readFileSync(file));
-    console.log(`\nDissector stages, each alone in this process (CPU time, best of 3), on ${options.frames} real-mix frames (seed ${options.seed}):`);
+    console.log(
+      `\nDissector stages, each alone in this process (CPU time, best of 3), on ${options.frames} real-mix frames (seed ${options.seed}):`,
+    );
 
     const frames: Frame[] = [];
     for (const item of readCaptureSync(bytes)) if (item.kind === 'packet') frames.push(item);
@@ -126,7 +128,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
       ['udp (headers, reassembly)', udp, frames.length],
       ['pass 1 (udp, measure, pairing, facts)', pass1, frames.length],
       ['tree (compiled JSON emitter alone)', tree, payloads.length],
-      ['line (a record\'s NDJSON around its tree)', line, held.length],
+      ["line (a record's NDJSON around its tree)", line, held.length],
     ];
     const budget = 1e9 / options.floor;
     for (const [name, rate] of rows) {
@@ -135,9 +137,15 @@ export async function benchStages(options: { frames: number; seed: number; floor
     }
     // What one packet of the ndjson output costs, stage by stage: pass 2 reads and decodes the frame again.
     const sum = 1e9 / read + 1e9 / pass1 + 1e9 / read + 1e9 / udp + 1e9 / tree + 1e9 / line;
-    console.log(`  ${'whole, in process (output thrown away)'.padEnd(44)} ${formatRate(wholeRate).padStart(9)} /s  ${(1e9 / wholeRate).toFixed(0).padStart(6)} ns a packet`);
-    console.log(`  sum of the stages a packet passes (read twice, pass 1, udp, tree, line): ${sum.toFixed(0)} ns, a ceiling of ${formatRate(1e9 / sum)} packets/s`);
-    console.log(`  the floor of ${formatRate(options.floor)} packets/s leaves ${budget.toFixed(0)} ns a packet; tree JSON alone takes ${(1e9 / tree).toFixed(0)} ns of it`);
+    console.log(
+      `  ${'whole, in process (output thrown away)'.padEnd(44)} ${formatRate(wholeRate).padStart(9)} /s  ${(1e9 / wholeRate).toFixed(0).padStart(6)} ns a packet`,
+    );
+    console.log(
+      `  sum of the stages a packet passes (read twice, pass 1, udp, tree, line): ${sum.toFixed(0)} ns, a ceiling of ${formatRate(1e9 / sum)} packets/s`,
+    );
+    console.log(
+      `  the floor of ${formatRate(options.floor)} packets/s leaves ${budget.toFixed(0)} ns a packet; tree JSON alone takes ${(1e9 / tree).toFixed(0)} ns of it`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

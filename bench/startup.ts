@@ -23,7 +23,11 @@ function onePacketCapture(): Uint8Array {
   return pcap.subarray(0, 24 + 16 + included);
 }
 
-interface Case { readonly label: string; readonly command: string; readonly args: readonly string[] }
+interface Case {
+  readonly label: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
 
 /** Wall times in ms of `runs` rounds, the cases interleaved within each round; undefined for a case that failed. */
 function time(cases: readonly Case[], runs: number): (number[] | undefined)[] {
@@ -59,7 +63,11 @@ export function benchStartup(options: { runs: number }): void {
       { label: "node -e ''", command: node, args: ['-e', ''] },
       { label: 'gamequery --version (built)', command: node, args: [main, '--version'] },
       { label: 'gamequery dissect one-packet.pcap (built)', command: node, args: [main, 'dissect', file, '-F', 'text'] },
-      { label: '… through scripts/gamequery.mjs (freshness check)', command: node, args: ['scripts/gamequery.mjs', 'dissect', file, '-F', 'text'] },
+      {
+        label: '… through scripts/gamequery.mjs (freshness check)',
+        command: node,
+        args: ['scripts/gamequery.mjs', 'dissect', file, '-F', 'text'],
+      },
     ];
     const times = time(cases, options.runs);
     const base = best(times[0]!);

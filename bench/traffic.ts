@@ -28,10 +28,30 @@
  * last line of the previous one's output, which is unambiguous in time.
  */
 import {
-  clientsRequest, clientsResponse, fullRequest, fullResponse, handshakeRequest, handshakeResponse, basicRequest,
-  basicResponse, infoRequest, infoResponse, ompRequest, ompResponse, pingRequest, playersRequest, playersResponse,
-  rconRequest, rconResponse, rulesRequest, rulesResponse, vcmpClientsRequest, vcmpClientsResponse, vcmpInfoRequest,
-  vcmpInfoResponse, type Charset,
+  clientsRequest,
+  clientsResponse,
+  fullRequest,
+  fullResponse,
+  handshakeRequest,
+  handshakeResponse,
+  basicRequest,
+  basicResponse,
+  infoRequest,
+  infoResponse,
+  ompRequest,
+  ompResponse,
+  pingRequest,
+  playersRequest,
+  playersResponse,
+  rconRequest,
+  rconResponse,
+  rulesRequest,
+  rulesResponse,
+  vcmpClientsRequest,
+  vcmpClientsResponse,
+  vcmpInfoRequest,
+  vcmpInfoResponse,
+  type Charset,
 } from '@gamequery/codec';
 
 // ---------------------------------------------------------------------------------------
@@ -57,8 +77,22 @@ import {
  * (the capture ends first) is `unanswered`.
  */
 export const CATEGORIES = [
-  'request', 'reply', 'rcon-request', 'rcon-line', 'rcon-next-request', 'rcon-next-line', 'unanswered', 'late-request',
-  'late', 'duplicate', 'unexpected-port', 'warning-reply', 'fragmented-reply', 'fragment', 'other', 'malformed-request',
+  'request',
+  'reply',
+  'rcon-request',
+  'rcon-line',
+  'rcon-next-request',
+  'rcon-next-line',
+  'unanswered',
+  'late-request',
+  'late',
+  'duplicate',
+  'unexpected-port',
+  'warning-reply',
+  'fragmented-reply',
+  'fragment',
+  'other',
+  'malformed-request',
   'malformed-reply',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -125,8 +159,13 @@ export class Truth {
     if (!category) return undefined;
     const c = this.category[f]!;
     return {
-      category, record: !NO_RECORD.has(c), requestIn: this.requestIn[f]!, responseIn: this.responseIn[f]!,
-      duplicateOf: this.duplicateOf[f]!, unanswered: UNANSWERED.has(c), unmatched: UNMATCHED.has(c),
+      category,
+      record: !NO_RECORD.has(c),
+      requestIn: this.requestIn[f]!,
+      responseIn: this.responseIn[f]!,
+      duplicateOf: this.duplicateOf[f]!,
+      unanswered: UNANSWERED.has(c),
+      unmatched: UNMATCHED.has(c),
     };
   }
 
@@ -190,10 +229,16 @@ const showLinks = (l: { requestIn: number; responseIn: number; duplicateOf: numb
   return parts.length ? parts.join(', ') : 'no links';
 };
 
-const linksOf = (r: LinkRecord): string => showLinks({
-  requestIn: r.requestIn ?? 0, responseIn: r.responseIn ?? 0, duplicateOf: r.duplicateOf ?? 0, unanswered: !!r.unanswered,
-  unmatched: !!r.unmatched,
-}) + (r.unmatched ? ` (${r.unmatched})` : '') + (r.unanswered ? ` (${r.unanswered})` : '');
+const linksOf = (r: LinkRecord): string =>
+  showLinks({
+    requestIn: r.requestIn ?? 0,
+    responseIn: r.responseIn ?? 0,
+    duplicateOf: r.duplicateOf ?? 0,
+    unanswered: !!r.unanswered,
+    unmatched: !!r.unmatched,
+  }) +
+  (r.unmatched ? ` (${r.unmatched})` : '') +
+  (r.unanswered ? ` (${r.unanswered})` : '');
 
 const SEEN = 1;
 const TWICE = 2;
@@ -227,7 +272,8 @@ export class LinkChecker {
   add(r: LinkRecord): void {
     const f = r.frame;
     if (!(Number.isInteger(f) && f >= 1 && f < 2 ** 31)) {
-      if (this.#strays.length < this.#keep) this.#strays.push({ frame: f, category: 'no such frame', expected: 'no record', got: linksOf(r) });
+      if (this.#strays.length < this.#keep)
+        this.#strays.push({ frame: f, category: 'no such frame', expected: 'no record', got: linksOf(r) });
       this.#strayCount++;
       return;
     }
@@ -261,7 +307,8 @@ export class LinkChecker {
       if (!e) {
         if (got & SEEN) {
           strays++;
-          if (strayList.length < this.#keep) strayList.push({ frame: f, category: 'no such frame', expected: 'no record', got: this.#show(f) });
+          if (strayList.length < this.#keep)
+            strayList.push({ frame: f, category: 'no such frame', expected: 'no record', got: this.#show(f) });
         }
         continue;
       }
@@ -278,8 +325,13 @@ export class LinkChecker {
       } else if (!e.record) {
         expected = 'no record';
         shown = this.#show(f);
-      } else if (this.#requestIn[f] !== e.requestIn || this.#responseIn[f] !== e.responseIn || this.#duplicateOf[f] !== e.duplicateOf
-        || !!(got & GOT_UNANSWERED) !== e.unanswered || !!(got & GOT_UNMATCHED) !== e.unmatched) {
+      } else if (
+        this.#requestIn[f] !== e.requestIn ||
+        this.#responseIn[f] !== e.responseIn ||
+        this.#duplicateOf[f] !== e.duplicateOf ||
+        !!(got & GOT_UNANSWERED) !== e.unanswered ||
+        !!(got & GOT_UNMATCHED) !== e.unmatched
+      ) {
         expected = showLinks(e);
         shown = this.#show(f);
       }
@@ -292,15 +344,27 @@ export class LinkChecker {
       if (list.length < this.#keep) list.push({ frame: f, category: e.category, expected, got: shown });
     }
     const counts = truth.counts();
-    const byCategory = Object.fromEntries(CATEGORIES.map((c, i) => [c, { frames: counts[c], mismatched: wrong[i + 1]! }])) as LinkReport['byCategory'];
-    return { byCategory, failures: failures + strays, debatable, strays, mismatches: [...strayList, ...mismatches].sort((a, b) => a.frame - b.frame).slice(0, this.#keep), debatableMismatches };
+    const byCategory = Object.fromEntries(
+      CATEGORIES.map((c, i) => [c, { frames: counts[c], mismatched: wrong[i + 1]! }]),
+    ) as LinkReport['byCategory'];
+    return {
+      byCategory,
+      failures: failures + strays,
+      debatable,
+      strays,
+      mismatches: [...strayList, ...mismatches].sort((a, b) => a.frame - b.frame).slice(0, this.#keep),
+      debatableMismatches,
+    };
   }
 
   #show(f: number): string {
     const flags = this.#flags[f]!;
     const links = showLinks({
-      requestIn: this.#requestIn[f]!, responseIn: this.#responseIn[f]!, duplicateOf: this.#duplicateOf[f]!,
-      unanswered: !!(flags & GOT_UNANSWERED), unmatched: !!(flags & GOT_UNMATCHED),
+      requestIn: this.#requestIn[f]!,
+      responseIn: this.#responseIn[f]!,
+      duplicateOf: this.#duplicateOf[f]!,
+      unanswered: !!(flags & GOT_UNANSWERED),
+      unmatched: !!(flags & GOT_UNMATCHED),
     });
     const why = this.#reasons.get(f);
     return why ? `${links} (${why})` : links;
@@ -332,7 +396,10 @@ export function formatLinkReport(report: LinkReport): string {
   const lines = ['category              frames  mismatched'];
   for (const c of CATEGORIES) {
     const { frames, mismatched } = report.byCategory[c];
-    if (frames || mismatched) lines.push(`${c.padEnd(20)} ${String(frames).padStart(8)}  ${String(mismatched).padStart(10)}${DEBATABLE.has(c) ? '  (debatable)' : ''}`);
+    if (frames || mismatched)
+      lines.push(
+        `${c.padEnd(20)} ${String(frames).padStart(8)}  ${String(mismatched).padStart(10)}${DEBATABLE.has(c) ? '  (debatable)' : ''}`,
+      );
   }
   lines.push(`failures: ${report.failures}, debatable: ${report.debatable}, records of frames not in the capture: ${report.strays}`);
   const show = (m: Mismatch): string => `  frame ${m.frame} (${m.category}): expected ${m.expected}; got ${m.got}`;
@@ -418,31 +485,180 @@ interface Server {
   readonly signedTokens?: boolean;
 }
 
-const FIRST = ['Carl', 'Sean', 'Tommy', 'Luis', 'Mike', 'John', 'Alex', 'Ivan', 'Dmitry', 'Sergey', 'Pedro', 'Juan', 'Lucas',
-  'Ryan', 'Kevin', 'Marco', 'Andrei', 'Nikita', 'Jamal', 'Victor', 'Oscar', 'Frank', 'Tony', 'Ken', 'Lance', 'Mateo', 'Hugo'];
-const LAST = ['Johnson', 'Vercetti', 'Lopez', 'Toreno', 'Petrov', 'Ivanov', 'Smith', 'Garcia', 'Rosenberg', 'Carlton', 'Wilson',
-  'Kuznetsov', 'Santos', 'Moreno', 'Brown', 'Miller', 'Novak', 'Kowalski', 'Dubois', 'Silva', 'Costa', 'Fischer'];
+const FIRST = [
+  'Carl',
+  'Sean',
+  'Tommy',
+  'Luis',
+  'Mike',
+  'John',
+  'Alex',
+  'Ivan',
+  'Dmitry',
+  'Sergey',
+  'Pedro',
+  'Juan',
+  'Lucas',
+  'Ryan',
+  'Kevin',
+  'Marco',
+  'Andrei',
+  'Nikita',
+  'Jamal',
+  'Victor',
+  'Oscar',
+  'Frank',
+  'Tony',
+  'Ken',
+  'Lance',
+  'Mateo',
+  'Hugo',
+];
+const LAST = [
+  'Johnson',
+  'Vercetti',
+  'Lopez',
+  'Toreno',
+  'Petrov',
+  'Ivanov',
+  'Smith',
+  'Garcia',
+  'Rosenberg',
+  'Carlton',
+  'Wilson',
+  'Kuznetsov',
+  'Santos',
+  'Moreno',
+  'Brown',
+  'Miller',
+  'Novak',
+  'Kowalski',
+  'Dubois',
+  'Silva',
+  'Costa',
+  'Fischer',
+];
 const TAGS = ['[FSD]', '[LSPD]', '[NG]', '[RU]', '[BR]', '(ADM)', '[KG]', '$', '[TR]', '[PL]'];
-const MC_NAMES = ['Notch', 'jeb_', 'Dinnerbone', 'xXSlayerXx', 'CreeperHunter', 'Steve_', 'Alex2009', 'BlockMaster', 'DiamondDigger',
-  'EnderKing', 'Redstoner', 'PixelPanda', 'MinerMike', 'lava_surfer', 'Skyblocker', 'NetherNomad'];
+const MC_NAMES = [
+  'Notch',
+  'jeb_',
+  'Dinnerbone',
+  'xXSlayerXx',
+  'CreeperHunter',
+  'Steve_',
+  'Alex2009',
+  'BlockMaster',
+  'DiamondDigger',
+  'EnderKing',
+  'Redstoner',
+  'PixelPanda',
+  'MinerMike',
+  'lava_surfer',
+  'Skyblocker',
+  'NetherNomad',
+];
 
 type ServerText = { hostname: string; gamemode: string; language: string; mapname: string; charset: Charset; say: string };
 const SAMP_TEXTS: readonly ServerText[] = [
-  { hostname: 'Los Santos Roleplay | lsrp', gamemode: 'LS-RP v4.2', language: 'English', mapname: 'San Andreas', charset: 'windows-1252', say: 'Server restart in 5 minutes' },
-  { hostname: 'Freeroam Stunts DM TDM Race', gamemode: 'Freeroam', language: 'English', mapname: 'San Andreas', charset: 'windows-1252', say: 'Welcome!' },
-  { hostname: 'Русский Сервер | Ролевая игра', gamemode: 'RP 3.1', language: 'Русский', mapname: 'Лос-Сантос', charset: 'windows-1251', say: 'Рестарт через 5 минут' },
-  { hostname: 'Servidor Español — Roleplay', gamemode: 'Vida Real', language: 'Español', mapname: 'San Andreas', charset: 'windows-1252', say: '¡Bienvenidos!' },
-  { hostname: 'Über Drift & Tuning Deutschland', gamemode: 'Drift', language: 'Deutsch', mapname: 'San Fierro', charset: 'windows-1252', say: 'Viel Spaß' },
-  { hostname: 'Brasil Play Start | RPG', gamemode: 'BPS RPG', language: 'Português', mapname: 'São Paulo', charset: 'windows-1252', say: 'Olá a todos' },
-  { hostname: 'Arizona Role Play | Сервер 1', gamemode: 'Arizona RP', language: 'Русский', mapname: 'Штат Аризона', charset: 'windows-1251', say: 'Всем привет' },
-  { hostname: 'Call of Duty: Modern Warfare TDM', gamemode: 'COD TDM', language: 'English', mapname: 'Las Venturas', charset: 'windows-1252', say: 'GG' },
-  { hostname: 'Français Cops & Robbers', gamemode: 'CnR', language: 'Français', mapname: 'San Andreas', charset: 'windows-1252', say: 'Bonne journée' },
-  { hostname: '[0.3.7] Zombie Survival | Апокалипсис', gamemode: 'Zombies', language: 'Русский', mapname: 'Лас-Вентурас', charset: 'windows-1251', say: 'Зомби близко' },
+  {
+    hostname: 'Los Santos Roleplay | lsrp',
+    gamemode: 'LS-RP v4.2',
+    language: 'English',
+    mapname: 'San Andreas',
+    charset: 'windows-1252',
+    say: 'Server restart in 5 minutes',
+  },
+  {
+    hostname: 'Freeroam Stunts DM TDM Race',
+    gamemode: 'Freeroam',
+    language: 'English',
+    mapname: 'San Andreas',
+    charset: 'windows-1252',
+    say: 'Welcome!',
+  },
+  {
+    hostname: 'Русский Сервер | Ролевая игра',
+    gamemode: 'RP 3.1',
+    language: 'Русский',
+    mapname: 'Лос-Сантос',
+    charset: 'windows-1251',
+    say: 'Рестарт через 5 минут',
+  },
+  {
+    hostname: 'Servidor Español — Roleplay',
+    gamemode: 'Vida Real',
+    language: 'Español',
+    mapname: 'San Andreas',
+    charset: 'windows-1252',
+    say: '¡Bienvenidos!',
+  },
+  {
+    hostname: 'Über Drift & Tuning Deutschland',
+    gamemode: 'Drift',
+    language: 'Deutsch',
+    mapname: 'San Fierro',
+    charset: 'windows-1252',
+    say: 'Viel Spaß',
+  },
+  {
+    hostname: 'Brasil Play Start | RPG',
+    gamemode: 'BPS RPG',
+    language: 'Português',
+    mapname: 'São Paulo',
+    charset: 'windows-1252',
+    say: 'Olá a todos',
+  },
+  {
+    hostname: 'Arizona Role Play | Сервер 1',
+    gamemode: 'Arizona RP',
+    language: 'Русский',
+    mapname: 'Штат Аризона',
+    charset: 'windows-1251',
+    say: 'Всем привет',
+  },
+  {
+    hostname: 'Call of Duty: Modern Warfare TDM',
+    gamemode: 'COD TDM',
+    language: 'English',
+    mapname: 'Las Venturas',
+    charset: 'windows-1252',
+    say: 'GG',
+  },
+  {
+    hostname: 'Français Cops & Robbers',
+    gamemode: 'CnR',
+    language: 'Français',
+    mapname: 'San Andreas',
+    charset: 'windows-1252',
+    say: 'Bonne journée',
+  },
+  {
+    hostname: '[0.3.7] Zombie Survival | Апокалипсис',
+    gamemode: 'Zombies',
+    language: 'Русский',
+    mapname: 'Лас-Вентурас',
+    charset: 'windows-1251',
+    say: 'Зомби близко',
+  },
 ];
-const VCMP_TEXTS = ['Vice City Multiplayer Official', 'VCMP Stunt Heaven', 'Liberty City Killers', 'VC:MP Roleplay | Vice Life',
-  'Vice City Deathmatch', 'Lu Revival: Vice'];
-const MC_MOTDS = ['§aA Minecraft Server§r - §6Survival', 'Hypixel-like Network §c[1.8-1.20]', 'Vanilla SMP', '§bSkyblock §fand §ePrison',
-  'Creative Plots', 'Anarchy §4no rules', 'Mineplex Lobby', 'Hardcore Survival'];
+const VCMP_TEXTS = [
+  'Vice City Multiplayer Official',
+  'VCMP Stunt Heaven',
+  'Liberty City Killers',
+  'VC:MP Roleplay | Vice Life',
+  'Vice City Deathmatch',
+  'Lu Revival: Vice',
+];
+const MC_MOTDS = [
+  '§aA Minecraft Server§r - §6Survival',
+  'Hypixel-like Network §c[1.8-1.20]',
+  'Vanilla SMP',
+  '§bSkyblock §fand §ePrison',
+  'Creative Plots',
+  'Anarchy §4no rules',
+  'Mineplex Lobby',
+  'Hardcore Survival',
+];
 const PM_MOTDS = ['PocketMine-MP Server', 'Bedrock SMP | Выживание', 'Lifeboat Survival Games', 'Nukkit Factions', 'Cubecraft Bedrock'];
 
 const ipText = (ip: number): string => `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
@@ -480,16 +696,29 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
   const at = { serverIp: ipText(ip), serverPort: port };
   const maxPlayers = crowded ? rng.pick([300, 500, 1000]) : rng.pick([50, 100, 100, 100, 150, 200]);
   // Most servers are small; some full at 100 (lists of 100, the 100-player `d` that fragments); a few past 100 (no lists).
-  const base = crowded ? 101 + rng.int(maxPlayers - 100) : rng.chance(0.12) ? 100 : rng.chance(0.5) ? rng.int(20) : rng.int(Math.min(maxPlayers, 100));
+  const base = crowded
+    ? 101 + rng.int(maxPlayers - 100)
+    : rng.chance(0.12)
+      ? 100
+      : rng.chance(0.5)
+        ? rng.int(20)
+        : rng.int(Math.min(maxPlayers, 100));
   const hostname = `${text.hostname}${rng.chance(0.5) ? ` #${1 + rng.int(9)}` : ''}`;
   const password = rng.chance(0.1);
   const replies: Record<string, Uint8Array[]> = { i: [], r: [], c: [], d: [], o: [] };
-  const roster = Array.from({ length: Math.min(base + 3, 103) }, (_, i) => ({ id: i, name: playerName(rng, i), score: rng.int(3000) - 50, ping: 20 + rng.int(250) }));
+  const roster = Array.from({ length: Math.min(base + 3, 103) }, (_, i) => ({
+    id: i,
+    name: playerName(rng, i),
+    score: rng.int(3000) - 50,
+    ping: 20 + rng.int(250),
+  }));
   let players = roster;
   for (let v = 0; v < 3; v++) {
     const n = crowded ? base + v : Math.max(0, Math.min(base - v, 100));
     players = roster.slice(0, Math.min(n, roster.length));
-    replies['i']!.push(infoResponse.encode({ ...at, password, players: n, maxPlayers, hostname, gamemode: text.gamemode, language: text.language }, codec));
+    replies['i']!.push(
+      infoResponse.encode({ ...at, password, players: n, maxPlayers, hostname, gamemode: text.gamemode, language: text.language }, codec),
+    );
     if (!crowded) {
       replies['c']!.push(clientsResponse.encode({ ...at, clients: players.map(({ name, score }) => ({ name, score })) }, codec));
       if (!openmp) replies['d']!.push(playersResponse.encode({ ...at, players: players.map((p) => ({ ...p, id: p.id & 255 })) }, codec));
@@ -503,16 +732,46 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
       { name: 'mapname', value: text.mapname },
       { name: 'version', value: version },
       { name: 'weather', value: String(rng.int(20)) },
-      { name: 'weburl', value: rng.chance(0.7) ? `www.${hostname.replace(/[^A-Za-z]/g, '').slice(0, 12).toLowerCase() || 'sa-mp'}.com` : 'www.sa-mp.com' },
+      {
+        name: 'weburl',
+        value: rng.chance(0.7)
+          ? `www.${
+              hostname
+                .replace(/[^A-Za-z]/g, '')
+                .slice(0, 12)
+                .toLowerCase() || 'sa-mp'
+            }.com`
+          : 'www.sa-mp.com',
+      },
       { name: 'worldtime', value: `${rng.int(24)}:00` },
     ];
     replies['r']!.push(rulesResponse.encode({ ...at, rules }, codec));
   }
   if (openmp) {
-    replies['o']!.push(ompResponse.encode({ ...at, discord: rng.chance(0.7) ? `discord.gg/${hostname.replace(/[^A-Za-z]/g, '').slice(0, 10).toLowerCase()}` : '', bannerLight: rng.chance(0.3) ? `https://cdn.example.com/${id}/light.png` : '', bannerDark: '', logo: rng.chance(0.3) ? `https://cdn.example.com/${id}/logo.png` : '' }, codec));
+    replies['o']!.push(
+      ompResponse.encode(
+        {
+          ...at,
+          discord: rng.chance(0.7)
+            ? `discord.gg/${hostname
+                .replace(/[^A-Za-z]/g, '')
+                .slice(0, 10)
+                .toLowerCase()}`
+            : '',
+          bannerLight: rng.chance(0.3) ? `https://cdn.example.com/${id}/light.png` : '',
+          bannerDark: '',
+          logo: rng.chance(0.3) ? `https://cdn.example.com/${id}/logo.png` : '',
+        },
+        codec,
+      ),
+    );
   }
   const requests = {
-    i: infoRequest.encode(at), r: rulesRequest.encode(at), c: clientsRequest.encode(at), d: playersRequest.encode(at), o: ompRequest.encode(at),
+    i: infoRequest.encode(at),
+    r: rulesRequest.encode(at),
+    c: clientsRequest.encode(at),
+    d: playersRequest.encode(at),
+    o: ompRequest.encode(at),
   };
   const cut: Record<string, Uint8Array> = {};
   const cutInfo = cutReply(replies['i']![0]!, (b) => infoResponse.decode(b));
@@ -534,12 +793,49 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
   // RCON: the password, and what a handful of commands print (one line each mostly; `players` and `varlist` many).
   const rconPassword = `${rng.pick(['changeme', 'adminpass', 'Sup3rS3cret', 'rcon2024', 'qwerty123'])}${rng.int(100)}`;
   const line = (s: string): Uint8Array => rconResponse.encode({ ...at, output: s }, codec);
-  const command = (cmd: string, output: readonly string[], pw = rconPassword): RconCommand =>
-    ({ request: rconRequest.encode({ ...at, password: pw, command: cmd }, codec), lines: output.map(line) });
+  const command = (cmd: string, output: readonly string[], pw = rconPassword): RconCommand => ({
+    request: rconRequest.encode({ ...at, password: pw, command: cmd }, codec),
+    lines: output.map(line),
+  });
   const listing = roster.slice(0, Math.min(base, 39));
   const commands: RconCommand[] = [
-    command('players', ['ID\tName\tPing\tIP', ...listing.map((p) => `${p.id}\t${p.name}\t${p.ping}\t${ipText(0x51000000 + rng.int(0xffffff))}`)]),
-    command('varlist', ['Console Variables:', ...['announce', 'bind', 'filterscripts', 'gamemode0', 'gamemodetext', 'gravity', 'hostname', 'instagib', 'lagcompmode', 'language', 'lanmode', 'mapname', 'maxnpc', 'maxplayers', 'myriad', 'nosign', 'onfoot_rate', 'password', 'plugins', 'port', 'query', 'rcon', 'sleep', 'stream_distance', 'version', 'weather', 'weburl', 'worldtime'].map((v, i) => `${v}\t= ${i % 3 ? i * 7 : `"${v}"`}  (${i % 3 ? 'int' : 'string'})`)]),
+    command('players', [
+      'ID\tName\tPing\tIP',
+      ...listing.map((p) => `${p.id}\t${p.name}\t${p.ping}\t${ipText(0x51000000 + rng.int(0xffffff))}`),
+    ]),
+    command('varlist', [
+      'Console Variables:',
+      ...[
+        'announce',
+        'bind',
+        'filterscripts',
+        'gamemode0',
+        'gamemodetext',
+        'gravity',
+        'hostname',
+        'instagib',
+        'lagcompmode',
+        'language',
+        'lanmode',
+        'mapname',
+        'maxnpc',
+        'maxplayers',
+        'myriad',
+        'nosign',
+        'onfoot_rate',
+        'password',
+        'plugins',
+        'port',
+        'query',
+        'rcon',
+        'sleep',
+        'stream_distance',
+        'version',
+        'weather',
+        'weburl',
+        'worldtime',
+      ].map((v, i) => `${v}\t= ${i % 3 ? i * 7 : `"${v}"`}  (${i % 3 ? 'int' : 'string'})`),
+    ]),
     command(`echo ${text.say}`, [text.say]),
     command(`say ${text.say}`, [`* Admin: ${text.say}`]),
     command(`kick ${rng.int(100)}`, [`${rng.pick(FIRST)}_${rng.pick(LAST)} <#${rng.int(100)}> has been kicked.`]),
@@ -564,13 +860,31 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
   const replies: Record<string, Uint8Array[]> = { i: [], c: [] };
   for (let v = 0; v < 3; v++) {
     const n = Math.max(0, Math.min(base - v, maxPlayers));
-    replies['i']!.push(vcmpInfoResponse.encode({ ...at, version: '04rel006', password: rng.chance(0.1), players: n, maxPlayers, hostname, gamemode: rng.pick(['Freeroam', 'TDM', 'Roleplay', 'Stunt']), map: 'Vice City' }));
+    replies['i']!.push(
+      vcmpInfoResponse.encode({
+        ...at,
+        version: '04rel006',
+        password: rng.chance(0.1),
+        players: n,
+        maxPlayers,
+        hostname,
+        gamemode: rng.pick(['Freeroam', 'TDM', 'Roleplay', 'Stunt']),
+        map: 'Vice City',
+      }),
+    );
     replies['c']!.push(vcmpClientsResponse.encode({ ...at, clients: names.slice(0, n).map((name) => ({ name })) }));
   }
   const cutInfo = cutReply(replies['i']![0]!, (b) => vcmpInfoResponse.decode(b));
   const cut: Record<string, Uint8Array> = cutInfo ? { i: cutInfo } : {};
   return {
-    id, ip, port, flavour: 'vcmp', down, requests: { i: vcmpInfoRequest.encode(at), c: vcmpClientsRequest.encode(at) }, replies, cut,
+    id,
+    ip,
+    port,
+    flavour: 'vcmp',
+    down,
+    requests: { i: vcmpInfoRequest.encode(at), c: vcmpClientsRequest.encode(at) },
+    replies,
+    cut,
     odd: { i: concat(replies['i']![1]!, Uint8Array.of(0, 0, 0, 0)) },
   };
 }
@@ -593,14 +907,59 @@ function minecraftServer(rng: Rng, id: number, ip: number, port: number, bedrock
   for (let v = 0; v < 3; v++) {
     const n = Math.max(0, base - v);
     const kv = bedrock
-      ? [['hostname', motd], ['gametype', 'SMP'], ['game_id', 'MINECRAFTPE'], ['version', 'v1.20.50'], ['server_engine', 'PocketMine-MP 5.10.0'], ['plugins', 'PocketMine-MP 5.10.0: EconomyAPI 5.7; PurePerms 1.4'], ['map', 'world'], ['numplayers', String(n)], ['maxplayers', String(maxPlayers)], ['whitelist', 'off'], ['hostip', ipText(ip)], ['hostport', String(port)]]
-      : [['hostname', motd], ['gametype', 'SMP'], ['game_id', 'MINECRAFT'], ['version', rng.pick(['1.20.4', '1.19.2', '1.8.9', '1.21'])], ['plugins', rng.chance(0.5) ? '' : 'Paper on 1.20.4-R0.1-SNAPSHOT: EssentialsX 2.20.1; LuckPerms 5.4'], ['map', 'world'], ['numplayers', String(n)], ['maxplayers', String(maxPlayers)], ['hostport', String(port)], ['hostip', ipText(ip)]];
-    full.push(fullResponse.encode({ sessionId: 0, splitnum: SPLITNUM, kv: kv.map(([key, value]) => ({ key: key!, value: value! })), players: names.slice(0, n) }, { charset }));
-    basic.push(basicResponse.encode({ sessionId: 0, motd, gametype: 'SMP', map: 'world', numPlayers: n, maxPlayers, hostPort: port, hostIp: ipText(ip) }, { charset }));
+      ? [
+          ['hostname', motd],
+          ['gametype', 'SMP'],
+          ['game_id', 'MINECRAFTPE'],
+          ['version', 'v1.20.50'],
+          ['server_engine', 'PocketMine-MP 5.10.0'],
+          ['plugins', 'PocketMine-MP 5.10.0: EconomyAPI 5.7; PurePerms 1.4'],
+          ['map', 'world'],
+          ['numplayers', String(n)],
+          ['maxplayers', String(maxPlayers)],
+          ['whitelist', 'off'],
+          ['hostip', ipText(ip)],
+          ['hostport', String(port)],
+        ]
+      : [
+          ['hostname', motd],
+          ['gametype', 'SMP'],
+          ['game_id', 'MINECRAFT'],
+          ['version', rng.pick(['1.20.4', '1.19.2', '1.8.9', '1.21'])],
+          ['plugins', rng.chance(0.5) ? '' : 'Paper on 1.20.4-R0.1-SNAPSHOT: EssentialsX 2.20.1; LuckPerms 5.4'],
+          ['map', 'world'],
+          ['numplayers', String(n)],
+          ['maxplayers', String(maxPlayers)],
+          ['hostport', String(port)],
+          ['hostip', ipText(ip)],
+        ];
+    full.push(
+      fullResponse.encode(
+        { sessionId: 0, splitnum: SPLITNUM, kv: kv.map(([key, value]) => ({ key: key!, value: value! })), players: names.slice(0, n) },
+        { charset },
+      ),
+    );
+    basic.push(
+      basicResponse.encode(
+        { sessionId: 0, motd, gametype: 'SMP', map: 'world', numPlayers: n, maxPlayers, hostPort: port, hostIp: ipText(ip) },
+        { charset },
+      ),
+    );
   }
   const cut = { full: full[0]!.slice(0, full[0]!.length - 3 - rng.int(20)) };
   return {
-    id, ip, port, flavour: bedrock ? 'pocketmine' : 'java', down, requests: {}, replies: {}, cut, odd: {}, full, basic, signedTokens: bedrock,
+    id,
+    ip,
+    port,
+    flavour: bedrock ? 'pocketmine' : 'java',
+    down,
+    requests: {},
+    replies: {},
+    cut,
+    odd: {},
+    full,
+    basic,
+    signedTokens: bedrock,
   };
 }
 
@@ -871,16 +1230,26 @@ const RCON_WRONG = 0.08;
 const RCON_LONE = 0.55;
 const RCON_MEAN_COMMANDS = RCON_WRONG + (1 - RCON_WRONG) * (RCON_LONE + (1 - RCON_LONE) * 4);
 /** Of handshakes answered, the share followed by a stat request: 9.5 of 14.2 (a little more, as some handshakes go unanswered). */
-const STAT_AFTER_HANDSHAKE = (9.5 / 14.2) / 0.975;
+const STAT_AFTER_HANDSHAKE = 9.5 / 14.2 / 0.975;
 const WEIGHTS: readonly [Kind, number][] = [
-  ['i', 21.3], ['r', 16.6], ['x', 9.7 / RCON_MEAN_COMMANDS], ['c', 9.4], ['p', 4.9], ['d', 4.8], ['o', 0.5], ['mc', 14.2], ['vi', 4.8], ['vc', 4.9],
+  ['i', 21.3],
+  ['r', 16.6],
+  ['x', 9.7 / RCON_MEAN_COMMANDS],
+  ['c', 9.4],
+  ['p', 4.9],
+  ['d', 4.8],
+  ['o', 0.5],
+  ['mc', 14.2],
+  ['vi', 4.8],
+  ['vc', 4.9],
 ];
 /**
  * A slot starts one of the exchanges above, and some bring more (an RCON session's later
  * commands, a handshake's stat request): slots are this much further apart than 5–40 µs, so
  * that exchanges of any kind start every 5–40 µs on average.
  */
-const SLOT_SCALE = (WEIGHTS.reduce((sum, [, w]) => sum + w, 0) + 9.7 - 9.7 / RCON_MEAN_COMMANDS + 9.5) / WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
+const SLOT_SCALE =
+  (WEIGHTS.reduce((sum, [, w]) => sum + w, 0) + 9.7 - 9.7 / RCON_MEAN_COMMANDS + 9.5) / WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
 
 /** How long the dissector waits for a reply by default, and a margin past it. */
 const TIMEOUT_NS = 5e9;
@@ -932,7 +1301,7 @@ class TrafficGenerator {
     const usedIps = new Set<number>();
     const address = (prefixes: readonly number[]): number => {
       for (;;) {
-        const ip = (rng.pick(prefixes) << 24 | rng.int(0xfffe) << 8 | (1 + rng.int(253))) >>> 0;
+        const ip = ((rng.pick(prefixes) << 24) | (rng.int(0xfffe) << 8) | (1 + rng.int(253))) >>> 0;
         if (!usedIps.has(ip)) {
           usedIps.add(ip);
           return ip;
@@ -969,7 +1338,11 @@ class TrafficGenerator {
     for (let n = 0; n < 5000; n++) this.pool.push(this.freshEndpoint());
     let total = 0;
     for (const [, w] of WEIGHTS) this.cumulative.push((total += w));
-    this.resolvers = [{ id: -1, ip: 0x08080808, port: 53 }, { id: -1, ip: 0x01010101, port: 53 }, { id: -1, ip: 0x0a000035, port: 53 }];
+    this.resolvers = [
+      { id: -1, ip: 0x08080808, port: 53 },
+      { id: -1, ip: 0x01010101, port: 53 },
+      { id: -1, ip: 0x0a000035, port: 53 },
+    ];
     this.webServers = Array.from({ length: 8 }, (_, i) => ({ id: -1, ip: address([142, 151, 104, 172]), port: i % 4 === 0 ? 80 : 443 }));
     this.noise = Uint8Array.from({ length: 4096 }, () => rng.int(256));
   }
@@ -1008,12 +1381,25 @@ class TrafficGenerator {
     }
     // Larger than one Ethernet frame: IP fragments, 1480 bytes of IP payload each, the last one carrying the record.
     const datagram = udpDatagram(src, dst, bytes);
-    const id = this.ipId = (this.ipId + 1) & 0xffff;
+    const id = (this.ipId = (this.ipId + 1) & 0xffff);
     for (let off = 0; off < datagram.length; off += FRAGMENT_DATA) {
       const last = off + FRAGMENT_DATA >= datagram.length;
       const field = (off >> 3) | (last ? 0 : 0x2000);
-      this.schedule.push(new Item(t, this.seq++, ex, last ? role : ROLE_FRAGMENT, last ? category : C.fragment, src, dst,
-        datagram.subarray(off, off + FRAGMENT_DATA), PROTO_UDP, field, id));
+      this.schedule.push(
+        new Item(
+          t,
+          this.seq++,
+          ex,
+          last ? role : ROLE_FRAGMENT,
+          last ? category : C.fragment,
+          src,
+          dst,
+          datagram.subarray(off, off + FRAGMENT_DATA),
+          PROTO_UDP,
+          field,
+          id,
+        ),
+      );
       t += 12_000; // 1500 bytes at 1 Gb/s
     }
     if (role === ROLE_REPLY) this.stats.fragmented++;
@@ -1032,8 +1418,14 @@ class TrafficGenerator {
    * the wrong port, one cut short, one with a warning; and sometimes a copy of the reply.
    */
   simple(
-    t: number, server: Server, kind: number, request: Uint8Array, reply: Uint8Array | undefined, odd: Uint8Array | undefined,
-    cut: Uint8Array | undefined, protocolMessage: string,
+    t: number,
+    server: Server,
+    kind: number,
+    request: Uint8Array,
+    reply: Uint8Array | undefined,
+    odd: Uint8Array | undefined,
+    cut: Uint8Array | undefined,
+    protocolMessage: string,
   ): void {
     const rng = this.rng;
     const rtt = this.rtt();
@@ -1048,13 +1440,22 @@ class TrafficGenerator {
       else if (r < 0.0118 && odd) outcome = 'odd';
     }
     const replyAt = t + rtt;
-    const copyAt = outcome === 'reply' && reply!.length + UDP <= FRAGMENT_DATA && rng.chance(0.01) ? replyAt + Math.round(rng.range(100_000, 5_000_000)) : 0;
+    const copyAt =
+      outcome === 'reply' && reply!.length + UDP <= FRAGMENT_DATA && rng.chance(0.01)
+        ? replyAt + Math.round(rng.range(100_000, 5_000_000))
+        : 0;
     const lateAt = outcome === 'late' ? t + Math.round(rng.range(5.2e9, 6e9)) : 0;
-    const until = outcome === 'reply' || outcome === 'odd' ? Math.max(replyAt, copyAt) + 1e6
-      : Math.max(t + TIMEOUT_NS + MARGIN_NS, lateAt + 1e6);
+    const until =
+      outcome === 'reply' || outcome === 'odd' ? Math.max(replyAt, copyAt) + 1e6 : Math.max(t + TIMEOUT_NS + MARGIN_NS, lateAt + 1e6);
     const client = this.client(server, kind, until);
-    const category = outcome === 'silent' || outcome === 'port' ? C.unanswered : outcome === 'late' ? C['late-request']
-      : outcome === 'cut' ? C['malformed-request'] : C.request;
+    const category =
+      outcome === 'silent' || outcome === 'port'
+        ? C.unanswered
+        : outcome === 'late'
+          ? C['late-request']
+          : outcome === 'cut'
+            ? C['malformed-request']
+            : C.request;
     const ex = new Exchange(category);
     this.push(t, ex, ROLE_REQUEST, 0, client, server, request);
     this.count(protocolMessage);
@@ -1106,7 +1507,11 @@ class TrafficGenerator {
     let at = t;
     for (let k = 0; k < commands; k++) {
       // Most commands print a line or two (TRAFFIC.md: 19 bytes a reply, median); `players` and `varlist` print pages.
-      const command = wrong ? rcon.wrong : rng.chance(0.06) ? rcon.commands[rng.int(2)]! : rcon.commands[2 + rng.int(rcon.commands.length - 2)]!;
+      const command = wrong
+        ? rcon.wrong
+        : rng.chance(0.06)
+          ? rcon.commands[rng.int(2)]!
+          : rcon.commands[2 + rng.int(rcon.commands.length - 2)]!;
       const lines: number[] = [];
       if (!silent) {
         let lineAt = at + this.rtt();
@@ -1127,7 +1532,9 @@ class TrafficGenerator {
       this.push(at, ex, ROLE_REQUEST, 0, client, server, command.request);
       this.count('samp.rcon');
       if (silent) this.stats.silent++;
-      lines.forEach((lineAt, i) => this.push(lineAt, ex, ROLE_REPLY, k === 0 ? C['rcon-line'] : C['rcon-next-line'], server, client, command.lines[i]!));
+      lines.forEach((lineAt, i) =>
+        this.push(lineAt, ex, ROLE_REPLY, k === 0 ? C['rcon-line'] : C['rcon-next-line'], server, client, command.lines[i]!),
+      );
     });
   }
 
@@ -1152,7 +1559,8 @@ class TrafficGenerator {
     const statOutcome: 'reply' | 'silent' | 'cut' = r < 0.015 ? 'silent' : r < 0.018 && full ? 'cut' : 'reply';
     const statCopyAt = statOutcome === 'reply' && rng.chance(0.01) ? statAt + statRtt + Math.round(rng.range(100_000, 5_000_000)) : 0;
     let until = outcome === 'reply' ? Math.max(replyAt, copyAt) + 1e6 : Math.max(t + TIMEOUT_NS + MARGIN_NS, lateAt + 1e6);
-    if (withStat) until = Math.max(until, statOutcome === 'reply' ? Math.max(statAt + statRtt, statCopyAt) + 1e6 : statAt + TIMEOUT_NS + MARGIN_NS);
+    if (withStat)
+      until = Math.max(until, statOutcome === 'reply' ? Math.max(statAt + statRtt, statCopyAt) + 1e6 : statAt + TIMEOUT_NS + MARGIN_NS);
     const client = this.client(server, K_MC, until);
     const hs = new Exchange(outcome === 'silent' ? C.unanswered : outcome === 'late' ? C['late-request'] : C.request);
     this.push(t, hs, ROLE_REQUEST, 0, client, server, handshakeRequest.encode({ sessionId }));
@@ -1171,7 +1579,9 @@ class TrafficGenerator {
     if (!withStat) return;
     // A stale token now and then: the server drops the request (PROTOCOLS.md §3.4).
     const quoted = statOutcome === 'silent' ? (token + 1) | 0 : token;
-    const request = full ? fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING }) : basicRequest.encode({ sessionId, token: quoted });
+    const request = full
+      ? fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING })
+      : basicRequest.encode({ sessionId, token: quoted });
     const stat = new Exchange(statOutcome === 'silent' ? C.unanswered : statOutcome === 'cut' ? C['malformed-request'] : C.request);
     this.push(statAt, stat, ROLE_REQUEST, 0, client, server, request);
     this.count(full ? 'mcquery.full' : 'mcquery.basic');
@@ -1188,8 +1598,15 @@ class TrafficGenerator {
     }
     new DataView(reply.buffer).setUint32(1, sessionId);
     const fragmented = reply.length + UDP > FRAGMENT_DATA;
-    this.push(statAt + statRtt, stat, statOutcome === 'cut' ? ROLE_MALFORMED : ROLE_REPLY,
-      statOutcome === 'cut' ? C['malformed-reply'] : fragmented ? C['fragmented-reply'] : C.reply, server, client, reply);
+    this.push(
+      statAt + statRtt,
+      stat,
+      statOutcome === 'cut' ? ROLE_MALFORMED : ROLE_REPLY,
+      statOutcome === 'cut' ? C['malformed-reply'] : fragmented ? C['fragmented-reply'] : C.reply,
+      server,
+      client,
+      reply,
+    );
     if (statCopyAt && !fragmented) {
       this.stats.duplicates++;
       this.push(statCopyAt, stat, ROLE_DUPLICATE, C.duplicate, server, client, reply);
@@ -1221,8 +1638,21 @@ class TrafficGenerator {
         const n = k === segments - 1 ? 0 : rng.int(1200);
         const start = rng.int(this.noise.length - n);
         const down = k % 2 === 0;
-        this.schedule.push(new Item(t + k * 30_000, this.seq++, null, ROLE_OTHER, C.other, down ? web : client, down ? client : web,
-          this.noise.subarray(start, start + n), PROTO_TCP, -1, 0));
+        this.schedule.push(
+          new Item(
+            t + k * 30_000,
+            this.seq++,
+            null,
+            ROLE_OTHER,
+            C.other,
+            down ? web : client,
+            down ? client : web,
+            this.noise.subarray(start, start + n),
+            PROTO_TCP,
+            -1,
+            0,
+          ),
+        );
       }
     }
   }
@@ -1241,9 +1671,20 @@ class TrafficGenerator {
     const kind = WEIGHTS[k]![0];
     const variant = <T>(xs: readonly T[] | undefined): T | undefined => (xs && xs.length ? rng.pick(xs) : undefined);
     switch (kind) {
-      case 'i': case 'r': case 'c': {
+      case 'i':
+      case 'r':
+      case 'c': {
         const s = rng.pick(this.samp);
-        this.simple(t, s, KIND_CODES[kind]!, s.requests[kind]!, variant(s.replies[kind]), rng.chance(0.5) ? s.odd[kind] : undefined, s.cut[kind], `samp.${kind === 'i' ? 'info' : kind === 'r' ? 'rules' : 'clients'}`);
+        this.simple(
+          t,
+          s,
+          KIND_CODES[kind]!,
+          s.requests[kind]!,
+          variant(s.replies[kind]),
+          rng.chance(0.5) ? s.odd[kind] : undefined,
+          s.cut[kind],
+          `samp.${kind === 'i' ? 'info' : kind === 'r' ? 'rules' : 'clients'}`,
+        );
         break;
       }
       case 'd': {
@@ -1270,10 +1711,20 @@ class TrafficGenerator {
       case 'mc':
         this.minecraftQuery(t, rng.pick(this.minecraft));
         break;
-      case 'vi': case 'vc': {
+      case 'vi':
+      case 'vc': {
         const s = rng.pick(this.vcmp);
         const op = kind === 'vi' ? 'i' : 'c';
-        this.simple(t, s, KIND_CODES[kind]!, s.requests[op]!, variant(s.replies[op]), op === 'i' && rng.chance(0.5) ? s.odd['i'] : undefined, s.cut[op], `vcmp.${op === 'i' ? 'info' : 'clients'}`);
+        this.simple(
+          t,
+          s,
+          KIND_CODES[kind]!,
+          s.requests[op]!,
+          variant(s.replies[op]),
+          op === 'i' && rng.chance(0.5) ? s.odd['i'] : undefined,
+          s.cut[op],
+          `vcmp.${op === 'i' ? 'info' : 'clients'}`,
+        );
         break;
       }
     }
@@ -1345,21 +1796,35 @@ class TrafficGenerator {
       }
       this.now = this.nextSlot;
       this.slot(this.nextSlot);
-      this.nextSlot += Math.round(this.rng.range(5_000, 40_000) * SLOT_SCALE / this.rate);
+      this.nextSlot += Math.round((this.rng.range(5_000, 40_000) * SLOT_SCALE) / this.rate);
     }
   }
 
   summary(): TrafficSummary {
     return {
-      frames: this.frames, bytes: this.bytes, seconds: this.lastTime / 1e9, requests: { ...this.requests },
-      clientEndpoints: this.usedEndpoints.size, servers: this.servers.length, ...this.stats,
+      frames: this.frames,
+      bytes: this.bytes,
+      seconds: this.lastTime / 1e9,
+      requests: { ...this.requests },
+      clientEndpoints: this.usedEndpoints.size,
+      servers: this.servers.length,
+      ...this.stats,
     };
   }
 }
 
 /** A DNS query for an A record and its answer, with a transaction id that starts no query protocol's signature. */
 function dns(rng: Rng): [Uint8Array, Uint8Array] {
-  const names = ['www.google.com', 'api.open.mp', 'sa-mp.mp', 'cdn.discordapp.com', 'vc-mp.org', 'mc.hypixel.net', 'play.cubecraft.net', 'time.windows.com'];
+  const names = [
+    'www.google.com',
+    'api.open.mp',
+    'sa-mp.mp',
+    'cdn.discordapp.com',
+    'vc-mp.org',
+    'mc.hypixel.net',
+    'play.cubecraft.net',
+    'time.windows.com',
+  ];
   const labels = rng.pick(names).split('.');
   const qname: number[] = [];
   for (const l of labels) qname.push(l.length, ...Array.from(l, (ch) => ch.charCodeAt(0)));
@@ -1367,8 +1832,37 @@ function dns(rng: Rng): [Uint8Array, Uint8Array] {
   const id = ((0x10 + rng.int(0xe0)) << 8) | rng.int(256);
   const question = [...qname, 0, 1, 0, 1];
   const query = Uint8Array.of(id >> 8, id & 255, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0, ...question);
-  const answer = Uint8Array.of(id >> 8, id & 255, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0, ...question,
-    0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0x0e, 0x10, 0, 4, 142, 250, rng.int(256), rng.int(256));
+  const answer = Uint8Array.of(
+    id >> 8,
+    id & 255,
+    0x81,
+    0x80,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0,
+    0,
+    ...question,
+    0xc0,
+    0x0c,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0x0e,
+    0x10,
+    0,
+    4,
+    142,
+    250,
+    rng.int(256),
+    rng.int(256),
+  );
   return [query, answer];
 }
 

@@ -29,11 +29,14 @@ const { values: args } = parseArgs({
   },
 });
 
-const chosen = args.target === undefined ? targets : args.target.map((name) => {
-  const t = targets.find((x) => x.name === name);
-  if (t === undefined) throw new Error(`no fuzz target ${name} (there are ${targets.map((x) => x.name).join(', ')})`);
-  return t;
-});
+const chosen =
+  args.target === undefined
+    ? targets
+    : args.target.map((name) => {
+        const t = targets.find((x) => x.name === name);
+        if (t === undefined) throw new Error(`no fuzz target ${name} (there are ${targets.map((x) => x.name).join(', ')})`);
+        return t;
+      });
 if (args.path !== undefined && (chosen.length !== 1 || args.seed === undefined)) {
   throw new Error('--path replays one failure: give it with one --target and its --seed');
 }
@@ -59,12 +62,31 @@ interface Row {
   /** Crashes and hangs in a row; a target that keeps failing so is not run again. */
   streak: number;
 }
-const rows = new Map(chosen.map((t) => [t.name, { inputs: 0, rounds: 0, failures: [], crashes: [], hangs: [], peakRss: 0, peakHeap: 0, budget: fixedBudget ?? 50, ms: 0, streak: 0 } as Row]));
+const rows = new Map(
+  chosen.map((t) => [
+    t.name,
+    {
+      inputs: 0,
+      rounds: 0,
+      failures: [],
+      crashes: [],
+      hangs: [],
+      peakRss: 0,
+      peakHeap: 0,
+      budget: fixedBudget ?? 50,
+      ms: 0,
+      streak: 0,
+    } as Row,
+  ]),
+);
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-console.log(`gamequery fuzz — node ${process.version}, ${chosen.length} target${chosen.length === 1 ? '' : 's'}, `
-  + (args.path === undefined ? `${minutes} min, ` : '') + `base seed ${baseSeed} (round k uses seed ${baseSeed} + k)`);
+console.log(
+  `gamequery fuzz — node ${process.version}, ${chosen.length} target${chosen.length === 1 ? '' : 's'}, ` +
+    (args.path === undefined ? `${minutes} min, ` : '') +
+    `base seed ${baseSeed} (round k uses seed ${baseSeed} + k)`,
+);
 for (const t of chosen) console.log(`  ${t.name.padEnd(16)} ${t.description}`);
 
 // A worker does not inherit tsx's loader on Node 20: it registers it, then loads the TypeScript.
@@ -124,7 +146,12 @@ for (let k = 0; ; k++) {
   for (const t of chosen) {
     const row = rows.get(t.name)!;
     if (row.streak >= GIVE_UP_AFTER) continue;
-    const job: Job = { target: t.name, seed: (baseSeed + k) >>> 0, budget: row.budget, ...(args.path === undefined ? {} : { path: args.path }) };
+    const job: Job = {
+      target: t.name,
+      seed: (baseSeed + k) >>> 0,
+      budget: row.budget,
+      ...(args.path === undefined ? {} : { path: args.path }),
+    };
     const t0 = performance.now();
     const outcome = await round(job);
     const ms = performance.now() - t0;
@@ -142,7 +169,7 @@ for (let k = 0; ; k++) {
       }
       // Size the next round to take about ROUND_MS.
       if (fixedBudget === undefined && totals.inputs > 0) {
-        row.budget = Math.max(10, Math.min(50_000, Math.round(row.budget * ROUND_MS / Math.max(ms, 1))));
+        row.budget = Math.max(10, Math.min(50_000, Math.round((row.budget * ROUND_MS) / Math.max(ms, 1))));
       }
     } else if (outcome.kind === 'crash') {
       row.crashes.push(replayOf(job));
@@ -165,10 +192,19 @@ await Promise.all([...workers.values()].map((w) => w.terminate()));
 
 const elapsed = (Date.now() - started) / 1000;
 const header = ['target', 'inputs', 'inputs/s', 'failures', 'crashes', 'hangs', 'peak heap', 'peak RSS'];
-const table = [...rows].map(([name, r]) => [name, String(r.inputs), (r.inputs / (r.ms / 1000 || 1)).toFixed(0), String(r.failures.length),
-  String(r.crashes.length), String(r.hangs.length), mib(r.peakHeap), mib(r.peakRss)]);
+const table = [...rows].map(([name, r]) => [
+  name,
+  String(r.inputs),
+  (r.inputs / (r.ms / 1000 || 1)).toFixed(0),
+  String(r.failures.length),
+  String(r.crashes.length),
+  String(r.hangs.length),
+  mib(r.peakHeap),
+  mib(r.peakRss),
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+const line = (cells: readonly string[]): string =>
+  `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
 console.log(`\nTotals after ${(elapsed / 60).toFixed(1)} min (base seed ${baseSeed}):\n`);
 console.log(line(header));
 console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);

@@ -33,8 +33,11 @@ port.on('message', async (job: Job) => {
     say({ kind: 'progress' });
   };
   try {
-    say({ kind: 'done', totals: await target.run(job.seed, job.budget, { onInput, ...(job.path === undefined ? {} : { path: job.path }) }) });
+    say({
+      kind: 'done',
+      totals: await target.run(job.seed, job.budget, { onInput, ...(job.path === undefined ? {} : { path: job.path }) }),
+    });
   } catch (e) {
-    say({ kind: 'crash', error: e instanceof Error ? e.stack ?? e.message : String(e) });
+    say({ kind: 'crash', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });

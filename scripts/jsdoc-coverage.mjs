@@ -40,11 +40,25 @@ function hasDoc(symbol, checker) {
  */
 export function publicExports() {
   const entries = packages.flatMap(entriesOf);
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'packages/dissect/tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
-  });
-  const options = { ...config.options, noEmit: true, composite: false, declaration: false, declarationMap: false, sourceMap: false, skipLibCheck: true };
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'packages/dissect/tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  const options = {
+    ...config.options,
+    noEmit: true,
+    composite: false,
+    declaration: false,
+    declarationMap: false,
+    sourceMap: false,
+    skipLibCheck: true,
+  };
   const program = ts.createProgram({ rootNames: entries.map((e) => e.file), options });
   const checker = program.getTypeChecker();
   const rows = [];
@@ -57,7 +71,13 @@ export function publicExports() {
       const declaration = symbol.declarations?.[0];
       const file = declaration ? relative(root, declaration.getSourceFile().fileName) : '?';
       const line = declaration ? declaration.getSourceFile().getLineAndCharacterOfPosition(declaration.getStart()).line + 1 : 0;
-      rows.push({ specifier: entry.specifier, name: exported.name, file, line, documented: hasDoc(symbol, checker) || hasDoc(exported, checker) });
+      rows.push({
+        specifier: entry.specifier,
+        name: exported.name,
+        file,
+        line,
+        documented: hasDoc(symbol, checker) || hasDoc(exported, checker),
+      });
     }
   }
   return rows;

@@ -24,14 +24,17 @@ export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
 
 /** Every accepted name, to the protocol the libraries call it: each declaration's name, command name and aliases. */
 const PROTOCOL_ALIASES: Record<string, Protocol> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => [p.name, p.commandName, ...p.aliases].map((alias) => [alias, p.name])));
+  builtInProtocols.flatMap((p) => [p.name, p.commandName, ...p.aliases].map((alias) => [alias, p.name])),
+);
 
 /** `samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)`, from the declarations. */
-export const PROTOCOL_HELP: string = builtInProtocols.map((p) => {
-  const also = [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
-  const notes = [p.summary, also.length ? `also ${also.join(', ')}` : undefined].filter((n) => n !== undefined);
-  return notes.length ? `${p.commandName} (${notes.join('; ')})` : p.commandName;
-}).join(', ');
+export const PROTOCOL_HELP: string = builtInProtocols
+  .map((p) => {
+    const also = [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
+    const notes = [p.summary, also.length ? `also ${also.join(', ')}` : undefined].filter((n) => n !== undefined);
+    return notes.length ? `${p.commandName} (${notes.join('; ')})` : p.commandName;
+  })
+  .join(', ');
 
 /** The name the CLI shows for a protocol (`minecraft` for mcquery). */
 export const commandNameOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.commandName ?? p;
@@ -68,23 +71,32 @@ const suggest = (word: string, names: readonly string[]): string => {
 /** A protocol name or alias, to the libraries' name; commander turns the error into a usage error. */
 export function parseProtocol(value: string): Protocol {
   const p = PROTOCOL_ALIASES[value.toLowerCase()];
-  if (p === undefined) throw new InvalidArgumentError(`unknown protocol '${escapeControls(value)}': use ${PROTOCOL_NAMES.join(', ')}${suggest(value.toLowerCase(), Object.keys(PROTOCOL_ALIASES))}`);
+  if (p === undefined)
+    throw new InvalidArgumentError(
+      `unknown protocol '${escapeControls(value)}': use ${PROTOCOL_NAMES.join(', ')}${suggest(value.toLowerCase(), Object.keys(PROTOCOL_ALIASES))}`,
+    );
   return p;
 }
 
 /** A protocol that must be one of `allowed` (the libraries' names), e.g. `ping` takes no Minecraft. */
-export const protocolAmong = (allowed: readonly Protocol[]) => (value: string): Protocol => {
-  const p = parseProtocol(value);
-  if (!allowed.includes(p)) throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map(commandNameOf).join(', ')}`);
-  return p;
-};
+export const protocolAmong =
+  (allowed: readonly Protocol[]) =>
+  (value: string): Protocol => {
+    const p = parseProtocol(value);
+    if (!allowed.includes(p))
+      throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map(commandNameOf).join(', ')}`);
+    return p;
+  };
 
 /** A whole number in `min..max`, written in decimal digits. */
-export const integer = (min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number in ${min}..${max}`);
-  return n;
-};
+export const integer =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number in ${min}..${max}`);
+    return n;
+  };
 
 /** A UDP port, 1–65535, for repeatable options. */
 export const collectPort = (value: string, previous: number[]): number[] => {

@@ -44,14 +44,17 @@ async function main(argv: readonly string[]): Promise<void> {
     .version('0.1.0')
     // The program's options come before a command: `dissect FILE -V` is dissect's -V (the tree), not the version.
     .enablePositionalOptions()
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Protocols, in every command: samp, vcmp, minecraft (also mcquery, mc, gs4).
 
 Exit codes, in every command:
   0  all good
   1  the input is damaged (intact packets still printed, the error on stderr)
   2  a usage error, or input that cannot be read at all
-  3  query, rcon, ping: a server did not answer`)
+  3  query, rcon, ping: a server did not answer`,
+    )
     .showHelpAfterError();
   for (const command of await Promise.all(commandsFor(argv.slice(2)).map((name) => commands[name]!()))) {
     program.addCommand(command);

@@ -19,12 +19,18 @@ const usage = (r: ReturnType<typeof run>, says: RegExp): void => {
 
 describe('typos are usage errors, exit 2, with the nearest names', () => {
   it('an unknown -e field', () => {
-    usage(run('dissect', `${captures}lo-us.pcap`, '-e', 'samp.info.hostnam'), /unknown field 'samp\.info\.hostnam' \(did you mean samp\.info\.hostname, samp\.info\.hostname\.len, vcmp\.info\.hostname\?\)/);
+    usage(
+      run('dissect', `${captures}lo-us.pcap`, '-e', 'samp.info.hostnam'),
+      /unknown field 'samp\.info\.hostnam' \(did you mean samp\.info\.hostname, samp\.info\.hostname\.len, vcmp\.info\.hostname\?\)/,
+    );
     usage(run('dissect', `${captures}lo-us.pcap`, '-e', 'samp.bogus'), /unknown field 'samp\.bogus'.*gamequery fields lists them all/);
   });
 
   it('an unknown protocol in dissect, decode, fields and query', () => {
-    usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'minecrft', '--port', '1'), /unknown protocol 'minecrft': use samp, vcmp, minecraft \(did you mean minecraft\?\)/);
+    usage(
+      run('dissect', `${captures}lo-us.pcap`, '--protocol', 'minecrft', '--port', '1'),
+      /unknown protocol 'minecrft': use samp, vcmp, minecraft \(did you mean minecraft\?\)/,
+    );
     usage(run('decode', '--protocol', 'sam', '00'), /unknown protocol 'sam'.*did you mean samp/);
     usage(run('fields', '--protocol', 'gs5'), /unknown protocol 'gs5'.*did you mean gs4/);
     usage(run('query', 'minecrafr', '127.0.0.1'), /unknown protocol 'minecrafr'/);
@@ -32,7 +38,10 @@ describe('typos are usage errors, exit 2, with the nearest names', () => {
   });
 
   it('--port that is no port, an unknown format, -c 0', () => {
-    usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'mc', '--port', 'abc'), /'abc' is not a UDP port: expected a whole number in 1\.\.65535/);
+    usage(
+      run('dissect', `${captures}lo-us.pcap`, '--protocol', 'mc', '--port', 'abc'),
+      /'abc' is not a UDP port: expected a whole number in 1\.\.65535/,
+    );
     usage(run('dissect', `${captures}lo-us.pcap`, '--protocol', 'mc', '--port', '70000'), /'70000' is not a UDP port/);
     usage(run('dissect', `${captures}lo-us.pcap`, '-F', 'yaml'), /argument 'yaml' is invalid\. Allowed choices are text, json, ndjson/);
     usage(run('dissect', `${captures}lo-us.pcap`, '-c', '0'), /expected a whole number in 1\.\./);
@@ -52,7 +61,12 @@ describe('dissect -c and -V', () => {
   it('-c 3 writes three packets', () => {
     const r = run('dissect', `${captures}lo-us.pcap`, '-F', 'ndjson', '-c', '3');
     expect(r.status).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).frame)).toEqual([1, 2, 3]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).frame),
+    ).toEqual([1, 2, 3]);
   });
 
   it('-V after the file is the tree, not the version', () => {
@@ -66,11 +80,14 @@ describe('dissect -c and -V', () => {
 describe('decode reads the dumps dissect reads', () => {
   const expected = JSON.parse(run('decode', '--format', 'json', readFileSync(`${hex}samp-info-response.bin`).toString('hex')).stdout);
 
-  it.each(['xxd', 'xxd-g1', 'hexdump-C', 'hexdump', 'od-x1z', 'od-x2', 'xxd-i', 'xxd-p'])('samp-info-response.%s.txt, as the bare hex of its bytes', (tool) => {
-    const r = run('decode', '--format', 'json', '--file', `${hex}samp-info-response.${tool}.txt`);
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(expected);
-  });
+  it.each(['xxd', 'xxd-g1', 'hexdump-C', 'hexdump', 'od-x1z', 'od-x2', 'xxd-i', 'xxd-p'])(
+    'samp-info-response.%s.txt, as the bare hex of its bytes',
+    (tool) => {
+      const r = run('decode', '--format', 'json', '--file', `${hex}samp-info-response.${tool}.txt`);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(expected);
+    },
+  );
 
   it('a tcpdump -X dump of one frame, down to its UDP payload', () => {
     const second = readFileSync(`${hex}samp-udp.tcpdump-X.txt`, 'utf8').split('\n').slice(4).join('\n');
@@ -84,7 +101,10 @@ describe('decode reads the dumps dissect reads', () => {
   });
 
   it('a dump of two packets: exit 2, saying dissect reads them', () => {
-    usage(run('decode', '--file', `${hex}samp-udp.tshark-x.txt`), /2 packets in the dump \(the second at line 6\): decode takes one; gamequery dissect reads them all/);
+    usage(
+      run('decode', '--file', `${hex}samp-udp.tshark-x.txt`),
+      /2 packets in the dump \(the second at line 6\): decode takes one; gamequery dissect reads them all/,
+    );
   });
 });
 

@@ -58,7 +58,11 @@ describe('the built gamequery', () => {
   it('loads only the module graph of the command it runs', () => {
     // rxjs comes in only with the live commands (query, rcon, serve); the dissector takes the
     // pairing core without it. NODE_DEBUG=module names each CommonJS module loaded.
-    for (const args of [['--version'], ['fields', '--protocol', 'vcmp'], ['dissect', 'packages/dissect/test/fixtures/captures/lo-us.pcap', '-F', 'ndjson']]) {
+    for (const args of [
+      ['--version'],
+      ['fields', '--protocol', 'vcmp'],
+      ['dissect', 'packages/dissect/test/fixtures/captures/lo-us.pcap', '-F', 'ndjson'],
+    ]) {
       const r = runBuilt(args, { NODE_DEBUG: 'module' });
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stderr, args.join(' ')).not.toContain('/rxjs/');

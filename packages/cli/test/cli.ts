@@ -14,7 +14,11 @@ export const cliArgs = (args: readonly string[]): string[] => ['packages/cli/dis
 /** Runs `gamequery ARGS…` to its end (tests of quick commands). */
 export const runSync = (...args: string[]) => spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
 
-export interface Ran { code: number | null; stdout: string; stderr: string }
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export interface RunOptions {
   readonly stdin?: string;
@@ -28,7 +32,9 @@ export interface RunOptions {
 /** Runs `gamequery ARGS…`; `GAMEQUERY_RCON_PASSWORD` is cleared unless `env` sets it. */
 export function gamequery(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
   const child = spawn(process.execPath, cliArgs(args), {
-    cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GAMEQUERY_RCON_PASSWORD: '', ...options.env },
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, GAMEQUERY_RCON_PASSWORD: '', ...options.env },
   });
   const r: Ran = { code: null, stdout: '', stderr: '' };
   let interrupted = false;

@@ -1,13 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dissectHexDump, packetJson, renderPacketText, type DissectOptions, type PacketRecord, type RenderOptions } from '@gamequery/dissect';
+import {
+  dissectHexDump,
+  packetJson,
+  renderPacketText,
+  type DissectOptions,
+  type PacketRecord,
+  type RenderOptions,
+} from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { cliArgs, root, runSync as run } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const hex = `${root}packages/dissect/test/fixtures/hex/`;
-const captureFiles = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f)).sort();
+const captureFiles = readdirSync(captures)
+  .filter((f) => /\.pcap(ng)?$/.test(f))
+  .sort();
 
 const FIELDS = ['samp.info.hostname', 'samp.info.players', 'samp.player.name', 'samp.response_in', 'mcquery.full.kv', 'mcquery.time'];
 const fieldArgs = FIELDS.flatMap((f) => ['-e', f]);
@@ -38,23 +47,35 @@ function dissect(file: string, args: readonly string[], stderr = ''): string {
 }
 
 describe('gamequery dissect -F text', () => {
-  it.each(captureFiles)('%s: prints the text renderPacketText gives', async (name) => {
-    const file = `${captures}${name}`;
-    const { packets, stderr } = await dissected(file, {});
-    expect(dissect(file, ['-F', 'text'], stderr)).toBe(text(packets, {}));
-  }, 60_000);
+  it.each(captureFiles)(
+    '%s: prints the text renderPacketText gives',
+    async (name) => {
+      const file = `${captures}${name}`;
+      const { packets, stderr } = await dissected(file, {});
+      expect(dissect(file, ['-F', 'text'], stderr)).toBe(text(packets, {}));
+    },
+    60_000,
+  );
 
-  it.each(['lo-us.pcap', 'veth-frag.pcap', 'lo-any.pcapng'])('%s: with -x, -e and --show-secrets, in text and JSON, as before', async (name) => {
-    const file = `${captures}${name}`;
-    const masked = await records(file, {});
-    const clear = await records(file, { showSecrets: true });
-    expect(dissect(file, ['-F', 'text', '-x'])).toBe(text(masked, { hex: true }));
-    expect(dissect(file, ['-F', 'text', ...fieldArgs])).toBe(text(masked, { fields: FIELDS }));
-    expect(dissect(file, ['-F', 'text', '-x', '--show-secrets', ...fieldArgs])).toBe(text(clear, { hex: true, showSecrets: true, fields: FIELDS }));
-    expect(dissect(file, ['-F', 'ndjson', ...fieldArgs])).toBe(masked.map((p) => `${JSON.stringify(packetJson(p, { fields: FIELDS }))}\n`).join(''));
-  }, 60_000);
+  it.each(['lo-us.pcap', 'veth-frag.pcap', 'lo-any.pcapng'])(
+    '%s: with -x, -e and --show-secrets, in text and JSON, as before',
+    async (name) => {
+      const file = `${captures}${name}`;
+      const masked = await records(file, {});
+      const clear = await records(file, { showSecrets: true });
+      expect(dissect(file, ['-F', 'text', '-x'])).toBe(text(masked, { hex: true }));
+      expect(dissect(file, ['-F', 'text', ...fieldArgs])).toBe(text(masked, { fields: FIELDS }));
+      expect(dissect(file, ['-F', 'text', '-x', '--show-secrets', ...fieldArgs])).toBe(
+        text(clear, { hex: true, showSecrets: true, fields: FIELDS }),
+      );
+      expect(dissect(file, ['-F', 'ndjson', ...fieldArgs])).toBe(
+        masked.map((p) => `${JSON.stringify(packetJson(p, { fields: FIELDS }))}\n`).join(''),
+      );
+    },
+    60_000,
+  );
 
-  it('prints a hex dump\'s packets, an RCON password masked and shown, as before', () => {
+  it("prints a hex dump's packets, an RCON password masked and shown, as before", () => {
     const file = `${hex}samp-clients-40.xxd.txt`;
     const packets = () => dissectHexDump(readFileSync(file, 'utf8')).packets;
     expect(dissect(file, ['-F', 'text', '-x'])).toBe(text(packets(), { hex: true }));
@@ -62,7 +83,11 @@ describe('gamequery dissect -F text', () => {
     const rcon = '53414d507f000001611e78050077726f6e67150072636f6e5f70617373776f72642073656372657431\n';
     for (const args of [[], ['--show-secrets'], ['-x'], ['-x', '--show-secrets'], ['-e', 'samp.rcon.password']]) {
       const r = spawnSync(process.execPath, cliArgs(['dissect', '-', '-F', 'text', ...args]), { cwd: root, encoding: 'utf8', input: rcon });
-      const render: RenderOptions = { showSecrets: args.includes('--show-secrets'), hex: args.includes('-x'), ...(args.includes('-e') ? { fields: ['samp.rcon.password'] } : {}) };
+      const render: RenderOptions = {
+        showSecrets: args.includes('--show-secrets'),
+        hex: args.includes('-x'),
+        ...(args.includes('-e') ? { fields: ['samp.rcon.password'] } : {}),
+      };
       expect(r.stdout, args.join(' ')).toBe(text(dissectHexDump(rcon, { showSecrets: !!render.showSecrets }).packets, render));
       expect(r.stdout.includes('secret1'), args.join(' ')).toBe(!!render.showSecrets);
     }

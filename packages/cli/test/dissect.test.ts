@@ -14,7 +14,10 @@ describe('gamequery dissect', () => {
   it('streams NDJSON, one packet per line', () => {
     const r = run('dissect', `${captures}veth-frag.pcap`, '-F', 'ndjson');
     expect(r.status).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(20);
     expect(lines[0]).toMatchObject({ frame: 5, protocol: 'samp', message: 'info', direction: 'request', responseIn: 6 });
   });
@@ -24,16 +27,21 @@ describe('gamequery dissect', () => {
     expect(r.stdout).toContain('    samp.info.hostname: gamequery fixture server');
   });
 
-  it.each(['ndjson', 'json', 'text'])('takes --jobs 2 as scripts pass it: the same %s as without it, and says it runs in one thread', (format) => {
-    for (const name of ['lo-us.cut.pcap', 'veth-frag.pcap', 'lo-any.pcapng']) {
-      const one = run('dissect', `${captures}${name}`, '-F', format);
-      const two = run('dissect', `${captures}${name}`, '-F', format, '-j', '2');
-      expect(two.stdout, name).toBe(one.stdout);
-      expect(two.stderr, name).toBe(`gamequery: --jobs 2: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n${one.stderr}`);
-      expect(two.status, name).toBe(one.status);
-      expect(one.stdout.length).toBeGreaterThan(1000);
-    }
-  });
+  it.each(['ndjson', 'json', 'text'])(
+    'takes --jobs 2 as scripts pass it: the same %s as without it, and says it runs in one thread',
+    (format) => {
+      for (const name of ['lo-us.cut.pcap', 'veth-frag.pcap', 'lo-any.pcapng']) {
+        const one = run('dissect', `${captures}${name}`, '-F', format);
+        const two = run('dissect', `${captures}${name}`, '-F', format, '-j', '2');
+        expect(two.stdout, name).toBe(one.stdout);
+        expect(two.stderr, name).toBe(
+          `gamequery: --jobs 2: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n${one.stderr}`,
+        );
+        expect(two.status, name).toBe(one.status);
+        expect(one.stdout.length).toBeGreaterThan(1000);
+      }
+    },
+  );
 
   it('refuses a --jobs that is no whole number ≥ 1', () => {
     const r = run('dissect', `${captures}lo-us.pcap`, '-j', '0');
@@ -63,7 +71,10 @@ describe('gamequery dissect', () => {
     }
   });
 
-  it.each([['--duplicate-window', '-5'], ['--timeout', 'soon']])('refuses %s %s with a message that names it', (flag, value) => {
+  it.each([
+    ['--duplicate-window', '-5'],
+    ['--timeout', 'soon'],
+  ])('refuses %s %s with a message that names it', (flag, value) => {
     const r = run('dissect', `${captures}lo-us.pcap`, flag, value);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(`${flag} must be a number of milliseconds ≥ 0, got ${Number(value)}`);
@@ -87,9 +98,16 @@ describe('gamequery dissect to a slow reader', () => {
     const reply = playersResponse.encode({ ...at, players });
     const records: { seconds: number; ticks: number; data: Uint8Array }[] = [];
     for (let i = 0; i < 6000; i++) {
-      for (const [payload, fromServer] of [[request, false], [reply, true]] as const) {
+      for (const [payload, fromServer] of [
+        [request, false],
+        [reply, true],
+      ] as const) {
         const client = 40000 + (i % 20000);
-        records.push({ seconds: 1_700_000_000 + i, ticks: fromServer ? 500 : 0, data: fromServer ? udpFrame(payload, 7777, client) : udpFrame(payload, client, 7777) });
+        records.push({
+          seconds: 1_700_000_000 + i,
+          ticks: fromServer ? 500 : 0,
+          data: fromServer ? udpFrame(payload, 7777, client) : udpFrame(payload, client, 7777),
+        });
       }
     }
     const dir = mkdtempSync(join(tmpdir(), 'gamequery-pipe-'));
@@ -146,7 +164,12 @@ describe('gamequery dissect progress line', () => {
       const counts = lines.map((l) => Number(/^(\d+) frames, (\d+) query packets/.exec(l.trim())![1]));
       expect(counts.every((n) => n > 0 && n <= 300_000)).toBe(true);
       // Without a terminal, stderr stays quiet.
-      const plain = spawnSync(process.execPath, cliArgs(['dissect', file, '-F', 'ndjson']), { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 60_000 });
+      const plain = spawnSync(process.execPath, cliArgs(['dissect', file, '-F', 'ndjson']), {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        timeout: 60_000,
+      });
       expect(plain.status).toBe(0);
       expect(plain.stderr).toBe('');
     } finally {

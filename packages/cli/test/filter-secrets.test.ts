@@ -12,13 +12,27 @@ const CAPTURE = `${root}packages/dissect/test/fixtures/expert/rcon-echo-lo.pcap`
 const SECRETS = ['changeme', 'NEWSECRET9'];
 
 /** The frame numbers of the summary lines (-P) a run printed. */
-const framesOf = (stdout: string): number[] => stdout.split('\n').filter((l) => l.trim()).map((l) => Number(l.trim().split(/\s+/)[0]));
+const framesOf = (stdout: string): number[] =>
+  stdout
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
 
 describe('dissect -Y and RCON secrets', () => {
   it('passes no packet for a secret the output hides; the same filters pass them with --show-secrets', async () => {
-    const filters = ['samp.rcon.password == "NEWSECRET9"', 'samp.rcon.command contains "NEWSECRET9"', 'samp.rcon.output contains "changeme"',
-      'frame contains "NEWSECRET9"', 'samp matches "change.e"'];
-    const runs = await Promise.all(filters.flatMap((f) => [gamequery(['dissect', CAPTURE, '-P', '-Y', f]), gamequery(['dissect', CAPTURE, '-P', '-Y', f, '--show-secrets'])]));
+    const filters = [
+      'samp.rcon.password == "NEWSECRET9"',
+      'samp.rcon.command contains "NEWSECRET9"',
+      'samp.rcon.output contains "changeme"',
+      'frame contains "NEWSECRET9"',
+      'samp matches "change.e"',
+    ];
+    const runs = await Promise.all(
+      filters.flatMap((f) => [
+        gamequery(['dissect', CAPTURE, '-P', '-Y', f]),
+        gamequery(['dissect', CAPTURE, '-P', '-Y', f, '--show-secrets']),
+      ]),
+    );
     filters.forEach((f, i) => {
       const [masked, shown] = [runs[2 * i]!, runs[2 * i + 1]!];
       expect([masked.code, masked.stdout, masked.stderr], f).toEqual([0, '', '']);
@@ -39,7 +53,13 @@ describe('dissect -Y and RCON secrets', () => {
     ]);
     expect(framesOf(summary.stdout)).toEqual([1, 3, 5, 6, 7]);
     expect(JSON.parse(json.stdout).packets.map((p: { frame: number }) => p.frame)).toEqual([1, 3, 5, 6, 7]);
-    expect(ndjson.stdout.trim().split('\n').filter((l) => l.includes('"frame"')).map((l) => JSON.parse(l).frame)).toEqual([3, 6]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('"frame"'))
+        .map((l) => JSON.parse(l).frame),
+    ).toEqual([3, 6]);
     for (const r of [summary, tree, json, ndjson]) {
       expect(r.code).toBe(0);
       expect(SECRETS.filter((s) => r.stdout.includes(s) || r.stderr.includes(s))).toEqual([]);

@@ -16,7 +16,9 @@ import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
 import { root, runSync as run } from './cli.ts';
 
-const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter((p): p is string => !!p);
+const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(
+  (p): p is string => !!p,
+);
 const executablePath = candidates.find((p) => existsSync(p));
 const veth = `${root}packages/dissect/test/fixtures/captures/veth-frag.pcap`;
 const artifacts = process.env.GAMEQUERY_ARTIFACTS ?? join(tmpdir(), 'gamequery-artifacts');
@@ -28,12 +30,17 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   // Never skipped: without a browser the test fails and says what to install.
-  if (!executablePath) throw new Error(`no Chromium at ${candidates.join(', ')}: apt-get install chromium-headless-shell (or set GAMEQUERY_CHROMIUM)`);
+  if (!executablePath)
+    throw new Error(`no Chromium at ${candidates.join(', ')}: apt-get install chromium-headless-shell (or set GAMEQUERY_CHROMIUM)`);
   dir = mkdtempSync(join(tmpdir(), 'gamequery-html-'));
   const r = run('dissect', veth, '-F', 'html');
   expect([r.status, r.stderr]).toEqual([0, '']);
   writeFileSync(join(dir, 'veth.html'), r.stdout);
-  browser = await chromium.launch({ executablePath, timeout: 20_000, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath,
+    timeout: 20_000,
+    args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // Anything but the page itself would be the network: recorded, refused.
   await page.route('**/*', (route) => {
@@ -50,7 +57,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const highlighted = (): Promise<string> => page.$$eval('#hex span.hl', (spans) => spans.filter((s) => /^[0-9a-f*]{2}$/.test(s.textContent!)).map((s) => s.textContent).join(''));
+const highlighted = (): Promise<string> =>
+  page.$$eval('#hex span.hl', (spans) =>
+    spans
+      .filter((s) => /^[0-9a-f*]{2}$/.test(s.textContent!))
+      .map((s) => s.textContent)
+      .join(''),
+  );
 const selectedField = (): Promise<string | null> => page.$eval('#tree li.sel', (li) => li.getAttribute('title')).catch(() => null);
 const selectedFrame = (): Promise<string | null> => page.$eval('#list tr[aria-selected="true"]', (tr) => tr.id);
 
@@ -63,7 +76,7 @@ describe('the HTML view in Chromium', () => {
     expect(requests).toEqual([]);
   });
 
-  it("selecting a field lights up its bytes, and a byte selects the innermost field that covers it", async () => {
+  it('selecting a field lights up its bytes, and a byte selects the innermost field that covers it', async () => {
     await page.click('#f6');
     await page.click('#tree li[title="samp.info.hostname"] > span');
     // "gamequery fixture server", 24 bytes at offset 20 of the payload (42 into the frame).
@@ -114,10 +127,20 @@ describe('what the page holds', () => {
   it('keeps an RCON password out of the page (text and bytes) unless --show-secrets', () => {
     const header = { serverIp: '127.0.0.1', serverPort: 7777 };
     const file = join(dir, 'rcon.pcap');
-    writeFileSync(file, writePcap([
-      { seconds: 1_700_000_000, ticks: 0, data: udpFrame(rconRequest.encode({ ...header, password: 'Hunter2xyz', command: 'players' }), 50000, 7777) },
-      { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
-    ], { linkType: 1 }));
+    writeFileSync(
+      file,
+      writePcap(
+        [
+          {
+            seconds: 1_700_000_000,
+            ticks: 0,
+            data: udpFrame(rconRequest.encode({ ...header, password: 'Hunter2xyz', command: 'players' }), 50000, 7777),
+          },
+          { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+        ],
+        { linkType: 1 },
+      ),
+    );
     const hexOf = (s: string) => Buffer.from(s).toString('hex');
     const masked = run('dissect', file, '-F', 'html').stdout;
     expect(masked).toContain('players');
@@ -140,7 +163,9 @@ describe('what the page holds', () => {
     const limited = await browser.newPage();
     await limited.goto(`file://${file}`);
     expect(await limited.$$eval('#list tbody tr', (rows) => rows.length)).toBe(3);
-    expect(await limited.textContent('#notice')).toBe('The first 3 packets of 20 (17 more not in this page; choose fewer with -Y or -c). a damaged capture: example');
+    expect(await limited.textContent('#notice')).toBe(
+      'The first 3 packets of 20 (17 more not in this page; choose fewer with -Y or -c). a damaged capture: example',
+    );
     await limited.close();
   });
 });

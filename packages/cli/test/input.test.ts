@@ -27,11 +27,19 @@ const tmp = (name: string, bytes: Uint8Array | string): string => {
 };
 
 /** `gamequery ARGS…` with `stdin` as its standard input: bytes through a pipe, or a path opened as a file. */
-function run(args: readonly string[], stdin: Uint8Array | { file: string } = new Uint8Array(0), env: Record<string, string> = {}, node: readonly string[] = []) {
+function run(
+  args: readonly string[],
+  stdin: Uint8Array | { file: string } = new Uint8Array(0),
+  env: Record<string, string> = {},
+  node: readonly string[] = [],
+) {
   const fd = 'file' in stdin ? openSync(stdin.file, 'r') : undefined;
   try {
     const r = spawnSync(process.execPath, [...node, ...cliArgs(args)], {
-      cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env },
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, ...env },
       ...(fd === undefined ? { input: stdin as Uint8Array } : { stdio: [fd, 'pipe', 'pipe'] }),
     });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -65,13 +73,21 @@ describe('captures, from a file or from stdin', () => {
     const path = make();
     expect(ndjson(path)).toBe(expected());
     const bytes = readFileSync(path);
-    for (const [args, stdin] of [[['-'], bytes], [['/dev/stdin'], bytes], [['/dev/stdin'], { file: path }]] as const) {
+    for (const [args, stdin] of [
+      [['-'], bytes],
+      [['/dev/stdin'], bytes],
+      [['/dev/stdin'], { file: path }],
+    ] as const) {
       const r = run(['dissect', ...args, '-F', 'ndjson'], stdin);
       expect(r.stderr).toBe('');
       expect(r.stdout, `${args[0]} ${'file' in stdin ? 'file' : 'socket'}`).toBe(expected());
     }
     // A shell's pipe (not a socket, as a parent process's stdio is): `cat FILE | gamequery dissect /dev/stdin`.
-    const shell = spawnSync('sh', ['-c', `cat "$0" | "${process.execPath}" "$@"`, path, ...cliArgs(['dissect', '/dev/stdin', '-F', 'ndjson'])], { cwd: root, encoding: 'utf8' });
+    const shell = spawnSync(
+      'sh',
+      ['-c', `cat "$0" | "${process.execPath}" "$@"`, path, ...cliArgs(['dissect', '/dev/stdin', '-F', 'ndjson'])],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(shell.stderr).toBe('');
     expect(shell.stdout).toBe(expected());
   });
@@ -93,14 +109,21 @@ describe('captures, from a file or from stdin', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.slice(0, -1).join('\n') + '\n').toBe(us);
-    expect(JSON.parse(lines.at(-1)!)).toEqual({ error: { type: 'InputError', code: 'bad-gzip', message: `${cut}: damaged gzip data: unexpected end of file` } });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({
+      error: { type: 'InputError', code: 'bad-gzip', message: `${cut}: damaged gzip data: unexpected end of file` },
+    });
   });
 });
 
 describe('hex dumps, from a file or from stdin', () => {
   it('reads a gzipped tcpdump -X dump, and the same dump through a pipe, as its two packets', () => {
     const plain = run(['dissect', `${hex}samp-brackets.tcpdump-X.txt`, '-F', 'ndjson']);
-    expect(plain.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).message)).toEqual(['info', 'info']);
+    expect(
+      plain.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(['info', 'info']);
     expect(run(['dissect', `${inputs}samp-brackets.tcpdump-X.txt.gz`, '-F', 'ndjson']).stdout).toBe(plain.stdout);
     expect(run(['dissect', '-', '-F', 'ndjson'], readFileSync(`${hex}samp-brackets.tcpdump-X.txt`)).stdout).toBe(plain.stdout);
   });
@@ -116,19 +139,29 @@ describe('what is neither a capture nor a hex dump: exit 2, one line naming it',
   };
 
   it('a PNG image, as a file and through a pipe', () => {
-    expect(refused([`${inputs}tiny.png`])).toBe(`gamequery: ${inputs}tiny.png: not a capture (pcap, pcapng) or a hex dump: it starts with 89 50 4e 47 0d 0a 1a 0a, a PNG image`);
-    expect(refused(['-'], readFileSync(`${inputs}tiny.png`))).toBe('gamequery: stdin: not a capture (pcap, pcapng) or a hex dump: it starts with 89 50 4e 47 0d 0a 1a 0a, a PNG image');
+    expect(refused([`${inputs}tiny.png`])).toBe(
+      `gamequery: ${inputs}tiny.png: not a capture (pcap, pcapng) or a hex dump: it starts with 89 50 4e 47 0d 0a 1a 0a, a PNG image`,
+    );
+    expect(refused(['-'], readFileSync(`${inputs}tiny.png`))).toBe(
+      'gamequery: stdin: not a capture (pcap, pcapng) or a hex dump: it starts with 89 50 4e 47 0d 0a 1a 0a, a PNG image',
+    );
   });
 
   it('64 KiB of random bytes', () => {
     let bytes = randomBytes(65536);
     while (bytes[0] === 0x1f) bytes = randomBytes(65536); // not a gzip magic by chance
     const path = tmp('random.bin', bytes);
-    expect(refused([path])).toMatch(new RegExp(`: not a capture \\(pcap, pcapng\\) or a hex dump: it starts with ${[...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}, binary data, not text$`));
+    expect(refused([path])).toMatch(
+      new RegExp(
+        `: not a capture \\(pcap, pcapng\\) or a hex dump: it starts with ${[...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}, binary data, not text$`,
+      ),
+    );
   });
 
   it('/dev/zero, at once', () => {
-    expect(refused(['/dev/zero'])).toBe('gamequery: /dev/zero: not a capture (pcap, pcapng) or a hex dump: it starts with 00 00 00 00 00 00 00 00, zero bytes');
+    expect(refused(['/dev/zero'])).toBe(
+      'gamequery: /dev/zero: not a capture (pcap, pcapng) or a hex dump: it starts with 00 00 00 00 00 00 00 00, zero bytes',
+    );
   });
 
   it('an empty file and empty stdin; a directory; a missing file', () => {
@@ -140,15 +173,24 @@ describe('what is neither a capture nor a hex dump: exit 2, one line naming it',
 
   it('gzip of a PNG, and gzip inside gzip', () => {
     const png = readFileSync(`${inputs}tiny.png`);
-    expect(refused(['-'], spawnSync('gzip', ['-c'], { input: png }).stdout)).toMatch(/^gamequery: stdin: not a capture \(pcap, pcapng\) or a hex dump, gzip-compressed: it starts with 89 50 4e 47/);
-    expect(refused([`${dir}/twice.gz`].map((p) => (writeFileSync(p, spawnSync('gzip', ['-c'], { input: readFileSync(`${inputs}lo-us.pcap.gz`) }).stdout), p))))
-      .toMatch(/gzip-compressed: it starts with 1f 8b .*, gzip inside gzip$/);
+    expect(refused(['-'], spawnSync('gzip', ['-c'], { input: png }).stdout)).toMatch(
+      /^gamequery: stdin: not a capture \(pcap, pcapng\) or a hex dump, gzip-compressed: it starts with 89 50 4e 47/,
+    );
+    expect(
+      refused(
+        [`${dir}/twice.gz`].map(
+          (p) => (writeFileSync(p, spawnSync('gzip', ['-c'], { input: readFileSync(`${inputs}lo-us.pcap.gz`) }).stdout), p),
+        ),
+      ),
+    ).toMatch(/gzip-compressed: it starts with 1f 8b .*, gzip inside gzip$/);
   });
 
   it('text without a dump: a short note, and a megabyte of prose given up on early', () => {
     expect(refused(['-'], Buffer.from('hello\n'))).toBe('gamequery: stdin: no hex dump in it (1 line of text): not a hex dump');
     const prose = tmp('prose.txt', 'Nothing to see here, just words.\n'.repeat(100_000));
-    expect(refused([prose])).toMatch(new RegExp(`^gamequery: ${prose}: no hex dump line in the first 1 MiB \\(\\d+ lines\\): not a hex dump$`));
+    expect(refused([prose])).toMatch(
+      new RegExp(`^gamequery: ${prose}: no hex dump line in the first 1 MiB \\(\\d+ lines\\): not a hex dump$`),
+    );
   });
 });
 
@@ -156,7 +198,10 @@ describe('any size, bounded memory', () => {
   /** Peak RSS in KiB, written by a preloaded module as the process exits. */
   const peak = (args: readonly string[]): { r: ReturnType<typeof run>; kib: number } => {
     const file = join(dir, `rss-${args.length}-${Date.now()}`);
-    const r = run(['dissect', ...args], new Uint8Array(0), { GAMEQUERY_PEAK_RSS_FILE: file }, ['--import', `${root}packages/cli/test/helpers/peak-rss.mjs`]);
+    const r = run(['dissect', ...args], new Uint8Array(0), { GAMEQUERY_PEAK_RSS_FILE: file }, [
+      '--import',
+      `${root}packages/cli/test/helpers/peak-rss.mjs`,
+    ]);
     return { r, kib: Number(readFileSync(file, 'utf8')) };
   };
 
@@ -172,7 +217,10 @@ describe('any size, bounded memory', () => {
     const small = peak([`${hex}samp-info-response.xxd.txt`, '-F', 'ndjson']);
     const big = peak([path, '-F', 'ndjson']);
     expect(big.r.code, big.r.stderr).toBe(0);
-    const lines = big.r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = big.r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.frame, l.message])).toEqual(Array.from({ length: 21 }, (_, i) => [i + 1, 'info']));
     expect(big.r.stderr).toMatch(/^gamequery: line 121, column 1: longer than 1048576 characters: skipped$/m);
     expect(small.kib).toBeGreaterThan(10_000);

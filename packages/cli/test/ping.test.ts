@@ -31,7 +31,9 @@ afterAll(async () => {
  * A `p` echo server on 127.0.0.1 that does to the n-th request (0-based) what `plan(n)`
  * says: 'drop', or echo it after that many ms.
  */
-async function echoServer(plan: (n: number) => 'drop' | number): Promise<{ port: number; requests: Uint8Array[]; close: () => Promise<void> }> {
+async function echoServer(
+  plan: (n: number) => 'drop' | number,
+): Promise<{ port: number; requests: Uint8Array[]; close: () => Promise<void> }> {
   const socket: Socket = createSocket('udp4');
   const timers = new Set<NodeJS.Timeout>();
   const requests: Uint8Array[] = [];
@@ -77,7 +79,7 @@ describe('gamequery ping', () => {
   it('pings VC:MP and prints JSON', async () => {
     const r = await gamequery(['ping', 'vcmp', at(2), '-c', '2', '-i', '20', '--json']);
     expect(r.code).toBe(0);
-    const [report] = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const [report] = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the command's JSON, read as loosely as JSON.parse returns it
     expect(report).toMatchObject({ server: at(2), protocol: 'vcmp', sent: 2, received: 2, lossPercent: 0 });
     expect(report!['replies'].map((x: { seq: number }) => x.seq)).toEqual([1, 2]);
     const { min, avg, max, mdev } = report!['rttMs'];
@@ -92,11 +94,15 @@ describe('gamequery ping', () => {
     try {
       const r = await gamequery(['ping', 'samp', `127.0.0.1:${echo.port}`, '-c', '5', '-i', '300', '--timeout', '600', '--json']);
       expect(r.code).toBe(0);
-      const [report] = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const [report] = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the command's JSON, read as loosely as JSON.parse returns it
       expect(report).toMatchObject({ sent: 5, received: 2, lossPercent: 60 });
       const replies = report!['replies'] as Array<{ seq: number; rttMs?: number; error?: { type: string; code: string } }>;
       expect(replies.map((x) => [x.seq, x.rttMs !== undefined ? 'reply' : x.error!.type])).toEqual([
-        [1, 'reply'], [2, 'NoReplyError'], [3, 'NoReplyError'], [4, 'reply'], [5, 'NoReplyError'],
+        [1, 'reply'],
+        [2, 'NoReplyError'],
+        [3, 'NoReplyError'],
+        [4, 'reply'],
+        [5, 'NoReplyError'],
       ]);
       // 15-byte `p` requests, each with a nonce of its own.
       expect(echo.requests.map((q) => [q.length, String.fromCharCode(q[10]!)])).toEqual(Array(5).fill([15, 'p']));

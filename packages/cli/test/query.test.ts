@@ -24,11 +24,22 @@ beforeAll(async () => {
     limits: LIMITS,
     servers: [
       {
-        flavor: 'samp037', port: 0, hostname: 'CLI \u001b[2Jsamp', gamemode: 'Freeroam', maxPlayers: 50,
+        flavor: 'samp037',
+        port: 0,
+        hostname: 'CLI \u001b[2Jsamp',
+        gamemode: 'Freeroam',
+        maxPlayers: 50,
         players: [{ name: 'Alice', score: 7, ping: 30, id: 2 }],
         rcon: { password: PASSWORD, commands: { players: ['ID\tName\tPing', '2\tAlice\t30'] } },
       },
-      { flavor: 'openmp', port: 0, hostname: 'CLI open.mp', maxPlayers: 20, players: [{ name: 'Bob', score: 1 }], discord: 'discord.gg/cli' },
+      {
+        flavor: 'openmp',
+        port: 0,
+        hostname: 'CLI open.mp',
+        maxPlayers: 20,
+        players: [{ name: 'Bob', score: 1 }],
+        discord: 'discord.gg/cli',
+      },
       { flavor: 'minecraft', port: 0, motd: 'CLI world', players: [{ name: 'Steve' }] },
       { flavor: 'minecraft', port: 0, host: '::1', motd: 'CLI world v6' },
       { flavor: 'vcmp', port: 0, hostname: 'CLI VC:MP', maxPlayers: 10, players: [{ name: 'Tommy' }] },
@@ -58,10 +69,15 @@ describe('gamequery query', () => {
   it('queries several servers at once and prints JSON; a closed port fails at once, port unreachable, with exit code 3', async () => {
     const r = await gamequery(['query', 'samp', at(0), at(1), '127.0.0.1:1', '--json', '--timeout', '200', '--retries', '0']);
     expect(r.code).toBe(3);
-    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the command's JSON, read as loosely as JSON.parse returns it
     expect(out.map((o) => o['ok'])).toEqual([true, true, false]);
     expect(out[0]).toMatchObject({ server: at(0), openmp: false, playersFrom: 'd', info: { hostname: 'CLI \u001b[2Jsamp' } });
-    expect(out[1]).toMatchObject({ openmp: true, playersFrom: 'c', omp: { discord: 'discord.gg/cli' }, players: [{ name: 'Bob', score: 1 }] });
+    expect(out[1]).toMatchObject({
+      openmp: true,
+      playersFrom: 'c',
+      omp: { discord: 'discord.gg/cli' },
+      players: [{ name: 'Bob', score: 1 }],
+    });
     expect([out[0]!['flavor'], out[1]!['flavor']]).toEqual([
       { name: 'samp-0.3.7', evidence: ['version=0.3.7-R2'] },
       { name: 'openmp', evidence: ['version=omp 1.4.0.2779', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No', 'o=logo'] },
@@ -74,8 +90,11 @@ describe('gamequery query', () => {
     const list = `# minecraft servers\n${at(2)}\n\n${at(3)}   # the IPv6 one\n`;
     const r = await gamequery(['query', 'minecraft', '-', '--json'], { stdin: list });
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(out.map((o) => [o['server'], o['info'].motd, o['mode']])).toEqual([[at(2), 'CLI world', 'full'], [at(3), 'CLI world v6', 'full']]);
+    const out = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the command's JSON, read as loosely as JSON.parse returns it
+    expect(out.map((o) => [o['server'], o['info'].motd, o['mode']])).toEqual([
+      [at(2), 'CLI world', 'full'],
+      [at(3), 'CLI world v6', 'full'],
+    ]);
     expect(out[0]!['players']).toEqual(['Steve']);
   });
 
@@ -93,7 +112,9 @@ describe('gamequery query', () => {
   it('queries VC:MP', async () => {
     const r = await gamequery(['query', 'vcmp', at(4), '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject([{ ok: true, info: { hostname: 'CLI VC:MP', version: '04rel006' }, players: [{ name: 'Tommy' }] }]);
+    expect(JSON.parse(r.stdout)).toMatchObject([
+      { ok: true, info: { hostname: 'CLI VC:MP', version: '04rel006' }, players: [{ name: 'Tommy' }] },
+    ]);
   });
 
   it('refuses to run without servers', async () => {
@@ -112,7 +133,9 @@ describe('gamequery rcon', () => {
   });
 
   it('says the password is wrong (taken from the environment) without printing it', async () => {
-    const r = await gamequery(['rcon', at(0), '--json', '--quiet', '150', 'players'], { env: { GAMEQUERY_RCON_PASSWORD: 'wrong-secret-value' } });
+    const r = await gamequery(['rcon', at(0), '--json', '--quiet', '150', 'players'], {
+      env: { GAMEQUERY_RCON_PASSWORD: 'wrong-secret-value' },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`gamequery: wrong RCON password for ${at(0)}: the server answered "Invalid RCON password."`);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { type: 'WrongPasswordError', code: 'wrong-password' } });
@@ -120,7 +143,9 @@ describe('gamequery rcon', () => {
   });
 
   it('explains silence, and wants a password', async () => {
-    const silent = await gamequery(['rcon', at(1), '--timeout', '200', '--quiet', '100', 'players'], { env: { GAMEQUERY_RCON_PASSWORD: PASSWORD } });
+    const silent = await gamequery(['rcon', at(1), '--timeout', '200', '--quiet', '100', 'players'], {
+      env: { GAMEQUERY_RCON_PASSWORD: PASSWORD },
+    });
     expect(silent.code).toBe(3);
     expect(silent.stderr).toContain('RCON disabled or the password/command was cut');
     expect(silent.stderr).not.toContain(PASSWORD);

@@ -13,16 +13,21 @@ let at: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({
-    servers: [{
-      flavor: 'samp037', port: 0, hostname: 'echo', maxPlayers: 10,
-      rcon: {
-        password: PASSWORD,
-        commands: {
-          varlist: ['Console Variables:', `  rcon_password\t= "${PASSWORD}"  (string)`, '  hostname\t= "echo"  (string)'],
-          [`rcon_password ${NEW}`]: [`  rcon_password\t= "${NEW}"  (string)`],
+    servers: [
+      {
+        flavor: 'samp037',
+        port: 0,
+        hostname: 'echo',
+        maxPlayers: 10,
+        rcon: {
+          password: PASSWORD,
+          commands: {
+            varlist: ['Console Variables:', `  rcon_password\t= "${PASSWORD}"  (string)`, '  hostname\t= "echo"  (string)'],
+            [`rcon_password ${NEW}`]: [`  rcon_password\t= "${NEW}"  (string)`],
+          },
         },
       },
-    }],
+    ],
     limits: { requestsPerSecond: 1e6, requestBurst: 1e6, bytesPerSecond: 1e9, byteBurst: 1e9 },
   });
   at = `127.0.0.1:${emulator.servers[0]!.port}`;
@@ -42,7 +47,11 @@ describe('gamequery rcon output', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toBe('Console Variables:\n  rcon_password\t= "********"  (string)\n  hostname\t= "echo"  (string)\n');
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout).lines).toEqual(['Console Variables:', '  rcon_password\t= "********"  (string)', '  hostname\t= "echo"  (string)']);
+    expect(JSON.parse(json.stdout).lines).toEqual([
+      'Console Variables:',
+      '  rcon_password\t= "********"  (string)',
+      '  hostname\t= "echo"  (string)',
+    ]);
     for (const r of [text, json]) expect(r.stdout + r.stderr).not.toContain(PASSWORD);
   });
 

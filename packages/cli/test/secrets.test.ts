@@ -29,7 +29,8 @@ function traces(secret: string): string[] {
 }
 
 /** The traces of `secrets` found in what a run printed (stdout and stderr). */
-const leaks = (r: Ran, ...secrets: string[]): string[] => secrets.flatMap(traces).filter((t) => `${r.stdout}\n${r.stderr}`.toLowerCase().includes(t.toLowerCase()));
+const leaks = (r: Ran, ...secrets: string[]): string[] =>
+  secrets.flatMap(traces).filter((t) => `${r.stdout}\n${r.stderr}`.toLowerCase().includes(t.toLowerCase()));
 
 const header = { serverIp: '127.0.0.1', serverPort: 7777 };
 const requestOf = (password: string, command: string): Uint8Array => rconRequest.encode({ ...header, password, command });
@@ -37,19 +38,28 @@ const line = (output: string): Uint8Array => rconResponse.encode({ ...header, ou
 
 /** An Ethernet/IPv4/UDP frame between 127.0.0.1:50000 (client) and 127.0.0.1:7777. */
 const frame = (payload: Uint8Array, fromServer: boolean): Uint8Array =>
-  (fromServer ? udpFrame(payload, 7777, 50000) : udpFrame(payload, 50000, 7777));
+  fromServer ? udpFrame(payload, 7777, 50000) : udpFrame(payload, 50000, 7777);
 
 /** A classic pcap (Ethernet) of `datagrams`, 1 ms apart. */
 const pcap = (datagrams: ReadonlyArray<readonly [Uint8Array, boolean]>): Uint8Array =>
-  writePcap(datagrams.map(([p, fromServer], i) => ({ seconds: 1_700_000_000, ticks: i * 1000, data: frame(p, fromServer) })), { linkType: 1 });
+  writePcap(
+    datagrams.map(([p, fromServer], i) => ({ seconds: 1_700_000_000, ticks: i * 1000, data: frame(p, fromServer) })),
+    { linkType: 1 },
+  );
 
 /** `xxd`'s layout: offset, 8 groups of 2 bytes, the printable bytes. */
 function xxd(bytes: Uint8Array): string {
   const rows: string[] = [];
   for (let i = 0; i < bytes.length; i += 16) {
     const row = [...bytes.subarray(i, i + 16)];
-    const hex = row.map((b) => b.toString(16).padStart(2, '0')).join('').replace(/(.{4})/g, '$1 ').trimEnd();
-    rows.push(`${i.toString(16).padStart(8, '0')}: ${hex.padEnd(39)}  ${row.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('')}`);
+    const hex = row
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('')
+      .replace(/(.{4})/g, '$1 ')
+      .trimEnd();
+    rows.push(
+      `${i.toString(16).padStart(8, '0')}: ${hex.padEnd(39)}  ${row.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('')}`,
+    );
   }
   return rows.join('\n') + '\n';
 }
@@ -62,10 +72,15 @@ let cutDump: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gamequery-secrets-'));
   capture = join(dir, 'rcon.pcap');
-  writeFileSync(capture, pcap([
-    [requestOf(SECRET, 'players'), false], [line('Invalid RCON password.'), true],
-    [requestOf(OTHER, 'echo hi'), false], [line('hi'), true],
-  ]));
+  writeFileSync(
+    capture,
+    pcap([
+      [requestOf(SECRET, 'players'), false],
+      [line('Invalid RCON password.'), true],
+      [requestOf(OTHER, 'echo hi'), false],
+      [line('hi'), true],
+    ]),
+  );
   dump = join(dir, 'rcon.txt');
   writeFileSync(dump, xxd(requestOf(SECRET, 'players')));
   cutDump = join(dir, 'rcon-cut.txt');
@@ -77,8 +92,14 @@ afterAll(() => {
 
 describe('gamequery dissect and decode mask RCON passwords', () => {
   const masked: ReadonlyArray<readonly string[]> = [
-    ['-F', 'text'], ['-F', 'json'], ['-F', 'ndjson'], ['-F', 'text', '-x'], ['-F', 'json', '-x'],
-    ['-F', 'text', '-e', 'samp.rcon.password'], ['-F', 'ndjson', '-e', 'samp.rcon.password'], ['-F', 'text', '-x', '-e', 'samp.rcon.password'],
+    ['-F', 'text'],
+    ['-F', 'json'],
+    ['-F', 'ndjson'],
+    ['-F', 'text', '-x'],
+    ['-F', 'json', '-x'],
+    ['-F', 'text', '-e', 'samp.rcon.password'],
+    ['-F', 'ndjson', '-e', 'samp.rcon.password'],
+    ['-F', 'text', '-x', '-e', 'samp.rcon.password'],
   ];
 
   it('in a capture: text, JSON, NDJSON, the hex pane and --field, but in clear with --show-secrets', async () => {
@@ -99,8 +120,11 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
     expect(hexPane!.stdout).toContain('Password: Zq7xKv9Wp2');
     expect(hexPane!.stdout).toMatch(/5a 71 37 78/); // the bytes of the password, in the hex pane
     const doc = JSON.parse(json!.stdout) as { packets: Array<{ fields: Array<{ abbrev: string; value: unknown; show: string }> }> };
-    expect(doc.packets.filter((p) => p.fields.some((f) => f.abbrev === 'samp.rcon.password')).map((p) => p.fields.find((f) => f.abbrev === 'samp.rcon.password')!.value))
-      .toEqual([SECRET, OTHER]);
+    expect(
+      doc.packets
+        .filter((p) => p.fields.some((f) => f.abbrev === 'samp.rcon.password'))
+        .map((p) => p.fields.find((f) => f.abbrev === 'samp.rcon.password')!.value),
+    ).toEqual([SECRET, OTHER]);
     expect(field!.stdout.match(/samp\.rcon\.password: .*/g)).toEqual([`samp.rcon.password: ${SECRET}`, `samp.rcon.password: ${OTHER}`]);
   }, 60_000);
 
@@ -124,7 +148,14 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
   it('in a command that sets a password: `rcon_password NEW` shows as `rcon_password ********`, summary line too', async () => {
     const NEW = 'Hb3nQw5Lz8';
     const file = join(dir, 'rcon-password.pcap');
-    writeFileSync(file, pcap([[requestOf(SECRET, `rcon_password ${NEW}`), false], [line('Setting rcon password.'), true], [requestOf(SECRET, 'password ' + OTHER), false]]));
+    writeFileSync(
+      file,
+      pcap([
+        [requestOf(SECRET, `rcon_password ${NEW}`), false],
+        [line('Setting rcon password.'), true],
+        [requestOf(SECRET, 'password ' + OTHER), false],
+      ]),
+    );
     const runs = await Promise.all([
       ...masked.map((flags) => gamequery(['dissect', file, ...flags])),
       gamequery(['dissect', file, '-F', 'text', '-e', 'samp.rcon.command']),
@@ -136,7 +167,10 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
     }
     expect(runs[0]!.stdout).toContain('Command: rcon_password ********');
     expect(runs[0]!.stdout).toContain('SA:MP rcon request: rcon_password ********');
-    expect(runs[masked.length]!.stdout.match(/samp\.rcon\.command: .*/g)).toEqual(['samp.rcon.command: rcon_password ********', 'samp.rcon.command: password ********']);
+    expect(runs[masked.length]!.stdout.match(/samp\.rcon\.command: .*/g)).toEqual([
+      'samp.rcon.command: rcon_password ********',
+      'samp.rcon.command: password ********',
+    ]);
     expect(runs.at(-1)!.stdout).toContain(`"value":"rcon_password ${NEW}"`);
   }, 60_000);
 
@@ -167,7 +201,13 @@ describe('gamequery rcon and serve never print the password', () => {
   beforeAll(async () => {
     emulator = await startEmulator({
       servers: [
-        { flavor: 'samp037', port: 0, hostname: 'secret keeper', maxPlayers: 10, rcon: { password: OTHER, commands: { players: ['none'] } } },
+        {
+          flavor: 'samp037',
+          port: 0,
+          hostname: 'secret keeper',
+          maxPlayers: 10,
+          rcon: { password: OTHER, commands: { players: ['none'] } },
+        },
         { flavor: 'samp037', port: 0, hostname: 'rcon off', maxPlayers: 10, rcon: { password: OTHER, enabled: false } },
       ],
     });
@@ -191,10 +231,25 @@ describe('gamequery rcon and serve never print the password', () => {
       ['wrong, from a file', gamequery(['rcon', at, '--password-file', file, ...answered, 'players']), 1, /wrong RCON password for/],
       ['wrong, JSON', gamequery(['rcon', at, '--json', ...answered, 'players'], { env }), 1, /"code": "wrong-password"/],
       ['silence, JSON', gamequery(['rcon', silent, '--json', ...quick, 'players'], { env }), 3, /"type": "RconSilenceError"/],
-      ['silence, with retries', gamequery(['rcon', silent, '--retries', '1', ...quick, 'players'], { env }), 3, /RCON disabled or the password\/command was cut .*\(2 attempts/],
-      ['too long to encode', gamequery(['rcon', at, '--password-file', long, 'players']), 1, /samp\.rcon\.password\.len: length 70010 is out of range/],
+      [
+        'silence, with retries',
+        gamequery(['rcon', silent, '--retries', '1', ...quick, 'players'], { env }),
+        3,
+        /RCON disabled or the password\/command was cut .*\(2 attempts/,
+      ],
+      [
+        'too long to encode',
+        gamequery(['rcon', at, '--password-file', long, 'players']),
+        1,
+        /samp\.rcon\.password\.len: length 70010 is out of range/,
+      ],
       ['bad address', gamequery(['rcon', '[nope]:1', 'players'], { env }), 2, /brackets hold an IPv6 address/],
-      ['the password as the file path', gamequery(['rcon', at, '--password-file', SECRET, 'players']), 2, /cannot read the --password-file: ENOENT/],
+      [
+        'the password as the file path',
+        gamequery(['rcon', at, '--password-file', SECRET, 'players']),
+        2,
+        /cannot read the --password-file: ENOENT/,
+      ],
       ['--password on the command line', gamequery(['rcon', at, `--password=${SECRET}`, 'players']), 2, /--password is not accepted/],
     ];
     const runs = await Promise.all(cases.map((c) => c[1]));
@@ -213,7 +268,10 @@ describe('gamequery rcon and serve never print the password', () => {
 
   it('`gamequery serve` logs nothing of the passwords it is sent or holds', async () => {
     const state = join(dir, 'state.json');
-    writeFileSync(state, JSON.stringify({ servers: [{ flavor: 'samp037', port: 0, hostname: 'served', maxPlayers: 5, rcon: { password: OTHER } }] }));
+    writeFileSync(
+      state,
+      JSON.stringify({ servers: [{ flavor: 'samp037', port: 0, hostname: 'served', maxPlayers: 5, rcon: { password: OTHER } }] }),
+    );
     let port = 0;
     let stop: (() => void) | undefined;
     const served = gamequery(['serve', state], {

@@ -18,10 +18,13 @@ interface Run {
 
 function run(args: string[]): Run {
   const child = spawn(process.execPath, cliArgs(args), {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const r: Run = {
-    child, stdout: '', stderr: '',
+    child,
+    stdout: '',
+    stderr: '',
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
   };
   child.stdout!.on('data', (d: Buffer) => (r.stdout += d.toString()));

@@ -43,7 +43,9 @@ describe('a closed port', () => {
 
 describe('a silent server', () => {
   it('rcon still waits out --timeout and says so, exit 3', async () => {
-    const r = await gamequery(['rcon', `127.0.0.1:${silent.address().port}`, 'players', '--timeout', '300'], { env: { GAMEQUERY_RCON_PASSWORD: 'x' } });
+    const r = await gamequery(['rcon', `127.0.0.1:${silent.address().port}`, 'players', '--timeout', '300'], {
+      env: { GAMEQUERY_RCON_PASSWORD: 'x' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('RCON disabled or the password/command was cut');
   });

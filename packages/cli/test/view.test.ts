@@ -51,7 +51,9 @@ describe('summary lines', () => {
       const [frame, time] = line.trim().split(/\s+/);
       expect(time, line).toBe(decimalDifference(rows.get(Number(frame))!['frame.time_epoch']!, first, 6));
     }
-    expect(lines[0]).toBe('    5    1.519795      10.231.0.1:42595 → 10.231.0.2:47777      SAMP       11 SA:MP info request [Response In 6]');
+    expect(lines[0]).toBe(
+      '    5    1.519795      10.231.0.1:42595 → 10.231.0.2:47777      SAMP       11 SA:MP info request [Response In 6]',
+    );
     expect(lines[1]).toContain('SA:MP info response: "gamequery fixture server" 100/200 [Request In 5] [RTT 0.871 ms]');
     expect(lines[10]).toMatch(/^ {3}19 +1\.631537 +\[fd00:47::1\]:35134 → \[fd00:47::2\]:47777 +SAMP +11 SA:MP info request/);
   });
@@ -89,19 +91,32 @@ describe('-Y', () => {
     const json = JSON.parse(run('dissect', veth, '-F', 'json', '-Y', filter).stdout);
     expect(json.packets.map((p: { frame: number }) => p.frame)).toEqual(want);
     expect(json.stats).toMatchObject({ game: 20, displayed: 4 });
-    expect(run('dissect', veth, '-F', 'ndjson', '-Y', filter).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).frame)).toEqual(want);
-    expect(run('dissect', veth, '-P', '-Y', filter).stdout.trimEnd().split('\n').map((l) => Number(l.trim().split(' ')[0]))).toEqual(want);
+    expect(
+      run('dissect', veth, '-F', 'ndjson', '-Y', filter)
+        .stdout.trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).frame),
+    ).toEqual(want);
+    expect(
+      run('dissect', veth, '-P', '-Y', filter)
+        .stdout.trimEnd()
+        .split('\n')
+        .map((l) => Number(l.trim().split(' ')[0])),
+    ).toEqual(want);
   });
 
   it('a filter that cannot be compiled is a usage error (exit 2): where, why, and the nearest names', () => {
     const r = run('dissect', veth, '-Y', 'samp.info.hostnme contains "x"');
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe([
-      'gamequery: -Y: "samp.info.hostnme" is neither a field nor a protocol name (did you mean samp.info.hostname, vcmp.info.hostname, samp.info.hostname.len?)',
-      '    samp.info.hostnme contains "x"',
-      '    ^~~~~~~~~~~~~~~~~', '',
-    ].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        'gamequery: -Y: "samp.info.hostnme" is neither a field nor a protocol name (did you mean samp.info.hostname, vcmp.info.hostname, samp.info.hostname.len?)',
+        '    samp.info.hostnme contains "x"',
+        '    ^~~~~~~~~~~~~~~~~',
+        '',
+      ].join('\n'),
+    );
     const syntax = run('dissect', veth, '-Y', 'samp &&');
     expect([syntax.status, syntax.stderr.split('\n')[0]]).toEqual([2, 'gamequery: -Y: unexpected end of filter expression']);
   });
@@ -116,8 +131,12 @@ describe('statistics', () => {
     const [packets, table] = r.stdout.split('\nPer-server statistics\n');
     expect(packets!.trimEnd().split('\n')).toHaveLength(20);
     const lines = table!.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed +RTT ms min\/median\/p95\/max +Players +Hostname$/);
-    expect(lines[2]).toMatch(/^10\.231\.0\.2:47778 +mcquery +basic 1, handshake 1 +2 +0 +2 +0 +0 +0 +0 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
+    expect(lines[0]).toMatch(
+      /^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed +RTT ms min\/median\/p95\/max +Players +Hostname$/,
+    );
+    expect(lines[2]).toMatch(
+      /^10\.231\.0\.2:47778 +mcquery +basic 1, handshake 1 +2 +0 +2 +0 +0 +0 +0 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/,
+    );
     expect(lines.at(-1)).toMatch(/^4 servers +basic 2, handshake 2, info 2, ping 2, players 2 +10 +0 +10 .* 20 packets$/);
     const quiet = run('dissect', veth, '-q', '-z', 'stats', '-F', 'text').stdout;
     expect(quiet).toBe(`Per-server statistics\n${table}`);

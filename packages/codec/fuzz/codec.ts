@@ -15,8 +15,17 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import {
-  ByteSink, CodecError, charsets, decodePacket, encodePacket, fromHex, layouts, nodeJson,
-  type Charset, type CodecOptions, type FieldNode, type Layout,
+  ByteSink,
+  CodecError,
+  charsets,
+  decodePacket,
+  encodePacket,
+  fromHex,
+  layouts,
+  nodeJson,
+  type Charset,
+  type CodecOptions,
+  type FieldNode,
 } from '@gamequery/codec';
 import { intSize, lengthMeta, type Field, type IntType } from '../src/grammar/fields.ts';
 import { valueArb } from '../test/helpers/arbitrary.ts';
@@ -24,8 +33,9 @@ import { checkRoundTrip } from '../test/helpers/roundtrip.ts';
 import { loadVectors } from '../test/helpers/vectors.ts';
 import { invariant, propertyTarget, type FuzzTarget } from './harness.ts';
 import { CLAIMED_LENGTHS, mutatedMany, setUint } from './mutate.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 const byId = new Map(layouts.map((l) => [l.id, l]));
 const layoutOf = (id: string): AnyLayout => byId.get(id)!;
@@ -53,7 +63,10 @@ function lengthFields(fields: readonly Field[], out = new Map<string, IntType>()
 }
 const lengthsOf = new Map(layouts.map((l) => [l.id, lengthFields(l.fields)]));
 
-interface Slot { readonly offset: number; readonly type: IntType }
+interface Slot {
+  readonly offset: number;
+  readonly type: IntType;
+}
 
 /** Where the length prefixes and counts sit in `seed`, from its annotated tree. */
 function lengthSlots(layout: AnyLayout, seed: Uint8Array): Slot[] {
@@ -74,7 +87,8 @@ function lengthSlots(layout: AnyLayout, seed: Uint8Array): Slot[] {
 function claimedLength(layout: AnyLayout, seed: Uint8Array): fc.Arbitrary<Uint8Array> | undefined {
   const slots = lengthSlots(layout, seed);
   if (slots.length === 0) return undefined;
-  return fc.tuple(fc.constantFrom(...slots), fc.oneof(fc.constantFrom(...CLAIMED_LENGTHS, seed.length + 1), fc.nat()))
+  return fc
+    .tuple(fc.constantFrom(...slots), fc.oneof(fc.constantFrom(...CLAIMED_LENGTHS, seed.length + 1), fc.nat()))
     .map(([slot, value]) => {
       const b = seed.slice();
       setUint(b, slot.offset, intSize[slot.type] as 1 | 2 | 4, value, slot.type.endsWith('le'));
@@ -85,9 +99,13 @@ function claimedLength(layout: AnyLayout, seed: Uint8Array): fc.Arbitrary<Uint8A
 /** Hostile bytes for `layout`: random, or a real message damaged. */
 export function hostileBytes(layout: AnyLayout): fc.Arbitrary<Uint8Array> {
   const vectors = vectorBytes.get(layout.id) ?? [];
-  const seeds = vectors.length > 0
-    ? fc.oneof(fc.constantFrom(...vectors), valueArb(layout).map((v) => layout.encode(v)))
-    : valueArb(layout).map((v) => layout.encode(v));
+  const seeds =
+    vectors.length > 0
+      ? fc.oneof(
+          fc.constantFrom(...vectors),
+          valueArb(layout).map((v) => layout.encode(v)),
+        )
+      : valueArb(layout).map((v) => layout.encode(v));
   const damaged = seeds.chain((seed) => {
     const claimed = claimedLength(layout, seed);
     return claimed === undefined ? mutatedMany(seed) : fc.oneof(claimed, mutatedMany(seed));
@@ -99,7 +117,10 @@ export function hostileBytes(layout: AnyLayout): fc.Arbitrary<Uint8Array> {
 function checkTree(nodes: readonly FieldNode[], from: number, to: number): void {
   for (const n of nodes) {
     if (n.generated) continue;
-    invariant(Number.isInteger(n.offset) && Number.isInteger(n.length) && n.length >= 0, () => `${n.abbrev}: offset ${n.offset}, length ${n.length}`);
+    invariant(
+      Number.isInteger(n.offset) && Number.isInteger(n.length) && n.length >= 0,
+      () => `${n.abbrev}: offset ${n.offset}, length ${n.length}`,
+    );
     invariant(n.offset >= from && n.offset + n.length <= to, () => `${n.abbrev} at ${n.offset}+${n.length} lies outside ${from}..${to}`);
     if (n.children) checkTree(n.children, n.offset, n.offset + n.length);
   }
@@ -118,7 +139,12 @@ function typed<T>(f: () => T): T | undefined {
 /** What the JSON fast path must write for `bytes`, from the interpreter: the tree's JSON, or nothing where annotate reports something. */
 function expectedJson(layout: AnyLayout, bytes: Uint8Array, options: CodecOptions): { json: string; value: unknown } | undefined {
   const tree = layout.annotate(bytes, options);
-  const clean = !tree.error && tree.warnings.length === 0 && !tree.fields.some(function secret(n): boolean { return !!n.secret || !!n.children?.some(secret); });
+  const clean =
+    !tree.error &&
+    tree.warnings.length === 0 &&
+    !tree.fields.some(function secret(n): boolean {
+      return !!n.secret || !!n.children?.some(secret);
+    });
   return clean ? { json: JSON.stringify(tree.fields.map((n) => nodeJson(n, false))), value: tree.value } : undefined;
 }
 
@@ -179,7 +205,8 @@ export function checkHostileBytes(layout: AnyLayout, bytes: Uint8Array, options:
     invariant(ann.error instanceof CodecError, `annotate gave an untyped error: ${String(ann.error)}`);
     const last = ann.fields.at(-1);
     invariant(last?.abbrev === `${layout.protocol}.malformed` && last.offset <= bytes.length, 'the tree does not end in a malformed node');
-    if (!(decodeError instanceof CodecError)) throw decodeError ?? new Error(`decode succeeded where annotate stopped: ${ann.error.message}`);
+    if (!(decodeError instanceof CodecError))
+      throw decodeError ?? new Error(`decode succeeded where annotate stopped: ${ann.error.message}`);
     expect(decodeError.message).toBe(ann.error.message);
   } else {
     if (decodeError !== undefined) throw decodeError;
@@ -197,7 +224,8 @@ export function checkHostileBytes(layout: AnyLayout, bytes: Uint8Array, options:
 
 /** A layout id with an optional charset, then what to feed it. */
 const withLayout = <T>(make: (layout: AnyLayout, charset: Charset | undefined) => fc.Arbitrary<T>) =>
-  fc.tuple(fc.constantFrom(...layouts.map((l) => l.id)), fc.option(fc.constantFrom(...charsets), { nil: undefined }))
+  fc
+    .tuple(fc.constantFrom(...layouts.map((l) => l.id)), fc.option(fc.constantFrom(...charsets), { nil: undefined }))
     .chain(([id, charset]) => make(layoutOf(id), charset).map((input) => ({ layout: id, charset, input })));
 
 export const codecRoundTrip: FuzzTarget = propertyTarget(

@@ -56,8 +56,13 @@ const SAMPLE_EVERY_MS = 5;
  * A target made of one property. `maxMs(input)` is how much CPU time one input may take: an input over it
  * is run again, and fails only if it is slow the second time too (a GC pause is not a hang).
  */
-export function propertyTarget<T>(name: string, description: string, arbitrary: fc.Arbitrary<T>, check: Check<T>,
-  maxMs: (input: T) => number): FuzzTarget {
+export function propertyTarget<T>(
+  name: string,
+  description: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: Check<T>,
+  maxMs: (input: T) => number,
+): FuzzTarget {
   return {
     name,
     description,

@@ -34,7 +34,8 @@ export const extend = (seed: Uint8Array): fc.Arbitrary<Uint8Array> =>
 
 /** A u8, u16 or u32 at any offset, either byte order, set to a claimed length or a random value. */
 export const overwriteInt = (seed: Uint8Array): fc.Arbitrary<Uint8Array> =>
-  fc.tuple(fc.constantFrom<Width>(1, 2, 4), fc.nat(seed.length), fc.oneof(fc.constantFrom(...CLAIMED_LENGTHS), fc.nat()), fc.boolean())
+  fc
+    .tuple(fc.constantFrom<Width>(1, 2, 4), fc.nat(seed.length), fc.oneof(fc.constantFrom(...CLAIMED_LENGTHS), fc.nat()), fc.boolean())
     .filter(([width]) => seed.length >= width)
     .map(([width, at, value, le]) => {
       const b = seed.slice();
@@ -68,7 +69,10 @@ export function mutations(seed: Uint8Array): fc.Arbitrary<Uint8Array> {
 export function mutatedMany(seed: Uint8Array, most = 3): fc.Arbitrary<Uint8Array> {
   let arb = mutations(seed);
   for (let i = 1; i < most; i++) {
-    arb = fc.oneof(arb, arb.chain((once) => mutations(once)));
+    arb = fc.oneof(
+      arb,
+      arb.chain((once) => mutations(once)),
+    );
   }
   return arb;
 }

@@ -41,7 +41,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const text = moduleOf(readFileSync(luaFile, 'utf8'));
   if (process.argv.includes('--check')) {
     let current = '';
-    try { current = readFileSync(moduleFile, 'utf8'); } catch { /* missing: out of date */ }
+    try {
+      current = readFileSync(moduleFile, 'utf8');
+    } catch {
+      /* missing: out of date */
+    }
     if (current !== text) {
       console.error(`${moduleFile} is out of date with runtime.lua: run \`${regenerate}\``);
       process.exit(1);

@@ -16,7 +16,13 @@ export const pagesDir = fileURLToPath(new URL('../docs/protocols/', import.meta.
 
 const intSize: Record<string, number> = { u8: 1, u16le: 2, u16be: 2, u32le: 4, u32be: 4, i32le: 4, i32be: 4 };
 const intType: Record<string, string> = {
-  u8: 'uint8', u16le: 'uint16 LE', u16be: 'uint16 BE', u32le: 'uint32 LE', u32be: 'uint32 BE', i32le: 'int32 LE', i32be: 'int32 BE',
+  u8: 'uint8',
+  u16le: 'uint16 LE',
+  u16be: 'uint16 BE',
+  u32le: 'uint32 LE',
+  u32be: 'uint32 BE',
+  i32le: 'int32 LE',
+  i32be: 'int32 BE',
 };
 
 /** One table row: a field as it sits on the wire. */
@@ -43,7 +49,8 @@ const anchor = (abbrev: string) => `values-${abbrev.replace(/[._]/g, '-')}`;
 const shortOf = (abbrev: string) => abbrev.split('.').slice(-1)[0]!;
 const bytesText = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(' ');
 /** Bytes as quoted text, `\0` for NUL and `\xNN` for the other unprintable ones. */
-const quoted = (bytes: Uint8Array) => `"${[...bytes].map((b) => (b === 0 ? '\\0' : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;
+const quoted = (bytes: Uint8Array) =>
+  `"${[...bytes].map((b) => (b === 0 ? '\\0' : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;
 
 function meaning(label: string, doc: string | undefined, values: object | undefined, abbrev: string): string {
   const parts = [doc && doc !== label ? `${label}: ${doc}` : label];
@@ -63,28 +70,90 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
     case 'magic': {
       const size = field.bytes.length;
       const shown = field.display === 'text' ? `${quoted(field.bytes)} (${bytesText(field.bytes)})` : bytesText(field.bytes);
-      return [{ offset: place(c, size), size: String(size), type: `bytes = ${shown}`, abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: shortOf(field.abbrev) }];
+      return [
+        {
+          offset: place(c, size),
+          size: String(size),
+          type: `bytes = ${shown}`,
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     }
     case 'const':
     case 'int': {
       const size = intSize[field.type]!;
       if (field.values) tables.set(field.abbrev, field.values);
-      const fixed = field.kind === 'const' ? ` = ${field.base === 'dec' ? field.value : hex(field.value, size)}${field.base === 'char' && field.value >= 0x20 && field.value < 0x7f ? ` ('${String.fromCharCode(field.value)}')` : ''}` : '';
-      return [{ offset: place(c, size), size: String(size), type: `${intType[field.type]}${fixed}`, abbrev: field.abbrev, meaning: meaning(field.label, field.doc, field.values, field.abbrev), short: shortOf(field.abbrev) }];
+      const fixed =
+        field.kind === 'const'
+          ? ` = ${field.base === 'dec' ? field.value : hex(field.value, size)}${field.base === 'char' && field.value >= 0x20 && field.value < 0x7f ? ` ('${String.fromCharCode(field.value)}')` : ''}`
+          : '';
+      return [
+        {
+          offset: place(c, size),
+          size: String(size),
+          type: `${intType[field.type]}${fixed}`,
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, field.values, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     }
     case 'bool':
-      return [{ offset: place(c, 1), size: '1', type: 'uint8 flag (0 false, else true)', abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: shortOf(field.abbrev) }];
+      return [
+        {
+          offset: place(c, 1),
+          size: '1',
+          type: 'uint8 flag (0 false, else true)',
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     case 'ipv4':
-      return [{ offset: place(c, 4), size: '4', type: 'IPv4 address', abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: shortOf(field.abbrev) }];
+      return [
+        {
+          offset: place(c, 4),
+          size: '4',
+          type: 'IPv4 address',
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     case 'bytes':
-      return [{ offset: place(c, field.length), size: String(field.length), type: 'bytes', abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: shortOf(field.abbrev) }];
+      return [
+        {
+          offset: place(c, field.length),
+          size: String(field.length),
+          type: 'bytes',
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     case 'string': {
       const text = `${field.numeric ? `decimal text (${field.numeric})` : `text (${charset})`}${field.secret ? ', secret' : field.redact ? ', secret in part' : ''}`;
-      const own = (offset: string, size: string, type: string): Row => ({ offset, size, type, abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: shortOf(field.abbrev) });
+      const own = (offset: string, size: string, type: string): Row => ({
+        offset,
+        size,
+        type,
+        abbrev: field.abbrev,
+        meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+        short: shortOf(field.abbrev),
+      });
       const size = field.size;
       if ('prefix' in size) {
         const n = intSize[size.prefix]!;
-        const len: Row = { offset: place(c, n), size: String(n), type: intType[size.prefix]!, abbrev: `${field.abbrev}.len`, meaning: `Length of ${field.label.toLowerCase()} in bytes`, short: `${shortOf(field.abbrev)}.len` };
+        const len: Row = {
+          offset: place(c, n),
+          size: String(n),
+          type: intType[size.prefix]!,
+          abbrev: `${field.abbrev}.len`,
+          meaning: `Length of ${field.label.toLowerCase()} in bytes`,
+          short: `${shortOf(field.abbrev)}.len`,
+        };
         return [len, own(place(c, undefined), `\`.len\``, text)];
       }
       if ('fixed' in size) return [own(place(c, size.fixed), String(size.fixed), `${text}, NUL-padded`)];
@@ -92,21 +161,49 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
     }
     case 'group':
       return [
-        { offset: place(c, 0), size: '', type: 'group', abbrev: field.abbrev, meaning: meaning(field.label, field.doc, undefined, field.abbrev), short: '' },
+        {
+          offset: place(c, 0),
+          size: '',
+          type: 'group',
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
+          short: '',
+        },
         ...field.fields.flatMap((f) => rowsOf(f, c, charset, tables)),
       ];
     case 'list': {
       const rows: Row[] = [];
       if (field.count) {
         const n = intSize[field.count.type]!;
-        rows.push({ offset: place(c, n), size: String(n), type: intType[field.count.type]!, abbrev: field.count.abbrev, meaning: meaning(field.count.label, field.count.doc, undefined, field.count.abbrev), short: shortOf(field.count.abbrev) });
+        rows.push({
+          offset: place(c, n),
+          size: String(n),
+          type: intType[field.count.type]!,
+          abbrev: field.count.abbrev,
+          meaning: meaning(field.count.label, field.count.doc, undefined, field.count.abbrev),
+          short: shortOf(field.count.abbrev),
+        });
       }
       const how = field.count ? `\`${field.count.abbrev}\` times` : `until the entry's first string is empty`;
-      rows.push({ offset: place(c, undefined), size: '', type: `entries, ${how}`, abbrev: field.entry.abbrev, meaning: meaning(field.entry.label, field.entry.doc, undefined, field.entry.abbrev), short: `${shortOf(field.entry.abbrev)}…` });
+      rows.push({
+        offset: place(c, undefined),
+        size: '',
+        type: `entries, ${how}`,
+        abbrev: field.entry.abbrev,
+        meaning: meaning(field.entry.label, field.entry.doc, undefined, field.entry.abbrev),
+        short: `${shortOf(field.entry.abbrev)}…`,
+      });
       const entry: Cursor = { at: 0, relative: true };
       rows.push(...field.entry.fields.flatMap((f) => rowsOf(f, entry, charset, tables)).map((r) => ({ ...r, short: '' })));
       if (field.until) {
-        rows.push({ offset: place(c, 1), size: '1', type: 'uint8 = 0x00', abbrev: field.until.abbrev, meaning: meaning(field.until.label, field.until.doc, undefined, field.until.abbrev), short: shortOf(field.until.abbrev) });
+        rows.push({
+          offset: place(c, 1),
+          size: '1',
+          type: 'uint8 = 0x00',
+          abbrev: field.until.abbrev,
+          meaning: meaning(field.until.label, field.until.doc, undefined, field.until.abbrev),
+          short: shortOf(field.until.abbrev),
+        });
       }
       return rows;
     }

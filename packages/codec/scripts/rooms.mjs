@@ -24,25 +24,25 @@ const core = ['packet.ts', 'registry.ts', 'json.ts'];
 
 /** Room → the rooms it may import. Dependencies point one way: down this list. */
 export const mayImport = {
-  'types': [],
+  types: [],
   'errors.ts': [],
-  'grammar': ['errors.ts', 'types'],
+  grammar: ['errors.ts', 'types'],
   'protocols/samp': ['grammar', 'errors.ts'],
   // VC:MP's query is SA:MP's with another magic: its header is SA:MP's header builder.
   'protocols/vcmp': ['grammar', 'errors.ts', 'protocols/samp'],
   'protocols/minecraft': ['grammar', 'errors.ts'],
-  'protocols': ['grammar', 'errors.ts', 'protocols/samp', 'protocols/vcmp', 'protocols/minecraft'],
+  protocols: ['grammar', 'errors.ts', 'protocols/samp', 'protocols/vcmp', 'protocols/minecraft'],
   'json.ts': ['grammar'],
   'packet.ts': ['grammar', 'errors.ts', ...protocols],
   'registry.ts': ['grammar', 'packet.ts'],
   'index.ts': ['grammar', 'errors.ts', ...protocols, ...core],
-  'pairing': ['grammar', 'errors.ts', ...protocols, 'packet.ts'],
+  pairing: ['grammar', 'errors.ts', ...protocols, 'packet.ts'],
   'export/wireshark': ['grammar', 'errors.ts', ...protocols, ...core],
   'export/kaitai': ['grammar', 'errors.ts', ...protocols, ...core],
-  'export': ['export/wireshark', 'export/kaitai'],
-  'client': ['grammar', 'errors.ts', ...protocols, ...core, 'pairing'],
-  'emulator': ['grammar', 'errors.ts', ...protocols, ...core],
-  'node': ['client', 'emulator'],
+  export: ['export/wireshark', 'export/kaitai'],
+  client: ['grammar', 'errors.ts', ...protocols, ...core, 'pairing'],
+  emulator: ['grammar', 'errors.ts', ...protocols, ...core],
+  node: ['client', 'emulator'],
 };
 
 /**
@@ -75,7 +75,9 @@ export function violations(files) {
     }
     for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
       if (!fileName.startsWith('.')) continue;
-      const target = normalize(join(dirname(path), fileName)).split('\\').join('/');
+      const target = normalize(join(dirname(path), fileName))
+        .split('\\')
+        .join('/');
       const to = roomOf(target);
       if (to === from || allowed.includes(to) || exceptions.has(`${path} -> ${target}`)) continue;
       out.push(`${path} -> ${target} (${from} may not import ${to})`);
@@ -89,7 +91,9 @@ export function sources() {
   const files = {};
   for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    const path = relative(src, join(entry.parentPath ?? entry.path, entry.name)).split('\\').join('/');
+    const path = relative(src, join(entry.parentPath ?? entry.path, entry.name))
+      .split('\\')
+      .join('/');
     files[path] = readFileSync(join(src, path), 'utf8');
   }
   return files;

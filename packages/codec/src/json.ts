@@ -4,9 +4,9 @@
  * the CLI's `--json` output and the dissector's JSON.
  */
 import type { Field } from './grammar/fields.ts';
-import type { Layout } from './grammar/layout.ts';
 import { toHex } from './grammar/wire.ts';
 import { MASK } from './grammar/display.ts';
+import type { QueryLayout } from './grammar/layout.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -35,12 +35,12 @@ function convert(fields: readonly Field[], value: Obj, bytesTo: (v: unknown) => 
 }
 
 /** A decoded value as plain JSON (bytes as hex). */
-export function valueToJson(layout: Layout<any>, value: Obj): Obj { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function valueToJson(layout: QueryLayout, value: Obj): Obj {
   return convert(layout.fields, value, (v) => (v instanceof Uint8Array ? toHex(v) : v));
 }
 
 /** The inverse of {@link valueToJson}. */
-export function valueFromJson(layout: Layout<any>, json: Obj): Obj { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function valueFromJson(layout: QueryLayout, json: Obj): Obj {
   return convert(layout.fields, json, (v) => (typeof v === 'string' ? fromHex(v) : v));
 }
 

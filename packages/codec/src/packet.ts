@@ -3,7 +3,7 @@
  * `decodePacket` recognises protocol, direction and message from the bytes where the
  * bytes allow it (and says so where they don't), `encodePacket` is its inverse.
  */
-import type { Layout, Protocol, Direction, CodecOptions } from './grammar/layout.ts';
+import type { Layout, Protocol, Direction, CodecOptions, QueryLayout } from './grammar/layout.ts';
 import type { DecodeWarning } from './grammar/annotate.ts';
 import type { MessagePair, PacketHint as ProtocolHint, Recognized as Found } from './grammar/protocol.ts';
 import type { sampMessages, sampOlderForms } from './protocols/samp/messages.ts';
@@ -16,10 +16,12 @@ import { protocolSet, type ProtocolSet } from './grammar/protocol-set.ts';
 type Pair = MessagePair;
 
 /** Every message of every protocol, by protocol and message name. */
-export const messages: Record<Protocol, Record<string, Pair>> = Object.fromEntries(builtInProtocols.map((p) => [p.name, p.messages])) as Record<Protocol, Record<string, Pair>>;
+export const messages: Record<Protocol, Record<string, Pair>> = Object.fromEntries(
+  builtInProtocols.map((p) => [p.name, p.messages]),
+) as Record<Protocol, Record<string, Pair>>;
 
 /** Every layout, requests and responses of all protocols. */
-export const layouts: readonly Layout<any>[] = builtInProtocols.flatMap((p) => p.layouts) as Layout<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const layouts: readonly QueryLayout[] = builtInProtocols.flatMap((p) => p.layouts) as QueryLayout[];
 
 /** What the caller knows about a packet that its bytes may not tell. */
 export type PacketHint = ProtocolHint<Protocol>;
@@ -30,30 +32,33 @@ export interface AnyDecodedPacket {
   /** `either` for a SA:MP/VC:MP `p` without a hint: request and reply are byte-identical. */
   readonly direction: Direction | 'either';
   readonly message: string;
-  readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly layout: QueryLayout;
   readonly value: Record<string, unknown>;
   readonly bytesRead: number;
   readonly warnings: readonly DecodeWarning[];
 }
 
 type Tables = typeof sampMessages | typeof sampOlderForms | typeof vcmpMessages | typeof mcqueryMessages;
-type LayoutsOf<T> = T extends unknown ? { [K in keyof T]: T[K] extends { readonly request: infer Q; readonly response: infer R } ? Q | R : never }[keyof T] : never;
+type LayoutsOf<T> = T extends unknown
+  ? { [K in keyof T]: T[K] extends { readonly request: infer Q; readonly response: infer R } ? Q | R : never }[keyof T]
+  : never;
 
 /** Every built-in layout, each with its own value type and literal protocol, message and direction. */
 export type BuiltInLayout = LayoutsOf<Tables>;
 
 /** A message of `L` as {@link decodePacket} returns it: `L`'s protocol, message, direction (or `D`) and value type. */
-export type PacketOf<L, D = never> = L extends Layout<infer V, infer P, infer M, infer Dir>
-  ? {
-    readonly protocol: P;
-    readonly direction: [D] extends [never] ? Dir : D;
-    readonly message: M;
-    readonly layout: L;
-    readonly value: V;
-    readonly bytesRead: number;
-    readonly warnings: readonly DecodeWarning[];
-  }
-  : never;
+export type PacketOf<L, D = never> =
+  L extends Layout<infer V, infer P, infer M, infer Dir>
+    ? {
+        readonly protocol: P;
+        readonly direction: [D] extends [never] ? Dir : D;
+        readonly message: M;
+        readonly layout: L;
+        readonly value: V;
+        readonly bytesRead: number;
+        readonly warnings: readonly DecodeWarning[];
+      }
+    : never;
 
 /**
  * What {@link decodePacket} returns: a union over every built-in message, so that checking
@@ -99,7 +104,15 @@ export function signatureOf(bytes: Uint8Array): Protocol | undefined {
 export function decodePacket(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): DecodedPacket {
   const r = recognize(bytes, hint, options);
   const d = r.layout.decode(bytes, options);
-  const packet: AnyDecodedPacket = { protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout, value: d.value, bytesRead: d.bytesRead, warnings: d.warnings };
+  const packet: AnyDecodedPacket = {
+    protocol: r.protocol,
+    direction: r.direction,
+    message: r.message,
+    layout: r.layout,
+    value: d.value,
+    bytesRead: d.bytesRead,
+    warnings: d.warnings,
+  };
   return packet as DecodedPacket;
 }
 
@@ -120,6 +133,6 @@ export function encodePacket(packet: PacketToEncode, options?: CodecOptions): Ui
 }
 
 /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
-export function layoutFor(protocol: Protocol, message: string, direction: Direction | 'either'): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function layoutFor(protocol: Protocol, message: string, direction: Direction | 'either'): QueryLayout {
   return builtIn.layoutFor(protocol, message, direction);
 }

@@ -1,14 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BadMagicError, CodecError, InvalidValueError, LengthOutOfRangeError, TruncatedError, UnexpectedValueError,
-  clientsResponse, fromHex, handshakeResponse, infoRequest, infoResponse, rulesResponse, fullResponse, rconRequest, nodeJson,
+  BadMagicError,
+  CodecError,
+  InvalidValueError,
+  LengthOutOfRangeError,
+  TruncatedError,
+  UnexpectedValueError,
+  clientsResponse,
+  fromHex,
+  handshakeResponse,
+  infoRequest,
+  infoResponse,
+  rulesResponse,
+  fullResponse,
+  rconRequest,
+  nodeJson,
 } from '@gamequery/codec';
 
 describe('typed errors', () => {
   it('reports a cut string with layout, field, offset, needed and available', () => {
     // 53 41 4d 50 7f 00 00 01 61 1e 69 | 00 | 01 00 | 02 00 | 0c 00 00 00 | "Server "
     const bytes = fromHex('53414d507f000001611e6900010002000c00000053657276657220');
-    const err = (() => { try { infoResponse.decode(bytes); } catch (e) { return e; } })() as TruncatedError;
+    const err = (() => {
+      try {
+        infoResponse.decode(bytes);
+      } catch (e) {
+        return e;
+      }
+    })() as TruncatedError;
     expect(err).toBeInstanceOf(TruncatedError);
     expect(err).toBeInstanceOf(CodecError);
     expect(err.name).toBe('TruncatedError');
@@ -20,7 +39,9 @@ describe('typed errors', () => {
   it('reports a wrong magic and a wrong opcode', () => {
     expect(() => infoRequest.decode(fromHex('53414d517f000001611e69'))).toThrow(BadMagicError);
     expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(UnexpectedValueError);
-    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow('samp.opcode: expected i (Information) (0x69), got r (Rules) (0x72) at offset 10');
+    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(
+      'samp.opcode: expected i (Information) (0x69), got r (Rules) (0x72) at offset 10',
+    );
   });
 
   it('reports an invalid decimal token', () => {
@@ -31,7 +52,14 @@ describe('typed errors', () => {
   it('never quotes a secret: encoding errors mask the password, a password cut short is a secret malformed item', () => {
     const at = { serverIp: '127.0.0.1', serverPort: 7777 };
     const secret = 'Пароль-hunter2';
-    const errorOf = (f: () => unknown): InvalidValueError => { try { f(); } catch (e) { return e as InvalidValueError; } throw new Error('no error'); };
+    const errorOf = (f: () => unknown): InvalidValueError => {
+      try {
+        f();
+      } catch (e) {
+        return e as InvalidValueError;
+      }
+      throw new Error('no error');
+    };
     for (const e of [
       errorOf(() => rconRequest.encode({ ...at, password: secret, command: 'players' })),
       errorOf(() => rconRequest.encode({ ...at, password: 12345 as unknown as string, command: 'players' })),
@@ -57,28 +85,41 @@ describe('typed errors', () => {
     expect(nodeJson(command, false)).toMatchObject({ value: 'rcon_password ********', show: 'rcon_password ********' });
     expect(nodeJson(command, true)).toMatchObject({ value: 'rcon_password hunter3' });
     expect(setting.info).toBe('SA:MP rcon request: rcon_password ********');
-    expect(rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: '  PASSWORD  join me' })).fields.at(-1)!.masked).toBe('  PASSWORD  ********');
+    expect(rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: '  PASSWORD  join me' })).fields.at(-1)!.masked).toBe(
+      '  PASSWORD  ********',
+    );
     for (const plain of ['players', 'rcon_password', 'passwords x', 'say rcon_password x']) {
       const n = rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: plain })).fields.at(-1)!;
       expect(n.secret, plain).toBeUndefined();
     }
-    const e = (() => { try { rconRequest.encode({ ...at, password: 'x', command: 'rcon_password Пароль' }); } catch (err) { return err as InvalidValueError; } })()!;
+    const e = (() => {
+      try {
+        rconRequest.encode({ ...at, password: 'x', command: 'rcon_password Пароль' });
+      } catch (err) {
+        return err as InvalidValueError;
+      }
+    })()!;
     expect(e.info.actual).toBe('rcon_password ********');
   });
 
   it('refuses to encode what the wire cannot carry', () => {
     const base = { serverIp: '127.0.0.1', serverPort: 7777 };
     expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(LengthOutOfRangeError);
-    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow('samp.rule.name.len: length 256 is out of range (0..255) at offset 13');
+    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(
+      'samp.rule.name.len: length 256 is out of range (0..255) at offset 13',
+    );
     expect(() => clientsResponse.encode({ ...base, clients: [{ name: 'a', score: 2 ** 31 }] })).toThrow(InvalidValueError);
     expect(() => clientsResponse.encode({ ...base, serverPort: 70000, clients: [] })).toThrow('samp.server_port');
     expect(() => clientsResponse.encode({ ...base, serverIp: '1.2.3', clients: [] })).toThrow('expected dotted IPv4 text');
-    expect(() => infoResponse.encode({ ...base, password: false, players: 0, maxPlayers: 0, hostname: 'Привет', gamemode: '', language: '' }))
-      .toThrow('text has characters that windows-1252 cannot encode');
-    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [{ key: '', value: 'x' }], players: [] }))
-      .toThrow('an empty first string would end the list');
-    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [], players: ['a\0b'] }))
-      .toThrow('cannot contain NUL');
+    expect(() =>
+      infoResponse.encode({ ...base, password: false, players: 0, maxPlayers: 0, hostname: 'Привет', gamemode: '', language: '' }),
+    ).toThrow('text has characters that windows-1252 cannot encode');
+    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [{ key: '', value: 'x' }], players: [] })).toThrow(
+      'an empty first string would end the list',
+    );
+    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [], players: ['a\0b'] })).toThrow(
+      'cannot contain NUL',
+    );
   });
 
   it('keeps what was decoded before the error in the annotation', () => {

@@ -26,13 +26,25 @@ describe('the harness', () => {
   };
 
   it('fails an input that spends more CPU than its target allows, twice in a row', async () => {
-    const target = propertyTarget('spin', 'burns CPU', fc.constant(0), () => spin(60), () => 20);
+    const target = propertyTarget(
+      'spin',
+      'burns CPU',
+      fc.constant(0),
+      () => spin(60),
+      () => 20,
+    );
     const totals = await target.run(1, 1);
     expect(totals.failures.map((f) => f.error)).toEqual([expect.stringMatching(/took \d+ ms of CPU, more than the 20 ms allowed/)]);
   });
 
   it('lets an input through that waits (a busy machine stretches wall time, not CPU time)', async () => {
-    const target = propertyTarget('wait', 'sleeps', fc.constant(0), () => new Promise<void>((done) => setTimeout(done, 60)), () => 20);
+    const target = propertyTarget(
+      'wait',
+      'sleeps',
+      fc.constant(0),
+      () => new Promise<void>((done) => setTimeout(done, 60)),
+      () => 20,
+    );
     const totals = await target.run(1, 2);
     expect(totals.failures).toEqual([]);
     expect(totals.inputs).toBe(2);

@@ -1,15 +1,24 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  CodecError, charsets, fromHex, identify, layouts, rconRequest, rconResponse, recognize,
-  type CodecOptions, type Layout, type Recognized,
+  CodecError,
+  charsets,
+  fromHex,
+  identify,
+  layouts,
+  rconRequest,
+  rconResponse,
+  recognize,
+  type CodecOptions,
+  type Recognized,
 } from '@gamequery/codec';
 import { valueArb } from './helpers/arbitrary.ts';
 import { loadVectors } from './helpers/vectors.ts';
 import { mutatedMany } from '../fuzz/mutate.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 /**
  * How an RCON datagram was recognised before `measure` (packet.ts, until this test was
@@ -30,7 +39,8 @@ function oldBestFit(candidates: readonly AnyLayout[], bytes: Uint8Array, options
   return fallback ?? candidates[0]!;
 }
 
-const isRcon = (b: Uint8Array): boolean => b.length >= 11 && b[0] === 0x53 && b[1] === 0x41 && b[2] === 0x4d && b[3] === 0x50 && b[10] === 0x78;
+const isRcon = (b: Uint8Array): boolean =>
+  b.length >= 11 && b[0] === 0x53 && b[1] === 0x41 && b[2] === 0x4d && b[3] === 0x50 && b[10] === 0x78;
 
 /** identify and recognize give one answer (recognize throwing where identify gives none), and for an RCON datagram the old one. */
 function sameAnswer(bytes: Uint8Array, options?: CodecOptions): Recognized | undefined {
@@ -49,13 +59,17 @@ function sameAnswer(bytes: Uint8Array, options?: CodecOptions): Recognized | und
   return quiet;
 }
 
-const rconSeeds = loadVectors().filter((v) => v.message === 'rcon').map((v) => fromHex(v.hex));
+const rconSeeds = loadVectors()
+  .filter((v) => v.message === 'rcon')
+  .map((v) => fromHex(v.hex));
 /** RCON datagrams: the vectors and random requests and replies, as they are or damaged. */
-const rconBytes = fc.oneof(
-  fc.constantFrom(...rconSeeds),
-  valueArb(rconRequest).map((v) => rconRequest.encode(v)),
-  valueArb(rconResponse).map((v) => rconResponse.encode(v)),
-).chain((seed) => fc.oneof(fc.constant(seed), mutatedMany(seed)));
+const rconBytes = fc
+  .oneof(
+    fc.constantFrom(...rconSeeds),
+    valueArb(rconRequest).map((v) => rconRequest.encode(v)),
+    valueArb(rconResponse).map((v) => rconResponse.encode(v)),
+  )
+  .chain((seed) => fc.oneof(fc.constant(seed), mutatedMany(seed)));
 /** Anything after an RCON header: the request and reply layouts both fail, or both fit. */
 const afterHeader = fc.uint8Array({ maxLength: 24 }).map((tail) => Uint8Array.of(...fromHex('53414d507f000001611e78'), ...tail));
 
@@ -76,9 +90,12 @@ describe('recognising an RCON datagram by its length prefixes', () => {
   });
 
   it('gives the old answer for random and damaged requests and replies, and for whatever follows the header', () => {
-    fc.assert(fc.property(fc.oneof(rconBytes, afterHeader), (bytes) => {
-      sameAnswer(bytes);
-    }), { numRuns: runs * 4, seed: 53 });
+    fc.assert(
+      fc.property(fc.oneof(rconBytes, afterHeader), (bytes) => {
+        sameAnswer(bytes);
+      }),
+      { numRuns: runs * 4, seed: 53 },
+    );
   });
 
   it('tells a request from a reply, and names the request where neither fits', () => {
@@ -100,9 +117,12 @@ describe('recognising an RCON datagram by its length prefixes', () => {
         throw new Error('decode called');
       });
     }
-    fc.assert(fc.property(fc.oneof(rconBytes, afterHeader), (bytes) => {
-      identify(bytes);
-    }), { numRuns: runs, seed: 59 });
+    fc.assert(
+      fc.property(fc.oneof(rconBytes, afterHeader), (bytes) => {
+        identify(bytes);
+      }),
+      { numRuns: runs, seed: 59 },
+    );
     expect(calls).toEqual([]);
   });
 });

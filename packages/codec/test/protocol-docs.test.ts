@@ -30,7 +30,10 @@ describe('docs/protocols', () => {
     let compared = 0;
     for (const protocol of new Set(layouts.map((l) => l.protocol))) {
       for (const file of readdirSync(`${vectors}${protocol}`)) {
-        const vector = JSON.parse(readFileSync(`${vectors}${protocol}/${file}`, 'utf8')) as { layout: string; fields?: { abbrev: string; offset: number }[] };
+        const vector = JSON.parse(readFileSync(`${vectors}${protocol}/${file}`, 'utf8')) as {
+          layout: string;
+          fields?: { abbrev: string; offset: number }[];
+        };
         const page = pages.get(`${protocol}.md`)!;
         const start = page.indexOf(`— \`${vector.layout}\``);
         expect(start, vector.layout).toBeGreaterThan(0);

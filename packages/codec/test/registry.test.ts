@@ -24,16 +24,27 @@ mcquery.basic.motd mcquery.basic.gametype mcquery.basic.map mcquery.basic.num_pl
 mcquery.full.splitnum mcquery.full.kv mcquery.full.key mcquery.full.value mcquery.full.players mcquery.full.player
 mcquery.response_in mcquery.response_to mcquery.time
 samp.malformed vcmp.malformed mcquery.malformed
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 /** Abbreviations one layout declares, in order (a header field appears once per layout). */
 function abbrevsOf(fields: readonly Field[]): string[] {
   return fields.flatMap((f): string[] => {
     switch (f.kind) {
-      case 'string': return 'prefix' in f.size ? [`${f.abbrev}.len`, f.abbrev] : [f.abbrev];
-      case 'group': return [f.abbrev, ...abbrevsOf(f.fields)];
-      case 'list': return [...(f.count ? [f.count.abbrev] : []), ...(f.flat ? [] : [f.entry.abbrev]), ...abbrevsOf(f.entry.fields), ...(f.until ? [f.until.abbrev] : [])];
-      default: return [f.abbrev];
+      case 'string':
+        return 'prefix' in f.size ? [`${f.abbrev}.len`, f.abbrev] : [f.abbrev];
+      case 'group':
+        return [f.abbrev, ...abbrevsOf(f.fields)];
+      case 'list':
+        return [
+          ...(f.count ? [f.count.abbrev] : []),
+          ...(f.flat ? [] : [f.entry.abbrev]),
+          ...abbrevsOf(f.entry.fields),
+          ...(f.until ? [f.until.abbrev] : []),
+        ];
+      default:
+        return [f.abbrev];
     }
   });
 }

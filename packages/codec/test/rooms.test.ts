@@ -13,7 +13,15 @@ const dpdm = new URL('../../../node_modules/.bin/dpdm', import.meta.url).pathnam
 describe('the codec rooms', () => {
   it('finds every import of src/ pointing an allowed way', () => {
     const files = sources();
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(['index.ts', 'grammar/layout.ts', 'protocols/samp/info.ts', 'client/queries.ts', 'export/wireshark/plugin.ts']));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining([
+        'index.ts',
+        'grammar/layout.ts',
+        'protocols/samp/info.ts',
+        'client/queries.ts',
+        'export/wireshark/plugin.ts',
+      ]),
+    );
     expect(violations(files)).toEqual([]);
   });
 
@@ -26,12 +34,14 @@ describe('the codec rooms', () => {
   });
 
   it('rejects an import up the layers, sideways between client and emulator, type-only or dynamic alike', () => {
-    expect(violations({
-      'grammar/layout.ts': "import type { QueryClient } from '../client/client.ts';",
-      'protocols/samp/info.ts': "const m = import('../minecraft/full.ts');",
-      'client/queries.ts': "export { MAX_LISTED_PLAYERS } from '../emulator/samp.ts';",
-      'pairing/rules.ts': "import { exportWireshark } from '../export/index.ts';",
-    })).toEqual([
+    expect(
+      violations({
+        'grammar/layout.ts': "import type { QueryClient } from '../client/client.ts';",
+        'protocols/samp/info.ts': "const m = import('../minecraft/full.ts');",
+        'client/queries.ts': "export { MAX_LISTED_PLAYERS } from '../emulator/samp.ts';",
+        'pairing/rules.ts': "import { exportWireshark } from '../export/index.ts';",
+      }),
+    ).toEqual([
       'grammar/layout.ts -> client/client.ts (grammar may not import client)',
       'protocols/samp/info.ts -> protocols/minecraft/full.ts (protocols/samp may not import protocols/minecraft)',
       'client/queries.ts -> emulator/samp.ts (client may not import emulator)',
@@ -40,11 +50,15 @@ describe('the codec rooms', () => {
   });
 
   it('rejects a file in no room, and lets packages and the stated exception through', () => {
-    expect(violations({ 'query/client.ts': '' })).toEqual(['query/client.ts: in no room (add its room to packages/codec/scripts/rooms.mjs)']);
-    expect(violations({
-      'protocols/samp/samp6.ts': "import { recognize } from '../../packet.ts';",
-      'protocols/samp/rules.ts': "import { recognize } from '../../packet.ts';\nimport { Parser } from 'binary-parser';",
-    })).toEqual(['protocols/samp/rules.ts -> packet.ts (protocols/samp may not import packet.ts)']);
+    expect(violations({ 'query/client.ts': '' })).toEqual([
+      'query/client.ts: in no room (add its room to packages/codec/scripts/rooms.mjs)',
+    ]);
+    expect(
+      violations({
+        'protocols/samp/samp6.ts': "import { recognize } from '../../packet.ts';",
+        'protocols/samp/rules.ts': "import { recognize } from '../../packet.ts';\nimport { Parser } from 'binary-parser';",
+      }),
+    ).toEqual(['protocols/samp/rules.ts -> packet.ts (protocols/samp may not import packet.ts)']);
   });
 });
 

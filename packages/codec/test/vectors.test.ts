@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import {
-  CodecError, decodePacket, fromHex, layoutFor, layouts, nodeValueToJson, toHex, valueFromJson,
+  CodecError,
+  decodePacket,
+  fromHex,
+  layoutFor,
+  layouts,
+  nodeValueToJson,
+  toHex,
+  valueFromJson,
   type FieldNode,
 } from '@gamequery/codec';
 import { loadVectors, vectorRoot, type VectorNode } from './helpers/vectors.ts';
@@ -12,7 +19,10 @@ const schema = JSON.parse(readFileSync(`${vectorRoot}schema.json`, 'utf8'));
 const validate = new Ajv2020({ allErrors: true }).compile(schema);
 
 const nodeJson = (n: FieldNode): VectorNode => ({
-  abbrev: n.abbrev, offset: n.offset, length: n.length, value: nodeValueToJson(n.value),
+  abbrev: n.abbrev,
+  offset: n.offset,
+  length: n.length,
+  value: nodeValueToJson(n.value),
   ...(n.children ? { children: n.children.map(nodeJson) } : {}),
 });
 
@@ -21,7 +31,10 @@ describe('test-vectors/', () => {
     for (const layout of layouts) {
       const mine = vectors.filter((v) => v.layout === layout.id);
       expect(mine.length, layout.id).toBeGreaterThanOrEqual(3);
-      expect(mine.some((v) => v.error), `${layout.id} has an error case`).toBe(true);
+      expect(
+        mine.some((v) => v.error),
+        `${layout.id} has an error case`,
+      ).toBe(true);
       expect(mine.filter((v) => v.value).length, `${layout.id} has two valid cases`).toBeGreaterThanOrEqual(2);
     }
   });
@@ -39,7 +52,9 @@ describe('test-vectors/', () => {
     expect(ann.fields.map(nodeJson)).toEqual(v.fields);
     if (v.error) {
       expect(() => layout.decode(bytes, opts)).toThrow(CodecError);
-      try { layout.decode(bytes, opts); } catch (e) {
+      try {
+        layout.decode(bytes, opts);
+      } catch (e) {
         const err = e as CodecError;
         expect({ type: err.name, offset: err.info.offset, field: err.info.field, message: err.message }).toEqual(v.error);
       }

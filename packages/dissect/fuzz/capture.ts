@@ -72,13 +72,31 @@ export function unitsOf(file: Uint8Array): { units: Unit[]; whole: boolean } {
 function fieldsOf(unit: Unit): [at: number, width: Width][] {
   const trailer: [number, Width] = [unit.length - 4, 4];
   switch (unit.type) {
-    case PCAP_FILE_HEADER: return [[0, 4], [4, 2], [16, 4], [20, 4], [20, 2]];
-    case PCAP_RECORD: return [[4, 4], [8, 4], [12, 4]];
-    case PCAPNG_SECTION_HEADER: return [[4, 4], [8, 4], [12, 2], trailer];
-    case 1: return [[4, 4], [8, 2], [12, 4], [16, 2], [18, 2], trailer]; // interface: link type, snaplen, first option
-    case 2: case 6: return [[4, 4], [8, 4], [8, 2], [12, 4], [20, 4], [24, 4], trailer]; // packet: interface, ts, lengths
-    case 3: return [[4, 4], [8, 4], trailer]; // simple packet: original length
-    default: return [[0, 4], [4, 4], trailer];
+    case PCAP_FILE_HEADER:
+      return [
+        [0, 4],
+        [4, 2],
+        [16, 4],
+        [20, 4],
+        [20, 2],
+      ];
+    case PCAP_RECORD:
+      return [
+        [4, 4],
+        [8, 4],
+        [12, 4],
+      ];
+    case PCAPNG_SECTION_HEADER:
+      return [[4, 4], [8, 4], [12, 2], trailer];
+    case 1:
+      return [[4, 4], [8, 2], [12, 4], [16, 2], [18, 2], trailer]; // interface: link type, snaplen, first option
+    case 2:
+    case 6:
+      return [[4, 4], [8, 4], [8, 2], [12, 4], [20, 4], [24, 4], trailer]; // packet: interface, ts, lengths
+    case 3:
+      return [[4, 4], [8, 4], trailer]; // simple packet: original length
+    default:
+      return [[0, 4], [4, 4], trailer];
   }
 }
 
@@ -86,22 +104,31 @@ const LINK_TYPES = [0, 1, 12, 14, 101, 108, 113, 228, 229, 276, 147, 0xffff];
 
 /** One steering field of one unit set to a value chosen to hurt. */
 function damageField(file: Uint8Array, units: readonly Unit[]): fc.Arbitrary<Uint8Array> {
-  return fc.constantFrom(...units).chain((unit) => fc.tuple(
-    fc.constantFrom(...fieldsOf(unit)),
-    fc.oneof(
-      fc.constantFrom(...CLAIMED_LENGTHS, ...LINK_TYPES, 4, 8, 16, 60, 262145, 0x7ffffffc),
-      fc.integer({ min: -8, max: 8 }).map((d) => unit.length + d),
-      fc.nat(),
-    ),
-  ).map(([[at, width], value]) => {
-    const b = file.slice();
-    // A second round may see a file already cut short.
-    if (unit.offset + at + width <= b.length) setUint(b, unit.offset + at, width, value, unit.littleEndian);
-    return b;
-  }));
+  return fc.constantFrom(...units).chain((unit) =>
+    fc
+      .tuple(
+        fc.constantFrom(...fieldsOf(unit)),
+        fc.oneof(
+          fc.constantFrom(...CLAIMED_LENGTHS, ...LINK_TYPES, 4, 8, 16, 60, 262145, 0x7ffffffc),
+          fc.integer({ min: -8, max: 8 }).map((d) => unit.length + d),
+          fc.nat(),
+        ),
+      )
+      .map(([[at, width], value]) => {
+        const b = file.slice();
+        // A second round may see a file already cut short.
+        if (unit.offset + at + width <= b.length) setUint(b, unit.offset + at, width, value, unit.littleEndian);
+        return b;
+      }),
+  );
 }
 
-interface Seed { readonly name: string; readonly file: Uint8Array; readonly units: Unit[]; readonly items: CaptureItem[] }
+interface Seed {
+  readonly name: string;
+  readonly file: Uint8Array;
+  readonly units: Unit[];
+  readonly items: CaptureItem[];
+}
 
 const seeds: Seed[] = CAPTURES.map((name) => {
   const file = fixture(name);
@@ -110,12 +137,23 @@ const seeds: Seed[] = CAPTURES.map((name) => {
   return { name, file, units: unitsOf(file).units, items };
 });
 
-export interface CaptureCase { readonly seed: string; readonly bytes: Uint8Array; readonly chunk: number }
+export interface CaptureCase {
+  readonly seed: string;
+  readonly bytes: Uint8Array;
+  readonly chunk: number;
+}
 
 export const damagedCaptures: fc.Arbitrary<CaptureCase> = fc.constantFrom(...seeds).chain((seed) => {
   const once = fc.oneof(damageField(seed.file, seed.units), mutatedMany(seed.file, 1));
-  const bytes = fc.oneof(once, once.chain((b) => fc.oneof(damageField(b, seed.units), mutatedMany(b, 1))));
-  return fc.record({ seed: fc.constant(seed.name), bytes, chunk: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 8192 })) });
+  const bytes = fc.oneof(
+    once,
+    once.chain((b) => fc.oneof(damageField(b, seed.units), mutatedMany(b, 1))),
+  );
+  return fc.record({
+    seed: fc.constant(seed.name),
+    bytes,
+    chunk: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 8192 })),
+  });
 });
 
 /** First offset where `b` differs from `a` (the shorter one's length if one is a prefix of the other). */
@@ -142,7 +180,7 @@ export async function checkCapture({ seed: name, bytes, chunk }: CaptureCase): P
   const items = [...readCaptureSync(bytes)];
   checkShape(items, 'readCaptureSync');
   const packets = packetsOf(items);
-  const error = items.at(-1)?.kind === 'error' ? items.at(-1) as CaptureError : undefined;
+  const error = items.at(-1)?.kind === 'error' ? (items.at(-1) as CaptureError) : undefined;
 
   // Units wholly before the damage read as before.
   const damageAt = firstDifference(seed.file, bytes);
@@ -152,11 +190,19 @@ export async function checkCapture({ seed: name, bytes, chunk }: CaptureCase): P
   expect(summary(packets.slice(0, kept.length))).toEqual(summary(kept));
 
   if (error !== undefined) {
-    invariant(Number.isInteger(error.offset) && error.offset >= intactEnd && error.offset <= bytes.length,
-      () => `error at offset ${error.offset}, but the file is intact up to ${intactEnd} (of ${bytes.length} bytes): ${error.message}`);
+    invariant(
+      Number.isInteger(error.offset) && error.offset >= intactEnd && error.offset <= bytes.length,
+      () => `error at offset ${error.offset}, but the file is intact up to ${intactEnd} (of ${bytes.length} bytes): ${error.message}`,
+    );
     const named = /at offset (\d+)/.exec(error.message);
-    invariant(named === null || Number(named[1]) === error.offset, () => `error.offset ${error.offset} but the message says ${error.message}`);
-    invariant(packets.every((p) => p.offset < error.offset), 'a packet after the error offset');
+    invariant(
+      named === null || Number(named[1]) === error.offset,
+      () => `error.offset ${error.offset} but the message says ${error.message}`,
+    );
+    invariant(
+      packets.every((p) => p.offset < error.offset),
+      'a packet after the error offset',
+    );
   } else {
     invariant(unitsOf(bytes).whole, 'the file does not divide into whole units, yet the reader reported no error');
   }
@@ -171,7 +217,10 @@ export async function checkCapture({ seed: name, bytes, chunk }: CaptureCase): P
   let last = 0;
   for (const item of dissected) {
     if (item.kind !== 'packet') continue;
-    invariant(item.packet.frame > last && item.packet.frame <= packets.length, () => `frame ${item.packet.frame} after ${last} (${packets.length} packets)`);
+    invariant(
+      item.packet.frame > last && item.packet.frame <= packets.length,
+      () => `frame ${item.packet.frame} after ${last} (${packets.length} packets)`,
+    );
     last = item.packet.frame;
   }
   const dissectError = dissected.at(-1)?.kind === 'error' ? dissected.at(-1) : undefined;

@@ -14,7 +14,15 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { invariant, propertyTarget, type FuzzTarget } from '../../codec/fuzz/harness.ts';
-import { DEFAULT_REASSEMBLY_LIMITS, LINKTYPE, Reassembler, UdpDecoder, type AddResult, type Fragment, type ReassemblyLimits } from '../src/net/index.ts';
+import {
+  DEFAULT_REASSEMBLY_LIMITS,
+  LINKTYPE,
+  Reassembler,
+  UdpDecoder,
+  type AddResult,
+  type Fragment,
+  type ReassemblyLimits,
+} from '../src/net/index.ts';
 import { MICROSECONDS } from '../src/capture/timestamp.ts';
 import type { FrameInput } from '../src/net/types.ts';
 
@@ -84,7 +92,12 @@ export const reassemblyCases: fc.Arbitrary<ReassemblyCase> = fc.record({
   timed: fc.boolean(),
   ops: fc.oneof(
     { arbitrary: fc.array(fragmentOp, { maxLength: 60 }), weight: 8 },
-    { arbitrary: fc.tuple(fc.array(fragmentOp, { maxLength: 10 }), floodOp, fc.array(fragmentOp, { maxLength: 10 })).map(([a, f, b]) => [...a, f, ...b]), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.array(fragmentOp, { maxLength: 10 }), floodOp, fc.array(fragmentOp, { maxLength: 10 }))
+        .map(([a, f, b]) => [...a, f, ...b]),
+      weight: 1,
+    },
   ),
 });
 
@@ -103,8 +116,18 @@ function expand(c: ReassemblyCase): { fragment: Fragment; frame: FrameInput }[] 
     for (let i = 0; i < data.length; i++) data[i] = op.liar ? 0xee : (op.id * 31 + (start + i) * 7) & 0xff;
     const src = (op.v6 ? IPV6_SOURCES : IPV4_SOURCES)[op.source]!;
     const fragment: Fragment = {
-      ipVersion: op.v6 ? 6 : 4, src, dst: op.v6 ? '2001:db8::100' : '10.0.0.100', protocol: 17, id: op.id, start,
-      more: op.more, data, dataOffset: op.v6 ? 48 : 20, frame: index, time: c.timed ? seconds : Number.NaN, truncated: op.cut,
+      ipVersion: op.v6 ? 6 : 4,
+      src,
+      dst: op.v6 ? '2001:db8::100' : '10.0.0.100',
+      protocol: 17,
+      id: op.id,
+      start,
+      more: op.more,
+      data,
+      dataOffset: op.v6 ? 48 : 20,
+      frame: index,
+      time: c.timed ? seconds : Number.NaN,
+      truncated: op.cut,
     };
     const timestamp = c.timed ? { seconds, ticks: 0, resolution: MICROSECONDS } : null;
     out.push({ fragment, frame: { index, linkType: LINKTYPE.RAW, data: ipFrame(op, data), timestamp } });
@@ -116,8 +139,15 @@ function expand(c: ReassemblyCase): { fragment: Fragment; frame: FrameInput }[] 
     }
     for (let i = 0; i < op.count; i++) {
       push({
-        v6: op.v6, id: op.oneDatagram ? 7 : 1000 + i, source: 0, offset8: op.oneDatagram ? i * (op.length / 8) % 8192 : 0,
-        length: op.length, more: true, liar: false, cut: false, advance: 0,
+        v6: op.v6,
+        id: op.oneDatagram ? 7 : 1000 + i,
+        source: 0,
+        offset8: op.oneDatagram ? (i * (op.length / 8)) % 8192 : 0,
+        length: op.length,
+        more: true,
+        liar: false,
+        cut: false,
+        advance: 0,
       });
     }
   }
@@ -160,11 +190,17 @@ function ipFrame(op: Omit<FragmentOp, 'kind'>, data: Uint8Array): Uint8Array {
 
 const keyOf = (f: Fragment): string => `${f.ipVersion} ${f.src} ${f.id}`;
 
-function checkReassembled(result: Exclude<AddResult, 'pending' | 'dropped'>, byFrame: ReadonlyMap<number, Fragment>,
-  limits: ReassemblyLimits): void {
+function checkReassembled(
+  result: Exclude<AddResult, 'pending' | 'dropped'>,
+  byFrame: ReadonlyMap<number, Fragment>,
+  limits: ReassemblyLimits,
+): void {
   invariant(result.payload.length <= limits.maxDatagramBytes, `a ${result.payload.length}-byte datagram`);
   const pieces = result.frames.map((n) => byFrame.get(n)!);
-  invariant(pieces.every((p) => keyOf(p) === keyOf(pieces[0]!)), 'fragments of different datagrams put together');
+  invariant(
+    pieces.every((p) => keyOf(p) === keyOf(pieces[0]!)),
+    'fragments of different datagrams put together',
+  );
   let end = 0;
   for (const p of pieces) {
     invariant(p.start === end, () => `a fragment at ${p.start} where ${end} was expected`);
@@ -190,7 +226,10 @@ export function checkReassembly(c: ReassemblyCase): void {
       continue;
     }
     const result = direct.add(fragment);
-    invariant(direct.bytes >= 0 && direct.bytes <= limits.maxPendingBytes, () => `${direct.bytes} bytes held, limit ${limits.maxPendingBytes}`);
+    invariant(
+      direct.bytes >= 0 && direct.bytes <= limits.maxPendingBytes,
+      () => `${direct.bytes} bytes held, limit ${limits.maxPendingBytes}`,
+    );
     invariant(direct.size <= limits.maxDatagrams, () => `${direct.size} datagrams held, limit ${limits.maxDatagrams}`);
     if (result === 'pending') expect(decoded).toMatchObject({ kind: 'skipped', reason: 'fragment' });
     else if (result === 'dropped') expect(decoded).toMatchObject({ kind: 'skipped', reason: 'fragment-dropped' });

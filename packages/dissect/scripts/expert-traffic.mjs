@@ -15,7 +15,11 @@ const MC_PORT = 47778;
 const HOST = '127.0.0.1';
 
 const u16 = (n) => Buffer.from([n & 0xff, n >> 8]);
-const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+const u32 = (n) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
+};
 const latin1 = (text) => Buffer.from(text, 'latin1');
 const header = (opcode) => Buffer.concat([latin1('SAMP'), Buffer.from([127, 0, 0, 1]), u16(SAMP_PORT), latin1(opcode)]);
 const pascal8 = (text) => Buffer.concat([Buffer.from([text.length]), latin1(text)]);
@@ -34,13 +38,44 @@ const SAMP_BODIES = {
 const MC_HANDSHAKE = Buffer.from('fefd0900000003', 'hex');
 const MC_HANDSHAKE_REPLY = Buffer.concat([Buffer.from('0900000003', 'hex'), latin1('-1234567\0')]);
 const MC_BASIC = Buffer.from('fefd0000000003ffed2979', 'hex');
-const MC_BASIC_REPLY = Buffer.concat([Buffer.from('0000000003', 'hex'),
-  latin1('Mid-conversation\0SMP\0world\x003\x0020\0'), u16(25565), latin1('127.0.0.1\0')]);
+const MC_BASIC_REPLY = Buffer.concat([
+  Buffer.from('0000000003', 'hex'),
+  latin1('Mid-conversation\0SMP\0world\x003\x0020\0'),
+  u16(25565),
+  latin1('127.0.0.1\0'),
+]);
 const MC_FULL = Buffer.from('fefd0000000003ffed297900000000', 'hex');
-const kv = ['hostname', 'Mid-conversation', 'gametype', 'SMP', 'game_id', 'MINECRAFT', 'version', '1.20.4', 'plugins', '',
-  'map', 'world', 'numplayers', '2', 'maxplayers', '20', 'hostport', '25565', 'hostip', '127.0.0.1'];
-const MC_FULL_REPLY = Buffer.concat([Buffer.from('0000000003', 'hex'), latin1('splitnum\0'), Buffer.from([0x80, 0]),
-  latin1(kv.join('\0') + '\0\0'), Buffer.from([1]), latin1('player_\0\0'), latin1('alice\0bob\0\0')]);
+const kv = [
+  'hostname',
+  'Mid-conversation',
+  'gametype',
+  'SMP',
+  'game_id',
+  'MINECRAFT',
+  'version',
+  '1.20.4',
+  'plugins',
+  '',
+  'map',
+  'world',
+  'numplayers',
+  '2',
+  'maxplayers',
+  '20',
+  'hostport',
+  '25565',
+  'hostip',
+  '127.0.0.1',
+];
+const MC_FULL_REPLY = Buffer.concat([
+  Buffer.from('0000000003', 'hex'),
+  latin1('splitnum\0'),
+  Buffer.from([0x80, 0]),
+  latin1(kv.join('\0') + '\0\0'),
+  Buffer.from([1]),
+  latin1('player_\0\0'),
+  latin1('alice\0bob\0\0'),
+]);
 
 const RCON_LINES = {
   'changeme varlist': ['Console Variables:', '  rcon_password\t= "changeme"  (string)', '  hostname\t= "expert fixture"  (string)'],
@@ -51,7 +86,8 @@ const RCON_LINES = {
   'back\\slash7 rcon_password new\x01ctl': ['  rcon_password\t= "new\x01ctl"  (string)'],
 };
 
-const rconRequest = (password, command) => Buffer.concat([header('x'), u16(password.length), latin1(password), u16(command.length), latin1(command)]);
+const rconRequest = (password, command) =>
+  Buffer.concat([header('x'), u16(password.length), latin1(password), u16(command.length), latin1(command)]);
 const rconLine = (text) => Buffer.concat([header('x'), u16(text.length), latin1(text)]);
 
 async function serve() {
@@ -62,18 +98,28 @@ async function serve() {
       const p = msg.readUInt16LE(11);
       const password = msg.toString('latin1', 13, 13 + p);
       const command = msg.toString('latin1', 15 + p, 15 + p + msg.readUInt16LE(13 + p));
-      for (const line of RCON_LINES[`${password} ${command}`] ?? ['Invalid RCON password.']) samp.send(rconLine(line), rinfo.port, rinfo.address);
+      for (const line of RCON_LINES[`${password} ${command}`] ?? ['Invalid RCON password.'])
+        samp.send(rconLine(line), rinfo.port, rinfo.address);
     } else if (SAMP_BODIES[opcode]) {
       samp.send(Buffer.concat([msg.subarray(0, 11), SAMP_BODIES[opcode]]), rinfo.port, rinfo.address);
     }
   });
   const mc = dgram.createSocket('udp4');
   mc.on('message', (msg, rinfo) => {
-    const reply = msg.equals(MC_HANDSHAKE) ? MC_HANDSHAKE_REPLY : msg.equals(MC_BASIC) ? MC_BASIC_REPLY : msg.equals(MC_FULL) ? MC_FULL_REPLY : undefined;
+    const reply = msg.equals(MC_HANDSHAKE)
+      ? MC_HANDSHAKE_REPLY
+      : msg.equals(MC_BASIC)
+        ? MC_BASIC_REPLY
+        : msg.equals(MC_FULL)
+          ? MC_FULL_REPLY
+          : undefined;
     if (reply) mc.send(reply, rinfo.port, rinfo.address);
   });
   await Promise.all([new Promise((r) => samp.bind(SAMP_PORT, HOST, r)), new Promise((r) => mc.bind(MC_PORT, HOST, r))]);
-  return () => { samp.close(); mc.close(); };
+  return () => {
+    samp.close();
+    mc.close();
+  };
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,13 +138,25 @@ async function send(requests, ms = 100) {
 const mode = process.argv[2];
 const close = await serve();
 if (mode === 'warnings') {
-  await send([[header('i'), SAMP_PORT], [header('r'), SAMP_PORT], [header('c'), SAMP_PORT],
-    [MC_HANDSHAKE, MC_PORT], [MC_BASIC, MC_PORT], [MC_FULL, MC_PORT]]);
+  await send([
+    [header('i'), SAMP_PORT],
+    [header('r'), SAMP_PORT],
+    [header('c'), SAMP_PORT],
+    [MC_HANDSHAKE, MC_PORT],
+    [MC_BASIC, MC_PORT],
+    [MC_FULL, MC_PORT],
+  ]);
 } else if (mode === 'rcon') {
-  await send([[rconRequest('changeme', 'varlist'), SAMP_PORT], [rconRequest('changeme', 'rcon_password NEWSECRET9'), SAMP_PORT],
-    [rconRequest('NEWSECRET9', 'echo hello'), SAMP_PORT]]);
+  await send([
+    [rconRequest('changeme', 'varlist'), SAMP_PORT],
+    [rconRequest('changeme', 'rcon_password NEWSECRET9'), SAMP_PORT],
+    [rconRequest('NEWSECRET9', 'echo hello'), SAMP_PORT],
+  ]);
 } else if (mode === 'rcon-escaped') {
-  await send([[rconRequest('back\\slash7', 'varlist'), SAMP_PORT], [rconRequest('back\\slash7', 'rcon_password new\x01ctl'), SAMP_PORT]]);
+  await send([
+    [rconRequest('back\\slash7', 'varlist'), SAMP_PORT],
+    [rconRequest('back\\slash7', 'rcon_password new\x01ctl'), SAMP_PORT],
+  ]);
 } else {
   console.error('usage: expert-traffic.mjs warnings | rcon | rcon-escaped');
   process.exitCode = 2;

@@ -36,8 +36,7 @@ const sampHeader = (ipv4, port, opcode) => {
 const sampReply = (opcode) => {
   if (opcode === 'i') {
     const fixed = Buffer.from([0, 100, 0, 200, 0]); // password 0, players 100, max 200
-    return Buffer.concat([fixed, lengthPrefixed('gamequery fixture server'),
-      lengthPrefixed('capture test'), lengthPrefixed('English')]);
+    return Buffer.concat([fixed, lengthPrefixed('gamequery fixture server'), lengthPrefixed('capture test'), lengthPrefixed('English')]);
   }
   if (opcode === 'd') {
     // 100 players with 24-character names: 13 + 100 * 34 = 3413 bytes in all.
@@ -60,7 +59,9 @@ const MC_HANDSHAKE = Buffer.from([0xfe, 0xfd, 0x09, 0x00, 0x00, 0x00, 0x01]);
 const MC_HANDSHAKE_REPLY = Buffer.concat([Buffer.from([0x09, 0, 0, 0, 1]), Buffer.from('9513307\0', 'latin1')]);
 const MC_BASIC_STAT = Buffer.from([0xfe, 0xfd, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x91, 0x29, 0x5b]);
 const MC_BASIC_REPLY = Buffer.from(
-  '000000000141204d696e6563726166742053657276657200534d5000776f726c64003200323000dd633132372e302e302e3100', 'hex');
+  '000000000141204d696e6563726166742053657276657200534d5000776f726c64003200323000dd633132372e302e302e3100',
+  'hex',
+);
 
 /** Starts the SA:MP and Minecraft responders on `address`. Resolves to a close function. */
 async function serve(address) {
@@ -81,15 +82,25 @@ async function serve(address) {
     new Promise((resolve) => samp.bind(SAMP_PORT, address, resolve)),
     new Promise((resolve) => mc.bind(MC_PORT, address, resolve)),
   ]);
-  return () => { samp.close(); mc.close(); };
+  return () => {
+    samp.close();
+    mc.close();
+  };
 }
 
 /** Sends `request` from a fresh socket and waits for one reply (or 2 s). */
 function exchange(address, port, request) {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket(net.isIPv6(address) ? 'udp6' : 'udp4');
-    const timer = setTimeout(() => { socket.close(); reject(new Error(`no reply from ${address}:${port}`)); }, 2000);
-    socket.on('message', (msg) => { clearTimeout(timer); socket.close(); resolve(msg); });
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error(`no reply from ${address}:${port}`));
+    }, 2000);
+    socket.on('message', (msg) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(msg);
+    });
     socket.send(request, port, address);
   });
 }
@@ -119,18 +130,32 @@ async function dns() {
   // A DNS-shaped exchange (not a game protocol): query for example.com A and a one-answer reply.
   const server = dgram.createSocket('udp4');
   server.on('message', (msg, rinfo) => {
-    const reply = Buffer.concat([msg.subarray(0, 2), Buffer.from('81800001000100000000', 'hex'), msg.subarray(12),
-      Buffer.from('c00c000100010000012c00045db8d822', 'hex')]);
+    const reply = Buffer.concat([
+      msg.subarray(0, 2),
+      Buffer.from('81800001000100000000', 'hex'),
+      msg.subarray(12),
+      Buffer.from('c00c000100010000012c00045db8d822', 'hex'),
+    ]);
     server.send(reply, rinfo.port, rinfo.address);
   });
   await new Promise((resolve) => server.bind(53, '127.0.0.1', resolve));
   const client = dgram.createSocket('udp4');
   await new Promise((resolve) => client.bind(47053, '127.0.0.1', resolve));
-  for (const [id, name] of [[0x1234, 'example.com'], [0x1235, 'samp.example.org']]) {
+  for (const [id, name] of [
+    [0x1234, 'example.com'],
+    [0x1235, 'samp.example.org'],
+  ]) {
     const labels = name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)]));
-    const q = Buffer.concat([Buffer.from([id >> 8, id & 0xff]), Buffer.from('01000001000000000000', 'hex'),
-      ...labels, Buffer.from('0000010001', 'hex')]);
-    await new Promise((resolve) => { client.once('message', resolve); client.send(q, 53, '127.0.0.1'); });
+    const q = Buffer.concat([
+      Buffer.from([id >> 8, id & 0xff]),
+      Buffer.from('01000001000000000000', 'hex'),
+      ...labels,
+      Buffer.from('0000010001', 'hex'),
+    ]);
+    await new Promise((resolve) => {
+      client.once('message', resolve);
+      client.send(q, 53, '127.0.0.1');
+    });
     await pause(10);
   }
   client.close();
@@ -142,8 +167,11 @@ async function unknown() {
   await new Promise((resolve) => client.bind(47054, '127.0.0.1', resolve));
   const vcmp = sampHeader('127.0.0.1', 47779, 'z');
   vcmp.write('VCMP', 0, 'latin1');
-  const datagrams = [[sampHeader('127.0.0.1', SAMP_PORT, 'A'), SAMP_PORT], [vcmp, 47779],
-    [Buffer.from([0xfe, 0xfd, 0x42, 0x00, 0x00, 0x00, 0x01]), MC_PORT]];
+  const datagrams = [
+    [sampHeader('127.0.0.1', SAMP_PORT, 'A'), SAMP_PORT],
+    [vcmp, 47779],
+    [Buffer.from([0xfe, 0xfd, 0x42, 0x00, 0x00, 0x00, 0x01]), MC_PORT],
+  ];
   for (const [bytes, port] of datagrams) {
     await new Promise((resolve) => client.send(bytes, port, '127.0.0.1', resolve));
     await pause(10);

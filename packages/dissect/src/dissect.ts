@@ -89,7 +89,10 @@ class HeldFrames {
     const data = this.#bytes.view(this.#at[s]!, this.#length[s]!).slice();
     const resolution = this.#resolution[s];
     const frame = {
-      index, linkType: this.#linkType[s]!, data, payload: this.#linkType[s] === -1,
+      index,
+      linkType: this.#linkType[s]!,
+      data,
+      payload: this.#linkType[s] === -1,
       timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
     };
     this.#resolution[s] = undefined;
@@ -162,9 +165,7 @@ export class Dissector {
       if (!all && !facts.isFinal(facts.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
       const frame = held.shift();
       const f = facts.shift();
-      const p = frame.payload
-        ? this.#maker.payload(frame.index, frame.data, f)
-        : this.#maker.frame(frame, f);
+      const p = frame.payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
       if (p) out.push(p);
     }
     return out;

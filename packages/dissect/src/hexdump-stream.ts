@@ -61,16 +61,19 @@ export async function* dissectHexDumpStream(
 ): AsyncGenerator<HexBatch> {
   const parser = new HexDumpParser({ maxPacketBytes: MAX_STREAM_PACKET, ...options.hex });
   let lineCount = 0;
-  const splitter = new LineSplitter({
-    line: (text, n) => {
-      lineCount = n;
-      parser.line(text, n);
+  const splitter = new LineSplitter(
+    {
+      line: (text, n) => {
+        lineCount = n;
+        parser.line(text, n);
+      },
+      overlong: (n, limit) => {
+        lineCount = n;
+        parser.overlong(n, limit);
+      },
     },
-    overlong: (n, limit) => {
-      lineCount = n;
-      parser.overlong(n, limit);
-    },
-  }, MAX_LINE_LENGTH);
+    MAX_LINE_LENGTH,
+  );
   const giveUpAfter = options.giveUpAfter ?? GIVE_UP_AFTER;
 
   // The panes of one tshark frame come one after another: the frame is dissected once a packet
@@ -95,7 +98,10 @@ export async function* dissectHexDumpStream(
   for await (const chunk of source) {
     splitter.push(chunk);
     if (parser.rows === 0 && splitter.bytes >= giveUpAfter) {
-      throw new NotAHexDumpError(`no hex dump line in the first ${MiB(giveUpAfter)} (${lines(lineCount)}): not a hex dump`, { bytesRead: splitter.bytes, lines: lineCount });
+      throw new NotAHexDumpError(`no hex dump line in the first ${MiB(giveUpAfter)} (${lines(lineCount)}): not a hex dump`, {
+        bytesRead: splitter.bytes,
+        lines: lineCount,
+      });
     }
     const packets: PacketRecord[] = [];
     take(packets, false);
@@ -104,7 +110,10 @@ export async function* dissectHexDumpStream(
   splitter.finish();
   const result = parser.finish();
   if (parser.rows === 0) {
-    throw new NotAHexDumpError(`no hex dump in it (${lines(lineCount)} of text): not a hex dump`, { bytesRead: splitter.bytes, lines: lineCount });
+    throw new NotAHexDumpError(`no hex dump in it (${lines(lineCount)} of text): not a hex dump`, {
+      bytesRead: splitter.bytes,
+      lines: lineCount,
+    });
   }
   const packets: PacketRecord[] = [];
   take(packets, true);

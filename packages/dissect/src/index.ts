@@ -3,14 +3,38 @@
  * traffic from hex dumps and pcap/pcapng captures.
  */
 export { dissectPayload, type DissectedPayload } from './payload.ts';
-export { Dissector, dissectCapture, dissectCaptureBatches, newStats, type DissectBatch, type DissectItem, type DissectOptions, type DissectStats } from './dissect.ts';
+export {
+  Dissector,
+  dissectCapture,
+  dissectCaptureBatches,
+  newStats,
+  type DissectBatch,
+  type DissectItem,
+  type DissectOptions,
+  type DissectStats,
+} from './dissect.ts';
 export { dissectHexDump, type HexDissection } from './hexdump.ts';
-export { dissectHexDumpStream, NotAHexDumpError, GIVE_UP_AFTER, MAX_STREAM_PACKET, type HexBatch, type HexStreamOptions } from './hexdump-stream.ts';
+export {
+  dissectHexDumpStream,
+  NotAHexDumpError,
+  GIVE_UP_AFTER,
+  MAX_STREAM_PACKET,
+  type HexBatch,
+  type HexStreamOptions,
+} from './hexdump-stream.ts';
 export { LineSplitter, MAX_LINE_LENGTH, type LineSink } from './hex/lines.ts';
 export type { PacketRecord, RecordKind } from './record.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';
 export { MASK, nodeJson, type JsonNode } from '@gamequery/codec';
-export { renderPacketText, packetHexPane, packetJson, summaryLine, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
+export {
+  renderPacketText,
+  packetHexPane,
+  packetJson,
+  summaryLine,
+  generatedNodes,
+  walkNodes,
+  type RenderOptions,
+} from './render/packet.ts';
 export { packetLine, writePacketLine } from './render/packet-line.ts';
 export { writePacketText } from './render/packet-text.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';

@@ -81,5 +81,14 @@ export interface DissectStats {
 }
 
 /** A {@link DissectStats} with every count at zero. */
-export const newStats = (): DissectStats => ({ frames: 0, udp: 0, game: 0, nonGame: 0, skipped: {}, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0 });
-
+export const newStats = (): DissectStats => ({
+  frames: 0,
+  udp: 0,
+  game: 0,
+  nonGame: 0,
+  skipped: {},
+  exchanges: 0,
+  unanswered: 0,
+  unmatched: 0,
+  duplicates: 0,
+});

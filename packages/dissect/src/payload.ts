@@ -4,8 +4,17 @@
  * query message, the reason. Never throws on bad input.
  */
 import {
-  CodecError, decodeSamp6, malformedNode, protocolNames, recognize,
-  type Annotation, type CodecOptions, type Direction, type FieldNode, type PacketHint, type Protocol,
+  CodecError,
+  decodeSamp6,
+  malformedNode,
+  protocolNames,
+  recognize,
+  type Annotation,
+  type CodecOptions,
+  type Direction,
+  type FieldNode,
+  type PacketHint,
+  type Protocol,
 } from '@gamequery/codec';
 
 /**
@@ -36,8 +45,14 @@ export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, given: 
   if (six) {
     const ann = six.annotation;
     return {
-      protocol: 'samp', direction: six.direction, message: six.message, layout: `${ann.layout.id} (proposed SAMP6 header)`,
-      summary: ann.info, fields: ann.fields, warnings: ann.warnings, length: bytes.length,
+      protocol: 'samp',
+      direction: six.direction,
+      message: six.message,
+      layout: `${ann.layout.id} (proposed SAMP6 header)`,
+      summary: ann.info,
+      fields: ann.fields,
+      warnings: ann.warnings,
+      length: bytes.length,
       ...(ann.value ? { value: ann.value as Record<string, unknown> } : {}),
     };
   }
@@ -51,16 +66,23 @@ export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, given: 
       ...(protocol ? { protocol } : {}),
       summary: `${protocol ? protocolNames[protocol] : 'Unrecognized'}: ${e.message}`,
       fields: protocol ? [malformedNode(protocol, bytes, e)] : [],
-      warnings: [], error: e.toJSON(), length: bytes.length,
+      warnings: [],
+      error: e.toJSON(),
+      length: bytes.length,
     };
   }
   const ann: Annotation<Record<string, unknown>> = r.layout.annotate(bytes, options);
   const summary = ann.error ? `${ann.info} [Malformed Packet]` : ann.info;
   return {
-    protocol: r.protocol, direction: r.direction, message: r.message, layout: r.layout.id,
-    summary, fields: ann.fields, warnings: ann.warnings, length: bytes.length,
+    protocol: r.protocol,
+    direction: r.direction,
+    message: r.message,
+    layout: r.layout.id,
+    summary,
+    fields: ann.fields,
+    warnings: ann.warnings,
+    length: bytes.length,
     ...(ann.value ? { value: ann.value } : {}),
     ...(ann.error ? { error: ann.error.toJSON() } : {}),
   };
 }
-

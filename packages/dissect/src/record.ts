@@ -2,7 +2,7 @@
  * One dissected packet: what the text, JSON and NDJSON outputs are made of.
  * The JSON shape is public API, described by `schema/packet.schema.json`.
  */
-import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Layout, type Protocol } from '@gamequery/codec';
+import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Protocol, type QueryLayout } from '@gamequery/codec';
 import { formatTimestamp, type Timestamp } from './capture/timestamp.ts';
 import type { Endpoint } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
@@ -98,14 +98,16 @@ export function recordKind(protocol: Protocol, direction: Direction | 'either', 
   if (!byDirection) kinds.set(layout, (byDirection = {}));
   let kind = byDirection[direction];
   if (!kind) {
-    const json = asciiBytes(`,"protocol":${JSON.stringify(protocol)},"direction":${JSON.stringify(direction)},"message":${JSON.stringify(message)},"layout":${JSON.stringify(layout)},"summary":`);
+    const json = asciiBytes(
+      `,"protocol":${JSON.stringify(protocol)},"direction":${JSON.stringify(direction)},"message":${JSON.stringify(message)},"layout":${JSON.stringify(layout)},"summary":`,
+    );
     byDirection[direction] = kind = Object.freeze({ protocol, direction, message, layout, json });
   }
   return kind;
 }
 
 /** Where a record's tree comes from: built, or annotated from its layout on first use. */
-export type TreeSource = FieldNode[] | { readonly layout: Layout<any>; readonly codec: CodecOptions }; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type TreeSource = FieldNode[] | { readonly layout: QueryLayout; readonly codec: CodecOptions };
 
 const decoder = new TextDecoder();
 
@@ -142,7 +144,13 @@ export class Packet implements PacketRecord {
   constructor(
     readonly frame: number,
     readonly timestamp: Timestamp | null,
-    udp: { readonly src: Endpoint; readonly dst: Endpoint; readonly payload: Uint8Array; readonly payloadOffset: number; readonly fragments?: readonly number[] | undefined },
+    udp: {
+      readonly src: Endpoint;
+      readonly dst: Endpoint;
+      readonly payload: Uint8Array;
+      readonly payloadOffset: number;
+      readonly fragments?: readonly number[] | undefined;
+    },
     frameBytes: Uint8Array | undefined,
     readonly kind: RecordKind,
     readonly summary: string,
@@ -193,7 +201,7 @@ export class Packet implements PacketRecord {
    * built (a record the fast path wrote): renderers that write the tree by other means
    * (the layout's compiled text emitter) read the payload with them. Undefined otherwise.
    */
-  get treeSource(): { readonly layout: Layout<any>; readonly codec: CodecOptions } | undefined { // eslint-disable-line @typescript-eslint/no-explicit-any
+  get treeSource(): { readonly layout: QueryLayout; readonly codec: CodecOptions } | undefined {
     const tree = this.#tree;
     return Array.isArray(tree) ? undefined : tree;
   }

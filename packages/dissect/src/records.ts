@@ -9,8 +9,25 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink, CodecError, malformedNode, maskSecrets, mcqueryMessages, messages, minecraftReplyShape, minecraftRequestNotSeen, protocolNames, recognize, signatureOf,
-  type CodecOptions, type DecodeWarning, type Direction, type EmitOptions, type FieldNode, type Layout, type PacketHint, type Protocol, type Recognized,
+  ByteSink,
+  CodecError,
+  malformedNode,
+  maskSecrets,
+  mcqueryMessages,
+  messages,
+  minecraftReplyShape,
+  minecraftRequestNotSeen,
+  protocolNames,
+  recognize,
+  signatureOf,
+  type CodecOptions,
+  type DecodeWarning,
+  type Direction,
+  type EmitOptions,
+  type FieldNode,
+  type PacketHint,
+  type Protocol,
+  type Recognized,
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
@@ -20,16 +37,19 @@ import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
 /** Tree JSON is written into buffers of this size, shared by the records made from them. */
 const ARENA_BYTES = 1 << 20;
 
 /** Why a record was let out before its exchange was settled (one-pass input over its memory ceiling). */
-export const INCOMPLETE = 'released before its exchange was settled: the one-pass memory ceiling was reached (read a file instead of a pipe: files take two passes and never need it)';
+export const INCOMPLETE =
+  'released before its exchange was settled: the one-pass memory ceiling was reached (read a file instead of a pipe: files take two passes and never need it)';
 
 /** Why an exchange's links may be crossed with a twin's. */
-export const AMBIGUOUS = 'an identical request from the same client to the same server was waiting at the same time: identical replies were paired first come, first served';
+export const AMBIGUOUS =
+  'an identical request from the same client to the same server was waiting at the same time: identical replies were paired first come, first served';
 
 /**
  * The warning on a Minecraft reply whose request the input does not hold (a hex dump of a
@@ -65,7 +85,7 @@ export class RecordMaker {
   frame(frame: FrameInput, facts: FrameFacts): Packet | undefined {
     const stats = this.#stats;
     // The zero of relative times, for the display filter and the summary lines.
-    if (stats.frames++ === 0) noteStart(stats, this.#start = frame.timestamp);
+    if (stats.frames++ === 0) noteStart(stats, (this.#start = frame.timestamp));
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
@@ -78,7 +98,13 @@ export class RecordMaker {
   payload(index: number, payload: Uint8Array, facts: FrameFacts): Packet | undefined {
     this.#stats.frames++;
     const unknown = { ip: '0.0.0.0', port: 0 };
-    return this.#udpRecord(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false }, undefined, facts);
+    return this.#udpRecord(
+      index,
+      null,
+      { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false },
+      undefined,
+      facts,
+    );
   }
 
   /**
@@ -100,13 +126,19 @@ export class RecordMaker {
     this.#udp.finish();
   }
 
-  #udpRecord(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined, facts: FrameFacts): Packet | undefined {
+  #udpRecord(
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    frameBytes: Uint8Array | undefined,
+    facts: FrameFacts,
+  ): Packet | undefined {
     const stats = this.#stats;
     stats.udp++;
     let p: Packet | undefined;
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
-      const layout = hinted ? safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout! : facts.layout!;
+      const layout = hinted ? (safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
       p = facts.secrets
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
@@ -154,7 +186,9 @@ export class RecordMaker {
     if (!hint.protocol && !signatureOf(payload)) {
       // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
       const shape = minecraftReplyShape(payload);
-      return shape ? this.#record(frame, timestamp, udp, frameBytes, 'mcquery', 'response', mcqueryMessages[shape].response, REQUEST_NOT_SEEN) : undefined;
+      return shape
+        ? this.#record(frame, timestamp, udp, frameBytes, 'mcquery', 'response', mcqueryMessages[shape].response, REQUEST_NOT_SEEN)
+        : undefined;
     }
     const r = recognizeOrError(payload, hint, this.#codec);
     if (!(r instanceof CodecError)) {
@@ -179,8 +213,13 @@ export class RecordMaker {
   }
 
   #record(
-    frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined,
-    protocol: Protocol, direction: Direction | 'either', layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    frameBytes: Uint8Array | undefined,
+    protocol: Protocol,
+    direction: Direction | 'either',
+    layout: QueryLayout,
     /** A warning of the record's own, before the decode's (a reply whose request was not seen). */
     extra?: DecodeWarning,
   ): Packet {
@@ -198,8 +237,17 @@ export class RecordMaker {
       if (decoded) {
         // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
         const p = new Packet(
-          frame, timestamp, udp, frameBytes, kind,
-          layout.describe(decoded.value), { layout, codec }, arena.buf, start, arena.at, undefined,
+          frame,
+          timestamp,
+          udp,
+          frameBytes,
+          kind,
+          layout.describe(decoded.value),
+          { layout, codec },
+          arena.buf,
+          start,
+          arena.at,
+          undefined,
           extra ? [extra, ...decoded.warnings] : decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
         );
         if (hasSecrets(layout)) p.secretsShown = this.#emit.showSecrets;
@@ -209,9 +257,18 @@ export class RecordMaker {
     const ann = layout.annotate(bytes, codec);
     const e = ann.error;
     return new Packet(
-      frame, timestamp, udp, frameBytes, kind,
-      e ? `${ann.info} [Malformed Packet]` : ann.info, ann.fields,
-      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, extra ? [extra, ...ann.warnings] : ann.warnings,
+      frame,
+      timestamp,
+      udp,
+      frameBytes,
+      kind,
+      e ? `${ann.info} [Malformed Packet]` : ann.info,
+      ann.fields,
+      undefined,
+      0,
+      0,
+      e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined,
+      extra ? [extra, ...ann.warnings] : ann.warnings,
     );
   }
 
@@ -222,25 +279,40 @@ export class RecordMaker {
    * unless `showSecrets`. Off the fast path: a few frames of RCON traffic.
    */
   #echoing(
-    frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined,
-    direction: Direction, layout: Layout<any>, secrets: readonly string[], // eslint-disable-line @typescript-eslint/no-explicit-any
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    frameBytes: Uint8Array | undefined,
+    direction: Direction,
+    layout: QueryLayout,
+    secrets: readonly string[],
   ): Packet {
     const ann = layout.annotate(udp.payload, this.#codec);
     // A shown text escapes a secret's backslashes and control characters: masked in that form too.
     const shown = shownSecrets(secrets);
-    const hide = (nodes: FieldNode[]): FieldNode[] => nodes.map((n) => {
-      const children = n.children ? hide(n.children) : undefined;
-      const masked = n.generated ? n.show : maskSecrets(n.masked ?? n.show, shown);
-      const echoes = masked !== (n.masked ?? n.show) || (typeof n.value === 'string' && maskSecrets(n.value, secrets) !== n.value);
-      if (!echoes && children === n.children) return n;
-      return { ...n, ...(children ? { children } : {}), ...(echoes ? { secret: true, masked } : {}) };
-    });
+    const hide = (nodes: FieldNode[]): FieldNode[] =>
+      nodes.map((n) => {
+        const children = n.children ? hide(n.children) : undefined;
+        const masked = n.generated ? n.show : maskSecrets(n.masked ?? n.show, shown);
+        const echoes = masked !== (n.masked ?? n.show) || (typeof n.value === 'string' && maskSecrets(n.value, secrets) !== n.value);
+        if (!echoes && children === n.children) return n;
+        return { ...n, ...(children ? { children } : {}), ...(echoes ? { secret: true, masked } : {}) };
+      });
     const e = ann.error;
     const info = e ? `${ann.info} [Malformed Packet]` : ann.info;
     return new Packet(
-      frame, timestamp, udp, frameBytes, recordKind(layout.protocol, direction, layout.message, layout.id),
-      this.#options.showSecrets ? info : maskSecrets(info, shown), hide(ann.fields),
-      undefined, 0, 0, e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined, ann.warnings,
+      frame,
+      timestamp,
+      udp,
+      frameBytes,
+      recordKind(layout.protocol, direction, layout.message, layout.id),
+      this.#options.showSecrets ? info : maskSecrets(info, shown),
+      hide(ann.fields),
+      undefined,
+      0,
+      0,
+      e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined,
+      ann.warnings,
     );
   }
 
@@ -249,14 +321,30 @@ export class RecordMaker {
    * that protocol's malformed packet, as the Wireshark plugin shows it, rather than other
    * traffic.
    */
-  #unknown(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined, protocol: Protocol, e: CodecError): Packet {
+  #unknown(
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    frameBytes: Uint8Array | undefined,
+    protocol: Protocol,
+    e: CodecError,
+  ): Packet {
     const payload = udp.payload;
     const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
     const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
     return new Packet(
-      frame, timestamp, udp, frameBytes, kind,
-      `${protocolNames[protocol]}: ${e.message}`, fields,
-      undefined, 0, 0, { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message }, NO_WARNINGS,
+      frame,
+      timestamp,
+      udp,
+      frameBytes,
+      kind,
+      `${protocolNames[protocol]}: ${e.message}`,
+      fields,
+      undefined,
+      0,
+      0,
+      { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message },
+      NO_WARNINGS,
     );
   }
 

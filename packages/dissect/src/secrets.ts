@@ -5,20 +5,18 @@
  * ranges a record hides, and its bytes as the hex pane shows them, each hidden byte a `*`
  * (what the display filter's byte fields compare unless secrets are shown).
  */
-import { layouts, secretFields, showText, type FieldNode, type Layout } from '@gamequery/codec';
+import { layouts, secretFields, showText, type FieldNode, type QueryLayout } from '@gamequery/codec';
 import type { PacketRecord } from './record.ts';
 import type { ByteRange } from './render/hexpane.ts';
-
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any layout, whatever its value type
 
 /** What a hidden byte reads as: `*`, as the hex pane's ASCII column shows it. */
 export const HIDDEN_BYTE = 0x2a;
 
 /** A Map, not a WeakMap: the layouts are a fixed few, and the fast path asks once per record. */
-const secretive = new Map<AnyLayout, boolean>();
+const secretive = new Map<QueryLayout, boolean>();
 
 /** Whether a layout declares a secret (the RCON password); answered once per layout. */
-export function hasSecrets(layout: AnyLayout): boolean {
+export function hasSecrets(layout: QueryLayout): boolean {
   let yes = secretive.get(layout);
   if (yes === undefined) secretive.set(layout, (yes = secretFields(layout.fields).size > 0));
   return yes;

@@ -10,7 +10,15 @@ import { charsetChoices, escapeControls, type Charset, type PacketHint } from '@
 import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
-interface Opts { file?: string; protocol?: PacketHint['protocol']; direction?: PacketHint['direction']; message?: string; charset?: Charset; format: 'text' | 'json'; showSecrets?: boolean }
+interface Opts {
+  file?: string;
+  protocol?: PacketHint['protocol'];
+  direction?: PacketHint['direction'];
+  message?: string;
+  charset?: Charset;
+  format: 'text' | 'json';
+  showSecrets?: boolean;
+}
 
 /** A usage error: exit 2 (main.ts). */
 class DecodeInputError extends Error {}
@@ -55,11 +63,15 @@ export function bytesOf(text: string): Uint8Array {
   const s = stray(text);
   if (s !== undefined && (r.packets.length === 0 || r.packets.every((p) => p.format === 'bare' || p.format === 'prefixed'))) {
     const where = text.includes('\n') ? `line ${s.line}, column ${s.column}` : `position ${s.position}`;
-    throw new DecodeInputError(`'${escapeControls(s.char)}' at ${where} is not hex (decode takes hex digits, or a dump such as xxd, hexdump -C, od, tcpdump -X or tshark -x print)`);
+    throw new DecodeInputError(
+      `'${escapeControls(s.char)}' at ${where} is not hex (decode takes hex digits, or a dump such as xxd, hexdump -C, od, tcpdump -X or tshark -x print)`,
+    );
   }
   if (error !== undefined) throw new DecodeInputError(escapeControls(error.message));
   if (r.packets.length === 0) throw new DecodeInputError('no hex in the input');
-  throw new DecodeInputError(`${r.packets.length} packets in the dump (the second at line ${r.packets[1]!.firstLine}): decode takes one; gamequery dissect reads them all`);
+  throw new DecodeInputError(
+    `${r.packets.length} packets in the dump (the second at line ${r.packets[1]!.firstLine}): decode takes one; gamequery dissect reads them all`,
+  );
 }
 
 /** A dumped Ethernet or IP frame, down to its UDP payload; anything else as it is. */
@@ -80,15 +92,27 @@ export function decodeCommand(): Command {
     .option('--protocol <name>', `protocol, when the bytes cannot tell: ${PROTOCOL_HELP}`, parseProtocol)
     .addOption(new Option('--direction <dir>', 'direction, when the bytes cannot tell').choices(['request', 'response']))
     .option('--message <name>', 'message name, e.g. full (Minecraft responses)')
-    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON').choices([...charsetChoices]))
+    .addOption(
+      new Option(
+        '--charset <name>',
+        'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON',
+      ).choices([...charsetChoices]),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--show-secrets', 'show RCON passwords in clear')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown);
-2 no hex, a character that is not hex, or a dump of several packets.`)
+2 no hex, a character that is not hex, or a dump of several packets.`,
+    )
     .action((hexArgs: string[], opts: Opts) => {
       const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? hexArgs.join(' ') : readFileSync(0, 'utf8');
-      const hint: PacketHint = { ...(opts.protocol && { protocol: opts.protocol }), ...(opts.direction && { direction: opts.direction }), ...(opts.message && { message: opts.message }) };
+      const hint: PacketHint = {
+        ...(opts.protocol && { protocol: opts.protocol }),
+        ...(opts.direction && { direction: opts.direction }),
+        ...(opts.message && { message: opts.message }),
+      };
       let bytes: Uint8Array;
       try {
         bytes = payloadOf(bytesOf(text), hint);
@@ -101,7 +125,9 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
         const { fields, value: _value, ...rest } = d;
         process.stdout.write(JSON.stringify({ ...rest, fields: fields.map((n) => nodeJson(n, !!opts.showSecrets)) }, null, 2) + '\n');
       } else {
-        process.stdout.write([d.summary, ...renderTree(d.fields, { showSecrets: !!opts.showSecrets, indent: 1 })].map(escapeControls).join('\n') + '\n');
+        process.stdout.write(
+          [d.summary, ...renderTree(d.fields, { showSecrets: !!opts.showSecrets, indent: 1 })].map(escapeControls).join('\n') + '\n',
+        );
       }
       if (d.error) process.exitCode = 1;
     });

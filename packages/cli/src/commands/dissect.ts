@@ -8,8 +8,19 @@ import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { ByteSink, charsetChoices, escapeControls, type Charset, type Protocol } from '@gamequery/codec';
 import {
-  Dissector, NotAHexDumpError, dissectCaptureBatches, dissectHexDumpStream, newStats, writePacketLine, writePacketText,
-  type DissectBatch, type DissectOptions, type DissectStats, type HexBatch, type PacketRecord, type RenderOptions,
+  Dissector,
+  NotAHexDumpError,
+  dissectCaptureBatches,
+  dissectHexDumpStream,
+  newStats,
+  writePacketLine,
+  writePacketText,
+  type DissectBatch,
+  type DissectOptions,
+  type DissectStats,
+  type HexBatch,
+  type PacketRecord,
+  type RenderOptions,
 } from '@gamequery/dissect';
 import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
 import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
@@ -37,24 +48,59 @@ export function dissectCommand(): Command {
   return addViewOptions(new Command('dissect'))
     .description('annotate a pcap/pcapng capture or a hex dump field by field, Wireshark-style')
     .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
-    .addOption(new Option('-F, --format <format>', 'output: text (the tree), json, ndjson, html (one page: packet list, tree and hex pane linked)').choices(['text', 'json', 'ndjson', 'html']))
+    .addOption(
+      new Option(
+        '-F, --format <format>',
+        'output: text (the tree), json, ndjson, html (one page: packet list, tree and hex pane linked)',
+      ).choices(['text', 'json', 'ndjson', 'html']),
+    )
     .option('-x, --hex', 'add a hex pane (tshark -x style) marking the bytes of the --field fields')
-    .option('-e, --field <abbrev>', 'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)', collectField, [])
-    .option('--protocol <name>', `decode every UDP payload as this protocol, or with --port only traffic to or from those ports (Wireshark's Decode As): ${PROTOCOL_HELP}`, parseProtocol)
+    .option(
+      '-e, --field <abbrev>',
+      'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)',
+      collectField,
+      [],
+    )
+    .option(
+      '--protocol <name>',
+      `decode every UDP payload as this protocol, or with --port only traffic to or from those ports (Wireshark's Decode As): ${PROTOCOL_HELP}`,
+      parseProtocol,
+    )
     .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
     .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
-    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON').choices([...charsetChoices]))
+    .addOption(
+      new Option(
+        '--charset <name>',
+        'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON',
+      ).choices([...charsetChoices]),
+    )
     .option('--timeout <ms>', 'how long a request waits for its reply, in capture time', Number, 5000)
-    .option('--duplicate-window <ms>', 'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)', Number, 5000)
-    .option('--show-secrets', 'show RCON passwords in clear, and let -Y compare them in clear (without it, -Y sees them masked, as the output shows them)')
+    .option(
+      '--duplicate-window <ms>',
+      'how long a finished exchange is remembered, in capture time, to mark repeated and late replies (0: not at all; faster on dense captures)',
+      Number,
+      5000,
+    )
+    .option(
+      '--show-secrets',
+      'show RCON passwords in clear, and let -Y compare them in clear (without it, -Y sees them masked, as the output shows them)',
+    )
     .option('--no-colour', 'no colour in the hex pane even on a terminal')
-    .option('-j, --jobs <n>', 'kept for scripts that pass it: a capture is dissected in one thread, two passes over the file (worker threads lost to it on every machine measured; see the README)', Number, 1)
+    .option(
+      '-j, --jobs <n>',
+      'kept for scripts that pass it: a capture is dissected in one thread, two passes over the file (worker threads lost to it on every machine measured; see the README)',
+      Number,
+      1,
+    )
     .addHelpText('after', VIEW_HELP)
     .action(async (file: string, opts: Opts) => {
       const view = chooseView(opts, !!process.stdout.isTTY);
       const filter = displayFilter(opts);
-      if (opts.port.length && !opts.protocol) throw new Error('--port needs --protocol (the protocol to decode that port\'s traffic as)');
-      for (const [flag, ms] of [['--timeout', opts.timeout], ['--duplicate-window', opts.duplicateWindow]] as const) {
+      if (opts.port.length && !opts.protocol) throw new Error("--port needs --protocol (the protocol to decode that port's traffic as)");
+      for (const [flag, ms] of [
+        ['--timeout', opts.timeout],
+        ['--duplicate-window', opts.duplicateWindow],
+      ] as const) {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }
       const options: DissectOptions = {
@@ -66,14 +112,23 @@ export function dissectCommand(): Command {
         ...(filter ? { filter } : {}),
       };
       const render: RenderOptions = {
-        showSecrets: !!opts.showSecrets, hex: !!opts.hex, fields: opts.field,
+        showSecrets: !!opts.showSecrets,
+        hex: !!opts.hex,
+        fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
       const out = new Output(view, render, new StatsTap(opts), !!opts.quiet);
-      if (view === 'html') out.html = new HtmlWriter(out.sink, { title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`, showSecrets: !!opts.showSecrets });
+      if (view === 'html')
+        out.html = new HtmlWriter(out.sink, {
+          title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`,
+          showSecrets: !!opts.showSecrets,
+        });
       const jobs = opts.jobs ?? 1;
       if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`--jobs must be a whole number ≥ 1, got ${opts.jobs}`);
-      if (jobs > 1) process.stderr.write(`gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`);
+      if (jobs > 1)
+        process.stderr.write(
+          `gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`,
+        );
       const input = await openInput(file);
       let batches: AsyncIterable<DissectBatch | HexBatch>;
       let stats: DissectStats;
@@ -84,7 +139,10 @@ export function dissectCommand(): Command {
       } else {
         const dissector = new Dissector(options);
         stats = dissector.stats;
-        batches = input.kind === 'capture' ? dissectCaptureBatches(input.chunks, options, dissector) : dissectHexDumpStream(input.chunks, options, dissector);
+        batches =
+          input.kind === 'capture'
+            ? dissectCaptureBatches(input.chunks, options, dissector)
+            : dissectHexDumpStream(input.chunks, options, dissector);
       }
       out.stats = stats;
       const progress = new Progress();
@@ -99,7 +157,8 @@ export function dissectCommand(): Command {
           const e = batch.error;
           if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });
           for (const d of ('diagnostics' in batch ? batch.diagnostics : undefined) ?? []) {
-            if (d.severity === 'error') out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
+            if (d.severity === 'error')
+              out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
             else process.stderr.write(`gamequery: ${escapeControls(d.message)}\n`);
           }
           progress.tick(stats);
@@ -149,7 +208,12 @@ class Output {
   readonly #summary: boolean;
   /** The dissection's stats, for the time of its first frame (summary lines count from it). */
   stats: DissectStats | undefined;
-  constructor(view: View, readonly render: RenderOptions, readonly tap: StatsTap, readonly quiet: boolean) {
+  constructor(
+    view: View,
+    readonly render: RenderOptions,
+    readonly tap: StatsTap,
+    readonly quiet: boolean,
+  ) {
     this.format = view === 'summary' || view === 'tree' ? 'text' : view;
     this.#summary = view === 'summary';
     if (this.format === 'json') this.#text('{\n"packets": [\n');
@@ -198,13 +262,18 @@ class Output {
     if (this.html) {
       this.html.end(this.#errors.map((e) => (e as { message: string }).message));
     } else if (this.format === 'json') {
-      this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}\n}\n`);
+      this.#text(
+        `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}\n}\n`,
+      );
     } else if (servers) {
       this.#text(this.format === 'ndjson' ? `${JSON.stringify({ serverStats: servers })}\n` : this.tap.text(this.quiet));
     }
     this.#flush();
     // Said in each such packet too; counted here so that it is not missed in a long output.
-    if (stats.incomplete) process.stderr.write(`gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`);
+    if (stats.incomplete)
+      process.stderr.write(
+        `gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`,
+      );
   }
 
   #text(text: string): void {
@@ -243,7 +312,8 @@ class Progress {
     if (!process.stderr.isTTY) return;
     const now = Date.now();
     const elapsed = now - this.#start;
-    if (elapsed < 1000 || now < this.#next) return;
+    // Nothing counted yet (the first pass reads ahead before the first packet is out): no line of zeros.
+    if (elapsed < 1000 || now < this.#next || s.frames === 0) return;
     this.#next = now + 250;
     this.#shown = true;
     process.stderr.write(`\r${s.frames} frames, ${s.game} query packets, ${Math.round(s.frames / (elapsed / 1000))} frames/s`);

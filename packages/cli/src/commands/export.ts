@@ -9,7 +9,8 @@ const exporters = () => import('@gamequery/codec/export');
 export function exportCommand(): Command {
   const command = new Command('export').description('generate third-party definitions from the layout declarations');
 
-  command.command('wireshark')
+  command
+    .command('wireshark')
     .description('the Wireshark Lua plugin for all three protocols (tshark -X lua_script:FILE, or the personal plugins folder)')
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .action(async (opts: { output?: string }) => {
@@ -22,7 +23,8 @@ export function exportCommand(): Command {
       process.stderr.write(`wrote ${opts.output}\n`);
     });
 
-  command.command('kaitai')
+  command
+    .command('kaitai')
     .description('Kaitai Struct definitions, one .ksy per message layout')
     .option('-o, --output <dir>', 'write the .ksy files into this directory (created if needed) instead of stdout')
     .action(async (opts: { output?: string }) => {

@@ -50,37 +50,43 @@ export function summarize(r: Pick<Report, 'sent' | 'received' | 'replies'>): Sum
 const ms = (n: number): string => n.toFixed(3);
 
 /** Resolves after `delay` ms, or at once when `signal` fires. */
-const sleep = (delay: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
-  if (signal.aborted || delay <= 0) {
-    resolve();
-    return;
-  }
-  const done = (): void => {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', done);
-    resolve();
-  };
-  const timer = setTimeout(done, delay);
-  signal.addEventListener('abort', done, { once: true });
-});
+const sleep = (delay: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted || delay <= 0) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, delay);
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 export function pingCommand(): Command {
   return new Command('ping')
     .description('measure round trips to SA:MP / open.mp or VC:MP servers with the `p` query, like ping(8)')
-    .addArgument(new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').argParser((v) => protocolAmong(['samp', 'vcmp'])(v) as Kind))
+    .addArgument(
+      new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').argParser((v) => protocolAmong(['samp', 'vcmp'])(v) as Kind),
+    )
     .argument('<servers...>', `HOST[:PORT], [IPv6]:PORT (default ports ${defaultPorts.samp}, ${defaultPorts.vcmp})`)
     .option('-c, --count <n>', 'stop after this many requests per server', integer(1, 1_000_000), 4)
     .option('-i, --interval <ms>', 'send one request per server this often', integer(10, 3_600_000), 1000)
     .option('--timeout <ms>', 'a request not answered within this long is lost', integer(1, 600_000), 1000)
     .option('--json', 'print JSON at the end instead of a line per reply')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Each request carries a fresh random nonce and is sent once; a reply is matched by server
 address, port and nonce. Times are from send to receive on the socket, in ms.
 A closed port (ICMP port unreachable) stops that server at once: "port unreachable", exit 3.
 
 Examples:
   gamequery ping samp 127.0.0.1:7777
-  gamequery ping vcmp [::1]:8192 --count 10 --interval 200 --json`)
+  gamequery ping vcmp [::1]:8192 --count 10 --interval 200 --json`,
+    )
     .action(async (kind: Kind, texts: string[], opts: Opts) => {
       const targets = texts.map((text) => ({ text, address: parseServer(text, kind === 'samp' ? defaultPorts.samp : defaultPorts.vcmp) }));
       const stop = new AbortController();
@@ -95,7 +101,8 @@ Examples:
       let reports: Report[];
       try {
         if (!opts.json) {
-          for (const t of targets) print(`PING ${t.text} (${TITLE[kind]} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`);
+          for (const t of targets)
+            print(`PING ${t.text} (${TITLE[kind]} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`);
         }
         reports = await Promise.all(targets.map((t) => pingServer(client, kind, t, opts, stop.signal, print)));
       } finally {
@@ -105,7 +112,13 @@ Examples:
       const elapsed = Math.round(performance.now() - started);
 
       if (opts.json) {
-        process.stdout.write(JSON.stringify(reports.map((r) => ({ ...r, ...summarize(r) })), null, 2) + '\n');
+        process.stdout.write(
+          JSON.stringify(
+            reports.map((r) => ({ ...r, ...summarize(r) })),
+            null,
+            2,
+          ) + '\n',
+        );
       } else {
         for (const r of reports) {
           if (r.error) process.stderr.write(`gamequery: ${printable(r.error.message)}\n`);
@@ -123,8 +136,12 @@ Examples:
 
 /** `count` pings to one server, one every `interval` ms, each waiting up to the client's timeout. */
 async function pingServer(
-  client: QueryClient, kind: Kind, target: { readonly text: string; readonly address: ServerAddress }, opts: Opts,
-  stop: AbortSignal, print: (line: string) => void,
+  client: QueryClient,
+  kind: Kind,
+  target: { readonly text: string; readonly address: ServerAddress },
+  opts: Opts,
+  stop: AbortSignal,
+  print: (line: string) => void,
 ): Promise<Report> {
   const { host, port } = target.address;
   const report: Report = { server: target.text, protocol: kind, sent: 0, received: 0, replies: [] };
@@ -135,24 +152,29 @@ async function pingServer(
   for (let seq = 1; seq <= opts.count && !signal.aborted; seq++) {
     await sleep(start + (seq - 1) * opts.interval - performance.now(), signal);
     if (signal.aborted) break;
-    out.push(client.ping(host, port, { protocol: kind, retries: 0, signal }).then((r) => {
-      report.sent++;
-      report.received++;
-      report.replies.push({ seq, rttMs: r.rttMs });
-      print(`reply from ${r.server}: seq=${seq} time=${ms(r.rttMs)} ms`);
-    }, (e: unknown) => {
-      if (!(e instanceof QueryError)) throw e;
-      if (e instanceof NoReplyError) {
-        report.sent++;
-        report.replies.push({ seq, error: e.toJSON() });
-        print(`no reply from ${target.text}: seq=${seq} (timeout ${opts.timeout} ms)`);
-      } else if (e.info.code !== 'aborted' || fatal.signal.aborted) {
-        // Not a lost datagram but a reason to stop: no such host, no route, no socket.
-        report.error ??= { type: e.name, message: e.message };
-        fatal.abort(e);
-      }
-      // Aborted by Ctrl-C while waiting: neither answered nor given its full time, so not counted.
-    }));
+    out.push(
+      client.ping(host, port, { protocol: kind, retries: 0, signal }).then(
+        (r) => {
+          report.sent++;
+          report.received++;
+          report.replies.push({ seq, rttMs: r.rttMs });
+          print(`reply from ${r.server}: seq=${seq} time=${ms(r.rttMs)} ms`);
+        },
+        (e: unknown) => {
+          if (!(e instanceof QueryError)) throw e;
+          if (e instanceof NoReplyError) {
+            report.sent++;
+            report.replies.push({ seq, error: e.toJSON() });
+            print(`no reply from ${target.text}: seq=${seq} (timeout ${opts.timeout} ms)`);
+          } else if (e.info.code !== 'aborted' || fatal.signal.aborted) {
+            // Not a lost datagram but a reason to stop: no such host, no route, no socket.
+            report.error ??= { type: e.name, message: e.message };
+            fatal.abort(e);
+          }
+          // Aborted by Ctrl-C while waiting: neither answered nor given its full time, so not counted.
+        },
+      ),
+    );
   }
   await Promise.all(out);
   report.replies.sort((a, b) => a.seq - b.seq);

@@ -8,8 +8,14 @@ import { Argument, Command, Option } from 'commander';
 import { EXIT, PROTOCOL_HELP, commandNameOf, integer, parseProtocol } from '../args.ts';
 import { builtInProtocols, charsetChoices, escapeControls, type Charset } from '@gamequery/codec';
 import {
-  DeadlineError, QueryClient, QueryError, parseServer,
-  type MinecraftQueryResult, type SampQueryResult, type ServerAddress, type VcmpQueryResult,
+  DeadlineError,
+  QueryClient,
+  QueryError,
+  parseServer,
+  type MinecraftQueryResult,
+  type SampQueryResult,
+  type ServerAddress,
+  type VcmpQueryResult,
 } from '@gamequery/codec/node';
 
 type Kind = 'samp' | 'vcmp' | 'minecraft';
@@ -37,11 +43,19 @@ const DEFAULT_PORT = Object.fromEntries(builtInProtocols.map((p) => [p.commandNa
 export { integer };
 
 /** Server text from a terminal-hostile world: line breaks become spaces, other controls (but tabs) escapes such as `\x1b`. */
-export const printable = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ').split('\t').map(escapeControls).join('\t');
+export const printable = (text: string): string =>
+  text
+    .replace(/\r\n|[\r\n]/g, ' ')
+    .split('\t')
+    .map(escapeControls)
+    .join('\t');
 
 /** Lines of a server list: blank lines and `#` comments skipped, the first word of each line kept. */
 export function serverList(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.replace(/#.*/, '').trim().split(/\s+/)[0] ?? '').filter((l) => l !== '');
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/#.*/, '').trim().split(/\s+/)[0] ?? '')
+    .filter((l) => l !== '');
 }
 
 interface Entry {
@@ -63,16 +77,26 @@ export function queryCommand(): Command {
   return new Command('query')
     .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
     .addArgument(new Argument('<protocol>', PROTOCOL_HELP).argParser(kindOf))
-    .argument('[servers...]', `HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports ${Object.values(DEFAULT_PORT).join(', ')})`)
+    .argument(
+      '[servers...]',
+      `HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports ${Object.values(DEFAULT_PORT).join(', ')})`,
+    )
     .option('-f, --file <list>', 'read servers from a file, one per line ("-" for stdin; # starts a comment)')
     .option('--json', 'print JSON instead of a table')
     .option('--timeout <ms>', 'wait for each reply this long before sending again', integer(1, 600_000), 1000)
     .option('--retries <n>', 'send an unanswered request again this many times', integer(0, 100), 2)
     .option('--concurrency <n>', 'requests in flight at most, over all servers', integer(1, 100_000), 256)
     .option('--deadline <ms>', 'give up on whatever has not answered after this long (whole run)', integer(1, 86_400_000))
-    .addOption(new Option('--charset <name>', 'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and lists each choice in --json (charsets)').choices([...charsetChoices]))
+    .addOption(
+      new Option(
+        '--charset <name>',
+        'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and lists each choice in --json (charsets)',
+      ).choices([...charsetChoices]),
+    )
     .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Up to ${CONNECT_UP_TO} servers each get a connected socket: a closed port fails at once with
 "port unreachable" (ICMP), exit 3. A longer list shares one socket and times out instead.
 
@@ -83,7 +107,8 @@ when \`o\` was answered); it chooses \`c\` (open.mp) or \`d\` and whether to ask
 Examples:
   gamequery query samp 127.0.0.1:7777
   gamequery query minecraft [::1]:25565 --json
-  gamequery query samp --file servers.txt --concurrency 500 --timeout 800`)
+  gamequery query samp --file servers.txt --concurrency 500 --timeout 800`,
+    )
     .action(async (kind: Kind, args: string[], opts: Opts) => {
       const texts = [...args.filter((a) => a !== '-')];
       const stdin = args.includes('-') || opts.file === '-';
@@ -99,40 +124,64 @@ Examples:
       });
 
       // A few servers: a connected socket each, so that a closed port fails at once (ICMP port unreachable); a list keeps one shared socket.
-      const client = new QueryClient({ timeoutMs: opts.timeout, retries: opts.retries, concurrency: opts.concurrency, connect: entries.length <= CONNECT_UP_TO });
+      const client = new QueryClient({
+        timeoutMs: opts.timeout,
+        retries: opts.retries,
+        concurrency: opts.concurrency,
+        connect: entries.length <= CONNECT_UP_TO,
+      });
       const everything = new AbortController();
-      const timer = opts.deadline === undefined ? undefined : setTimeout(() => everything.abort(new DeadlineError(
-        `no answer within the overall deadline of ${opts.deadline} ms`, { code: 'deadline', server: '' },
-      )), opts.deadline);
+      const timer =
+        opts.deadline === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                everything.abort(
+                  new DeadlineError(`no answer within the overall deadline of ${opts.deadline} ms`, { code: 'deadline', server: '' }),
+                ),
+              opts.deadline,
+            );
       let rows: Row[];
       try {
         const call = { signal: everything.signal, ...(opts.charset ? { charset: opts.charset } : {}) };
-        rows = await Promise.all(entries.map(async (e): Promise<Row> => {
-          if (!e.address) return { server: e.text, error: { type: 'TargetError', message: e.problem! } };
-          const { host, port } = e.address;
-          try {
-            const result = kind === 'samp' ? await client.querySamp(host, port, call)
-              : kind === 'vcmp' ? await client.queryVcmp(host, port, call)
-                : await client.queryMinecraft(host, port, { ...call, mode: opts.basic ? 'basic' : 'full' });
-            return { server: result.server, result };
-          } catch (err) {
-            if (!(err instanceof QueryError)) throw err;
-            return { server: e.text, error: err.toJSON() };
-          }
-        }));
+        rows = await Promise.all(
+          entries.map(async (e): Promise<Row> => {
+            if (!e.address) return { server: e.text, error: { type: 'TargetError', message: e.problem! } };
+            const { host, port } = e.address;
+            try {
+              const result =
+                kind === 'samp'
+                  ? await client.querySamp(host, port, call)
+                  : kind === 'vcmp'
+                    ? await client.queryVcmp(host, port, call)
+                    : await client.queryMinecraft(host, port, { ...call, mode: opts.basic ? 'basic' : 'full' });
+              return { server: result.server, result };
+            } catch (err) {
+              if (!(err instanceof QueryError)) throw err;
+              return { server: e.text, error: err.toJSON() };
+            }
+          }),
+        );
       } finally {
         clearTimeout(timer);
         await client.close();
       }
 
       if (opts.json) {
-        process.stdout.write(JSON.stringify(rows.map((r) => (r.result ? { ok: true, ...r.result } : { server: r.server, ok: false, error: r.error })), null, 2) + '\n');
+        process.stdout.write(
+          JSON.stringify(
+            rows.map((r) => (r.result ? { ok: true, ...r.result } : { server: r.server, ok: false, error: r.error })),
+            null,
+            2,
+          ) + '\n',
+        );
       } else {
         process.stdout.write(table(kind, rows));
         if (rows.length === 1 && rows[0]!.result) process.stdout.write(details(rows[0]!.result));
         else for (const r of rows) for (const n of r.result?.notes ?? []) process.stdout.write(`${r.server}: ${n}\n`);
         for (const r of rows) {
-          if (r.error) process.stderr.write(`gamequery: ${r.error.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error.message)}\n`);
+          if (r.error)
+            process.stderr.write(`gamequery: ${r.error.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error.message)}\n`);
         }
       }
       // 2: a server that is no address; 3: a server did not answer; 1: one answered with what could not be read.
@@ -151,24 +200,61 @@ const rtt = (ms: number): string => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} 
 function cells(r: Result): [string, string, string, string, string] {
   switch (r.protocol) {
     case 'samp':
-      return [r.openmp ? 'open.mp' : 'samp', r.info.hostname, `${r.info.players}/${r.info.maxPlayers}`, [r.info.gamemode, r.info.language].filter(Boolean).join(' · '), rtt(r.rttMs)];
+      return [
+        r.openmp ? 'open.mp' : 'samp',
+        r.info.hostname,
+        `${r.info.players}/${r.info.maxPlayers}`,
+        [r.info.gamemode, r.info.language].filter(Boolean).join(' · '),
+        rtt(r.rttMs),
+      ];
     case 'vcmp':
-      return ['vcmp', r.info.hostname, `${r.info.players}/${r.info.maxPlayers}`, [r.info.gamemode, r.info.map].filter(Boolean).join(' · '), rtt(r.rttMs)];
+      return [
+        'vcmp',
+        r.info.hostname,
+        `${r.info.players}/${r.info.maxPlayers}`,
+        [r.info.gamemode, r.info.map].filter(Boolean).join(' · '),
+        rtt(r.rttMs),
+      ];
     case 'mcquery':
-      return ['minecraft', r.info.motd, `${r.info.numPlayers}/${r.info.maxPlayers}`, [r.info.version, r.info.map].filter(Boolean).join(' · '), rtt(r.rttMs)];
+      return [
+        'minecraft',
+        r.info.motd,
+        `${r.info.numPlayers}/${r.info.maxPlayers}`,
+        [r.info.version, r.info.map].filter(Boolean).join(' · '),
+        rtt(r.rttMs),
+      ];
   }
 }
 
 function table(kind: Kind, rows: readonly Row[]): string {
-  const head = ['SERVER', 'TYPE', 'NAME', 'PLAYERS', kind === 'minecraft' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP', 'RTT'];
+  const head = [
+    'SERVER',
+    'TYPE',
+    'NAME',
+    'PLAYERS',
+    kind === 'minecraft' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP',
+    'RTT',
+  ];
   const body = rows.map((r) => {
-    if (!r.result) return [r.server, '-', `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type === 'UnreachableError' ? 'port unreachable' : r.error!.type})`, '', '', ''];
+    if (!r.result)
+      return [
+        r.server,
+        '-',
+        `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type === 'UnreachableError' ? 'port unreachable' : r.error!.type})`,
+        '',
+        '',
+        '',
+      ];
     const [type, name, players, more, time] = cells(r.result);
     const flat = (t: string): string => printable(t).replace(/\t/g, ' ');
     return [r.server, type, cut(flat(name), 40), players, cut(flat(more), 32), time];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cols: readonly string[]): string => cols.map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd() + '\n';
+  const line = (cols: readonly string[]): string =>
+    cols
+      .map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd() + '\n';
   return line(head) + body.map(line).join('');
 }
 
@@ -182,24 +268,58 @@ function details(r: Result): string {
   switch (r.protocol) {
     case 'samp':
       out.push(`password: ${r.info.password ? 'yes' : 'no'}`);
-      out.push(printable(`flavor: ${r.flavor.name}${r.flavor.evidence.length ? ` (${r.flavor.evidence.join('; ')})` : ' (no rule nor `o` reply says)'}`));
-      if (r.rules) list('rules', Object.entries(r.rules).map(([k, v]) => `${k} = ${v}`));
+      out.push(
+        printable(
+          `flavor: ${r.flavor.name}${r.flavor.evidence.length ? ` (${r.flavor.evidence.join('; ')})` : ' (no rule nor `o` reply says)'}`,
+        ),
+      );
+      if (r.rules)
+        list(
+          'rules',
+          Object.entries(r.rules).map(([k, v]) => `${k} = ${v}`),
+        );
       if (r.players) {
-        list(`players (${r.players.length}, from \`${r.playersFrom}\`)`, r.playersFrom === 'd'
-          ? r.players.map((p) => `#${p.id} ${p.name}  score ${p.score}  ping ${p.ping} ms`)
-          : r.players.map((p) => `${p.name}  score ${p.score}`));
+        list(
+          `players (${r.players.length}, from \`${r.playersFrom}\`)`,
+          r.playersFrom === 'd'
+            ? r.players.map((p) => `#${p.id} ${p.name}  score ${p.score}  ping ${p.ping} ms`)
+            : r.players.map((p) => `${p.name}  score ${p.score}`),
+        );
       }
-      if (r.ompForm) out.push(`open.mp \`o\` form: ${r.ompForm} (${r.ompForm === 'echo' ? 'v1.1 or older' : r.ompForm === 'banners' ? 'v1.2' : 'v1.3.1 or later'})`);
-      if (r.omp) list('open.mp', Object.entries(r.omp).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`));
+      if (r.ompForm)
+        out.push(
+          `open.mp \`o\` form: ${r.ompForm} (${r.ompForm === 'echo' ? 'v1.1 or older' : r.ompForm === 'banners' ? 'v1.2' : 'v1.3.1 or later'})`,
+        );
+      if (r.omp)
+        list(
+          'open.mp',
+          Object.entries(r.omp)
+            .filter(([, v]) => v !== '')
+            .map(([k, v]) => `${k}: ${v}`),
+        );
       break;
     case 'vcmp':
       out.push(`version: ${printable(r.info.version)}`, `password: ${r.info.password ? 'yes' : 'no'}`);
-      if (r.players) list(`players (${r.players.length})`, r.players.map((p) => p.name));
+      if (r.players)
+        list(
+          `players (${r.players.length})`,
+          r.players.map((p) => p.name),
+        );
       break;
     case 'mcquery':
       out.push(`stat: ${r.mode}${r.handshakes > 1 ? ` (after ${r.handshakes} handshakes)` : ''}`);
-      if (r.kv) list('keys', Object.entries(r.kv).map(([k, v]) => `${k} = ${v}`));
-      else list('basic stat', [`gametype = ${r.info.gametype}`, `map = ${r.info.map}`, `hostport = ${r.info.hostPort}`, `hostip = ${r.info.hostIp}`]);
+      if (r.kv)
+        list(
+          'keys',
+          Object.entries(r.kv).map(([k, v]) => `${k} = ${v}`),
+        );
+      else
+        list('basic stat', [
+          `gametype = ${r.info.gametype}`,
+          `map = ${r.info.map}`,
+          `hostport = ${r.info.hostPort}`,
+          `hostip = ${r.info.hostIp}`,
+        ]);
       if (r.players) list(`players (${r.players.length})`, r.players);
       break;
   }

@@ -25,7 +25,8 @@ const ENV = 'GAMEQUERY_RCON_PASSWORD';
 
 function password(opts: Opts): string {
   // Known, so that commander never quotes it back as an unknown option (`--password=…`).
-  if (opts.password !== undefined) throw new Error(`--password is not accepted (shell history, ps): pass --password-file FILE or set ${ENV}`);
+  if (opts.password !== undefined)
+    throw new Error(`--password is not accepted (shell history, ps): pass --password-file FILE or set ${ENV}`);
   if (opts.passwordFile !== undefined) {
     let text: string;
     try {
@@ -56,14 +57,17 @@ export function rconCommand(): Command {
     .addOption(new Option('--charset <name>', 'charset of password, command and output').choices([...charsets]))
     .option('--json', 'print JSON: server, command, lines, rttMs')
     .option('--show-secrets', 'print the password and one the command sets where the output echoes them (masked as ******** otherwise)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The password travels in clear text (that is the protocol); it is read from a file or
 $${ENV} only, and never printed, not in errors either: where the output echoes it (varlist),
 or a password the command sets (rcon_password NEW), it shows as ******** unless --show-secrets.
 A closed port (ICMP port unreachable) fails at once: "port unreachable", exit 3.
 
 Example:
-  GAMEQUERY_RCON_PASSWORD=changeme gamequery rcon 127.0.0.1:7777 players`)
+  GAMEQUERY_RCON_PASSWORD=changeme gamequery rcon 127.0.0.1:7777 players`,
+    )
     .action(async (serverText: string, words: string[], opts: Opts) => {
       const { host, port } = parseServer(serverText, defaultPorts.samp);
       const secret = password(opts);
@@ -74,16 +78,22 @@ Example:
       const shown = (text: string): string => (opts.showSecrets ? text : maskSecrets(text, secrets));
       const client = new QueryClient({ timeoutMs: opts.timeout, rconQuietMs: opts.quiet, connect: true });
       try {
-        const r = await client.rcon(host, port, secret, command, { retries: opts.retries, ...(opts.charset ? { charset: opts.charset } : {}) });
+        const r = await client.rcon(host, port, secret, command, {
+          retries: opts.retries,
+          ...(opts.charset ? { charset: opts.charset } : {}),
+        });
         const lines = r.lines.map(shown);
-        if (opts.json) process.stdout.write(JSON.stringify({ server: r.server, command: shown(r.command), lines, rttMs: r.rttMs }, null, 2) + '\n');
+        if (opts.json)
+          process.stdout.write(JSON.stringify({ server: r.server, command: shown(r.command), lines, rttMs: r.rttMs }, null, 2) + '\n');
         else for (const line of lines) process.stdout.write(`${printable(line)}\n`);
       } catch (e) {
         if (!(e instanceof QueryError)) throw e;
-        if (opts.json) process.stdout.write(JSON.stringify({ server: e.info.server, command: shown(command), error: e.toJSON() }, null, 2) + '\n');
+        if (opts.json)
+          process.stdout.write(JSON.stringify({ server: e.info.server, command: shown(command), error: e.toJSON() }, null, 2) + '\n');
         process.stderr.write(`gamequery: ${printable(e.message)}\n`);
         // 3: no answer (a silent or unreachable server); 1: the server refused (wrong password) or the command cannot be sent.
-        process.exitCode = e instanceof NoReplyError || e instanceof DeadlineError || e instanceof UnreachableError ? EXIT.noAnswer : EXIT.damaged;
+        process.exitCode =
+          e instanceof NoReplyError || e instanceof DeadlineError || e instanceof UnreachableError ? EXIT.noAnswer : EXIT.damaged;
       } finally {
         await client.close();
       }

@@ -18,24 +18,27 @@ It would also show servers that do not exist to real players' browsers. The per-
 limits (--rate, --byte-rate) bound the damage but do not remove it.
 `;
 
-const integer = (min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}`);
-  return n;
-};
+const integer =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}`);
+    return n;
+  };
 
 const endpoint = (s: EmulatedServer): string => showServer(s.address, s.port);
 
 /** Resolves on the first SIGINT or SIGTERM. */
-const untilSignal = (): Promise<NodeJS.Signals> => new Promise((resolve) => {
-  const stop = (signal: NodeJS.Signals): void => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    resolve(signal);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-});
+const untilSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -52,7 +55,9 @@ export function serveCommand(): Command {
       const hosts = state.servers.map((s) => s.host ?? opts.host);
       const outside = hosts.find((h) => !isLoopback(h === 'localhost' ? '127.0.0.1' : h));
       if (outside !== undefined && !opts.public) {
-        throw new Error(`refusing to bind ${outside}, which is not a loopback address; pass --public to do it anyway.\n${WHY_LOOPBACK.trimEnd()}`);
+        throw new Error(
+          `refusing to bind ${outside}, which is not a loopback address; pass --public to do it anyway.\n${WHY_LOOPBACK.trimEnd()}`,
+        );
       }
       const emulator: Emulator = await startEmulator({
         servers: state.servers,
@@ -65,7 +70,9 @@ export function serveCommand(): Command {
       const signal = await untilSignal();
       const t = emulator.stats().total;
       await emulator.close();
-      process.stderr.write(`${signal}: ${t.received} requests, ${t.replies} replies (${t.bytesOut} bytes), ` +
-        `${t.silent} unanswered, ${t.rateLimited} over the request rate, ${t.byteCapped} replies over the byte rate\n`);
+      process.stderr.write(
+        `${signal}: ${t.received} requests, ${t.replies} replies (${t.bytesOut} bytes), ` +
+          `${t.silent} unanswered, ${t.rateLimited} over the request rate, ${t.byteCapped} replies over the byte rate\n`,
+      );
     });
 }

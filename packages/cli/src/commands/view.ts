@@ -5,8 +5,13 @@
  */
 import { Command, Option } from 'commander';
 import {
-  FilterError, ServerStats, compileFilter, renderStatsTable,
-  type DisplayFilter, type PacketRecord, type StatsReport,
+  FilterError,
+  ServerStats,
+  compileFilter,
+  renderStatsTable,
+  type DisplayFilter,
+  type PacketRecord,
+  type StatsReport,
 } from '@gamequery/dissect';
 
 export interface ViewOpts {
@@ -46,10 +51,14 @@ export function addViewOptions(command: Command): Command {
     .option('-V, --verbose', 'print each packet as its tree (tshark -V), not as a summary line')
     .option('-P, --summary', 'print summary lines even when the output is not a terminal')
     .option('-Y, --display-filter <filter>', 'show only the packets this display filter passes (Wireshark syntax)')
-    .addOption(new Option('-z, --stat <name>', 'statistics after the packets: stats (per server)').argParser((v: string, prev: string[] = []) => {
-      if (v !== 'stats') throw new Error(`-z ${v}: the one statistic is "stats" (per server)`);
-      return [...prev, v];
-    }).default([]))
+    .addOption(
+      new Option('-z, --stat <name>', 'statistics after the packets: stats (per server)')
+        .argParser((v: string, prev: string[] = []) => {
+          if (v !== 'stats') throw new Error(`-z ${v}: the one statistic is "stats" (per server)`);
+          return [...prev, v];
+        })
+        .default([]),
+    )
     .option('-q, --quiet', 'no packets: only statistics (-z) and errors');
 }
 

@@ -37,17 +37,25 @@ import { SHORT_LIST, type DecodeWarning } from '../grammar/expert.ts';
 import { recognize } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
-import {
-  ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError,
-} from './errors.ts';
+import { ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError } from './errors.ts';
 import { canonicalAddress, defaultPorts, showServer } from './target.ts';
 import { settingsOf, type ClientStats, type QueryClientOptions, type Settings } from './options.ts';
 import { Queue } from './queue.ts';
 import { FINISHED, Scope, stopError, type StopReason } from './scope.ts';
 import { Transport, resolveTarget, type Bound } from './transport.ts';
 import {
-  minecraftQuery, pingQuery, rconQuery, sampQuery, vcmpQuery,
-  type MinecraftQueryResult, type PingResult, type RconResult, type SampParts, type SampQueryResult, type VcmpParts, type VcmpQueryResult,
+  minecraftQuery,
+  pingQuery,
+  rconQuery,
+  sampQuery,
+  vcmpQuery,
+  type MinecraftQueryResult,
+  type PingResult,
+  type RconResult,
+  type SampParts,
+  type SampQueryResult,
+  type VcmpParts,
+  type VcmpQueryResult,
 } from './queries.ts';
 import type { CallOptions, Outcome, QueryTarget, Session } from './session.ts';
 
@@ -114,8 +122,19 @@ export class QueryClient {
   /** Queries and jobs under way: the sockets keep the process alive only while this is > 0. */
   #busy = 0;
   readonly #stats = {
-    sent: 0, retries: 0, received: 0, exchanges: 0, unanswered: 0, unmatched: 0, duplicates: 0, undecodable: 0, truncated: 0,
-    foreign: 0, sendErrors: 0, peakInFlight: 0, lateTaken: 0,
+    sent: 0,
+    retries: 0,
+    received: 0,
+    exchanges: 0,
+    unanswered: 0,
+    unmatched: 0,
+    duplicates: 0,
+    undecodable: 0,
+    truncated: 0,
+    foreign: 0,
+    sendErrors: 0,
+    peakInFlight: 0,
+    lateTaken: 0,
   };
 
   constructor(options: QueryClientOptions = {}) {
@@ -146,12 +165,20 @@ export class QueryClient {
   }
 
   /** Minecraft (GameSpy4): handshake, then the full stat (or the basic one). */
-  queryMinecraft(host: string, port: number = defaultPorts.mcquery, options: CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> {
+  queryMinecraft(
+    host: string,
+    port: number = defaultPorts.mcquery,
+    options: CallOptions & { readonly mode?: 'full' | 'basic' } = {},
+  ): Promise<MinecraftQueryResult> {
     return this.#session('mcquery', host, port, options, (s) => minecraftQuery(s, options));
   }
 
   /** SA:MP (or VC:MP) `p`: the round-trip time of one echoed nonce. */
-  ping(host: string, port: number = defaultPorts.samp, options: CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> {
+  ping(
+    host: string,
+    port: number = defaultPorts.samp,
+    options: CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {},
+  ): Promise<PingResult> {
     const protocol = options.protocol ?? 'samp';
     return this.#session(protocol, host, port, options, (s) => pingQuery(s, protocol));
   }
@@ -161,7 +188,9 @@ export class QueryClient {
    * `rconQuietMs` of silence. Not resent unless `retries` is given: a command may act twice.
    */
   rcon(host: string, port: number, password: string, command: string, options: CallOptions = {}): Promise<RconResult> {
-    return this.#session('samp', host, port, { ...options, retries: options.retries ?? 0 }, (s) => rconQuery(s, password, command, options));
+    return this.#session('samp', host, port, { ...options, retries: options.retries ?? 0 }, (s) =>
+      rconQuery(s, password, command, options),
+    );
   }
 
   stats(): ClientStats {
@@ -194,9 +223,20 @@ export class QueryClient {
     const onUserAbort = (): void => scope.stop({ signal: user!.reason });
     user?.addEventListener('abort', onUserAbort, { once: true });
     const deadlineMs = options.deadlineMs ?? this.#o.deadlineMs;
-    const timer = deadlineMs === undefined ? undefined : setTimeout(() => scope.stop(new DeadlineError(
-      `no complete answer from ${label} within the deadline of ${deadlineMs} ms`, { code: 'deadline', server: label, protocol },
-    )), deadlineMs);
+    const timer =
+      deadlineMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              scope.stop(
+                new DeadlineError(`no complete answer from ${label} within the deadline of ${deadlineMs} ms`, {
+                  code: 'deadline',
+                  server: label,
+                  protocol,
+                }),
+              ),
+            deadlineMs,
+          );
     this.#scopes.add(scope);
     this.#enter();
     // The deadline, an abort or close ends the wait wherever the query is (a DNS lookup, a queue).
@@ -207,20 +247,35 @@ export class QueryClient {
     };
     try {
       const server = await first(resolveTarget(this.#lookup, host, port, label, protocol));
-      const bound = await first((this.#o.connect ? this.#transport.connect(server) : this.#transport.socket(server.family)).catch((e: unknown) => {
-        throw new SendError(`cannot open a UDP socket on ${showServer(this.#o.local[server.family], 0).replace(/:0$/, '')}: ${(e as { code?: string }).code ?? String(e)}`, {
-          code: 'send', server: label, protocol,
-        });
-      }));
+      const bound = await first(
+        (this.#o.connect ? this.#transport.connect(server) : this.#transport.socket(server.family)).catch((e: unknown) => {
+          throw new SendError(
+            `cannot open a UDP socket on ${showServer(this.#o.local[server.family], 0).replace(/:0$/, '')}: ${(e as { code?: string }).code ?? String(e)}`,
+            {
+              code: 'send',
+              server: label,
+              protocol,
+            },
+          );
+        }),
+      );
       const retries = options.retries ?? this.#o.retries;
       const session: Session = {
-        server, protocol, timeoutMs: this.#o.timeoutMs, retries, rconQuietMs: this.#o.rconQuietMs,
-        request: (build, o = {}) => this.#request({
-          server, bound: this.#o.connect ? bound : undefined, protocol, build,
-          lockKey: o.lockKey === undefined ? undefined : `${protocol} ${showServer(server.address, server.port)} ${o.lockKey}`,
-          retries: o.retries ?? retries,
-          scope,
-        }),
+        server,
+        protocol,
+        timeoutMs: this.#o.timeoutMs,
+        retries,
+        rconQuietMs: this.#o.rconQuietMs,
+        request: (build, o = {}) =>
+          this.#request({
+            server,
+            bound: this.#o.connect ? bound : undefined,
+            protocol,
+            build,
+            lockKey: o.lockKey === undefined ? undefined : `${protocol} ${showServer(server.address, server.port)} ${o.lockKey}`,
+            retries: o.retries ?? retries,
+            scope,
+          }),
         exclusive: (key, f) => this.#exclusive(`${protocol} ${showServer(server.address, server.port)} ${key}`, f),
       };
       return await first(fn(session));
@@ -246,7 +301,10 @@ export class QueryClient {
   #exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.#chains.get(key);
     const result = previous ? previous.then(fn) : fn();
-    const tail = result.then(() => undefined, () => undefined);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#chains.set(key, tail);
     void tail.then(() => {
       if (this.#chains.get(key) === tail) this.#chains.delete(key);
@@ -267,7 +325,14 @@ export class QueryClient {
   #request(spec: Pick<Job, 'server' | 'bound' | 'protocol' | 'build' | 'lockKey' | 'retries' | 'scope'>): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       const job: Job = {
-        ...spec, resolve, state: 'waiting', attempts: 0, holdsKey: false, current: undefined, backoff: undefined, unsubscribe: undefined,
+        ...spec,
+        resolve,
+        state: 'waiting',
+        attempts: 0,
+        holdsKey: false,
+        current: undefined,
+        backoff: undefined,
+        unsubscribe: undefined,
       };
       if (spec.scope.reason !== undefined) {
         resolve({ kind: 'error', error: stopError(spec.scope.reason, spec.server.label, spec.protocol) });
@@ -303,14 +368,24 @@ export class QueryClient {
   #send(job: Job): void {
     const bound = job.bound ?? this.#transport.shared(job.server.family);
     if (!bound) {
-      this.#finish(job, { kind: 'error', error: new SendError(`no ${job.server.family === 6 ? 'IPv6' : 'IPv4'} socket`, { code: 'send', server: job.server.label }) });
+      this.#finish(job, {
+        kind: 'error',
+        error: new SendError(`no ${job.server.family === 6 ? 'IPv6' : 'IPv4'} socket`, { code: 'send', server: job.server.label }),
+      });
       return;
     }
     let bytes: Uint8Array;
     try {
       bytes = job.build(job.attempts);
     } catch (e) {
-      this.#finish(job, { kind: 'error', error: new SendError(`cannot build the request: ${e instanceof Error ? e.message : String(e)}`, { code: 'send', server: job.server.label, protocol: job.protocol }) });
+      this.#finish(job, {
+        kind: 'error',
+        error: new SendError(`cannot build the request: ${e instanceof Error ? e.message : String(e)}`, {
+          code: 'send',
+          server: job.server.label,
+          protocol: job.protocol,
+        }),
+      });
       return;
     }
     if (job.attempts === 0) this.#waiting--;
@@ -323,7 +398,11 @@ export class QueryClient {
     if (this.#inFlight > this.#stats.peakInFlight) this.#stats.peakInFlight = this.#inFlight;
     const time = now();
     const datagram: Datagram<Attempt> = {
-      bytes, from: bound.local, to: { address: job.server.address, port: job.server.port }, time, meta: attempt,
+      bytes,
+      from: bound.local,
+      to: { address: job.server.address, port: job.server.port },
+      time,
+      meta: attempt,
     };
     this.#dispatch(this.#pairer.receive(datagram, time));
     this.#stats.sent++;
@@ -333,9 +412,14 @@ export class QueryClient {
       const code = (err as { code?: string }).code;
       this.#settle(attempt, {
         kind: 'error',
-        error: code === 'ECONNREFUSED' ? unreachableError(job.server, job.protocol) : new SendError(`cannot send to ${job.server.label}: ${code ?? err.message}`, {
-          code: 'send', server: job.server.label, protocol: job.protocol,
-        }),
+        error:
+          code === 'ECONNREFUSED'
+            ? unreachableError(job.server, job.protocol)
+            : new SendError(`cannot send to ${job.server.label}: ${code ?? err.message}`, {
+                code: 'send',
+                server: job.server.label,
+                protocol: job.protocol,
+              }),
       });
       this.#pump();
     };
@@ -365,13 +449,16 @@ export class QueryClient {
     if (result.kind === 'silence' && job.attempts <= job.retries) {
       const base = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (job.attempts - 1));
       job.state = 'backoff';
-      job.backoff = setTimeout(() => {
-        job.backoff = undefined;
-        if (job.state !== 'backoff') return;
-        job.state = 'ready';
-        this.#ready.pushFront(job);
-        this.#pump();
-      }, base * (0.5 + Math.random() * 0.5));
+      job.backoff = setTimeout(
+        () => {
+          job.backoff = undefined;
+          if (job.state !== 'backoff') return;
+          job.state = 'ready';
+          this.#ready.pushFront(job);
+          this.#pump();
+        },
+        base * (0.5 + Math.random() * 0.5),
+      );
       return;
     }
     switch (result.kind) {
@@ -439,7 +526,12 @@ export class QueryClient {
       this.#stats.foreign++;
       return;
     }
-    const datagram: Datagram<Attempt> = { bytes, from: { address: canonicalAddress(rinfo.address), port: rinfo.port }, to: bound.local, time };
+    const datagram: Datagram<Attempt> = {
+      bytes,
+      from: { address: canonicalAddress(rinfo.address), port: rinfo.port },
+      to: bound.local,
+      time,
+    };
     this.#dispatch(this.#pairer.receive(datagram, time));
     this.#pump();
     this.#arm();
@@ -453,7 +545,13 @@ export class QueryClient {
           const a = e.request.datagram.meta;
           const cut = truncation(e.responses);
           if (cut !== undefined) this.#stats.truncated++;
-          if (a) this.#settle(a, cut === undefined ? { kind: 'exchange', exchange: e } : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut });
+          if (a)
+            this.#settle(
+              a,
+              cut === undefined
+                ? { kind: 'exchange', exchange: e }
+                : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut },
+            );
           break;
         }
         case 'unanswered':
@@ -470,8 +568,12 @@ export class QueryClient {
           if (a && e.decoded && this.#takeLate(a, e.request!, e.decoded, e.datagram)) this.#stats.lateTaken++;
           break;
         }
-        case 'duplicate': this.#stats.duplicates++; break;
-        case 'undecodable': this.#stats.undecodable++; break;
+        case 'duplicate':
+          this.#stats.duplicates++;
+          break;
+        case 'undecodable':
+          this.#stats.undecodable++;
+          break;
       }
       this.#onEvent?.(e);
     }
@@ -523,9 +625,12 @@ function truncation(replies: readonly DecodedDatagram<unknown>[]): DecodeWarning
   return undefined;
 }
 
-const unreachableError = (server: QueryTarget, protocol: Protocol): UnreachableError => new UnreachableError(
-  `${server.label}: port unreachable (the host says nothing listens on UDP port ${server.port})`, { code: 'unreachable', server: server.label, protocol },
-);
+const unreachableError = (server: QueryTarget, protocol: Protocol): UnreachableError =>
+  new UnreachableError(`${server.label}: port unreachable (the host says nothing listens on UDP port ${server.port})`, {
+    code: 'unreachable',
+    server: server.label,
+    protocol,
+  });
 
 /** A datagram that reads as a query request: ours go out, such ones never come back to us. */
 function isRequest(bytes: Uint8Array): boolean {

@@ -7,7 +7,7 @@ import type { Protocol } from '../grammar/layout.ts';
 
 /** The `code` of a {@link QueryError}: which way the query failed, one for each error class. */
 export type QueryFailure =
-  | 'no-reply' | 'rcon-silent' | 'wrong-password' | 'deadline' | 'aborted' | 'closed' | 'resolve' | 'send' | 'bad-reply' | 'unreachable';
+  'no-reply' | 'rcon-silent' | 'wrong-password' | 'deadline' | 'aborted' | 'closed' | 'resolve' | 'send' | 'bad-reply' | 'unreachable';
 
 /** The structured part of a {@link QueryError}: its code, the server, and what was asked and how often. */
 export interface QueryErrorInfo {
@@ -29,7 +29,10 @@ export const TRUNCATED_REPLY = 'truncated reply';
 /** The base class of every query failure; `info` says which server and request, `name` which failure. */
 export class QueryError extends Error {
   override readonly name: string = 'QueryError';
-  constructor(message: string, readonly info: QueryErrorInfo) {
+  constructor(
+    message: string,
+    readonly info: QueryErrorInfo,
+  ) {
     super(message);
   }
 

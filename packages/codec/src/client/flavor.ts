@@ -44,5 +44,7 @@ export function ompFormOfFlavor(flavor: ServerFlavor): OmpForm | undefined {
 }
 
 /** The flavor once `o` was answered (in `form`): open.mp, whatever the rules said, with the reply as evidence. */
-export const withOmpReply = (flavor: ServerFlavor, form: OmpForm): ServerFlavor =>
-  ({ name: 'openmp', evidence: [...flavor.evidence, `o=${form}`] });
+export const withOmpReply = (flavor: ServerFlavor, form: OmpForm): ServerFlavor => ({
+  name: 'openmp',
+  evidence: [...flavor.evidence, `o=${form}`],
+});

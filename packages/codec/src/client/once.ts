@@ -19,21 +19,38 @@ export async function withClient<T>(options: QueryClientOptions, fn: (client: Qu
 }
 
 /** One SA:MP / open.mp query with a client of its own. */
-export const querySamp = (host: string, port: number = defaultPorts.samp, options: QueryClientOptions & CallOptions & SampParts = {}): Promise<SampQueryResult> =>
-  withClient(options, (c) => c.querySamp(host, port, options));
+export const querySamp = (
+  host: string,
+  port: number = defaultPorts.samp,
+  options: QueryClientOptions & CallOptions & SampParts = {},
+): Promise<SampQueryResult> => withClient(options, (c) => c.querySamp(host, port, options));
 
 /** One VC:MP query with a client of its own. */
-export const queryVcmp = (host: string, port: number = defaultPorts.vcmp, options: QueryClientOptions & CallOptions & VcmpParts = {}): Promise<VcmpQueryResult> =>
-  withClient(options, (c) => c.queryVcmp(host, port, options));
+export const queryVcmp = (
+  host: string,
+  port: number = defaultPorts.vcmp,
+  options: QueryClientOptions & CallOptions & VcmpParts = {},
+): Promise<VcmpQueryResult> => withClient(options, (c) => c.queryVcmp(host, port, options));
 
 /** One Minecraft query with a client of its own. */
-export const queryMinecraft = (host: string, port: number = defaultPorts.mcquery, options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {}): Promise<MinecraftQueryResult> =>
-  withClient(options, (c) => c.queryMinecraft(host, port, options));
+export const queryMinecraft = (
+  host: string,
+  port: number = defaultPorts.mcquery,
+  options: QueryClientOptions & CallOptions & { readonly mode?: 'full' | 'basic' } = {},
+): Promise<MinecraftQueryResult> => withClient(options, (c) => c.queryMinecraft(host, port, options));
 
 /** One `p` with a client of its own. */
-export const ping = (host: string, port: number = defaultPorts.samp, options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {}): Promise<PingResult> =>
-  withClient(options, (c) => c.ping(host, port, options));
+export const ping = (
+  host: string,
+  port: number = defaultPorts.samp,
+  options: QueryClientOptions & CallOptions & { readonly protocol?: 'samp' | 'vcmp' } = {},
+): Promise<PingResult> => withClient(options, (c) => c.ping(host, port, options));
 
 /** One RCON command with a client of its own. */
-export const rcon = (host: string, port: number, password: string, command: string, options: QueryClientOptions & CallOptions = {}): Promise<RconResult> =>
-  withClient(options, (c) => c.rcon(host, port, password, command, options));
+export const rcon = (
+  host: string,
+  port: number,
+  password: string,
+  command: string,
+  options: QueryClientOptions & CallOptions = {},
+): Promise<RconResult> => withClient(options, (c) => c.rcon(host, port, password, command, options));

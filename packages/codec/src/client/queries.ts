@@ -36,17 +36,36 @@ import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
 import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
 import { BadReplyError, QueryError, RconSilenceError, WrongPasswordError } from './errors.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './session.ts';
-import {
-  headerOf, noReply, required, stripHeader, value, where, type Reply,
-} from './replies.ts';
+import { headerOf, noReply, required, stripHeader, value, where, type Reply } from './replies.ts';
 import type {
-  MinecraftQueryResult, PingResult, RconResult, SampInfo, SampParts, SampPlayer, OmpExtras, SampQueryResult, VcmpInfo, VcmpParts, VcmpQueryResult,
+  MinecraftQueryResult,
+  PingResult,
+  RconResult,
+  SampInfo,
+  SampParts,
+  SampPlayer,
+  OmpExtras,
+  SampQueryResult,
+  VcmpInfo,
+  VcmpParts,
+  VcmpQueryResult,
 } from './results.ts';
 import { flavorOfRules, ompFormOfFlavor, withOmpReply } from './flavor.ts';
 
 export type {
-  SampParts, VcmpParts, DetectedText, SampInfo, SampPlayer, OmpExtras, SampQueryResult, VcmpInfo, VcmpQueryResult, MinecraftInfo,
-  MinecraftQueryResult, PingResult, RconResult,
+  SampParts,
+  VcmpParts,
+  DetectedText,
+  SampInfo,
+  SampPlayer,
+  OmpExtras,
+  SampQueryResult,
+  VcmpInfo,
+  VcmpQueryResult,
+  MinecraftInfo,
+  MinecraftQueryResult,
+  PingResult,
+  RconResult,
 } from './results.ts';
 
 /**
@@ -62,7 +81,8 @@ function optional(o: Outcome, request: string, notes: string[]): Reply | undefin
 
 const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.cut !== undefined;
 
-const SAMP_HINT = 'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
+const SAMP_HINT =
+  'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
 const VCMP_HINT = `is the server running, and is the port its game port (default ${vcmpProtocol.defaultPort})?`;
 const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
 
@@ -100,7 +120,8 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   // v1.1 and older answer only the 15-byte echo form of `o` (samp/omp.ts).
   const echoes = ompFormOfFlavor(flavor) === 'echo';
   // A fresh nonce per attempt, as for `p`: a retry must not look like the reply to the first one.
-  const askEcho = (): Promise<Outcome> => s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
+  const askEcho = (): Promise<Outcome> =>
+    s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
   let omp = probed?.kind === 'reply' ? probed : undefined;
   let echoed = false;
   if (!omp && !rulesSaySamp && options.omp !== false) {
@@ -145,7 +166,9 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
         playersFrom = 'c';
         if (!openmp) notes.push(dCut ? 'used `c` instead of `d`' : 'no reply to `d`: open.mp does not implement it, used `c`');
       } else if (!wasCut(cAsked)) {
-        notes.push(openmp || dCut ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)');
+        notes.push(
+          openmp || dCut ? 'no reply to `c`: no player list (throttled?)' : 'no reply to `d` nor `c`: no player list (throttled?)',
+        );
       }
     }
   }
@@ -157,16 +180,23 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   }
   // The reply's form is the layout the pairer recognised it as (the lengths tell).
   const banners = omp?.exchange.responses[0]!.packet.layout === ompbannersResponse;
-  const extras: OmpExtras | undefined = !omp ? undefined
-    : banners ? { ...stripHeader(value(s, omp, ompbannersResponse, charset, 'o')), logo: '' }
+  const extras: OmpExtras | undefined = !omp
+    ? undefined
+    : banners
+      ? { ...stripHeader(value(s, omp, ompbannersResponse, charset, 'o')), logo: '' }
       : stripHeader(value(s, omp, ompResponse, charset, 'o'));
   const ompForm: OmpForm | undefined = extras ? (banners ? 'banners' : 'logo') : echoed ? 'echo' : undefined;
   if (ompForm) flavor = withOmpReply(flavor, ompForm);
   return {
-    protocol: 'samp', ...where(s, i.rttMs, notes), openmp, flavor, info,
+    protocol: 'samp',
+    ...where(s, i.rttMs, notes),
+    openmp,
+    flavor,
+    info,
     ...(rules ? { rules } : {}),
     ...(players ? { players, playersFrom } : {}),
-    ...(extras ? { omp: extras } : {}), ...(ompForm ? { ompForm } : {}),
+    ...(extras ? { omp: extras } : {}),
+    ...(ompForm ? { ompForm } : {}),
   };
 }
 
@@ -221,14 +251,20 @@ export function minecraftQuery(s: Session, options: CallOptions & { readonly mod
       const o = required(s, 'handshake', await s.request(() => handshakeRequest.encode({ sessionId: fresh() })), MINECRAFT_HINT);
       const v = o.exchange.responses[0]!.value as { sessionId?: unknown; token?: unknown };
       if (typeof v.sessionId !== 'number' || typeof v.token !== 'number') {
-        throw new BadReplyError(`${s.server.label} answered the handshake without a token`, { code: 'bad-reply', server: s.server.label, protocol: 'mcquery', request: 'handshake' });
+        throw new BadReplyError(`${s.server.label} answered the handshake without a token`, {
+          code: 'bad-reply',
+          server: s.server.label,
+          protocol: 'mcquery',
+          request: 'handshake',
+        });
       }
       return { sessionId: v.sessionId, token: v.token };
     };
     const stat = (h: { sessionId: number; token: number }, retries: number): Promise<Outcome> => {
-      const bytes = mode === 'full'
-        ? fullRequest.encode({ sessionId: h.sessionId, token: h.token, padding: PADDING })
-        : basicRequest.encode({ sessionId: h.sessionId, token: h.token });
+      const bytes =
+        mode === 'full'
+          ? fullRequest.encode({ sessionId: h.sessionId, token: h.token, padding: PADDING })
+          : basicRequest.encode({ sessionId: h.sessionId, token: h.token });
       return s.request(() => bytes, { retries });
     };
 
@@ -241,14 +277,22 @@ export function minecraftQuery(s: Session, options: CallOptions & { readonly mod
       handshakes++;
       o = await stat(await handshake(), s.retries);
     }
-    const reply = required(s, mode, o,
-      'the stat went unanswered after a second handshake: a server drops a stat whose token it no longer holds (vanilla purges them every 30 s), or the replies were lost');
+    const reply = required(
+      s,
+      mode,
+      o,
+      'the stat went unanswered after a second handshake: a server drops a stat whose token it no longer holds (vanilla purges them every 30 s), or the replies were lost',
+    );
     const read = statResult(s, reply, options.charset ?? 'auto');
     return { protocol: 'mcquery', ...where(s, reply.rttMs, notes), ...read, handshakes };
   });
 }
 
-function statResult(s: Session, reply: Reply, charset: Charset | undefined): Pick<MinecraftQueryResult, 'mode' | 'info' | 'kv' | 'players'> {
+function statResult(
+  s: Session,
+  reply: Reply,
+  charset: Charset | undefined,
+): Pick<MinecraftQueryResult, 'mode' | 'info' | 'kv' | 'players'> {
   const got = reply.exchange.responses[0]!.message;
   if (got === 'basic') {
     return { mode: 'basic', info: stripSession(value(s, reply, basicResponse, charset, 'basic')) };
@@ -259,9 +303,16 @@ function statResult(s: Session, reply: Reply, charset: Charset | undefined): Pic
   return {
     mode: 'full',
     info: {
-      motd: kv['hostname'] ?? '', gametype: kv['gametype'] ?? '', map: kv['map'] ?? '',
-      numPlayers: int(kv['numplayers']), maxPlayers: int(kv['maxplayers']), hostPort: int(kv['hostport']), hostIp: kv['hostip'] ?? '',
-      gameId: kv['game_id'] ?? '', version: kv['version'] ?? '', plugins: kv['plugins'] ?? '',
+      motd: kv['hostname'] ?? '',
+      gametype: kv['gametype'] ?? '',
+      map: kv['map'] ?? '',
+      numPlayers: int(kv['numplayers']),
+      maxPlayers: int(kv['maxplayers']),
+      hostPort: int(kv['hostport']),
+      hostIp: kv['hostip'] ?? '',
+      gameId: kv['game_id'] ?? '',
+      version: kv['version'] ?? '',
+      plugins: kv['plugins'] ?? '',
     },
     kv,
     players: full.players,
@@ -279,8 +330,12 @@ export async function pingQuery(s: Session, protocol: 'samp' | 'vcmp'): Promise<
   const header = headerOf(s);
   const layout = protocol === 'samp' ? pingRequest : vcmpPingRequest;
   // A fresh nonce per attempt: a retry must not look like the reply to the first one.
-  const o = required(s, 'p', await s.request(() => layout.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) })),
-    protocol === 'samp' ? SAMP_HINT : VCMP_HINT);
+  const o = required(
+    s,
+    'p',
+    await s.request(() => layout.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) })),
+    protocol === 'samp' ? SAMP_HINT : VCMP_HINT,
+  );
   return { protocol, server: s.server.label, address: s.server.address, port: s.server.port, rttMs: o.rttMs, attempts: o.attempts };
 }
 
@@ -291,10 +346,20 @@ export async function rconQuery(s: Session, password: string, command: string, o
   const text = textCodec(charset ?? rconRequest.defaultCharset);
   // Checked here so that no codec error can quote the password.
   if (!text.encode(password)) {
-    throw new QueryError(`the RCON password has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+    throw new QueryError(`the RCON password has characters that ${text.charset} cannot encode`, {
+      code: 'send',
+      server: s.server.label,
+      protocol: 'samp',
+      request: 'x',
+    });
   }
   if (!text.encode(command)) {
-    throw new QueryError(`the command has characters that ${text.charset} cannot encode`, { code: 'send', server: s.server.label, protocol: 'samp', request: 'x' });
+    throw new QueryError(`the command has characters that ${text.charset} cannot encode`, {
+      code: 'send',
+      server: s.server.label,
+      protocol: 'samp',
+      request: 'x',
+    });
   }
   let bytes: Uint8Array;
   try {
@@ -307,13 +372,25 @@ export async function rconQuery(s: Session, password: string, command: string, o
   const o = await s.request(() => bytes, { lockKey: 'x' });
   if (o.kind === 'error') throw o.error;
   if (o.kind === 'silence') {
-    throw noReply(s, 'x', o, `no reply from ${s.server.label}: RCON disabled or the password/command was cut (a command that prints nothing is silent too)`, RconSilenceError);
+    throw noReply(
+      s,
+      'x',
+      o,
+      `no reply from ${s.server.label}: RCON disabled or the password/command was cut (a command that prints nothing is silent too)`,
+      RconSilenceError,
+    );
   }
   const lines = o.exchange.responses.map((r) =>
-    (!charset && r.packet.layout === rconResponse ? r.value['output'] as string : rconResponse.decode(r.datagram.bytes, charset ? { charset } : undefined).value.output));
+    !charset && r.packet.layout === rconResponse
+      ? (r.value['output'] as string)
+      : rconResponse.decode(r.datagram.bytes, charset ? { charset } : undefined).value.output,
+  );
   if (lines.every((l) => l === INVALID_RCON_PASSWORD)) {
     throw new WrongPasswordError(`wrong RCON password for ${s.server.label}: the server answered "${INVALID_RCON_PASSWORD}"`, {
-      code: 'wrong-password', server: s.server.label, protocol: 'samp', request: 'x',
+      code: 'wrong-password',
+      server: s.server.label,
+      protocol: 'samp',
+      request: 'x',
     });
   }
   return { server: s.server.label, address: s.server.address, port: s.server.port, command, lines, rttMs: o.rttMs };

@@ -13,15 +13,24 @@ import type { Outcome, Session } from './session.ts';
 export type Reply = Extract<Outcome, { kind: 'reply' }>;
 
 /** The 11-byte header's address as the client addressed the server (IPv6: zeros; nobody checks it). */
-export const headerOf = (s: Session): { serverIp: string; serverPort: number } =>
-  ({ serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0', serverPort: s.server.port });
+export const headerOf = (s: Session): { serverIp: string; serverPort: number } => ({
+  serverIp: s.server.family === 4 ? s.server.address : '0.0.0.0',
+  serverPort: s.server.port,
+});
 
 /** What charset `auto` chose in each query's replies (see {@link Where.charsets}). */
 const detectedIn = new WeakMap<Session, DetectedText[]>();
 
 export const where = (s: Session, rttMs: number, notes: readonly string[]): Where => {
   const charsets = detectedIn.get(s);
-  return { server: s.server.label, address: s.server.address, port: s.server.port, rttMs, notes, ...(charsets?.length ? { charsets } : {}) };
+  return {
+    server: s.server.label,
+    address: s.server.address,
+    port: s.server.port,
+    rttMs,
+    notes,
+    ...(charsets?.length ? { charsets } : {}),
+  };
 };
 
 export const tries = (s: Session, attempts: number): string => `${attempts} attempt${attempts === 1 ? '' : 's'}, ${s.timeoutMs} ms each`;
@@ -37,7 +46,8 @@ export function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: C
       const found = detectedIn.get(s) ?? [];
       const walk = (nodes: readonly FieldNode[]): void => {
         for (const n of nodes) {
-          if (n.charset !== undefined) found.push({ field: n.abbrev, text: String(n.value), charset: n.charset, confidence: n.confidence! });
+          if (n.charset !== undefined)
+            found.push({ field: n.abbrev, text: String(n.value), charset: n.charset, confidence: n.confidence! });
           if (n.children) walk(n.children);
         }
       };
@@ -47,15 +57,32 @@ export function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: C
     }
     return layout.decode(r.datagram.bytes, charset ? { charset } : undefined).value;
   } catch (e) {
-    throw new BadReplyError(`${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`, {
-      code: 'bad-reply', server: s.server.label, protocol: s.protocol, request,
-    });
+    throw new BadReplyError(
+      `${s.server.label} answered \`${request}\` with something else than ${layout.title}: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        code: 'bad-reply',
+        server: s.server.label,
+        protocol: s.protocol,
+        request,
+      },
+    );
   }
 }
 
-export function noReply(s: Session, request: string, o: Extract<Outcome, { kind: 'silence' }>, message: string, kind = NoReplyError): QueryError {
+export function noReply(
+  s: Session,
+  request: string,
+  o: Extract<Outcome, { kind: 'silence' }>,
+  message: string,
+  kind = NoReplyError,
+): QueryError {
   return new kind(`${message} (${tries(s, o.attempts)})`, {
-    code: kind === RconSilenceError ? 'rcon-silent' : 'no-reply', server: s.server.label, protocol: s.protocol, request, attempts: o.attempts, reason: o.reason,
+    code: kind === RconSilenceError ? 'rcon-silent' : 'no-reply',
+    server: s.server.label,
+    protocol: s.protocol,
+    request,
+    attempts: o.attempts,
+    reason: o.reason,
   });
 }
 

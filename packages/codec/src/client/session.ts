@@ -37,10 +37,12 @@ export interface QueryTarget {
 export type Outcome =
   | { readonly kind: 'reply'; readonly exchange: ExchangeEvent<unknown>; readonly attempts: number; readonly rttMs: number }
   | {
-    readonly kind: 'silence'; readonly reason: string; readonly attempts: number;
-    /** The reply was there but cut short: the warning (code `short-list`) that made it unusable. */
-    readonly cut?: DecodeWarning | undefined;
-  }
+      readonly kind: 'silence';
+      readonly reason: string;
+      readonly attempts: number;
+      /** The reply was there but cut short: the warning (code `short-list`) that made it unusable. */
+      readonly cut?: DecodeWarning | undefined;
+    }
   | { readonly kind: 'error'; readonly error: QueryError };
 
 export interface RequestOptions {

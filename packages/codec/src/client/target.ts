@@ -16,13 +16,18 @@ export interface ServerAddress {
 
 /** Default ports: the SA:MP and VC:MP game ports, and Minecraft's `query.port` (= `server-port`), as each protocol declares it. */
 export const defaultPorts: {
-  readonly samp: typeof sampProtocol.defaultPort; readonly vcmp: typeof vcmpProtocol.defaultPort; readonly mcquery: typeof mcqueryProtocol.defaultPort;
+  readonly samp: typeof sampProtocol.defaultPort;
+  readonly vcmp: typeof vcmpProtocol.defaultPort;
+  readonly mcquery: typeof mcqueryProtocol.defaultPort;
 } = { samp: sampProtocol.defaultPort, vcmp: vcmpProtocol.defaultPort, mcquery: mcqueryProtocol.defaultPort };
 
 /** A server address that cannot be read. */
 export class TargetError extends Error {
   override readonly name = 'TargetError';
-  constructor(readonly text: string, reason: string) {
+  constructor(
+    readonly text: string,
+    reason: string,
+  ) {
     super(`${JSON.stringify(text)}: ${reason}`);
   }
 }
@@ -48,7 +53,7 @@ export function parseServer(text: string, defaultPort: number): ServerAddress {
     if (isIP(t) !== 6) throw new TargetError(text, 'not an IPv6 address (write an IPv6 address with a port as [::1]:7777)');
     return { host: canonicalAddress(t), port: defaultPort };
   }
-  const [host, port] = colons === 1 ? t.split(':') as [string, string] : [t, undefined];
+  const [host, port] = colons === 1 ? (t.split(':') as [string, string]) : [t, undefined];
   if (host === '') throw new TargetError(text, 'no host before the port');
   if (/\s/.test(host)) throw new TargetError(text, 'a host name has no spaces');
   return { host, port: port === undefined ? defaultPort : portOf(text, port) };

@@ -32,7 +32,11 @@ export interface TransportHandlers<A> {
 
 /** The address of `host` (an IP address as it is, else looked up), as a target of `port`. */
 export async function resolveTarget(
-  lookup: (host: string) => Promise<{ address: string; family: number }>, host: string, port: number, label: string, protocol: Protocol,
+  lookup: (host: string) => Promise<{ address: string; family: number }>,
+  host: string,
+  port: number,
+  label: string,
+  protocol: Protocol,
 ): Promise<QueryTarget> {
   const literal = isIP(host);
   if (literal) return { label, host, address: canonicalAddress(host), port, family: literal === 6 ? 6 : 4 };
@@ -41,7 +45,11 @@ export async function resolveTarget(
     found = await lookup(host);
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw new ResolveError(`cannot resolve ${JSON.stringify(host)}: ${code ?? (e instanceof Error ? e.message : String(e))}`, { code: 'resolve', server: label, protocol });
+    throw new ResolveError(`cannot resolve ${JSON.stringify(host)}: ${code ?? (e instanceof Error ? e.message : String(e))}`, {
+      code: 'resolve',
+      server: label,
+      protocol,
+    });
   }
   const family = found.family === 6 ? 6 : 4;
   return { label, host, address: canonicalAddress(found.address), port, family };
@@ -89,7 +97,9 @@ export class Transport<A> {
     const existing = this.#connected.get(key);
     if (existing) return existing;
     // ECONNREFUSED: the host's ICMP port unreachable for a datagram of ours.
-    const created = this.#newSocket(server.family, server, (bound, e) => (e.code === 'ECONNREFUSED' ? this.#on.unreachable(bound, server) : this.#on.error()));
+    const created = this.#newSocket(server.family, server, (bound, e) =>
+      e.code === 'ECONNREFUSED' ? this.#on.unreachable(bound, server) : this.#on.error(),
+    );
     created.catch(() => {
       if (this.#connected.get(key) === created) this.#connected.delete(key);
     });
@@ -112,20 +122,28 @@ export class Transport<A> {
   /** Closes every socket made, once its bind has settled. */
   async close(): Promise<void> {
     const sockets = await Promise.allSettled([this.#sockets[4], this.#sockets[6], ...this.#connected.values()]);
-    await Promise.all(sockets.map((s) => (s.status === 'fulfilled' && s.value
-      ? new Promise<void>((resolve) => s.value!.socket.close(() => resolve()))
-      : undefined)));
+    await Promise.all(
+      sockets.map((s) =>
+        s.status === 'fulfilled' && s.value ? new Promise<void>((resolve) => s.value!.socket.close(() => resolve())) : undefined,
+      ),
+    );
   }
 
   /**
    * A new socket of `family` bound to the local address, connected to `server` if one is
    * given (its attempts then kept on it), reading replies; `onError` has its errors once it is up.
    */
-  #newSocket(family: 4 | 6, server: QueryTarget | undefined, onError: (bound: Bound<A>, e: NodeJS.ErrnoException) => void): Promise<Bound<A>> {
+  #newSocket(
+    family: 4 | 6,
+    server: QueryTarget | undefined,
+    onError: (bound: Bound<A>, e: NodeJS.ErrnoException) => void,
+  ): Promise<Bound<A>> {
     return new Promise<Bound<A>>((resolve, reject) => {
-      const socket = createSocket(family === 6
-        ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#recvBufferSize }
-        : { type: 'udp4', recvBufferSize: this.#recvBufferSize });
+      const socket = createSocket(
+        family === 6
+          ? { type: 'udp6', ipv6Only: true, recvBufferSize: this.#recvBufferSize }
+          : { type: 'udp4', recvBufferSize: this.#recvBufferSize },
+      );
       const failed = (e: Error): void => {
         socket.close();
         reject(e);

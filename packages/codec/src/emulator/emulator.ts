@@ -86,7 +86,16 @@ export interface Emulator {
 const protocolOf: Record<Flavor, Protocol> = { samp037: 'samp', openmp: 'samp', vcmp: 'vcmp', minecraft: 'mcquery' };
 
 const zero = (): Counters => ({
-  received: 0, bytesIn: 0, answered: 0, silent: 0, replies: 0, bytesOut: 0, rateLimited: 0, byteCapped: 0, sendErrors: 0, errors: 0,
+  received: 0,
+  bytesIn: 0,
+  answered: 0,
+  silent: 0,
+  replies: 0,
+  bytesOut: 0,
+  rateLimited: 0,
+  byteCapped: 0,
+  sendErrors: 0,
+  errors: 0,
 });
 
 /** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is the IPv4 address. */
@@ -123,9 +132,9 @@ function bindAddress(host: string, allowPublic: boolean, path: string): string {
 const RECV_BUFFER = 1 << 20;
 
 function bind(address: string, port: number): Promise<Socket> {
-  const socket = createSocket(isIP(address) === 6
-    ? { type: 'udp6', ipv6Only: true, recvBufferSize: RECV_BUFFER }
-    : { type: 'udp4', recvBufferSize: RECV_BUFFER });
+  const socket = createSocket(
+    isIP(address) === 6 ? { type: 'udp6', ipv6Only: true, recvBufferSize: RECV_BUFFER } : { type: 'udp4', recvBufferSize: RECV_BUFFER },
+  );
   return new Promise((resolve, reject) => {
     const failed = (e: Error): void => {
       socket.close();
@@ -157,7 +166,8 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
     return { state: s, port, address: bindAddress(s.host ?? defaultHost, config.allowPublic ?? false, `servers[${i}].host`) };
   });
 
-  if (config.tokenPurgeMs !== undefined && !(config.tokenPurgeMs > 0)) throw new RangeError('tokenPurgeMs: expected a positive number of milliseconds');
+  if (config.tokenPurgeMs !== undefined && !(config.tokenPurgeMs > 0))
+    throw new RangeError('tokenPurgeMs: expected a positive number of milliseconds');
   const limiter = new SourceLimiter(config.limits);
   const sockets: Socket[] = [];
   try {
@@ -171,14 +181,24 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
   const running = plan.map((p, i) => {
     const socket = sockets[i]!;
     const port = socket.address().port;
-    const info: EmulatedServer = { name: nameOf(p.state), protocol: protocolOf[p.state.flavor], flavor: p.state.flavor, address: p.address, port };
-    const responder: Responder = p.state.flavor === 'minecraft'
-      ? minecraftResponder(p.state, {
-        boundPort: port, boundAddress: p.address,
-        ...(config.tokenPurgeMs === undefined ? {} : { tokenPurgeMs: config.tokenPurgeMs }),
-        ...(config.tokenSource === undefined ? {} : { tokenSource: config.tokenSource }),
-      })
-      : p.state.flavor === 'vcmp' ? vcmpResponder(p.state) : sampResponder(p.state);
+    const info: EmulatedServer = {
+      name: nameOf(p.state),
+      protocol: protocolOf[p.state.flavor],
+      flavor: p.state.flavor,
+      address: p.address,
+      port,
+    };
+    const responder: Responder =
+      p.state.flavor === 'minecraft'
+        ? minecraftResponder(p.state, {
+            boundPort: port,
+            boundAddress: p.address,
+            ...(config.tokenPurgeMs === undefined ? {} : { tokenPurgeMs: config.tokenPurgeMs }),
+            ...(config.tokenSource === undefined ? {} : { tokenSource: config.tokenSource }),
+          })
+        : p.state.flavor === 'vcmp'
+          ? vcmpResponder(p.state)
+          : sampResponder(p.state);
     const counters = zero();
     const count = (key: keyof Counters, n = 1): void => {
       counters[key] += n;
@@ -195,7 +215,11 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
       }
       let replies: Uint8Array[];
       try {
-        replies = responder.respond(new Uint8Array(msg.buffer, msg.byteOffset, msg.length), { address: source, port: rinfo.port }, performance.now());
+        replies = responder.respond(
+          new Uint8Array(msg.buffer, msg.byteOffset, msg.length),
+          { address: source, port: rinfo.port },
+          performance.now(),
+        );
       } catch (e) {
         // A request the codec cannot decode is one the server ignores; anything else is a bug.
         count(e instanceof CodecError ? 'silent' : 'errors');
@@ -235,9 +259,12 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
       servers: running.map((r) => ({ ...r.info, ...r.counters })),
       sources: limiter.size,
     }),
-    close: () => (closed ??= Promise.all(running.map((r) => {
-      r.responder.close();
-      return new Promise<void>((resolve) => r.socket.close(() => resolve()));
-    })).then(() => undefined)),
+    close: () =>
+      (closed ??= Promise.all(
+        running.map((r) => {
+          r.responder.close();
+          return new Promise<void>((resolve) => r.socket.close(() => resolve()));
+        }),
+      ).then(() => undefined)),
   };
 }

@@ -4,19 +4,47 @@
  * behind per-source abuse limits. Also part of `@gamequery/codec/node`.
  */
 export {
-  startEmulator, isLoopback, plainAddress,
-  type Emulator, type EmulatorConfig, type EmulatedServer, type EmulatorStats, type Counters,
+  startEmulator,
+  isLoopback,
+  plainAddress,
+  type Emulator,
+  type EmulatorConfig,
+  type EmulatedServer,
+  type EmulatorStats,
+  type Counters,
 } from './emulator.ts';
 export {
-  parseState, resolveServer, defaultRules, flavors, StateError,
-  type EmulatorState, type ServerState, type SampServerState, type VcmpServerState, type MinecraftServerState,
-  type PlayerState, type RconState, type Flavor, type ResolvedServer, type ResolvedSamp, type ResolvedVcmp,
-  type ResolvedMinecraft, type ResolvedPlayer,
+  parseState,
+  resolveServer,
+  defaultRules,
+  flavors,
+  StateError,
+  type EmulatorState,
+  type ServerState,
+  type SampServerState,
+  type VcmpServerState,
+  type MinecraftServerState,
+  type PlayerState,
+  type RconState,
+  type Flavor,
+  type ResolvedServer,
+  type ResolvedSamp,
+  type ResolvedVcmp,
+  type ResolvedMinecraft,
+  type ResolvedPlayer,
 } from './state.ts';
 export { SourceLimiter, defaultLimits, type AbuseLimits } from './limits.ts';
 export {
-  sampResponder, samp037Opcodes, openmpOpcodes, openmpEchoOpcodes, infoCaps, MAX_LISTED_PLAYERS, OMP_DISCORD_MAX, OMP_URL_MAX,
-  FLOOD_SLOT_MS, INVALID_RCON_PASSWORD,
+  sampResponder,
+  samp037Opcodes,
+  openmpOpcodes,
+  openmpEchoOpcodes,
+  infoCaps,
+  MAX_LISTED_PLAYERS,
+  OMP_DISCORD_MAX,
+  OMP_URL_MAX,
+  FLOOD_SLOT_MS,
+  INVALID_RCON_PASSWORD,
 } from './samp.ts';
 export { vcmpResponder, vcmpOpcodes } from './vcmp.ts';
 export { minecraftResponder, TOKEN_PURGE_MS, MAX_CHALLENGES, SPLITNUM, vanillaToken, type MinecraftOptions } from './mcquery.ts';

@@ -136,7 +136,8 @@ export class SourceLimiter {
 
 function checkLimits(l: AbuseLimits): AbuseLimits {
   for (const [key, v] of Object.entries(l)) {
-    if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new RangeError(`limits.${key}: expected a positive number, got ${String(v)}`);
+    if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v))
+      throw new RangeError(`limits.${key}: expected a positive number, got ${String(v)}`);
   }
   if (l.requestBurst < 1) throw new RangeError('limits.requestBurst: at least 1 request must fit');
   return l;

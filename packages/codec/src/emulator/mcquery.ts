@@ -88,29 +88,46 @@ export function minecraftResponder(state: ResolvedMinecraft, options: MinecraftO
     if (token !== challenge.token) return [];
     const sessionId = challenge.sessionId;
     if (datagram.length !== 15) {
-      return [basicResponse.encode({
-        sessionId,
-        motd: vanillaText(state.motd),
-        gametype: vanillaText(state.gametype),
-        map: vanillaText(state.map),
-        numPlayers: players.length,
-        maxPlayers: state.maxPlayers,
-        hostPort,
-        hostIp,
-      }, BYTES)];
+      return [
+        basicResponse.encode(
+          {
+            sessionId,
+            motd: vanillaText(state.motd),
+            gametype: vanillaText(state.gametype),
+            map: vanillaText(state.map),
+            numPlayers: players.length,
+            maxPlayers: state.maxPlayers,
+            hostPort,
+            hostIp,
+          },
+          BYTES,
+        ),
+      ];
     }
     // Vanilla key order (MJ); hostport is decimal text here.
     const kv: Array<[string, string]> = [
-      ['hostname', state.motd], ['gametype', state.gametype], ['game_id', state.gameId], ['version', state.version],
-      ['plugins', state.plugins], ['map', state.map], ['numplayers', String(players.length)],
-      ['maxplayers', String(state.maxPlayers)], ['hostport', String(hostPort)], ['hostip', hostIp],
+      ['hostname', state.motd],
+      ['gametype', state.gametype],
+      ['game_id', state.gameId],
+      ['version', state.version],
+      ['plugins', state.plugins],
+      ['map', state.map],
+      ['numplayers', String(players.length)],
+      ['maxplayers', String(state.maxPlayers)],
+      ['hostport', String(hostPort)],
+      ['hostip', hostIp],
     ];
-    return [fullResponse.encode({
-      sessionId,
-      splitnum: SPLITNUM,
-      kv: kv.map(([k, v]) => ({ key: k, value: vanillaText(v) })),
-      players,
-    }, BYTES)];
+    return [
+      fullResponse.encode(
+        {
+          sessionId,
+          splitnum: SPLITNUM,
+          kv: kv.map(([k, v]) => ({ key: k, value: vanillaText(v) })),
+          players,
+        },
+        BYTES,
+      ),
+    ];
   };
 
   const byType: Readonly<Record<number, Handler>> = { [HANDSHAKE]: handshake, [STAT]: stat };

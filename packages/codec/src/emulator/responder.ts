@@ -3,7 +3,7 @@
  * datagrams out. An empty array is silence — the only answer these protocols have for
  * a request they do not like.
  */
-import type { Annotation, Layout } from '../grammar/layout.ts';
+import type { Annotation, QueryLayout } from '../grammar/layout.ts';
 import { BYTES } from './text.ts';
 
 /** Where a datagram came from: the sender's IP address and port. */
@@ -20,6 +20,9 @@ export interface Responder {
   close(): void;
 }
 
+/** A request's annotated decode, whatever its message: each responder reads the fields of the messages it answers. */
+export type AnyRequest = Annotation<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Annotation is invariant in it
+
 /** The 11-byte header both SA:MP and VC:MP replies echo (bytes 4–9: as the client addressed the server). */
 export interface QueryHeader {
   readonly serverIp: string;
@@ -29,7 +32,7 @@ export interface QueryHeader {
 /** How a SA:MP-shaped server treats one opcode. */
 export interface Opcode<S> {
   /** The request layout, which checks magic and opcode and reads what follows. */
-  readonly request: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly request: QueryLayout;
   /** Whether a datagram of this length is answered at all. */
   readonly accepts: (length: number) => boolean;
   /** Whether the server answers this opcode in its current configuration (RCON off: no). */
@@ -40,11 +43,17 @@ export interface Opcode<S> {
    * The reply datagrams. `request` is the annotated decode of the datagram: complete,
    * or (RCON) cut short with the reason in `request.error`.
    */
-  readonly reply: (server: S, request: Annotation<any>, header: QueryHeader, datagram: Uint8Array) => Uint8Array[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly reply: (server: S, request: AnyRequest, header: QueryHeader, datagram: Uint8Array) => Uint8Array[];
 }
 
-export const atLeast = (n: number) => (length: number): boolean => length >= n;
-export const exactly = (n: number) => (length: number): boolean => length === n;
+export const atLeast =
+  (n: number) =>
+  (length: number): boolean =>
+    length >= n;
+export const exactly =
+  (n: number) =>
+  (length: number): boolean =>
+    length === n;
 
 /**
  * Dispatches a SA:MP- or VC:MP-shaped datagram through `table` (opcode character →

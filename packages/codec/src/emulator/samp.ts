@@ -15,7 +15,6 @@
  * | caps hostname/gamemode/language | 50/30/30 | 63/39/39 |
  * | flood guard | optional (25 ms slot) | none |
  */
-import type { Annotation } from '../grammar/layout.ts';
 import { infoRequest, infoResponse } from '../protocols/samp/info.ts';
 import { rulesRequest, rulesResponse } from '../protocols/samp/rules.ts';
 import { MAX_LISTED_PLAYERS, clientsRequest, clientsResponse } from '../protocols/samp/clients.ts';
@@ -26,7 +25,16 @@ import { ompForms, ompRequest, ompResponse, ompbannersResponse, ompechoRequest, 
 import { textCodec } from '../grammar/charset.ts';
 import type { ResolvedPlayer, ResolvedSamp } from './state.ts';
 import { BYTES, byteLength, cString, wireText } from './text.ts';
-import { atLeast, exactly, respondByOpcode, type Opcode, type QueryHeader, type Responder, type Source } from './responder.ts';
+import {
+  atLeast,
+  exactly,
+  respondByOpcode,
+  type AnyRequest,
+  type Opcode,
+  type QueryHeader,
+  type Responder,
+  type Source,
+} from './responder.ts';
 
 // Facts of the protocol, declared with its layouts; re-exported for `@gamequery/codec/emulator` and `/node`.
 export { INVALID_RCON_PASSWORD, MAX_LISTED_PLAYERS };
@@ -48,23 +56,28 @@ export const FLOOD_SLOT_MS = 25;
 /** Humans only; NPCs are neither counted nor listed (OMP `players()`, YSF `GetPlayerCount`). */
 const humans = (s: ResolvedSamp): readonly ResolvedPlayer[] => s.players.filter((p) => !p.npc);
 
-function info(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function info(s: ResolvedSamp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
   const caps = infoCaps[s.flavor];
   const npcs = s.players.length - humans(s).length;
   // 0.3.7 sends the `mapname` rule when `language` is empty (YSF).
   const language = s.flavor === 'samp037' && s.language === '' ? (s.rules['mapname'] ?? '') : s.language;
-  return [infoResponse.encode({
-    ...header,
-    password: s.password,
-    players: humans(s).length,
-    maxPlayers: Math.max(0, s.maxPlayers - npcs),
-    hostname: wireText(s.hostname, s.charset, caps.hostname),
-    gamemode: wireText(s.gamemode, s.charset, caps.gamemode),
-    language: wireText(language, s.charset, caps.language),
-  }, BYTES)];
+  return [
+    infoResponse.encode(
+      {
+        ...header,
+        password: s.password,
+        players: humans(s).length,
+        maxPlayers: Math.max(0, s.maxPlayers - npcs),
+        hostname: wireText(s.hostname, s.charset, caps.hostname),
+        gamemode: wireText(s.gamemode, s.charset, caps.gamemode),
+        language: wireText(language, s.charset, caps.language),
+      },
+      BYTES,
+    ),
+  ];
 }
 
-function rules(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function rules(s: ResolvedSamp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
   // Sorted by the bytes of the name: open.mp keeps an ordered map, and live 0.3.7 servers agree.
   const list = Object.entries(s.rules)
     .map(([name, value]) => ({ name: wireText(name, s.charset), value: wireText(value, s.charset) }))
@@ -72,31 +85,41 @@ function rules(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader):
   return [rulesResponse.encode({ ...header, rules: list }, BYTES)];
 }
 
-function clients(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function clients(s: ResolvedSamp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
   const list = humans(s);
   if (list.length > MAX_LISTED_PLAYERS) return [];
-  return [clientsResponse.encode({
-    ...header,
-    clients: list.map((p) => ({ name: wireText(p.name, s.charset), score: p.score })),
-  }, BYTES)];
+  return [
+    clientsResponse.encode(
+      {
+        ...header,
+        clients: list.map((p) => ({ name: wireText(p.name, s.charset), score: p.score })),
+      },
+      BYTES,
+    ),
+  ];
 }
 
-function players(s: ResolvedSamp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function players(s: ResolvedSamp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
   const list = humans(s);
   if (list.length > MAX_LISTED_PLAYERS) return [];
-  return [playersResponse.encode({
-    ...header,
-    // YSF copies one byte of the 16-bit id: ids ≥ 256 wrap.
-    players: list.map((p) => ({ id: p.id & 0xff, name: wireText(p.name, s.charset), score: p.score, ping: p.ping })),
-  }, BYTES)];
+  return [
+    playersResponse.encode(
+      {
+        ...header,
+        // YSF copies one byte of the 16-bit id: ids ≥ 256 wrap.
+        players: list.map((p) => ({ id: p.id & 0xff, name: wireText(p.name, s.charset), score: p.score, ping: p.ping })),
+      },
+      BYTES,
+    ),
+  ];
 }
 
-function ping(_s: ResolvedSamp, request: Annotation<any>): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function ping(_s: ResolvedSamp, request: AnyRequest): Uint8Array[] {
   // The reply is the request, byte for byte.
   return [pingResponse.encode(request.value, BYTES)];
 }
 
-function omp(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function omp(s: ResolvedSamp, request: AnyRequest, header: QueryHeader): Uint8Array[] {
   const form = ompForms.find((f) => f.form === s.ompForm)!;
   // Up to v1.1 the 15-byte request comes back unchanged.
   if (form.form === 'echo') return [ompechoResponse.encode(request.value, BYTES)];
@@ -107,8 +130,11 @@ function omp(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader): Ui
     bannerLight: wireText(s.bannerLight, s.charset, urlMax),
     bannerDark: wireText(s.bannerDark, s.charset, urlMax),
   };
-  return [form.form === 'banners' ? ompbannersResponse.encode(strings, BYTES)
-    : ompResponse.encode({ ...strings, logo: wireText(s.logo, s.charset, urlMax) }, BYTES)];
+  return [
+    form.form === 'banners'
+      ? ompbannersResponse.encode(strings, BYTES)
+      : ompResponse.encode({ ...strings, logo: wireText(s.logo, s.charset, urlMax) }, BYTES),
+  ];
 }
 
 /**
@@ -122,7 +148,7 @@ function omp(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader): Ui
  * | command length or command cut short | silence | silence |
  * | bytes after the command | accepted (command read as a C string) | silence |
  */
-function rcon(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader, datagram: Uint8Array): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function rcon(s: ResolvedSamp, request: AnyRequest, header: QueryHeader, datagram: Uint8Array): Uint8Array[] {
   const conf = s.rcon!;
   const isOmp = s.flavor === 'openmp';
   const line = (text: string): Uint8Array => rconResponse.encode({ ...header, output: wireText(text, s.charset) }, BYTES);
@@ -137,7 +163,7 @@ function rcon(s: ResolvedSamp, request: Annotation<any>, header: QueryHeader, da
   if (request.error) return [];
   if (isOmp && request.bytesRead !== datagram.length) return [];
 
-  const raw = isOmp ? v.command ?? '' : cString(v.command ?? '');
+  const raw = isOmp ? (v.command ?? '') : cString(v.command ?? '');
   const command = textCodec(s.charset).decode(Uint8Array.from(raw, (c) => c.charCodeAt(0)));
   const name = command.trim().split(/\s+/)[0] ?? '';
   const output = conf.commands[command] ?? conf.commands[name] ?? [conf.unknownCommand.replaceAll('{command}', command)];

@@ -7,27 +7,53 @@
 import { textCodec, type Charset } from '../grammar/charset.ts';
 import { ompFormOf } from '../protocols/samp/omp.ts';
 import {
-  flavors, type RconState, type ResolvedPlayer, type ResolvedSamp, type ResolvedVcmp, type ResolvedMinecraft, type ResolvedServer,
+  flavors,
+  type RconState,
+  type ResolvedPlayer,
+  type ResolvedSamp,
+  type ResolvedVcmp,
+  type ResolvedMinecraft,
+  type ResolvedServer,
 } from './state-shape.ts';
 
 export { flavors } from './state-shape.ts';
 export type {
-  Flavor, PlayerState, RconState, SampServerState, VcmpServerState, MinecraftServerState, ServerState, EmulatorState, ResolvedPlayer, ResolvedSamp, ResolvedVcmp, ResolvedMinecraft, ResolvedServer,
+  Flavor,
+  PlayerState,
+  RconState,
+  SampServerState,
+  VcmpServerState,
+  MinecraftServerState,
+  ServerState,
+  EmulatorState,
+  ResolvedPlayer,
+  ResolvedSamp,
+  ResolvedVcmp,
+  ResolvedMinecraft,
+  ResolvedServer,
 } from './state-shape.ts';
 
 /** Stock rules of a fresh server. */
 export const defaultRules: Readonly<Record<'samp037' | 'openmp', Readonly<Record<string, string>>>> = {
   samp037: { lagcomp: 'On', mapname: 'San Andreas', version: '0.3.7-R2', weather: '10', weburl: 'www.sa-mp.com', worldtime: '12:00' },
   openmp: {
-    allowed_clients: '0.3.7, 0.3.DL', artwork: 'No', lagcomp: 'On', mapname: 'San Andreas',
-    version: 'omp 1.4.0.2779', weather: '10', worldtime: '12:00',
+    allowed_clients: '0.3.7, 0.3.DL',
+    artwork: 'No',
+    lagcomp: 'On',
+    mapname: 'San Andreas',
+    version: 'omp 1.4.0.2779',
+    weather: '10',
+    worldtime: '12:00',
   },
 };
 
 /** A state that cannot be served, with the path of the offending value. */
 export class StateError extends Error {
   override readonly name = 'StateError';
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`${path}: ${reason}`);
   }
 }
@@ -152,8 +178,12 @@ function samp(o: Obj, path: string, flavor: 'samp037' | 'openmp'): ResolvedSamp 
   if (ompVersion !== undefined && (!omp || !ompFormOf(ompVersion))) {
     throw new StateError(`${path}.ompVersion`, omp ? 'expected an open.mp release such as "1.2.0.2670"' : 'only an open.mp server has one');
   }
-  const rules = o['rules'] !== undefined ? stringRecord(o['rules'], `${path}.rules`)
-    : ompVersion !== undefined ? { ...defaultRules.openmp, version: `omp ${ompVersion.replace(/^omp\s+/, '')}` } : defaultRules[flavor];
+  const rules =
+    o['rules'] !== undefined
+      ? stringRecord(o['rules'], `${path}.rules`)
+      : ompVersion !== undefined
+        ? { ...defaultRules.openmp, version: `omp ${ompVersion.replace(/^omp\s+/, '')}` }
+        : defaultRules[flavor];
   const ompForm = ompFormOf(ompVersion ?? (rules['version']?.startsWith('omp ') ? rules['version'] : '') ?? '')?.form ?? 'logo';
   for (const [k, v] of Object.entries(rules)) {
     encodable(k, charset, `${path}.rules[${JSON.stringify(k)}]`, 0xff);
@@ -207,7 +237,10 @@ function vanillaText(o: Obj, key: string, path: string, fallback: string): strin
   const text = optString(o, key, path, fallback);
   for (let i = 0; i < text.length; i++) {
     if ((text.charCodeAt(i) & 0xff) === 0) {
-      throw new StateError(`${path}.${key}`, `character ${i} would be written as a NUL byte (vanilla sends the low byte of each character)`);
+      throw new StateError(
+        `${path}.${key}`,
+        `character ${i} would be written as a NUL byte (vanilla sends the low byte of each character)`,
+      );
     }
   }
   return text;
@@ -238,11 +271,16 @@ function minecraft(o: Obj, path: string): ResolvedMinecraft {
 export function resolveServer(value: unknown, path = 'server'): ResolvedServer {
   const o = object(value, path);
   switch (o['flavor']) {
-    case 'samp037': return samp(o, path, 'samp037');
-    case 'openmp': return samp(o, path, 'openmp');
-    case 'vcmp': return vcmp(o, path);
-    case 'minecraft': return minecraft(o, path);
-    default: throw new StateError(`${path}.flavor`, `expected one of ${flavors.join(', ')}`);
+    case 'samp037':
+      return samp(o, path, 'samp037');
+    case 'openmp':
+      return samp(o, path, 'openmp');
+    case 'vcmp':
+      return vcmp(o, path);
+    case 'minecraft':
+      return minecraft(o, path);
+    default:
+      throw new StateError(`${path}.flavor`, `expected one of ${flavors.join(', ')}`);
   }
 }
 

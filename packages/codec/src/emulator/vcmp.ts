@@ -7,35 +7,39 @@
  * its 4 nonce bytes echoed behind the `MP04` header, and `c` is withheld above 100
  * players like SA:MP's (what OGSQ and gamedig assume).
  */
-import type { Annotation } from '../grammar/layout.ts';
 import { vcmpInfoRequest, vcmpInfoResponse } from '../protocols/vcmp/info.ts';
 import { vcmpClientsRequest, vcmpClientsResponse } from '../protocols/vcmp/clients.ts';
 import { vcmpPingRequest, vcmpPingResponse } from '../protocols/vcmp/ping.ts';
 import type { ResolvedVcmp } from './state.ts';
 import { BYTES, wireText } from './text.ts';
 import { MAX_LISTED_PLAYERS } from './samp.ts';
-import { atLeast, exactly, respondByOpcode, type Opcode, type QueryHeader, type Responder } from './responder.ts';
+import { atLeast, exactly, respondByOpcode, type AnyRequest, type Opcode, type QueryHeader, type Responder } from './responder.ts';
 
-function info(s: ResolvedVcmp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return [vcmpInfoResponse.encode({
-    ...header,
-    version: s.version,
-    password: s.password,
-    players: s.players.length,
-    maxPlayers: s.maxPlayers,
-    hostname: wireText(s.hostname, s.charset),
-    gamemode: wireText(s.gamemode, s.charset),
-    map: wireText(s.map, s.charset),
-  }, BYTES)];
+function info(s: ResolvedVcmp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
+  return [
+    vcmpInfoResponse.encode(
+      {
+        ...header,
+        version: s.version,
+        password: s.password,
+        players: s.players.length,
+        maxPlayers: s.maxPlayers,
+        hostname: wireText(s.hostname, s.charset),
+        gamemode: wireText(s.gamemode, s.charset),
+        map: wireText(s.map, s.charset),
+      },
+      BYTES,
+    ),
+  ];
 }
 
-function clients(s: ResolvedVcmp, _request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function clients(s: ResolvedVcmp, _request: AnyRequest, header: QueryHeader): Uint8Array[] {
   if (s.players.length > MAX_LISTED_PLAYERS) return [];
   // Names only: "scores are no longer included" (VCWIKI).
   return [vcmpClientsResponse.encode({ ...header, clients: s.players.map((p) => ({ name: wireText(p.name, s.charset) })) }, BYTES)];
 }
 
-function ping(_s: ResolvedVcmp, request: Annotation<any>, header: QueryHeader): Uint8Array[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function ping(_s: ResolvedVcmp, request: AnyRequest, header: QueryHeader): Uint8Array[] {
   return [vcmpPingResponse.encode({ ...header, nonce: (request.value as { nonce: number }).nonce }, BYTES)];
 }
 

@@ -14,13 +14,7 @@ import type { Field, ListField, StringField } from './fields.ts';
 import { intSize, lengthMeta } from './fields.ts';
 import { DECIMAL, ipv4ToString, numericRange, readInt, toHex } from './wire.ts';
 import { FLAG_BYTE, SHORT_LIST, warning, type DecodeWarning } from './expert.ts';
-import {
-  BadMagicError,
-  CodecError,
-  InvalidValueError,
-  TruncatedError,
-  UnexpectedValueError,
-} from '../errors.ts';
+import { BadMagicError, CodecError, InvalidValueError, TruncatedError, UnexpectedValueError } from '../errors.ts';
 
 /** A value as it appears in a tree node. */
 export type NodeValue = number | string | boolean | Uint8Array | null;
@@ -103,11 +97,21 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
       const n = readInt(w.view, start, f.type);
       if (n !== f.value) {
         throw new UnexpectedValueError({
-          layout: w.layout, field: f.abbrev, offset: start,
-          expected: showInt(f.value, f.type, f.base, f.values), actual: showInt(n, f.type, f.base, f.values),
+          layout: w.layout,
+          field: f.abbrev,
+          offset: start,
+          expected: showInt(f.value, f.type, f.base, f.values),
+          actual: showInt(n, f.type, f.base, f.values),
         });
       }
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: intSize[f.type], value: n, show: showInt(n, f.type, f.base, f.values) });
+      push(nodes, {
+        abbrev: f.abbrev,
+        label: f.label,
+        offset: start,
+        length: intSize[f.type],
+        value: n,
+        show: showInt(n, f.type, f.base, f.values),
+      });
       w.offset += intSize[f.type];
       return;
     }
@@ -115,7 +119,14 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
       need(w, f.abbrev, intSize[f.type]);
       const n = readInt(w.view, start, f.type);
       value[f.name] = n;
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: intSize[f.type], value: n, show: showInt(n, f.type, f.base, f.values) });
+      push(nodes, {
+        abbrev: f.abbrev,
+        label: f.label,
+        offset: start,
+        length: intSize[f.type],
+        value: n,
+        show: showInt(n, f.type, f.base, f.values),
+      });
       w.offset += intSize[f.type];
       return;
     }
@@ -189,7 +200,10 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
   } else {
     const nul = w.bytes.indexOf(0, start);
     if (nul < 0) {
-      throw new TruncatedError({ layout: w.layout, field: f.abbrev, offset: start, needed: w.bytes.length - start + 1, available: w.bytes.length - start }, 'NUL terminator');
+      throw new TruncatedError(
+        { layout: w.layout, field: f.abbrev, offset: start, needed: w.bytes.length - start + 1, available: w.bytes.length - start },
+        'NUL terminator',
+      );
     }
     raw = w.bytes.subarray(start, nul);
     wireLength = raw.length + 1;
@@ -202,14 +216,21 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     const [min, max] = numericRange[f.numeric];
     const n = Number(text);
     if (!DECIMAL.test(text) || n < min || n > max) {
-      throw new InvalidValueError({ layout: w.layout, field: f.abbrev, offset: start, actual: text },
-        `${JSON.stringify(text)} is not a decimal ${f.numeric === 'i32' ? 'signed' : 'unsigned'} 32-bit integer`);
+      throw new InvalidValueError(
+        { layout: w.layout, field: f.abbrev, offset: start, actual: text },
+        `${JSON.stringify(text)} is not a decimal ${f.numeric === 'i32' ? 'signed' : 'unsigned'} 32-bit integer`,
+      );
     }
     decoded = n;
   }
   const masked = f.redact ? redacted(text, f.redact) : undefined;
   push(nodes, {
-    abbrev: f.abbrev, label: f.label, offset: start, length: wireLength, value: decoded, show: showText(text),
+    abbrev: f.abbrev,
+    label: f.label,
+    offset: start,
+    length: wireLength,
+    value: decoded,
+    show: showText(text),
     ...(f.secret || masked !== undefined ? { secret: true } : {}),
     ...(masked !== undefined ? { masked: showText(masked) } : {}),
     ...(detected && !f.numeric && !f.secret && masked === undefined ? { charset: detected.charset, confidence: detected.confidence } : {}),
@@ -227,7 +248,15 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
       walkFields(f.entry.fields, w, o, nodes);
     } else {
       const entryStart = w.offset;
-      const node = push(nodes, { abbrev: f.entry.abbrev, label: f.entry.label, offset: entryStart, length: 0, value: null, show: '', children: [] });
+      const node = push(nodes, {
+        abbrev: f.entry.abbrev,
+        label: f.entry.label,
+        offset: entryStart,
+        length: 0,
+        value: null,
+        show: '',
+        children: [],
+      });
       try {
         walkFields(f.entry.fields, w, o, node.children!);
       } finally {

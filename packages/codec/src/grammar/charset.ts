@@ -15,7 +15,6 @@
 import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from './codepages.ts';
 import { cyrillicOverLatin, detect, type Detection } from './detect.ts';
 
-
 /**
  * The charsets a caller may choose for decoded text. `auto` chooses per string between
  * UTF-8, windows-1251 and windows-1252 (detect.ts) and says what it chose on the tree.
@@ -68,7 +67,10 @@ class SingleByteCodec implements TextCodec {
   readonly #codes: Uint16Array;
   readonly #bytes = new Map<number, number>();
 
-  constructor(readonly charset: Charset, chars: string[]) {
+  constructor(
+    readonly charset: Charset,
+    chars: string[],
+  ) {
     this.#codes = Uint16Array.from(chars, (ch) => ch.charCodeAt(0));
     chars.forEach((ch, byte) => this.#bytes.set(ch.charCodeAt(0), byte));
     if (this.#bytes.size !== 256) throw new Error(`${charset}: the table maps two bytes to one character`);
@@ -119,8 +121,10 @@ class Utf8Codec implements TextCodec {
 
   decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
     // Short ASCII strings (most names) are faster without a trip into the decoder.
-    return (end - start <= SHORT ? asciiText(bytes, start, end) : undefined)
-      ?? this.#decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+    return (
+      (end - start <= SHORT ? asciiText(bytes, start, end) : undefined) ??
+      this.#decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end))
+    );
   }
 
   encode(text: string): Uint8Array | undefined {
@@ -134,8 +138,10 @@ class Utf8Codec implements TextCodec {
       const c = text.charCodeAt(i);
       if (c < 0x80) n += 1;
       else if (c < 0x800) n += 2;
-      else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
-      else n += 3;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        n += 4;
+        i++;
+      } else n += 3;
     }
     return n;
   }
@@ -147,8 +153,7 @@ class Utf8Codec implements TextCodec {
 }
 
 /** ASCII below 0x80, then the code page's upper half. */
-const tableFor = (high: string): string[] =>
-  [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), ...high];
+const tableFor = (high: string): string[] => [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), ...high];
 
 const cache = new Map<Charset, TextCodec>();
 
@@ -159,7 +164,10 @@ export function textCodec(charset: Charset): TextCodec {
   switch (charset) {
     case 'latin1':
       // True ISO-8859-1 (byte = code point); WHATWG's "latin1" label means windows-1252.
-      codec = new SingleByteCodec(charset, Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)));
+      codec = new SingleByteCodec(
+        charset,
+        Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)),
+      );
       break;
     case 'windows-1252':
       codec = new SingleByteCodec(charset, tableFor(WINDOWS_1252_HIGH));

@@ -25,24 +25,40 @@ import { DECIMAL, ipv4ToString, numericRange } from './wire.ts';
 
 // binary-parser's chain types track every field name; the compiler builds chains
 // from data, so it works with an untyped chain.
-type Chain = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
+type Chain = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- binary-parser's chained Parser type changes with every call, and the compiler adds fields one by one
 const method: Record<IntType, string> = {
-  u8: 'uint8', u16le: 'uint16le', u16be: 'uint16be', u32le: 'uint32le', u32be: 'uint32be', i32le: 'int32le', i32be: 'int32be',
+  u8: 'uint8',
+  u16le: 'uint16le',
+  u16be: 'uint16be',
+  u32le: 'uint32le',
+  u32be: 'uint32be',
+  i32le: 'int32le',
+  i32be: 'int32be',
 };
 
 /** Thrown inside formatters to leave the fast path; never escapes `decodeFast`. */
 const LEAVE = new Error('leave the fast path');
-const leave = (): never => { throw LEAVE; };
+const leave = (): never => {
+  throw LEAVE;
+};
 
 const isNul = (b: number): boolean => b === 0;
-const equalTo = (expected: number) => (n: number): boolean => n === expected;
-const equalBytes = (expected: Uint8Array) => (b: Uint8Array): boolean =>
-  b.length === expected.length && b.every((x, i) => x === expected[i]);
+const equalTo =
+  (expected: number) =>
+  (n: number): boolean =>
+    n === expected;
+const equalBytes =
+  (expected: Uint8Array) =>
+  (b: Uint8Array): boolean =>
+    b.length === expected.length && b.every((x, i) => x === expected[i]);
 
 export type FastDecoder = (bytes: Uint8Array) => { value: Record<string, unknown>; bytesRead: number } | undefined;
 
-interface Precheck { offset: number; bytes?: Uint8Array; value?: number }
+interface Precheck {
+  offset: number;
+  bytes?: Uint8Array;
+  value?: number;
+}
 
 function stringFormatter(f: StringField<string, string | number>, text: TextCodec): (b: Uint8Array) => string | number {
   const decode = (b: Uint8Array): string => text.decode(b);
@@ -83,9 +99,8 @@ function addList(p: Chain, f: ListField, text: TextCodec): Chain {
   if (f.count) {
     const entry = chain(f.entry.fields, text, 'entry');
     const inner = (new Parser() as Chain)[method[f.count.type]]('n').array('items', { type: entry, length: 'n' });
-    const pick = flat === undefined
-      ? (o: { items: unknown[] }) => o.items
-      : (o: { items: Record<string, unknown>[] }) => o.items.map((e) => e[flat]);
+    const pick =
+      flat === undefined ? (o: { items: unknown[] }) => o.items : (o: { items: Record<string, unknown>[] }) => o.items.map((e) => e[flat]);
     return p.nest(f.name, { type: inner, formatter: pick });
   }
   // Terminated: read the first (NUL-terminated) string, then the rest only if it was
@@ -96,7 +111,9 @@ function addList(p: Chain, f: ListField, text: TextCodec): Chain {
   }
   const key = first.name;
   const entry = chain([first], text, 'entry').choice({
-    tag: function (this: Record<string, string>) { return this[key] === '' ? 0 : 1; },
+    tag: function (this: Record<string, string>) {
+      return this[key] === '' ? 0 : 1;
+    },
     choices: { 0: new Parser(), 1: chain(rest, text, 'entry') },
   });
   return p.array(f.name, {
@@ -129,10 +146,11 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
           prechecks!.push(f.kind === 'magic' ? { offset: fixedOffset, bytes: f.bytes } : { offset: fixedOffset, value: f.value });
           p = p.seek(size);
         } else if (where === 'group') {
-          p = f.kind === 'magic'
-            ? p.buffer(`$c${tmp++}`, { length: size, assert: equalBytes(f.bytes) })
-            // A function, not the number: binary-parser skips a falsy assert such as 0.
-            : p[method[f.type]](`$c${tmp++}`, { assert: equalTo(f.value) });
+          p =
+            f.kind === 'magic'
+              ? p.buffer(`$c${tmp++}`, { length: size, assert: equalBytes(f.bytes) })
+              : // A function, not the number: binary-parser skips a falsy assert such as 0.
+                p[method[f.type]](`$c${tmp++}`, { assert: equalTo(f.value) });
         } else {
           throw new Error(`${f.abbrev}: constants inside list entries are not supported by the compiler`);
         }

@@ -31,7 +31,14 @@ const REPLY_WEIGHT = 3;
 
 // Character classes: ASCII lower/upper letter, digit, anything else ASCII (space, punctuation,
 // control: a word boundary), then per code page a high byte's lower/upper letter, punctuation, rare.
-const A_LOWER = 0, A_UPPER = 1, DIGIT = 2, SPACE = 3, LOWER = 4, UPPER = 5, PUNCT = 6, RARE = 7;
+const A_LOWER = 0,
+  A_UPPER = 1,
+  DIGIT = 2,
+  SPACE = 3,
+  LOWER = 4,
+  UPPER = 5,
+  PUNCT = 6,
+  RARE = 7;
 
 const asciiClass = (b: number): number =>
   b >= 0x61 && b <= 0x7a ? A_LOWER : b >= 0x41 && b <= 0x5a ? A_UPPER : b >= 0x30 && b <= 0x39 ? DIGIT : SPACE;
@@ -76,24 +83,60 @@ function model(high: string, common: string, transitions: Readonly<Record<string
   const tr = new Float64Array(64).fill(-1);
   const code: Record<string, number> = { a: A_LOWER, A: A_UPPER, d: DIGIT, s: SPACE, x: LOWER, X: UPPER };
   for (const [pair, w] of Object.entries(transitions)) tr[code[pair[0]!]! * 8 + code[pair[1]!]!] = w;
-  for (const p of [PUNCT]) for (let c = 0; c < 8; c++) { tr[p * 8 + c] = -0.7; tr[c * 8 + p] = -0.7; }
+  for (const p of [PUNCT])
+    for (let c = 0; c < 8; c++) {
+      tr[p * 8 + c] = -0.7;
+      tr[c * 8 + p] = -0.7;
+    }
   return { cls, uni, tr };
 }
 
 /** Cyrillic: words are runs of Cyrillic letters; a Cyrillic letter inside a Latin word is not. */
 const CYRILLIC = model(WINDOWS_1251_HIGH, COMMON_1251, {
-  xx: 0, xX: -3, Xx: 0, XX: -0.7,
-  sx: -1, sX: -0.7, xs: -0.3, Xs: -1.2,
-  ax: -5, aX: -5, Ax: -5, AX: -5, xa: -5, Xa: -5, xA: -5, XA: -5,
-  dx: -1.5, dX: -1.5, xd: -1, Xd: -1,
+  xx: 0,
+  xX: -3,
+  Xx: 0,
+  XX: -0.7,
+  sx: -1,
+  sX: -0.7,
+  xs: -0.3,
+  Xs: -1.2,
+  ax: -5,
+  aX: -5,
+  Ax: -5,
+  AX: -5,
+  xa: -5,
+  Xa: -5,
+  xA: -5,
+  XA: -5,
+  dx: -1.5,
+  dX: -1.5,
+  xd: -1,
+  Xd: -1,
 });
 
 /** Latin: an accented letter sits inside a word of ASCII letters, seldom beside another. */
 const LATIN = model(WINDOWS_1252_HIGH, COMMON_1252, {
-  xx: -2.5, xX: -4, Xx: -2.5, XX: -2,
-  sx: -1.2, sX: -0.8, xs: -0.3, Xs: -1.5,
-  ax: 0, xa: 0, Ax: -0.3, Xa: -0.7, aX: -4, AX: -1, XA: -1, xA: -3,
-  dx: -1.5, dX: -1.5, xd: -1, Xd: -1,
+  xx: -2.5,
+  xX: -4,
+  Xx: -2.5,
+  XX: -2,
+  sx: -1.2,
+  sX: -0.8,
+  xs: -0.3,
+  Xs: -1.5,
+  ax: 0,
+  xa: 0,
+  Ax: -0.3,
+  Xa: -0.7,
+  aX: -4,
+  AX: -1,
+  XA: -1,
+  xA: -3,
+  dx: -1.5,
+  dX: -1.5,
+  xd: -1,
+  Xd: -1,
 });
 
 /**
@@ -135,9 +178,21 @@ export function utf8Sequences(bytes: Uint8Array, s: number, e: number): number {
   let n = 0;
   for (let i = s; i < e;) {
     const b = bytes[i]!;
-    if (b < 0x80) { i++; continue; }
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
     let need: number, min: number;
-    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; } else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; } else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; } else return -1;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return -1;
     if (i + need >= e) return -1;
     let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
     for (let k = 1; k <= need; k++) {
@@ -161,7 +216,11 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
  */
 export function detect(bytes: Uint8Array, s = 0, e = bytes.length, replyDelta: number | (() => number) = 0): Detection | undefined {
   let ascii = true;
-  for (let i = s; i < e; i++) if (bytes[i]! >= 0x80) { ascii = false; break; }
+  for (let i = s; i < e; i++)
+    if (bytes[i]! >= 0x80) {
+      ascii = false;
+      break;
+    }
   if (ascii) return undefined;
   const multi = utf8Sequences(bytes, s, e);
   if (multi > 0) return { charset: 'utf8', confidence: round3(1 - 0.5 * 0.02 ** multi) };

@@ -20,7 +20,10 @@ export const head = (abbrev: string, label: string): string =>
  * A write: fixed JSON text, an integer, or code that writes at `o` at most `max` bytes
  * (an expression), or with no bound (it reserves for itself).
  */
-type Op = { readonly lit: string } | { readonly num: string; readonly signed: boolean } | { readonly code: string; readonly max: string | undefined };
+type Op =
+  | { readonly lit: string }
+  | { readonly num: string; readonly signed: boolean }
+  | { readonly code: string; readonly max: string | undefined };
 
 /** Inline reads of each wire type at position `p` (bounds already checked); the measurer (`measure.ts`) reads with them too. */
 export const readers: Record<IntType, (p: string) => string> = {
@@ -136,7 +139,8 @@ export abstract class EmitterCode {
       const pieces = run.map((x) => (typeof x === 'string' ? x : encoder.encode(x.lit)));
       for (const x of pieces) if (typeof x !== 'string') fixed += x.length;
       const bound = [String(fixed), ...bounds].join(' + ');
-      if (bound !== '0') this.emit(`if (o + ${bound} > buf.length) { sink.at = o; sink.reserve(${bound}); buf = sink.buf; dv = viewOf(buf); }`);
+      if (bound !== '0')
+        this.emit(`if (o + ${bound} > buf.length) { sink.at = o; sink.reserve(${bound}); buf = sink.buf; dv = viewOf(buf); }`);
       for (const x of pieces) {
         if (typeof x === 'string') this.emit(x);
         else this.emit(`${fixedText(x)} o += ${x.length};`);
@@ -199,7 +203,13 @@ export abstract class EmitterCode {
    * (its text is bytes s..e) and, for a NUL-terminated one, moves the read position past
    * its NUL. Returns the expression of the bytes it takes on the wire.
    */
-  protected unprefixedString(size: Exclude<StringSize, { readonly prefix: unknown }>, fields: readonly Field[], i: number, s: string, e: string): string {
+  protected unprefixedString(
+    size: Exclude<StringSize, { readonly prefix: unknown }>,
+    fields: readonly Field[],
+    i: number,
+    s: string,
+    e: string,
+  ): string {
     if ('fixed' in size) {
       this.need(size.fixed, fields, i);
       this.emit(`const ${s} = ${this.pos()};`);
@@ -298,11 +308,11 @@ export abstract class EmitterCode {
  * quarter of the time.
  */
 const numberCode = (expr: string, signed: boolean): string =>
-  `{ let m = ${expr};${signed ? ' if (m < 0) { buf[o++] = 45; m = -m; }' : ''}`
-  + ' if (m < 10) buf[o++] = 48 + m;'
-  + ' else if (m < 100000) { let i = o + (m < 100 ? 2 : m < 1000 ? 3 : m < 10000 ? 4 : 5); o = i;'
-  + ' while (m >= 10) { const q = (m / 10) | 0; buf[--i] = 48 + m - q * 10; m = q; } buf[--i] = 48 + m; }'
-  + ' else o = digits(buf, o, m); }';
+  `{ let m = ${expr};${signed ? ' if (m < 0) { buf[o++] = 45; m = -m; }' : ''}` +
+  ' if (m < 10) buf[o++] = 48 + m;' +
+  ' else if (m < 100000) { let i = o + (m < 100 ? 2 : m < 1000 ? 3 : m < 10000 ? 4 : 5); o = i;' +
+  ' while (m >= 10) { const q = (m / 10) | 0; buf[--i] = 48 + m - q * 10; m = q; } buf[--i] = 48 + m; }' +
+  ' else o = digits(buf, o, m); }';
 
 const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);

@@ -169,7 +169,17 @@ function hiddenText(text: string, clear: boolean, whole: boolean, pattern: RegEx
 }
 
 /** `"value","show":"shown"` of a secret string decoded from bytes `s..e`, through the sink (it reserves for itself). */
-function secretPair(sink: ByteSink, o: number, bytes: Uint8Array, s: number, e: number, text: string, clear: boolean, whole: boolean, pattern: RegExp | undefined): number {
+function secretPair(
+  sink: ByteSink,
+  o: number,
+  bytes: Uint8Array,
+  s: number,
+  e: number,
+  text: string,
+  clear: boolean,
+  whole: boolean,
+  pattern: RegExp | undefined,
+): number {
   const hidden = hiddenText(text, clear, whole, pattern);
   sink.at = o;
   if (hidden === undefined) {
@@ -183,7 +193,15 @@ function secretPair(sink: ByteSink, o: number, bytes: Uint8Array, s: number, e: 
 }
 
 /** The same for a secret decimal string whose value is `n`. */
-function secretNumber(sink: ByteSink, o: number, n: number, text: string, clear: boolean, whole: boolean, pattern: RegExp | undefined): number {
+function secretNumber(
+  sink: ByteSink,
+  o: number,
+  n: number,
+  text: string,
+  clear: boolean,
+  whole: boolean,
+  pattern: RegExp | undefined,
+): number {
   const hidden = hiddenText(text, clear, whole, pattern);
   sink.at = o;
   if (hidden === undefined) sink.number(n);
@@ -234,8 +252,13 @@ const state: EmitState = { warnings: undefined, bytesRead: 0 };
  * Runs `emitter` going on past warnings: the value, the bytes the message took and its
  * warnings but trailing bytes' (the caller's to add), or undefined where decoding fails.
  */
-export function emitWith(emitter: JsonEmitter, bytes: Uint8Array, text: TextCodec, sink: ByteSink, clear: boolean):
-  { value: Obj; bytesRead: number; warnings: DecodeWarning[] | undefined } | undefined {
+export function emitWith(
+  emitter: JsonEmitter,
+  bytes: Uint8Array,
+  text: TextCodec,
+  sink: ByteSink,
+  clear: boolean,
+): { value: Obj; bytesRead: number; warnings: DecodeWarning[] | undefined } | undefined {
   state.warnings = undefined;
   const value = emitter(bytes, text, sink, clear, state);
   return value === undefined ? undefined : { value, bytesRead: state.bytesRead, warnings: state.warnings };
@@ -243,8 +266,24 @@ export function emitWith(emitter: JsonEmitter, bytes: Uint8Array, text: TextCode
 
 /** Everything the generated code refers to by name. */
 export const runtime = {
-  viewOf, digits, hexInt, hexBytes, dotted, ascii, textPair, shownInner, put, showText, fillTemplate, ipv4ToString, DECIMAL,
-  secretPair, secretNumber, flagTail, warnFlag, warnShort,
+  viewOf,
+  digits,
+  hexInt,
+  hexBytes,
+  dotted,
+  ascii,
+  textPair,
+  shownInner,
+  put,
+  showText,
+  fillTemplate,
+  ipv4ToString,
+  DECIMAL,
+  secretPair,
+  secretNumber,
+  flagTail,
+  warnFlag,
+  warnShort,
 };
 
 /**

@@ -15,8 +15,7 @@ import { numericRange, toHex } from './wire.ts';
 
 /** What to compile: the whole tree from `indent`, or the nodes of the abbreviations in `pick` as text or JSON. */
 export type TextMode =
-  | { readonly kind: 'tree'; readonly indent: number }
-  | { readonly kind: 'text' | 'json'; readonly pick: ReadonlySet<string> };
+  { readonly kind: 'tree'; readonly indent: number } | { readonly kind: 'text' | 'json'; readonly pick: ReadonlySet<string> };
 
 /** A layout the compiler does not handle (a summary naming a list): its emitter always declines. */
 export class Unsupported extends Error {}
@@ -169,7 +168,9 @@ export abstract class TextFields extends EmitterCode {
         const text = this.constRef(FLAG_TEXT);
         const json = this.constRef(FLAG_JSON);
         node(() => this.write(`o = put(buf, o, ${json}[${b}]);`, 24), {
-          text: () => this.write(`o = put(buf, o, ${text}[${b}]);`, 9), json: () => {}, maybeEmpty: false,
+          text: () => this.write(`o = put(buf, o, ${text}[${b}]);`, 9),
+          json: () => {},
+          maybeEmpty: false,
         });
         break;
       }
@@ -178,13 +179,16 @@ export abstract class TextFields extends EmitterCode {
         const a = at();
         leaves?.set(f.name, { kind: 'ipv4', at: a });
         const dotted = (): void => this.write(`o = dotted(buf, o, bytes, ${a});`, 15);
-        node(() => {
-          this.lit('"');
-          dotted();
-          this.lit('","show":"');
-          dotted();
-          this.lit('"');
-        }, { text: dotted, json: () => {}, maybeEmpty: false });
+        node(
+          () => {
+            this.lit('"');
+            dotted();
+            this.lit('","show":"');
+            dotted();
+            this.lit('"');
+          },
+          { text: dotted, json: () => {}, maybeEmpty: false },
+        );
         break;
       }
       case 'bytes': {
@@ -192,13 +196,16 @@ export abstract class TextFields extends EmitterCode {
         const a = at();
         leaves?.set(f.name, { kind: 'bytes', at: a, length: f.length });
         const hex = (): void => this.write(`o = hexBytes(buf, o, bytes, ${a}, ${a} + ${f.length});`, 2 * f.length);
-        node(() => {
-          this.lit('"');
-          hex();
-          this.lit('","show":"');
-          hex();
-          this.lit('"');
-        }, { text: hex, json: () => {}, maybeEmpty: f.length === 0 });
+        node(
+          () => {
+            this.lit('"');
+            hex();
+            this.lit('","show":"');
+            hex();
+            this.lit('"');
+          },
+          { text: hex, json: () => {}, maybeEmpty: f.length === 0 },
+        );
         break;
       }
     }
@@ -206,9 +213,21 @@ export abstract class TextFields extends EmitterCode {
   }
 
   /** An integer's shown text, by its declaration: decimal, hexadecimal, or a table's label (each value's text kept once made). */
-  protected intShow(f: { readonly type: IntType; readonly base: 'dec' | 'hex' | 'char'; readonly values?: Readonly<Record<number, string>> }, n: string, signed: boolean): CodeShow {
+  protected intShow(
+    f: { readonly type: IntType; readonly base: 'dec' | 'hex' | 'char'; readonly values?: Readonly<Record<number, string>> },
+    n: string,
+    signed: boolean,
+  ): CodeShow {
     if (f.base === 'dec' && !f.values) {
-      return { text: () => this.number(n, signed), json: () => { this.lit('"'); this.number(n, signed); this.lit('"'); }, maybeEmpty: false };
+      return {
+        text: () => this.number(n, signed),
+        json: () => {
+          this.lit('"');
+          this.number(n, signed);
+          this.lit('"');
+        },
+        maybeEmpty: false,
+      };
     }
     if (f.base === 'hex' && !f.values) {
       const width = intSize[f.type] * 2;
@@ -216,7 +235,15 @@ export abstract class TextFields extends EmitterCode {
         this.lit('0x');
         this.write(`o = hexInt(buf, o, ${n}, ${width});`, width);
       };
-      return { text, json: () => { this.lit('"'); text(); this.lit('"'); }, maybeEmpty: false };
+      return {
+        text,
+        json: () => {
+          this.lit('"');
+          text();
+          this.lit('"');
+        },
+        maybeEmpty: false,
+      };
     }
     // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
     const { type, base, values } = f;
@@ -241,7 +268,13 @@ export abstract class TextFields extends EmitterCode {
     };
   }
 
-  protected string(f: StringField<string, string | number>, fields: readonly Field[], i: number, depth: number, leaves: Map<string, Leaf> | undefined): void {
+  protected string(
+    f: StringField<string, string | number>,
+    fields: readonly Field[],
+    i: number,
+    depth: number,
+    leaves: Map<string, Leaf> | undefined,
+  ): void {
     const size = f.size;
     const s = this.name('s');
     const e = this.name('e');
@@ -283,43 +316,61 @@ export abstract class TextFields extends EmitterCode {
         const t = this.name('t');
         const v = this.name('v');
         this.emit(`const ${t} = ${d} ?? text.decode(bytes, ${s}, ${e}), ${v} = Number(${t});`);
-        this.node({
-          abbrev: f.abbrev, label: f.label, at, length,
-          json: () => {
-            if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-            else {
-              this.number(v, true);
-              this.lit(',"show":"');
-              this.write(`o = asciiText(buf, o, ${t});`, 11);
-              this.lit('"');
-            }
+        this.node(
+          {
+            abbrev: f.abbrev,
+            label: f.label,
+            at,
+            length,
+            json: () => {
+              if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+              else {
+                this.number(v, true);
+                this.lit(',"show":"');
+                this.write(`o = asciiText(buf, o, ${t});`, 11);
+                this.lit('"');
+              }
+            },
+            show: { lit: '' },
           },
-          show: { lit: '' },
-        }, depth);
+          depth,
+        );
       } else if (writes) {
         const text = secret
           ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
           : (): void => this.write(`o = decimalShown(buf, o, bytes, ${s}, ${e}, ${d});`, 11);
-        this.node({ abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: false } }, depth);
+        this.node(
+          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: false } },
+          depth,
+        );
       }
     } else {
       leaves?.set(f.name, { kind: 'text', s, e });
       if (json) {
         const t = this.name('t');
         this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
-        this.node({
-          abbrev: f.abbrev, label: f.label, at, length,
-          json: () => {
-            if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-            else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
+        this.node(
+          {
+            abbrev: f.abbrev,
+            label: f.label,
+            at,
+            length,
+            json: () => {
+              if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+              else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
+            },
+            show: { lit: '' },
           },
-          show: { lit: '' },
-        }, depth);
+          depth,
+        );
       } else if (writes) {
         const text = secret
           ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
           : (): void => this.write(`o = shown(sink, buf, o, bytes, ${s}, ${e}, text); ${RELOAD}`, `(${e} - ${s}) * 4`);
-        this.node({ abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: true } }, depth);
+        this.node(
+          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: true } },
+          depth,
+        );
       }
     }
     if ('fixed' in size) this.advance(size.fixed);
@@ -335,21 +386,34 @@ export abstract class TextFields extends EmitterCode {
 
   /** The node of a decimal count read into `n` (a string's length prefix, a list's count). */
   protected count(abbrev: string, label: string, at: () => string, width: number, n: string, depth: number): void {
-    this.node({
-      abbrev, label, at, length: String(width),
-      json: () => {
-        this.number(n);
-        this.lit(',"show":"');
-        this.number(n);
-        this.lit('"');
+    this.node(
+      {
+        abbrev,
+        label,
+        at,
+        length: String(width),
+        json: () => {
+          this.number(n);
+          this.lit(',"show":"');
+          this.number(n);
+          this.lit('"');
+        },
+        show: { text: () => this.number(n), json: () => {}, maybeEmpty: false },
       },
-      show: { text: () => this.number(n), json: () => {}, maybeEmpty: false },
-    }, depth);
+      depth,
+    );
   }
 
   /** A list and its entries, inside their loop. */
   protected abstract list(f: ListField, fields: readonly Field[], i: number, depth: number): void;
 
   /** A subtree node (a group, a list entry) and its children. */
-  protected abstract textSubtree(meta: { readonly abbrev: string; readonly label: string }, fields: readonly Field[], depth: number, children: () => void, show: Show, startAt?: string): void;
+  protected abstract textSubtree(
+    meta: { readonly abbrev: string; readonly label: string },
+    fields: readonly Field[],
+    depth: number,
+    children: () => void,
+    show: Show,
+    startAt?: string,
+  ): void;
 }

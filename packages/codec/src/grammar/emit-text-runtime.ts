@@ -38,7 +38,17 @@ function hiddenText(text: string, whole: boolean, pattern: RegExp | undefined): 
 }
 
 /** A secret string's (or decimal string's) shown text, masked unless `clear`, through the sink (it reserves for itself). */
-function secretShown(sink: ByteSink, o: number, bytes: Uint8Array, s: number, e: number, text: TextCodec, clear: boolean, whole: boolean, pattern: RegExp | undefined): number {
+function secretShown(
+  sink: ByteSink,
+  o: number,
+  bytes: Uint8Array,
+  s: number,
+  e: number,
+  text: TextCodec,
+  clear: boolean,
+  whole: boolean,
+  pattern: RegExp | undefined,
+): number {
   const t = text.decode(bytes, s, e);
   sink.at = o;
   sink.raw((clear ? undefined : hiddenText(t, whole, pattern)) ?? showText(t));
@@ -82,4 +92,6 @@ export const runtime = { ...jsonRuntime, shown, secretShown, decimalText, decima
 
 /** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte. */
 export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'No (0)' : `Yes (${b})`));
-export const FLAG_JSON = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'false,"show":"No (0)"' : `true,"show":"Yes (${b})"`));
+export const FLAG_JSON = Array.from({ length: 256 }, (_, b) =>
+  encoder.encode(b === 0 ? 'false,"show":"No (0)"' : `true,"show":"Yes (${b})"`),
+);

@@ -83,10 +83,17 @@ class TextCompiler extends TextFields {
       this.emit(`if (at >= len) ${DECLINE}`);
       this.emit('if (bytes[at] === 0) {');
       this.moved();
-      this.node({
-        abbrev: until.abbrev, label: until.label, at: () => 'at', length: '1',
-        json: () => this.lit('0,"show":"0"'), show: { lit: '0' },
-      }, depth);
+      this.node(
+        {
+          abbrev: until.abbrev,
+          label: until.label,
+          at: () => 'at',
+          length: '1',
+          json: () => this.lit('0,"show":"0"'),
+          show: { lit: '0' },
+        },
+        depth,
+      );
       this.flush();
       this.emit('at++;');
       this.emit('break;');
@@ -125,7 +132,14 @@ class TextCompiler extends TextFields {
    * children holding a list or group are written first, then the head behind them, and the
    * two are swapped in place.
    */
-  protected textSubtree(meta: { readonly abbrev: string; readonly label: string }, fields: readonly Field[], depth: number, children: () => void, show: Show, startAt?: string): void {
+  protected textSubtree(
+    meta: { readonly abbrev: string; readonly label: string },
+    fields: readonly Field[],
+    depth: number,
+    children: () => void,
+    show: Show,
+    startAt?: string,
+  ): void {
     if (!this.writes(meta.abbrev)) {
       children();
       return;
@@ -133,19 +147,26 @@ class TextCompiler extends TextFields {
     const start = startAt ?? (this.mode.kind === 'json' ? this.offset() : '0');
     const later = this.mode.kind === 'json' || !('lit' in show);
     let length = '0';
-    const writeHead = (): void => this.node({
-      abbrev: meta.abbrev, label: meta.label, at: () => start, length,
-      json: () => {
-        this.lit('null,"show":');
-        if ('lit' in show) this.lit(jsonText(show.lit));
-        else {
-          this.lit('"');
-          show.json();
-          this.lit('"');
-        }
-      },
-      show,
-    }, depth);
+    const writeHead = (): void =>
+      this.node(
+        {
+          abbrev: meta.abbrev,
+          label: meta.label,
+          at: () => start,
+          length,
+          json: () => {
+            this.lit('null,"show":');
+            if ('lit' in show) this.lit(jsonText(show.lit));
+            else {
+              this.lit('"');
+              show.json();
+              this.lit('"');
+            }
+          },
+          show,
+        },
+        depth,
+      );
     const measure = (): void => {
       if (this.mode.kind !== 'json') return;
       if (this.fixed !== undefined && /^\d+$/.test(start)) length = String(this.fixed - Number(start));
@@ -188,7 +209,8 @@ class TextCompiler extends TextFields {
     for (let i = 1; i < parts.length; i += 2) {
       const name = parts[i]!;
       // A list shows as its items joined, a name an object has of its own (`constructor`) as that: left to the interpreter.
-      if (declared.get(name) === 'list' || (!declared.has(name) && name in {})) throw new Unsupported(`${entry.abbrev}: summary names ${name}`);
+      if (declared.get(name) === 'list' || (!declared.has(name) && name in {}))
+        throw new Unsupported(`${entry.abbrev}: summary names ${name}`);
     }
     // Literal text in it: never empty.
     const maybeEmpty = parts.every((part, i) => i % 2 === 1 || part === '');
@@ -204,15 +226,29 @@ class TextCompiler extends TextFields {
           return;
         }
         switch (leaf.kind) {
-          case 'int': this.number(leaf.local, leaf.signed); return;
-          case 'bool': this.write(`o = asciiText(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5); return;
+          case 'int':
+            this.number(leaf.local, leaf.signed);
+            return;
+          case 'bool':
+            this.write(`o = asciiText(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);
+            return;
           case 'text':
-            if (json) this.write(`o = shownInner(sink, buf, o, bytes, ${leaf.s}, ${leaf.e}, text.decode(bytes, ${leaf.s}, ${leaf.e})); ${RELOAD}`, `(${leaf.e} - ${leaf.s}) * 6 + 2`);
+            if (json)
+              this.write(
+                `o = shownInner(sink, buf, o, bytes, ${leaf.s}, ${leaf.e}, text.decode(bytes, ${leaf.s}, ${leaf.e})); ${RELOAD}`,
+                `(${leaf.e} - ${leaf.s}) * 6 + 2`,
+              );
             else this.write(`o = shown(sink, buf, o, bytes, ${leaf.s}, ${leaf.e}, text); ${RELOAD}`, `(${leaf.e} - ${leaf.s}) * 4`);
             return;
-          case 'decimal': this.write(`o = decimalValue(buf, o, bytes, ${leaf.s}, ${leaf.e}, ${leaf.d});`, 11); return;
-          case 'bytes': this.write(`o = byteList(buf, o, bytes, ${leaf.at}, ${leaf.at} + ${leaf.length});`, 4 * leaf.length); return;
-          case 'ipv4': this.write(`o = dotted(buf, o, bytes, ${leaf.at});`, 15); return;
+          case 'decimal':
+            this.write(`o = decimalValue(buf, o, bytes, ${leaf.s}, ${leaf.e}, ${leaf.d});`, 11);
+            return;
+          case 'bytes':
+            this.write(`o = byteList(buf, o, bytes, ${leaf.at}, ${leaf.at} + ${leaf.length});`, 4 * leaf.length);
+            return;
+          case 'ipv4':
+            this.write(`o = dotted(buf, o, bytes, ${leaf.at});`, 15);
+            return;
         }
       });
     };
@@ -259,10 +295,11 @@ export function compileText(fields: readonly Field[], mode: TextMode): TextEmitt
   const { source, consts } = compiled;
   const names = Object.keys(runtime);
   const factory = new Function(
-    'rt', 'K',
-    `const { ${names.join(', ')} } = rt;\n`
-    + consts.map((_, i) => `const K${i} = K[${i}];\n`).join('')
-    + `return function emitText(bytes, text, sink, clear) {\n${source}\n};`,
+    'rt',
+    'K',
+    `const { ${names.join(', ')} } = rt;\n` +
+      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
+      `return function emitText(bytes, text, sink, clear) {\n${source}\n};`,
   ) as (rt: typeof runtime, k: unknown[]) => TextEmitter;
   return factory(runtime, consts);
 }

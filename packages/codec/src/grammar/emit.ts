@@ -45,10 +45,18 @@ import { runtime, type JsonEmitter } from './emit-runtime.ts';
 export { emitWith, type EmitState, type JsonEmitter } from './emit-runtime.ts';
 
 /** Where a field's value goes: a property of the value in scope, held in a local until the scope ends. */
-interface Scope { readonly props: [name: string, local: string][] }
+interface Scope {
+  readonly props: [name: string, local: string][];
+}
 
 /** Where a leaf field's decoded parts are, for an entry summary that names it. */
-interface Leaf { readonly kind: 'int' | 'text'; readonly local: string; readonly signed?: boolean; readonly s?: string; readonly e?: string }
+interface Leaf {
+  readonly kind: 'int' | 'text';
+  readonly local: string;
+  readonly signed?: boolean;
+  readonly s?: string;
+  readonly e?: string;
+}
 
 class Compiler extends EmitterCode {
   /** Code for `fields` (reads now, writes pending); `leaves` collects what an entry summary may name. */
@@ -64,7 +72,13 @@ class Compiler extends EmitterCode {
     }
     if (f.kind === 'group') {
       const start = this.offset();
-      this.subtree(head(f.abbrev, f.label), start, f.fields, () => this.fields(f.fields, scope, leaves), () => this.lit('""'));
+      this.subtree(
+        head(f.abbrev, f.label),
+        start,
+        f.fields,
+        () => this.fields(f.fields, scope, leaves),
+        () => this.lit('""'),
+      );
       return;
     }
     if (f.kind === 'string') {
@@ -242,7 +256,8 @@ class Compiler extends EmitterCode {
       const j = this.name('j');
       this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
       // Fewer entries than counted: a warning where tolerated (reported, or the interpreter's to report), else an error.
-      if (f.tolerateShort) this.emit(`if (at >= len) { if (st === null) ${DECLINE} warnShort(st, ${JSON.stringify(c.abbrev)}, at, ${n}, ${j}); break; }`);
+      if (f.tolerateShort)
+        this.emit(`if (at >= len) { if (st === null) ${DECLINE} warnShort(st, ${JSON.stringify(c.abbrev)}, at, ${n}, ${j}); break; }`);
       else this.emit(`if (at >= len) ${DECLINE}`);
       this.#entry(f, items);
       this.emit('}');
@@ -313,7 +328,10 @@ class Compiler extends EmitterCode {
       }
       const leaf = leaves.get(part)!;
       if (leaf.kind === 'text') {
-        this.write(`o = shownInner(sink, buf, o, bytes, ${leaf.s}, ${leaf.e}, ${leaf.local}); ${RELOAD}`, `(${leaf.e} - ${leaf.s}) * 6 + 2`);
+        this.write(
+          `o = shownInner(sink, buf, o, bytes, ${leaf.s}, ${leaf.e}, ${leaf.local}); ${RELOAD}`,
+          `(${leaf.e} - ${leaf.s}) * 6 + 2`,
+        );
       } else {
         this.number(leaf.local, leaf.signed);
       }
@@ -351,10 +369,11 @@ export function compileJson(fields: readonly Field[]): JsonEmitter {
   const { source, consts } = new Compiler().compile(fields);
   const names = Object.keys(runtime);
   const factory = new Function(
-    'rt', 'K',
-    `const { ${names.join(', ')} } = rt;\n`
-    + consts.map((_, i) => `const K${i} = K[${i}];\n`).join('')
-    + `return function emitJson(bytes, text, sink, clear, st) {\n${source}\n};`,
+    'rt',
+    'K',
+    `const { ${names.join(', ')} } = rt;\n` +
+      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
+      `return function emitJson(bytes, text, sink, clear, st) {\n${source}\n};`,
   ) as (rt: typeof runtime, k: unknown[]) => JsonEmitter;
   return factory(runtime, consts);
 }

@@ -51,7 +51,7 @@ function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
 
 /** A string field's value as an error may quote it: never a secret's. */
 const quoted = (f: StringField<string, string | number>, v: unknown): unknown =>
-  f.secret ? MASK : f.redact && typeof v === 'string' ? redacted(v, f.redact) ?? v : v;
+  f.secret ? MASK : f.redact && typeof v === 'string' ? (redacted(v, f.redact) ?? v) : v;
 
 /** The text of a string field's value, validated. */
 function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {
@@ -88,12 +88,24 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
   if ('prefix' in size) {
     const [, max] = intRange(size.prefix);
     if (length > max) {
-      throw new LengthOutOfRangeError({ layout: o.layout, field: lengthMeta(f).abbrev, offset: o.offset, actual: length, expected: `0..${max}` });
+      throw new LengthOutOfRangeError({
+        layout: o.layout,
+        field: lengthMeta(f).abbrev,
+        offset: o.offset,
+        actual: length,
+        expected: `0..${max}`,
+      });
     }
     putInt(o, size.prefix, length);
   } else if ('fixed' in size) {
     if (length > size.fixed || text.includes('\0')) {
-      throw new LengthOutOfRangeError({ layout: o.layout, field: f.abbrev, offset: o.offset, actual: length, expected: `0..${size.fixed} bytes, no NUL` });
+      throw new LengthOutOfRangeError({
+        layout: o.layout,
+        field: f.abbrev,
+        offset: o.offset,
+        actual: length,
+        expected: `0..${size.fixed} bytes, no NUL`,
+      });
     }
   } else if (text.includes('\0')) {
     invalid(o, f.abbrev, quoted(f, v), 'a NUL-terminated string cannot contain NUL');
@@ -153,7 +165,13 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
         if (f.count) {
           const [, max] = intRange(f.count.type);
           if (items.length > max) {
-            throw new LengthOutOfRangeError({ layout: o.layout, field: f.count.abbrev, offset: o.offset, actual: items.length, expected: `0..${max}` });
+            throw new LengthOutOfRangeError({
+              layout: o.layout,
+              field: f.count.abbrev,
+              offset: o.offset,
+              actual: items.length,
+              expected: `0..${max}`,
+            });
           }
           putInt(o, f.count.type, items.length);
           for (const item of items) putFields(o, f.entry.fields, asEntry(item));
@@ -180,13 +198,24 @@ export function measure(layout: string, fields: readonly Field[], value: Obj, te
 }
 
 /** Writes `value` into `target` at `offset`; returns the number of bytes written. */
-export function writeInto(layout: string, fields: readonly Field[], value: Obj, text: TextCodec, target: Uint8Array, offset: number, length = measure(layout, fields, value, text)): number {
+export function writeInto(
+  layout: string,
+  fields: readonly Field[],
+  value: Obj,
+  text: TextCodec,
+  target: Uint8Array,
+  offset: number,
+  length = measure(layout, fields, value, text),
+): number {
   if (offset < 0 || offset + length > target.length) {
     throw new RangeError(`${layout}: encoding needs ${length} bytes at offset ${offset}, target has ${target.length}`);
   }
   const o: Out = {
-    layout, text, offset,
-    bytes: target, view: new DataView(target.buffer, target.byteOffset, target.byteLength),
+    layout,
+    text,
+    offset,
+    bytes: target,
+    view: new DataView(target.buffer, target.byteOffset, target.byteLength),
   };
   putFields(o, fields, value);
   return o.offset - offset;

@@ -63,21 +63,37 @@ const fill = (summary: string, values: Readonly<Record<string, string | number>>
   summary.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 
 /** A warning of a declared kind at `field`/`offset`, its message the kind's summary filled from `values` (and `field`). */
-export function warning(info: ExpertInfo, field: string, offset: number, values: Readonly<Record<string, string | number>> = {}): DecodeWarning {
+export function warning(
+  info: ExpertInfo,
+  field: string,
+  offset: number,
+  values: Readonly<Record<string, string | number>> = {},
+): DecodeWarning {
   return { code: info.code, field, offset, message: fill(info.summary, { field, ...values }) };
 }
 
 /** A flag byte other than 0 or 1 (decoded as true). */
-export const FLAG_BYTE: ExpertInfo<'flag-byte'> = { code: 'flag-byte', group: 'Malformed', severity: 'Warning', summary: '{field}: flag byte is {value}, expected 0 or 1' };
+export const FLAG_BYTE: ExpertInfo<'flag-byte'> = {
+  code: 'flag-byte',
+  group: 'Malformed',
+  severity: 'Warning',
+  summary: '{field}: flag byte is {value}, expected 0 or 1',
+};
 
 /** A counted list that the message ends before its count (`tolerateShort`): the client takes such a reply as cut. */
 export const SHORT_LIST: ExpertInfo<'short-list'> = {
-  code: 'short-list', group: 'Malformed', severity: 'Warning', summary: '{field}: {declared} entries declared, {present} present before the end of the message',
+  code: 'short-list',
+  group: 'Malformed',
+  severity: 'Warning',
+  summary: '{field}: {declared} entries declared, {present} present before the end of the message',
 };
 
 /** Bytes after the last field of a message. */
 export const TRAILING_BYTES: ExpertInfo<'trailing-bytes'> = {
-  code: 'trailing-bytes', group: 'Malformed', severity: 'Warning', summary: '{count} bytes after the end of the message at offset {offset}',
+  code: 'trailing-bytes',
+  group: 'Malformed',
+  severity: 'Warning',
+  summary: '{count} bytes after the end of the message at offset {offset}',
 };
 
 /** The warnings any layout can meet: declared by the grammar, made by the decoders and emitters. */

@@ -72,9 +72,9 @@ export interface Ipv4Field<N extends string = string> extends Meta {
 
 /** How a string's extent is given on the wire. */
 export type StringSize =
-  | { readonly prefix: IntType }          // length prefix, a field `<abbrev>.len` of its own
-  | { readonly fixed: number }            // fixed width, NUL-padded
-  | { readonly terminator: 0 };           // NUL-terminated
+  | { readonly prefix: IntType } // length prefix, a field `<abbrev>.len` of its own
+  | { readonly fixed: number } // fixed width, NUL-padded
+  | { readonly terminator: 0 }; // NUL-terminated
 
 /** Text, or a decimal number written as text (`numeric`). */
 export interface StringField<N extends string = string, T extends string | number = string> extends Meta {
@@ -134,15 +134,7 @@ export interface GroupField<F extends readonly Field[] = readonly Field[]> exten
 
 /** Any field of a layout declaration, told apart by `kind`. */
 export type Field =
-  | MagicField
-  | ConstField
-  | IntField
-  | BoolField
-  | Ipv4Field
-  | StringField<string, string | number>
-  | BytesField
-  | ListField
-  | GroupField;
+  MagicField | ConstField | IntField | BoolField | Ipv4Field | StringField<string, string | number> | BytesField | ListField | GroupField;
 
 /* ---------- value types inferred from a declaration ---------- */
 
@@ -150,16 +142,22 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 type FieldValue<F> =
-  F extends IntField<infer N> ? { [K in N]: number }
-  : F extends BoolField<infer N> ? { [K in N]: boolean }
-  : F extends Ipv4Field<infer N> ? { [K in N]: string }
-  : F extends StringField<infer N, infer T> ? { [K in N]: T }
-  : F extends BytesField<infer N> ? { [K in N]: Uint8Array }
-  : F extends ListField<infer N, infer E, infer Flat>
-    ? { [K in N]: Array<Flat extends true ? ValueOf<E>[keyof ValueOf<E>] : ValueOf<E>> }
-  : F extends GroupField<infer G> ? ValueOf<G>
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no property: the identity of the intersection below
-  : {};
+  F extends IntField<infer N>
+    ? { [K in N]: number }
+    : F extends BoolField<infer N>
+      ? { [K in N]: boolean }
+      : F extends Ipv4Field<infer N>
+        ? { [K in N]: string }
+        : F extends StringField<infer N, infer T>
+          ? { [K in N]: T }
+          : F extends BytesField<infer N>
+            ? { [K in N]: Uint8Array }
+            : F extends ListField<infer N, infer E, infer Flat>
+              ? { [K in N]: Array<Flat extends true ? ValueOf<E>[keyof ValueOf<E>] : ValueOf<E>> }
+              : F extends GroupField<infer G>
+                ? ValueOf<G>
+                : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no property: the identity of the intersection below
+                  {};
 
 /** The decoded value of a field list: one property per value-carrying field. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` keeps an empty list's value an empty object
@@ -169,8 +167,9 @@ export type ValueOf<F extends readonly Field[]> = Simplify<UnionToIntersection<F
 
 type IntMeta = Meta & { readonly base?: Base; readonly values?: ValueTable };
 
-const intBuilder = (type: IntType) => <const N extends string>(name: N, meta: IntMeta): IntField<N> =>
-  ({ kind: 'int', name, type, base: meta.base ?? 'dec', ...meta });
+const intBuilder =
+  (type: IntType) =>
+  <const N extends string>(name: N, meta: IntMeta): IntField<N> => ({ kind: 'int', name, type, base: meta.base ?? 'dec', ...meta });
 
 /** An unsigned byte, a number in the value: `u8('version', { abbrev: 'acme.version', label: 'Version' })`. Options: `base`, `values`. */
 export const u8 = intBuilder('u8');
@@ -194,26 +193,47 @@ export const bool = <const N extends string>(name: N, meta: Meta): BoolField<N> 
 export const ipv4 = <const N extends string>(name: N, meta: Meta): Ipv4Field<N> => ({ kind: 'ipv4', name, ...meta });
 
 /** `length` opaque bytes, a `Uint8Array` in the value. */
-export const bytes = <const N extends string>(name: N, length: number, meta: Meta): BytesField<N> =>
-  ({ kind: 'bytes', name, length, ...meta });
+export const bytes = <const N extends string>(name: N, length: number, meta: Meta): BytesField<N> => ({
+  kind: 'bytes',
+  name,
+  length,
+  ...meta,
+});
 
 type StringMeta = Meta & { readonly secret?: boolean; readonly redact?: RegExp };
 
 /** A string with an integer length prefix. */
-export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta): StringField<N, string> =>
-  ({ kind: 'string', name, size: { prefix }, ...meta });
+export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta): StringField<N, string> => ({
+  kind: 'string',
+  name,
+  size: { prefix },
+  ...meta,
+});
 
 /** A fixed-width, NUL-padded string. */
-export const fixedString = <const N extends string>(name: N, width: number, meta: StringMeta): StringField<N, string> =>
-  ({ kind: 'string', name, size: { fixed: width }, ...meta });
+export const fixedString = <const N extends string>(name: N, width: number, meta: StringMeta): StringField<N, string> => ({
+  kind: 'string',
+  name,
+  size: { fixed: width },
+  ...meta,
+});
 
 /** A NUL-terminated string. */
-export const cstring = <const N extends string>(name: N, meta: StringMeta): StringField<N, string> =>
-  ({ kind: 'string', name, size: { terminator: 0 }, ...meta });
+export const cstring = <const N extends string>(name: N, meta: StringMeta): StringField<N, string> => ({
+  kind: 'string',
+  name,
+  size: { terminator: 0 },
+  ...meta,
+});
 
 /** A NUL-terminated decimal number. */
-export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta): StringField<N, number> =>
-  ({ kind: 'string', name, size: { terminator: 0 }, numeric, ...meta });
+export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta): StringField<N, number> => ({
+  kind: 'string',
+  name,
+  size: { terminator: 0 },
+  numeric,
+  ...meta,
+});
 
 const latin1Bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
@@ -224,8 +244,13 @@ export const magic = (value: string | readonly number[], meta: Meta): MagicField
     : { kind: 'magic', bytes: Uint8Array.from(value), display: 'hex', ...meta };
 
 /** An integer the layout fixes (an opcode, a packet type): checked when decoding, written when encoding, not in the value. */
-export const constant = (type: IntType, value: number, meta: IntMeta): ConstField =>
-  ({ kind: 'const', type, value, base: meta.base ?? 'dec', ...meta });
+export const constant = (type: IntType, value: number, meta: IntMeta): ConstField => ({
+  kind: 'const',
+  type,
+  value,
+  base: meta.base ?? 'dec',
+  ...meta,
+});
 
 /** A list counted by a prefix of type `count.type`. */
 export const countedList = <const N extends string, const F extends readonly Field[]>(
@@ -236,15 +261,24 @@ export const countedList = <const N extends string, const F extends readonly Fie
 ): ListField<N, F, false> => ({ kind: 'list', name, count, entry, flat: false, ...options });
 
 /** A list ended by an entry whose first (NUL-terminated) string is empty. */
-export function terminatedList<const N extends string, const F extends readonly Field[]>(name: N, until: Meta, entry: Entry<F>, options: { flat: true }): ListField<N, F, true>;
-export function terminatedList<const N extends string, const F extends readonly Field[]>(name: N, until: Meta, entry: Entry<F>, options?: { flat?: false }): ListField<N, F, false>;
+export function terminatedList<const N extends string, const F extends readonly Field[]>(
+  name: N,
+  until: Meta,
+  entry: Entry<F>,
+  options: { flat: true },
+): ListField<N, F, true>;
+export function terminatedList<const N extends string, const F extends readonly Field[]>(
+  name: N,
+  until: Meta,
+  entry: Entry<F>,
+  options?: { flat?: false },
+): ListField<N, F, false>;
 export function terminatedList(name: string, until: Meta, entry: Entry, options: { flat?: boolean } = {}): ListField {
   return { kind: 'list', name, until, entry, flat: options.flat ?? false };
 }
 
 /** A subtree of the annotated tree whose fields belong to the enclosing value (a section of the message). */
-export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> =>
-  ({ kind: 'group', fields, ...meta });
+export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> => ({ kind: 'group', fields, ...meta });
 
 /** The `.len` field that sits under a length-prefixed string's abbreviation. */
 export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label: `${f.label} length` });
@@ -270,14 +304,23 @@ export function secretFields(fields: readonly Field[], into = new Map<string, 'w
 /** Wire size of a field whose size does not depend on the data. */
 export function fixedSize(f: Field): number | undefined {
   switch (f.kind) {
-    case 'magic': return f.bytes.length;
-    case 'const': case 'int': return intSize[f.type];
-    case 'bool': return 1;
-    case 'ipv4': return 4;
-    case 'bytes': return f.length;
-    case 'string': return 'fixed' in f.size ? f.size.fixed : undefined;
-    case 'group': return sizeOf(f.fields);
-    case 'list': return undefined;
+    case 'magic':
+      return f.bytes.length;
+    case 'const':
+    case 'int':
+      return intSize[f.type];
+    case 'bool':
+      return 1;
+    case 'ipv4':
+      return 4;
+    case 'bytes':
+      return f.length;
+    case 'string':
+      return 'fixed' in f.size ? f.size.fixed : undefined;
+    case 'group':
+      return sizeOf(f.fields);
+    case 'list':
+      return undefined;
   }
 }
 

@@ -100,7 +100,7 @@ function* walk(nodes: readonly FieldNode[], depth: number): Generator<[FieldNode
   }
 }
 
-const shownOf = (n: FieldNode, clear: boolean): string => (n.secret && !clear ? n.masked ?? MASK : n.show);
+const shownOf = (n: FieldNode, clear: boolean): string => (n.secret && !clear ? (n.masked ?? MASK) : n.show);
 
 /**
  * The text emitter of `mode` from the interpreter: the tree's lines (four spaces a level,

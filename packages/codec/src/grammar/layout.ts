@@ -65,7 +65,12 @@ export interface Annotation<V, P extends string = Protocol> {
 }
 
 /** What {@link defineLayout} takes: a message's name, its fields in wire order, and how to show it. */
-export interface LayoutSpec<F extends readonly Field[], P extends string = string, M extends string = string, D extends Direction = Direction> {
+export interface LayoutSpec<
+  F extends readonly Field[],
+  P extends string = string,
+  M extends string = string,
+  D extends Direction = Direction,
+> {
   /**
    * Protocol name, lowercase (`samp`, or your own: `acme`): the first part of the layout's id,
    * of its field abbreviations (a test of yours should hold them to it) and of the exports' names.
@@ -91,7 +96,12 @@ export interface LayoutSpec<F extends readonly Field[], P extends string = strin
  * type (inferred from the fields), `P`, `M` and `D` the protocol, message and direction as
  * literal types, so that a union of layouts' packets narrows on them.
  */
-export interface Layout<V = Record<string, unknown>, P extends string = Protocol, M extends string = string, D extends Direction = Direction> {
+export interface Layout<
+  V = Record<string, unknown>,
+  P extends string = Protocol,
+  M extends string = string,
+  D extends Direction = Direction,
+> {
   /** `<protocol>.<message>.<direction>`, e.g. `samp.info.response`. */
   readonly id: string;
   readonly protocol: P;
@@ -165,7 +175,9 @@ export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'V
 
 /** Protocol names as a tree's top item, like Wireshark's protocol titles. */
 export const protocolTitles: Record<Protocol, string> = {
-  samp: 'SA:MP Query Protocol', vcmp: 'VC:MP Query Protocol', mcquery: 'Minecraft Query Protocol (GameSpy4)',
+  samp: 'SA:MP Query Protocol',
+  vcmp: 'VC:MP Query Protocol',
+  mcquery: 'Minecraft Query Protocol (GameSpy4)',
 };
 
 const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
@@ -173,8 +185,10 @@ const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 /** Where `annotateJson` writes before it makes a string of it; reused by every layout. */
 const scratch = new ByteSink();
 
+/** A layout of one of the protocols, its value type left open: what code that handles every message holds. */
+export type QueryLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it, so unknown will not do
 /** A layout of any value, protocol, message and direction: what exporters and registries take. */
-export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name
 
 /** Each layout's declaration, for {@link interpretedLayout}. */
 const specs = new WeakMap<object, Spec>();
@@ -250,7 +264,14 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
   const infoFields = (infoParts ?? []).flatMap((key, i) => {
     if (i % 2 === 0) return [];
     const f = spec.fields.find((x) => 'name' in x && x.name === key);
-    return [{ key, after: infoParts![i + 1]!, hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined, redact: f?.kind === 'string' ? f.redact : undefined }];
+    return [
+      {
+        key,
+        after: infoParts![i + 1]!,
+        hex: f?.kind === 'int' && f.base === 'hex' ? f.type : undefined,
+        redact: f?.kind === 'string' ? f.redact : undefined,
+      },
+    ];
   });
 
   const layout: Layout<V, P, M, D> = {
@@ -285,7 +306,11 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
       const fields = r.fields;
       if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.get(r.error.info.field) === 'whole'));
       return {
-        layout, fields, partial: r.value as Partial<V>, bytesRead: r.bytesRead, warnings,
+        layout,
+        fields,
+        partial: r.value as Partial<V>,
+        bytesRead: r.bytesRead,
+        warnings,
         info: layout.describe(r.value as Partial<V>),
         ...(r.error ? { error: r.error } : { value: r.value as V }),
       };
@@ -308,7 +333,8 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
       emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
       const r = emitWith(emitter, bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
       if (!r) return undefined;
-      const warnings = r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : r.warnings ?? NO_WARNINGS;
+      const warnings =
+        r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : (r.warnings ?? NO_WARNINGS);
       return { value: r.value as V, bytesRead: r.bytesRead, warnings };
     },
 
@@ -365,8 +391,16 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
         const v = (value as Record<string, unknown>)[key];
         // Integers declared hexadecimal read as such; a partial value shows '?' for what is missing.
         // The Info column is not a place for secrets, even with --show-secrets: the tree has them.
-        out += shownValue(v === undefined ? '?' : hex && typeof v === 'number' ? hexOf(v, hex)
-          : redact && typeof v === 'string' ? redacted(v, redact) ?? v : v) + after;
+        out +=
+          shownValue(
+            v === undefined
+              ? '?'
+              : hex && typeof v === 'number'
+                ? hexOf(v, hex)
+                : redact && typeof v === 'string'
+                  ? (redacted(v, redact) ?? v)
+                  : v,
+          ) + after;
       }
       return out;
     },
@@ -383,11 +417,16 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
 export function malformedNode(protocol: string, bytes: Uint8Array, error: CodecError, secret = false): FieldNode {
   const at = Math.min(error.info.offset, bytes.length);
   return {
-    abbrev: `${protocol}.malformed`, label: 'Malformed Packet', offset: at, length: bytes.length - at,
-    value: error.name, show: error.message, generated: true, ...(secret ? { secret: true } : {}),
+    abbrev: `${protocol}.malformed`,
+    label: 'Malformed Packet',
+    offset: at,
+    length: bytes.length - at,
+    value: error.name,
+    show: error.message,
+    generated: true,
+    ...(secret ? { secret: true } : {}),
   };
 }
-
 
 /**
  * The binary-parser decoder of `fields`, or the interpreter where that compiler declines the

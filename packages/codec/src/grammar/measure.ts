@@ -204,7 +204,9 @@ class MeasureCompiler {
 /** Compiles a layout's fields to its measurer. */
 export function compileMeasure(fields: readonly Field[]): Measurer {
   const source = new MeasureCompiler().compile(fields);
-  const factory = new Function('rt', `const { decimal } = rt;\nreturn function measure(bytes, charset) {\n${source}\n};`) as (rt: typeof runtime) => Measurer;
+  const factory = new Function('rt', `const { decimal } = rt;\nreturn function measure(bytes, charset) {\n${source}\n};`) as (
+    rt: typeof runtime,
+  ) => Measurer;
   return factory(runtime);
 }
 

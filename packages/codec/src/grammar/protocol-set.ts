@@ -24,18 +24,25 @@ export interface ProtocolSet<P extends string = string> {
   layoutFor(protocol: P, message: string, direction: Direction | 'either'): Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
 }
 
-const raise: Fail<never> = (error) => { throw error(); };
+const raise: Fail<never> = (error) => {
+  throw error();
+};
 const quietly: Fail<undefined> = () => undefined;
 
 const preview = (b: Uint8Array): string => toHex(b.subarray(0, 8)).replace(/(..)(?!$)/g, '$1 ');
 
-const orList = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join(''));
+const orList = (names: readonly string[]): string =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
 
 /** Recognition over `protocols`; signatures are tried in their order. */
 export function protocolSet<const P extends string>(protocols: readonly ProtocolDeclaration<P>[]): ProtocolSet<P> {
   // Four-byte magics compare as one number; others byte by byte.
-  const magic4: number[] = [], magic4Min: number[] = [], magic4Of: number[] = [];
-  const shortMagic: Uint8Array[] = [], shortMin: number[] = [], shortOf: number[] = [];
+  const magic4: number[] = [],
+    magic4Min: number[] = [],
+    magic4Of: number[] = [];
+  const shortMagic: Uint8Array[] = [],
+    shortMin: number[] = [],
+    shortOf: number[] = [];
   protocols.forEach((p, i) => {
     for (const s of p.signatures) {
       const min = Math.max(s.bytes.length, p.signatureMinLength ?? 0);

@@ -55,17 +55,17 @@ export type RecognitionRule = <E>(bytes: Uint8Array, hint: PacketHint, options: 
  */
 export type PairingKey =
   | {
-    readonly kind: 'echo';
-    readonly from: number;
-    readonly to: number;
-    readonly opcodeAt: number;
-    readonly longer: { readonly to: number; readonly messages: readonly { readonly opcode: string; readonly length?: number }[] };
-  }
+      readonly kind: 'echo';
+      readonly from: number;
+      readonly to: number;
+      readonly opcodeAt: number;
+      readonly longer: { readonly to: number; readonly messages: readonly { readonly opcode: string; readonly length?: number }[] };
+    }
   | {
-    readonly kind: 'session';
-    readonly request: { readonly type: number; readonly session: readonly [number, number] };
-    readonly response: { readonly type: number; readonly session: readonly [number, number] };
-  };
+      readonly kind: 'session';
+      readonly request: { readonly type: number; readonly session: readonly [number, number] };
+      readonly response: { readonly type: number; readonly session: readonly [number, number] };
+    };
 
 /** A byte pattern at a fixed offset that tells one layout from its siblings (for the Wireshark heuristics). */
 export interface RecognitionHint {
@@ -131,7 +131,9 @@ export interface ProtocolDeclaration<P extends string = string, Port extends num
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Declares a protocol: checks that every layout names it, and derives its layouts and signatures. */
-export function defineProtocol<const P extends string, const Port extends number>(spec: ProtocolSpec<P, Port>): ProtocolDeclaration<P, Port> {
+export function defineProtocol<const P extends string, const Port extends number>(
+  spec: ProtocolSpec<P, Port>,
+): ProtocolDeclaration<P, Port> {
   const layouts = [...new Set(Object.values(spec.messages).flatMap((m) => [m.request, m.response]))] as AnyLayout[];
   const signatures: { bytes: Uint8Array; directions: Direction[] }[] = [];
   for (const l of layouts) {
@@ -200,10 +202,23 @@ const hexByte = (b: number): string => `0x${b.toString(16).padStart(2, '0')}`;
  * The message whose opcode is the character at `at` (a table keyed by opcode character), or
  * the failure: too short to hold the opcode, or an opcode the table lacks.
  */
-export function byOpcode<E>(p: { readonly name: string; readonly title: string }, table: Readonly<Record<string, MessagePair>>, at: number, bytes: Uint8Array, fail: Fail<E>): MessagePair | E {
+export function byOpcode<E>(
+  p: { readonly name: string; readonly title: string },
+  table: Readonly<Record<string, MessagePair>>,
+  at: number,
+  bytes: Uint8Array,
+  fail: Fail<E>,
+): MessagePair | E {
   if (bytes.length <= at) {
-    return fail(() => new UnrecognizedPacketError(`${p.name}: a ${p.title} query is at least ${at + 1} bytes, got ${bytes.length}`,
-      { field: `${p.name}.opcode`, offset: bytes.length, needed: at + 1, available: bytes.length }));
+    return fail(
+      () =>
+        new UnrecognizedPacketError(`${p.name}: a ${p.title} query is at least ${at + 1} bytes, got ${bytes.length}`, {
+          field: `${p.name}.opcode`,
+          offset: bytes.length,
+          needed: at + 1,
+          available: bytes.length,
+        }),
+    );
   }
   const pair = table[String.fromCharCode(bytes[at]!)];
   return pair ?? fail(() => new UnknownOpcodeError({ layout: '', field: `${p.name}.opcode`, offset: at, actual: hexByte(bytes[at]!) }));

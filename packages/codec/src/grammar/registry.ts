@@ -9,8 +9,18 @@ import type { Layout, Protocol } from './layout.ts';
 
 /** Wireshark field types, as `tshark -G fields` prints them. */
 export type FieldType =
-  | 'FT_NONE' | 'FT_BOOLEAN' | 'FT_UINT8' | 'FT_UINT16' | 'FT_UINT32' | 'FT_INT32'
-  | 'FT_IPv4' | 'FT_STRING' | 'FT_STRINGZ' | 'FT_BYTES' | 'FT_FRAMENUM' | 'FT_RELATIVE_TIME';
+  | 'FT_NONE'
+  | 'FT_BOOLEAN'
+  | 'FT_UINT8'
+  | 'FT_UINT16'
+  | 'FT_UINT32'
+  | 'FT_INT32'
+  | 'FT_IPv4'
+  | 'FT_STRING'
+  | 'FT_STRINGZ'
+  | 'FT_BYTES'
+  | 'FT_FRAMENUM'
+  | 'FT_RELATIVE_TIME';
 
 /** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`). */
 export interface RegisteredField<P extends string = Protocol> {
@@ -30,7 +40,13 @@ export interface RegisteredField<P extends string = Protocol> {
 }
 
 const intFieldType: Record<IntType, FieldType> = {
-  u8: 'FT_UINT8', u16le: 'FT_UINT16', u16be: 'FT_UINT16', u32le: 'FT_UINT32', u32be: 'FT_UINT32', i32le: 'FT_INT32', i32be: 'FT_INT32',
+  u8: 'FT_UINT8',
+  u16le: 'FT_UINT16',
+  u16be: 'FT_UINT16',
+  u32le: 'FT_UINT32',
+  u32be: 'FT_UINT32',
+  i32le: 'FT_INT32',
+  i32be: 'FT_INT32',
 };
 const endianOf = (t: IntType): 'le' | 'be' | undefined => (t.endsWith('le') ? 'le' : t.endsWith('be') ? 'be' : undefined);
 
@@ -66,8 +82,12 @@ export function rowsOf(f: Field): Row[] {
     case 'group':
       return [{ abbrev: f.abbrev, label: f.label, type: 'FT_NONE', base: 'none', doc }, ...f.fields.flatMap(rowsOf)];
     case 'list': {
-      const head = f.count ? [intRow(f.count.abbrev, f.count.label, f.count.type, 'dec', f.count.doc ?? `Number of ${f.entry.label.toLowerCase()} entries`)] : [];
-      const entry: Row[] = f.flat ? [] : [{ abbrev: f.entry.abbrev, label: f.entry.label, type: 'FT_NONE', base: 'none', doc: f.entry.doc ?? '' }];
+      const head = f.count
+        ? [intRow(f.count.abbrev, f.count.label, f.count.type, 'dec', f.count.doc ?? `Number of ${f.entry.label.toLowerCase()} entries`)]
+        : [];
+      const entry: Row[] = f.flat
+        ? []
+        : [{ abbrev: f.entry.abbrev, label: f.entry.label, type: 'FT_NONE', base: 'none', doc: f.entry.doc ?? '' }];
       const end = f.until ? [intRow(f.until.abbrev, f.until.label, 'u8', 'dec', f.until.doc ?? 'Empty string that ends the list')] : [];
       return [...head, ...entry, ...f.entry.fields.flatMap(rowsOf), ...end];
     }
@@ -77,10 +97,38 @@ export function rowsOf(f: Field): Row[] {
 /** Fields every protocol adds that are not on the wire. */
 export function generatedRows(protocol: string): Row[] {
   return [
-    { abbrev: `${protocol}.response_in`, label: 'Response In', type: 'FT_FRAMENUM', base: 'none', doc: 'Frame number of the response to this request', generated: true },
-    { abbrev: `${protocol}.response_to`, label: 'Request In', type: 'FT_FRAMENUM', base: 'none', doc: 'Frame number of the request this responds to', generated: true },
-    { abbrev: `${protocol}.time`, label: 'Time', type: 'FT_RELATIVE_TIME', base: 'none', doc: 'Time between request and response, in seconds', generated: true },
-    { abbrev: `${protocol}.malformed`, label: 'Malformed Packet', type: 'FT_NONE', base: 'none', doc: 'Where and why decoding stopped on a truncated or inconsistent packet', generated: true },
+    {
+      abbrev: `${protocol}.response_in`,
+      label: 'Response In',
+      type: 'FT_FRAMENUM',
+      base: 'none',
+      doc: 'Frame number of the response to this request',
+      generated: true,
+    },
+    {
+      abbrev: `${protocol}.response_to`,
+      label: 'Request In',
+      type: 'FT_FRAMENUM',
+      base: 'none',
+      doc: 'Frame number of the request this responds to',
+      generated: true,
+    },
+    {
+      abbrev: `${protocol}.time`,
+      label: 'Time',
+      type: 'FT_RELATIVE_TIME',
+      base: 'none',
+      doc: 'Time between request and response, in seconds',
+      generated: true,
+    },
+    {
+      abbrev: `${protocol}.malformed`,
+      label: 'Malformed Packet',
+      type: 'FT_NONE',
+      base: 'none',
+      doc: 'Where and why decoding stopped on a truncated or inconsistent packet',
+      generated: true,
+    },
   ];
 }
 

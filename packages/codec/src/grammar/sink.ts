@@ -17,7 +17,15 @@ const decoder = new TextDecoder();
 export const asciiBytes = (text: string): Uint8Array => encoder.encode(text);
 
 /** The escape JSON.stringify writes for a character, or undefined for one written as it is. */
-const shortEscapes: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+const shortEscapes: Readonly<Record<number, string>> = {
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0c: '\\f',
+  0x0d: '\\r',
+  0x22: '\\"',
+  0x5c: '\\\\',
+};
 
 /** A growable byte buffer that JSON is written into as UTF-8 (see the module comment above). */
 export class ByteSink {
@@ -194,7 +202,27 @@ function utf8(buf: Uint8Array, at: number, text: string, escape: boolean, from =
 
 /** Writes `n` (0 ≤ n < 2^31) in decimal at `at`; returns where it ended. */
 function smallDigits(buf: Uint8Array, at: number, n: number): number {
-  const end = at + (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10);
+  const end =
+    at +
+    (n < 10
+      ? 1
+      : n < 100
+        ? 2
+        : n < 1000
+          ? 3
+          : n < 10000
+            ? 4
+            : n < 100000
+              ? 5
+              : n < 1000000
+                ? 6
+                : n < 10000000
+                  ? 7
+                  : n < 100000000
+                    ? 8
+                    : n < 1000000000
+                      ? 9
+                      : 10);
   padded(buf, at, end, n);
   return end;
 }

@@ -11,19 +11,29 @@ export const nodeValueToJson = (v: NodeValue): string | number | boolean | null 
 
 /** A tree node as JSON: the dissector's `fields` items and what `Layout.annotateJson` writes. */
 export interface JsonNode {
-  abbrev: string; label: string; offset: number; length: number;
-  value: string | number | boolean | null; show: string;
+  abbrev: string;
+  label: string;
+  offset: number;
+  length: number;
+  value: string | number | boolean | null;
+  show: string;
   /** `charset: 'auto'`, a string not all ASCII: what was chosen and how sure (0.5…1). */
-  charset?: string; confidence?: number;
-  children?: JsonNode[]; generated?: true;
+  charset?: string;
+  confidence?: number;
+  children?: JsonNode[];
+  generated?: true;
 }
 
 /** A tree node as JSON, secrets masked unless `showSecrets`. */
 export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
   const hidden = n.secret && !showSecrets;
   return {
-    abbrev: n.abbrev, label: n.label, offset: n.offset, length: n.length,
-    value: hidden ? n.masked ?? MASK : nodeValueToJson(n.value), show: hidden ? n.masked ?? MASK : n.show,
+    abbrev: n.abbrev,
+    label: n.label,
+    offset: n.offset,
+    length: n.length,
+    value: hidden ? (n.masked ?? MASK) : nodeValueToJson(n.value),
+    show: hidden ? (n.masked ?? MASK) : n.show,
     ...(n.charset !== undefined ? { charset: n.charset, confidence: n.confidence! } : {}),
     ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
     ...(n.generated ? { generated: true as const } : {}),

@@ -3,13 +3,20 @@ import type { IntType } from './fields.ts';
 
 export function readInt(view: DataView, offset: number, type: IntType): number {
   switch (type) {
-    case 'u8': return view.getUint8(offset);
-    case 'u16le': return view.getUint16(offset, true);
-    case 'u16be': return view.getUint16(offset, false);
-    case 'u32le': return view.getUint32(offset, true);
-    case 'u32be': return view.getUint32(offset, false);
-    case 'i32le': return view.getInt32(offset, true);
-    case 'i32be': return view.getInt32(offset, false);
+    case 'u8':
+      return view.getUint8(offset);
+    case 'u16le':
+      return view.getUint16(offset, true);
+    case 'u16be':
+      return view.getUint16(offset, false);
+    case 'u32le':
+      return view.getUint32(offset, true);
+    case 'u32be':
+      return view.getUint32(offset, false);
+    case 'i32le':
+      return view.getInt32(offset, true);
+    case 'i32be':
+      return view.getInt32(offset, false);
   }
 }
 
@@ -26,19 +33,31 @@ export const intReaders: Record<IntType, (b: Uint8Array, at: number) => number> 
 
 export function writeInt(view: DataView, offset: number, type: IntType, value: number): void {
   switch (type) {
-    case 'u8': return view.setUint8(offset, value);
-    case 'u16le': return view.setUint16(offset, value, true);
-    case 'u16be': return view.setUint16(offset, value, false);
-    case 'u32le': return view.setUint32(offset, value, true);
-    case 'u32be': return view.setUint32(offset, value, false);
-    case 'i32le': return view.setInt32(offset, value, true);
-    case 'i32be': return view.setInt32(offset, value, false);
+    case 'u8':
+      return view.setUint8(offset, value);
+    case 'u16le':
+      return view.setUint16(offset, value, true);
+    case 'u16be':
+      return view.setUint16(offset, value, false);
+    case 'u32le':
+      return view.setUint32(offset, value, true);
+    case 'u32be':
+      return view.setUint32(offset, value, false);
+    case 'i32le':
+      return view.setInt32(offset, value, true);
+    case 'i32be':
+      return view.setInt32(offset, value, false);
   }
 }
 
 const ranges: Record<IntType, readonly [number, number]> = {
-  u8: [0, 0xff], u16le: [0, 0xffff], u16be: [0, 0xffff], u32le: [0, 0xffffffff], u32be: [0, 0xffffffff],
-  i32le: [-0x80000000, 0x7fffffff], i32be: [-0x80000000, 0x7fffffff],
+  u8: [0, 0xff],
+  u16le: [0, 0xffff],
+  u16be: [0, 0xffff],
+  u32le: [0, 0xffffffff],
+  u32be: [0, 0xffffffff],
+  i32le: [-0x80000000, 0x7fffffff],
+  i32be: [-0x80000000, 0x7fffffff],
 };
 
 /** Inclusive range of an integer wire type. */

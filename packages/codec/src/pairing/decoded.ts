@@ -6,7 +6,7 @@
  * these per datagram exactly as it did.
  */
 import { CodecError } from '../errors.ts';
-import type { CodecOptions, Decoded, Direction, Layout, Protocol } from '../grammar/layout.ts';
+import type { CodecOptions, Decoded, Direction, Protocol, QueryLayout } from '../grammar/layout.ts';
 import { decodePacket, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
 import type { CodecErrorJson, Datagram, DecodedDatagram, PairingEvent, UndecodableEvent } from './types.ts';
 
@@ -16,7 +16,11 @@ import type { CodecErrorJson, Datagram, DecodedDatagram, PairingEvent, Undecodab
  * The value it returns is what the events carry; the pairer itself reads only a
  * Minecraft `token` from it.
  */
-export type PacketDecoder<M> = (datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined) => Decoded<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type PacketDecoder<M> = (
+  datagram: Datagram<M>,
+  layout: QueryLayout,
+  codec: CodecOptions | undefined,
+) => Decoded<Record<string, unknown>>;
 
 export const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layout.decode(d.bytes, codec);
 
@@ -41,7 +45,7 @@ export class DecodedMessage<M> implements DecodedDatagram<M>, AnyDecodedPacket {
     readonly protocol: Protocol,
     readonly direction: Direction,
     readonly message: string,
-    readonly layout: Layout<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    readonly layout: QueryLayout,
     readonly value: Record<string, unknown>,
     readonly bytesRead: number,
     readonly warnings: Decoded<unknown>['warnings'],
@@ -58,9 +62,19 @@ export const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Rec
 export const errorJson = (e: unknown): CodecErrorJson =>
   e instanceof CodecError
     ? e.toJSON()
-    : { type: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e), layout: '', field: '', offset: 0 };
+    : {
+        type: e instanceof Error ? e.name : 'Error',
+        message: e instanceof Error ? e.message : String(e),
+        layout: '',
+        field: '',
+        offset: 0,
+      };
 
-export const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({ kind: 'undecodable', datagram, error: errorJson(error) });
+export const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEvent<M> => ({
+  kind: 'undecodable',
+  datagram,
+  error: errorJson(error),
+});
 
 /**
  * A datagram that is no query message, its error made when asked: most of a capture's
@@ -70,7 +84,10 @@ export const undecodable = <M>(datagram: Datagram<M>, error: unknown): PairingEv
 export class Unrecognized<M> implements UndecodableEvent<M> {
   readonly kind = 'undecodable';
   #error: CodecErrorJson | undefined;
-  constructor(readonly datagram: Datagram<M>, private readonly codec: CodecOptions | undefined) {}
+  constructor(
+    readonly datagram: Datagram<M>,
+    private readonly codec: CodecOptions | undefined,
+  ) {}
 
   get error(): CodecErrorJson {
     return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec)));
@@ -85,7 +102,12 @@ export class Unrecognized<M> implements UndecodableEvent<M> {
 const replyHints = new Map<string | undefined, PacketHint>();
 export const replyHint = (message: string | undefined): PacketHint => {
   let hint = replyHints.get(message);
-  if (!hint) replyHints.set(message, (hint = message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }));
+  if (!hint)
+    replyHints.set(
+      message,
+      (hint =
+        message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }),
+    );
   return hint;
 };
 
@@ -100,7 +122,11 @@ export class Recalled<M> implements DecodedDatagram<M>, AnyDecodedPacket {
   readonly message: string;
   #decoded: Decoded<Record<string, unknown>> | undefined;
 
-  constructor(readonly datagram: Datagram<M>, readonly layout: Layout<any>, private readonly codec: CodecOptions | undefined) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  constructor(
+    readonly datagram: Datagram<M>,
+    readonly layout: QueryLayout,
+    private readonly codec: CodecOptions | undefined,
+  ) {
     this.protocol = layout.protocol;
     this.direction = layout.direction === 'response' ? 'response' : 'request';
     this.message = layout.message;
@@ -139,12 +165,21 @@ export class Recalled<M> implements DecodedDatagram<M>, AnyDecodedPacket {
   }
 }
 
-export const decodedAgain = <M>(datagram: Datagram<M>, layout: Layout<any>, codec: CodecOptions | undefined): DecodedDatagram<M> => // eslint-disable-line @typescript-eslint/no-explicit-any
+export const decodedAgain = <M>(datagram: Datagram<M>, layout: QueryLayout, codec: CodecOptions | undefined): DecodedDatagram<M> =>
   new Recalled(datagram, layout, codec);
 
 /** `like`, read from another datagram with the same bytes (the first copy of a repeated reply). */
 export const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): DecodedDatagram<M> =>
-  new DecodedMessage(datagram, like.protocol, like.direction, like.message, like.packet.layout, like.value, like.packet.bytesRead, like.packet.warnings);
+  new DecodedMessage(
+    datagram,
+    like.protocol,
+    like.direction,
+    like.message,
+    like.packet.layout,
+    like.value,
+    like.packet.bytesRead,
+    like.packet.warnings,
+  );
 
 /** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
 export function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {

@@ -6,7 +6,12 @@
 import { declareExperts, type ExpertInfo } from '../grammar/expert.ts';
 import type { UnmatchedCause } from './types.ts';
 
-const sequence = <C extends UnmatchedCause>(code: C, summary: string): ExpertInfo<C> => ({ code, group: 'Sequence', severity: 'Warning', summary });
+const sequence = <C extends UnmatchedCause>(code: C, summary: string): ExpertInfo<C> => ({
+  code,
+  group: 'Sequence',
+  severity: 'Warning',
+  summary,
+});
 
 /** The expert item of each unmatched cause. */
 export const unmatchedExperts: { readonly [C in UnmatchedCause]: ExpertInfo<C> } = {

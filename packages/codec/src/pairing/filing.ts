@@ -5,7 +5,7 @@
  * requests, oldest or newest first. Moved out of pairer.ts unchanged: the pairer calls these
  * per datagram exactly as it did.
  */
-import type { Layout, Protocol } from '../grammar/layout.ts';
+import type { Protocol, QueryLayout } from '../grammar/layout.ts';
 import { FifoIndex, type Match } from './collections.ts';
 import type { ExchangeMemory, Outcome } from './memory.ts';
 import { collected, keyRules, sameEndpoint, type Filed as FiledRequest, type Keys } from './rules.ts';
@@ -50,17 +50,28 @@ export interface Staged extends FiledRequest {
 type Matchers = Record<Side, Match<Staged, Datagram>>;
 
 /** A protocol's matchers: its rule's identity of a pending request, made once (no closure per lookup). */
-export const matchers = Object.fromEntries(Object.entries(keyRules).map(([protocol, rule]) => [protocol, {
-  exact: (r, d) => r.outcome === undefined && rule.exact(r, d),
-  loose: (r, d) => r.outcome === undefined && rule.loose(r, d),
-} satisfies Matchers])) as Record<Protocol, Matchers>;
+export const matchers = Object.fromEntries(
+  Object.entries(keyRules).map(([protocol, rule]) => [
+    protocol,
+    {
+      exact: (r, d) => r.outcome === undefined && rule.exact(r, d),
+      loose: (r, d) => r.outcome === undefined && rule.loose(r, d),
+    } satisfies Matchers,
+  ]),
+) as Record<Protocol, Matchers>;
 
 /** Where the keys of one side start and end: the exact half of a request's keys, then the loose half. */
 export const sideStart = (keys: Keys, side: Side): number => (side === 'exact' ? 0 : keys.length >> 1);
 export const sideEnd = (keys: Keys, side: Side): number => (side === 'exact' ? keys.length >> 1 : keys.length);
 
 /** The oldest live request filed under one of `keys` (of `side`) that `match` accepts for the reply `d`. */
-export const firstUnder = <T extends Staged & { done: boolean }>(index: FifoIndex<T>, keys: Keys, side: Side, match: Match<Staged, Datagram>, d: Datagram): T | undefined => {
+export const firstUnder = <T extends Staged & { done: boolean }>(
+  index: FifoIndex<T>,
+  keys: Keys,
+  side: Side,
+  match: Match<Staged, Datagram>,
+  d: Datagram,
+): T | undefined => {
   for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
     const hit = index.first(keys[i]!, match, d);
     if (hit) return hit;
@@ -69,7 +80,13 @@ export const firstUnder = <T extends Staged & { done: boolean }>(index: FifoInde
 };
 
 /** Finished requests remembered under one of `keys` (of `side`) whose request `d` answers, newest first. */
-export function* rememberedUnder<M>(memory: ExchangeMemory<M>, protocol: Protocol, keys: Keys, side: Side, d: Datagram): Generator<number, void> {
+export function* rememberedUnder<M>(
+  memory: ExchangeMemory<M>,
+  protocol: Protocol,
+  keys: Keys,
+  side: Side,
+  d: Datagram,
+): Generator<number, void> {
   const rule = keyRules[protocol];
   const test = side === 'exact' ? rule.exact : rule.loose;
   for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) yield* memory.newestUnder(keys[i]!, side === 'exact', d, test);
@@ -82,16 +99,18 @@ export const newestRemembered = <M>(memory: ExchangeMemory<M>, protocol: Protoco
 
 /** A pending request byte for byte the same as `d`, from the same client to the same server. */
 export const identical = (r: Staged, d: Datagram): boolean =>
-  r.outcome === undefined && sameEndpoint(r.datagram.from, d.from) && sameEndpoint(r.datagram.to, d.to) && sameBytes(r.datagram.bytes, d.bytes);
+  r.outcome === undefined &&
+  sameEndpoint(r.datagram.from, d.from) &&
+  sameEndpoint(r.datagram.to, d.to) &&
+  sameBytes(r.datagram.bytes, d.bytes);
 
 /** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
 export const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
 
 /** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
-const collecting = new Map<Layout<any>, boolean>(); // eslint-disable-line @typescript-eslint/no-explicit-any
-export const collects = (layout: Layout<any>): boolean => { // eslint-disable-line @typescript-eslint/no-explicit-any
+const collecting = new Map<QueryLayout, boolean>();
+export const collects = (layout: QueryLayout): boolean => {
   let yes = collecting.get(layout);
   if (yes === undefined) collecting.set(layout, (yes = collected.has(`${layout.protocol}.${layout.message}`)));
   return yes;
 };
-

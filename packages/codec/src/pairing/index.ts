@@ -9,6 +9,17 @@ export { clientOf, shardOf } from './rules.ts';
 export { unmatchedExperts } from './expert.ts';
 export { ByteRing, EntryRing, KeyTable, Registry, bigint64s, float64s, int32s, refs, uint16s, uint32s, uint8s } from './ring.ts';
 export type {
-  Endpoint, Datagram, DecodedDatagram, PairingEvent, PairerOptions, CodecErrorJson,
-  ExchangeEvent, UnansweredEvent, UnmatchedEvent, UnmatchedCause, DuplicateEvent, UndecodableEvent, OverflowEvent,
+  Endpoint,
+  Datagram,
+  DecodedDatagram,
+  PairingEvent,
+  PairerOptions,
+  CodecErrorJson,
+  ExchangeEvent,
+  UnansweredEvent,
+  UnmatchedEvent,
+  UnmatchedCause,
+  DuplicateEvent,
+  UndecodableEvent,
+  OverflowEvent,
 } from './types.ts';

@@ -12,13 +12,24 @@
  * Both let go strictly from the oldest: entries leave in the order they came, as every
  * deadline here is a fixed duration after a time that does not go back.
  */
-import type { Layout } from '../grammar/layout.ts';
 import type { Keys, Filed } from './rules.ts';
 import {
-  ByteRing, EntryRing, Interned, KeyTable, Metas, Registry, bigint64s as bigint64, float64s as float64, hashA, hashB, int32s as int32,
-  uint16s as uint16, uint8s as uint8,
+  ByteRing,
+  EntryRing,
+  Interned,
+  KeyTable,
+  Metas,
+  Registry,
+  bigint64s as bigint64,
+  float64s as float64,
+  hashA,
+  hashB,
+  int32s as int32,
+  uint16s as uint16,
+  uint8s as uint8,
 } from './ring.ts';
 import type { Datagram, Endpoint } from './types.ts';
+import type { QueryLayout } from '../grammar/layout.ts';
 
 /** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
 export type Outcome = 'answered' | 'unanswered' | 'overflow';
@@ -37,7 +48,7 @@ export interface ReplyFacts<M> {
 
 /** A finished request, as the pairer hands it over. */
 export interface FinishedFacts<M> {
-  readonly layout: Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly layout: QueryLayout;
   readonly request: Datagram<M>;
   readonly issuer: Datagram | undefined;
   readonly keys: Keys;
@@ -82,7 +93,7 @@ export class ExchangeMemory<M> {
   #from = int32(1024);
   #to = int32(1024);
   readonly #meta = new Metas<M>(1024);
-  readonly #layouts = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly #layouts = new Registry<QueryLayout>();
   readonly #endpoints = new Interned<Endpoint>();
 
   #replyA = int32(1024);
@@ -233,7 +244,7 @@ export class ExchangeMemory<M> {
     return this.#collects[this.#ring.slot(n)] === 1;
   }
 
-  layout(n: number): Layout<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  layout(n: number): QueryLayout {
     return this.#layouts.value(this.#layout[this.#ring.slot(n)]!);
   }
 
@@ -243,7 +254,9 @@ export class ExchangeMemory<M> {
     const meta = this.#meta.get(s);
     const d = {
       bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(),
-      from: this.#endpoints.value(this.#from[s]!), to: this.#endpoints.value(this.#to[s]!), time: this.#time[s]!,
+      from: this.#endpoints.value(this.#from[s]!),
+      to: this.#endpoints.value(this.#to[s]!),
+      time: this.#time[s]!,
     };
     return meta === undefined ? d : { ...d, meta };
   }

@@ -28,11 +28,18 @@ import type { Protocol } from '../grammar/layout.ts';
 import { identify, recognize, type PacketHint } from '../packet.ts';
 import { Chain, type Linked } from './collections.ts';
 import { DeadlineQueue, type Timed } from './deadlines.ts';
+import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder } from './decoded.ts';
 import {
-  Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder,
-} from './decoded.ts';
-import {
-  Filed, collects, firstUnder, identical, matchers, newestRemembered, rememberedUnder, sideEnd, sideStart, turnedRound,
+  Filed,
+  collects,
+  firstUnder,
+  identical,
+  matchers,
+  newestRemembered,
+  rememberedUnder,
+  sideEnd,
+  sideStart,
+  turnedRound,
 } from './filing.ts';
 import { ExchangeMemory, type Outcome } from './memory.ts';
 import { keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
@@ -97,7 +104,10 @@ export class QueryPairer<M = unknown> {
     this.#decode = options.decode ?? decodeByLayout;
     this.#retain = options.retain;
     this.#ns = {
-      timeout: nanos(o.timeoutMs), quiet: nanos(o.rconQuietMs), window: nanos(o.duplicateWindowMs), tokenLife: nanos(o.tokenLifetimeMs),
+      timeout: nanos(o.timeoutMs),
+      quiet: nanos(o.rconQuietMs),
+      window: nanos(o.duplicateWindowMs),
+      tokenLife: nanos(o.tokenLifetimeMs),
     };
   }
 
@@ -222,9 +232,17 @@ export class QueryPairer<M = unknown> {
     try {
       const reply = this.#readMinecraftReply(d);
       if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
-        return { kind: 'unmatched', datagram: d, decoded: reply, reason: 'no Minecraft query request pending in this conversation', cause: 'no-request' };
+        return {
+          kind: 'unmatched',
+          datagram: d,
+          decoded: reply,
+          reason: 'no Minecraft query request pending in this conversation',
+          cause: 'no-request',
+        };
       }
-    } catch { /* not a reply either: report the error of the plain decode */ }
+    } catch {
+      /* not a reply either: report the error of the plain decode */
+    }
     return new Unrecognized(d, this.#o.codec);
   }
 
@@ -232,9 +250,11 @@ export class QueryPairer<M = unknown> {
     const keys = keyRules[protocol].response(d);
     const m = matchers[protocol];
     const { exact, loose } = this.#filed;
-    return firstUnder(exact, keys, 'exact', m.exact, d) !== undefined
-      || newestRemembered(this.#memory, protocol, keys, 'exact', d) >= 0
-      || firstUnder(loose, keys, 'loose', m.loose, d) !== undefined;
+    return (
+      firstUnder(exact, keys, 'exact', m.exact, d) !== undefined ||
+      newestRemembered(this.#memory, protocol, keys, 'exact', d) >= 0 ||
+      firstUnder(loose, keys, 'loose', m.loose, d) !== undefined
+    );
   }
 
   #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
@@ -250,10 +270,22 @@ export class QueryPairer<M = unknown> {
     const issuer = issued >= 0 ? this.#tokens.issuer(issued, this.#copy) : undefined;
     const keys = keyRules[request.protocol].request(request.datagram, issuer);
     const p: Filing<M> = {
-      kind: 'request', outcome: undefined, request, protocol: request.protocol, datagram: request.datagram, issuer, token: issued, responses: NO_RESPONSES,
-      prev: undefined, next: undefined,
-      deadline: now + this.#ns.timeout, timer: undefined, done: false,
-      keys, collects: collecting, ambiguous: false,
+      kind: 'request',
+      outcome: undefined,
+      request,
+      protocol: request.protocol,
+      datagram: request.datagram,
+      issuer,
+      token: issued,
+      responses: NO_RESPONSES,
+      prev: undefined,
+      next: undefined,
+      deadline: now + this.#ns.timeout,
+      timer: undefined,
+      done: false,
+      keys,
+      collects: collecting,
+      ambiguous: false,
     };
     if (!collecting) {
       // The one case no rule can settle: the same request twice from one socket, both waiting.
@@ -280,7 +312,8 @@ export class QueryPairer<M = unknown> {
     const match = matchers[request.protocol].exact;
     let earlier: Filing<M>[] | undefined;
     for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
-      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen)) if (p.collects && p.responses.length > 0) (earlier ??= []).push(p);
+      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen))
+        if (p.collects && p.responses.length > 0) (earlier ??= []).push(p);
     }
     if (earlier) for (const p of earlier.reverse()) this.#finish(p, 'answered', now, '', out);
   }
@@ -315,9 +348,23 @@ export class QueryPairer<M = unknown> {
     if (newest >= 0) {
       const r = this.#read(d, decoded, out, memory.layout(newest).message);
       if (r) {
-        out.push(copy >= 0
-          ? { kind: 'duplicate', response: r, of: this.#recall(copy), original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r) }
-          : { kind: 'unmatched', datagram: d, decoded: r, reason: this.#afterwards(newest, d), cause: this.#causeAfterwards(newest), request: this.#recall(newest) });
+        out.push(
+          copy >= 0
+            ? {
+                kind: 'duplicate',
+                response: r,
+                of: this.#recall(copy),
+                original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r),
+              }
+            : {
+                kind: 'unmatched',
+                datagram: d,
+                decoded: r,
+                reason: this.#afterwards(newest, d),
+                cause: this.#causeAfterwards(newest),
+                request: this.#recall(newest),
+              },
+        );
       }
       return;
     }
@@ -344,9 +391,12 @@ export class QueryPairer<M = unknown> {
   #causeAfterwards(n: number): UnmatchedCause {
     const memory = this.#memory;
     switch (memory.outcome(n)) {
-      case 'answered': return memory.collects(n) ? 'rcon-closed' : 'extra';
-      case 'unanswered': return 'late';
-      case 'overflow': return 'dropped';
+      case 'answered':
+        return memory.collects(n) ? 'rcon-closed' : 'extra';
+      case 'unanswered':
+        return 'late';
+      case 'overflow':
+        return 'dropped';
     }
   }
 
@@ -394,7 +444,11 @@ export class QueryPairer<M = unknown> {
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
     const hint = cause === 'timeout' ? silenceReasons[`${protocol}.${message}`] : undefined;
-    const reason = hint ? `no reply (${hint})` : cause === 'timeout' ? `no reply within ${this.#o.timeoutMs} ms` : 'no reply before the input ended';
+    const reason = hint
+      ? `no reply (${hint})`
+      : cause === 'timeout'
+        ? `no reply within ${this.#o.timeoutMs} ms`
+        : 'no reply before the input ended';
     this.#finish(p, 'unanswered', when, reason, out);
   }
 
@@ -418,14 +472,26 @@ export class QueryPairer<M = unknown> {
         if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
         break;
       }
-      case 'unanswered': out.push(p.ambiguous ? { kind: 'unanswered', request, reason, ambiguous: true } : { kind: 'unanswered', request, reason }); break;
-      case 'overflow': out.push({ kind: 'overflow', request, responses, reason }); break;
+      case 'unanswered':
+        out.push(p.ambiguous ? { kind: 'unanswered', request, reason, ambiguous: true } : { kind: 'unanswered', request, reason });
+        break;
+      case 'overflow':
+        out.push({ kind: 'overflow', request, responses, reason });
+        break;
     }
     const memory = this.#memory;
-    memory.remember({
-      layout: request.packet.layout, request: request.datagram, issuer: p.issuer, keys: p.keys, outcome, collects: p.collects,
-      replies: responses.map((r) => r.datagram),
-    }, when + this.#ns.window);
+    memory.remember(
+      {
+        layout: request.packet.layout,
+        request: request.datagram,
+        issuer: p.issuer,
+        keys: p.keys,
+        outcome,
+        collects: p.collects,
+        replies: responses.map((r) => r.datagram),
+      },
+      when + this.#ns.window,
+    );
     if (memory.size > this.#o.maxPending) memory.forgetOldest();
   }
 
@@ -439,7 +505,10 @@ export class QueryPairer<M = unknown> {
     const tokens = this.#tokens;
     const previous = tokens.find(key, token, request.datagram);
     if (previous >= 0) tokens.drop(previous);
-    tokens.keep({ key, token, layouts: [request.packet.layout, reply.packet.layout], request: request.datagram, reply: reply.datagram }, when + this.#ns.tokenLife);
+    tokens.keep(
+      { key, token, layouts: [request.packet.layout, reply.packet.layout], request: request.datagram, reply: reply.datagram },
+      when + this.#ns.tokenLife,
+    );
     if (tokens.size > this.#o.maxPending) tokens.forgetOldest();
   }
 
@@ -460,7 +529,12 @@ export class QueryPairer<M = unknown> {
     const [requestLayout, replyLayout] = tokens.layouts(n);
     const [request, reply] = tokens.exchange(n);
     const codec = this.#o.codec;
-    return { kind: 'exchange', request: decodedAgain(request, requestLayout, codec), responses: [decodedAgain(reply, replyLayout, codec)], rtt: reply.time - request.time };
+    return {
+      kind: 'exchange',
+      request: decodedAgain(request, requestLayout, codec),
+      responses: [decodedAgain(reply, replyLayout, codec)],
+      rtt: reply.time - request.time,
+    };
   }
 
   /** A copy of a few bytes the pairer keeps while a request is pending, in a buffer shared by many. */

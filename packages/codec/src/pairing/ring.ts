@@ -235,7 +235,10 @@ export class EntryRing {
   next = 0;
   #capacity: number;
 
-  constructor(capacity: number, private readonly onGrow: (from: number, to: number) => void) {
+  constructor(
+    capacity: number,
+    private readonly onGrow: (from: number, to: number) => void,
+  ) {
     this.#capacity = capacity;
   }
 

@@ -56,8 +56,7 @@ const client = (d: Datagram, side: Side): Endpoint => (side === 'request' ? d.fr
 const server = (d: Datagram, side: Side): Endpoint => (side === 'request' ? d.to : d.from);
 
 /** The conversation a datagram belongs to, named client first whichever way it travels. */
-export const conversation = (d: Datagram, side: Side): string =>
-  `${showEndpoint(client(d, side))}>${showEndpoint(server(d, side))}`;
+export const conversation = (d: Datagram, side: Side): string => `${showEndpoint(client(d, side))}>${showEndpoint(server(d, side))}`;
 
 // FNV-1a over the parts of a key, seeded per process so that a crafted capture cannot
 // aim its datagrams at one bucket. Results stay below 2^30: small integers, which V8
@@ -86,7 +85,8 @@ const sameRange = (a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, b
   return true;
 };
 /** The client and server of a filed request are those of the reply. */
-const sameConversation = (request: Datagram, reply: Datagram): boolean => sameEndpoint(request.from, reply.to) && sameEndpoint(request.to, reply.from);
+const sameConversation = (request: Datagram, reply: Datagram): boolean =>
+  sameEndpoint(request.from, reply.to) && sameEndpoint(request.to, reply.from);
 
 const PROTOCOL_IDS: Record<Protocol, number> = { samp: 1, vcmp: 2, mcquery: 3 };
 /** Token keys hash apart from every protocol's request keys. */
@@ -94,7 +94,10 @@ const TOKENS = 4;
 
 type EchoKey = Extract<PairingKey, { kind: 'echo' }>;
 type SessionKey = Extract<PairingKey, { kind: 'session' }>;
-const pairingOf = <K extends PairingKey['kind']>(p: { readonly name: string; readonly pairing?: PairingKey }, kind: K): Extract<PairingKey, { kind: K }> => {
+const pairingOf = <K extends PairingKey['kind']>(
+  p: { readonly name: string; readonly pairing?: PairingKey },
+  kind: K,
+): Extract<PairingKey, { kind: K }> => {
   if (p.pairing?.kind !== kind) throw new Error(`${p.name}: expected a pairing key of kind ${kind}`);
   return p.pairing as Extract<PairingKey, { kind: K }>;
 };
@@ -102,7 +105,10 @@ const pairingOf = <K extends PairingKey['kind']>(p: { readonly name: string; rea
 /** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce), as their declarations say. */
 const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
   const id = PROTOCOL_IDS[protocol];
-  const FROM = key.from, TO = key.to, AT = key.opcodeAt, LONG = key.longer.to;
+  const FROM = key.from,
+    TO = key.to,
+    AT = key.opcodeAt,
+    LONG = key.longer.to;
   // By opcode: 0 echoes to TO, -1 to LONG whatever the length, n to LONG when the datagram is n bytes.
   const longer = new Int16Array(256);
   for (const m of key.longer.messages) longer[m.opcode.charCodeAt(0)] = m.length ?? -1;
@@ -121,23 +127,28 @@ const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
     response: (d) => keys(d, 'response'),
     exact: (r, reply) => r.protocol === protocol && sameConversation(r.datagram, reply) && sameEcho(r.datagram.bytes, reply.bytes),
     loose: (r, reply) => r.protocol === protocol && sameEndpoint(r.datagram.from, reply.to) && sameEcho(r.datagram.bytes, reply.bytes),
-    nearMiss: (reply, request) =>
-      `reply from ${showEndpoint(reply.from)}, but the request went to ${showEndpoint(request.datagram.to)}`,
+    nearMiss: (reply, request) => `reply from ${showEndpoint(reply.from)}, but the request went to ${showEndpoint(request.datagram.to)}`,
   };
 };
 
 const mcKey: SessionKey = pairingOf(mcqueryProtocol, 'session');
-const MC_REQ_TYPE = mcKey.request.type, MC_REQ_FROM = mcKey.request.session[0], MC_REQ_TO = mcKey.request.session[1];
-const MC_REP_TYPE = mcKey.response.type, MC_REP_FROM = mcKey.response.session[0], MC_REP_TO = mcKey.response.session[1];
+const MC_REQ_TYPE = mcKey.request.type,
+  MC_REQ_FROM = mcKey.request.session[0],
+  MC_REQ_TO = mcKey.request.session[1];
+const MC_REP_TYPE = mcKey.response.type,
+  MC_REP_FROM = mcKey.response.session[0],
+  MC_REP_TO = mcKey.response.session[1];
 const HANDSHAKE = selectorOf(mcqueryProtocol.messages.handshake!.response);
 const STAT = selectorOf(mcqueryProtocol.messages.basic!.response);
 const mcTypes: Record<number, string> = { [HANDSHAKE]: 'handshake', [STAT]: 'stat' };
 const MC = PROTOCOL_IDS.mcquery;
 const mcConversation = (d: Datagram, side: Side): number => endpoint(endpoint(mix(SEED, MC), client(d, side)), server(d, side));
 /** A request's session id (bytes 3–6) is the reply's (bytes 1–4). */
-const sessionOf = (request: Datagram, reply: Datagram): boolean => sameRange(request.bytes, MC_REQ_FROM, MC_REQ_TO, reply.bytes, MC_REP_FROM, MC_REP_TO);
+const sessionOf = (request: Datagram, reply: Datagram): boolean =>
+  sameRange(request.bytes, MC_REQ_FROM, MC_REQ_TO, reply.bytes, MC_REP_FROM, MC_REP_TO);
 /** The session ids a request answers to: its own, and that of the handshake that issued its token. */
-const sessionMatch = (r: Filed, reply: Datagram): boolean => sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
+const sessionMatch = (r: Filed, reply: Datagram): boolean =>
+  sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
 
 const minecraft: KeyRule = {
   request(d, handshake) {
@@ -146,33 +157,51 @@ const minecraft: KeyRule = {
     const exact = done(bytes(type, d.bytes, MC_REQ_FROM, MC_REQ_TO));
     const loose = done(bytes(conv, d.bytes, MC_REQ_FROM, MC_REQ_TO));
     if (handshake && !sameRange(handshake.bytes, MC_REQ_FROM, MC_REQ_TO, d.bytes, MC_REQ_FROM, MC_REQ_TO)) {
-      return [exact, done(bytes(type, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)), loose, done(bytes(conv, handshake.bytes, MC_REQ_FROM, MC_REQ_TO))];
+      return [
+        exact,
+        done(bytes(type, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)),
+        loose,
+        done(bytes(conv, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)),
+      ];
     }
     return [exact, loose];
   },
   response(d) {
     const conv = mcConversation(d, 'response');
-    return [done(bytes(bytes(conv, d.bytes, MC_REP_TYPE, MC_REP_TYPE + 1), d.bytes, MC_REP_FROM, MC_REP_TO)), done(bytes(conv, d.bytes, MC_REP_FROM, MC_REP_TO))];
+    return [
+      done(bytes(bytes(conv, d.bytes, MC_REP_TYPE, MC_REP_TYPE + 1), d.bytes, MC_REP_FROM, MC_REP_TO)),
+      done(bytes(conv, d.bytes, MC_REP_FROM, MC_REP_TO)),
+    ];
   },
-  exact: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply)
-    && sameRange(r.datagram.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1, reply.bytes, MC_REP_TYPE, MC_REP_TYPE + 1) && sessionMatch(r, reply),
+  exact: (r, reply) =>
+    r.protocol === 'mcquery' &&
+    sameConversation(r.datagram, reply) &&
+    sameRange(r.datagram.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1, reply.bytes, MC_REP_TYPE, MC_REP_TYPE + 1) &&
+    sessionMatch(r, reply),
   loose: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply) && sessionMatch(r, reply),
   nearMiss(reply, request, answered) {
     const type = reply.bytes[MC_REP_TYPE]!;
     const what = `a ${mcTypes[type] ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')})`;
     // GEY: the handshake case falls through to the stat case.
-    const geyser = answered && request.message === 'handshake' && type === STAT ? ' (Geyser answers a handshake with a token and then a full stat)' : '';
+    const geyser =
+      answered && request.message === 'handshake' && type === STAT ? ' (Geyser answers a handshake with a token and then a full stat)' : '';
     return `${what} to a ${request.message} request${geyser}`;
   },
 };
 
 /** Key functions by protocol. */
-export const keyRules: Record<Protocol, KeyRule> = { samp: echoed('samp', pairingOf(sampProtocol, 'echo')), vcmp: echoed('vcmp', pairingOf(vcmpProtocol, 'echo')), mcquery: minecraft };
+export const keyRules: Record<Protocol, KeyRule> = {
+  samp: echoed('samp', pairingOf(sampProtocol, 'echo')),
+  vcmp: echoed('vcmp', pairingOf(vcmpProtocol, 'echo')),
+  mcquery: minecraft,
+};
 
 /** A handshake's token within its conversation, hashed; {@link sameToken} tells. */
-export const tokenKey = (request: Datagram, token: number): number => done(mix(endpoint(endpoint(mix(SEED, TOKENS), request.from), request.to), token));
+export const tokenKey = (request: Datagram, token: number): number =>
+  done(mix(endpoint(endpoint(mix(SEED, TOKENS), request.from), request.to), token));
 /** Whether a token filed for `handshake` lives in the conversation of `request` (the token itself is compared by the caller). */
-export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean => sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
+export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean =>
+  sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
 
 /** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows (declared with the protocol). */
 export { mayBeMinecraftReply };
@@ -182,7 +211,8 @@ export const collected: ReadonlySet<string> = new Set(builtInProtocols.flatMap((
 
 /** Why a request may have gone unanswered, for the messages whose silence means something (`samp.clients`). */
 export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])));
+  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])),
+);
 
 /** The SA:MP/VC:MP magic at bytes 0–3, as one number. */
 const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
@@ -243,7 +273,9 @@ export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
 }
 
 const MC_MAGIC = mcqueryProtocol.signatures[0]!.bytes;
-const MC_MAGIC0 = MC_MAGIC[0], MC_MAGIC1 = MC_MAGIC[1], MC_MIN = mcqueryProtocol.signatureMinLength ?? MC_MAGIC.length;
+const MC_MAGIC0 = MC_MAGIC[0],
+  MC_MAGIC1 = MC_MAGIC[1],
+  MC_MIN = mcqueryProtocol.signatureMinLength ?? MC_MAGIC.length;
 const PING = selectorOf(sampProtocol.messages.ping!.request);
 const RCON = selectorOf(sampProtocol.messages.rcon!.request);
 const OMP = selectorOf(sampProtocol.messages.omp!.request);
@@ -257,5 +289,5 @@ const OMP = selectorOf(sampProtocol.messages.omp!.request);
 export function shardOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>, count: number): number {
   if (count <= 1) return 0;
   const c = clientOf(d);
-  return ((mix(text(0x811c9dc5, c.address), c.port) >>> 0) % count);
+  return (mix(text(0x811c9dc5, c.address), c.port) >>> 0) % count;
 }

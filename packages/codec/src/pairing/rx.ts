@@ -94,30 +94,29 @@ function schedulerDriver<M>(core: QueryPairer<M>, emit: Emit<M>, scheduler: Sche
 export function pairQueries<M = unknown>(options: PairingOptions = {}): OperatorFunction<Datagram<M>, PairingEvent<M>> {
   settingsOf(options); // bad options fail here, not at subscription
   const clock = options.clock ?? (options.scheduler ? 'scheduler' : 'datagram');
-  return (source) => new Observable<PairingEvent<M>>((subscriber) => {
-    const core = new QueryPairer<M>(options);
-    const emit: Emit<M> = (events) => {
-      for (const e of events) subscriber.next(e);
-    };
-    const driver = clock === 'scheduler'
-      ? schedulerDriver(core, emit, options.scheduler ?? asyncScheduler)
-      : datagramDriver(core, emit);
-    const subscription = source.subscribe({
-      next: (d) => driver.receive(d),
-      error: (error: unknown) => {
+  return (source) =>
+    new Observable<PairingEvent<M>>((subscriber) => {
+      const core = new QueryPairer<M>(options);
+      const emit: Emit<M> = (events) => {
+        for (const e of events) subscriber.next(e);
+      };
+      const driver = clock === 'scheduler' ? schedulerDriver(core, emit, options.scheduler ?? asyncScheduler) : datagramDriver(core, emit);
+      const subscription = source.subscribe({
+        next: (d) => driver.receive(d),
+        error: (error: unknown) => {
+          driver.stop();
+          emit(core.flush());
+          subscriber.error(error);
+        },
+        complete: () => {
+          driver.stop();
+          emit(core.flush());
+          subscriber.complete();
+        },
+      });
+      return () => {
         driver.stop();
-        emit(core.flush());
-        subscriber.error(error);
-      },
-      complete: () => {
-        driver.stop();
-        emit(core.flush());
-        subscriber.complete();
-      },
+        subscription.unsubscribe();
+      };
     });
-    return () => {
-      driver.stop();
-      subscription.unsubscribe();
-    };
-  });
 }

@@ -4,18 +4,28 @@
  * exchange event is rebuilt from them. Lets go strictly from the oldest, like the exchange
  * memory (memory.ts). Moved out of memory.ts unchanged.
  */
-import type { Layout } from '../grammar/layout.ts';
 import { sameEndpoint } from './rules.ts';
 import {
-  ByteRing, EntryRing, Interned, KeyTable, Metas, Registry, bigint64s as bigint64, float64s as float64, int32s as int32, uint16s as uint16, uint8s as uint8,
+  ByteRing,
+  EntryRing,
+  Interned,
+  KeyTable,
+  Metas,
+  Registry,
+  bigint64s as bigint64,
+  float64s as float64,
+  int32s as int32,
+  uint16s as uint16,
+  uint8s as uint8,
 } from './ring.ts';
 import type { Datagram, Endpoint } from './types.ts';
+import type { QueryLayout } from '../grammar/layout.ts';
 
 /** A handshake's exchange, as the pairer hands it over with the token it issued. */
 export interface TokenFacts<M> {
   readonly key: number;
   readonly token: number;
-  readonly layouts: readonly [Layout<any>, Layout<any>]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly layouts: readonly [QueryLayout, QueryLayout];
   readonly request: Datagram<M>;
   readonly reply: Datagram<M>;
 }
@@ -47,7 +57,7 @@ export class TokenMemory<M> {
   #to = int32(1024);
   readonly #meta = new Metas<M>(1024);
   readonly #replyMeta = new Metas<M>(1024);
-  readonly #layoutIds = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly #layoutIds = new Registry<QueryLayout>();
   readonly #endpoints = new Interned<Endpoint>();
 
   get size(): number {
@@ -82,7 +92,13 @@ export class TokenMemory<M> {
     const ring = this.#ring;
     for (let n = this.#newest.get(key); n >= ring.first;) {
       const s = ring.slot(n);
-      if (this.#live[s] && this.#token[s] === token && sameEndpoint(this.#endpoints.value(this.#from[s]!), request.from) && sameEndpoint(this.#endpoints.value(this.#to[s]!), request.to)) return n;
+      if (
+        this.#live[s] &&
+        this.#token[s] === token &&
+        sameEndpoint(this.#endpoints.value(this.#from[s]!), request.from) &&
+        sameEndpoint(this.#endpoints.value(this.#to[s]!), request.to)
+      )
+        return n;
       n = this.#chain[s]!;
     }
     return -1;
@@ -96,7 +112,12 @@ export class TokenMemory<M> {
   /** The handshake request that issued token `n`, its bytes copied by `copy`: what a stat request quoting it is filed with. */
   issuer(n: number, copy: (bytes: Uint8Array) => Uint8Array): Datagram {
     const s = this.#ring.slot(n);
-    return { bytes: copy(this.#bytes.view(this.#at[s]!, this.#length[s]!)), from: this.#endpoints.value(this.#from[s]!), to: this.#endpoints.value(this.#to[s]!), time: this.#time[s]! };
+    return {
+      bytes: copy(this.#bytes.view(this.#at[s]!, this.#length[s]!)),
+      from: this.#endpoints.value(this.#from[s]!),
+      to: this.#endpoints.value(this.#to[s]!),
+      time: this.#time[s]!,
+    };
   }
 
   /** A newer handshake replaced token `n`. */
@@ -134,7 +155,7 @@ export class TokenMemory<M> {
   }
 
   /** The handshake's layouts (request, reply). */
-  layouts(n: number): readonly [Layout<any>, Layout<any>] { // eslint-disable-line @typescript-eslint/no-explicit-any
+  layouts(n: number): readonly [QueryLayout, QueryLayout] {
     const s = this.#ring.slot(n);
     return [this.#layoutIds.value(this.#requestLayout[s]!), this.#layoutIds.value(this.#replyLayout[s]!)];
   }
@@ -145,7 +166,12 @@ export class TokenMemory<M> {
     const from = this.#endpoints.value(this.#from[s]!);
     const to = this.#endpoints.value(this.#to[s]!);
     const request = { bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(), from, to, time: this.#time[s]! };
-    const reply = { bytes: this.#bytes.view(this.#replyAt[s]!, this.#replyLength[s]!).slice(), from: to, to: from, time: this.#replyTime[s]! };
+    const reply = {
+      bytes: this.#bytes.view(this.#replyAt[s]!, this.#replyLength[s]!).slice(),
+      from: to,
+      to: from,
+      time: this.#replyTime[s]!,
+    };
     const meta = this.#meta.get(s);
     const replyMeta = this.#replyMeta.get(s);
     return [meta === undefined ? request : { ...request, meta }, replyMeta === undefined ? reply : { ...reply, meta: replyMeta }];

@@ -121,12 +121,7 @@ export interface OverflowEvent<M = unknown> {
 
 /** Everything the pairing layer says; every input datagram appears in exactly one event. */
 export type PairingEvent<M = unknown> =
-  | ExchangeEvent<M>
-  | UnansweredEvent<M>
-  | UnmatchedEvent<M>
-  | DuplicateEvent<M>
-  | UndecodableEvent<M>
-  | OverflowEvent<M>;
+  ExchangeEvent<M> | UnansweredEvent<M> | UnmatchedEvent<M> | DuplicateEvent<M> | UndecodableEvent<M> | OverflowEvent<M>;
 
 /** Options of the pairing core (both clocks). */
 export interface PairerOptions {

@@ -9,4 +9,8 @@ import { mcqueryProtocol } from './minecraft/protocol.ts';
 export { sampProtocol, vcmpProtocol, mcqueryProtocol };
 
 /** The built-in protocol declarations, in the order recognition tries their signatures. */
-export const builtInProtocols: readonly [typeof sampProtocol, typeof vcmpProtocol, typeof mcqueryProtocol] = [sampProtocol, vcmpProtocol, mcqueryProtocol];
+export const builtInProtocols: readonly [typeof sampProtocol, typeof vcmpProtocol, typeof mcqueryProtocol] = [
+  sampProtocol,
+  vcmpProtocol,
+  mcqueryProtocol,
+];

@@ -16,7 +16,9 @@ import { fromHex, layouts } from '@gamequery/codec';
 import { answersOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 
-const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter((p): p is string => !!p);
+const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(
+  (p): p is string => !!p,
+);
 const executablePath = candidates.find((p) => existsSync(p));
 
 const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'";
@@ -29,11 +31,17 @@ let bundleBytes = 0;
 
 beforeAll(async () => {
   // Never skipped: without a browser the test fails and says what to install.
-  if (!executablePath) throw new Error(`no Chromium at ${candidates.join(', ')}: apt-get install chromium-headless-shell (or set GAMEQUERY_CHROMIUM)`);
+  if (!executablePath)
+    throw new Error(`no Chromium at ${candidates.join(', ')}: apt-get install chromium-headless-shell (or set GAMEQUERY_CHROMIUM)`);
   const bundle = await build({
     entryPoints: [new URL('./page.ts', import.meta.url).pathname],
-    bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2022',
-    conditions: ['@gamequery/source'], logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['@gamequery/source'],
+    logLevel: 'silent',
   });
   const script = bundle.outputFiles[0]!.contents;
   bundleBytes = script.length;
@@ -56,7 +64,14 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath,
     timeout: 20_000,
-    args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 30_000);
 
@@ -72,8 +87,13 @@ describe(`the codec in headless Chromium under "${CSP}"`, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     try {
       await page.goto(`${origin}/`, { timeout: 15_000 });
-      const got = await page.evaluate(() => (window as unknown as { gamequery: Promise<unknown> }).gamequery) as {
-        failed?: string; codeGeneration: boolean; evalRefused?: string; violations: string[]; results: unknown[]; ms: number;
+      const got = (await page.evaluate(() => (window as unknown as { gamequery: Promise<unknown> }).gamequery)) as {
+        failed?: string;
+        codeGeneration: boolean;
+        evalRefused?: string;
+        violations: string[];
+        results: unknown[];
+        ms: number;
       };
       expect(got.failed).toBeUndefined();
       expect(errors).toEqual([]);
@@ -87,7 +107,8 @@ describe(`the codec in headless Chromium under "${CSP}"`, () => {
       const want = vectors.map((v) => answersOf(byId.get(v.layout)!, fromHex(v.hex), v.charset));
       expect(got.results).toEqual(want);
       // The two the issue names: a SA:MP info reply and a Minecraft full-stat reply, recognised by decodePacket.
-      const pick = (id: string) => got.results[vectors.findIndex((v) => v.layout === id && !v.error)] as { decodePacket: { ok: { value: unknown } } };
+      const pick = (id: string) =>
+        got.results[vectors.findIndex((v) => v.layout === id && !v.error)] as { decodePacket: { ok: { value: unknown } } };
       expect(pick('samp.info.response').decodePacket.ok.value).toMatchObject({ hostname: expect.any(String) });
       expect(pick('mcquery.full.response').decodePacket.ok.value).toMatchObject({ players: expect.any(Array) });
       expect(bundleBytes).toBeGreaterThan(10_000);

@@ -7,7 +7,11 @@
 import { codeGeneration, layouts } from '@gamequery/codec';
 import { answersOf } from '../helpers/answers.ts';
 
-interface Vector { layout: string; hex: string; charset?: 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8' }
+interface Vector {
+  layout: string;
+  hex: string;
+  charset?: 'latin1' | 'windows-1252' | 'windows-1251' | 'utf8';
+}
 
 const violations: string[] = [];
 document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
@@ -31,4 +35,6 @@ async function run(): Promise<unknown> {
   return { codeGeneration: codeGeneration(), evalRefused, violations, results, ms };
 }
 
-(window as unknown as { gamequery: Promise<unknown> }).gamequery = run().catch((e: unknown) => ({ failed: String((e as Error).stack ?? e) }));
+(window as unknown as { gamequery: Promise<unknown> }).gamequery = run().catch((e: unknown) => ({
+  failed: String((e as Error).stack ?? e),
+}));

@@ -38,7 +38,11 @@ function entries(m: Manifest): Record<string, string> {
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const builtin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier));
 
 /**
@@ -53,8 +57,15 @@ async function importsOf(file: string, through: (specifier: string) => boolean):
     },
   };
   const result = await bundle({
-    entryPoints: [file], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', logLevel: 'silent',
-    conditions: [], plugins: [keep],
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    conditions: [],
+    plugins: [keep],
   });
   const found = new Set<string>();
   for (const input of Object.values(result.metafile.inputs)) {
@@ -107,7 +118,10 @@ describe('declared dependencies match the imports of the built files', () => {
 
   it('rxjs is reached by @gamequery/codec/rx alone, following imports through our packages', () => {
     const reaching = names.flatMap((name) =>
-      Object.entries(transitive[name]!).filter(([, set]) => [...set].some((s) => packageOf(s) === 'rxjs')).map(([entry]) => `${name} ${entry}`));
+      Object.entries(transitive[name]!)
+        .filter(([, set]) => [...set].some((s) => packageOf(s) === 'rxjs'))
+        .map(([entry]) => `${name} ${entry}`),
+    );
     expect(reaching).toEqual(['codec ./rx']);
     // The graphs followed are real ones: the dissector reaches binary-parser through the codec.
     expect([...transitive.dissect!['.']!].map(packageOf)).toContain('binary-parser');

@@ -37,7 +37,8 @@ const tsc = `${root}node_modules/typescript/bin/tsc`;
 const attw = `${root}node_modules/@arethetypeswrong/cli/dist/index.js`;
 const names = ['codec', 'dissect', 'cli'] as const;
 
-const vector = (path: string) => (JSON.parse(readFileSync(`${root}test-vectors/${path}`, 'utf8')) as { hex: string; value: Record<string, unknown> });
+const vector = (path: string) =>
+  JSON.parse(readFileSync(`${root}test-vectors/${path}`, 'utf8')) as { hex: string; value: Record<string, unknown> };
 const sampRequest = vector('samp/info-request.basic.json');
 const sampResponse = vector('samp/info-response.basic.json');
 const mcResponse = vector('mcquery/full-response.vanilla.json');
@@ -45,16 +46,25 @@ const mcResponse = vector('mcquery/full-response.vanilla.json');
 let dir = '';
 const tarball = (name: string) => `${dir}/gamequery-${name}-0.1.0.tgz`;
 /** Runs a command in a consumer's directory; resolves with its output, rejects with it on a non-zero exit. */
-const inDir = (sub: string, file: string, args: readonly string[]) => run(file, args, { cwd: `${dir}/${sub}`, encoding: 'utf8', timeout: 60_000 });
+const inDir = (sub: string, file: string, args: readonly string[]) =>
+  run(file, args, { cwd: `${dir}/${sub}`, encoding: 'utf8', timeout: 60_000 });
 const node = (sub: string, file: string) => inDir(sub, process.execPath, [file]);
 
 /** A consumer tsconfig: strict, exactOptionalPropertyTypes, every declaration file (ours, @types/node) checked. */
 function typecheck(sub: string, resolution: 'bundler' | 'node16', files: readonly string[]) {
   const module = resolution === 'bundler' ? 'preserve' : 'node16';
   const compilerOptions = {
-    target: 'ES2022', lib: ['ES2023'], module, moduleResolution: resolution, types: ['node'], noEmit: true,
-    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true,
-    skipLibCheck: false, skipDefaultLibCheck: true, // TypeScript's own lib.*.d.ts are not ours to check
+    target: 'ES2022',
+    lib: ['ES2023'],
+    module,
+    moduleResolution: resolution,
+    types: ['node'],
+    noEmit: true,
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    skipDefaultLibCheck: true, // TypeScript's own lib.*.d.ts are not ours to check
   };
   writeFileSync(`${dir}/${sub}/tsconfig.json`, JSON.stringify({ compilerOptions, files }));
   return inDir(sub, process.execPath, [tsc, '-p', 'tsconfig.json']);
@@ -63,7 +73,10 @@ function typecheck(sub: string, resolution: 'bundler' | 'node16', files: readonl
 /** A check started early, to run beside the others; its outcome is read by the test that owns it. */
 type Outcome = { stdout: string; stderr: string; error?: unknown };
 const started = (promise: Promise<{ stdout: string; stderr: string }>): Promise<Outcome> =>
-  promise.then((r) => r, (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? String(error), error }));
+  promise.then(
+    (r) => r,
+    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? String(error), error }),
+  );
 const checks: Record<string, Promise<Outcome>> = {};
 
 const packed: Record<string, string[]> = {};
@@ -76,12 +89,26 @@ let server: Server | undefined;
 async function consumer(sub: string, extra: Record<string, string>) {
   cpSync(app, `${dir}/${sub}`, { recursive: true });
   const file = (name: string) => `file:../gamequery-${name}-0.1.0.tgz`;
-  writeFileSync(`${dir}/${sub}/package.json`, JSON.stringify({
-    name: 'consumer', private: true, type: 'module',
-    dependencies: { '@gamequery/codec': file('codec'), '@gamequery/dissect': file('dissect'), '@gamequery/cli': file('cli'), '@types/node': '20.19.43', ...extra },
-    pnpm: { overrides: { '@gamequery/codec': file('codec'), '@gamequery/dissect': file('dissect') } },
-  }));
-  writeFileSync(`${dir}/${sub}/vectors.json`, JSON.stringify({ sampRequest: sampRequest.hex, sampResponse: sampResponse.hex, mcResponse: mcResponse.hex }));
+  writeFileSync(
+    `${dir}/${sub}/package.json`,
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies: {
+        '@gamequery/codec': file('codec'),
+        '@gamequery/dissect': file('dissect'),
+        '@gamequery/cli': file('cli'),
+        '@types/node': '20.19.43',
+        ...extra,
+      },
+      pnpm: { overrides: { '@gamequery/codec': file('codec'), '@gamequery/dissect': file('dissect') } },
+    }),
+  );
+  writeFileSync(
+    `${dir}/${sub}/vectors.json`,
+    JSON.stringify({ sampRequest: sampRequest.hex, sampResponse: sampResponse.hex, mcResponse: mcResponse.hex }),
+  );
   await inDir(sub, 'pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--config.confirmModulesPurge=false']);
   for (const ts of ['main.ts', 'entries.ts', 'rx.ts']) {
     const { code } = await transform(readFileSync(`${app}${ts}`, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
@@ -95,8 +122,23 @@ beforeAll(async () => {
   dir = mkdtempSync(`${tmpdir()}/gamequery-consumer-`);
   await Promise.all(names.map((name) => run('pnpm', ['pack', '--pack-destination', dir], { cwd: `${root}packages/${name}` })));
   // As a user installs the command, beside the consumers' installs: npm, global, from the tarballs (commander and binary-parser from npm's cache or the registry).
-  checks.global = started(run('npm', ['install', '--global', '--prefix', `${dir}/global`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error',
-    ...names.map(tarball)], { cwd: dir, encoding: 'utf8', timeout: 60_000 }));
+  checks.global = started(
+    run(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        `${dir}/global`,
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...names.map(tarball),
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+    ),
+  );
   for (const name of names) {
     packed[name] = (await run('tar', ['tzf', tarball(name)], { encoding: 'utf8' })).stdout.split('\n').filter(Boolean);
   }
@@ -126,7 +168,9 @@ describe('the packed packages in a consumer project', () => {
       }
     }
     expect(packed.dissect).toContain('package/schema/packet.schema.json');
-    expect(packed.codec).toEqual(expect.arrayContaining(['package/docs/protocols/samp.md', 'package/docs/protocols/vcmp.md', 'package/docs/protocols/mcquery.md']));
+    expect(packed.codec).toEqual(
+      expect.arrayContaining(['package/docs/protocols/samp.md', 'package/docs/protocols/vcmp.md', 'package/docs/protocols/mcquery.md']),
+    );
   });
 
   it('cite no file they do not ship (the protocol reference is docs/protocols/, in the codec)', () => {
@@ -134,11 +178,14 @@ describe('the packed packages in a consumer project', () => {
     for (const name of names) {
       const base = realpathSync(`${dir}/app/node_modules/@gamequery/${name}`);
       for (const file of readdirSync(base, { recursive: true, encoding: 'utf8' })) {
-        if (/\.(?:js|ts|md|json)$/.test(file) && readFileSync(`${base}/${file}`, 'utf8').includes('PROTOCOLS.md')) citing.push(`${name}/${file}`);
+        if (/\.(?:js|ts|md|json)$/.test(file) && readFileSync(`${base}/${file}`, 'utf8').includes('PROTOCOLS.md'))
+          citing.push(`${name}/${file}`);
       }
     }
     expect(citing).toEqual([]);
-    expect(readFileSync(`${dir}/app/node_modules/@gamequery/codec/dist/protocols/samp/info.js`, 'utf8')).toContain('docs/protocols/samp.md');
+    expect(readFileSync(`${dir}/app/node_modules/@gamequery/codec/dist/protocols/samp/info.js`, 'utf8')).toContain(
+      'docs/protocols/samp.md',
+    );
   });
 
   it('installs without rxjs: no package of ours asks for it but the optional peer of the codec', () => {
@@ -148,7 +195,16 @@ describe('the packed packages in a consumer project', () => {
 
   it('loads every entry but the rx one, and the rx one fails for want of rxjs', async () => {
     const counts = JSON.parse((await node('app', 'entries.js')).stdout) as Record<string, number>;
-    expect(Object.keys(counts)).toEqual(['@gamequery/codec', '@gamequery/codec/client', '@gamequery/codec/emulator', '@gamequery/codec/export', '@gamequery/codec/node', '@gamequery/codec/pairing', '@gamequery/dissect', '@gamequery/dissect/node']);
+    expect(Object.keys(counts)).toEqual([
+      '@gamequery/codec',
+      '@gamequery/codec/client',
+      '@gamequery/codec/emulator',
+      '@gamequery/codec/export',
+      '@gamequery/codec/node',
+      '@gamequery/codec/pairing',
+      '@gamequery/dissect',
+      '@gamequery/dissect/node',
+    ]);
     for (const [entry, count] of Object.entries(counts)) expect(count, entry).toBeGreaterThan(0);
     await expect(node('app', 'rx.js')).rejects.toMatchObject({ stderr: expect.stringContaining("Cannot find package 'rxjs'") });
   });
@@ -175,8 +231,13 @@ describe('the packed packages in a consumer project', () => {
     const required = await inDir('app', process.execPath, ['--input-type=commonjs', '-e', script]);
     expect(JSON.parse(required.stdout)).toEqual({ hostname: sampResponse.value.hostname, dissect: 'function' });
     const decoded = await inDir('app', `${dir}/app/node_modules/.bin/gamequery`, ['decode', sampResponse.hex, '--format', 'json']);
-    expect(JSON.parse(decoded.stdout)).toMatchObject({ protocol: 'samp', direction: 'response', message: 'info', layout: 'samp.info.response',
-      summary: `SA:MP info response: "${String(sampResponse.value.hostname)}" 13/250` });
+    expect(JSON.parse(decoded.stdout)).toMatchObject({
+      protocol: 'samp',
+      direction: 'response',
+      message: 'info',
+      layout: 'samp.info.response',
+      summary: `SA:MP info response: "${String(sampResponse.value.hostname)}" 13/250`,
+    });
   });
 
   it('installed globally with npm from the tarballs, `gamequery` is a command that works from any directory', async () => {
@@ -190,13 +251,31 @@ describe('the packed packages in a consumer project', () => {
     const command = (args: readonly string[]) => run('gamequery', args, { cwd: '/', env, encoding: 'utf8', timeout: 30_000 });
     const capture = `${root}packages/dissect/test/fixtures/captures/lo-us.pcap`;
     const [version, dissected] = await Promise.all([command(['--version']), command(['dissect', capture, '-F', 'json'])]);
-    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(`${root}packages/cli/package.json`, 'utf8')) as { version: string }).version);
-    const out = JSON.parse(dissected.stdout) as { packets: { frame: number; layout: string; summary: string }[]; errors: unknown[]; stats: { frames: number; exchanges: number } };
+    expect(version.stdout.trim()).toBe(
+      (JSON.parse(readFileSync(`${root}packages/cli/package.json`, 'utf8')) as { version: string }).version,
+    );
+    const out = JSON.parse(dissected.stdout) as {
+      packets: { frame: number; layout: string; summary: string }[];
+      errors: unknown[];
+      stats: { frames: number; exchanges: number };
+    };
     // Frames as tshark numbers them (the fixture's .tshark.tsv); the same eight packets over IPv4, then over IPv6.
-    const tsharkFrames = readFileSync(`${capture}.tshark.tsv`, 'utf8').trim().split('\n').slice(1).map((line) => Number(line.split('\t')[0]));
+    const tsharkFrames = readFileSync(`${capture}.tshark.tsv`, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => Number(line.split('\t')[0]));
     expect(out.packets.map((p) => p.frame)).toEqual(tsharkFrames);
-    const round = ['samp.info.request', 'samp.info.response', 'samp.ping.request', 'samp.ping.response',
-      'mcquery.handshake.request', 'mcquery.handshake.response', 'mcquery.basic.request', 'mcquery.basic.response'];
+    const round = [
+      'samp.info.request',
+      'samp.info.response',
+      'samp.ping.request',
+      'samp.ping.response',
+      'mcquery.handshake.request',
+      'mcquery.handshake.response',
+      'mcquery.basic.request',
+      'mcquery.basic.response',
+    ];
     expect(out.packets.map((p) => p.layout)).toEqual([...round, ...round]);
     expect(out.packets[1]!.summary).toBe('SA:MP info response: "gamequery fixture server" 100/200');
     expect(out.errors).toEqual([]);
@@ -213,7 +292,9 @@ describe('the packed packages in a consumer project', () => {
   it.each(['codec', 'dissect'])('passes @arethetypeswrong/cli for ESM under node16 and bundler (%s)', async (name) => {
     const { stdout, stderr, error } = await checks[`attw ${name}`]!;
     expect(error, stderr).toBeUndefined();
-    const report = JSON.parse(stdout) as { analysis: { problems: { kind: string; resolutionKind?: string }[]; entrypoints: Record<string, unknown> } };
+    const report = JSON.parse(stdout) as {
+      analysis: { problems: { kind: string; resolutionKind?: string }[]; entrypoints: Record<string, unknown> };
+    };
     expect(report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')).toEqual([]);
     const entries = Object.keys((JSON.parse(readFileSync(`${root}packages/${name}/package.json`, 'utf8')) as { exports: object }).exports);
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(entries.sort());
@@ -234,13 +315,22 @@ describe('the packed packages in a consumer project', () => {
   });
 
   it("decodes a SA:MP and a Minecraft reply in headless Chromium under script-src 'self', bundled from the tarball", async () => {
-    const chromiums = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter((p): p is string => !!p);
+    const chromiums = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(
+      (p): p is string => !!p,
+    );
     const executablePath = chromiums.find((p) => existsSync(p));
     // Never skipped: without a browser the test fails and says what to install (.ci/run does).
     if (!executablePath) throw new Error(`no Chromium at ${chromiums.join(', ')}: apt-get install chromium-headless-shell`);
     const built = await bundle({
-      entryPoints: [`${dir}/app/browser.ts`], absWorkingDir: `${dir}/app`, bundle: true, write: false, format: 'iife',
-      platform: 'browser', target: 'es2022', logLevel: 'silent', metafile: true,
+      entryPoints: [`${dir}/app/browser.ts`],
+      absWorkingDir: `${dir}/app`,
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+      metafile: true,
     });
     // From the tarball's dist/, not the repository's sources.
     const inputs = Object.keys(built.metafile.inputs);
@@ -250,18 +340,34 @@ describe('the packed packages in a consumer project', () => {
     const csp = "default-src 'none'; script-src 'self'; connect-src 'self'";
     const vectors = readFileSync(`${dir}/app/vectors.json`);
     server = createServer((req, res) => {
-      const body = req.url === '/' ? '<!doctype html><meta charset="utf-8"><script src="/app.js"></script>' : req.url === '/app.js' ? script : req.url === '/vectors.json' ? vectors : undefined;
+      const body =
+        req.url === '/'
+          ? '<!doctype html><meta charset="utf-8"><script src="/app.js"></script>'
+          : req.url === '/app.js'
+            ? script
+            : req.url === '/vectors.json'
+              ? vectors
+              : undefined;
       const type = req.url === '/' ? 'text/html; charset=utf-8' : req.url === '/app.js' ? 'text/javascript' : 'application/json';
       res.writeHead(body ? 200 : 404, { 'content-type': type, 'content-security-policy': csp });
       res.end(body);
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const browser = await chromium.launch({ executablePath, timeout: 20_000, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
+    const browser = await chromium.launch({
+      executablePath,
+      timeout: 20_000,
+      args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+    });
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { timeout: 15_000 });
       const got = await page.evaluate(() => (globalThis as unknown as { gamequery: Promise<unknown> }).gamequery);
-      expect(got).toEqual({ evalRefused: 'EvalError', codeGeneration: false, hostname: sampResponse.value.hostname, mcPlayers: mcResponse.value.players });
+      expect(got).toEqual({
+        evalRefused: 'EvalError',
+        codeGeneration: false,
+        hostname: sampResponse.value.hostname,
+        mcPlayers: mcResponse.value.players,
+      });
     } finally {
       await browser.close();
     }

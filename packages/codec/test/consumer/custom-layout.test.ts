@@ -13,9 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import KaitaiStructCompiler from 'kaitai-struct-compiler';
 import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
-import {
-  ByteSink, TruncatedError, constant, countedList, defineLayout, layouts, magic, prefixedString, u16le,
-} from '@gamequery/codec';
+import { ByteSink, TruncatedError, constant, countedList, defineLayout, layouts, magic, prefixedString, u16le } from '@gamequery/codec';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { tsharkExchange } from '../helpers/text2pcap.ts';
 
@@ -28,22 +26,36 @@ const header = [
 ] as const;
 
 const statusRequest = defineLayout({
-  protocol: 'acme', protocolName: 'ACME', message: 'status', direction: 'request', title: 'Server status',
+  protocol: 'acme',
+  protocolName: 'ACME',
+  message: 'status',
+  direction: 'request',
+  title: 'Server status',
   fields: header,
 });
 
 const statusResponse = defineLayout({
-  protocol: 'acme', protocolName: 'ACME', message: 'status', direction: 'response', title: 'Server status',
+  protocol: 'acme',
+  protocolName: 'ACME',
+  message: 'status',
+  direction: 'response',
+  title: 'Server status',
   info: '"{motd}"',
   fields: [
     ...header,
-    countedList('players', { type: 'u8', abbrev: 'acme.status.num_players', label: 'Players' }, {
-      abbrev: 'acme.status.player', label: 'Player', summary: '{name}: {score}',
-      fields: [
-        prefixedString('name', 'u8', { abbrev: 'acme.status.player.name', label: 'Name' }),
-        u16le('score', { abbrev: 'acme.status.player.score', label: 'Score' }),
-      ],
-    }),
+    countedList(
+      'players',
+      { type: 'u8', abbrev: 'acme.status.num_players', label: 'Players' },
+      {
+        abbrev: 'acme.status.player',
+        label: 'Player',
+        summary: '{name}: {score}',
+        fields: [
+          prefixedString('name', 'u8', { abbrev: 'acme.status.player.name', label: 'Name' }),
+          u16le('score', { abbrev: 'acme.status.player.score', label: 'Score' }),
+        ],
+      },
+    ),
     prefixedString('motd', 'u8', { abbrev: 'acme.status.motd', label: 'Message of the day' }),
   ],
 });
@@ -55,7 +67,13 @@ const reply = Uint8Array.from(Buffer.from('41434d4501020561' + '6c6963650a000362
 // printf 'ACME\x01' | xxd -g1
 // 00000000: 41 43 4d 45 01                                   ACME.
 const request = Uint8Array.of(0x41, 0x43, 0x4d, 0x45, 0x01);
-const value = { players: [{ name: 'alice', score: 10 }, { name: 'bob', score: 7 }], motd: 'hello world' };
+const value = {
+  players: [
+    { name: 'alice', score: 10 },
+    { name: 'bob', score: 7 },
+  ],
+  motd: 'hello world',
+};
 
 describe('a layout declared outside the package', () => {
   it('decodes to a value typed from its declaration, counts and length prefixes left out', () => {
@@ -82,7 +100,11 @@ describe('a layout declared outside the package', () => {
       ['acme.status.motd.len', 20, 1, '11'],
       ['acme.status.motd', 21, 11, 'hello world'],
     ]);
-    expect(tree.fields[3]!.children!.map((n) => n.abbrev)).toEqual(['acme.status.player.name.len', 'acme.status.player.name', 'acme.status.player.score']);
+    expect(tree.fields[3]!.children!.map((n) => n.abbrev)).toEqual([
+      'acme.status.player.name.len',
+      'acme.status.player.name',
+      'acme.status.player.score',
+    ]);
 
     const cut = statusResponse.annotate(reply.subarray(0, 17));
     expect(cut.error).toBeInstanceOf(TruncatedError);
@@ -108,7 +130,7 @@ describe('a layout declared outside the package', () => {
     expect(ksy.meta).toMatchObject({ id: 'acme_status_response', endian: 'le' });
     expect(ksy.meta.license).toBeUndefined();
     const out = (await KaitaiStructCompiler.compile('javascript', ksy, null, false)) as Record<string, string>;
-    const module = { exports: {} as Record<string, new (io: unknown) => Record<string, any>> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const module = { exports: {} as Record<string, new (io: unknown) => Record<string, any>> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- the classes the Kaitai compiler generates at run time are untyped
     const require = (name: string): unknown => {
       if (name === 'kaitai-struct/KaitaiStream') return KaitaiStream;
       throw new Error(`unexpected require(${name})`);
@@ -117,7 +139,10 @@ describe('a layout declared outside the package', () => {
     const parsed = new module.exports['AcmeStatusResponse']!(new KaitaiStream(reply.slice().buffer));
     const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
     expect(parsed['numPlayers']).toBe(2);
-    expect((parsed['players'] as { name: Uint8Array; score: number }[]).map((p) => [latin1(p.name), p.score])).toEqual([['alice', 10], ['bob', 7]]);
+    expect((parsed['players'] as { name: Uint8Array; score: number }[]).map((p) => [latin1(p.name), p.score])).toEqual([
+      ['alice', 10],
+      ['bob', 7],
+    ]);
     expect(latin1(parsed['motd'] as Uint8Array)).toBe('hello world');
   });
 
@@ -131,8 +156,15 @@ describe('a layout declared outside the package', () => {
       const plugin = exportWireshark([...layouts, statusRequest, statusResponse], { ports: { acme: [4999] } });
       expect(plugin).toContain('Ports (Decode As): samp 7777; vcmp 8192; mcquery 25565, 19132; acme 4999;');
       const lines = tsharkExchange(work, plugin, 4999, request, reply, [
-        '_ws.col.Protocol', 'acme.opcode', 'acme.status.num_players', 'acme.status.player.name',
-        'acme.status.player.score', 'acme.status.motd', 'acme.response_in', 'acme.response_to', '_ws.col.Info',
+        '_ws.col.Protocol',
+        'acme.opcode',
+        'acme.status.num_players',
+        'acme.status.player.name',
+        'acme.status.player.score',
+        'acme.status.motd',
+        'acme.response_in',
+        'acme.response_to',
+        '_ws.col.Info',
       ]);
       expect(lines).toEqual([
         'ACME|0x01|||||2||ACME status request',

@@ -15,7 +15,7 @@ const { KaitaiStream } = KaitaiRuntime;
 const vectors = loadVectors();
 const files = exportKaitai();
 
-type Ks = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Ks = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the classes the Kaitai compiler generates at run time are untyped
 type Parser = new (io: unknown) => Ks;
 
 /** Compiles one .ksy text and loads the generated UMD module with the runtime. */
@@ -45,7 +45,8 @@ const parse = (P: Parser, bytes: Uint8Array): Ks => new P(new KaitaiStream(bytes
 
 const lastSegment = (abbrev: string): string => abbrev.slice(abbrev.lastIndexOf('.') + 1);
 const camel = (id: string): string => id.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const names = (fields: readonly Field[]): string[] => fields.flatMap((f) => ('name' in f ? [f.name] : 'abbrev' in f ? [lastSegment(f.abbrev)] : []));
+const names = (fields: readonly Field[]): string[] =>
+  fields.flatMap((f) => ('name' in f ? [f.name] : 'abbrev' in f ? [lastSegment(f.abbrev)] : []));
 
 let valuesCompared = 0;
 
@@ -92,13 +93,23 @@ function compare(fields: readonly Field[], ks: Ks, value: Record<string, unknown
         // A terminated list ends with its terminator entry, which consumers drop.
         if (f.until) {
           const end = items.at(-1);
-          expect(f.flat ? end?.length : end?.[f.entry.fields[0] && 'name' in f.entry.fields[0] ? f.entry.fields[0].name : '']?.length, `${at} terminator`).toBe(0);
+          expect(
+            f.flat ? end?.length : end?.[f.entry.fields[0] && 'name' in f.entry.fields[0] ? f.entry.fields[0].name : '']?.length,
+            `${at} terminator`,
+          ).toBe(0);
           items = items.slice(0, -1);
         }
         const want = value[f.name] as unknown[];
         expect(items.length, `${at} entries`).toBe(want.length);
         items.forEach((item, i) => {
-          if (f.flat) compare(f.entry.fields, { [(f.entry.fields[0] as { name: string }).name]: item }, { [(f.entry.fields[0] as { name: string }).name]: want[i] }, charset, `${at}[${i}]`);
+          if (f.flat)
+            compare(
+              f.entry.fields,
+              { [(f.entry.fields[0] as { name: string }).name]: item },
+              { [(f.entry.fields[0] as { name: string }).name]: want[i] },
+              charset,
+              `${at}[${i}]`,
+            );
           else compare(f.entry.fields, item, want[i] as Record<string, unknown>, charset, `${at}[${i}]`);
         });
         break;
@@ -124,7 +135,7 @@ const kaitaiErrors: Record<string, RegExp> = {
 };
 
 describe('Kaitai Struct export', () => {
-  it('writes one .ksy per layout, in the style guide\'s shape', () => {
+  it("writes one .ksy per layout, in the style guide's shape", () => {
     expect([...files.keys()].sort()).toEqual(layouts.map((l) => `${l.id.replace(/\./g, '_')}.ksy`).sort());
     for (const [name, text] of files) {
       const ksy = parseYaml(text);
@@ -147,7 +158,7 @@ describe('Kaitai Struct export', () => {
     for (const l of layouts) expect(await parserFor(l.id), l.id).toBeTypeOf('function');
   });
 
-  it.each(vectors.filter((v) => v.value).map((v) => [v.id, v] as const))('parses %s to the codec\'s values', async (_, v) => {
+  it.each(vectors.filter((v) => v.value).map((v) => [v.id, v] as const))("parses %s to the codec's values", async (_, v) => {
     const layout = layoutFor(v.protocol, v.message, v.direction);
     const bytes = fromHex(v.hex);
     const charset = (v.charset ?? layout.defaultCharset) as Charset;

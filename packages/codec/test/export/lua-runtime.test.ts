@@ -17,14 +17,16 @@ const lua = readFileSync(luaFile, 'utf8');
 /** `luac5.2 -p` on `path`: its exit status and message. Without luac5.2 the test fails, it never skips. */
 function luacParse(path: string): { status: number | null; stderr: string } {
   const r = spawnSync('luac5.2', ['-p', path], { encoding: 'utf8' });
-  if (r.error) throw new Error('luac5.2 is not on PATH: runtime.lua cannot be checked. Install it with `apt-get install -y lua5.2` (.ci/run does).');
+  if (r.error)
+    throw new Error('luac5.2 is not on PATH: runtime.lua cannot be checked. Install it with `apt-get install -y lua5.2` (.ci/run does).');
   return { status: r.status, stderr: r.stderr };
 }
 
 describe('the Lua runtime of the Wireshark plugin', () => {
   it('has its generated module up to date with runtime.lua', () => {
     const committed = readFileSync(moduleFile, 'utf8');
-    if (committed !== moduleOf(lua)) expect.fail(`src/export/wireshark/runtime.lua.ts is out of date with runtime.lua: run \`${regenerate}\``);
+    if (committed !== moduleOf(lua))
+      expect.fail(`src/export/wireshark/runtime.lua.ts is out of date with runtime.lua: run \`${regenerate}\``);
     expect(luaRuntime).toBe(runtimeOf(lua));
   });
 

@@ -25,7 +25,20 @@ const SECRETS = ['Sw0rdfish!', 'NEWSECRET9', 'joinpw77'];
 
 const tshark = (...args: string[]): string => t.run(['-2', '-n', '-X', `lua_script:${t.plugin}`, '-r', capture, ...args]).stdout;
 const SHOW = ['-o', 'samp.show_secrets:TRUE'];
-const FIELDS = ['-T', 'fields', '-E', 'separator=|', '-e', 'samp.rcon.password', '-e', 'samp.rcon.command', '-e', 'samp.rcon.output', '-e', '_ws.col.Info'];
+const FIELDS = [
+  '-T',
+  'fields',
+  '-E',
+  'separator=|',
+  '-e',
+  'samp.rcon.password',
+  '-e',
+  'samp.rcon.command',
+  '-e',
+  'samp.rcon.output',
+  '-e',
+  '_ws.col.Info',
+];
 const leaks = (text: string): string[] => SECRETS.filter((s) => text.includes(s));
 
 describe('RCON secrets in the Wireshark plugin (tshark on a loopback capture)', () => {
@@ -53,7 +66,7 @@ describe('RCON secrets in the Wireshark plugin (tshark on a loopback capture)', 
     expect(tshark('-Y', 'samp.rcon.password == "********"').trim().split('\n')).toHaveLength(3);
   });
 
-  it('shows them with samp.show_secrets on (the Info column keeps a command\'s new password masked, as our summary does)', () => {
+  it("shows them with samp.show_secrets on (the Info column keeps a command's new password masked, as our summary does)", () => {
     expect(tshark(...SHOW, ...FIELDS).split('\n')).toEqual([
       'Sw0rdfish!|varlist||SA:MP rcon request: varlist',
       '||Console Variables:|SA:MP rcon response: "Console Variables:"',
@@ -66,12 +79,19 @@ describe('RCON secrets in the Wireshark plugin (tshark on a loopback capture)', 
       '',
     ]);
     for (const out of [tshark(...SHOW, '-V'), tshark(...SHOW, '-T', 'json')]) expect(leaks(out)).toEqual(SECRETS);
-    expect(tshark(...SHOW, '-Y', 'samp.rcon.password == "Sw0rdfish!"').trim().split('\n')).toHaveLength(3);
+    expect(
+      tshark(...SHOW, '-Y', 'samp.rcon.password == "Sw0rdfish!"')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
   });
 
   it('cannot hide the bytes: the hex pane (-x) shows every secret, as the README says', () => {
     // The ASCII column (from column 56 of `0000  <16 bytes in hex>   <ASCII>`), its lines joined: a secret may straddle two.
-    const ascii = tshark('-x').split('\n').map((l) => l.slice(56)).join('');
+    const ascii = tshark('-x')
+      .split('\n')
+      .map((l) => l.slice(56))
+      .join('');
     expect(leaks(ascii)).toEqual(SECRETS);
   });
 
@@ -93,8 +113,17 @@ function lua52(chunk: string): string {
 describe('a redact RegExp as Lua patterns', () => {
   it('finds the same secret at the same place as SETS_PASSWORD, in Lua 5.2', () => {
     const commands = [
-      'rcon_password NEWSECRET9', '  RCON_Password \t a b c  ', 'password joinpw77', 'passwordx y', 'rcon_password',
-      'rcon_password ', 'say rcon_password x', 'Password\tp\nq', 'password  two words', 'echo password x', 'hostname x',
+      'rcon_password NEWSECRET9',
+      '  RCON_Password \t a b c  ',
+      'password joinpw77',
+      'passwordx y',
+      'rcon_password',
+      'rcon_password ',
+      'say rcon_password x',
+      'Password\tp\nq',
+      'password  two words',
+      'echo password x',
+      'hostname x',
     ];
     const withIndices = new RegExp(SETS_PASSWORD.source, `${SETS_PASSWORD.flags}d`);
     const want = commands.map((c) => {

@@ -10,21 +10,45 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  UnknownOpcodeError, UnrecognizedPacketError, fieldRegistry, fromHex, layoutFor, layouts, protocolNames, recognize, toHex,
-  type Charset, type FieldNode, type Layout, type Protocol,
+  UnknownOpcodeError,
+  UnrecognizedPacketError,
+  fieldRegistry,
+  fromHex,
+  layoutFor,
+  layouts,
+  protocolNames,
+  recognize,
+  toHex,
+  type Charset,
+  type FieldNode,
+  type Protocol,
 } from '@gamequery/codec';
 import { exportWireshark, wiresharkPorts } from '../../src/export/index.ts';
 import {
-  checkPacket, collect, gameNode, gameProtocols, requireTshark, tsharkWithPlugin, type Dissected, type Links, type PdmlNode,
+  checkPacket,
+  collect,
+  gameNode,
+  gameProtocols,
+  requireTshark,
+  tsharkWithPlugin,
+  type Dissected,
+  type Links,
+  type PdmlNode,
 } from '../helpers/tshark.ts';
 import { loadVectors, type Vector } from '../helpers/vectors.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 const vectors = loadVectors();
 requireTshark();
 
 /* ---------- a capture writer: classic pcap, nanosecond timestamps, raw IPv4 (linktype 101) ---------- */
 
-interface Datagram { readonly payload: Uint8Array; readonly srcPort: number; readonly dstPort: number; readonly time: bigint }
+interface Datagram {
+  readonly payload: Uint8Array;
+  readonly srcPort: number;
+  readonly dstPort: number;
+  readonly time: bigint;
+}
 
 /** Payload offset inside each frame: IPv4 header (20) + UDP header (8). */
 const PAYLOAD_AT = 28;
@@ -67,7 +91,7 @@ interface Expected {
   readonly id: string;
   readonly protocol: Protocol;
   /** Null: the plugin must leave the datagram alone. */
-  readonly layout: Layout<any> | null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly layout: QueryLayout | null;
   readonly fields: FieldNode[];
   /** The Info column: the summary our dissector gives these bytes. */
   readonly summary?: string;
@@ -75,7 +99,7 @@ interface Expected {
   readonly answers?: { readonly frame: number; readonly ns: bigint };
 }
 
-const leadingMagic = (l: Layout<any>): Uint8Array | undefined => (l.fields[0]?.kind === 'magic' ? l.fields[0].bytes : undefined); // eslint-disable-line @typescript-eslint/no-explicit-any
+const leadingMagic = (l: QueryLayout): Uint8Array | undefined => (l.fields[0]?.kind === 'magic' ? l.fields[0].bytes : undefined);
 const startsWith = (b: Uint8Array, m: Uint8Array): boolean => b.length >= m.length && m.every((x, i) => b[i] === x);
 
 /**
@@ -84,7 +108,7 @@ const startsWith = (b: Uint8Array, m: Uint8Array): boolean => b.length >= m.leng
  * Minecraft replies). Too short to name a message, the first layout with the same magic
  * shows where the bytes end; with no magic at all, the bytes are not ours.
  */
-function recognised(bytes: Uint8Array, v: Vector): Layout<any> | null { // eslint-disable-line @typescript-eslint/no-explicit-any
+function recognised(bytes: Uint8Array, v: Vector): QueryLayout | null {
   const conversational = v.protocol === 'mcquery' && v.direction === 'response';
   if (v.protocol === 'mcquery' && v.direction === 'response' && bytes.length < 5) return null; // no session id to match
   try {
@@ -107,7 +131,9 @@ function requestFor(v: Vector, bytes: Uint8Array): Uint8Array {
   const value: Record<string, unknown> = {};
   for (const f of request.fields) {
     if (!('name' in f)) continue;
-    value[f.name] = echoed[f.name] ?? (f.kind === 'bytes' ? new Uint8Array(f.length) : f.kind === 'string' && !f.numeric ? '' : f.kind === 'ipv4' ? '127.0.0.1' : 0);
+    value[f.name] =
+      echoed[f.name] ??
+      (f.kind === 'bytes' ? new Uint8Array(f.length) : f.kind === 'string' && !f.numeric ? '' : f.kind === 'ipv4' ? '127.0.0.1' : 0);
   }
   return request.encode(value);
 }
@@ -129,7 +155,12 @@ let fieldsCompared = 0;
 let linksChecked = 0;
 
 function check(e: Expected, packet: readonly PdmlNode[] | undefined, info: string | undefined, problems: string[]): Links {
-  const { links, compared } = checkPacket({ id: e.id, protocol: e.layout ? e.protocol : null, fields: e.fields, summary: e.summary, base: PAYLOAD_AT }, packet, info, problems);
+  const { links, compared } = checkPacket(
+    { id: e.id, protocol: e.layout ? e.protocol : null, fields: e.fields, summary: e.summary, base: PAYLOAD_AT },
+    packet,
+    info,
+    problems,
+  );
   fieldsCompared += compared;
   return links;
 }
@@ -140,8 +171,13 @@ const serverPorts = (p: Protocol): number => wiresharkPorts[p][0]!;
 
 /** Ports no dissector claims in udp.port: clients, and servers only the heuristics can find. */
 function freePorts(count: number): number[] {
-  const used = new Set(t.run(['-G', 'decodes']).stdout.split('\n')
-    .filter((l) => l.startsWith('udp.port\t')).map((l) => Number(l.split('\t')[1])));
+  const used = new Set(
+    t
+      .run(['-G', 'decodes'])
+      .stdout.split('\n')
+      .filter((l) => l.startsWith('udp.port\t'))
+      .map((l) => Number(l.split('\t')[1])),
+  );
   const out: number[] = [];
   for (let p = 30000; out.length < count && p < 65536; p++) if (!used.has(p)) out.push(p);
   return out;
@@ -152,7 +188,11 @@ function freePorts(count: number): number[] {
  * responses server → client after a request they answer (a Minecraft reply is only
  * recognisable that way). Returns the datagrams and what each vector's frame must show.
  */
-function layOut(cases: readonly { v: Vector; bytes: Uint8Array; id: string }[], serverPort: (v: Vector, i: number) => number, clients: readonly number[]) {
+function layOut(
+  cases: readonly { v: Vector; bytes: Uint8Array; id: string }[],
+  serverPort: (v: Vector, i: number) => number,
+  clients: readonly number[],
+) {
   const datagrams: Datagram[] = [];
   const expected = new Map<number, Expected>();
   let time = 1_700_000_000_123_456_789n; // far from zero, where a float of seconds keeps no nanoseconds
@@ -166,7 +206,12 @@ function layOut(cases: readonly { v: Vector; bytes: Uint8Array; id: string }[], 
       time += gap;
       answers = { frame: datagrams.length, ns: gap };
     }
-    datagrams.push({ payload: bytes, srcPort: v.direction === 'request' ? client : server, dstPort: v.direction === 'request' ? server : client, time });
+    datagrams.push({
+      payload: bytes,
+      srcPort: v.direction === 'request' ? client : server,
+      dstPort: v.direction === 'request' ? server : client,
+      time,
+    });
     time += 1_000_000_007n;
     const layout = recognised(bytes, v);
     const ann = layout?.annotate(bytes, v.charset ? { charset: v.charset as Charset } : {});
@@ -192,11 +237,13 @@ async function run(name: string, laid: ReturnType<typeof layOut>, prefs: readonl
     if (!checkLinks || !e.answers || !e.layout || e.layout.direction !== 'response' || e.fields.some((f) => f.generated)) continue;
     // A complete reply names its request and the time since it; the request names the reply.
     linksChecked++;
-    if (links.get('response_to') !== String(e.answers.frame)) problems.push(`${e.id}: response_to ${links.get('response_to')}, expected ${e.answers.frame}`);
+    if (links.get('response_to') !== String(e.answers.frame))
+      problems.push(`${e.id}: response_to ${links.get('response_to')}, expected ${e.answers.frame}`);
     if (links.get('time') !== seconds(e.answers.ns)) problems.push(`${e.id}: time ${links.get('time')}, expected ${seconds(e.answers.ns)}`);
     const requestLinks: Links = new Map();
     collect(gameNode(packets[e.answers.frame - 1])?.children ?? [], e.protocol, PAYLOAD_AT, requestLinks);
-    if (requestLinks.get('response_in') !== String(frame)) problems.push(`${e.id}: its request has response_in ${requestLinks.get('response_in')}, expected ${frame}`);
+    if (requestLinks.get('response_in') !== String(frame))
+      problems.push(`${e.id}: its request has response_in ${requestLinks.get('response_in')}, expected ${frame}`);
   }
   return problems;
 }
@@ -214,10 +261,15 @@ describe('Wireshark export, checked with tshark', () => {
     writeFileSync(join(plugins, 'gamequery.lua'), exportWireshark());
     const lines = t.run(['-G', 'fields'], { XDG_CONFIG_HOME: join(t.work, 'xdg') }).stdout.split('\n');
     const bases: Record<string, string> = { dec: 'BASE_DEC', hex: 'BASE_HEX', char: 'BASE_HEX', none: '' };
-    const got = lines.map((l) => l.split('\t')).filter((c) => c[0] === 'F' && gameProtocols.includes(c[4]!))
+    const got = lines
+      .map((l) => l.split('\t'))
+      .filter((c) => c[0] === 'F' && gameProtocols.includes(c[4]!))
       .map(([, label, abbrev, type, protocol, base, , doc]) => ({ abbrev, label, type, protocol, base, doc }));
     const want = fieldRegistry.map((r) => ({
-      abbrev: r.abbrev, label: r.label, type: r.type, protocol: r.protocol,
+      abbrev: r.abbrev,
+      label: r.label,
+      type: r.type,
+      protocol: r.protocol,
       base: r.type === 'FT_BOOLEAN' ? '0' : bases[r.base],
       // The malformed item is a ProtoExpert, and Wireshark's expert items carry no description.
       doc: r.abbrev.endsWith('.malformed') ? '' : r.doc,
@@ -238,17 +290,41 @@ describe('Wireshark export, checked with tshark', () => {
   });
 
   it('honours the text encoding and "claim every datagram" preferences', async () => {
-    const laid = layOut(all.filter(({ v }) => special(v)), (v) => serverPorts(v.protocol), free);
+    const laid = layOut(
+      all.filter(({ v }) => special(v)),
+      (v) => serverPorts(v.protocol),
+      free,
+    );
     expect(laid.expected.size).toBeGreaterThanOrEqual(4);
     expect(await run('preferences', laid, ['samp.charset:windows-1251', 'vcmp.force:TRUE'], true)).toEqual([]);
   });
 
   it('shows a counted string with NULs inside whole, through the code pages and through UTF-8', async () => {
     const layout = layoutFor('samp', 'info', 'response');
-    const value = { serverIp: '127.0.0.1', serverPort: 7777, password: false, players: 1, maxPlayers: 2, hostname: 'a\0b\0', gamemode: '\0é€\0', language: '' };
+    const value = {
+      serverIp: '127.0.0.1',
+      serverPort: 7777,
+      password: false,
+      players: 1,
+      maxPlayers: 2,
+      hostname: 'a\0b\0',
+      gamemode: '\0é€\0',
+      language: '',
+    };
     for (const charset of ['windows-1252', 'utf8'] as const) {
       const bytes = layout.encode(value, { charset });
-      const v: Vector = { id: `nul-${charset}`, protocol: 'samp', message: 'info', direction: 'response', layout: layout.id, charset, hex: toHex(bytes), description: '', fields: [], source: 'this test' };
+      const v: Vector = {
+        id: `nul-${charset}`,
+        protocol: 'samp',
+        message: 'info',
+        direction: 'response',
+        layout: layout.id,
+        charset,
+        hex: toHex(bytes),
+        description: '',
+        fields: [],
+        source: 'this test',
+      };
       const laid = layOut([{ v, bytes, id: v.id }], (x) => serverPorts(x.protocol), free);
       expect(laid.expected.get(2)!.fields.find((f) => f.abbrev === 'samp.info.gamemode')!.show).toBe('\\0é€\\0');
       expect(await run(v.id, laid, [`samp.charset:${charset}`], true)).toEqual([]);
@@ -257,8 +333,12 @@ describe('Wireshark export, checked with tshark', () => {
 
   it('names an unknown opcode, and leaves RakNet, other data and unasked-for Minecraft replies to others', async () => {
     const [client] = free;
-    const at = (payload: Uint8Array, srcPort: number, dstPort: number, i: number): Datagram =>
-      ({ payload, srcPort, dstPort, time: 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n });
+    const at = (payload: Uint8Array, srcPort: number, dstPort: number, i: number): Datagram => ({
+      payload,
+      srcPort,
+      dstPort,
+      time: 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n,
+    });
     const unknown = fromHex('53414d507f000001611e41');
     const raknetPing = fromHex('01000000000000000000ffff00fefefefefdfdfdfd123456780000000000000000');
     const { packets, info, stdout } = await dissect('foreign', [
@@ -269,14 +349,31 @@ describe('Wireshark export, checked with tshark', () => {
     ]);
     expect(stdout).not.toMatch(/Lua Error/);
     let message = '';
-    try { recognize(unknown); } catch (e) { message = (e as Error).message; }
+    try {
+      recognize(unknown);
+    } catch (e) {
+      message = (e as Error).message;
+    }
     expect(message).toBe('samp.opcode: unknown opcode 0x41 at offset 10');
     const header = layoutFor('samp', 'info', 'request').annotate(unknown).fields.slice(0, 3);
-    const malformed: FieldNode = { abbrev: 'samp.malformed', label: 'Malformed Packet', offset: 10, length: 1, value: 'UnknownOpcodeError', show: message, generated: true };
+    const malformed: FieldNode = {
+      abbrev: 'samp.malformed',
+      label: 'Malformed Packet',
+      offset: 10,
+      length: 1,
+      value: 'UnknownOpcodeError',
+      show: message,
+      generated: true,
+    };
     const problems: string[] = [];
     // The summary as the dissector writes it for bytes that name no message (payload.ts).
     const summary = `${protocolNames.samp}: ${message}`;
-    check({ id: 'unknown-opcode', protocol: 'samp', layout: layoutFor('samp', 'info', 'request'), fields: [...header, malformed], summary }, packets[0], info[0], problems);
+    check(
+      { id: 'unknown-opcode', protocol: 'samp', layout: layoutFor('samp', 'info', 'request'), fields: [...header, malformed], summary },
+      packets[0],
+      info[0],
+      problems,
+    );
     expect(problems).toEqual([]);
     expect(packets[1]!.map((p) => p.name)).toContain('raknet');
     for (const p of [packets[2]!, packets[3]!]) expect(gameNode(p)).toBeUndefined();
@@ -287,7 +384,8 @@ describe('Wireshark export, checked with tshark', () => {
     const valid = all.filter(({ v }) => v.value && !special(v));
     const [server, ...clients] = free;
     const prefixes = valid.flatMap(({ v, bytes }) =>
-      Array.from({ length: bytes.length - 1 }, (_, n) => ({ v, bytes: bytes.subarray(0, n + 1), id: `${v.id}[:${n + 1}]` })));
+      Array.from({ length: bytes.length - 1 }, (_, n) => ({ v, bytes: bytes.subarray(0, n + 1), id: `${v.id}[:${n + 1}]` })),
+    );
     const laid = layOut([...valid, ...prefixes], (v, i) => (i < valid.length ? server! : serverPorts(v.protocol)), clients);
     const problems = await run('heuristics-and-prefixes', laid);
     expect(problems).toEqual([]);

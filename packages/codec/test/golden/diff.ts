@@ -17,9 +17,10 @@ export function firstDifference(want: string, got: string): string {
   const removed = a.slice(head, a.length - tail);
   const added = b.slice(head, b.length - tail);
   // Control characters as \xNN and trailing spaces as `·`, so that a difference in either shows.
-  const show = (line: string): string => Array.from(line, (c) => (c < ' ' || c === '\x7f' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c))
-    .join('')
-    .replace(/ +$/, (spaces) => '·'.repeat(spaces.length));
+  const show = (line: string): string =>
+    Array.from(line, (c) => (c < ' ' || c === '\x7f' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c))
+      .join('')
+      .replace(/ +$/, (spaces) => '·'.repeat(spaces.length));
   const out: string[] = [`@@ line ${head + 1}: ${removed.length} line(s) in the golden file, ${added.length} generated @@`];
   for (let i = Math.max(0, head - CONTEXT); i < head; i++) out.push(`  ${String(i + 1).padStart(5)} ${show(a[i]!)}`);
   const part = (lines: readonly string[], sign: string): void => {

@@ -22,7 +22,8 @@ import { firstDifference } from './diff.ts';
 
 const expected = new URL('./expected/', import.meta.url).pathname;
 const update = process.env.GAMEQUERY_UPDATE_GOLDEN === '1';
-const HOW = 'if the change is meant, run `pnpm golden` (GAMEQUERY_UPDATE_GOLDEN=1 pnpm vitest run packages/codec/test/golden) and commit the result';
+const HOW =
+  'if the change is meant, run `pnpm golden` (GAMEQUERY_UPDATE_GOLDEN=1 pnpm vitest run packages/codec/test/golden) and commit the result';
 
 /** Compares `text` with the golden file `path` (relative to expected/), or writes it when updating. */
 function golden(path: string, text: string): void {
@@ -35,7 +36,10 @@ function golden(path: string, text: string): void {
     writeFileSync(file, got);
     return;
   }
-  const why = want === undefined ? `missing golden file ${path}` : `${path} differs from what the declarations generate:\n${firstDifference(want.toString('utf8'), text)}`;
+  const why =
+    want === undefined
+      ? `missing golden file ${path}`
+      : `${path} differs from what the declarations generate:\n${firstDifference(want.toString('utf8'), text)}`;
   expect.fail(`${why}\n${HOW}`);
 }
 

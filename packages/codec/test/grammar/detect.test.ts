@@ -3,12 +3,10 @@
  * leaning on their reply, and the tree, the compiled JSON emitter and the interpreter agreeing.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ByteSink, detect, interpretedLayout, nodeJson, samp, textCodec, vcmp, type Layout,
-} from '@gamequery/codec';
+import { ByteSink, detect, interpretedLayout, nodeJson, samp, textCodec, vcmp } from '@gamequery/codec';
 import { accuracyByLength, corpus } from '../corpus/server-names.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { fromHex } from '@gamequery/codec';
+import { fromHex, type QueryLayout } from '@gamequery/codec';
 import { detected } from '../../src/grammar/charset.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
@@ -19,7 +17,7 @@ const info = (charset: 'windows-1251' | 'windows-1252' | 'utf8', hostname: strin
 const clients = (charset: 'windows-1251' | 'windows-1252' | 'utf8', names: string[]): Uint8Array =>
   samp.clientsResponse.encode({ ...at, clients: names.map((name, i) => ({ name, score: i })) }, { charset });
 
-const treeJson = (layout: Layout<any>, bytes: Uint8Array): string => // eslint-disable-line @typescript-eslint/no-explicit-any
+const treeJson = (layout: QueryLayout, bytes: Uint8Array): string =>
   JSON.stringify(layout.annotate(bytes, { charset: 'auto' }).fields.map((n) => nodeJson(n, false)));
 
 describe('charset auto-detection', () => {
@@ -48,13 +46,17 @@ describe('charset auto-detection', () => {
   });
 
   it('decides each string of a reply on its own: a UTF-8 hostname beside a windows-1252 gamemode', () => {
-    const bytes = samp.infoResponse.encode({ ...at, password: false, players: 0, maxPlayers: 0, hostname: 'Київ', gamemode: 'x', language: 'x' }, { charset: 'utf8' });
+    const bytes = samp.infoResponse.encode(
+      { ...at, password: false, players: 0, maxPlayers: 0, hostname: 'Київ', gamemode: 'x', language: 'x' },
+      { charset: 'utf8' },
+    );
     // Splice a windows-1252 gamemode in by hand: "Café" = 43 61 66 e9.
     const head = bytes.subarray(0, bytes.length - 10);
     const mixed = Uint8Array.from([...head, 4, 0, 0, 0, 0x43, 0x61, 0x66, 0xe9, 1, 0, 0, 0, 0x78]);
     const nodes = samp.infoResponse.annotate(mixed, { charset: 'auto' }).fields;
     expect(nodes.filter((n) => n.charset).map((n) => [n.abbrev, n.value, n.charset])).toEqual([
-      ['samp.info.hostname', 'Київ', 'utf8'], ['samp.info.gamemode', 'Café', 'windows-1252'],
+      ['samp.info.hostname', 'Київ', 'utf8'],
+      ['samp.info.gamemode', 'Café', 'windows-1252'],
     ]);
   });
 
@@ -66,7 +68,9 @@ describe('charset auto-detection', () => {
       const bytes = fromHex(v.hex);
       if (!bytes.every((b) => b < 0x80)) continue;
       strings++;
-      expect(layout.annotateJson(bytes, { charset: 'auto', showSecrets: true })?.json).toBe(layout.annotateJson(bytes, { charset: 'windows-1252', showSecrets: true })?.json);
+      expect(layout.annotateJson(bytes, { charset: 'auto', showSecrets: true })?.json).toBe(
+        layout.annotateJson(bytes, { charset: 'windows-1252', showSecrets: true })?.json,
+      );
       // The fast path: nothing was scored or recorded for the JSON writer to look up.
       expect(detected.bytes).toBeUndefined();
     }
@@ -76,12 +80,24 @@ describe('charset auto-detection', () => {
 
   it('writes charset and confidence on non-ASCII nodes alike from the tree, the compiled emitter and the interpreter', () => {
     const sink = new ByteSink();
-    const replies: [Layout<any>, Uint8Array][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+    const replies: [QueryLayout, Uint8Array][] = [
       [samp.infoResponse, info('windows-1251', 'Лучший сервер России', 'Ролевая игра', 'Я')],
       [samp.infoResponse, info('windows-1252', 'Straßenrennen Köln', 'Rennen', 'Ü')],
       [samp.infoResponse, info('utf8', 'Łódź i okolice', 'Gra', 'Polski')],
       [samp.clientsResponse, clients('windows-1251', ['Я', 'Вася', 'Sergey'])],
-      [samp.rulesResponse, samp.rulesResponse.encode({ ...at, rules: [{ name: 'mapname', value: 'Сан-Андреас' }, { name: 'weburl', value: 'www.samp.ru' }] }, { charset: 'windows-1251' })],
+      [
+        samp.rulesResponse,
+        samp.rulesResponse.encode(
+          {
+            ...at,
+            rules: [
+              { name: 'mapname', value: 'Сан-Андреас' },
+              { name: 'weburl', value: 'www.samp.ru' },
+            ],
+          },
+          { charset: 'windows-1251' },
+        ),
+      ],
     ];
     for (const [layout, bytes] of replies) {
       const tree = treeJson(layout, bytes);

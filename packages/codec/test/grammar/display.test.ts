@@ -17,10 +17,12 @@ describe('showText', () => {
   });
 
   it('never lets a control through, and is the same on a second call (its regular expression keeps no state)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(showText(s)).not.toMatch(CONTROL);
-      expect(showText(s)).toBe(showText(s));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(showText(s)).not.toMatch(CONTROL);
+        expect(showText(s)).toBe(showText(s));
+      }),
+    );
   });
 });
 
@@ -31,10 +33,12 @@ describe('escapeControls', () => {
   });
 
   it('never lets a control through', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(escapeControls(s)).not.toMatch(CONTROL);
-      expect(escapeControls(s).replace(/\\(x[0-9a-f]{2}|[nrt0])/g, '')).toBe(s.replace(new RegExp(CONTROL.source, 'g'), ''));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(escapeControls(s)).not.toMatch(CONTROL);
+        expect(escapeControls(s).replace(/\\(x[0-9a-f]{2}|[nrt0])/g, '')).toBe(s.replace(new RegExp(CONTROL.source, 'g'), ''));
+      }),
+    );
   });
 });
 

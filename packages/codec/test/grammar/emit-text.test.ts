@@ -1,8 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ByteSink, CodecError, MASK, charsets, fromHex, infoResponse, layouts, nodeJson, playersResponse, rconRequest,
-  type Charset, type FieldNode, type Layout,
+  ByteSink,
+  CodecError,
+  MASK,
+  charsets,
+  fromHex,
+  infoResponse,
+  layouts,
+  nodeJson,
+  playersResponse,
+  rconRequest,
+  type Charset,
+  type FieldNode,
 } from '@gamequery/codec';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { abbrevsOf } from '../helpers/answers.ts';
@@ -10,9 +20,10 @@ import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 /** Decodes exactly: valid UTF-8 decoding to the same text is the same bytes. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -22,7 +33,7 @@ const output = (text: string): string => strictUtf8.decode(utf8.encode(text));
 
 /* The interpreter's tree as the dissector's text and `-e` outputs show it (render/text.ts, render/packet.ts). */
 
-const shownOf = (n: FieldNode, clear: boolean): string => (n.secret && !clear ? n.masked ?? MASK : n.show);
+const shownOf = (n: FieldNode, clear: boolean): string => (n.secret && !clear ? (n.masked ?? MASK) : n.show);
 
 function* walk(nodes: readonly FieldNode[], depth = 0): Generator<[FieldNode, number]> {
   for (const n of nodes) {
@@ -124,30 +135,41 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitText and emitFields',
 
   it('writes random valid values in every charset, with and without trailing bytes, with any selection', () => {
     for (const charset of charsets) {
-      const values = layout === rconRequest
-        ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
-        : valueArb(layout, charset);
-      fc.assert(fc.property(values, fc.uint8Array({ maxLength: 3 }), fc.nat(40), pickArb, (value, tail, offset, pick) => {
-        let bytes: Uint8Array;
-        try {
-          bytes = layout.encode(value, { charset });
-        } catch (e) {
-          if (e instanceof CodecError) return; // a command the charset cannot encode
-          throw e;
-        }
-        expect(check(layout, bytes, charset, offset, pick)).toBe(true);
-        check(layout, Uint8Array.of(...bytes, ...tail), charset, offset, pick);
-      }), { numRuns: Math.ceil(runs / 4), seed: 53 });
+      const values =
+        layout === rconRequest
+          ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
+          : valueArb(layout, charset);
+      fc.assert(
+        fc.property(values, fc.uint8Array({ maxLength: 3 }), fc.nat(40), pickArb, (value, tail, offset, pick) => {
+          let bytes: Uint8Array;
+          try {
+            bytes = layout.encode(value, { charset });
+          } catch (e) {
+            if (e instanceof CodecError) return; // a command the charset cannot encode
+            throw e;
+          }
+          expect(check(layout, bytes, charset, offset, pick)).toBe(true);
+          check(layout, Uint8Array.of(...bytes, ...tail), charset, offset, pick);
+        }),
+        { numRuns: Math.ceil(runs / 4), seed: 53 },
+      );
     }
   });
 
   it('writes damaged bytes as the interpreter does, or declines where it stops', () => {
-    const damaged = layouts.includes(layout)
-      ? hostileBytes(layout)
-      : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
-    fc.assert(fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), fc.nat(40), pickArb, (bytes, charset, offset, pick) => {
-      check(layout, bytes, charset, offset, pick);
-    }), { numRuns: runs, seed: 59 });
+    const damaged = layouts.includes(layout) ? hostileBytes(layout) : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
+    fc.assert(
+      fc.property(
+        damaged,
+        fc.option(fc.constantFrom(...charsets), { nil: undefined }),
+        fc.nat(40),
+        pickArb,
+        (bytes, charset, offset, pick) => {
+          check(layout, bytes, charset, offset, pick);
+        },
+      ),
+      { numRuns: runs, seed: 59 },
+    );
   });
 });
 
@@ -161,12 +183,21 @@ describe('emitText', () => {
       return sink.text();
     };
     const masked = [
-      '    Magic: SAMP', '    Server IP: 127.0.0.1', '    Server port: 7777', '    Opcode: x (RCON command) (0x78)',
-      '    Password length: 5', '    Password: ********', '    Command length: 23', '    Command: rcon_password ********', '',
+      '    Magic: SAMP',
+      '    Server IP: 127.0.0.1',
+      '    Server port: 7777',
+      '    Opcode: x (RCON command) (0x78)',
+      '    Password length: 5',
+      '    Password: ********',
+      '    Command length: 23',
+      '    Command: rcon_password ********',
+      '',
     ].join('\n');
     expect(lines()).toBe(masked);
     expect(lines(false)).toBe(masked);
-    expect(lines(true)).toBe(masked.replace('Password: ********', 'Password: wrong').replace('rcon_password ********', 'rcon_password se\\\\cr"et1'));
+    expect(lines(true)).toBe(
+      masked.replace('Password: ********', 'Password: wrong').replace('rcon_password ********', 'rcon_password se\\\\cr"et1'),
+    );
   });
 
   it('writes a flag byte above 1, a list shorter than its count, and an empty string as the label alone', () => {

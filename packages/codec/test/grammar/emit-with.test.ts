@@ -1,8 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ByteSink, CodecError, charsets, fromHex, infoResponse, layouts, nodeJson, playersResponse, rconRequest,
-  type Charset, type EmitOptions, type FieldNode, type Layout,
+  ByteSink,
+  CodecError,
+  charsets,
+  fromHex,
+  infoResponse,
+  layouts,
+  nodeJson,
+  playersResponse,
+  rconRequest,
+  type Charset,
+  type EmitOptions,
+  type FieldNode,
 } from '@gamequery/codec';
 import { secretFields, type Field } from '../../src/grammar/fields.ts';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
@@ -10,9 +20,10 @@ import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 /** Decodes exactly: valid UTF-8 decoding to the same text is the same bytes. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -21,7 +32,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function expected(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefined, showSecrets: boolean) {
   const tree = layout.annotate(bytes, charset === undefined ? {} : { charset });
   if (tree.error) return undefined;
-  return { json: JSON.stringify(tree.fields.map((n) => nodeJson(n, showSecrets))), value: tree.value, bytesRead: tree.bytesRead, warnings: tree.warnings };
+  return {
+    json: JSON.stringify(tree.fields.map((n) => nodeJson(n, showSecrets))),
+    value: tree.value,
+    bytesRead: tree.bytesRead,
+    warnings: tree.warnings,
+  };
 }
 
 /** A sink of 16 bytes with `offset` bytes in it already, so that it grows mid-node. */
@@ -72,7 +88,10 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
   return decodes;
 }
 
-interface Slot { readonly offset: number; readonly type: 'flag' | 'u8' | 'u16le' | 'u16be' }
+interface Slot {
+  readonly offset: number;
+  readonly type: 'flag' | 'u8' | 'u16le' | 'u16be';
+}
 
 /** Abbreviation → what to raise, of every flag and every count of a list that tolerates being short. */
 function warnableFields(fields: readonly Field[], out = new Map<string, Slot['type']>()): Map<string, Slot['type']> {
@@ -103,20 +122,24 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout
 
   it('writes random valid values in every charset, with and without trailing bytes', () => {
     for (const charset of charsets) {
-      const values = layout === rconRequest
-        ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
-        : valueArb(layout, charset);
-      fc.assert(fc.property(values, fc.uint8Array({ maxLength: 3 }), fc.nat(40), (value, tail, offset) => {
-        let bytes: Uint8Array;
-        try {
-          bytes = layout.encode(value, { charset });
-        } catch (e) {
-          if (e instanceof CodecError) return; // a command the charset cannot encode
-          throw e;
-        }
-        expect(check(layout, bytes, charset, offset)).toBe(true);
-        check(layout, Uint8Array.of(...bytes, ...tail), charset, offset);
-      }), { numRuns: Math.ceil(runs / 4), seed: 41 });
+      const values =
+        layout === rconRequest
+          ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
+          : valueArb(layout, charset);
+      fc.assert(
+        fc.property(values, fc.uint8Array({ maxLength: 3 }), fc.nat(40), (value, tail, offset) => {
+          let bytes: Uint8Array;
+          try {
+            bytes = layout.encode(value, { charset });
+          } catch (e) {
+            if (e instanceof CodecError) return; // a command the charset cannot encode
+            throw e;
+          }
+          expect(check(layout, bytes, charset, offset)).toBe(true);
+          check(layout, Uint8Array.of(...bytes, ...tail), charset, offset);
+        }),
+        { numRuns: Math.ceil(runs / 4), seed: 41 },
+      );
     }
   });
 
@@ -150,18 +173,22 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout
         return b;
       });
     });
-    fc.assert(fc.property(edited, fc.nat(40), (bytes, offset) => {
-      check(layout, bytes, undefined, offset);
-    }), { numRuns: runs, seed: 47 });
+    fc.assert(
+      fc.property(edited, fc.nat(40), (bytes, offset) => {
+        check(layout, bytes, undefined, offset);
+      }),
+      { numRuns: runs, seed: 47 },
+    );
   });
 
   it('writes damaged bytes as the interpreter does, or declines where it stops', () => {
-    const damaged = layouts.includes(layout)
-      ? hostileBytes(layout)
-      : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
-    fc.assert(fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), fc.nat(40), (bytes, charset, offset) => {
-      check(layout, bytes, charset, offset);
-    }), { numRuns: runs, seed: 43 });
+    const damaged = layouts.includes(layout) ? hostileBytes(layout) : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
+    fc.assert(
+      fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), fc.nat(40), (bytes, charset, offset) => {
+        check(layout, bytes, charset, offset);
+      }),
+      { numRuns: runs, seed: 43 },
+    );
   });
 });
 
@@ -169,16 +196,23 @@ describe('emitJsonWith', () => {
   // "SAMP" 127.0.0.1:7777 'x' | 05 00 "wrong" | 17 00 "rcon_password se\cr"et1" | ab cd (trailing)
   const request = fromHex('53414d507f000001611e78 0500 77726f6e67 1700 72636f6e5f70617373776f72642073655c637222657431 abcd');
   // What `gamequery dissect -F ndjson` printed for these bytes as "fields" (commit 8d5144a, from the tree), without and with --show-secrets.
-  const masked = '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"********","show":"********"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password ********","show":"rcon_password ********"}]';
-  const clear = '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"wrong","show":"wrong"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password se\\\\cr\\"et1","show":"rcon_password se\\\\\\\\cr\\"et1"}]';
+  const masked =
+    '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"********","show":"********"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password ********","show":"rcon_password ********"}]';
+  const clear =
+    '[{"abbrev":"samp.magic","label":"Magic","offset":0,"length":4,"value":"SAMP","show":"SAMP"},{"abbrev":"samp.server_ip","label":"Server IP","offset":4,"length":4,"value":"127.0.0.1","show":"127.0.0.1"},{"abbrev":"samp.server_port","label":"Server port","offset":8,"length":2,"value":7777,"show":"7777"},{"abbrev":"samp.opcode","label":"Opcode","offset":10,"length":1,"value":120,"show":"x (RCON command) (0x78)"},{"abbrev":"samp.rcon.password.len","label":"Password length","offset":11,"length":2,"value":5,"show":"5"},{"abbrev":"samp.rcon.password","label":"Password","offset":13,"length":5,"value":"wrong","show":"wrong"},{"abbrev":"samp.rcon.command.len","label":"Command length","offset":18,"length":2,"value":23,"show":"23"},{"abbrev":"samp.rcon.command","label":"Command","offset":20,"length":23,"value":"rcon_password se\\\\cr\\"et1","show":"rcon_password se\\\\\\\\cr\\"et1"}]';
 
   it('writes an RCON request as the dissector prints it, masked by default and in clear when asked, with its trailing bytes as a warning', () => {
-    for (const [options, json] of [[{}, masked], [{ showSecrets: false }, masked], [{ showSecrets: true }, clear]] as const) {
+    for (const [options, json] of [
+      [{}, masked],
+      [{ showSecrets: false }, masked],
+      [{ showSecrets: true }, clear],
+    ] as const) {
       const sink = new ByteSink();
       const r = rconRequest.emitJsonWith(request, sink, options);
       expect(sink.text()).toBe(json);
       expect(r).toEqual({
-        value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' }, bytesRead: 43,
+        value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' },
+        bytesRead: 43,
         warnings: [{ code: 'trailing-bytes', field: 'trailing', offset: 43, message: '2 bytes after the end of the message at offset 43' }],
       });
       // Without the trailing bytes emitJson writes it too, once told how to write secrets.

@@ -6,8 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ByteSink, FLAG_BYTE, SHORT_LIST, TRAILING_BYTES, declareExperts, decodePacket, expertInfo, expertInfos, fromHex, layoutFor,
-  minecraftExperts, warning, type DecodeWarning,
+  ByteSink,
+  FLAG_BYTE,
+  SHORT_LIST,
+  TRAILING_BYTES,
+  declareExperts,
+  decodePacket,
+  expertInfo,
+  expertInfos,
+  fromHex,
+  layoutFor,
+  minecraftExperts,
+  warning,
+  type DecodeWarning,
 } from '@gamequery/codec';
 import { unmatchedExperts, type UnmatchedCause } from '@gamequery/codec/pairing';
 import { loadVectors } from '../helpers/vectors.ts';
@@ -19,10 +30,18 @@ function warningsOf(v: (typeof vectors)[number], bytes: Uint8Array): DecodeWarni
   const layout = layoutFor(v.protocol, v.message, v.direction);
   const opts = v.charset ? { charset: v.charset } : {};
   const out: DecodeWarning[] = [...layout.annotate(bytes, opts).warnings];
-  try { out.push(...layout.decode(bytes, opts).warnings); } catch { /* a damaged copy that does not decode */ }
+  try {
+    out.push(...layout.decode(bytes, opts).warnings);
+  } catch {
+    /* a damaged copy that does not decode */
+  }
   out.push(...(layout.emitJsonWith(bytes, new ByteSink(), opts)?.warnings ?? []));
   const hint = { protocol: v.protocol, direction: v.direction, ...(v.protocol === 'mcquery' ? { message: v.message } : {}) };
-  try { out.push(...decodePacket(bytes, { ...opts, hint }).warnings); } catch { /* not a message */ }
+  try {
+    out.push(...decodePacket(bytes, { ...opts, hint }).warnings);
+  } catch {
+    /* not a message */
+  }
   return out;
 }
 
@@ -51,7 +70,10 @@ describe('the expert table', () => {
 
   it('fills a summary into a warning: field and values, unknown placeholders left as they are', () => {
     expect(warning(SHORT_LIST, 'samp.rules.count', 44, { declared: 3, present: 2 })).toEqual({
-      code: 'short-list', field: 'samp.rules.count', offset: 44, message: 'samp.rules.count: 3 entries declared, 2 present before the end of the message',
+      code: 'short-list',
+      field: 'samp.rules.count',
+      offset: 44,
+      message: 'samp.rules.count: 3 entries declared, 2 present before the end of the message',
     });
     expect(warning({ ...FLAG_BYTE, code: 'x' }, 'f', 0).message).toBe('f: flag byte is {value}, expected 0 or 1');
   });
@@ -72,7 +94,8 @@ describe('every warning made carries a declared code', () => {
         expect(expertInfo(w.code), `${v.id}: ${w.message}`).toBeDefined();
         seen.add(w.code);
       }
-      if (!v.error) expect([...new Set(ws.map((w) => w.code))].sort(), v.id).toEqual([...new Set((v.warnings ?? []).map((w) => w.code))].sort());
+      if (!v.error)
+        expect([...new Set(ws.map((w) => w.code))].sort(), v.id).toEqual([...new Set((v.warnings ?? []).map((w) => w.code))].sort());
     }
     expect([...seen].sort()).toEqual(['flag-byte', 'short-list', 'trailing-bytes']);
   });
@@ -81,10 +104,11 @@ describe('every warning made carries a declared code', () => {
     const seen = new Set<string>();
     for (const v of vectors) {
       const bytes = fromHex(v.hex);
-      for (let n = 0; n < bytes.length; n++) for (const w of warningsOf(v, bytes.subarray(0, n))) {
-        expect(expertInfo(w.code), `${v.id} cut at ${n}: ${w.message}`).toBeDefined();
-        seen.add(w.code);
-      }
+      for (let n = 0; n < bytes.length; n++)
+        for (const w of warningsOf(v, bytes.subarray(0, n))) {
+          expect(expertInfo(w.code), `${v.id} cut at ${n}: ${w.message}`).toBeDefined();
+          seen.add(w.code);
+        }
       for (const i of bytes.keys()) {
         if (bytes[i] !== 1) continue;
         const raised = Uint8Array.from(bytes);

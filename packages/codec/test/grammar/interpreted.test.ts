@@ -8,7 +8,15 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  codeGeneration, defineLayout, fromHex, infoResponse, interpretedLayout, layouts, setCodeGeneration, type AnyLayout, type Charset,
+  codeGeneration,
+  defineLayout,
+  fromHex,
+  infoResponse,
+  interpretedLayout,
+  layouts,
+  setCodeGeneration,
+  type AnyLayout,
+  type Charset,
 } from '@gamequery/codec';
 import { answersOf } from '../helpers/answers.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
@@ -40,15 +48,35 @@ describe('the interpreter fallback (no code generation)', () => {
 
   it('gives what the compiled layout gives on damaged copies of every vector', () => {
     const vectors = loadVectors();
-    fc.assert(fc.property(fc.constantFrom(...vectors).chain((v) => fc.tuple(fc.constant(v), mutatedMany(fromHex(v.hex)))), ([v, bytes]) => {
-      agree(layoutById.get(v.layout)!, bytes, v.charset);
-    }), { numRuns: runs * 4 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...vectors).chain((v) => fc.tuple(fc.constant(v), mutatedMany(fromHex(v.hex)))),
+        ([v, bytes]) => {
+          agree(layoutById.get(v.layout)!, bytes, v.charset);
+        },
+      ),
+      { numRuns: runs * 4 },
+    );
   });
 
   it('agrees on a flag byte above 1: true, with the warning, compiled too (found by the damaged copies)', () => {
-    const bytes = infoResponse.encode({ serverIp: '1.2.3.4', serverPort: 7777, password: true, players: 3, maxPlayers: 9, hostname: 'x', gamemode: 'y', language: 'z' });
+    const bytes = infoResponse.encode({
+      serverIp: '1.2.3.4',
+      serverPort: 7777,
+      password: true,
+      players: 3,
+      maxPlayers: 9,
+      hostname: 'x',
+      gamemode: 'y',
+      language: 'z',
+    });
     bytes[11] = 2; // the password flag
-    const warning = { code: 'flag-byte', field: 'samp.info.password', offset: 11, message: 'samp.info.password: flag byte is 2, expected 0 or 1' };
+    const warning = {
+      code: 'flag-byte',
+      field: 'samp.info.password',
+      offset: 11,
+      message: 'samp.info.password: flag byte is 2, expected 0 or 1',
+    };
     expect(infoResponse.decode(bytes).warnings).toEqual([warning]);
     expect(infoResponse.decode(bytes).value.password).toBe(true);
     agree(infoResponse, bytes);
@@ -56,22 +84,38 @@ describe('the interpreter fallback (no code generation)', () => {
 
   it('gives what the compiled layout gives on random valid values in every layout, and encodes alike', () => {
     for (const layout of all) {
-      fc.assert(fc.property(valueArb(layout, layout.defaultCharset), (value) => {
-        const bytes = layout.encode(value);
-        expect(slow.get(layout)!.encode(value)).toEqual(bytes);
-        agree(layout, bytes);
-      }), { numRuns: Math.ceil(runs / 4) });
+      fc.assert(
+        fc.property(valueArb(layout, layout.defaultCharset), (value) => {
+          const bytes = layout.encode(value);
+          expect(slow.get(layout)!.encode(value)).toEqual(bytes);
+          agree(layout, bytes);
+        }),
+        { numRuns: Math.ceil(runs / 4) },
+      );
     }
   });
 
   it('is what a layout uses when setCodeGeneration(false) came before its first call: it compiles no function', () => {
     const spec = { protocol: 'acme', message: 'info', direction: 'response', title: 'Info', fields: infoResponse.fields } as const;
-    const bytes = infoResponse.encode({ serverIp: '1.2.3.4', serverPort: 7777, password: true, players: 3, maxPlayers: 9, hostname: 'x', gamemode: 'y', language: 'z' });
+    const bytes = infoResponse.encode({
+      serverIp: '1.2.3.4',
+      serverPort: 7777,
+      password: true,
+      players: 3,
+      maxPlayers: 9,
+      hostname: 'x',
+      gamemode: 'y',
+      language: 'z',
+    });
     const want = answersOf(defineLayout(spec), bytes);
     const real = globalThis.Function;
     setCodeGeneration(false);
     // A Function that refuses, as V8 does under a strict CSP: the layout must never reach it.
-    globalThis.Function = new Proxy(real, { construct: () => { throw new EvalError('code generation refused'); } });
+    globalThis.Function = new Proxy(real, {
+      construct: () => {
+        throw new EvalError('code generation refused');
+      },
+    });
     try {
       expect(codeGeneration()).toBe(false);
       expect(answersOf(defineLayout(spec), bytes)).toEqual(want);
@@ -83,10 +127,17 @@ describe('the interpreter fallback (no code generation)', () => {
   });
 
   it('is what every layout falls back to where V8 refuses code generation (node --disallow-code-generation-from-strings)', () => {
-    const out = execFileSync(process.execPath, [
-      '--disallow-code-generation-from-strings', '--conditions=@gamequery/source', '--import', 'tsx',
-      new URL('../helpers/no-eval.ts', import.meta.url).pathname,
-    ], { encoding: 'utf8', maxBuffer: 256 << 20 });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--disallow-code-generation-from-strings',
+        '--conditions=@gamequery/source',
+        '--import',
+        'tsx',
+        new URL('../helpers/no-eval.ts', import.meta.url).pathname,
+      ],
+      { encoding: 'utf8', maxBuffer: 256 << 20 },
+    );
     const got = JSON.parse(out) as { codeGeneration: boolean; results: unknown[] };
     expect(got.codeGeneration).toBe(false);
     const byId = new Map(layouts.map((l) => [l.id, l]));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodecError, charsets, fromHex, handshakeResponse, layouts, type Charset, type Layout } from '@gamequery/codec';
+import { CodecError, charsets, fromHex, handshakeResponse, layouts, type Charset, type QueryLayout } from '@gamequery/codec';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
@@ -8,7 +8,7 @@ import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 /**
  * `measure` must give `decode`'s bytesRead where it decodes and a negative number where it
@@ -51,21 +51,25 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: measure', (_, layout) => 
 
   it('measures random valid values in every charset as all of their bytes, and with bytes after them as the message alone', () => {
     for (const charset of charsets) {
-      fc.assert(fc.property(valueArb(layout, charset), fc.uint8Array({ maxLength: 4 }), (value, tail) => {
-        const bytes = layout.encode(value, { charset });
-        expect(layout.measure(bytes, { charset })).toBe(bytes.length);
-        agrees(layout, Uint8Array.of(...bytes, ...tail), charset);
-      }), { numRuns: Math.ceil(runs / 4), seed: 31 });
+      fc.assert(
+        fc.property(valueArb(layout, charset), fc.uint8Array({ maxLength: 4 }), (value, tail) => {
+          const bytes = layout.encode(value, { charset });
+          expect(layout.measure(bytes, { charset })).toBe(bytes.length);
+          agrees(layout, Uint8Array.of(...bytes, ...tail), charset);
+        }),
+        { numRuns: Math.ceil(runs / 4), seed: 31 },
+      );
     }
   });
 
   it('agrees with decode on damaged bytes: cut, extended, bits flipped, lengths and counts claimed, spliced', () => {
-    const damaged = layouts.includes(layout)
-      ? hostileBytes(layout)
-      : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
-    fc.assert(fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), (bytes, charset) => {
-      agrees(layout, bytes, charset);
-    }), { numRuns: runs * 2, seed: 37 });
+    const damaged = layouts.includes(layout) ? hostileBytes(layout) : valueArb(layout).chain((value) => mutatedMany(layout.encode(value)));
+    fc.assert(
+      fc.property(damaged, fc.option(fc.constantFrom(...charsets), { nil: undefined }), (bytes, charset) => {
+        agrees(layout, bytes, charset);
+      }),
+      { numRuns: runs * 2, seed: 37 },
+    );
   });
 });
 
@@ -75,10 +79,25 @@ describe('measure', () => {
 
   it('checks decimal text as decode does: canonical, in range, and a UTF-8 byte order mark dropped only in UTF-8', () => {
     const cases: [string, Charset | undefined, boolean][] = [
-      ['12', undefined, true], ['0', undefined, true], ['-0', undefined, true], ['-2147483648', undefined, true], ['2147483647', undefined, true],
-      ['2147483648', undefined, false], ['-2147483649', undefined, false], ['007', undefined, false], ['', undefined, false], ['-', undefined, false],
-      ['+1', undefined, false], [' 1', undefined, false], ['1-2', undefined, false], ['--1', undefined, false], ['12345678901', undefined, false],
-      ['\xef\xbb\xbf12', 'utf8', true], ['\xef\xbb\xbf12', 'latin1', false], ['\xef\xbb\xbf12', undefined, false], ['\xb9', 'windows-1251', false],
+      ['12', undefined, true],
+      ['0', undefined, true],
+      ['-0', undefined, true],
+      ['-2147483648', undefined, true],
+      ['2147483647', undefined, true],
+      ['2147483648', undefined, false],
+      ['-2147483649', undefined, false],
+      ['007', undefined, false],
+      ['', undefined, false],
+      ['-', undefined, false],
+      ['+1', undefined, false],
+      [' 1', undefined, false],
+      ['1-2', undefined, false],
+      ['--1', undefined, false],
+      ['12345678901', undefined, false],
+      ['\xef\xbb\xbf12', 'utf8', true],
+      ['\xef\xbb\xbf12', 'latin1', false],
+      ['\xef\xbb\xbf12', undefined, false],
+      ['\xb9', 'windows-1251', false],
     ];
     for (const [token, charset, ok] of cases) {
       const bytes = handshake(token);
@@ -90,6 +109,11 @@ describe('measure', () => {
   it('reads a count of 2^32 - 1 entries only as far as the bytes go', () => {
     // "SAMP" 127.0.0.1:7777 'd' | count ff ff | one player: id 01, name "a", score 0, ping 0
     const bytes = fromHex('53414d507f000001611e64 ffff 01 01 61 00000000 00000000');
-    expect(agrees(layouts.find((l) => l.id === 'samp.players.response')!, bytes)).toBe(true);
+    expect(
+      agrees(
+        layouts.find((l) => l.id === 'samp.players.response')!,
+        bytes,
+      ),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charsets, fromHex, handshakeResponse, infoResponse, layouts, playersResponse, type Charset, type Layout } from '@gamequery/codec';
+import {
+  charsets,
+  fromHex,
+  handshakeResponse,
+  infoResponse,
+  layouts,
+  playersResponse,
+  type Charset,
+  type QueryLayout,
+} from '@gamequery/codec';
 import { synthetic } from '../helpers/synthetic.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { checkRoundTrip } from '../helpers/roundtrip.ts';
@@ -14,39 +23,63 @@ describe.each(layouts.map((l) => [l.id, l] as const))('%s', (_, layout) => {
   it('writes the annotated tree as JSON on the fast path, and declines exactly where annotate reports something', () => {
     const secret = layout.id === 'samp.rcon.request';
     for (const charset of charsets) {
-      fc.assert(fc.property(valueArb(layout, charset), (value) => {
-        expect(checkJson(layout, layout.encode(value, { charset }), charset)).toBe(!secret);
-      }), { numRuns: Math.ceil(runs / 4), seed: 11 });
+      fc.assert(
+        fc.property(valueArb(layout, charset), (value) => {
+          expect(checkJson(layout, layout.encode(value, { charset }), charset)).toBe(!secret);
+        }),
+        { numRuns: Math.ceil(runs / 4), seed: 11 },
+      );
     }
-    const seeds = loadVectors().filter((v) => v.layout === layout.id).map((v) => fromHex(v.hex)).filter((b) => b.length >= 4);
-    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), ...seeds.map(mutated)), (bytes) => {
-      checkJson(layout, bytes);
-    }), { numRuns: runs, seed: 13 });
+    const seeds = loadVectors()
+      .filter((v) => v.layout === layout.id)
+      .map((v) => fromHex(v.hex))
+      .filter((b) => b.length >= 4);
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), ...seeds.map(mutated)), (bytes) => {
+        checkJson(layout, bytes);
+      }),
+      { numRuns: runs, seed: 13 },
+    );
   });
 
   it('writes the same tree as UTF-8 bytes into a ByteSink at an offset, growing it mid-node, and leaves the sink as it was where it declines', () => {
     const secret = layout.id === 'samp.rcon.request';
     for (const charset of charsets) {
-      fc.assert(fc.property(valueArb(layout, charset), fc.nat(40), (value, offset) => {
-        expect(checkEmitJson(layout, layout.encode(value, { charset }), charset, offset)).toBe(!secret);
-      }), { numRuns: Math.ceil(runs / 4), seed: 17 });
+      fc.assert(
+        fc.property(valueArb(layout, charset), fc.nat(40), (value, offset) => {
+          expect(checkEmitJson(layout, layout.encode(value, { charset }), charset, offset)).toBe(!secret);
+        }),
+        { numRuns: Math.ceil(runs / 4), seed: 17 },
+      );
     }
-    const seeds = loadVectors().filter((v) => v.layout === layout.id).map((v) => fromHex(v.hex)).filter((b) => b.length >= 4);
-    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), ...seeds.map(mutated)), fc.nat(40), (bytes, offset) => {
-      checkEmitJson(layout, bytes, undefined, offset);
-    }), { numRuns: runs, seed: 19 });
+    const seeds = loadVectors()
+      .filter((v) => v.layout === layout.id)
+      .map((v) => fromHex(v.hex))
+      .filter((b) => b.length >= 4);
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), ...seeds.map(mutated)), fc.nat(40), (bytes, offset) => {
+        checkEmitJson(layout, bytes, undefined, offset);
+      }),
+      { numRuns: runs, seed: 19 },
+    );
   });
 
   it('round-trips random valid values in every charset', () => {
     for (const charset of charsets) {
-      fc.assert(fc.property(valueArb(layout, charset), (value) => {
-        checkRoundTrip(layout, value, { charset });
-      }), { numRuns: Math.ceil(runs / 2), seed: 42 });
+      fc.assert(
+        fc.property(valueArb(layout, charset), (value) => {
+          checkRoundTrip(layout, value, { charset });
+        }),
+        { numRuns: Math.ceil(runs / 2), seed: 42 },
+      );
     }
   });
 
   it('gives typed errors or the same answer from the compiled decoder and the interpreter on random and mutated bytes', () => {
-    fc.assert(fc.property(hostileBytes(layout), (bytes) => checkHostileBytes(layout, bytes)), { numRuns: runs, seed: 7 });
+    fc.assert(
+      fc.property(hostileBytes(layout), (bytes) => checkHostileBytes(layout, bytes)),
+      { numRuns: runs, seed: 7 },
+    );
   });
 });
 
@@ -59,7 +92,7 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
     b[at] = byte;
     return b;
   };
-  type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  type AnyLayout = QueryLayout;
   const both = (layout: AnyLayout, bytes: Uint8Array, charset?: Charset): boolean => {
     const json = checkJson(layout, bytes, charset);
     expect(checkEmitJson(layout, bytes, charset, 5)).toBe(json);
@@ -96,17 +129,26 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
 
   it('writes every kind of field, wherever it sits, as annotate does', () => {
     for (const charset of charsets) {
-      fc.assert(fc.property(valueArb(synthetic, charset), fc.nat(40), (value, offset) => {
-        const bytes = synthetic.encode(value, { charset });
-        expect(checkJson(synthetic, bytes, charset)).toBe(true);
-        expect(checkEmitJson(synthetic, bytes, charset, offset)).toBe(true);
-      }), { numRuns: runs, seed: 23 });
+      fc.assert(
+        fc.property(valueArb(synthetic, charset), fc.nat(40), (value, offset) => {
+          const bytes = synthetic.encode(value, { charset });
+          expect(checkJson(synthetic, bytes, charset)).toBe(true);
+          expect(checkEmitJson(synthetic, bytes, charset, offset)).toBe(true);
+        }),
+        { numRuns: runs, seed: 23 },
+      );
     }
-    const damaged = fc.oneof(fc.uint8Array({ maxLength: 64 }), valueArb(synthetic).chain((value) => mutated(synthetic.encode(value))));
-    fc.assert(fc.property(damaged, fc.nat(40), (bytes, offset) => {
-      const json = checkJson(synthetic, bytes);
-      expect(checkEmitJson(synthetic, bytes, undefined, offset)).toBe(json);
-    }), { numRuns: runs * 4, seed: 29 });
+    const damaged = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      valueArb(synthetic).chain((value) => mutated(synthetic.encode(value))),
+    );
+    fc.assert(
+      fc.property(damaged, fc.nat(40), (bytes, offset) => {
+        const json = checkJson(synthetic, bytes);
+        expect(checkEmitJson(synthetic, bytes, undefined, offset)).toBe(json);
+      }),
+      { numRuns: runs * 4, seed: 29 },
+    );
   });
 
   it('escapes quotes, backslashes and control characters, and encodes what the charset decodes as UTF-8', () => {

@@ -41,8 +41,7 @@ export function abbrevsOf(fields: readonly Field[], out: string[] = []): string[
 }
 
 /** JSON of anything these answers hold: bytes as `hex:…`, so that two processes' answers compare as text. */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) =>
-  (v instanceof Uint8Array ? `hex:${toHex(v)}` : v)));
+const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) => (v instanceof Uint8Array ? `hex:${toHex(v)}` : v)));
 
 /**
  * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,
@@ -55,7 +54,11 @@ export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charse
   const tree = layout.annotate(bytes, codec);
   const out: Record<string, unknown> = {
     decode: outcome(() => layout.decode(bytes, codec)),
-    annotate: { ...tree, layout: tree.layout.id, error: tree.error && { name: tree.error.name, message: tree.error.message, info: tree.error.info } },
+    annotate: {
+      ...tree,
+      layout: tree.layout.id,
+      error: tree.error && { name: tree.error.name, message: tree.error.message, info: tree.error.info },
+    },
     measure: layout.measure(bytes, codec),
   };
   if (['samp', 'vcmp', 'mcquery'].includes(layout.protocol)) {

@@ -3,12 +3,17 @@
  * so every layout gets property tests without a second list of its fields.
  */
 import fc from 'fast-check';
-import type { Charset, Field, IntType, Layout } from '@gamequery/codec';
+import type { Charset, Field, IntType, QueryLayout } from '@gamequery/codec';
 import { rconRequest, textCodec } from '@gamequery/codec';
 
 const ranges: Record<IntType, [number, number]> = {
-  u8: [0, 0xff], u16le: [0, 0xffff], u16be: [0, 0xffff], u32le: [0, 0xffffffff], u32be: [0, 0xffffffff],
-  i32le: [-0x80000000, 0x7fffffff], i32be: [-0x80000000, 0x7fffffff],
+  u8: [0, 0xff],
+  u16le: [0, 0xffff],
+  u16be: [0, 0xffff],
+  u32le: [0, 0xffffffff],
+  u32be: [0, 0xffffffff],
+  i32le: [-0x80000000, 0x7fffffff],
+  i32be: [-0x80000000, 0x7fffffff],
 };
 
 /** Characters that the charset can encode (and that decode back to themselves). */
@@ -35,25 +40,41 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
   const groups: fc.Arbitrary<Record<string, unknown>>[] = [];
   fields.forEach((f, i) => {
     switch (f.kind) {
-      case 'magic': case 'const': return;
-      case 'int': parts[f.name] = fc.integer({ min: ranges[f.type][0], max: ranges[f.type][1] }); return;
-      case 'bool': parts[f.name] = fc.boolean(); return;
-      case 'ipv4': parts[f.name] = fc.tuple(...[0, 1, 2, 3].map(() => fc.integer({ min: 0, max: 255 }))).map((a) => a.join('.')); return;
-      case 'bytes': parts[f.name] = fc.uint8Array({ minLength: f.length, maxLength: f.length }); return;
+      case 'magic':
+      case 'const':
+        return;
+      case 'int':
+        parts[f.name] = fc.integer({ min: ranges[f.type][0], max: ranges[f.type][1] });
+        return;
+      case 'bool':
+        parts[f.name] = fc.boolean();
+        return;
+      case 'ipv4':
+        parts[f.name] = fc.tuple(...[0, 1, 2, 3].map(() => fc.integer({ min: 0, max: 255 }))).map((a) => a.join('.'));
+        return;
+      case 'bytes':
+        parts[f.name] = fc.uint8Array({ minLength: f.length, maxLength: f.length });
+        return;
       case 'string': {
-        if (f.numeric) { parts[f.name] = fc.integer({ min: f.numeric === 'i32' ? -0x80000000 : 0, max: f.numeric === 'i32' ? 0x7fffffff : 0xffffffff }); return; }
+        if (f.numeric) {
+          parts[f.name] = fc.integer({ min: f.numeric === 'i32' ? -0x80000000 : 0, max: f.numeric === 'i32' ? 0x7fffffff : 0xffffffff });
+          return;
+        }
         const size = f.size;
         const maxBytes = 'prefix' in size ? Math.min(ranges[size.prefix][1], 300) : 'fixed' in size ? size.fixed : 64;
         parts[f.name] = textArb(charset, { maxBytes, noNul: !('prefix' in size) });
         return;
       }
-      case 'group': groups.push(fieldsArb(f.fields, charset)); return;
+      case 'group':
+        groups.push(fieldsArb(f.fields, charset));
+        return;
       case 'list': {
         const [first, ...rest] = f.entry.fields;
         let entry = fieldsArb(f.entry.fields, charset);
         if (f.until && first?.kind === 'string') {
           // The first string of a terminated list's entry must not be empty.
-          entry = fc.tuple(textArb(charset, { maxBytes: 64, noNul: true, nonEmpty: true }), fieldsArb(rest, charset))
+          entry = fc
+            .tuple(textArb(charset, { maxBytes: 64, noNul: true, nonEmpty: true }), fieldsArb(rest, charset))
             .map(([head, tail]) => ({ [first.name]: head, ...tail }));
         }
         const item = f.flat ? entry.map((e) => Object.values(e)[0]) : entry;
@@ -66,14 +87,16 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
   return fc.tuple(fc.record(parts), ...groups).map(([own, ...rest]) => Object.assign({}, own, ...rest));
 }
 
-export const valueArb = (layout: Layout<any>, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset); // eslint-disable-line @typescript-eslint/no-explicit-any
+export const valueArb = (layout: QueryLayout, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset);
 
 /** Text that the RCON command's redaction pattern matches, or nearly does. */
 export const commandArb = fc.oneof(
   valueArb(rconRequest).map((v) => v.command as string),
-  fc.tuple(
-    fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
-    fc.constantFrom(' ', '  ', '\t', '\n', ''),
-    fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
-  ).map(([verb, space, rest]) => verb + space + rest),
+  fc
+    .tuple(
+      fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),
+      fc.constantFrom(' ', '  ', '\t', '\n', ''),
+      fc.string({ unit: fc.constantFrom('a', ' ', '\\', '"', '\n', '\x01', 'é', 'ж', '*'), maxLength: 8 }),
+    )
+    .map(([verb, space, rest]) => verb + space + rest),
 );

@@ -4,9 +4,9 @@
  * re-encoding gives the same bytes, and encodeInto works at a non-zero offset.
  */
 import { expect } from 'vitest';
-import type { CodecOptions, Layout } from '@gamequery/codec';
+import type { CodecOptions, QueryLayout } from '@gamequery/codec';
 
-export function checkRoundTrip(layout: Layout<any>, value: Record<string, unknown>, options?: CodecOptions): Uint8Array { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function checkRoundTrip(layout: QueryLayout, value: Record<string, unknown>, options?: CodecOptions): Uint8Array {
   const bytes = layout.encode(value, options);
   expect(layout.encodingLength(value, options)).toBe(bytes.length);
   const decoded = layout.decode(bytes, options);

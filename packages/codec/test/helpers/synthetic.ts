@@ -2,23 +2,47 @@
  * Layouts that put every kind of field where the real layouts do not, for the tests of
  * what is compiled from a declaration (the JSON emitter, the measurer).
  */
-import type { Layout } from '@gamequery/codec';
 import {
-  bool, bytes, constant, countedList, cstring, decimalCstring, fixedString, group, i32be, ipv4, magic, prefixedString, terminatedList, u16be, u8,
+  bool,
+  bytes,
+  constant,
+  countedList,
+  cstring,
+  decimalCstring,
+  fixedString,
+  group,
+  i32be,
+  ipv4,
+  magic,
+  prefixedString,
+  terminatedList,
+  u16be,
+  u8,
 } from '../../src/grammar/fields.ts';
 import { defineLayout } from '../../src/grammar/layout.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
-type AnyLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyLayout = QueryLayout;
 
 // Every kind of field in the places the real layouts do not put them: a list first in its
 // array, a group of plain fields after a variable-length one, a summary naming a flag,
 // bytes and a name that is not declared, constants inside an entry, an empty group.
 export const synthetic: AnyLayout = defineLayout({
-  protocol: 'samp', message: 'synthetic', direction: 'response', title: 'Every kind of field',
+  protocol: 'samp',
+  message: 'synthetic',
+  direction: 'response',
+  title: 'Every kind of field',
   fields: [
-    terminatedList('tags', { abbrev: 'samp.synthetic.tags_end', label: 'End of tags' }, {
-      abbrev: 'samp.synthetic.tag', label: 'Tag', fields: [cstring('tag', { abbrev: 'samp.synthetic.tag', label: 'Tag' })],
-    }, { flat: true }),
+    terminatedList(
+      'tags',
+      { abbrev: 'samp.synthetic.tags_end', label: 'End of tags' },
+      {
+        abbrev: 'samp.synthetic.tag',
+        label: 'Tag',
+        fields: [cstring('tag', { abbrev: 'samp.synthetic.tag', label: 'Tag' })],
+      },
+      { flat: true },
+    ),
     cstring('name', { abbrev: 'samp.synthetic.name', label: 'Name' }),
     group({ abbrev: 'samp.synthetic.flags', label: 'Flags' }, [
       bool('on', { abbrev: 'samp.synthetic.on', label: 'On' }),
@@ -30,23 +54,38 @@ export const synthetic: AnyLayout = defineLayout({
     i32be('delta', { abbrev: 'samp.synthetic.delta', label: 'Delta' }),
     bytes('raw', 3, { abbrev: 'samp.synthetic.raw', label: 'Raw' }),
     ipv4('addr', { abbrev: 'samp.synthetic.addr', label: 'Address' }),
-    countedList('items', { type: 'u8', abbrev: 'samp.synthetic.count', label: 'Count' }, {
-      abbrev: 'samp.synthetic.item', label: 'Item', summary: '#{id} {on} {raw} {missing} "{name}"',
-      fields: [
-        magic([0xab], { abbrev: 'samp.synthetic.item.magic', label: 'Item magic' }),
-        u8('id', { abbrev: 'samp.synthetic.item.id', label: 'ID' }),
-        bool('on', { abbrev: 'samp.synthetic.item.on', label: 'On' }),
-        bytes('raw', 2, { abbrev: 'samp.synthetic.item.raw', label: 'Raw' }),
-        constant('u8', 7, { abbrev: 'samp.synthetic.item.seven', label: 'Seven' }),
-        cstring('name', { abbrev: 'samp.synthetic.item.name', label: 'Name' }),
-      ],
-    }),
+    countedList(
+      'items',
+      { type: 'u8', abbrev: 'samp.synthetic.count', label: 'Count' },
+      {
+        abbrev: 'samp.synthetic.item',
+        label: 'Item',
+        summary: '#{id} {on} {raw} {missing} "{name}"',
+        fields: [
+          magic([0xab], { abbrev: 'samp.synthetic.item.magic', label: 'Item magic' }),
+          u8('id', { abbrev: 'samp.synthetic.item.id', label: 'ID' }),
+          bool('on', { abbrev: 'samp.synthetic.item.on', label: 'On' }),
+          bytes('raw', 2, { abbrev: 'samp.synthetic.item.raw', label: 'Raw' }),
+          constant('u8', 7, { abbrev: 'samp.synthetic.item.seven', label: 'Seven' }),
+          cstring('name', { abbrev: 'samp.synthetic.item.name', label: 'Name' }),
+        ],
+      },
+    ),
     group({ abbrev: 'samp.synthetic.tail', label: 'Tail' }, [
       decimalCstring('total', 'i32', { abbrev: 'samp.synthetic.total', label: 'Total' }),
-      terminatedList('pairs', { abbrev: 'samp.synthetic.pairs_end', label: 'End of pairs' }, {
-        abbrev: 'samp.synthetic.pair', label: 'Pair', summary: '{key}={value}',
-        fields: [cstring('key', { abbrev: 'samp.synthetic.key', label: 'Key' }), decimalCstring('value', 'u32', { abbrev: 'samp.synthetic.value', label: 'Value' })],
-      }),
+      terminatedList(
+        'pairs',
+        { abbrev: 'samp.synthetic.pairs_end', label: 'End of pairs' },
+        {
+          abbrev: 'samp.synthetic.pair',
+          label: 'Pair',
+          summary: '{key}={value}',
+          fields: [
+            cstring('key', { abbrev: 'samp.synthetic.key', label: 'Key' }),
+            decimalCstring('value', 'u32', { abbrev: 'samp.synthetic.value', label: 'Value' }),
+          ],
+        },
+      ),
       group({ abbrev: 'samp.synthetic.empty', label: 'Empty' }, []),
     ]),
   ],
@@ -56,7 +95,10 @@ export const synthetic: AnyLayout = defineLayout({
 // once, a secret decimal number, a summary naming a secret, and a list shorter than its
 // count with flags in it.
 export const secretive: AnyLayout = defineLayout({
-  protocol: 'samp', message: 'secretive', direction: 'request', title: 'Secrets and warnings',
+  protocol: 'samp',
+  message: 'secretive',
+  direction: 'request',
+  title: 'Secrets and warnings',
   fields: [
     magic('SX', { abbrev: 'samp.secretive.magic', label: 'Magic' }),
     prefixedString('password', 'u16le', { abbrev: 'samp.secretive.password', label: 'Password', secret: true }),
@@ -64,13 +106,20 @@ export const secretive: AnyLayout = defineLayout({
     fixedString('code', 6, { abbrev: 'samp.secretive.code', label: 'Code', secret: true, redact: /^(?:k(.+)|q)/s }),
     { ...decimalCstring('pin', 'u32', { abbrev: 'samp.secretive.pin', label: 'PIN' }), secret: true },
     bool('flag', { abbrev: 'samp.secretive.flag', label: 'Flag' }),
-    countedList('users', { type: 'u16le', abbrev: 'samp.secretive.count', label: 'Users' }, {
-      abbrev: 'samp.secretive.user', label: 'User', summary: '{name}: {key} {admin}',
-      fields: [
-        cstring('name', { abbrev: 'samp.secretive.user.name', label: 'Name' }),
-        prefixedString('key', 'u8', { abbrev: 'samp.secretive.user.key', label: 'Key', secret: true }),
-        bool('admin', { abbrev: 'samp.secretive.user.admin', label: 'Admin' }),
-      ],
-    }, { tolerateShort: true }),
+    countedList(
+      'users',
+      { type: 'u16le', abbrev: 'samp.secretive.count', label: 'Users' },
+      {
+        abbrev: 'samp.secretive.user',
+        label: 'User',
+        summary: '{name}: {key} {admin}',
+        fields: [
+          cstring('name', { abbrev: 'samp.secretive.user.name', label: 'Name' }),
+          prefixedString('key', 'u8', { abbrev: 'samp.secretive.user.key', label: 'Key', secret: true }),
+          bool('admin', { abbrev: 'samp.secretive.user.admin', label: 'Admin' }),
+        ],
+      },
+      { tolerateShort: true },
+    ),
   ],
 });

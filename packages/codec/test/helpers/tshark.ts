@@ -17,17 +17,29 @@ export const gameProtocols: readonly string[] = ['samp', 'vcmp', 'mcquery'] sati
 /** The plugin is only verified by the real tool: without tshark a test file fails, it never skips. */
 export function requireTshark(): void {
   if (spawnSync('tshark', ['--version'], { encoding: 'utf8' }).status !== 0) {
-    throw new Error('tshark is not on PATH: the Wireshark plugin cannot be checked. Install it with `apt-get install -y tshark` (.ci/run does).');
+    throw new Error(
+      'tshark is not on PATH: the Wireshark plugin cannot be checked. Install it with `apt-get install -y tshark` (.ci/run does).',
+    );
   }
 }
 
 /* ---------- PDML ---------- */
 
-export interface PdmlNode { name: string; pos: number; size: number; show?: string; value?: string; showname?: string; children: PdmlNode[] }
+export interface PdmlNode {
+  name: string;
+  pos: number;
+  size: number;
+  show?: string;
+  value?: string;
+  showname?: string;
+  children: PdmlNode[];
+}
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
-const unescapeXml = (s: string): string => s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
-  e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m));
+const unescapeXml = (s: string): string =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m),
+  );
 
 /** Each packet's top-level protocol nodes. */
 export function parsePdml(xml: string): PdmlNode[][] {
@@ -47,8 +59,13 @@ export function parsePdml(xml: string): PdmlNode[][] {
     const attrs: Record<string, string> = {};
     for (const a of attrText.matchAll(/([\w.:-]+)="([^"]*)"/g)) attrs[a[1]!] = unescapeXml(a[2]!);
     const node: PdmlNode = {
-      name: attrs.name ?? '', pos: Number(attrs.pos ?? 0), size: Number(attrs.size ?? 0),
-      show: attrs.show, value: attrs.value, showname: attrs.showname, children: [],
+      name: attrs.name ?? '',
+      pos: Number(attrs.pos ?? 0),
+      size: Number(attrs.size ?? 0),
+      show: attrs.show,
+      value: attrs.value,
+      showname: attrs.showname,
+      children: [],
     };
     (stack.length ? stack.at(-1)!.children : packets.at(-1)!).push(node);
     if (!selfClose) stack.push(node);
@@ -62,7 +79,11 @@ export const gameNode = (packet: readonly PdmlNode[] | undefined): PdmlNode | un
 
 /* ---------- running tshark ---------- */
 
-export interface TsharkRun { readonly status: number | null; readonly stdout: string; readonly stderr: string }
+export interface TsharkRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
 
 export interface Dissected extends TsharkRun {
   /** Each packet's top-level protocol nodes, in frame order. */
@@ -104,15 +125,18 @@ export function tsharkWithPlugin(name: string): Tshark {
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
-  const start = (args: readonly string[]): Promise<TsharkRun> => new Promise((resolve, reject) => {
-    const child = spawn('tshark', args, { env: environment({}) });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
+  const start = (args: readonly string[]): Promise<TsharkRun> =>
+    new Promise((resolve, reject) => {
+      const child = spawn('tshark', args, { env: environment({}) });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', reject);
+      child.on('close', (status) =>
+        resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+      );
+    });
 
   const dissect = async (file: string, prefs: readonly string[] = []): Promise<Dissected> => {
     const common = ['-2', '-n', '-X', `lua_script:${plugin}`, ...prefs.flatMap((p) => ['-o', p]), '-r', file];
@@ -123,15 +147,28 @@ export function tsharkWithPlugin(name: string): Tshark {
   };
 
   return {
-    work, plugin, run, dissect,
-    dispose: () => { if (!process.env.GAMEQUERY_KEEP_CAPTURES) rmSync(work, { recursive: true, force: true }); },
+    work,
+    plugin,
+    run,
+    dissect,
+    dispose: () => {
+      if (!process.env.GAMEQUERY_KEEP_CAPTURES) rmSync(work, { recursive: true, force: true });
+    },
   };
 }
 
 /* ---------- comparing a PDML tree with ours ---------- */
 
 /** One of our protocol's items as tshark shows it, offsets relative to the UDP payload. */
-export interface Got { abbrev: string; offset: number; length: number; show: string; value?: string; showname?: string; children: Got[] }
+export interface Got {
+  abbrev: string;
+  offset: number;
+  length: number;
+  show: string;
+  value?: string;
+  showname?: string;
+  children: Got[];
+}
 
 /** The generated links of a packet, by the abbreviation's last part: `response_in`, `response_to`, `time`. */
 export type Links = Map<string, string>;
@@ -159,7 +196,12 @@ export function collect(nodes: readonly PdmlNode[], proto: string, base: number,
       }
     } else if (!n.name.startsWith('_ws.')) {
       out.push({
-        abbrev: n.name, offset: n.pos - base, length: n.size, show: n.show ?? '', value: n.value, showname: n.showname,
+        abbrev: n.name,
+        offset: n.pos - base,
+        length: n.size,
+        show: n.show ?? '',
+        value: n.value,
+        showname: n.showname,
         children: collect(n.children, proto, base, links),
       });
     }
@@ -168,8 +210,7 @@ export function collect(nodes: readonly PdmlNode[], proto: string, base: number,
 }
 
 /** Text whose display both tools escape alike (no control characters but \n \r \t, no backslash). */
-const plainText = (s: string): boolean => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\\]/.test(s); // eslint-disable-line no-control-regex
-
+const plainText = (s: string): boolean => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\\]/.test(s); // eslint-disable-line no-control-regex -- the control characters are what it looks for
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 
 /**
@@ -180,7 +221,9 @@ const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
  */
 export function compareFields(want: readonly FieldNode[], got: readonly Got[], path: string, problems: string[]): number {
   if (want.length !== got.length) {
-    problems.push(`${path}: ${want.length} items expected (${want.map((w) => w.abbrev).join(' ')}), tshark has ${got.length} (${got.map((g) => g.abbrev).join(' ')})`);
+    problems.push(
+      `${path}: ${want.length} items expected (${want.map((w) => w.abbrev).join(' ')}), tshark has ${got.length} (${got.map((g) => g.abbrev).join(' ')})`,
+    );
     return 0;
   }
   let compared = 0;
@@ -193,14 +236,17 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       return;
     }
     const row = rows.get(w.abbrev)!;
-    const masked = w.secret && typeof w.value === 'string' ? w.masked ?? MASK : undefined;
+    const masked = w.secret && typeof w.value === 'string' ? (w.masked ?? MASK) : undefined;
     const label = `${row.label}: ${masked ?? w.show}`;
     // Wireshark cuts item labels at 240 bytes ("Name [truncated]: ...").
     const labelled = utf8Length(label) < 240 ? label : g.showname;
     const v = w.value;
     let ok = true;
     switch (row.type) {
-      case 'FT_UINT8': case 'FT_UINT16': case 'FT_UINT32': case 'FT_INT32':
+      case 'FT_UINT8':
+      case 'FT_UINT16':
+      case 'FT_UINT32':
+      case 'FT_INT32':
         ok = Number(g.show) === v && g.showname === labelled;
         break;
       case 'FT_BOOLEAN':
@@ -212,7 +258,8 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       case 'FT_BYTES':
         ok = g.value === (v instanceof Uint8Array ? toHex(v) : v) && g.showname === labelled;
         break;
-      case 'FT_STRING': case 'FT_STRINGZ': {
+      case 'FT_STRING':
+      case 'FT_STRINGZ': {
         if (typeof v === 'number') {
           ok = Number(g.show) === v;
           break;
@@ -225,7 +272,7 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
           break;
         }
         const nul = String(v).indexOf('\0');
-        ok = g.show === (nul < 0 ? v : String(v).slice(0, nul)) && (nul < 0 && !plainText(String(v)) || g.showname === labelled);
+        ok = g.show === (nul < 0 ? v : String(v).slice(0, nul)) && ((nul < 0 && !plainText(String(v))) || g.showname === labelled);
         break;
       }
       case 'FT_NONE':
@@ -235,7 +282,10 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       default:
         ok = false;
     }
-    if (!ok) problems.push(`${at}: expected ${JSON.stringify(v instanceof Uint8Array ? toHex(v) : v)} shown "${w.show}", tshark shows ${JSON.stringify(g.show)} / ${JSON.stringify(g.showname)} / value ${g.value}`);
+    if (!ok)
+      problems.push(
+        `${at}: expected ${JSON.stringify(v instanceof Uint8Array ? toHex(v) : v)} shown "${w.show}", tshark shows ${JSON.stringify(g.show)} / ${JSON.stringify(g.showname)} / value ${g.value}`,
+      );
     compared += compareFields(w.children ?? [], g.children, at, problems);
   });
   return compared;
@@ -256,7 +306,12 @@ export interface Want {
  * Checks one packet of tshark's output against what we expect of it, adding what differs
  * to `problems`; returns the generated links tshark showed and how many items it compared.
  */
-export function checkPacket(want: Want, packet: readonly PdmlNode[] | undefined, info: string | undefined, problems: string[]): { links: Links; compared: number } {
+export function checkPacket(
+  want: Want,
+  packet: readonly PdmlNode[] | undefined,
+  info: string | undefined,
+  problems: string[],
+): { links: Links; compared: number } {
   const links: Links = new Map();
   const mine = gameNode(packet);
   if (!want.protocol) {
@@ -267,7 +322,8 @@ export function checkPacket(want: Want, packet: readonly PdmlNode[] | undefined,
     problems.push(`${want.id}: expected ${want.protocol}, tshark shows ${packet?.map((p) => p.name).join(' ') ?? 'no packet'}`);
     return { links, compared: 0 };
   }
-  if (want.summary !== undefined && info !== want.summary) problems.push(`${want.id}: Info ${JSON.stringify(info)}, expected ${JSON.stringify(want.summary)}`);
+  if (want.summary !== undefined && info !== want.summary)
+    problems.push(`${want.id}: Info ${JSON.stringify(info)}, expected ${JSON.stringify(want.summary)}`);
   const compared = compareFields(want.fields, collect(mine.children, want.protocol, want.base, links), want.id, problems);
   return { links, compared };
 }

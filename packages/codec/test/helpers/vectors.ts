@@ -18,7 +18,13 @@ export interface Vector {
   fields: VectorNode[];
   source: string;
 }
-export interface VectorNode { abbrev: string; offset: number; length: number; value: unknown; children?: VectorNode[] }
+export interface VectorNode {
+  abbrev: string;
+  offset: number;
+  length: number;
+  value: unknown;
+  children?: VectorNode[];
+}
 
 export const vectorRoot = new URL('../../../../test-vectors/', import.meta.url).pathname;
 

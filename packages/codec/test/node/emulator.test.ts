@@ -6,16 +6,38 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  fullRequest, handshakeRequest, infoRequest, infoResponse, ompRequest, playersRequest, rconRequest,
-  rulesRequest, vcmpClientsRequest, vcmpInfoRequest, vcmpInfoResponse, clientsRequest,
+  fullRequest,
+  handshakeRequest,
+  infoRequest,
+  infoResponse,
+  ompRequest,
+  playersRequest,
+  rconRequest,
+  rulesRequest,
+  vcmpClientsRequest,
+  vcmpInfoRequest,
+  vcmpInfoResponse,
+  clientsRequest,
 } from '@gamequery/codec';
 import {
-  StateError, isLoopback, minecraftResponder, parseState, resolveServer, sampResponder, startEmulator, vcmpResponder,
-  type ResolvedMinecraft, type ResolvedSamp, type ResolvedVcmp, type Responder,
+  StateError,
+  isLoopback,
+  minecraftResponder,
+  parseState,
+  resolveServer,
+  sampResponder,
+  startEmulator,
+  vcmpResponder,
+  type ResolvedMinecraft,
+  type ResolvedSamp,
+  type ResolvedVcmp,
+  type Responder,
 } from '@gamequery/codec/node';
 import { client } from './udp.ts';
 
-const example = JSON.parse(readFileSync(new URL('../../../../examples/servers.json', import.meta.url), 'utf8')) as { servers: Array<Record<string, unknown>> };
+const example = JSON.parse(readFileSync(new URL('../../../../examples/servers.json', import.meta.url), 'utf8')) as {
+  servers: Array<Record<string, unknown>>;
+};
 
 describe('startEmulator', () => {
   it('serves every server of the example state on ephemeral ports, IPv4 and IPv6, and reports them', async () => {
@@ -49,7 +71,12 @@ describe('startEmulator', () => {
   });
 
   it('counts requests, replies, bytes and silences per server and in total', async () => {
-    const emulator = await startEmulator({ servers: [{ flavor: 'openmp', port: 0, maxPlayers: 10 }, { flavor: 'vcmp', port: 0, maxPlayers: 10 }] });
+    const emulator = await startEmulator({
+      servers: [
+        { flavor: 'openmp', port: 0, maxPlayers: 10 },
+        { flavor: 'vcmp', port: 0, maxPlayers: 10 },
+      ],
+    });
     const c = await client();
     try {
       const [omp, vc] = emulator.servers;
@@ -58,7 +85,18 @@ describe('startEmulator', () => {
       expect(await c.query(playersRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port }), omp!, { timeoutMs: 200 })).toEqual([]);
       expect(await c.query(vcmpClientsRequest.encode({ serverIp: '127.0.0.1', serverPort: vc!.port }), vc!)).toHaveLength(1);
       const stats = emulator.stats();
-      expect(stats.servers[0]).toMatchObject({ flavor: 'openmp', received: 2, bytesIn: 22, answered: 1, silent: 1, replies: 1, bytesOut: reply!.length, rateLimited: 0, byteCapped: 0, errors: 0 });
+      expect(stats.servers[0]).toMatchObject({
+        flavor: 'openmp',
+        received: 2,
+        bytesIn: 22,
+        answered: 1,
+        silent: 1,
+        replies: 1,
+        bytesOut: reply!.length,
+        rateLimited: 0,
+        byteCapped: 0,
+        errors: 0,
+      });
       expect(stats.servers[1]).toMatchObject({ flavor: 'vcmp', received: 1, answered: 1, replies: 1 });
       expect(stats.total).toMatchObject({ received: 3, answered: 2, silent: 1, replies: 2 });
       expect(stats.sources).toBe(1);
@@ -73,7 +111,13 @@ describe('startEmulator', () => {
     const probe = await client();
     const free = probe.port;
     await probe.close();
-    const emulator = await startEmulator({ servers: [{ flavor: 'vcmp', port: free - 1000, maxPlayers: 1 }, { flavor: 'vcmp', port: 0, maxPlayers: 1 }], portOffset: 1000 });
+    const emulator = await startEmulator({
+      servers: [
+        { flavor: 'vcmp', port: free - 1000, maxPlayers: 1 },
+        { flavor: 'vcmp', port: 0, maxPlayers: 1 },
+      ],
+      portOffset: 1000,
+    });
     try {
       expect(emulator.servers[0]!.port).toBe(free);
       expect(emulator.servers[1]!.port).not.toBe(1000);
@@ -83,8 +127,12 @@ describe('startEmulator', () => {
   });
 
   it('rejects a port offset that leaves the port range, and a purge period that is not positive', async () => {
-    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 65000, maxPlayers: 1 }], portOffset: 1000 })).rejects.toThrow('servers[0].port: 65000 + offset 1000 = 66000 is not a port in 1..65535');
-    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 7000, maxPlayers: 1 }], portOffset: -7000 })).rejects.toThrow('is not a port');
+    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 65000, maxPlayers: 1 }], portOffset: 1000 })).rejects.toThrow(
+      'servers[0].port: 65000 + offset 1000 = 66000 is not a port in 1..65535',
+    );
+    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 7000, maxPlayers: 1 }], portOffset: -7000 })).rejects.toThrow(
+      'is not a port',
+    );
     await expect(startEmulator({ servers: [], tokenPurgeMs: 0 })).rejects.toThrow('tokenPurgeMs');
   });
 
@@ -92,21 +140,38 @@ describe('startEmulator', () => {
     const first = await startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1 }] });
     try {
       const taken = first.servers[0]!.port;
-      await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1 }, { flavor: 'vcmp', port: taken, maxPlayers: 1 }] }))
-        .rejects.toThrow(`cannot bind 127.0.0.1:${taken}`);
+      await expect(
+        startEmulator({
+          servers: [
+            { flavor: 'vcmp', port: 0, maxPlayers: 1 },
+            { flavor: 'vcmp', port: taken, maxPlayers: 1 },
+          ],
+        }),
+      ).rejects.toThrow(`cannot bind 127.0.0.1:${taken}`);
     } finally {
       await first.close();
     }
   });
 
   it('refuses addresses that are not loopback unless allowPublic is set', async () => {
-    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1 }], host: '0.0.0.0' })).rejects.toThrow('refusing to bind 0.0.0.0');
-    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1, host: '::' }] })).rejects.toThrow('servers[0].host: refusing to bind ::');
-    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1, host: 'example.com' }] })).rejects.toThrow('is not an IP address');
+    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1 }], host: '0.0.0.0' })).rejects.toThrow(
+      'refusing to bind 0.0.0.0',
+    );
+    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1, host: '::' }] })).rejects.toThrow(
+      'servers[0].host: refusing to bind ::',
+    );
+    await expect(startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1, host: 'example.com' }] })).rejects.toThrow(
+      'is not an IP address',
+    );
   });
 
   it('binds 127.0.0.1 by default and accepts "localhost" as 127.0.0.1', async () => {
-    const emulator = await startEmulator({ servers: [{ flavor: 'vcmp', port: 0, maxPlayers: 1 }, { flavor: 'vcmp', port: 0, maxPlayers: 1, host: 'localhost' }] });
+    const emulator = await startEmulator({
+      servers: [
+        { flavor: 'vcmp', port: 0, maxPlayers: 1 },
+        { flavor: 'vcmp', port: 0, maxPlayers: 1, host: 'localhost' },
+      ],
+    });
     try {
       expect(emulator.servers.map((s) => s.address)).toEqual(['127.0.0.1', '127.0.0.1']);
     } finally {
@@ -140,10 +205,24 @@ describe('parseState', () => {
     const { servers } = parseState(example);
     expect(servers).toHaveLength(5);
     const omp = parseState({ servers: [{ flavor: 'openmp', port: 7777, maxPlayers: 50 }] }).servers[0] as ResolvedSamp;
-    expect(omp).toMatchObject({ hostname: 'open.mp server', gamemode: 'Unknown', language: 'EN', charset: 'windows-1252', floodGuard: false, rcon: undefined });
+    expect(omp).toMatchObject({
+      hostname: 'open.mp server',
+      gamemode: 'Unknown',
+      language: 'EN',
+      charset: 'windows-1252',
+      floodGuard: false,
+      rcon: undefined,
+    });
     expect(omp.rules['allowed_clients']).toBe('0.3.7, 0.3.DL');
     const mc = parseState({ servers: [{ flavor: 'minecraft', port: 25565 }] }).servers[0] as ResolvedMinecraft;
-    expect(mc).toMatchObject({ motd: 'A Minecraft Server', gametype: 'SMP', gameId: 'MINECRAFT', map: 'world', maxPlayers: 20, plugins: '' });
+    expect(mc).toMatchObject({
+      motd: 'A Minecraft Server',
+      gametype: 'SMP',
+      gameId: 'MINECRAFT',
+      map: 'world',
+      maxPlayers: 20,
+      plugins: '',
+    });
   });
 
   it('names the path of what is wrong', () => {
@@ -152,12 +231,24 @@ describe('parseState', () => {
     expect(bad([{ flavor: 'quake', port: 1 }])).toThrow('servers[0].flavor: expected one of samp037, openmp, vcmp, minecraft');
     expect(bad([{ flavor: 'samp037', port: 70000, maxPlayers: 1 }])).toThrow('servers[0].port: expected an integer in 0..65535');
     expect(bad([{ flavor: 'samp037', port: 1 }])).toThrow('servers[0].maxPlayers: missing');
-    expect(bad([{ flavor: 'samp037', port: 1, maxPlayers: 1, players: [{ name: 'x'.repeat(25) }] }])).toThrow('servers[0].players[0].name: is 25 bytes in windows-1252, at most 24 fit');
-    expect(bad([{ flavor: 'openmp', port: 1, maxPlayers: 1, hostname: '日本' }])).toThrow('servers[0].hostname: has characters that windows-1252 cannot encode');
-    expect(bad([{ flavor: 'openmp', port: 1, maxPlayers: 1, rcon: { password: '' } }])).toThrow('servers[0].rcon.password: expected a non-empty string');
-    expect(bad([{ flavor: 'vcmp', port: 1, maxPlayers: 1, version: '0.4-release-006' }])).toThrow('servers[0].version: expected at most 12 ASCII characters');
-    expect(bad([{ flavor: 'minecraft', port: 1, motd: 'a\u2a00b' }])).toThrow('servers[0].motd: character 1 would be written as a NUL byte');
-    expect(bad([{ flavor: 'minecraft', port: 1, players: [{ name: '' }] }])).toThrow('servers[0].players[0].name: expected a non-empty string');
+    expect(bad([{ flavor: 'samp037', port: 1, maxPlayers: 1, players: [{ name: 'x'.repeat(25) }] }])).toThrow(
+      'servers[0].players[0].name: is 25 bytes in windows-1252, at most 24 fit',
+    );
+    expect(bad([{ flavor: 'openmp', port: 1, maxPlayers: 1, hostname: '日本' }])).toThrow(
+      'servers[0].hostname: has characters that windows-1252 cannot encode',
+    );
+    expect(bad([{ flavor: 'openmp', port: 1, maxPlayers: 1, rcon: { password: '' } }])).toThrow(
+      'servers[0].rcon.password: expected a non-empty string',
+    );
+    expect(bad([{ flavor: 'vcmp', port: 1, maxPlayers: 1, version: '0.4-release-006' }])).toThrow(
+      'servers[0].version: expected at most 12 ASCII characters',
+    );
+    expect(bad([{ flavor: 'minecraft', port: 1, motd: 'a\u2a00b' }])).toThrow(
+      'servers[0].motd: character 1 would be written as a NUL byte',
+    );
+    expect(bad([{ flavor: 'minecraft', port: 1, players: [{ name: '' }] }])).toThrow(
+      'servers[0].players[0].name: expected a non-empty string',
+    );
   });
 });
 
@@ -170,7 +261,19 @@ function factor(r: Responder, request: Uint8Array): number {
 describe('amplification factors (as documented in limits.ts)', () => {
   const h = { serverIp: '127.0.0.1', serverPort: 7777 };
   const name24 = (i: number) => `P${String(i).padStart(23, '0')}`;
-  const full = { port: 0, maxPlayers: 1000, hostname: 'H'.repeat(99), gamemode: 'G'.repeat(99), language: 'L'.repeat(99), players: Array.from({ length: 100 }, (_, i) => ({ name: name24(i) })), discord: 'd'.repeat(50), bannerLight: 'u'.repeat(200), bannerDark: 'u'.repeat(200), logo: 'u'.repeat(200), rcon: { password: 'x' } };
+  const full = {
+    port: 0,
+    maxPlayers: 1000,
+    hostname: 'H'.repeat(99),
+    gamemode: 'G'.repeat(99),
+    language: 'L'.repeat(99),
+    players: Array.from({ length: 100 }, (_, i) => ({ name: name24(i) })),
+    discord: 'd'.repeat(50),
+    bannerLight: 'u'.repeat(200),
+    bannerDark: 'u'.repeat(200),
+    logo: 'u'.repeat(200),
+    rcon: { password: 'x' },
+  };
   const samp = sampResponder(resolveServer({ ...full, flavor: 'samp037' }) as ResolvedSamp);
   const omp = sampResponder(resolveServer({ ...full, flavor: 'openmp' }) as ResolvedSamp);
   const vcmp = vcmpResponder(resolveServer({ ...full, flavor: 'vcmp' }) as ResolvedVcmp);
@@ -189,7 +292,11 @@ describe('amplification factors (as documented in limits.ts)', () => {
   });
 
   it('Minecraft: at most 2 for a handshake; stat replies need the token', () => {
-    const mc = minecraftResponder(resolveServer(example.servers[3], 'mc') as ResolvedMinecraft, { boundPort: 25565, boundAddress: '127.0.0.1', tokenSource: () => 0xffffff });
+    const mc = minecraftResponder(resolveServer(example.servers[3], 'mc') as ResolvedMinecraft, {
+      boundPort: 25565,
+      boundAddress: '127.0.0.1',
+      tokenSource: () => 0xffffff,
+    });
     try {
       expect(factor(mc, handshakeRequest.encode({ sessionId: 1 }))).toBe(2);
       expect(factor(mc, fullRequest.encode({ sessionId: 1, token: 1, padding: new Uint8Array(4) }))).toBe(0);

@@ -15,8 +15,16 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
-  QueryClient, QueryError, startEmulator,
-  type ClientStats, type Emulator, type MinecraftQueryResult, type QueryClientOptions, type SampQueryResult, type ServerState, type VcmpQueryResult,
+  QueryClient,
+  QueryError,
+  startEmulator,
+  type ClientStats,
+  type Emulator,
+  type MinecraftQueryResult,
+  type QueryClientOptions,
+  type SampQueryResult,
+  type ServerState,
+  type VcmpQueryResult,
 } from '@gamequery/codec/node';
 import { startProxy, type Faults, type ProxyStats } from './proxy.ts';
 
@@ -33,23 +41,46 @@ export function fleet(size: number, label: string): ServerState[] {
     switch (FLAVORS[k % 4]!) {
       case 'samp037':
         return {
-          flavor: 'samp037', port: 0, hostname: `${label} samp ${n}`, gamemode: `mode ${n}`, language: label, maxPlayers: 10 + n,
-          players: [{ name: name('a'), score: n, ping: 30 + (n % 50), id: n % 200 }, { name: name('b'), score: -n, ping: 99, id: 201 }],
+          flavor: 'samp037',
+          port: 0,
+          hostname: `${label} samp ${n}`,
+          gamemode: `mode ${n}`,
+          language: label,
+          maxPlayers: 10 + n,
+          players: [
+            { name: name('a'), score: n, ping: 30 + (n % 50), id: n % 200 },
+            { name: name('b'), score: -n, ping: 99, id: 201 },
+          ],
           rules: { version: '0.3.7-R2', mapname: `${label} map ${n}`, weather: String(n % 20) },
         };
       case 'openmp':
         return {
-          flavor: 'openmp', port: 0, hostname: `${label} omp ${n}`, gamemode: `rp ${n}`, maxPlayers: 20 + n,
-          players: [{ name: name('o'), score: 7 * n }], discord: `discord.gg/${label}${n}`, logo: `https://example.com/${label}/${n}.png`,
+          flavor: 'openmp',
+          port: 0,
+          hostname: `${label} omp ${n}`,
+          gamemode: `rp ${n}`,
+          maxPlayers: 20 + n,
+          players: [{ name: name('o'), score: 7 * n }],
+          discord: `discord.gg/${label}${n}`,
+          logo: `https://example.com/${label}/${n}.png`,
         };
       case 'vcmp':
         return {
-          flavor: 'vcmp', port: 0, hostname: `${label} vcmp ${n}`, gamemode: `dm ${n}`, map: `${label} city ${n}`, maxPlayers: 30,
+          flavor: 'vcmp',
+          port: 0,
+          hostname: `${label} vcmp ${n}`,
+          gamemode: `dm ${n}`,
+          map: `${label} city ${n}`,
+          maxPlayers: 30,
           players: [{ name: name('v') }, { name: name('w') }],
         };
       case 'minecraft':
         return {
-          flavor: 'minecraft', port: 0, motd: `${label} mc ${n}`, map: `${label}world${n}`, maxPlayers: 40,
+          flavor: 'minecraft',
+          port: 0,
+          motd: `${label} mc ${n}`,
+          map: `${label}world${n}`,
+          maxPlayers: 40,
           players: [{ name: name('m') }, { name: name('n') }, { name: name('x') }],
         };
     }
@@ -76,7 +107,14 @@ export interface Tally {
 }
 
 export const newTally = (): Tally => ({
-  queries: 0, complete: 0, partial: 0, mismatched: 0, misattributed: 0, failed: new Map(), notes: new Map(), examples: [],
+  queries: 0,
+  complete: 0,
+  partial: 0,
+  mismatched: 0,
+  misattributed: 0,
+  failed: new Map(),
+  notes: new Map(),
+  examples: [],
 });
 
 export const failures = (t: Tally): number => [...t.failed.values()].reduce((a, b) => a + b, 0);
@@ -99,9 +137,12 @@ const LOCAL = { ipv4: '127.0.0.1', ipv6: '::1' };
 function ask(c: QueryClient, s: ServerState, at: { address: string; port: number }): Promise<Result> {
   switch (s.flavor) {
     case 'samp037':
-    case 'openmp': return c.querySamp(at.address, at.port);
-    case 'vcmp': return c.queryVcmp(at.address, at.port);
-    case 'minecraft': return c.queryMinecraft(at.address, at.port);
+    case 'openmp':
+      return c.querySamp(at.address, at.port);
+    case 'vcmp':
+      return c.queryVcmp(at.address, at.port);
+    case 'minecraft':
+      return c.queryMinecraft(at.address, at.port);
   }
 }
 
@@ -123,16 +164,27 @@ export async function startTestbed(size: number): Promise<Testbed> {
   });
   const c = new QueryClient({ localAddress: LOCAL, timeoutMs: 2000, retries: 2, concurrency: 512 });
   try {
-    const reference = await Promise.all(states.map(async (s, i) => {
-      const r = await ask(c, s, real.servers[i]!);
-      const expected = s.flavor === 'minecraft' ? s.motd : s.hostname;
-      if (nameOf(r) !== expected || !isDeepStrictEqual(playerNames(r), (s.players ?? []).map((p) => p.name))) {
-        throw new Error(`testbed: server ${i} answered ${JSON.stringify(nameOf(r))} over a clean path`);
-      }
-      return r;
-    }));
+    const reference = await Promise.all(
+      states.map(async (s, i) => {
+        const r = await ask(c, s, real.servers[i]!);
+        const expected = s.flavor === 'minecraft' ? s.motd : s.hostname;
+        if (
+          nameOf(r) !== expected ||
+          !isDeepStrictEqual(
+            playerNames(r),
+            (s.players ?? []).map((p) => p.name),
+          )
+        ) {
+          throw new Error(`testbed: server ${i} answered ${JSON.stringify(nameOf(r))} over a clean path`);
+        }
+        return r;
+      }),
+    );
     return {
-      states, real, twin, reference,
+      states,
+      real,
+      twin,
+      reference,
       close: async () => {
         await Promise.all([real.close(), twin.close()]);
       },
@@ -162,7 +214,7 @@ export function judge(r: Result, ref: Result): 'complete' | 'partial' | string {
       part('omp', r.omp, f.omp);
       // From `c` (after `d` went unanswered) a list has names and scores only.
       const fields = (p: { name: string; score: number; id?: number; ping?: number }): object =>
-        (r.playersFrom === 'd' ? p : { name: p.name, score: p.score });
+        r.playersFrom === 'd' ? p : { name: p.name, score: p.score };
       part('players', r.players?.map(fields), r.players === undefined ? undefined : f.players?.map(fields));
       if (r.openmp !== f.openmp || r.playersFrom !== f.playersFrom) missing = true;
       break;
@@ -190,44 +242,60 @@ export function attributionCheck(tally: Tally): (e: Parameters<NonNullable<Query
     for (const r of e.responses) {
       if (r.datagram.from.address !== to.address || r.datagram.from.port !== to.port) {
         tally.misattributed++;
-        if (tally.examples.length < 5) tally.examples.push(`reply from ${r.datagram.from.address}:${r.datagram.from.port} taken for a request to ${to.address}:${to.port}`);
+        if (tally.examples.length < 5)
+          tally.examples.push(
+            `reply from ${r.datagram.from.address}:${r.datagram.from.port} taken for a request to ${to.address}:${to.port}`,
+          );
       }
     }
   };
 }
 
-const reasonOf = (e: QueryError): string =>
-  `${e.name}: ${e.message.replace(/(127\.0\.0\.1|\[::1\]):\d+/g, 'SERVER')}`;
+const reasonOf = (e: QueryError): string => `${e.name}: ${e.message.replace(/(127\.0\.0\.1|\[::1\]):\d+/g, 'SERVER')}`;
 
 /** Queries (and pings) every server of the testbed once through `at[i]`, into `tally`. */
-export async function round(c: QueryClient, bed: Testbed, at: ReadonlyArray<{ address: string; port: number }>, tally: Tally): Promise<void> {
-  const jobs = bed.states.flatMap((s, i): Array<[Ask, number]> => (s.flavor === 'minecraft' ? [['query', i]] : [['query', i], ['ping', i]]));
-  await Promise.all(jobs.map(async ([what, i]) => {
-    const s = bed.states[i]!;
-    const front = at[i]!;
-    tally.queries++;
-    try {
-      if (what === 'ping') {
-        await c.ping(front.address, front.port, { protocol: s.flavor === 'vcmp' ? 'vcmp' : 'samp' });
-        tally.complete++;
-        return;
+export async function round(
+  c: QueryClient,
+  bed: Testbed,
+  at: ReadonlyArray<{ address: string; port: number }>,
+  tally: Tally,
+): Promise<void> {
+  const jobs = bed.states.flatMap((s, i): Array<[Ask, number]> =>
+    s.flavor === 'minecraft'
+      ? [['query', i]]
+      : [
+          ['query', i],
+          ['ping', i],
+        ],
+  );
+  await Promise.all(
+    jobs.map(async ([what, i]) => {
+      const s = bed.states[i]!;
+      const front = at[i]!;
+      tally.queries++;
+      try {
+        if (what === 'ping') {
+          await c.ping(front.address, front.port, { protocol: s.flavor === 'vcmp' ? 'vcmp' : 'samp' });
+          tally.complete++;
+          return;
+        }
+        const r = await ask(c, s, front);
+        const verdict = judge(r, bed.reference[i]!);
+        if (verdict === 'complete') {
+          tally.complete++;
+        } else if (verdict === 'partial') {
+          tally.partial++;
+          for (const n of r.notes) bump(tally.notes, n);
+        } else {
+          tally.mismatched++;
+          if (tally.examples.length < 5) tally.examples.push(verdict);
+        }
+      } catch (e) {
+        if (!(e instanceof QueryError)) throw e;
+        bump(tally.failed, reasonOf(e));
       }
-      const r = await ask(c, s, front);
-      const verdict = judge(r, bed.reference[i]!);
-      if (verdict === 'complete') {
-        tally.complete++;
-      } else if (verdict === 'partial') {
-        tally.partial++;
-        for (const n of r.notes) bump(tally.notes, n);
-      } else {
-        tally.mismatched++;
-        if (tally.examples.length < 5) tally.examples.push(verdict);
-      }
-    } catch (e) {
-      if (!(e instanceof QueryError)) throw e;
-      bump(tally.failed, reasonOf(e));
-    }
-  }));
+    }),
+  );
 }
 
 /** The faults of a run; `spoof` is the share of requests that also get a forged reply. */
@@ -243,10 +311,13 @@ export interface RunResult {
 /** `rounds` rounds of every server through a fresh proxy with `faults`, one client. */
 export async function runFaults(bed: Testbed, faults: RunFaults, client: QueryClientOptions, rounds = 1): Promise<RunResult> {
   const { spoof, ...rest } = faults;
-  const proxy = await startProxy(bed.real.servers.map((s) => ({ address: s.address, port: s.port })), {
-    ...rest,
-    ...(spoof ? { spoof: { rate: spoof, twins: bed.twin.servers.map((s) => ({ address: s.address, port: s.port })) } } : {}),
-  });
+  const proxy = await startProxy(
+    bed.real.servers.map((s) => ({ address: s.address, port: s.port })),
+    {
+      ...rest,
+      ...(spoof ? { spoof: { rate: spoof, twins: bed.twin.servers.map((s) => ({ address: s.address, port: s.port })) } } : {}),
+    },
+  );
   const tally = newTally();
   const c = new QueryClient({ localAddress: LOCAL, ...client, onEvent: attributionCheck(tally) });
   const started = performance.now();

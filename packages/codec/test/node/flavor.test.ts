@@ -8,8 +8,11 @@ import { setup } from './udp.ts';
 
 describe('flavorOfRules', () => {
   it.each([
-    [{ version: 'omp 1.2.0.2670', allowed_clients: '0.3.7, 0.3.DL', artwork: 'No', lagcomp: 'On' }, 'openmp',
-      ['version=omp 1.2.0.2670', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No']],
+    [
+      { version: 'omp 1.2.0.2670', allowed_clients: '0.3.7, 0.3.DL', artwork: 'No', lagcomp: 'On' },
+      'openmp',
+      ['version=omp 1.2.0.2670', 'allowed_clients=0.3.7, 0.3.DL', 'artwork=No'],
+    ],
     // `allowed_clients` alone says open.mp (a script may overwrite `version`).
     [{ version: '0.3.7-R2', allowed_clients: '0.3.DL' }, 'openmp', ['version=0.3.7-R2', 'allowed_clients=0.3.DL']],
     [{ version: '0.3.7-R2', weburl: 'www.sa-mp.com' }, 'samp-0.3.7', ['version=0.3.7-R2']],
@@ -34,7 +37,10 @@ describe('flavorOfRules', () => {
   });
 
   it('does not take inherited properties for rules', () => {
-    expect(flavorOfRules(Object.create({ version: 'omp 1.4.0.2779' }) as Record<string, string>)).toEqual({ name: 'unknown', evidence: [] });
+    expect(flavorOfRules(Object.create({ version: 'omp 1.4.0.2779' }) as Record<string, string>)).toEqual({
+      name: 'unknown',
+      evidence: [],
+    });
   });
 });
 

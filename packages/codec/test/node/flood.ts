@@ -11,7 +11,10 @@ import { client } from './udp.ts';
 
 /** The worst case of limits.ts: 100 players with 24-byte names, a 3413-byte `d` reply to 11 bytes. */
 export const crowded: ServerState = {
-  flavor: 'samp037', port: 0, hostname: 'Flood target', maxPlayers: 100,
+  flavor: 'samp037',
+  port: 0,
+  hostname: 'Flood target',
+  maxPlayers: 100,
   players: Array.from({ length: 100 }, (_, i) => ({ name: `Player_${String(i).padStart(17, '0')}`, score: i, ping: 50 })),
 };
 
@@ -87,11 +90,20 @@ export async function flood(o: FloodOptions): Promise<FloodFigures> {
     const limits = { ...defaultLimits, ...o.limits };
     const t = emulator.stats().total;
     return {
-      seconds, requests, requestBytes: requests * bytes.length, replies: got.length, replyBytes,
-      amplification: replyBytes / (requests * bytes.length), replyBytesPerSecond: replyBytes / seconds,
+      seconds,
+      requests,
+      requestBytes: requests * bytes.length,
+      replies: got.length,
+      replyBytes,
+      amplification: replyBytes / (requests * bytes.length),
+      replyBytesPerSecond: replyBytes / seconds,
       allowedBytes: limits.byteBurst + limits.bytesPerSecond * seconds,
       allowedRequests: limits.requestBurst + limits.requestsPerSecond * seconds,
-      received: t.received, answered: t.answered, rateLimited: t.rateLimited, byteCapped: t.byteCapped, polite,
+      received: t.received,
+      answered: t.answered,
+      rateLimited: t.rateLimited,
+      byteCapped: t.byteCapped,
+      polite,
     };
   } finally {
     await Promise.all([loud.close(), quiet.close()]);

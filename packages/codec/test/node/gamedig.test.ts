@@ -17,28 +17,59 @@ import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { GameDig } from 'gamedig';
+import { GameDig, type QueryResult } from 'gamedig';
 import { startEmulator, type Emulator, type ServerState } from '@gamequery/codec/node';
 
 const samp: ServerState = {
-  flavor: 'samp037', port: 0, hostname: 'GameDig 0.3.7', gamemode: 'Freeroam', language: 'English', password: true, maxPlayers: 50,
-  players: [{ name: 'Alice', score: 120, ping: 35, id: 3 }, { name: 'Bob', score: -3, ping: 80, id: 260 }, { name: 'Bot', npc: true }],
+  flavor: 'samp037',
+  port: 0,
+  hostname: 'GameDig 0.3.7',
+  gamemode: 'Freeroam',
+  language: 'English',
+  password: true,
+  maxPlayers: 50,
+  players: [
+    { name: 'Alice', score: 120, ping: 35, id: 3 },
+    { name: 'Bob', score: -3, ping: 80, id: 260 },
+    { name: 'Bot', npc: true },
+  ],
   rules: { lagcomp: 'On', mapname: 'San Andreas', version: '0.3.7-R2', weather: '10', worldtime: '12:00' },
 };
 const omp: ServerState = {
-  flavor: 'openmp', port: 0, hostname: 'GameDig open.mp', gamemode: 'Roleplay', maxPlayers: 100,
-  players: [{ name: 'Carol', score: 5 }, { name: 'Dave', score: 0 }],
+  flavor: 'openmp',
+  port: 0,
+  hostname: 'GameDig open.mp',
+  gamemode: 'Roleplay',
+  maxPlayers: 100,
+  players: [
+    { name: 'Carol', score: 5 },
+    { name: 'Dave', score: 0 },
+  ],
 };
 const vcmp: ServerState = {
-  flavor: 'vcmp', port: 0, hostname: 'GameDig VC:MP', gamemode: 'Deathmatch', map: 'Vice City', maxPlayers: 40,
+  flavor: 'vcmp',
+  port: 0,
+  hostname: 'GameDig VC:MP',
+  gamemode: 'Deathmatch',
+  map: 'Vice City',
+  maxPlayers: 40,
   players: [{ name: 'Tommy' }, { name: 'Lance' }],
 };
 const minecraft: ServerState = {
-  flavor: 'minecraft', port: 0, motd: '§aGameDig §lMinecraft', map: 'world', version: '1.21.4', maxPlayers: 20,
-  players: [{ name: 'Notch' }, { name: 'jeb_' }], hostPort: 25565,
+  flavor: 'minecraft',
+  port: 0,
+  motd: '§aGameDig §lMinecraft',
+  map: 'world',
+  version: '1.21.4',
+  maxPlayers: 20,
+  players: [{ name: 'Notch' }, { name: 'jeb_' }],
+  hostPort: 25565,
 };
 const hundred: ServerState = {
-  flavor: 'samp037', port: 0, hostname: 'Full house', maxPlayers: 100,
+  flavor: 'samp037',
+  port: 0,
+  hostname: 'Full house',
+  maxPlayers: 100,
   players: Array.from({ length: 100 }, (_, i) => ({ name: `P${i}` })),
 };
 
@@ -85,9 +116,15 @@ afterEach(() => {
   }
 });
 
-function query(type: string, to: number, gamedig = new GameDig()): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function query(type: string, to: number, gamedig = new GameDig()): Promise<QueryResult> {
   return gamedig.query({
-    type, host: '127.0.0.1', port: to, givenPortOnly: true, maxRetries: 1, socketTimeout: 800, attemptTimeout: 4000,
+    type,
+    host: '127.0.0.1',
+    port: to,
+    givenPortOnly: true,
+    maxRetries: 1,
+    socketTimeout: 800,
+    attemptTimeout: 4000,
   });
 }
 
@@ -97,7 +134,7 @@ describe('gamedig gtasam (SA-MP 0.3.7)', () => {
     expect(r).toMatchObject({ name: 'GameDig 0.3.7', password: true, numplayers: 2, maxplayers: 49, version: '0.3.7-R2' });
     expect(r.raw.gamemode).toBe('Freeroam');
     expect(r.raw.rules).toEqual({ lagcomp: 'On', mapname: 'San Andreas', version: '0.3.7-R2', weather: '10', worldtime: '12:00' });
-    expect(r.players.map((p: any) => ({ name: p.name, ...p.raw }))).toEqual([ // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(r.players.map((p) => ({ name: p.name, ...p.raw }))).toEqual([
       { name: 'Alice', id: 3, score: 120, ping: 35 },
       { name: 'Bob', id: 260 & 0xff, score: -3, ping: 80 },
     ]);
@@ -131,7 +168,10 @@ describe('gamedig gtasao (open.mp)', () => {
     expect(r).toMatchObject({ name: 'GameDig open.mp', password: false, numplayers: 2, maxplayers: 100, version: 'omp 1.4.0.2779' });
     expect(r.raw).toMatchObject({ gamemode: 'Roleplay', map: 'EN' });
     expect(r.raw.rules).toMatchObject({ allowed_clients: '0.3.7, 0.3.DL', artwork: 'No' });
-    expect(r.players.map((p: any) => ({ name: p.name, ...p.raw }))).toEqual([{ name: 'Carol', score: 5 }, { name: 'Dave', score: 0 }]); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(r.players.map((p) => ({ name: p.name, ...p.raw }))).toEqual([
+      { name: 'Carol', score: 5 },
+      { name: 'Dave', score: 0 },
+    ]);
   });
 });
 
@@ -149,7 +189,7 @@ describe('gamedig vcm (VC:MP)', () => {
     // and gets the one byte left, "e"; the read past the end yields score 0.
     const r = await query('vcm', port.vcmp!);
     const garbled = Buffer.from([5, ...Buffer.from('Lan')]).readInt32LE(0);
-    expect(r.players.map((p: any) => ({ name: p.name, score: p.raw.score }))).toEqual([ // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(r.players.map((p) => ({ name: p.name, score: p.raw.score }))).toEqual([
       { name: 'Tommy', score: garbled },
       { name: 'e', score: 0 },
     ]);
@@ -160,7 +200,7 @@ describe('gamedig protocol-gamespy3 (Minecraft query)', () => {
   it('reads the full stat: hostname, counts, players, hostport', async () => {
     const r = await query('protocol-gamespy3', port.minecraft!);
     expect(r).toMatchObject({ name: '§aGameDig §lMinecraft', numplayers: 2, maxplayers: 20, connect: '127.0.0.1:25565' });
-    expect(r.players.map((p: any) => p.name)).toEqual(['Notch', 'jeb_']); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(r.players.map((p) => p.name)).toEqual(['Notch', 'jeb_']);
     expect(r.raw).toMatchObject({ game_id: 'MINECRAFT', map: 'world', version: '1.21.4', hostip: '127.0.0.1' });
   });
 
@@ -197,7 +237,7 @@ describe('gamedig minecraft', () => {
     await query('minecraft', port.minecraft!, gamedig).catch(() => undefined);
     const r = await query('minecraft', port.minecraft!, gamedig);
     expect(r).toMatchObject({ numplayers: 2, maxplayers: 20 });
-    expect(r.players.map((p: any) => p.name)).toEqual(['Notch', 'jeb_']); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(r.players.map((p) => p.name)).toEqual(['Notch', 'jeb_']);
     expect(r.name).toBe('\uFFFDaGameDig \uFFFDlMinecraft');
   });
 });

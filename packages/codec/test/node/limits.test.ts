@@ -71,7 +71,12 @@ const server: SampServerState = { flavor: 'samp037', port: 0, hostname: 'Flood t
  * the emulator's receive buffer does not overflow (the kernel would drop the excess
  * before the limiter ever saw it). Bounded.
  */
-async function flood(c: Awaited<ReturnType<typeof client>>, bytes: Uint8Array, to: { address: string; port: number }, count: number): Promise<void> {
+async function flood(
+  c: Awaited<ReturnType<typeof client>>,
+  bytes: Uint8Array,
+  to: { address: string; port: number },
+  count: number,
+): Promise<void> {
   for (let i = 0; i < count; i++) {
     await c.send(bytes, to);
     if (i % 25 === 24) await new Promise((r) => setTimeout(r, 2));
@@ -111,7 +116,10 @@ describe('request rate over UDP', () => {
 describe('reply bytes over UDP', () => {
   it('drops replies beyond the byte budget of one source while another source is still answered', async () => {
     const budget = 8192;
-    const s = await setup({ servers: [server], limits: { requestsPerSecond: 10_000, requestBurst: 10_000, bytesPerSecond: budget, byteBurst: budget } });
+    const s = await setup({
+      servers: [server],
+      limits: { requestsPerSecond: 10_000, requestBurst: 10_000, bytesPerSecond: budget, byteBurst: budget },
+    });
     const other = await client('127.0.0.2');
     try {
       const to = { address: '127.0.0.1', port: s.server().port };

@@ -1,13 +1,25 @@
 /** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (PROTOCOLS.md §3). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  basicRequest, basicResponse, fromHex, fullRequest, fullResponse, handshakeRequest, handshakeResponse, toHex,
+  basicRequest,
+  basicResponse,
+  fromHex,
+  fullRequest,
+  fullResponse,
+  handshakeRequest,
+  handshakeResponse,
+  toHex,
 } from '@gamequery/codec';
 import type { EmulatorConfig, MinecraftServerState } from '@gamequery/codec/node';
 import { client as newClient, concat, setup, type Client, type Target } from './udp.ts';
 
 const state: MinecraftServerState = {
-  flavor: 'minecraft', port: 0, motd: '§aA Minecraft Server', version: '1.21.4', map: 'world', maxPlayers: 20,
+  flavor: 'minecraft',
+  port: 0,
+  motd: '§aA Minecraft Server',
+  version: '1.21.4',
+  map: 'world',
+  maxPlayers: 20,
   players: [{ name: 'Notch' }, { name: 'jeb_' }],
 };
 
@@ -68,8 +80,14 @@ describe('Minecraft stat', () => {
     const [r] = await ctx.client.query(basic(7, token), ctx.to);
     const d = basicResponse.decode(r!);
     expect(d.value).toEqual({
-      sessionId: 7, motd: '§aA Minecraft Server', gametype: 'SMP', map: 'world', numPlayers: 2, maxPlayers: 20,
-      hostPort: ctx.hostPort, hostIp: '127.0.0.1',
+      sessionId: 7,
+      motd: '§aA Minecraft Server',
+      gametype: 'SMP',
+      map: 'world',
+      numPlayers: 2,
+      maxPlayers: 20,
+      hostPort: ctx.hostPort,
+      hostIp: '127.0.0.1',
     });
     expect(d.bytesRead).toBe(r!.length);
     // Vanilla writes § as the single byte A7, and hostport little-endian.
@@ -83,9 +101,25 @@ describe('Minecraft stat', () => {
     const kv = d.value.kv as Array<{ key: string; value: string }>; // see kvOf
     expect(d.bytesRead).toBe(r!.length);
     expect(toHex(d.value.splitnum)).toBe('73706c69746e756d008000');
-    expect(kv.map((p) => p.key)).toEqual(['hostname', 'gametype', 'game_id', 'version', 'plugins', 'map', 'numplayers', 'maxplayers', 'hostport', 'hostip']);
+    expect(kv.map((p) => p.key)).toEqual([
+      'hostname',
+      'gametype',
+      'game_id',
+      'version',
+      'plugins',
+      'map',
+      'numplayers',
+      'maxplayers',
+      'hostport',
+      'hostip',
+    ]);
     expect(Object.fromEntries(kv.map((p) => [p.key, p.value]))).toMatchObject({
-      hostname: '§aA Minecraft Server', game_id: 'MINECRAFT', plugins: '', numplayers: '2', maxplayers: '20', hostport: String(ctx.hostPort),
+      hostname: '§aA Minecraft Server',
+      game_id: 'MINECRAFT',
+      plugins: '',
+      numplayers: '2',
+      maxplayers: '20',
+      hostport: String(ctx.hostPort),
     });
     expect(d.value.players).toEqual(['Notch', 'jeb_']);
     // ... hostip value 00 | 00 01 "player_" 00 00 | Notch 00 jeb_ 00 | 00
@@ -100,7 +134,7 @@ describe('Minecraft stat', () => {
     }
   });
 
-  it('carries the session id stored at handshake time, not the stat request\'s', async () => {
+  it("carries the session id stored at handshake time, not the stat request's", async () => {
     const token = await tokenFor(ctx.client, ctx.to, 0x01010101);
     const [b] = await ctx.client.query(basic(0x0a0b0c0d, token), ctx.to);
     expect(basicResponse.decode(b!).value.sessionId).toBe(0x01010101);

@@ -8,7 +8,12 @@ import { decodePacket, ompRequest, samp, toHex } from '@gamequery/codec';
 import { QueryClient, resolveServer, StateError, type SampServerState } from '@gamequery/codec/node';
 import { setup, type Client } from './udp.ts';
 
-const extras = { discord: 'discord.gg/openmp', bannerLight: `https://e.com/${'l'.repeat(150)}`, bannerDark: 'https://e.com/d.png', logo: 'https://e.com/logo.png' };
+const extras = {
+  discord: 'discord.gg/openmp',
+  bannerLight: `https://e.com/${'l'.repeat(150)}`,
+  bannerDark: 'https://e.com/d.png',
+  logo: 'https://e.com/logo.png',
+};
 const servers = {
   v11: { port: 0, maxPlayers: 10, flavor: 'openmp', ompVersion: '1.1.0.2612', ...extras },
   v12: { port: 0, maxPlayers: 10, flavor: 'openmp', ompVersion: '1.2.0.2670', ...extras },
@@ -31,7 +36,8 @@ beforeAll(async () => {
 afterAll(() => done());
 
 const head = (r: Role) => ({ serverIp: '127.0.0.1', serverPort: port[r]! });
-const ask = (r: Role, bytes: Uint8Array, timeoutMs?: number) => client.query(bytes, { address: '127.0.0.1', port: port[r]! }, timeoutMs ? { timeoutMs } : {});
+const ask = (r: Role, bytes: Uint8Array, timeoutMs?: number) =>
+  client.query(bytes, { address: '127.0.0.1', port: port[r]! }, timeoutMs ? { timeoutMs } : {});
 const echoOf = (r: Role) => samp.ompechoRequest.encode({ ...head(r), nonce: 0x01020304 });
 
 describe('the emulator as an open.mp release', () => {
@@ -46,7 +52,12 @@ describe('the emulator as an open.mp release', () => {
     const [reply] = await ask('v12', ompRequest.encode(head('v12')));
     const p = decodePacket(reply!);
     expect(p.message).toBe('ompbanners');
-    expect(p.value).toEqual({ ...head('v12'), discord: extras.discord, bannerLight: extras.bannerLight.slice(0, 120), bannerDark: extras.bannerDark });
+    expect(p.value).toEqual({
+      ...head('v12'),
+      discord: extras.discord,
+      bannerLight: extras.bannerLight.slice(0, 120),
+      bannerDark: extras.bannerDark,
+    });
     expect(await ask('v12', echoOf('v12'), 300)).toEqual([]);
   });
 
@@ -60,8 +71,13 @@ describe('the emulator as an open.mp release', () => {
 
   it('refuses a version that is none, or one on a SA-MP server', () => {
     expect(() => resolveServer({ flavor: 'openmp', port: 0, maxPlayers: 1, ompVersion: 'latest' }, 's')).toThrow(StateError);
-    expect(() => resolveServer({ flavor: 'samp037', port: 0, maxPlayers: 1, ompVersion: '1.2.0.2670' }, 's')).toThrow(/only an open.mp server/);
-    expect(resolveServer({ flavor: 'openmp', port: 0, maxPlayers: 1, ompVersion: '1.2.0.2670' }, 's')).toMatchObject({ ompForm: 'banners', rules: { version: 'omp 1.2.0.2670' } });
+    expect(() => resolveServer({ flavor: 'samp037', port: 0, maxPlayers: 1, ompVersion: '1.2.0.2670' }, 's')).toThrow(
+      /only an open.mp server/,
+    );
+    expect(resolveServer({ flavor: 'openmp', port: 0, maxPlayers: 1, ompVersion: '1.2.0.2670' }, 's')).toMatchObject({
+      ompForm: 'banners',
+      rules: { version: 'omp 1.2.0.2670' },
+    });
   });
 });
 

@@ -46,7 +46,11 @@ export interface Faults {
    * Per-datagram override: 'drop', 'pass' (no faults), a delay in ms, `{ cut: n }` (its first n bytes, no other
    * fault), or undefined for the random faults.
    */
-  readonly rule?: (bytes: Uint8Array, direction: Direction, front: number) => 'drop' | 'pass' | number | { readonly cut: number } | undefined;
+  readonly rule?: (
+    bytes: Uint8Array,
+    direction: Direction,
+    front: number,
+  ) => 'drop' | 'pass' | number | { readonly cut: number } | undefined;
   readonly seed?: number;
   /** Address of the rogue socket. Default 127.0.0.2. */
   readonly rogueAddress?: string;
@@ -111,7 +115,15 @@ export async function startProxy(upstreams: readonly Endpoint[], faults: Faults 
   const chance = (p = 0): boolean => p > 0 && random() < p;
   const timers = new Set<NodeJS.Timeout>();
   const stats: ProxyStats = {
-    forwarded: 0, dropped: 0, duplicated: 0, reordered: 0, delayed: 0, wrongSource: 0, crossTalk: 0, truncated: 0, spoofed: { otherAddress: 0, otherPort: 0 },
+    forwarded: 0,
+    dropped: 0,
+    duplicated: 0,
+    reordered: 0,
+    delayed: 0,
+    wrongSource: 0,
+    crossTalk: 0,
+    truncated: 0,
+    spoofed: { otherAddress: 0, otherPort: 0 },
   };
   const requests: Proxy['requests'] = [];
   const replies: Proxy['replies'] = [];
@@ -125,7 +137,7 @@ export async function startProxy(upstreams: readonly Endpoint[], faults: Faults 
     sockets.push(await bind(faults.rogueAddress ?? '127.0.0.2'));
     for (const t of twins) {
       const family = t.address.includes(':') ? 6 : 4;
-      if (!spoofers[family]) sockets.push(spoofers[family] = await bind(family === 6 ? '::1' : '127.0.0.1'));
+      if (!spoofers[family]) sockets.push((spoofers[family] = await bind(family === 6 ? '::1' : '127.0.0.1')));
     }
     for (let i = 0; i < twins.length; i++) {
       const front = sockets[i]!.address();
@@ -156,11 +168,21 @@ export async function startProxy(upstreams: readonly Endpoint[], faults: Faults 
     timers.add(t);
   };
   const send = (socket: Socket, bytes: Uint8Array, to: Endpoint): void => {
-    if (!closed) socket.send(bytes, to.port, to.address, () => { /* loopback: nothing to report */ });
+    if (!closed)
+      socket.send(bytes, to.port, to.address, () => {
+        /* loopback: nothing to report */
+      });
   };
 
   /** Delivers `bytes` through `socket` to `to`, with the faults. */
-  const deliver = (socket: Socket, bytes: Uint8Array, to: Endpoint, direction: Direction, front: number, onSent?: (sent: Uint8Array) => void): void => {
+  const deliver = (
+    socket: Socket,
+    bytes: Uint8Array,
+    to: Endpoint,
+    direction: Direction,
+    front: number,
+    onSent?: (sent: Uint8Array) => void,
+  ): void => {
     const rule = faults.rule?.(bytes, direction, front);
     if (rule === 'drop' || (rule === undefined && chance(faults.drop))) {
       stats.dropped++;

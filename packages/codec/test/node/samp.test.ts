@@ -5,12 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  clientsRequest, clientsResponse, infoRequest, infoResponse, ompRequest, ompResponse, pingRequest,
-  playersRequest, playersResponse, rconRequest, rconResponse, rulesRequest, rulesResponse, toHex,
+  clientsRequest,
+  clientsResponse,
+  infoRequest,
+  infoResponse,
+  ompRequest,
+  ompResponse,
+  pingRequest,
+  playersRequest,
+  playersResponse,
+  rconRequest,
+  rconResponse,
+  rulesRequest,
+  rulesResponse,
+  toHex,
   type Layout,
 } from '@gamequery/codec';
 import { sampResponder, resolveServer, type ResolvedSamp, type SampServerState } from '@gamequery/codec/node';
 import { ascii, concat, pad, setup, type Client } from './udp.ts';
+import type { QueryLayout } from '@gamequery/codec';
 
 type Target = { address: string; port: number };
 
@@ -31,10 +44,33 @@ const base = { port: 0, maxPlayers: 50, players, rcon } as const;
 
 /** The servers of the emulator under test, by role. */
 const servers = {
-  samp: { ...base, flavor: 'samp037', hostname: 'Test 0.3.7', gamemode: 'Freeroam', rules: { weburl: 'example.com', 'SAMPCAC version': '1', mapname: 'Las Venturas', lagcomp: 'On' } },
-  omp: { ...base, flavor: 'openmp', hostname: 'Test open.mp', gamemode: 'Roleplay', discord: 'discord.gg/openmp', bannerLight: `https://e.com/${'l'.repeat(200)}`, bannerDark: 'https://e.com/dark.png', logo: 'https://e.com/logo.png' },
+  samp: {
+    ...base,
+    flavor: 'samp037',
+    hostname: 'Test 0.3.7',
+    gamemode: 'Freeroam',
+    rules: { weburl: 'example.com', 'SAMPCAC version': '1', mapname: 'Las Venturas', lagcomp: 'On' },
+  },
+  omp: {
+    ...base,
+    flavor: 'openmp',
+    hostname: 'Test open.mp',
+    gamemode: 'Roleplay',
+    discord: 'discord.gg/openmp',
+    bannerLight: `https://e.com/${'l'.repeat(200)}`,
+    bannerDark: 'https://e.com/dark.png',
+    logo: 'https://e.com/logo.png',
+  },
   sampLong: { ...base, flavor: 'samp037', hostname: 'H'.repeat(70), gamemode: 'G'.repeat(45), language: 'L'.repeat(45) },
-  ompLong: { ...base, flavor: 'openmp', charset: 'utf8', hostname: 'é'.repeat(40), gamemode: 'G'.repeat(45), language: 'L'.repeat(45), discord: `discord.gg/${'x'.repeat(40)}` },
+  ompLong: {
+    ...base,
+    flavor: 'openmp',
+    charset: 'utf8',
+    hostname: 'é'.repeat(40),
+    gamemode: 'G'.repeat(45),
+    language: 'L'.repeat(45),
+    discord: `discord.gg/${'x'.repeat(40)}`,
+  },
   samp101: { ...base, flavor: 'samp037', players: crowd(101), maxPlayers: 200 },
   omp101: { ...base, flavor: 'openmp', players: crowd(101), maxPlayers: 200 },
   samp100: { ...base, flavor: 'samp037', players: crowd(100), maxPlayers: 200 },
@@ -65,7 +101,7 @@ const ask = (role: Role, bytes: Uint8Array) => client.query(bytes, at(role));
 const silent = async (role: Role, bytes: Uint8Array) => expect(await client.query(bytes, at(role), { timeoutMs: 300 })).toEqual([]);
 
 /** The 11-byte request of `layout` to `role`. */
-const request = (layout: Layout<any>, role: Role) => layout.encode(head(role)); // eslint-disable-line @typescript-eslint/no-explicit-any
+const request = (layout: QueryLayout, role: Role) => layout.encode(head(role));
 /** The single reply to `bytes`, decoded with `layout`. */
 async function reply<V>(role: Role, bytes: Uint8Array, layout: Layout<V>, charset?: 'latin1'): Promise<{ value: V; bytes: Uint8Array }> {
   const got = await ask(role, bytes);
@@ -78,14 +114,30 @@ async function reply<V>(role: Role, bytes: Uint8Array, layout: Layout<V>, charse
 const rconBytes = (role: Role, password: Uint8Array | string, command: string) =>
   typeof password === 'string'
     ? rconRequest.encode({ ...head(role), password, command })
-    // A password with bytes the layout's text cannot carry (an embedded NUL): p, then the bytes.
-    : concat(infoRequest.encode(head(role)).subarray(0, 10), ascii('x'), [password.length & 0xff, password.length >> 8], password, [command.length, 0], ascii(command));
+    : // A password with bytes the layout's text cannot carry (an embedded NUL): p, then the bytes.
+      concat(
+        infoRequest.encode(head(role)).subarray(0, 10),
+        ascii('x'),
+        [password.length & 0xff, password.length >> 8],
+        password,
+        [command.length, 0],
+        ascii(command),
+      );
 const lines = (got: Uint8Array[]) => got.map((b) => rconResponse.decode(b).value.output);
 
-describe.each([['SA-MP 0.3.7', 'samp' as const], ['open.mp', 'omp' as const]])('%s: common behaviour', (_title, role) => {
+describe.each([
+  ['SA-MP 0.3.7', 'samp' as const],
+  ['open.mp', 'omp' as const],
+])('%s: common behaviour', (_title, role) => {
   it('answers i with the state, counting humans only and max players minus NPCs', async () => {
     const { value, bytes } = await reply(role, request(infoRequest, role), infoResponse);
-    expect(value).toMatchObject({ password: false, players: 2, maxPlayers: 49, hostname: servers[role].hostname, gamemode: servers[role].gamemode });
+    expect(value).toMatchObject({
+      password: false,
+      players: 2,
+      maxPlayers: 49,
+      hostname: servers[role].hostname,
+      gamemode: servers[role].gamemode,
+    });
     expect(toHex(bytes.subarray(0, 11))).toBe(toHex(request(infoRequest, role)));
   });
 
@@ -105,7 +157,10 @@ describe.each([['SA-MP 0.3.7', 'samp' as const], ['open.mp', 'omp' as const]])('
 
   it('answers c with names and signed scores, NPCs left out', async () => {
     const { value } = await reply(role, request(clientsRequest, role), clientsResponse);
-    expect(value.clients).toEqual([{ name: 'Alice', score: 120 }, { name: 'Bob', score: -3 }]);
+    expect(value.clients).toEqual([
+      { name: 'Alice', score: 120 },
+      { name: 'Bob', score: -3 },
+    ]);
   });
 
   it('answers p (exactly 15 bytes) with the request, byte for byte', async () => {
@@ -159,7 +214,12 @@ describe.each([['SA-MP 0.3.7', 'samp' as const], ['open.mp', 'omp' as const]])('
 
 describe('SA-MP 0.3.7 (YSF) quirks', () => {
   it('answers i r c d at any length of at least 11', async () => {
-    for (const [req, res] of [[infoRequest, infoResponse], [rulesRequest, rulesResponse], [clientsRequest, clientsResponse], [playersRequest, playersResponse]] as const) {
+    for (const [req, res] of [
+      [infoRequest, infoResponse],
+      [rulesRequest, rulesResponse],
+      [clientsRequest, clientsResponse],
+      [playersRequest, playersResponse],
+    ] as const) {
       for (const extra of [1, 4, 30]) {
         const padded = concat(request(req, 'samp'), pad(extra, 0xaa));
         const got = await ask('samp', padded);
@@ -172,7 +232,10 @@ describe('SA-MP 0.3.7 (YSF) quirks', () => {
 
   it('answers d with the low 8 bits of each id, score and ping', async () => {
     const { value } = await reply('samp', request(playersRequest, 'samp'), playersResponse);
-    expect(value.players).toEqual([{ id: 0, name: 'Alice', score: 120, ping: 35 }, { id: 300 & 0xff, name: 'Bob', score: -3, ping: 80 }]);
+    expect(value.players).toEqual([
+      { id: 0, name: 'Alice', score: 120, ping: 35 },
+      { id: 300 & 0xff, name: 'Bob', score: -3, ping: 80 },
+    ]);
   });
 
   it('withholds d above 100 players and sends it at 100', async () => {

@@ -82,7 +82,10 @@ export async function client(address = '127.0.0.1'): Promise<Client> {
 }
 
 /** Starts an emulator and a client; `done()` closes both. */
-export async function setup(config: EmulatorConfig, clientAddress = '127.0.0.1'): Promise<{ emulator: Emulator; client: Client; server: (i?: number) => EmulatedServer; done: () => Promise<void> }> {
+export async function setup(
+  config: EmulatorConfig,
+  clientAddress = '127.0.0.1',
+): Promise<{ emulator: Emulator; client: Client; server: (i?: number) => EmulatedServer; done: () => Promise<void> }> {
   const emulator = await startEmulator(config);
   const c = await client(clientAddress);
   return {

@@ -13,7 +13,14 @@ const LOCAL = { ipv4: '127.0.0.1', ipv6: '::1' };
 const PASSWORD = 'unreachable-test';
 
 const servers: ServerState[] = [
-  { flavor: 'samp037', port: 0, hostname: 'Connected', maxPlayers: 10, players: [{ name: 'Alice' }], rcon: { password: PASSWORD, commands: { echo: ['one', 'two'] } } },
+  {
+    flavor: 'samp037',
+    port: 0,
+    hostname: 'Connected',
+    maxPlayers: 10,
+    players: [{ name: 'Alice' }],
+    rcon: { password: PASSWORD, commands: { echo: ['one', 'two'] } },
+  },
   { flavor: 'minecraft', port: 0, motd: 'Connected', maxPlayers: 20, players: [{ name: 'Notch' }] },
   { flavor: 'openmp', port: 0, host: '::1', hostname: 'IPv6', maxPlayers: 10 },
 ];
@@ -48,7 +55,8 @@ afterAll(async () => {
   silent.close();
 });
 
-const client = (connect: boolean): QueryClient => new QueryClient({ localAddress: LOCAL, timeoutMs: 1500, retries: 2, backoffMs: 50, connect });
+const client = (connect: boolean): QueryClient =>
+  new QueryClient({ localAddress: LOCAL, timeoutMs: 1500, retries: 2, backoffMs: 50, connect });
 
 /** How a call ends, and when (ms). */
 async function timed(call: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {

@@ -1,15 +1,28 @@
 /** VC:MP 0.4 emulation over real UDP on 127.0.0.1 (PROTOCOLS.md §2). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  toHex, vcmpClientsRequest, vcmpClientsResponse, vcmpInfoRequest, vcmpInfoResponse, vcmpPingRequest, vcmpPingResponse,
+  toHex,
+  vcmpClientsRequest,
+  vcmpClientsResponse,
+  vcmpInfoRequest,
+  vcmpInfoResponse,
+  vcmpPingRequest,
+  vcmpPingResponse,
   infoRequest,
 } from '@gamequery/codec';
 import type { VcmpServerState } from '@gamequery/codec/node';
 import { ascii, concat, setup, type Client } from './udp.ts';
 
 const state: VcmpServerState = {
-  flavor: 'vcmp', port: 0, version: '04rel006', hostname: 'Vice Test', gamemode: 'Deathmatch', map: 'Vice City',
-  password: true, maxPlayers: 40, players: [{ name: 'Tommy' }, { name: 'Lance' }],
+  flavor: 'vcmp',
+  port: 0,
+  version: '04rel006',
+  hostname: 'Vice Test',
+  gamemode: 'Deathmatch',
+  map: 'Vice City',
+  password: true,
+  maxPlayers: 40,
+  players: [{ name: 'Tommy' }, { name: 'Lance' }],
 };
 const crowded: VcmpServerState = { ...state, players: Array.from({ length: 101 }, (_, i) => ({ name: `P${i}` })) };
 
@@ -36,8 +49,14 @@ describe('VC:MP i', () => {
     expect(toHex(r!.subarray(0, 4))).toBe(toHex(ascii('MP04')));
     expect(toHex(r!.subarray(4, 11))).toBe(toHex(req.subarray(4, 11)));
     expect(vcmpInfoResponse.decode(r!).value).toEqual({
-      ...head(), version: '04rel006', password: true, players: 2, maxPlayers: 40,
-      hostname: 'Vice Test', gamemode: 'Deathmatch', map: 'Vice City',
+      ...head(),
+      version: '04rel006',
+      password: true,
+      players: 2,
+      maxPlayers: 40,
+      hostname: 'Vice Test',
+      gamemode: 'Deathmatch',
+      map: 'Vice City',
     });
   });
 

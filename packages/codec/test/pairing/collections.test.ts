@@ -62,28 +62,34 @@ describe('FifoIndex', () => {
 
 describe('FifoIndex against a model', () => {
   it('gives the oldest live item under each key through adds, finishes and releases that reuse its slots', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 40 }), fc.nat()), { maxLength: 600 }), (steps) => {
-      const index = new FifoIndex<ReturnType<typeof item>>();
-      const model = new Map<number, ReturnType<typeof item>[]>();
-      let n = 0;
-      for (const [add, key, pick] of steps) {
-        const held = model.get(key) ?? [];
-        if (add || held.length === 0) {
-          const it = item(`i${n++}`);
-          index.add(key << 8, it);
-          model.set(key, [...held, it]);
-        } else {
-          const it = held[pick % held.length]!;
-          it.done = true;
-          index.release(key << 8);
-          model.set(key, held.filter((x) => x !== it));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 40 }), fc.nat()), { maxLength: 600 }), (steps) => {
+        const index = new FifoIndex<ReturnType<typeof item>>();
+        const model = new Map<number, ReturnType<typeof item>[]>();
+        let n = 0;
+        for (const [add, key, pick] of steps) {
+          const held = model.get(key) ?? [];
+          if (add || held.length === 0) {
+            const it = item(`i${n++}`);
+            index.add(key << 8, it);
+            model.set(key, [...held, it]);
+          } else {
+            const it = held[pick % held.length]!;
+            it.done = true;
+            index.release(key << 8);
+            model.set(
+              key,
+              held.filter((x) => x !== it),
+            );
+          }
+          for (const [k, items] of model) {
+            expect(index.first(k << 8)).toBe(items[0]);
+            expect(index.newest(k << 8)).toBe(items[items.length - 1]);
+          }
         }
-        for (const [k, items] of model) {
-          expect(index.first(k << 8)).toBe(items[0]);
-          expect(index.newest(k << 8)).toBe(items[items.length - 1]);
-        }
-      }
-    }), { numRuns: 100 });
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -106,29 +112,32 @@ describe('compaction behind a live front', () => {
 describe('DeadlineQueue', () => {
   it('forgets cancelled deadlines as it goes, and still cancels, moves and pops the rest in order', () => {
     // A request waiting out its timeout at the front, and thousands answered behind it (cancelled).
-    fc.assert(fc.property(fc.integer({ min: 2000, max: 6000 }), fc.integer({ min: 0, max: 1000 }), (n, seed) => {
-      const queue = new DeadlineQueue<ReturnType<typeof item>>();
-      const items = Array.from({ length: n }, (_, i) => item(`r${i}`, BigInt(i)));
-      for (const it of items) queue.push(it);
-      const live = new Set(items);
-      items.forEach((it, i) => {
-        if (i > 0 && (i * 7919 + seed) % 10 !== 0) {
+    fc.assert(
+      fc.property(fc.integer({ min: 2000, max: 6000 }), fc.integer({ min: 0, max: 1000 }), (n, seed) => {
+        const queue = new DeadlineQueue<ReturnType<typeof item>>();
+        const items = Array.from({ length: n }, (_, i) => item(`r${i}`, BigInt(i)));
+        for (const it of items) queue.push(it);
+        const live = new Set(items);
+        items.forEach((it, i) => {
+          if (i > 0 && (i * 7919 + seed) % 10 !== 0) {
+            queue.cancel(it);
+            live.delete(it);
+          }
+        });
+        // Cancelling again, or moving a survivor's deadline later, after the lane was rebuilt.
+        const moved = [...live].filter((_, i) => i % 3 === 1);
+        for (const it of moved) {
           queue.cancel(it);
-          live.delete(it);
+          it.deadline += BigInt(n);
+          queue.push(it);
         }
-      });
-      // Cancelling again, or moving a survivor's deadline later, after the lane was rebuilt.
-      const moved = [...live].filter((_, i) => i % 3 === 1);
-      for (const it of moved) {
-        queue.cancel(it);
-        it.deadline += BigInt(n);
-        queue.push(it);
-      }
-      const popped: string[] = [];
-      for (let it = queue.popDue(BigInt(3 * n)); it; it = queue.popDue(BigInt(3 * n))) popped.push(it.name);
-      const expected = [...live].sort((a, b) => (a.deadline < b.deadline ? -1 : a.deadline > b.deadline ? 1 : 0)).map((it) => it.name);
-      expect(popped).toEqual(expected);
-    }), { numRuns: 20 });
+        const popped: string[] = [];
+        for (let it = queue.popDue(BigInt(3 * n)); it; it = queue.popDue(BigInt(3 * n))) popped.push(it.name);
+        const expected = [...live].sort((a, b) => (a.deadline < b.deadline ? -1 : a.deadline > b.deadline ? 1 : 0)).map((it) => it.name);
+        expect(popped).toEqual(expected);
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it('pops due items earliest first, equal deadlines in filing order', () => {
@@ -156,67 +165,78 @@ describe('DeadlineQueue', () => {
   });
 
   it('agrees with a sorted list on any mix of in-order and out-of-order deadlines, moves and finishes', () => {
-    type Op = { kind: 'push'; at: number } | { kind: 'move'; which: number; at: number } | { kind: 'finish'; which: number } | { kind: 'pop'; now: number };
+    type Op =
+      | { kind: 'push'; at: number }
+      | { kind: 'move'; which: number; at: number }
+      | { kind: 'finish'; which: number }
+      | { kind: 'pop'; now: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ kind: fc.constant('push' as const), at: fc.nat(50) }),
       fc.record({ kind: fc.constant('move' as const), which: fc.nat(40), at: fc.nat(50) }),
       fc.record({ kind: fc.constant('finish' as const), which: fc.nat(40) }),
       fc.record({ kind: fc.constant('pop' as const), now: fc.nat(50) }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
-      const queue = new DeadlineQueue<ReturnType<typeof item>>();
-      const all: { it: ReturnType<typeof item>; seq: number }[] = [];
-      let seq = 0;
-      for (const o of ops) {
-        if (o.kind === 'push') {
-          const it = item(String(all.length), BigInt(o.at));
-          all.push({ it, seq: seq++ });
-          queue.push(it);
-        } else if (o.kind === 'move' && all[o.which] && !all[o.which]!.it.done) {
-          const m = all[o.which]!;
-          m.it.deadline = BigInt(o.at);
-          m.seq = seq++;
-          queue.push(m.it);
-        } else if (o.kind === 'finish' && all[o.which]) {
-          all[o.which]!.it.done = true;
-        } else if (o.kind === 'pop') {
-          // The model: live items due by `now`, earliest deadline first, then filing order.
-          const due = all.filter((x) => !x.it.done && x.it.deadline <= BigInt(o.now))
-            .sort((a, b) => (a.it.deadline < b.it.deadline ? -1 : a.it.deadline > b.it.deadline ? 1 : a.seq - b.seq));
-          for (const x of due) {
-            expect(queue.popDue(BigInt(o.now))).toBe(x.it);
-            x.it.done = true;
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const queue = new DeadlineQueue<ReturnType<typeof item>>();
+        const all: { it: ReturnType<typeof item>; seq: number }[] = [];
+        let seq = 0;
+        for (const o of ops) {
+          if (o.kind === 'push') {
+            const it = item(String(all.length), BigInt(o.at));
+            all.push({ it, seq: seq++ });
+            queue.push(it);
+          } else if (o.kind === 'move' && all[o.which] && !all[o.which]!.it.done) {
+            const m = all[o.which]!;
+            m.it.deadline = BigInt(o.at);
+            m.seq = seq++;
+            queue.push(m.it);
+          } else if (o.kind === 'finish' && all[o.which]) {
+            all[o.which]!.it.done = true;
+          } else if (o.kind === 'pop') {
+            // The model: live items due by `now`, earliest deadline first, then filing order.
+            const due = all
+              .filter((x) => !x.it.done && x.it.deadline <= BigInt(o.now))
+              .sort((a, b) => (a.it.deadline < b.it.deadline ? -1 : a.it.deadline > b.it.deadline ? 1 : a.seq - b.seq));
+            for (const x of due) {
+              expect(queue.popDue(BigInt(o.now))).toBe(x.it);
+              x.it.done = true;
+            }
+            expect(queue.popDue(BigInt(o.now))).toBeUndefined();
           }
-          expect(queue.popDue(BigInt(o.now))).toBeUndefined();
         }
-      }
-      const live = all.filter((x) => !x.it.done).map((x) => x.it.deadline);
-      expect(queue.peek()).toBe(live.length ? live.reduce((a, b) => (a < b ? a : b)) : undefined);
-    }), { numRuns: 300, seed: 5 });
+        const live = all.filter((x) => !x.it.done).map((x) => x.it.deadline);
+        expect(queue.peek()).toBe(live.length ? live.reduce((a, b) => (a < b ? a : b)) : undefined);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
   });
 });
 
 describe('Chain', () => {
   it('keeps the order items came in through removals from anywhere, as an array would', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 300 }), (steps) => {
-      type Node = { name: number; prev: Node | undefined; next: Node | undefined };
-      const chain = new Chain<Node>();
-      let model: Node[] = [];
-      let n = 0;
-      for (const [add, pick] of steps) {
-        if (add || model.length === 0) {
-          const node: Node = { name: n++, prev: undefined, next: undefined };
-          chain.add(node);
-          model.push(node);
-        } else {
-          const node = model[pick % model.length]!;
-          chain.remove(node);
-          model = model.filter((x) => x !== node);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 300 }), (steps) => {
+        type Node = { name: number; prev: Node | undefined; next: Node | undefined };
+        const chain = new Chain<Node>();
+        let model: Node[] = [];
+        let n = 0;
+        for (const [add, pick] of steps) {
+          if (add || model.length === 0) {
+            const node: Node = { name: n++, prev: undefined, next: undefined };
+            chain.add(node);
+            model.push(node);
+          } else {
+            const node = model[pick % model.length]!;
+            chain.remove(node);
+            model = model.filter((x) => x !== node);
+          }
+          expect(chain.size).toBe(model.length);
+          expect(chain.oldest).toBe(model[0]);
         }
-        expect(chain.size).toBe(model.length);
-        expect(chain.oldest).toBe(model[0]);
-      }
-      expect(chain.all()).toEqual(model);
-    }), { numRuns: 100 });
+        expect(chain.all()).toEqual(model);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

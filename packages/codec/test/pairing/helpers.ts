@@ -20,12 +20,22 @@ export const ns = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
 export type Named = Datagram<string>;
 
 /** Client → server at `atMs`. */
-export const ask = (name: string, bytes: Uint8Array, to: Endpoint, atMs: number, fromEp: Endpoint = client): Named =>
-  ({ bytes, from: fromEp, to, time: ns(atMs), meta: name });
+export const ask = (name: string, bytes: Uint8Array, to: Endpoint, atMs: number, fromEp: Endpoint = client): Named => ({
+  bytes,
+  from: fromEp,
+  to,
+  time: ns(atMs),
+  meta: name,
+});
 
 /** Server → client at `atMs`. */
-export const answer = (name: string, bytes: Uint8Array, fromEp: Endpoint, atMs: number, to: Endpoint = client): Named =>
-  ({ bytes, from: fromEp, to, time: ns(atMs), meta: name });
+export const answer = (name: string, bytes: Uint8Array, fromEp: Endpoint, atMs: number, to: Endpoint = client): Named => ({
+  bytes,
+  from: fromEp,
+  to,
+  time: ns(atMs),
+  meta: name,
+});
 
 const vectors = new Map(loadVectors().map((v) => [v.id, v]));
 
@@ -39,11 +49,17 @@ export const vector = (id: string): Uint8Array => {
 /** The datagrams an event accounts for. */
 export function datagramsOf<M>(e: PairingEvent<M>): Datagram<M>[] {
   switch (e.kind) {
-    case 'exchange': return [e.request.datagram, ...e.responses.map((r) => r.datagram)];
-    case 'overflow': return [e.request.datagram, ...e.responses.map((r) => r.datagram)];
-    case 'unanswered': return [e.request.datagram];
-    case 'duplicate': return [e.response.datagram];
-    case 'unmatched': case 'undecodable': return [e.datagram];
+    case 'exchange':
+      return [e.request.datagram, ...e.responses.map((r) => r.datagram)];
+    case 'overflow':
+      return [e.request.datagram, ...e.responses.map((r) => r.datagram)];
+    case 'unanswered':
+      return [e.request.datagram];
+    case 'duplicate':
+      return [e.response.datagram];
+    case 'unmatched':
+    case 'undecodable':
+      return [e.datagram];
   }
 }
 
@@ -52,12 +68,18 @@ const n = (d: Datagram<string>): string => d.meta ?? '?';
 /** `exchange q>r1+r2`, `unanswered q`, `unmatched r`, `duplicate r2=r1@q`, `undecodable j`, `overflow q`. */
 export function summary(e: PairingEvent<string>): string {
   switch (e.kind) {
-    case 'exchange': return `exchange ${n(e.request.datagram)}>${e.responses.map((r) => n(r.datagram)).join('+')}`;
-    case 'unanswered': return `unanswered ${n(e.request.datagram)}`;
-    case 'overflow': return `overflow ${n(e.request.datagram)}`;
-    case 'unmatched': return `unmatched ${n(e.datagram)}`;
-    case 'duplicate': return `duplicate ${n(e.response.datagram)}=${n(e.original.datagram)}@${n(e.of.datagram)}`;
-    case 'undecodable': return `undecodable ${n(e.datagram)}`;
+    case 'exchange':
+      return `exchange ${n(e.request.datagram)}>${e.responses.map((r) => n(r.datagram)).join('+')}`;
+    case 'unanswered':
+      return `unanswered ${n(e.request.datagram)}`;
+    case 'overflow':
+      return `overflow ${n(e.request.datagram)}`;
+    case 'unmatched':
+      return `unmatched ${n(e.datagram)}`;
+    case 'duplicate':
+      return `duplicate ${n(e.response.datagram)}=${n(e.original.datagram)}@${n(e.of.datagram)}`;
+    case 'undecodable':
+      return `undecodable ${n(e.datagram)}`;
   }
 }
 
@@ -73,17 +95,21 @@ export function expectAccounted<M>(input: readonly Datagram<M>[], events: readon
 /** Runs datagrams through the operator on the datagram clock; checks the accounting. */
 export function pairAll(datagrams: readonly Named[], options?: PairingOptions): PairingEvent<string>[] {
   const events: PairingEvent<string>[] = [];
-  from(datagrams).pipe(pairQueries<string>(options)).subscribe({ next: (e) => events.push(e) });
+  from(datagrams)
+    .pipe(pairQueries<string>(options))
+    .subscribe({ next: (e) => events.push(e) });
   expectAccounted(datagrams, events);
   return events;
 }
 
 /** The summaries of {@link pairAll}. */
-export const pairSummaries = (datagrams: readonly Named[], options?: PairingOptions): string[] =>
-  pairAll(datagrams, options).map(summary);
+export const pairSummaries = (datagrams: readonly Named[], options?: PairingOptions): string[] => pairAll(datagrams, options).map(summary);
 
 /** The one event of a kind in a list, typed. */
-export function only<K extends PairingEvent<string>['kind']>(events: readonly PairingEvent<string>[], kind: K): Extract<PairingEvent<string>, { kind: K }> {
+export function only<K extends PairingEvent<string>['kind']>(
+  events: readonly PairingEvent<string>[],
+  kind: K,
+): Extract<PairingEvent<string>, { kind: K }> {
   const hits = events.filter((e) => e.kind === kind);
   expect(hits).toHaveLength(1);
   return hits[0] as Extract<PairingEvent<string>, { kind: K }>;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  basicRequest, basicResponse, fullRequest, fullResponse, handshakeRequest, handshakeResponse, valueFromJson,
+  basicRequest,
+  basicResponse,
+  fullRequest,
+  fullResponse,
+  handshakeRequest,
+  handshakeResponse,
+  valueFromJson,
 } from '@gamequery/codec';
 import { answer, ask, mcServer as server, only, otherClient, pairAll, pairSummaries, vector } from './helpers.ts';
 
@@ -9,19 +15,42 @@ const hello = (sessionId: number) => handshakeRequest.encode({ sessionId });
 const token = (sessionId: number, t = TOKEN) => handshakeResponse.encode({ sessionId, token: t });
 const basic = (sessionId: number, t = TOKEN) => basicRequest.encode({ sessionId, token: t });
 const full = (sessionId: number, t = TOKEN) => fullRequest.encode({ sessionId, token: t, padding: new Uint8Array(4) });
-const basicReply = (sessionId: number) => basicResponse.encode({
-  sessionId, motd: 'A Minecraft Server', gametype: 'SMP', map: 'world', numPlayers: 2, maxPlayers: 20, hostPort: 25565, hostIp: '127.0.0.1',
-});
-const fullReply = (sessionId: number) => fullResponse.encode({
-  ...valueFromJson(fullResponse, { sessionId, splitnum: '73706c69746e756d008000', kv: [{ key: 'hostname', value: 'A Minecraft Server' }], players: ['Notch'] }),
-} as never);
+const basicReply = (sessionId: number) =>
+  basicResponse.encode({
+    sessionId,
+    motd: 'A Minecraft Server',
+    gametype: 'SMP',
+    map: 'world',
+    numPlayers: 2,
+    maxPlayers: 20,
+    hostPort: 25565,
+    hostIp: '127.0.0.1',
+  });
+const fullReply = (sessionId: number) =>
+  fullResponse.encode({
+    ...valueFromJson(fullResponse, {
+      sessionId,
+      splitnum: '73706c69746e756d008000',
+      kv: [{ key: 'hostname', value: 'A Minecraft Server' }],
+      players: ['Notch'],
+    }),
+  } as never);
 
 describe('Minecraft query pairing', () => {
   it('pairs a handshake (real bytes) by type and session id', () => {
-    const exchange = only(pairAll([
-      ask('q', vector('mcquery/handshake-request.basic'), server, 0), answer('r', vector('mcquery/handshake-response.basic'), server, 7),
-    ]), 'exchange');
-    expect(exchange.responses[0]).toMatchObject({ protocol: 'mcquery', direction: 'response', message: 'handshake', value: { token: TOKEN } });
+    const exchange = only(
+      pairAll([
+        ask('q', vector('mcquery/handshake-request.basic'), server, 0),
+        answer('r', vector('mcquery/handshake-response.basic'), server, 7),
+      ]),
+      'exchange',
+    );
+    expect(exchange.responses[0]).toMatchObject({
+      protocol: 'mcquery',
+      direction: 'response',
+      message: 'handshake',
+      value: { token: TOKEN },
+    });
   });
 
   it.each([
@@ -34,8 +63,10 @@ describe('Minecraft query pairing', () => {
 
   it('links a stat exchange to the handshake that issued its token', () => {
     const events = pairAll([
-      ask('h', hello(1), server, 0), answer('t', token(1), server, 2),
-      ask('s', full(1), server, 3), answer('f', fullReply(1), server, 6),
+      ask('h', hello(1), server, 0),
+      answer('t', token(1), server, 2),
+      ask('s', full(1), server, 3),
+      answer('f', fullReply(1), server, 6),
     ]);
     const [handshake, stat] = events;
     expect(stat).toMatchObject({ kind: 'exchange', request: { message: 'full' } });
@@ -43,46 +74,70 @@ describe('Minecraft query pairing', () => {
     // read again when asked for): the same datagrams and values, not the same objects.
     if (stat?.kind !== 'exchange' || handshake?.kind !== 'exchange') throw new Error('expected two exchanges');
     expect(stat.handshake).toMatchObject({
-      kind: 'exchange', rtt: handshake.rtt,
-      request: { message: 'handshake', direction: 'request', datagram: { meta: 'h', bytes: handshake.request.datagram.bytes }, value: handshake.request.value },
-      responses: [{ message: 'handshake', direction: 'response', datagram: { meta: 't', bytes: handshake.responses[0]!.datagram.bytes }, value: handshake.responses[0]!.value }],
+      kind: 'exchange',
+      rtt: handshake.rtt,
+      request: {
+        message: 'handshake',
+        direction: 'request',
+        datagram: { meta: 'h', bytes: handshake.request.datagram.bytes },
+        value: handshake.request.value,
+      },
+      responses: [
+        {
+          message: 'handshake',
+          direction: 'response',
+          datagram: { meta: 't', bytes: handshake.responses[0]!.datagram.bytes },
+          value: handshake.responses[0]!.value,
+        },
+      ],
     });
     expect(handshake?.kind === 'exchange' && handshake.handshake).toBeUndefined();
   });
 
   it('does not link a token from another conversation, or one older than tokenLifetimeMs', () => {
     const other = pairAll([
-      ask('h', hello(1), server, 0, otherClient), answer('t', token(1), server, 2, otherClient),
-      ask('s', basic(1), server, 3), answer('b', basicReply(1), server, 4),
+      ask('h', hello(1), server, 0, otherClient),
+      answer('t', token(1), server, 2, otherClient),
+      ask('s', basic(1), server, 3),
+      answer('b', basicReply(1), server, 4),
     ]);
     expect(other[1]).toMatchObject({ kind: 'exchange', request: { message: 'basic' } });
     expect(other[1]?.kind === 'exchange' && other[1].handshake).toBeUndefined();
     const stale = pairAll([
-      ask('h', hello(1), server, 0), answer('t', token(1), server, 2),
-      ask('s', basic(1), server, 31_000), answer('b', basicReply(1), server, 31_001),
+      ask('h', hello(1), server, 0),
+      answer('t', token(1), server, 2),
+      ask('s', basic(1), server, 31_000),
+      answer('b', basicReply(1), server, 31_001),
     ]);
     expect(stale[1]?.kind === 'exchange' && stale[1].handshake).toBeUndefined();
   });
 
-  it('accepts a vanilla stat reply that carries the handshake\'s session id', () => {
+  it("accepts a vanilla stat reply that carries the handshake's session id", () => {
     const events = pairAll([
-      ask('h', hello(0x01020304), server, 0), answer('t', token(0x01020304), server, 1),
-      ask('s', basic(0x0a0b0c0d), server, 2), answer('b', basicReply(0x01020304), server, 3),
+      ask('h', hello(0x01020304), server, 0),
+      answer('t', token(0x01020304), server, 1),
+      ask('s', basic(0x0a0b0c0d), server, 2),
+      answer('b', basicReply(0x01020304), server, 3),
     ]);
     expect(events.map((e) => e.kind)).toEqual(['exchange', 'exchange']);
     expect(events[1]).toMatchObject({ request: { value: { sessionId: 0x0a0b0c0d } }, responses: [{ value: { sessionId: 0x01020304 } }] });
   });
 
-  it('still accepts the stat request\'s own session id when a handshake is linked', () => {
-    expect(pairSummaries([
-      ask('h', hello(5), server, 0), answer('t', token(5), server, 1),
-      ask('s', basic(6), server, 2), answer('b', basicReply(6), server, 3),
-    ])).toEqual(['exchange h>t', 'exchange s>b']);
+  it("still accepts the stat request's own session id when a handshake is linked", () => {
+    expect(
+      pairSummaries([
+        ask('h', hello(5), server, 0),
+        answer('t', token(5), server, 1),
+        ask('s', basic(6), server, 2),
+        answer('b', basicReply(6), server, 3),
+      ]),
+    ).toEqual(['exchange h>t', 'exchange s>b']);
   });
 
-  it('pairs Geyser\'s token and reports its second, full-stat reply to a handshake as unmatched (real bytes)', () => {
+  it("pairs Geyser's token and reports its second, full-stat reply to a handshake as unmatched (real bytes)", () => {
     const events = pairAll([
-      ask('h', hello(1), server, 0), answer('t', token(1), server, 1),
+      ask('h', hello(1), server, 0),
+      answer('t', token(1), server, 1),
       answer('extra', vector('mcquery/full-response.geyser-split-header'), server, 1),
     ]);
     expect(events.map((e) => e.kind)).toEqual(['exchange', 'unmatched']);
@@ -100,7 +155,10 @@ describe('Minecraft query pairing', () => {
   });
 
   it('pairs a full-stat body answering a basic request (Geyser sends no basic stat)', () => {
-    const exchange = only(pairAll([ask('q', basic(1), server, 0), answer('r', vector('mcquery/full-response.geyser-split-header'), server, 2)]), 'exchange');
+    const exchange = only(
+      pairAll([ask('q', basic(1), server, 0), answer('r', vector('mcquery/full-response.geyser-split-header'), server, 2)]),
+      'exchange',
+    );
     expect(exchange.request.message).toBe('basic');
     expect(exchange.responses[0]?.message).toBe('full');
   });
@@ -108,7 +166,11 @@ describe('Minecraft query pairing', () => {
   it('reports a clean Minecraft reply outside any conversation as unmatched, anything else as undecodable', () => {
     const events = pairAll([answer('r', basicReply(1), server, 0), answer('j', new Uint8Array([0, 1, 2, 3, 4, 0xff]), server, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['unmatched', 'undecodable']);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'no Minecraft query request pending in this conversation', cause: 'no-request', decoded: { message: 'basic' } });
+    expect(only(events, 'unmatched')).toMatchObject({
+      reason: 'no Minecraft query request pending in this conversation',
+      cause: 'no-request',
+      decoded: { message: 'basic' },
+    });
     expect(only(events, 'undecodable').error).toMatchObject({ type: 'UnrecognizedPacketError' });
     expect(only(events, 'undecodable').error.message).toContain('carries no magic');
   });
@@ -120,12 +182,16 @@ describe('Minecraft query pairing', () => {
   });
 
   it('reports a duplicated stat reply', () => {
-    expect(pairSummaries([ask('q', basic(1), server, 0), answer('r', basicReply(1), server, 1), answer('r2', basicReply(1), server, 2)]))
-      .toEqual(['exchange q>r', 'duplicate r2=r@q']);
+    expect(
+      pairSummaries([ask('q', basic(1), server, 0), answer('r', basicReply(1), server, 1), answer('r2', basicReply(1), server, 2)]),
+    ).toEqual(['exchange q>r', 'duplicate r2=r@q']);
   });
 
   it('explains a stat request that timed out, but not one the input ended before', () => {
-    expect(pairAll([ask('q', basic(1), server, 0), ask('later', hello(2), server, 1500)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (wrong or expired challenge token)' });
+    expect(pairAll([ask('q', basic(1), server, 0), ask('later', hello(2), server, 1500)])[0]).toMatchObject({
+      kind: 'unanswered',
+      reason: 'no reply (wrong or expired challenge token)',
+    });
     expect(pairAll([ask('q', basic(1), server, 0)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply before the input ended' });
   });
 });

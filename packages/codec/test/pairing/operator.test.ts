@@ -3,11 +3,29 @@ import { Subject, map, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import fc from 'fast-check';
 import {
-  clientsRequest, handshakeRequest, handshakeResponse, infoRequest, infoResponse, pingRequest, rconRequest, rconResponse,
+  clientsRequest,
+  handshakeRequest,
+  handshakeResponse,
+  infoRequest,
+  infoResponse,
+  pingRequest,
+  rconRequest,
+  rconResponse,
 } from '@gamequery/codec';
 import { pairQueries, type PairingEvent, type PairingOptions } from '@gamequery/codec/rx';
 import {
-  answer, ask, client, expectAccounted, mcServer, ns, only, otherClient, pairAll, pairSummaries, sampServer as server, summary,
+  answer,
+  ask,
+  client,
+  expectAccounted,
+  mcServer,
+  ns,
+  only,
+  otherClient,
+  pairAll,
+  pairSummaries,
+  sampServer as server,
+  summary,
   type Named,
 } from './helpers.ts';
 
@@ -20,8 +38,10 @@ const line = (text: string) => rconResponse.encode({ ...at, output: text });
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('pairQueries on the scheduler clock (marbles)', () => {
-  const live = (options: PairingOptions = {}) => (s: import('rxjs').Observable<Named>) =>
-    s.pipe(pairQueries<string>({ clock: 'scheduler', ...options }), map(summary));
+  const live =
+    (options: PairingOptions = {}) =>
+    (s: import('rxjs').Observable<Named>) =>
+      s.pipe(pairQueries<string>({ clock: 'scheduler', ...options }), map(summary));
 
   it('reports an unanswered request when the timeout fires, without further traffic', () => {
     scheduler().run(({ hot, expectObservable }) => {
@@ -34,7 +54,10 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
     const ts = scheduler();
     ts.run(({ hot, expectObservable }) => {
       const source = hot<Named>('a 99ms b', { a: ask('q1', info, server, 0), b: ask('q2', clientsRequest.encode(at), server, 100) });
-      expectObservable(source.pipe(live({ scheduler: ts, timeoutMs: 250 }))).toBe('250ms u 99ms v', { u: 'unanswered q1', v: 'unanswered q2' });
+      expectObservable(source.pipe(live({ scheduler: ts, timeoutMs: 250 }))).toBe('250ms u 99ms v', {
+        u: 'unanswered q1',
+        v: 'unanswered q2',
+      });
     });
   });
 
@@ -48,14 +71,21 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
   it('takes rtt from the datagrams, not from the scheduler', () => {
     scheduler().run(({ hot, expectObservable }) => {
       const source = hot<Named>('a 49ms b', { a: ask('q', info, server, 5), b: answer('r', infoReply, server, 12) });
-      const rtt = source.pipe(pairQueries<string>({ clock: 'scheduler' }), map((e) => (e.kind === 'exchange' ? e.rtt : e.kind)));
+      const rtt = source.pipe(
+        pairQueries<string>({ clock: 'scheduler' }),
+        map((e) => (e.kind === 'exchange' ? e.rtt : e.kind)),
+      );
       expectObservable(rtt).toBe('50ms x', { x: 7_000_000n });
     });
   });
 
   it('closes an RCON exchange after the quiet period that follows the last line', () => {
     scheduler().run(({ hot, expectObservable }) => {
-      const source = hot<Named>('a 99ms b 199ms c', { a: ask('q', rcon, server, 0), b: answer('l1', line('one'), server, 100), c: answer('l2', line('two'), server, 300) });
+      const source = hot<Named>('a 99ms b 199ms c', {
+        a: ask('q', rcon, server, 0),
+        b: answer('l1', line('one'), server, 100),
+        c: answer('l2', line('two'), server, 300),
+      });
       expectObservable(source.pipe(live())).toBe('800ms x', { x: 'exchange q>l1+l2' });
     });
   });
@@ -63,7 +93,10 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
   it('keeps an RCON exchange open past the request timeout while lines keep coming', () => {
     scheduler().run(({ hot, expectObservable }) => {
       const source = hot<Named>('a 399ms b 399ms c 399ms d', {
-        a: ask('q', rcon, server, 0), b: answer('l1', line('1'), server, 400), c: answer('l2', line('2'), server, 800), d: answer('l3', line('3'), server, 1200),
+        a: ask('q', rcon, server, 0),
+        b: answer('l1', line('1'), server, 400),
+        c: answer('l2', line('2'), server, 800),
+        d: answer('l3', line('3'), server, 1200),
       });
       expectObservable(source.pipe(live({ rconQuietMs: 450 }))).toBe('1650ms x', { x: 'exchange q>l1+l2+l3' });
     });
@@ -78,16 +111,26 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
   it('reports a repeated reply as a duplicate within the window and as unmatched after it', () => {
     scheduler().run(({ hot, expectObservable }) => {
       const source = hot<Named>('a 9ms b 3989ms c 1999ms d', {
-        a: ask('q', info, server, 0), b: answer('r', infoReply, server, 10),
-        c: answer('r2', infoReply, server, 4000), d: answer('r3', infoReply, server, 6000),
+        a: ask('q', info, server, 0),
+        b: answer('r', infoReply, server, 10),
+        c: answer('r2', infoReply, server, 4000),
+        d: answer('r3', infoReply, server, 6000),
       });
-      expectObservable(source.pipe(live())).toBe('10ms x 3989ms y 1999ms z', { x: 'exchange q>r', y: 'duplicate r2=r@q', z: 'unmatched r3' });
+      expectObservable(source.pipe(live())).toBe('10ms x 3989ms y 1999ms z', {
+        x: 'exchange q>r',
+        y: 'duplicate r2=r@q',
+        z: 'unmatched r3',
+      });
     });
   });
 
   it('follows duplicateWindowMs', () => {
     scheduler().run(({ hot, expectObservable }) => {
-      const source = hot<Named>('a 9ms b 99ms c', { a: ask('q', info, server, 0), b: answer('r', infoReply, server, 10), c: answer('r2', infoReply, server, 110) });
+      const source = hot<Named>('a 9ms b 99ms c', {
+        a: ask('q', info, server, 0),
+        b: answer('r', infoReply, server, 10),
+        c: answer('r2', infoReply, server, 110),
+      });
       expectObservable(source.pipe(live({ duplicateWindowMs: 50 }))).toBe('10ms x 99ms y', { x: 'exchange q>r', y: 'unmatched r2' });
     });
   });
@@ -104,10 +147,15 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
     let fired = 0;
     const counting: SchedulerLike = {
       now: () => ts.now(),
-      schedule: (work, delay, state) => ts.schedule(function (this: SchedulerAction<unknown>, s) {
-        fired++;
-        work.call(this, s as never);
-      }, delay, state),
+      schedule: (work, delay, state) =>
+        ts.schedule(
+          function (this: SchedulerAction<unknown>, s) {
+            fired++;
+            work.call(this, s as never);
+          },
+          delay,
+          state,
+        ),
     };
     ts.run(({ hot, expectObservable }) => {
       const source = hot<Named>('a', { a: ask('q', info, server, 0) });
@@ -119,13 +167,17 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
 
 describe('pairQueries on the datagram clock', () => {
   it('is the default, and times out only as datagram time passes the deadline', () => {
-    expect(pairSummaries([
-      ask('q', info, server, 0), ask('other', pingRequest.encode({ ...at, nonce: 1 }), server, 999),
-      answer('r', infoReply, server, 1000), ask('late', info, server, 5000),
-    ])).toEqual(['exchange q>r', 'unanswered other', 'unanswered late']);
+    expect(
+      pairSummaries([
+        ask('q', info, server, 0),
+        ask('other', pingRequest.encode({ ...at, nonce: 1 }), server, 999),
+        answer('r', infoReply, server, 1000),
+        ask('late', info, server, 5000),
+      ]),
+    ).toEqual(['exchange q>r', 'unanswered other', 'unanswered late']);
   });
 
-  it('expires nothing when a datagram\'s time steps back, and reports a negative rtt', () => {
+  it("expires nothing when a datagram's time steps back, and reports a negative rtt", () => {
     const events = pairAll([ask('q', info, server, 5000), answer('r', infoReply, server, 4000)]);
     expect(only(events, 'exchange').rtt).toBe(-ns(1000));
   });
@@ -164,20 +216,23 @@ describe('pairQueries on the datagram clock', () => {
 
 describe('pairQueries under load', () => {
   it('drops the oldest pending request with an overflow event beyond maxPending', () => {
-    const events = pairAll([
-      ask('q1', pingRequest.encode({ ...at, nonce: 1 }), server, 0), ask('q2', pingRequest.encode({ ...at, nonce: 2 }), server, 1),
-      ask('q3', pingRequest.encode({ ...at, nonce: 3 }), server, 2), answer('r1', pingRequest.encode({ ...at, nonce: 1 }), server, 3),
-      answer('r3', pingRequest.encode({ ...at, nonce: 3 }), server, 4),
-    ], { maxPending: 2 });
+    const events = pairAll(
+      [
+        ask('q1', pingRequest.encode({ ...at, nonce: 1 }), server, 0),
+        ask('q2', pingRequest.encode({ ...at, nonce: 2 }), server, 1),
+        ask('q3', pingRequest.encode({ ...at, nonce: 3 }), server, 2),
+        answer('r1', pingRequest.encode({ ...at, nonce: 1 }), server, 3),
+        answer('r3', pingRequest.encode({ ...at, nonce: 3 }), server, 4),
+      ],
+      { maxPending: 2 },
+    );
     expect(events.map(summary)).toEqual(['overflow q1', 'unmatched r1', 'exchange q3>r3', 'unanswered q2']);
     expect(only(events, 'overflow').reason).toBe('more than 2 requests pending: stopped waiting for the oldest');
     expect(only(events, 'unmatched')).toMatchObject({ reason: 'reply to a request dropped by the maxPending limit', cause: 'dropped' });
   });
 
   it('hands over the lines an RCON request had collected when it overflows', () => {
-    const events = pairAll([
-      ask('q', rcon, server, 0), answer('l1', line('a'), server, 1), ask('q2', info, server, 2),
-    ], { maxPending: 1 });
+    const events = pairAll([ask('q', rcon, server, 0), answer('l1', line('a'), server, 1), ask('q2', info, server, 2)], { maxPending: 1 });
     expect(events.map(summary)).toEqual(['overflow q', 'unanswered q2']);
     expect(only(events, 'overflow').responses.map((r) => r.datagram.meta)).toEqual(['l1']);
   });
@@ -197,32 +252,48 @@ describe('pairQueries under load', () => {
     const peers = [client, otherClient];
     const servers = [server, { address: '127.0.0.2', port: 7777 }, mcServer];
     const templates: ((n: number) => Uint8Array)[] = [
-      () => info, () => infoReply, () => rcon, () => line('x'), (n) => pingRequest.encode({ ...at, nonce: n % 3 }),
-      () => clientsRequest.encode(at), (n) => handshakeRequest.encode({ sessionId: n % 2 }),
-      (n) => handshakeResponse.encode({ sessionId: n % 2, token: 7 }), () => new Uint8Array([0, 0, 0, 0, 1, 0x41]),
+      () => info,
+      () => infoReply,
+      () => rcon,
+      () => line('x'),
+      (n) => pingRequest.encode({ ...at, nonce: n % 3 }),
+      () => clientsRequest.encode(at),
+      (n) => handshakeRequest.encode({ sessionId: n % 2 }),
+      (n) => handshakeResponse.encode({ sessionId: n % 2, token: 7 }),
+      () => new Uint8Array([0, 0, 0, 0, 1, 0x41]),
       () => new Uint8Array([1, 2, 3]),
     ];
     const datagram = fc.record({
-      template: fc.nat(templates.length - 1), n: fc.nat(5), peer: fc.nat(1), server: fc.nat(2), outbound: fc.boolean(), atMs: fc.nat(4000),
+      template: fc.nat(templates.length - 1),
+      n: fc.nat(5),
+      peer: fc.nat(1),
+      server: fc.nat(2),
+      outbound: fc.boolean(),
+      atMs: fc.nat(4000),
     });
     const options = fc.record({
-      timeoutMs: fc.integer({ min: 0, max: 1500 }), rconQuietMs: fc.integer({ min: 0, max: 800 }),
-      duplicateWindowMs: fc.integer({ min: 0, max: 3000 }), maxPending: fc.integer({ min: 1, max: 6 }),
+      timeoutMs: fc.integer({ min: 0, max: 1500 }),
+      rconQuietMs: fc.integer({ min: 0, max: 800 }),
+      duplicateWindowMs: fc.integer({ min: 0, max: 3000 }),
+      maxPending: fc.integer({ min: 1, max: 6 }),
     });
-    fc.assert(fc.property(fc.array(datagram, { maxLength: 40 }), options, (specs, opts) => {
-      const input = specs.map((s, i) => {
-        const bytes = templates[s.template]!(s.n);
-        const [p, sv] = [peers[s.peer]!, servers[s.server]!];
-        return s.outbound ? ask(`d${i}`, bytes, sv, s.atMs, p) : answer(`d${i}`, bytes, sv, s.atMs, p);
-      });
-      const events = pairAll(input, opts);
-      expectAccounted(input, events);
-      for (const e of events) {
-        if (e.kind === 'exchange') {
-          expect(e.request.direction).toBe('request');
-          expect(e.responses.every((r) => r.direction === 'response' && r.datagram.to === e.request.datagram.from)).toBe(true);
+    fc.assert(
+      fc.property(fc.array(datagram, { maxLength: 40 }), options, (specs, opts) => {
+        const input = specs.map((s, i) => {
+          const bytes = templates[s.template]!(s.n);
+          const [p, sv] = [peers[s.peer]!, servers[s.server]!];
+          return s.outbound ? ask(`d${i}`, bytes, sv, s.atMs, p) : answer(`d${i}`, bytes, sv, s.atMs, p);
+        });
+        const events = pairAll(input, opts);
+        expectAccounted(input, events);
+        for (const e of events) {
+          if (e.kind === 'exchange') {
+            expect(e.request.direction).toBe('request');
+            expect(e.responses.every((r) => r.direction === 'response' && r.datagram.to === e.request.datagram.from)).toBe(true);
+          }
         }
-      }
-    }), { numRuns: 300 });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -28,7 +28,12 @@ describe('QueryPairer', () => {
 
   it('keeps what `retain` gives it of a request, and pairs on that after the caller reuses its buffer', () => {
     const kept: string[] = [];
-    const core = new QueryPairer<string>({ retain: (d) => { kept.push(d.meta!); return { ...d, bytes: d.bytes.slice() }; } });
+    const core = new QueryPairer<string>({
+      retain: (d) => {
+        kept.push(d.meta!);
+        return { ...d, bytes: d.bytes.slice() };
+      },
+    });
     const buffer = info.slice();
     core.receive(ask('q', buffer, server, 0));
     buffer.fill(0); // the read buffer, reused for the next chunk
@@ -56,6 +61,9 @@ describe('QueryPairer', () => {
       ...core.receive(answer('r2', infoReply, v6('2001:db8::2'), 2, me)),
     ];
     expect(events.map(summary)).toEqual(['unmatched r', 'exchange q>r2']);
-    expect(events[0]).toMatchObject({ reason: 'reply from [2001:db8::3]:7777, but the request went to [2001:db8::2]:7777', cause: 'near-miss' });
+    expect(events[0]).toMatchObject({
+      reason: 'reply from [2001:db8::3]:7777, but the request went to [2001:db8::2]:7777',
+      cause: 'near-miss',
+    });
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clientsRequest, clientsResponse, infoRequest, infoResponse, ompRequest, ompResponse, pingRequest,
-  playersRequest, playersResponse, rconRequest, rconResponse, rulesRequest, rulesResponse, toHex,
+  clientsRequest,
+  clientsResponse,
+  infoRequest,
+  infoResponse,
+  ompRequest,
+  ompResponse,
+  pingRequest,
+  playersRequest,
+  playersResponse,
+  rconRequest,
+  rconResponse,
+  rulesRequest,
+  rulesResponse,
+  toHex,
 } from '@gamequery/codec';
 import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, summary, vector } from './helpers.ts';
 
@@ -29,10 +41,14 @@ describe('SA:MP pairing', () => {
   });
 
   it('pairs pings by nonce, whatever order the replies come in', () => {
-    expect(pairSummaries([
-      ask('q1', ping(1), server, 0), ask('q2', ping(2), server, 1),
-      answer('r2', ping(2), server, 5), answer('r1', ping(1), server, 6),
-    ])).toEqual(['exchange q2>r2', 'exchange q1>r1']);
+    expect(
+      pairSummaries([
+        ask('q1', ping(1), server, 0),
+        ask('q2', ping(2), server, 1),
+        answer('r2', ping(2), server, 5),
+        answer('r1', ping(1), server, 6),
+      ]),
+    ).toEqual(['exchange q2>r2', 'exchange q1>r1']);
   });
 
   it('reads a ping as a request when no ping with its nonce is pending the other way', () => {
@@ -43,25 +59,37 @@ describe('SA:MP pairing', () => {
   });
 
   it('pairs two identical pending requests first in, first out', () => {
-    expect(pairSummaries([
-      ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 10),
-      answer('r1', info, server, 20), answer('r2', info, server, 30),
-    ])).toEqual(['exchange q1>r1', 'exchange q2>r2']);
+    expect(
+      pairSummaries([
+        ask('q1', infoRequest.encode(at), server, 0),
+        ask('q2', infoRequest.encode(at), server, 10),
+        answer('r1', info, server, 20),
+        answer('r2', info, server, 30),
+      ]),
+    ).toEqual(['exchange q1>r1', 'exchange q2>r2']);
   });
 
   it('pairs reordered replies to different opcodes', () => {
     const rules = rulesResponse.encode({ ...at, rules: [] });
-    expect(pairSummaries([
-      ask('qi', infoRequest.encode(at), server, 0), ask('qr', rulesRequest.encode(at), server, 1),
-      answer('rr', rules, server, 10), answer('ri', info, server, 11),
-    ])).toEqual(['exchange qr>rr', 'exchange qi>ri']);
+    expect(
+      pairSummaries([
+        ask('qi', infoRequest.encode(at), server, 0),
+        ask('qr', rulesRequest.encode(at), server, 1),
+        answer('rr', rules, server, 10),
+        answer('ri', info, server, 11),
+      ]),
+    ).toEqual(['exchange qr>rr', 'exchange qi>ri']);
   });
 
   it('keeps conversations of different clients apart', () => {
-    expect(pairSummaries([
-      ask('a', infoRequest.encode(at), server, 0, client), ask('b', infoRequest.encode(at), server, 0, otherClient),
-      answer('rb', info, server, 5, otherClient), answer('ra', info, server, 6, client),
-    ])).toEqual(['exchange b>rb', 'exchange a>ra']);
+    expect(
+      pairSummaries([
+        ask('a', infoRequest.encode(at), server, 0, client),
+        ask('b', infoRequest.encode(at), server, 0, otherClient),
+        answer('rb', info, server, 5, otherClient),
+        answer('ra', info, server, 6, client),
+      ]),
+    ).toEqual(['exchange b>rb', 'exchange a>ra']);
   });
 
   it('does not pair a reply from another address than the request went to', () => {
@@ -82,9 +110,21 @@ describe('SA:MP pairing', () => {
   });
 
   it('reports a different second reply as unmatched, naming the request it followed', () => {
-    const other = infoResponse.encode({ ...at, password: false, players: 4, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
+    const other = infoResponse.encode({
+      ...at,
+      password: false,
+      players: 4,
+      maxPlayers: 50,
+      hostname: 'Test',
+      gamemode: 'DM',
+      language: 'EN',
+    });
     const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', other, server, 6)]);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'another, different reply to a request already answered', cause: 'extra', request: { message: 'info' } });
+    expect(only(events, 'unmatched')).toMatchObject({
+      reason: 'another, different reply to a request already answered',
+      cause: 'extra',
+      request: { message: 'info' },
+    });
   });
 
   it('reports a reply before any request as unmatched', () => {
@@ -96,20 +136,34 @@ describe('SA:MP pairing', () => {
   it('explains a silent client list request with the >100 players rule', () => {
     const events = pairAll([ask('q', clientsRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)]);
     expect(events[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
-    expect(pairAll([ask('q', playersRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({ reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
+    expect(pairAll([ask('q', playersRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({
+      reason: 'no reply (>100 players, open.mp `d`, or throttled)',
+    });
     // Input that ends before the timeout proves nothing about the server.
     expect(pairAll([ask('q', playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply before the input ended' });
   });
 
   it('gives a generic reason for other silent requests', () => {
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1001), ask('q3', rulesRequest.encode(at), server, 1002)]);
-    expect(events.map((e) => e.kind === 'unanswered' && e.reason)).toEqual(['no reply within 1000 ms', 'no reply before the input ended', 'no reply before the input ended']);
+    const events = pairAll([
+      ask('q', infoRequest.encode(at), server, 0),
+      ask('q2', infoRequest.encode(at), server, 1001),
+      ask('q3', rulesRequest.encode(at), server, 1002),
+    ]);
+    expect(events.map((e) => e.kind === 'unanswered' && e.reason)).toEqual([
+      'no reply within 1000 ms',
+      'no reply before the input ended',
+      'no reply before the input ended',
+    ]);
   });
 
   it('reports a reply after the timeout as unanswered, then a late unmatched reply', () => {
     const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1200)]);
     expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'late reply, 1200 ms after the request (timeout 1000 ms)', cause: 'late', request: { message: 'info' } });
+    expect(only(events, 'unmatched')).toMatchObject({
+      reason: 'late reply, 1200 ms after the request (timeout 1000 ms)',
+      cause: 'late',
+      request: { message: 'info' },
+    });
   });
 
   it('accepts a reply exactly at the deadline', () => {
@@ -124,12 +178,15 @@ describe('SA:MP pairing', () => {
 });
 
 describe('SA:MP identical requests', () => {
-  const reply = (players: number) => infoResponse.encode({ ...at, password: false, players, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
+  const reply = (players: number) =>
+    infoResponse.encode({ ...at, password: false, players, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
 
   it('marks two identical requests from one socket, pending at once, as ambiguous, and pairs them first come, first served', () => {
     const events = pairAll([
-      ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1),
-      answer('r1', reply(1), server, 2), answer('r2', reply(2), server, 3),
+      ask('q1', infoRequest.encode(at), server, 0),
+      ask('q2', infoRequest.encode(at), server, 1),
+      answer('r1', reply(1), server, 2),
+      answer('r2', reply(2), server, 3),
     ]);
     expect(events.map(summary)).toEqual(['exchange q1>r1', 'exchange q2>r2']);
     expect(events.map((e) => e.kind === 'exchange' && e.ambiguous)).toEqual([true, true]);
@@ -137,16 +194,23 @@ describe('SA:MP identical requests', () => {
 
   it('does not mark the same request from two sockets, or one sent after the first was answered', () => {
     const events = pairAll([
-      ask('mine', infoRequest.encode(at), server, 0), ask('theirs', infoRequest.encode(at), server, 1, otherClient),
-      answer('r1', reply(1), server, 2), answer('r2', reply(2), server, 3, otherClient),
-      ask('again', infoRequest.encode(at), server, 4), answer('r3', reply(3), server, 5),
+      ask('mine', infoRequest.encode(at), server, 0),
+      ask('theirs', infoRequest.encode(at), server, 1, otherClient),
+      answer('r1', reply(1), server, 2),
+      answer('r2', reply(2), server, 3, otherClient),
+      ask('again', infoRequest.encode(at), server, 4),
+      answer('r3', reply(3), server, 5),
     ]);
     expect(events.map(summary)).toEqual(['exchange mine>r1', 'exchange theirs>r2', 'exchange again>r3']);
     expect(events.some((e) => e.kind === 'exchange' && e.ambiguous)).toBe(false);
   });
 
   it('marks the one left unanswered too', () => {
-    const events = pairAll([ask('q1', infoRequest.encode(at), server, 0), ask('q2', infoRequest.encode(at), server, 1), answer('r1', reply(1), server, 2)]);
+    const events = pairAll([
+      ask('q1', infoRequest.encode(at), server, 0),
+      ask('q2', infoRequest.encode(at), server, 1),
+      answer('r1', reply(1), server, 2),
+    ]);
     expect(events.map(summary)).toEqual(['exchange q1>r1', 'unanswered q2']);
     expect(events.map((e) => (e.kind === 'exchange' || e.kind === 'unanswered') && e.ambiguous)).toEqual([true, true]);
   });
@@ -159,26 +223,37 @@ describe('SA:MP RCON', () => {
   it('collects every line until the quiet period, then reports one exchange', () => {
     const events = pairAll([
       ask('q', command, server, 0),
-      answer('l1', line('ID Name Ping IP'), server, 30), answer('l2', line('0 Tommy 40 1.2.3.4'), server, 31),
+      answer('l1', line('ID Name Ping IP'), server, 30),
+      answer('l2', line('0 Tommy 40 1.2.3.4'), server, 31),
       answer('l3', line('1 Lance 55 5.6.7.8'), server, 400),
       ask('later', infoRequest.encode(at), server, 901),
     ]);
     expect(events[0]).toMatchObject({ kind: 'exchange', rtt: 30_000_000n });
-    expect(events.map((e) => e.kind === 'exchange' ? e.responses.map((r) => r.value['output']) : e.kind)[0])
-      .toEqual(['ID Name Ping IP', '0 Tommy 40 1.2.3.4', '1 Lance 55 5.6.7.8']);
+    expect(events.map((e) => (e.kind === 'exchange' ? e.responses.map((r) => r.value['output']) : e.kind))[0]).toEqual([
+      'ID Name Ping IP',
+      '0 Tommy 40 1.2.3.4',
+      '1 Lance 55 5.6.7.8',
+    ]);
   });
 
   it('keeps collecting while a line arrives exactly at the end of the quiet period', () => {
-    expect(pairSummaries([
-      ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 510),
-      ask('later', infoRequest.encode(at), server, 1011),
-    ])).toEqual(['exchange q>l1+l2', 'unanswered later']);
+    expect(
+      pairSummaries([
+        ask('q', command, server, 0),
+        answer('l1', line('a'), server, 10),
+        answer('l2', line('b'), server, 510),
+        ask('later', infoRequest.encode(at), server, 1011),
+      ]),
+    ).toEqual(['exchange q>l1+l2', 'unanswered later']);
   });
 
   it('reports a line after the quiet period as unmatched', () => {
     const events = pairAll([ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 600)]);
     expect(events.map((e) => e.kind)).toEqual(['exchange', 'unmatched']);
-    expect(only(events, 'unmatched')).toMatchObject({ reason: 'RCON line after the exchange closed (500 ms of silence)', cause: 'rcon-closed' });
+    expect(only(events, 'unmatched')).toMatchObject({
+      reason: 'RCON line after the exchange closed (500 ms of silence)',
+      cause: 'rcon-closed',
+    });
   });
 
   it('reports the single "Invalid RCON password." line (real bytes) when the input ends', () => {
@@ -192,40 +267,60 @@ describe('SA:MP RCON', () => {
   });
 
   it('follows rconQuietMs', () => {
-    expect(pairSummaries([
-      ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 200),
-    ], { rconQuietMs: 100 })).toEqual(['exchange q>l1', 'unmatched l2']);
+    expect(
+      pairSummaries([ask('q', command, server, 0), answer('l1', line('a'), server, 10), answer('l2', line('b'), server, 200)], {
+        rconQuietMs: 100,
+      }),
+    ).toEqual(['exchange q>l1', 'unmatched l2']);
   });
 
   it('gives the lines after a newer command from the same socket to that command, not to the one before', () => {
     // An admin tool: `players`, its lines, then `kick 3` 2 ms later, well inside the quiet period.
     const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
-    expect(pairSummaries([
-      ask('players', command, server, 0), answer('p1', line('ID Name'), server, 1), answer('p2', line('0 Tommy'), server, 1.2),
-      ask('kick', kick, server, 3.2), answer('k1', line('Tommy has been kicked.'), server, 3.6),
-      ask('again', command, server, 4), answer('a1', line('ID Name'), server, 4.5),
-    ])).toEqual(['exchange players>p1+p2', 'exchange kick>k1', 'exchange again>a1']);
+    expect(
+      pairSummaries([
+        ask('players', command, server, 0),
+        answer('p1', line('ID Name'), server, 1),
+        answer('p2', line('0 Tommy'), server, 1.2),
+        ask('kick', kick, server, 3.2),
+        answer('k1', line('Tommy has been kicked.'), server, 3.6),
+        ask('again', command, server, 4),
+        answer('a1', line('ID Name'), server, 4.5),
+      ]),
+    ).toEqual(['exchange players>p1+p2', 'exchange kick>k1', 'exchange again>a1']);
   });
 
   it('lets a command still without a line keep the lines when two are sent back to back', () => {
     // The server answers in order, so the first line is the first command's; a line carries
     // nothing that says which command it answers, so the oldest keeps collecting (FIFO).
     const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
-    expect(pairSummaries([
-      ask('players', command, server, 0), ask('kick', kick, server, 0.1),
-      answer('p1', line('ID Name'), server, 1), answer('k1', line('Tommy has been kicked.'), server, 1.5),
-    ])).toEqual(['exchange players>p1+k1', 'unanswered kick']);
+    expect(
+      pairSummaries([
+        ask('players', command, server, 0),
+        ask('kick', kick, server, 0.1),
+        answer('p1', line('ID Name'), server, 1),
+        answer('k1', line('Tommy has been kicked.'), server, 1.5),
+      ]),
+    ).toEqual(['exchange players>p1+k1', 'unanswered kick']);
   });
 
   it('keeps the commands of other sockets apart', () => {
-    expect(pairSummaries([
-      ask('mine', command, server, 0), ask('theirs', command, server, 0.5, otherClient),
-      answer('m1', line('a'), server, 1), answer('t1', line('b'), server, 1.1, otherClient), answer('m2', line('c'), server, 1.2),
-    ])).toEqual(['exchange mine>m1+m2', 'exchange theirs>t1']);
+    expect(
+      pairSummaries([
+        ask('mine', command, server, 0),
+        ask('theirs', command, server, 0.5, otherClient),
+        answer('m1', line('a'), server, 1),
+        answer('t1', line('b'), server, 1.1, otherClient),
+        answer('m2', line('c'), server, 1.2),
+      ]),
+    ).toEqual(['exchange mine>m1+m2', 'exchange theirs>t1']);
   });
 
   it('reports a silent RCON request with the reasons RCON stays silent', () => {
-    expect(pairAll([ask('q', command, server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (RCON or query disabled, or a malformed request)' });
+    expect(pairAll([ask('q', command, server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({
+      kind: 'unanswered',
+      reason: 'no reply (RCON or query disabled, or a malformed request)',
+    });
   });
 });
 
@@ -233,7 +328,11 @@ describe('SA:MP undecodable datagrams', () => {
   it('reports junk with the codec error as JSON', () => {
     const events = pairAll([ask('j', new Uint8Array([0xde, 0xad, 0xbe, 0xef]), server, 0)]);
     expect(only(events, 'undecodable').error).toEqual({
-      type: 'UnrecognizedPacketError', message: 'no SA:MP, VC:MP or Minecraft query signature (starts de ad be ef)', layout: '', field: '', offset: 0,
+      type: 'UnrecognizedPacketError',
+      message: 'no SA:MP, VC:MP or Minecraft query signature (starts de ad be ef)',
+      layout: '',
+      field: '',
+      offset: 0,
     });
   });
 

@@ -10,11 +10,17 @@ const clean = loadVectors().filter((v) => !v.error);
 const servers = { samp: sampServer, vcmp: vcmpServer, mcquery: mcServer };
 
 /** A reply echoes the request's bytes 4–9, the server's address (SA:MP, VC:MP). */
-const echoes = (q: (typeof clean)[number], r: (typeof clean)[number]): boolean => q.protocol === 'mcquery' || q.hex.slice(8, 20) === r.hex.slice(8, 20);
+const echoes = (q: (typeof clean)[number], r: (typeof clean)[number]): boolean =>
+  q.protocol === 'mcquery' || q.hex.slice(8, 20) === r.hex.slice(8, 20);
 
 /** Request and response vectors of one message that could be a request and its reply. */
-const pairs = clean.filter((v) => v.direction === 'request').flatMap((q) =>
-  clean.filter((r) => r.direction === 'response' && r.protocol === q.protocol && r.message === q.message && echoes(q, r)).map((r) => ({ q, r })));
+const pairs = clean
+  .filter((v) => v.direction === 'request')
+  .flatMap((q) =>
+    clean
+      .filter((r) => r.direction === 'response' && r.protocol === q.protocol && r.message === q.message && echoes(q, r))
+      .map((r) => ({ q, r })),
+  );
 
 describe('clientOf / shardOf', () => {
   it('has a request and response vector of every message to pair', () => {
@@ -35,16 +41,22 @@ describe('clientOf / shardOf', () => {
     const address = fc.constantFrom('127.0.0.1', '10.0.0.1', '192.0.2.7', '::1');
     const port = fc.constantFrom(7777, 8192, 25565, 50000, 50001);
     const endpoint = fc.record({ address, port });
-    fc.assert(fc.property(fc.constantFrom(...pairs), endpoint, endpoint, fc.integer({ min: 1, max: 7 }), ({ q, r }, c, s) => {
-      fc.pre(c.address !== s.address || c.port !== s.port);
-      const request = { bytes: fromHex(q.hex), from: c, to: s };
-      const reply = { bytes: fromHex(r.hex), from: s, to: c };
-      expect(clientOf(reply)).toBe(clientOf(request));
-    }), { numRuns: 2000, seed: 11 });
-    fc.assert(fc.property(fc.constantFrom(...pairs), endpoint, endpoint, fc.integer({ min: 1, max: 7 }), ({ q, r }, c, s, count) => {
-      fc.pre(c.address !== s.address || c.port !== s.port);
-      expect(shardOf({ bytes: fromHex(r.hex), from: s, to: c }, count)).toBe(shardOf({ bytes: fromHex(q.hex), from: c, to: s }, count));
-    }), { numRuns: 500, seed: 12 });
+    fc.assert(
+      fc.property(fc.constantFrom(...pairs), endpoint, endpoint, fc.integer({ min: 1, max: 7 }), ({ q, r }, c, s) => {
+        fc.pre(c.address !== s.address || c.port !== s.port);
+        const request = { bytes: fromHex(q.hex), from: c, to: s };
+        const reply = { bytes: fromHex(r.hex), from: s, to: c };
+        expect(clientOf(reply)).toBe(clientOf(request));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...pairs), endpoint, endpoint, fc.integer({ min: 1, max: 7 }), ({ q, r }, c, s, count) => {
+        fc.pre(c.address !== s.address || c.port !== s.port);
+        expect(shardOf({ bytes: fromHex(r.hex), from: s, to: c }, count)).toBe(shardOf({ bytes: fromHex(q.hex), from: c, to: s }, count));
+      }),
+      { numRuns: 500, seed: 12 },
+    );
   });
 
   it('spreads clients over the shards, the same way every time', () => {
@@ -72,9 +84,12 @@ describe('clientOf / shardOf', () => {
       (q: number[]) => `::ffff:${q.join('.')}`,
       () => '',
     ];
-    fc.assert(fc.property(quad, fc.integer({ min: 0, max: variants.length - 1 }), quad, (q, v, other) => {
-      const bytes = new Uint8Array([0, 0, 0, 0, ...q, 0, 0]);
-      for (const address of [variants[v]!(q), other.join('.')]) expect(isDotted(bytes, 4, address)).toBe(address === q.join('.'));
-    }), { numRuns: 5000, seed: 13 });
+    fc.assert(
+      fc.property(quad, fc.integer({ min: 0, max: variants.length - 1 }), quad, (q, v, other) => {
+        const bytes = new Uint8Array([0, 0, 0, 0, ...q, 0, 0]);
+        for (const address of [variants[v]!(q), other.join('.')]) expect(isDotted(bytes, 4, address)).toBe(address === q.join('.'));
+      }),
+      { numRuns: 5000, seed: 13 },
+    );
   });
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  vcmpClientsRequest, vcmpClientsResponse, vcmpInfoRequest, vcmpPingRequest, vcmpPingResponse,
-} from '@gamequery/codec';
+import { vcmpClientsRequest, vcmpClientsResponse, vcmpInfoRequest, vcmpPingRequest, vcmpPingResponse } from '@gamequery/codec';
 import { answer, ask, only, pairAll, pairSummaries, vcmpServer as server, vector } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 8192 };
@@ -21,18 +19,26 @@ describe('VC:MP pairing', () => {
   it('compares the echoed bytes 4–10, not the magic', () => {
     // Same address and port, different opcode: a clients reply does not answer an info request.
     const clients = vcmpClientsResponse.encode({ ...at, clients: [] });
-    expect(pairSummaries([
-      ask('qi', vcmpInfoRequest.encode(at), server, 0), ask('qc', vcmpClientsRequest.encode(at), server, 0),
-      answer('rc', clients, server, 5),
-    ])).toEqual(['exchange qc>rc', 'unanswered qi']);
+    expect(
+      pairSummaries([
+        ask('qi', vcmpInfoRequest.encode(at), server, 0),
+        ask('qc', vcmpClientsRequest.encode(at), server, 0),
+        answer('rc', clients, server, 5),
+      ]),
+    ).toEqual(['exchange qc>rc', 'unanswered qi']);
   });
 
   it('pairs pings by nonce', () => {
     const req = (nonce: number) => vcmpPingRequest.encode({ ...at, nonce });
     const res = (nonce: number) => vcmpPingResponse.encode({ ...at, nonce });
-    expect(pairSummaries([
-      ask('q1', req(1), server, 0), ask('q2', req(2), server, 0), answer('r2', res(2), server, 4), answer('r1', res(1), server, 5),
-    ])).toEqual(['exchange q2>r2', 'exchange q1>r1']);
+    expect(
+      pairSummaries([
+        ask('q1', req(1), server, 0),
+        ask('q2', req(2), server, 0),
+        answer('r2', res(2), server, 4),
+        answer('r1', res(1), server, 5),
+      ]),
+    ).toEqual(['exchange q2>r2', 'exchange q1>r1']);
   });
 
   it('does not pair a VC:MP reply with a SA:MP request of the same header', () => {

@@ -38,13 +38,19 @@ const withoutBye = declareTinyq({ status: tinyqMessages.status });
 
 describe('a message added to a fixture protocol, in its folder only', () => {
   it('is named nowhere in the codec sources: the fixture folder is the whole change', () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
     const src = join(import.meta.dirname, '../../src');
     expect(files(src).filter((f) => /tinyq|TNYQ/i.test(readFileSync(f, 'utf8')))).toEqual([]);
   });
 
   it('is in the declaration: its layouts, and the signature read from their magic', () => {
-    expect(tinyqProtocol.layouts.map((l) => l.id)).toEqual(['tinyq.status.request', 'tinyq.status.response', 'tinyq.bye.request', 'tinyq.bye.response']);
+    expect(tinyqProtocol.layouts.map((l) => l.id)).toEqual([
+      'tinyq.status.request',
+      'tinyq.status.response',
+      'tinyq.bye.request',
+      'tinyq.bye.response',
+    ]);
     expect(withoutBye.layouts.map((l) => l.id)).toEqual(['tinyq.status.request', 'tinyq.status.response']);
     expect(tinyqProtocol.signatures).toEqual([{ bytes: Uint8Array.from([0x54, 0x4e, 0x59, 0x51]), directions: ['request', 'response'] }]);
     expect(tinyqProtocol).toMatchObject({ commandName: 'tinyq', aliases: ['tq'], ports: [4999] });
@@ -68,7 +74,11 @@ describe('a message added to a fixture protocol, in its folder only', () => {
 
   it('is in the field listing built from the declaration', () => {
     const abbrevs = (p: typeof tinyqProtocol) => buildRegistry(p.layouts).map((r) => r.abbrev);
-    expect(abbrevs(tinyqProtocol).filter((a) => !abbrevs(withoutBye).includes(a))).toEqual(['tinyq.bye.token', 'tinyq.bye.reason.len', 'tinyq.bye.reason']);
+    expect(abbrevs(tinyqProtocol).filter((a) => !abbrevs(withoutBye).includes(a))).toEqual([
+      'tinyq.bye.token',
+      'tinyq.bye.reason.len',
+      'tinyq.bye.reason',
+    ]);
   });
 
   it('is recognised by the signature and the rule of the declaration, beside the built-in protocols', () => {
@@ -82,7 +92,9 @@ describe('a message added to a fixture protocol, in its folder only', () => {
     const samp = Uint8Array.from(Buffer.from('53414d507f0000016111' + '69', 'hex'));
     expect(all.recognize(samp)).toEqual(recognize(samp));
     expect(() => recognize(reply)).toThrow('no SA:MP, VC:MP or Minecraft query signature (starts 54 4e 59 51 62 2a 00 00)');
-    expect(() => all.recognize(Uint8Array.of(1, 2, 3, 4, 5, 6))).toThrow('no SA:MP, VC:MP, Minecraft query or TinyQ signature (starts 01 02 03 04 05 06)');
+    expect(() => all.recognize(Uint8Array.of(1, 2, 3, 4, 5, 6))).toThrow(
+      'no SA:MP, VC:MP, Minecraft query or TinyQ signature (starts 01 02 03 04 05 06)',
+    );
     // Without the table line, `b` is an unknown opcode.
     expect(() => protocolSet([withoutBye]).recognize(reply)).toThrow(UnknownOpcodeError);
     expect(protocolSet([withoutBye]).identify(reply)).toBeUndefined();
@@ -90,7 +102,10 @@ describe('a message added to a fixture protocol, in its folder only', () => {
 
   it('is exported to Kaitai Struct in the declared byte order, and the compiled parser reads the reply', async () => {
     const files = exportKaitai(tinyqProtocol.layouts, { protocols: [tinyqProtocol] });
-    expect([...files.keys()].filter((n) => !exportKaitai(withoutBye.layouts, { protocols: [withoutBye] }).has(n))).toEqual(['tinyq_bye_request.ksy', 'tinyq_bye_response.ksy']);
+    expect([...files.keys()].filter((n) => !exportKaitai(withoutBye.layouts, { protocols: [withoutBye] }).has(n))).toEqual([
+      'tinyq_bye_request.ksy',
+      'tinyq_bye_response.ksy',
+    ]);
     const ksy = parseYaml(files.get('tinyq_bye_response.ksy')!) as { meta: { id: string; endian: string } };
     expect(ksy.meta).toMatchObject({ id: 'tinyq_bye_response', endian: 'le' });
     const out = (await KaitaiStructCompiler.compile('javascript', ksy, null, false)) as Record<string, string>;
@@ -115,7 +130,13 @@ describe('a message added to a fixture protocol, in its folder only', () => {
       expect(plugin).toContain('"tinyq.bye.response"');
       expect(exportWireshark(withoutBye.layouts, { protocols: [withoutBye] })).not.toContain('"tinyq.bye.response"');
       const lines = tsharkExchange(work, plugin, tinyqProtocol.defaultPort, request, reply, [
-        '_ws.col.Protocol', 'tinyq.opcode', 'tinyq.bye.token', 'tinyq.bye.reason', 'tinyq.response_in', 'tinyq.response_to', '_ws.col.Info',
+        '_ws.col.Protocol',
+        'tinyq.opcode',
+        'tinyq.bye.token',
+        'tinyq.bye.reason',
+        'tinyq.response_in',
+        'tinyq.response_to',
+        '_ws.col.Info',
       ]);
       expect(lines).toEqual([
         'TinyQ|0x62|0x0000002a||2||TinyQ bye request: token 0x0000002a',

@@ -5,7 +5,17 @@
  */
 import { expectTypeOf } from 'vitest';
 import {
-  countedList, decodePacket, defineLayout, infoResponse, magic, playersResponse, prefixedString, u16le, u8, type DecodedPacket, type Layout,
+  countedList,
+  decodePacket,
+  defineLayout,
+  infoResponse,
+  magic,
+  playersResponse,
+  prefixedString,
+  u16le,
+  u8,
+  type DecodedPacket,
+  type Layout,
 } from '@gamequery/codec';
 import type { ExchangeEvent } from '@gamequery/codec/pairing';
 
@@ -79,7 +89,10 @@ if (reply.protocol === 'samp' && reply.message === 'clients' && reply.direction 
 
 // A layout of one's own keeps its literal names and its value type.
 const hello = defineLayout({
-  protocol: 'acme', message: 'hello', direction: 'request', title: 'Hello',
+  protocol: 'acme',
+  message: 'hello',
+  direction: 'request',
+  title: 'Hello',
   fields: [magic('ACME', { abbrev: 'acme.magic', label: 'Magic' }), u8('version', { abbrev: 'acme.hello.version', label: 'Version' })],
 });
 expectTypeOf(hello).toEqualTypeOf<Layout<{ version: number }, 'acme', 'hello', 'request'>>();
@@ -90,16 +103,24 @@ hello.encode({ version: 'one' });
 
 // A counted list of entries and a length-prefixed string: the count and the lengths are not in the value.
 const status = defineLayout({
-  protocol: 'acme', message: 'status', direction: 'response', title: 'Status',
+  protocol: 'acme',
+  message: 'status',
+  direction: 'response',
+  title: 'Status',
   fields: [
     magic('ACME', { abbrev: 'acme.magic', label: 'Magic' }),
-    countedList('players', { type: 'u8', abbrev: 'acme.status.num_players', label: 'Players' }, {
-      abbrev: 'acme.status.player', label: 'Player',
-      fields: [
-        prefixedString('name', 'u8', { abbrev: 'acme.status.player.name', label: 'Name' }),
-        u16le('score', { abbrev: 'acme.status.player.score', label: 'Score' }),
-      ],
-    }),
+    countedList(
+      'players',
+      { type: 'u8', abbrev: 'acme.status.num_players', label: 'Players' },
+      {
+        abbrev: 'acme.status.player',
+        label: 'Player',
+        fields: [
+          prefixedString('name', 'u8', { abbrev: 'acme.status.player.name', label: 'Name' }),
+          u16le('score', { abbrev: 'acme.status.player.score', label: 'Score' }),
+        ],
+      },
+    ),
     prefixedString('motd', 'u8', { abbrev: 'acme.status.motd', label: 'Message of the day' }),
   ],
 });

@@ -1,17 +1,5 @@
-export {
-  CaptureParser,
-  DEFAULT_MAX_RECORD_LENGTH,
-  readCapture,
-  readCaptureSync,
-} from './reader.ts';
-export type {
-  CaptureError,
-  CaptureErrorCode,
-  CaptureFormat,
-  CaptureItem,
-  CapturePacket,
-  CaptureReaderOptions,
-} from './types.ts';
+export { CaptureParser, DEFAULT_MAX_RECORD_LENGTH, readCapture, readCaptureSync } from './reader.ts';
+export type { CaptureError, CaptureErrorCode, CaptureFormat, CaptureItem, CapturePacket, CaptureReaderOptions } from './types.ts';
 export {
   compareTimestamps,
   formatTimestamp,

@@ -39,18 +39,25 @@ export class PcapReader implements UnitReader {
   measure(view: DataView, pos: number, offset: number): number | CaptureError {
     if (!this.fileHeaderRead) return FILE_HEADER_LENGTH;
     const capturedLength = view.getUint32(pos + 8, this.littleEndian);
-    return checkCapturedLength(capturedLength, this.snapLength, this.maxRecordLength, offset, 'packet record')
-      ?? RECORD_HEADER_LENGTH + capturedLength;
+    return (
+      checkCapturedLength(capturedLength, this.snapLength, this.maxRecordLength, offset, 'packet record') ??
+      RECORD_HEADER_LENGTH + capturedLength
+    );
   }
 
-  decode(bytes: Uint8Array, view: DataView, pos: number, length: number, offset: number,
-    index: number): CapturePacket | CaptureError | undefined {
+  decode(
+    bytes: Uint8Array,
+    view: DataView,
+    pos: number,
+    length: number,
+    offset: number,
+    index: number,
+  ): CapturePacket | CaptureError | undefined {
     const le = this.littleEndian;
     if (!this.fileHeaderRead) {
       const major = view.getUint16(pos + 4, le);
       if (major !== 2) {
-        return captureError('unsupported', offset,
-          `pcap version ${major}.${view.getUint16(pos + 6, le)} is not supported (only 2.x)`);
+        return captureError('unsupported', offset, `pcap version ${major}.${view.getUint16(pos + 6, le)} is not supported (only 2.x)`);
       }
       this.snapLength = view.getUint32(pos + 16, le);
       // The upper bits of the link type field hold FCS information, not the type.
@@ -67,8 +74,16 @@ export class PcapReader implements UnitReader {
       seconds += Math.floor(ticks / ticksPerSecond);
       ticks %= ticksPerSecond;
     }
-    return makePacket(index, offset, this.linkType, { seconds, ticks, resolution: this.resolution },
-      bytes.subarray(pos + RECORD_HEADER_LENGTH, pos + length), view.getUint32(pos + 12, le), 0, 1);
+    return makePacket(
+      index,
+      offset,
+      this.linkType,
+      { seconds, ticks, resolution: this.resolution },
+      bytes.subarray(pos + RECORD_HEADER_LENGTH, pos + length),
+      view.getUint32(pos + 12, le),
+      0,
+      1,
+    );
   }
 
   describe(): string {

@@ -85,8 +85,11 @@ export class PcapngReader implements UnitReader {
       const magic = view.getUint32(pos + 8, true);
       if (magic !== BYTE_ORDER_MAGIC && magic !== 0x4d3c2b1a) {
         const bytes = new Uint8Array(view.buffer, view.byteOffset + pos + 8, 4);
-        return captureError('bad-magic', offset, `Section Header Block at offset ${offset} has the byte-order `
-          + `magic ${hexBytes(bytes)}, not 1a 2b 3c 4d in either byte order`);
+        return captureError(
+          'bad-magic',
+          offset,
+          `Section Header Block at offset ${offset} has the byte-order ` + `magic ${hexBytes(bytes)}, not 1a 2b 3c 4d in either byte order`,
+        );
       }
       this.littleEndian = magic === BYTE_ORDER_MAGIC;
     }
@@ -97,18 +100,30 @@ export class PcapngReader implements UnitReader {
     else if (length % 4 !== 0) problem = ', not a multiple of 4';
     else if (length > this.maxBlockLength) problem = `, more than the limit of ${this.maxBlockLength}`;
     if (problem === undefined) return length;
-    return captureError('bad-block-length', offset,
-      `${blockName(type)} at offset ${offset} has a total length of ${length} bytes${problem}`);
+    return captureError(
+      'bad-block-length',
+      offset,
+      `${blockName(type)} at offset ${offset} has a total length of ${length} bytes${problem}`,
+    );
   }
 
-  decode(bytes: Uint8Array, view: DataView, pos: number, length: number, offset: number,
-    index: number): CapturePacket | CaptureError | undefined {
+  decode(
+    bytes: Uint8Array,
+    view: DataView,
+    pos: number,
+    length: number,
+    offset: number,
+    index: number,
+  ): CapturePacket | CaptureError | undefined {
     const le = this.littleEndian;
     const type = view.getUint32(pos, le);
     const trailer = view.getUint32(pos + length - 4, le);
     if (trailer !== length) {
-      return captureError('bad-block-length', offset, `${blockName(type)} at offset ${offset} has a total length `
-        + `of ${length} bytes in its header but ${trailer} in its trailer`);
+      return captureError(
+        'bad-block-length',
+        offset,
+        `${blockName(type)} at offset ${offset} has a total length ` + `of ${length} bytes in its header but ${trailer} in its trailer`,
+      );
     }
     switch (type) {
       case ENHANCED_PACKET:
@@ -122,8 +137,11 @@ export class PcapngReader implements UnitReader {
       case PCAPNG_SECTION_HEADER: {
         const major = view.getUint16(pos + 12, le);
         if (major !== 1) {
-          return captureError('unsupported', offset,
-            `Section Header Block at offset ${offset}: pcapng version ${major}.${view.getUint16(pos + 14, le)} is not supported (only 1.x)`);
+          return captureError(
+            'unsupported',
+            offset,
+            `Section Header Block at offset ${offset}: pcapng version ${major}.${view.getUint16(pos + 14, le)} is not supported (only 1.x)`,
+          );
         }
         this.interfaces = [];
         this.sectionNumber++;
@@ -139,35 +157,62 @@ export class PcapngReader implements UnitReader {
   }
 
   /** Enhanced Packet Block and obsolete Packet Block: the same fields from byte 12 on. */
-  private packet(bytes: Uint8Array, view: DataView, pos: number, length: number, offset: number, index: number,
-    interfaceIndex: number, type: number): CapturePacket | CaptureError {
+  private packet(
+    bytes: Uint8Array,
+    view: DataView,
+    pos: number,
+    length: number,
+    offset: number,
+    index: number,
+    interfaceIndex: number,
+    type: number,
+  ): CapturePacket | CaptureError {
     const le = this.littleEndian;
     const iface = this.interfaces[interfaceIndex];
     if (iface === undefined) {
-      return captureError('bad-block', offset, `${blockName(type)} at offset ${offset} refers to interface `
-        + `${interfaceIndex}, but its section describes ${this.interfaces.length}`);
+      return captureError(
+        'bad-block',
+        offset,
+        `${blockName(type)} at offset ${offset} refers to interface ` +
+          `${interfaceIndex}, but its section describes ${this.interfaces.length}`,
+      );
     }
     const capturedLength = view.getUint32(pos + 20, le);
-    const problem = checkCapturedLength(capturedLength, iface.snapLength, this.maxRecordLength, offset,
-      blockName(type));
+    const problem = checkCapturedLength(capturedLength, iface.snapLength, this.maxRecordLength, offset, blockName(type));
     if (problem !== undefined) return problem;
     if (28 + capturedLength + 4 > length) return this.overrun(type, offset, capturedLength, length);
     const split = splitTicks(view.getUint32(pos + 12, le), view.getUint32(pos + 16, le), iface.resolution);
     if (split === undefined) {
-      return captureError('unsupported', offset, `${blockName(type)} at offset ${offset} has a timestamp `
-        + `beyond 2^53 seconds`);
+      return captureError('unsupported', offset, `${blockName(type)} at offset ${offset} has a timestamp ` + `beyond 2^53 seconds`);
     }
     const timestamp = { seconds: split[0] + iface.offsetSeconds, ticks: split[1], resolution: iface.resolution };
-    return makePacket(index, offset, iface.linkType, timestamp, bytes.subarray(pos + 28, pos + 28 + capturedLength),
-      view.getUint32(pos + 24, le), iface.id, this.sectionNumber);
+    return makePacket(
+      index,
+      offset,
+      iface.linkType,
+      timestamp,
+      bytes.subarray(pos + 28, pos + 28 + capturedLength),
+      view.getUint32(pos + 24, le),
+      iface.id,
+      this.sectionNumber,
+    );
   }
 
-  private simplePacket(bytes: Uint8Array, view: DataView, pos: number, length: number, offset: number,
-    index: number): CapturePacket | CaptureError {
+  private simplePacket(
+    bytes: Uint8Array,
+    view: DataView,
+    pos: number,
+    length: number,
+    offset: number,
+    index: number,
+  ): CapturePacket | CaptureError {
     const iface = this.interfaces[0];
     if (iface === undefined) {
-      return captureError('bad-block', offset,
-        `Simple Packet Block at offset ${offset} comes before any Interface Description Block in its section`);
+      return captureError(
+        'bad-block',
+        offset,
+        `Simple Packet Block at offset ${offset} comes before any Interface Description Block in its section`,
+      );
     }
     const originalLength = view.getUint32(pos + 8, this.littleEndian);
     const capturedLength = iface.snapLength !== 0 ? Math.min(originalLength, iface.snapLength) : originalLength;
@@ -175,13 +220,25 @@ export class PcapngReader implements UnitReader {
       return checkCapturedLength(capturedLength, 0, this.maxRecordLength, offset, 'Simple Packet Block')!;
     }
     if (12 + capturedLength + 4 > length) return this.overrun(SIMPLE_PACKET, offset, capturedLength, length);
-    return makePacket(index, offset, iface.linkType, null, bytes.subarray(pos + 12, pos + 12 + capturedLength),
-      originalLength, iface.id, this.sectionNumber);
+    return makePacket(
+      index,
+      offset,
+      iface.linkType,
+      null,
+      bytes.subarray(pos + 12, pos + 12 + capturedLength),
+      originalLength,
+      iface.id,
+      this.sectionNumber,
+    );
   }
 
   private overrun(type: number, offset: number, capturedLength: number, length: number): CaptureError {
-    return captureError('bad-captured-length', offset, `${blockName(type)} at offset ${offset} has a captured `
-      + `length of ${capturedLength} bytes, which does not fit in its total length of ${length}`);
+    return captureError(
+      'bad-captured-length',
+      offset,
+      `${blockName(type)} at offset ${offset} has a captured ` +
+        `length of ${capturedLength} bytes, which does not fit in its total length of ${length}`,
+    );
   }
 
   private interfaceDescription(view: DataView, pos: number, length: number, offset: number): CaptureError | undefined {
@@ -194,16 +251,24 @@ export class PcapngReader implements UnitReader {
       const valueLength = view.getUint16(p + 2, le);
       if (code === OPTION_END) break;
       if (p + 4 + valueLength > end) {
-        return captureError('bad-block', offset, `Interface Description Block at offset ${offset}: option ${code} `
-          + `at offset ${offset + p - pos} runs ${p + 4 + valueLength - end} bytes past the block`);
+        return captureError(
+          'bad-block',
+          offset,
+          `Interface Description Block at offset ${offset}: option ${code} ` +
+            `at offset ${offset + p - pos} runs ${p + 4 + valueLength - end} bytes past the block`,
+        );
       }
       if (code === OPTION_TSRESOL && valueLength >= 1) {
         const value = view.getUint8(p + 4);
         const found = value & 0x80 ? timeResolution(2, value & 0x7f) : timeResolution(10, value);
         if (found === undefined) {
           const text = value & 0x80 ? `2^-${value & 0x7f}` : `10^-${value}`;
-          return captureError('unsupported', offset, `Interface Description Block at offset ${offset} has a `
-            + `timestamp resolution of ${text} s, finer than this reader supports (2^-53 s)`);
+          return captureError(
+            'unsupported',
+            offset,
+            `Interface Description Block at offset ${offset} has a ` +
+              `timestamp resolution of ${text} s, finer than this reader supports (2^-53 s)`,
+          );
         }
         resolution = found;
       } else if (code === OPTION_TSOFFSET && valueLength === 8) {

@@ -138,17 +138,27 @@ export class CaptureParser {
     this.stopped = true;
     const offset = this.offset;
     if (this.reader === undefined) {
-      yield captureError('truncated', 0, this.headFill === 0
-        ? 'empty input: not a pcap or pcapng file'
-        : `input ends after ${this.headFill} bytes: too short for a pcap or pcapng file`);
+      yield captureError(
+        'truncated',
+        0,
+        this.headFill === 0
+          ? 'empty input: not a pcap or pcapng file'
+          : `input ends after ${this.headFill} bytes: too short for a pcap or pcapng file`,
+      );
     } else if (this.unit !== undefined) {
       const name = this.reader.describe(new DataView(this.unit.buffer), 0, this.unitFill);
-      yield captureError('truncated', offset, `file ends ${this.unitFill} bytes into a ${this.unit.length}-byte `
-        + `${name} at offset ${offset}`);
+      yield captureError(
+        'truncated',
+        offset,
+        `file ends ${this.unitFill} bytes into a ${this.unit.length}-byte ` + `${name} at offset ${offset}`,
+      );
     } else if (this.headFill > 0) {
       const name = this.reader.describe(this.headView, 0, this.headFill);
-      yield captureError('truncated', offset, `file ends ${this.headFill} bytes into the `
-        + `${this.reader.headerLength}-byte header of a ${name} at offset ${offset}`);
+      yield captureError(
+        'truncated',
+        offset,
+        `file ends ${this.headFill} bytes into the ` + `${this.reader.headerLength}-byte header of a ${name} at offset ${offset}`,
+      );
     }
   }
 
@@ -195,8 +205,7 @@ export class CaptureParser {
       case 0x34cdb2a1:
         return captureError('unsupported', 0, 'modified (Kuznetsov) pcap with magic a1 b2 cd 34 is not supported');
       default:
-        return captureError('bad-magic', 0,
-          `not a pcap or pcapng file (starts ${hexBytes(bytes.subarray(pos, pos + MAGIC_LENGTH))})`);
+        return captureError('bad-magic', 0, `not a pcap or pcapng file (starts ${hexBytes(bytes.subarray(pos, pos + MAGIC_LENGTH))})`);
     }
   }
 }
@@ -206,8 +215,10 @@ export class CaptureParser {
  * reader, an array of buffers). Yields every packet in file order; on damage, a final {@link CaptureError}.
  * Errors of the source itself (an unreadable file) are thrown as the source throws them.
  */
-export async function* readCapture(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options?: CaptureReaderOptions): AsyncGenerator<CaptureItem, void, undefined> {
+export async function* readCapture(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options?: CaptureReaderOptions,
+): AsyncGenerator<CaptureItem, void, undefined> {
   const parser = new CaptureParser(options);
   for await (const chunk of source) {
     yield* parser.push(chunk);
@@ -217,8 +228,7 @@ export async function* readCapture(source: AsyncIterable<Uint8Array> | Iterable<
 }
 
 /** Reads a capture held whole in memory; the same parser as {@link readCapture}, for small inputs. */
-export function* readCaptureSync(bytes: Uint8Array,
-  options?: CaptureReaderOptions): Generator<CaptureItem, void, undefined> {
+export function* readCaptureSync(bytes: Uint8Array, options?: CaptureReaderOptions): Generator<CaptureItem, void, undefined> {
   const parser = new CaptureParser(options);
   yield* parser.push(bytes);
   yield* parser.finish();

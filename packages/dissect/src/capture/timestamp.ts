@@ -168,7 +168,11 @@ export function writeTimestamp(sink: ByteSink, ts: Timestamp): void {
 export function timestampDifference(later: Timestamp, earlier: Timestamp): string {
   const r = later.resolution;
   // The same decimal resolution, seconds apart by less than 2^53 ticks: plain integer arithmetic is exact.
-  if (r === earlier.resolution && r.base === 10 && Math.abs(later.seconds - earlier.seconds) < Number.MAX_SAFE_INTEGER / r.ticksPerSecond / 2) {
+  if (
+    r === earlier.resolution &&
+    r.base === 10 &&
+    Math.abs(later.seconds - earlier.seconds) < Number.MAX_SAFE_INTEGER / r.ticksPerSecond / 2
+  ) {
     const ticks = (later.seconds - earlier.seconds) * r.ticksPerSecond + (later.ticks - earlier.ticks);
     return decimalString(ticks, r.decimals);
   }

@@ -15,8 +15,14 @@ export interface UnitReader {
    * frame number the next packet gets. Returns a packet, an error that stops reading, or undefined for a
    * unit that carries no packet.
    */
-  decode(bytes: Uint8Array, view: DataView, pos: number, length: number, offset: number,
-    index: number): CapturePacket | CaptureError | undefined;
+  decode(
+    bytes: Uint8Array,
+    view: DataView,
+    pos: number,
+    length: number,
+    offset: number,
+    index: number,
+  ): CapturePacket | CaptureError | undefined;
   /** Names the unit whose first `available` bytes are at `pos`, for truncation messages. */
   describe(view: DataView, pos: number, available: number): string;
 }
@@ -35,22 +41,51 @@ export function hexBytes(bytes: Uint8Array): string {
  * The captured-length checks pcap records and pcapng packet blocks share: not above the reader's limit, and
  * not above the snapshot length (0 = none). Returns the error, or undefined when the length is acceptable.
  */
-export function checkCapturedLength(capturedLength: number, snapLength: number, limit: number, offset: number,
-  unitName: string): CaptureError | undefined {
+export function checkCapturedLength(
+  capturedLength: number,
+  snapLength: number,
+  limit: number,
+  offset: number,
+  unitName: string,
+): CaptureError | undefined {
   if (capturedLength > limit) {
-    return captureError('bad-captured-length', offset,
-      `${unitName} at offset ${offset} has a captured length of ${capturedLength} bytes, more than the limit of ${limit}`);
+    return captureError(
+      'bad-captured-length',
+      offset,
+      `${unitName} at offset ${offset} has a captured length of ${capturedLength} bytes, more than the limit of ${limit}`,
+    );
   }
   if (snapLength !== 0 && capturedLength > snapLength) {
-    return captureError('bad-captured-length', offset,
-      `${unitName} at offset ${offset} has a captured length of ${capturedLength} bytes, more than the snapshot length of ${snapLength}`);
+    return captureError(
+      'bad-captured-length',
+      offset,
+      `${unitName} at offset ${offset} has a captured length of ${capturedLength} bytes, more than the snapshot length of ${snapLength}`,
+    );
   }
   return undefined;
 }
 
 /** The one place packets are built, so that every reader yields objects of the same shape. */
-export function makePacket(index: number, offset: number, linkType: number, timestamp: Timestamp | null,
-  data: Uint8Array, originalLength: number, interfaceId: number, sectionNumber: number): CapturePacket {
-  return { kind: 'packet', index, offset, linkType, timestamp, capturedLength: data.length, originalLength, data,
-    interfaceId, sectionNumber };
+export function makePacket(
+  index: number,
+  offset: number,
+  linkType: number,
+  timestamp: Timestamp | null,
+  data: Uint8Array,
+  originalLength: number,
+  interfaceId: number,
+  sectionNumber: number,
+): CapturePacket {
+  return {
+    kind: 'packet',
+    index,
+    offset,
+    linkType,
+    timestamp,
+    capturedLength: data.length,
+    originalLength,
+    data,
+    interfaceId,
+    sectionNumber,
+  };
 }

@@ -11,7 +11,16 @@
  */
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { PacketRecord } from '../record.ts';
-import { filterFields, ipv4Number, ipv6Number, nearestFields, type FilterContext, type FilterField, type FilterType, type FilterValue } from './fields.ts';
+import {
+  filterFields,
+  ipv4Number,
+  ipv6Number,
+  nearestFields,
+  type FilterContext,
+  type FilterField,
+  type FilterType,
+  type FilterValue,
+} from './fields.ts';
 import { FilterError, parseFilter, type Expr, type Operand, type Relation } from './parse.ts';
 
 /** Options of {@link compileFilter}. */
@@ -51,19 +60,33 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
       if (f.fromTree) readsTree = true;
       return f;
     }
-    if (o.kind !== 'word') throw new FilterError(`a ${o.kind === 'string' ? 'string' : 'character'} constant cannot be tested on its own: compare a field with it`, text, o.at, o.end - o.at);
+    if (o.kind !== 'word')
+      throw new FilterError(
+        `a ${o.kind === 'string' ? 'string' : 'character'} constant cannot be tested on its own: compare a field with it`,
+        text,
+        o.at,
+        o.end - o.at,
+      );
     const near = nearestFields(o.text);
-    throw new FilterError(`"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`, text, o.at, o.end - o.at, near);
+    throw new FilterError(
+      `"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+      text,
+      o.at,
+      o.end - o.at,
+      near,
+    );
   };
   const values = (f: FilterField): Values => f.values;
 
   const constant = (f: FilterField, o: Operand): Constant => {
-    const bad = (what: string): FilterError => new FilterError(`${f.name} is ${what}; ${text.slice(o.at, o.end)} is not one`, text, o.at, o.end - o.at);
+    const bad = (what: string): FilterError =>
+      new FilterError(`${f.name} is ${what}; ${text.slice(o.at, o.end)} is not one`, text, o.at, o.end - o.at);
     const word = o.kind === 'word' ? o.text : undefined;
     switch (f.type) {
       case 'number': {
         if (o.kind === 'char') return { value: o.text.codePointAt(0)! };
-        if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word)) return { value: word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word) };
+        if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word))
+          return { value: word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word) };
         throw bad("a number (compare it with 42, 0x2a, 1.5 or a character such as 'i')");
       }
       case 'bool': {
@@ -79,7 +102,8 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         const n = v6 ? ipv6Number(addr!) : ipv4Number(addr!);
         const width = v6 ? 128 : 32;
         const bits = prefix === undefined ? width : /^\d+$/.test(prefix) ? Number(prefix) : -1;
-        if (n === undefined || extra !== undefined || bits < 0 || bits > width) throw bad(`an ${v6 ? 'IPv6' : 'IPv4'} address (optionally with a /prefix length)`);
+        if (n === undefined || extra !== undefined || bits < 0 || bits > width)
+          throw bad(`an ${v6 ? 'IPv6' : 'IPv4'} address (optionally with a /prefix length)`);
         if (bits === width) return { value: n };
         const shift = BigInt(width - bits);
         return { network: (BigInt(n) >> shift) << shift, bits, width };
@@ -88,7 +112,8 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         return { value: o.text };
       case 'bytes':
       case 'protocol': {
-        if (word !== undefined && /^[0-9a-f]{2}([:.-][0-9a-f]{2})*$/i.test(word)) return { value: Uint8Array.from(word.split(/[:.-]/), (h) => parseInt(h, 16)) };
+        if (word !== undefined && /^[0-9a-f]{2}([:.-][0-9a-f]{2})*$/i.test(word))
+          return { value: Uint8Array.from(word.split(/[:.-]/), (h) => parseInt(h, 16)) };
         if (o.kind !== 'word') return { value: new TextEncoder().encode(o.text) };
         throw bad('a byte string (compare it with "text" or hex bytes such as 53:41:4d:50)');
       }
@@ -106,13 +131,20 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
     const g = fieldOf(right);
     if (g) {
       needField(right);
-      if (kindOf(g.type) !== kindOf(f.type)) throw new FilterError(`${f.name} and ${g.name} hold different kinds of values and cannot be compared`, text, left.at, right.end - left.at);
+      if (kindOf(g.type) !== kindOf(f.type))
+        throw new FilterError(
+          `${f.name} and ${g.name} hold different kinds of values and cannot be compared`,
+          text,
+          left.at,
+          right.end - left.at,
+        );
       const other = values(g);
       return (p, c) => relate(op, get(p, c), other(p, c));
     }
     const k = constant(f, right);
     if ('network' in k) {
-      if (op !== '==' && op !== '!=' && op !== '~=') throw new FilterError(`a network (${right.text}) can only be tested with ==, != or ~=`, text, right.at, right.end - right.at);
+      if (op !== '==' && op !== '!=' && op !== '~=')
+        throw new FilterError(`a network (${right.text}) can only be tested with ==, != or ~=`, text, right.at, right.end - right.at);
       return quantified(op, get, (v) => inNetwork(v, k));
     }
     const want = [k.value];
@@ -147,19 +179,26 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         return compare(e);
       case 'contains': {
         const f = needField(e.left);
-        if (!['string', 'bytes', 'protocol'].includes(f.type)) throw new FilterError(`${f.name} is not text or bytes: "contains" cannot test it`, text, e.left.at, e.left.end - e.left.at);
+        if (!['string', 'bytes', 'protocol'].includes(f.type))
+          throw new FilterError(`${f.name} is not text or bytes: "contains" cannot test it`, text, e.left.at, e.left.end - e.left.at);
         const get = values(f);
         const k = constant(f, e.right) as { value: string | Uint8Array };
         const needle = k.value;
-        return quantified('==', get, (v) => (typeof v === 'string' ? v.includes(needle as string) : v instanceof Uint8Array && indexOf(v, needle as Uint8Array) >= 0));
+        return quantified('==', get, (v) =>
+          typeof v === 'string' ? v.includes(needle as string) : v instanceof Uint8Array && indexOf(v, needle as Uint8Array) >= 0,
+        );
       }
       case 'matches': {
         const f = needField(e.left);
-        if (!['string', 'bytes', 'protocol'].includes(f.type)) throw new FilterError(`${f.name} is not text or bytes: "matches" cannot test it`, text, e.left.at, e.left.end - e.left.at);
-        if (e.right.kind !== 'string') throw new FilterError('"matches" takes a regular expression in double quotes', text, e.right.at, e.right.end - e.right.at);
+        if (!['string', 'bytes', 'protocol'].includes(f.type))
+          throw new FilterError(`${f.name} is not text or bytes: "matches" cannot test it`, text, e.left.at, e.left.end - e.left.at);
+        if (e.right.kind !== 'string')
+          throw new FilterError('"matches" takes a regular expression in double quotes', text, e.right.at, e.right.end - e.right.at);
         const re = regex(e.right);
         const get = values(f);
-        return quantified('==', get, (v) => (typeof v === 'string' ? re.test(v) : v instanceof Uint8Array && re.test(String.fromCharCode(...v))));
+        return quantified('==', get, (v) =>
+          typeof v === 'string' ? re.test(v) : v instanceof Uint8Array && re.test(String.fromCharCode(...v)),
+        );
       }
       case 'in': {
         const f = needField(e.left);
@@ -169,7 +208,8 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
           if (!high) return (v: FilterValue): boolean => ('network' in lo ? v !== null && inNetwork(v, lo) : equal(v, lo.value));
           ordered(f, '<', low);
           const hi = constant(f, high);
-          if ('network' in lo || 'network' in hi) throw new FilterError('a range of networks means nothing: give addresses', text, low.at, high.end - low.at);
+          if ('network' in lo || 'network' in hi)
+            throw new FilterError('a range of networks means nothing: give addresses', text, low.at, high.end - low.at);
           return (v: FilterValue): boolean => order(v, lo.value) >= 0 && order(v, hi.value) <= 0;
         });
         return quantified('==', get, (v) => members.some((m) => m(v)));

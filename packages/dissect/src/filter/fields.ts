@@ -40,8 +40,18 @@ const PROTOCOLS: readonly Protocol[] = ['samp', 'vcmp', 'mcquery'];
 export const PROTOCOL_ALIASES: Readonly<Record<string, Protocol>> = { minecraft: 'mcquery' };
 
 const typeOf: Record<FieldType, FilterType> = {
-  FT_NONE: 'none', FT_BOOLEAN: 'bool', FT_UINT8: 'number', FT_UINT16: 'number', FT_UINT32: 'number', FT_INT32: 'number',
-  FT_IPv4: 'ipv4', FT_STRING: 'string', FT_STRINGZ: 'string', FT_BYTES: 'bytes', FT_FRAMENUM: 'number', FT_RELATIVE_TIME: 'number',
+  FT_NONE: 'none',
+  FT_BOOLEAN: 'bool',
+  FT_UINT8: 'number',
+  FT_UINT16: 'number',
+  FT_UINT32: 'number',
+  FT_INT32: 'number',
+  FT_IPv4: 'ipv4',
+  FT_STRING: 'string',
+  FT_STRINGZ: 'string',
+  FT_BYTES: 'bytes',
+  FT_FRAMENUM: 'number',
+  FT_RELATIVE_TIME: 'number',
 };
 
 /** Dotted IPv4 text as a number, or undefined. */
@@ -81,17 +91,18 @@ export function ipv6Number(text: string): bigint | undefined {
 }
 
 /** Whether an endpoint is a real one: a hex dump of a bare payload has 0.0.0.0:0 at both ends, and no IP or UDP. */
-const hasEndpoints = (p: PacketRecord): boolean => !(p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0');
+const hasEndpoints = (p: PacketRecord): boolean =>
+  !(p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0');
 const isV6 = (ip: string): boolean => ip.includes(':');
 
 const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
 
 /** A tree node's value as the filter compares it. */
 function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterValue {
-  const v = n.secret && !ctx.showSecrets ? n.masked ?? MASK : n.value;
+  const v = n.secret && !ctx.showSecrets ? (n.masked ?? MASK) : n.value;
   switch (type) {
     case 'ipv4':
-      return typeof v === 'string' ? ipv4Number(v) ?? null : null;
+      return typeof v === 'string' ? (ipv4Number(v) ?? null) : null;
     case 'bytes':
       return typeof v === 'string' ? latin1(v) : v;
     case 'number':
@@ -109,14 +120,21 @@ const one = <T extends FilterValue>(v: T | undefined): readonly FilterValue[] =>
 
 /** The frame, IP and UDP fields, as tshark names them. */
 function captureFields(): FilterField[] {
-  const ip = (side: 'src' | 'dst', v6: boolean) => (p: PacketRecord): readonly FilterValue[] => {
-    if (!hasEndpoints(p)) return NONE;
-    const e = p[side];
-    if (isV6(e.ip) !== v6) return NONE;
-    return one(v6 ? ipv6Number(e.ip) : ipv4Number(e.ip));
-  };
-  const both = (a: FilterField['values'], b: FilterField['values']): FilterField['values'] => (p, c) => [...a(p, c), ...b(p, c)];
-  const port = (side: 'src' | 'dst') => (p: PacketRecord): readonly FilterValue[] => (hasEndpoints(p) ? [p[side].port] : NONE);
+  const ip =
+    (side: 'src' | 'dst', v6: boolean) =>
+    (p: PacketRecord): readonly FilterValue[] => {
+      if (!hasEndpoints(p)) return NONE;
+      const e = p[side];
+      if (isV6(e.ip) !== v6) return NONE;
+      return one(v6 ? ipv6Number(e.ip) : ipv4Number(e.ip));
+    };
+  const both =
+    (a: FilterField['values'], b: FilterField['values']): FilterField['values'] =>
+    (p, c) => [...a(p, c), ...b(p, c)];
+  const port =
+    (side: 'src' | 'dst') =>
+    (p: PacketRecord): readonly FilterValue[] =>
+      hasEndpoints(p) ? [p[side].port] : NONE;
   const time = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
   return [
     field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
@@ -137,25 +155,77 @@ function captureFields(): FilterField[] {
     field('udp.srcport', 'number', 'UDP source port', port('src')),
     field('udp.dstport', 'number', 'UDP destination port', port('dst')),
     field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst'))),
-    field('udp.length', 'number', 'UDP length: the query message and the 8-byte header', (p) => (hasEndpoints(p) ? [p.payloadLength + 8] : NONE)),
+    field('udp.length', 'number', 'UDP length: the query message and the 8-byte header', (p) =>
+      hasEndpoints(p) ? [p.payloadLength + 8] : NONE,
+    ),
   ];
 }
 
 /** The generated items of one protocol: links, response time, pairing outcomes, the malformed item, warnings. */
 function generatedFields(protocol: Protocol): FilterField[] {
-  const of = (f: (p: PacketRecord) => FilterValue | undefined) => (p: PacketRecord): readonly FilterValue[] => (p.protocol === protocol ? one(f(p) ?? undefined) : NONE);
+  const of =
+    (f: (p: PacketRecord) => FilterValue | undefined) =>
+    (p: PacketRecord): readonly FilterValue[] =>
+      p.protocol === protocol ? one(f(p) ?? undefined) : NONE;
   const text = (s: string | undefined): string | undefined => (s ? s : undefined);
   return [
-    field(`${protocol}.response_in`, 'number', 'Frame of the response to this request', of((p) => p.responseIn)),
-    field(`${protocol}.response_to`, 'number', 'Frame of the request this responds to', of((p) => p.requestIn)),
-    field(`${protocol}.time`, 'number', 'Seconds between request and response', of((p) => (p.responseTime === undefined ? undefined : Number(p.responseTime)))),
-    field(`${protocol}.unanswered`, 'string', 'Why a request got no reply (present only then)', of((p) => text(p.unanswered))),
-    field(`${protocol}.duplicate_of`, 'number', 'Frame of the reply this one repeats byte for byte', of((p) => p.duplicateOf)),
-    field(`${protocol}.unmatched`, 'string', 'Why a reply is paired with no request (late, extra, wrong address, none pending)', of((p) => text(p.unmatched))),
-    field(`${protocol}.ambiguous`, 'string', 'Why the links may be crossed with an identical twin exchange', of((p) => text(p.ambiguous))),
-    field(`${protocol}.incomplete`, 'string', 'Why the record was written before its exchange settled (one pass over its memory ceiling)', of((p) => text(p.incomplete))),
-    field(`${protocol}.malformed`, 'string', 'Where and why decoding stopped (present only then)', of((p) => p.malformed?.message)),
-    field(`${protocol}.warning`, 'string', 'Something odd that did not stop decoding (one value per warning)', (p) => (p.protocol === protocol ? p.warnings.map((w) => w.message) : NONE)),
+    field(
+      `${protocol}.response_in`,
+      'number',
+      'Frame of the response to this request',
+      of((p) => p.responseIn),
+    ),
+    field(
+      `${protocol}.response_to`,
+      'number',
+      'Frame of the request this responds to',
+      of((p) => p.requestIn),
+    ),
+    field(
+      `${protocol}.time`,
+      'number',
+      'Seconds between request and response',
+      of((p) => (p.responseTime === undefined ? undefined : Number(p.responseTime))),
+    ),
+    field(
+      `${protocol}.unanswered`,
+      'string',
+      'Why a request got no reply (present only then)',
+      of((p) => text(p.unanswered)),
+    ),
+    field(
+      `${protocol}.duplicate_of`,
+      'number',
+      'Frame of the reply this one repeats byte for byte',
+      of((p) => p.duplicateOf),
+    ),
+    field(
+      `${protocol}.unmatched`,
+      'string',
+      'Why a reply is paired with no request (late, extra, wrong address, none pending)',
+      of((p) => text(p.unmatched)),
+    ),
+    field(
+      `${protocol}.ambiguous`,
+      'string',
+      'Why the links may be crossed with an identical twin exchange',
+      of((p) => text(p.ambiguous)),
+    ),
+    field(
+      `${protocol}.incomplete`,
+      'string',
+      'Why the record was written before its exchange settled (one pass over its memory ceiling)',
+      of((p) => text(p.incomplete)),
+    ),
+    field(
+      `${protocol}.malformed`,
+      'string',
+      'Where and why decoding stopped (present only then)',
+      of((p) => p.malformed?.message),
+    ),
+    field(`${protocol}.warning`, 'string', 'Something odd that did not stop decoding (one value per warning)', (p) =>
+      p.protocol === protocol ? p.warnings.map((w) => w.message) : NONE,
+    ),
   ];
 }
 
@@ -189,11 +259,18 @@ function valuePaths(): Map<string, Map<string, ValuePath>> {
       else if (f.kind === 'list') {
         if (f.flat && f.entry.fields.length === 1) {
           const only = f.entry.fields[0]!;
-          if (only.kind === 'string' && !only.secret && !only.redact) add(only.abbrev, layout, [...path, { name: f.name, list: true, flat: true }]);
+          if (only.kind === 'string' && !only.secret && !only.redact)
+            add(only.abbrev, layout, [...path, { name: f.name, list: true, flat: true }]);
         } else {
           walk(layout, f.entry.fields, [...path, { name: f.name, list: true, flat: false }]);
         }
-      } else if (f.kind === 'int' || f.kind === 'bool' || f.kind === 'ipv4' || f.kind === 'bytes' || (f.kind === 'string' && !f.secret && !f.redact)) {
+      } else if (
+        f.kind === 'int' ||
+        f.kind === 'bool' ||
+        f.kind === 'ipv4' ||
+        f.kind === 'bytes' ||
+        (f.kind === 'string' && !f.secret && !f.redact)
+      ) {
         add(f.abbrev, layout, [...path, { name: f.name, list: false, flat: false }]);
       }
     }
@@ -246,7 +323,7 @@ function collect(value: unknown, path: ValuePath, at: number, type: FilterType, 
 }
 
 function plain(v: unknown, type: FilterType): FilterValue {
-  if (type === 'ipv4') return typeof v === 'string' ? ipv4Number(v) ?? null : null;
+  if (type === 'ipv4') return typeof v === 'string' ? (ipv4Number(v) ?? null) : null;
   return v as FilterValue;
 }
 
@@ -263,7 +340,10 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
     const abbrev = r.abbrev;
     const byLayout = paths.get(abbrev);
     out.push({
-      name: abbrev, type, doc: r.doc || r.label, fromTree: true,
+      name: abbrev,
+      type,
+      doc: r.doc || r.label,
+      fromTree: true,
       values(p, ctx) {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
         if (!layouts.has(p.layout) && p.layout !== unknown) return NONE;
@@ -298,7 +378,7 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
 function protocolField(name: string, test: (p: PacketRecord) => boolean, doc: string, frame = false): FilterField {
   return field(name, 'protocol', doc, (p, c) => {
     if (!test(p)) return NONE;
-    const bytes = frame ? p.frameBytes ?? p.payload : p.payload;
+    const bytes = frame ? (p.frameBytes ?? p.payload) : p.payload;
     return [c.showSecrets ? bytes : shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
   });
 }
@@ -352,5 +432,9 @@ export function nearestFields(name: string): string[] {
   // A name that is only the start of others (`samp.info`): its first few children.
   const children = names.filter((n) => n.startsWith(`${name}.`)).slice(0, 3);
   if (children.length) return children;
-  return scored.filter(([, d]) => d <= limit).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([n]) => n);
+  return scored
+    .filter(([, d]) => d <= limit)
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, 3)
+    .map(([n]) => n);
 }

@@ -64,7 +64,20 @@ interface Token {
 const PUNCT = ['==', '!=', '~=', '<=', '>=', '&&', '||', '..', '(', ')', '{', '}', ',', '<', '>', '!', '~'];
 const WORD = /[A-Za-z0-9_.:/-]/;
 const RELATIONS: Record<string, Relation> = {
-  '==': '==', eq: '==', '!=': '!=', ne: '!=', '~=': '~=', any_ne: '~=', '<': '<', lt: '<', '<=': '<=', le: '<=', '>': '>', gt: '>', '>=': '>=', ge: '>=',
+  '==': '==',
+  eq: '==',
+  '!=': '!=',
+  ne: '!=',
+  '~=': '~=',
+  any_ne: '~=',
+  '<': '<',
+  lt: '<',
+  '<=': '<=',
+  le: '<=',
+  '>': '>',
+  gt: '>',
+  '>=': '>=',
+  ge: '>=',
 };
 
 function tokenize(filter: string): Token[] {
@@ -78,7 +91,8 @@ function tokenize(filter: string): Token[] {
     }
     if (c === '"' || c === "'") {
       const [text, end] = quoted(filter, i);
-      if (c === "'" && [...text].length !== 1) throw new FilterError(`a character constant holds one character, not ${JSON.stringify(text)}`, filter, i, end - i);
+      if (c === "'" && [...text].length !== 1)
+        throw new FilterError(`a character constant holds one character, not ${JSON.stringify(text)}`, filter, i, end - i);
       tokens.push({ kind: c === '"' ? 'string' : 'char', text, at: i, end });
       i = end;
       continue;
@@ -117,7 +131,19 @@ function quoted(filter: string, start: number): [string, number] {
       continue;
     }
     const e = filter[i + 1];
-    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v' };
+    const simple: Record<string, string> = {
+      n: '\n',
+      t: '\t',
+      r: '\r',
+      '0': '\0',
+      '\\': '\\',
+      '"': '"',
+      "'": "'",
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      v: '\v',
+    };
     if (e !== undefined && e in simple) {
       out += simple[e];
       i += 2;
@@ -138,9 +164,10 @@ export function parseFilter(filter: string): Expr {
   const peek = (): Token => tokens[k]!;
   const isWord = (t: Token, ...words: string[]): boolean => t.kind === 'word' && words.includes(t.text.toLowerCase());
   const isPunct = (t: Token, ...texts: string[]): boolean => t.kind === 'punct' && texts.includes(t.text);
-  const unexpected = (t: Token): FilterError => t.kind === 'end'
-    ? new FilterError('unexpected end of filter expression', filter, Math.max(0, filter.length - 1) + (filter.length ? 1 : 0))
-    : new FilterError(`"${filter.slice(t.at, t.end)}" was unexpected in this context`, filter, t.at, t.end - t.at);
+  const unexpected = (t: Token): FilterError =>
+    t.kind === 'end'
+      ? new FilterError('unexpected end of filter expression', filter, Math.max(0, filter.length - 1) + (filter.length ? 1 : 0))
+      : new FilterError(`"${filter.slice(t.at, t.end)}" was unexpected in this context`, filter, t.at, t.end - t.at);
 
   const operand = (): Operand => {
     const t = peek();
@@ -179,7 +206,10 @@ export function parseFilter(filter: string): Expr {
     if (isPunct(t, '(')) {
       k++;
       const e = or();
-      if (!isPunct(peek(), ')')) throw isPunct(peek(), '(') || peek().kind === 'end' ? new FilterError('a parenthesis is not closed', filter, t.at) : unexpected(peek());
+      if (!isPunct(peek(), ')'))
+        throw isPunct(peek(), '(') || peek().kind === 'end'
+          ? new FilterError('a parenthesis is not closed', filter, t.at)
+          : unexpected(peek());
       k++;
       return e;
     }

@@ -113,13 +113,30 @@ export function readArrayContent(line: string, from: number, state: ArrayState, 
       continue;
     }
     let end = i;
-    while (end < line.length && !isBlank(line.charCodeAt(end)) && line[end] !== ',' && line[end] !== state.closer && !(line[end] === '/' && (line[end + 1] === '/' || line[end + 1] === '*'))) end++;
+    while (
+      end < line.length &&
+      !isBlank(line.charCodeAt(end)) &&
+      line[end] !== ',' &&
+      line[end] !== state.closer &&
+      !(line[end] === '/' && (line[end + 1] === '/' || line[end + 1] === '*'))
+    )
+      end++;
     const text = line.slice(i, end);
     const value = parseIntegerLiteral(text);
     if (value === undefined) {
-      problems.push({ severity: 'error', code: 'not-hex', column: i, text: `${quote(text)} is not a byte (array elements are 0x-prefixed hex or decimal)` });
+      problems.push({
+        severity: 'error',
+        code: 'not-hex',
+        column: i,
+        text: `${quote(text)} is not a byte (array elements are 0x-prefixed hex or decimal)`,
+      });
     } else if (value < -128 || value > 0xff) {
-      problems.push({ severity: 'error', code: 'byte-out-of-range', column: i, text: `${quote(text)} is not a byte (${value} is outside -128..255)` });
+      problems.push({
+        severity: 'error',
+        code: 'byte-out-of-range',
+        column: i,
+        text: `${quote(text)} is not a byte (${value} is outside -128..255)`,
+      });
     } else {
       bytes.push(value & 0xff);
     }
@@ -151,10 +168,18 @@ function readCharLiteral(line: string, at: number): EscapeRead {
     read = { byte: line.charCodeAt(i), next: i + 1 };
     i++;
   } else {
-    read = { byte: undefined, next: i, problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 3))} is not a character literal` } };
+    read = {
+      byte: undefined,
+      next: i,
+      problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 3))} is not a character literal` },
+    };
   }
   if (line[i] !== "'") {
-    return { byte: undefined, next: i, problem: read.problem ?? { severity: 'error', code: 'unterminated', column: at, text: 'character literal is not closed' } };
+    return {
+      byte: undefined,
+      next: i,
+      problem: read.problem ?? { severity: 'error', code: 'unterminated', column: at, text: 'character literal is not closed' },
+    };
   }
   return { ...read, next: i + 1 };
 }

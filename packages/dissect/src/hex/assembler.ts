@@ -114,7 +114,6 @@ export class PacketAssembler {
     return out;
   }
 
-
   /** Leaves out what a packet holds past the limit (one warning a packet); its offsets stay true. */
   cap(draft: Draft, n: number): void {
     const extra = draft.sink.length - this.maxPacketBytes;
@@ -132,8 +131,14 @@ export class PacketAssembler {
       this.expanded += count;
       return true;
     }
-    this.report('warning', 'too-large', at.line, at.column,
-      `${plural(count, 'byte')} of repeated or missing data would pass the limit of ${MAX_EXPANDED_BYTES} expanded bytes; they are left out`, true);
+    this.report(
+      'warning',
+      'too-large',
+      at.line,
+      at.column,
+      `${plural(count, 'byte')} of repeated or missing data would pass the limit of ${MAX_EXPANDED_BYTES} expanded bytes; they are left out`,
+      true,
+    );
     return false;
   }
 
@@ -144,7 +149,13 @@ export class PacketAssembler {
     this.closeDraft();
     const previous = this.packets[this.packets.length - 1];
     if (!this.separated && this.lastFormat !== undefined && this.lastFormat !== format && !sameKind(this.lastFormat, format)) {
-      this.report('warning', 'mixed-format', n, 1, `${format} dump follows ${this.lastFormat} dump without a blank line: starting a new packet`);
+      this.report(
+        'warning',
+        'mixed-format',
+        n,
+        1,
+        `${format} dump follows ${this.lastFormat} dump without a blank line: starting a new packet`,
+      );
     }
     const pending = this.pendingPane;
     this.pendingPane = undefined;
@@ -179,15 +190,37 @@ export class PacketAssembler {
     this.lastFormat = draft.format;
     const state = draft.offset;
     if (state?.repeat !== undefined) {
-      this.report('warning', 'unresolved-repeat', state.repeat.line, state.repeat.column,
-        "'*' is not followed by an offset, so the number of repeated bytes is unknown; they are left out", true, draft);
+      this.report(
+        'warning',
+        'unresolved-repeat',
+        state.repeat.line,
+        state.repeat.column,
+        "'*' is not followed by an offset, so the number of repeated bytes is unknown; they are left out",
+        true,
+        draft,
+      );
     }
     if (draft.carry !== undefined) {
-      this.report('error', 'odd-digits', draft.carry.line, draft.carry.column + 1, 'a hex digit is left over: odd number of hex digits', true, draft);
+      this.report(
+        'error',
+        'odd-digits',
+        draft.carry.line,
+        draft.carry.column + 1,
+        'a hex digit is left over: odd number of hex digits',
+        true,
+        draft,
+      );
     }
     if (draft.pane !== undefined && draft.pane.declaredLength !== draft.sink.length) {
-      this.report('warning', 'length-mismatch', draft.firstLine, 1,
-        `pane '${draft.pane.label}' announces ${plural(draft.pane.declaredLength, 'byte')} but ${draft.sink.length} were read`, true, draft);
+      this.report(
+        'warning',
+        'length-mismatch',
+        draft.firstLine,
+        1,
+        `pane '${draft.pane.label}' announces ${plural(draft.pane.declaredLength, 'byte')} but ${draft.sink.length} were read`,
+        true,
+        draft,
+      );
     }
     if (draft.sink.length === 0) {
       for (const index of draft.diagnostics) delete (this.diagnostics[index] as MutableDiagnostic).packet;
@@ -211,8 +244,13 @@ export class PacketAssembler {
     const pending = this.pendingPane;
     this.pendingPane = undefined;
     if (pending === undefined || pending.pane.declaredLength === 0) return;
-    this.report('warning', 'length-mismatch', pending.line, 1,
-      `pane '${pending.pane.label}' announces ${plural(pending.pane.declaredLength, 'byte')} but no dump rows follow it`);
+    this.report(
+      'warning',
+      'length-mismatch',
+      pending.line,
+      1,
+      `pane '${pending.pane.label}' announces ${plural(pending.pane.declaredLength, 'byte')} but no dump rows follow it`,
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -238,7 +276,15 @@ export class PacketAssembler {
     for (const problem of problems) this.report(problem.severity, problem.code, n, problem.column + 1, problem.text, true);
   }
 
-  report(severity: HexDumpSeverity, code: HexDumpDiagnosticCode, line: number, column: number, text: string, inPacket = false, draft = this.draft): void {
+  report(
+    severity: HexDumpSeverity,
+    code: HexDumpDiagnosticCode,
+    line: number,
+    column: number,
+    text: string,
+    inPacket = false,
+    draft = this.draft,
+  ): void {
     const diagnostic: MutableDiagnostic = { severity, code, message: `line ${line}, column ${column}: ${text}`, line, column };
     if (inPacket && draft !== undefined) diagnostic.packet = this.closed;
     const index = this.push(diagnostic);

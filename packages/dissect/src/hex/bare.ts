@@ -100,7 +100,12 @@ export function readBareLine(line: string, carryIn: Nibble | undefined): BareLin
       } else if (digits.length === 1) {
         bytes.push(hexValue(digits.charCodeAt(0)));
       } else if (digits.length % 2 === 1) {
-        problems.push({ severity: 'error', code: 'odd-digits', column: token.start, text: `${quote(text)} has an odd number of hex digits` });
+        problems.push({
+          severity: 'error',
+          code: 'odd-digits',
+          column: token.start,
+          text: `${quote(text)} has an odd number of hex digits`,
+        });
       } else {
         for (let i = 0; i < digits.length; i += 2) bytes.push(hexValue(digits.charCodeAt(i)) * 16 + hexValue(digits.charCodeAt(i + 1)));
       }
@@ -108,7 +113,12 @@ export function readBareLine(line: string, carryIn: Nibble | undefined): BareLin
     }
     if (isHexDigits(text)) {
       if (text.length % 2 === 1) {
-        problems.push({ severity: 'error', code: 'odd-digits', column: token.start, text: `${quote(text)} has an odd number of hex digits` });
+        problems.push({
+          severity: 'error',
+          code: 'odd-digits',
+          column: token.start,
+          text: `${quote(text)} has an odd number of hex digits`,
+        });
       } else {
         for (let i = 0; i < text.length; i += 2) bytes.push(hexValue(text.charCodeAt(i)) * 16 + hexValue(text.charCodeAt(i + 1)));
       }

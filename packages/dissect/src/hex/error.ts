@@ -32,7 +32,10 @@ export function bytesFromHexDump(text: string, options?: HexDumpOptions): Uint8A
   if (error !== undefined) throw new HexDumpError(error, result);
   const [first, second] = result.packets;
   if (first === undefined) {
-    throw new HexDumpError({ severity: 'error', code: 'no-packet', message: 'line 1, column 1: no hex dump found', line: 1, column: 1 }, result);
+    throw new HexDumpError(
+      { severity: 'error', code: 'no-packet', message: 'line 1, column 1: no hex dump found', line: 1, column: 1 },
+      result,
+    );
   }
   if (second !== undefined) {
     const message = `line ${second.firstLine}, column 1: a second packet starts here (expected one, found ${result.packets.length})`;

@@ -6,8 +6,18 @@ import type { RowProblem } from './offset-row.ts';
 import { hexValue, isBlank, quote } from './text.ts';
 
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
-  n: 0x0a, r: 0x0d, t: 0x09, a: 0x07, b: 0x08, f: 0x0c, v: 0x0b, e: 0x1b,
-  '\\': 0x5c, "'": 0x27, '"': 0x22, '?': 0x3f,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+  a: 0x07,
+  b: 0x08,
+  f: 0x0c,
+  v: 0x0b,
+  e: 0x1b,
+  '\\': 0x5c,
+  "'": 0x27,
+  '"': 0x22,
+  '?': 0x3f,
 };
 
 /**
@@ -39,22 +49,35 @@ export function readEscape(line: string, at: number): EscapeRead {
     let value = 0;
     while (i < line.length && i < at + 4 && hexValue(line.charCodeAt(i)) >= 0) value = value * 16 + hexValue(line.charCodeAt(i++));
     if (i === at + 2) {
-      return { byte: undefined, next: i, problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 3))} is not a hex escape` } };
+      return {
+        byte: undefined,
+        next: i,
+        problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 3))} is not a hex escape` },
+      };
     }
     return { byte: value, next: i };
   }
   if (kind !== undefined && kind >= '0' && kind <= '7') {
     let i = at + 1;
     let value = 0;
-    while (i < line.length && i < at + 4 && line[i] !== undefined && (line[i] as string) >= '0' && (line[i] as string) <= '7') value = value * 8 + (line.charCodeAt(i++) - 0x30);
+    while (i < line.length && i < at + 4 && line[i] !== undefined && (line[i] as string) >= '0' && (line[i] as string) <= '7')
+      value = value * 8 + (line.charCodeAt(i++) - 0x30);
     if (value > 0xff) {
-      return { byte: undefined, next: i, problem: { severity: 'error', code: 'byte-out-of-range', column: at, text: `${quote(line.slice(at, i))} is more than 255` } };
+      return {
+        byte: undefined,
+        next: i,
+        problem: { severity: 'error', code: 'byte-out-of-range', column: at, text: `${quote(line.slice(at, i))} is more than 255` },
+      };
     }
     return { byte: value, next: i };
   }
   const simple = kind === undefined ? undefined : SIMPLE_ESCAPES[kind];
   if (simple !== undefined) return { byte: simple, next: at + 2 };
-  return { byte: undefined, next: at + 2, problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 2))} is not a byte escape` } };
+  return {
+    byte: undefined,
+    next: at + 2,
+    problem: { severity: 'error', code: 'not-hex', column: at, text: `${quote(line.slice(at, at + 2))} is not a byte escape` },
+  };
 }
 
 export interface EscapedLineResult {
@@ -108,13 +131,19 @@ export function readEscapedLine(line: string): EscapedLineResult {
         }
         const code = line.charCodeAt(i);
         if (code > 0x7e) {
-          problems.push({ severity: 'error', code: 'byte-out-of-range', column: i, text: `${quote(c)} is not an ASCII character; write it as an escape` });
+          problems.push({
+            severity: 'error',
+            code: 'byte-out-of-range',
+            column: i,
+            text: `${quote(c)} is not an ASCII character; write it as an escape`,
+          });
         } else {
           bytes.push(code);
         }
         i++;
       }
-      if (!closed) problems.push({ severity: 'error', code: 'unterminated', column: open, text: 'string literal is not closed on this line' });
+      if (!closed)
+        problems.push({ severity: 'error', code: 'unterminated', column: open, text: 'string literal is not closed on this line' });
       continue;
     }
     const code = line.charCodeAt(i);

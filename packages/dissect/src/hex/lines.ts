@@ -33,7 +33,10 @@ export class LineSplitter {
   /** Bytes taken so far. */
   bytes = 0;
 
-  constructor(readonly sink: LineSink, readonly limit: number = MAX_LINE_LENGTH) {}
+  constructor(
+    readonly sink: LineSink,
+    readonly limit: number = MAX_LINE_LENGTH,
+  ) {}
 
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;

@@ -65,7 +65,8 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
   }
 
   const wordOrder = field.colon || a.options.wordOrder === 'big' ? 'memory' : 'little';
-  const sameFamily = draft !== undefined && state !== undefined && !state.ended && state.colon === field.colon && state.prefixed === field.prefixed;
+  const sameFamily =
+    draft !== undefined && state !== undefined && !state.ended && state.colon === field.colon && state.prefixed === field.prefixed;
   const row = readOffsetRow(line, field, {
     expectsAscii: sameFamily && state !== undefined ? state.expectsAscii : field.colon || field.digits.length === 4,
     asciiColumn: sameFamily && state !== undefined ? state.asciiColumn : undefined,
@@ -94,8 +95,14 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
         const missing = claimed - expected;
         if (!state.lastRowHadErrors) {
           const radix = state.radices[0] as Radix;
-          a.report('warning', 'offset-gap', n, field.start + 1,
-            `offset ${showOffset(claimed, radix)} where ${showOffset(expected, radix)} was expected: ${plural(missing, 'byte')} missing (a line was lost?)`, true);
+          a.report(
+            'warning',
+            'offset-gap',
+            n,
+            field.start + 1,
+            `offset ${showOffset(claimed, radix)} where ${showOffset(expected, radix)} was expected: ${plural(missing, 'byte')} missing (a line was lost?)`,
+            true,
+          );
         }
         if (a.options.fillGaps === true && a.mayExpand(missing, { line: n, column: field.start + 1 })) draft.sink.appendZeros(missing);
         else state.base += missing;
@@ -108,13 +115,19 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
     a.closeDraft();
     const radices = initialRadices(a, field, row.ascii);
     const claimed = parseOffset(field.digits, radices[0] as Radix) ?? 0;
-    const format = field.prefixed ? 'tcpdump'
-      : field.colon ? 'xxd'
-      : row.ascii === 'pipe' ? 'hexdump-c'
-      : row.ascii === 'angle' ? 'od'
-      : row.ascii === 'implicit' ? 'tshark'
-      : row.groupBytes === 2 && field.digits.length === 7 ? 'hexdump'
-      : 'od';
+    const format = field.prefixed
+      ? 'tcpdump'
+      : field.colon
+        ? 'xxd'
+        : row.ascii === 'pipe'
+          ? 'hexdump-c'
+          : row.ascii === 'angle'
+            ? 'od'
+            : row.ascii === 'implicit'
+              ? 'tshark'
+              : row.groupBytes === 2 && field.digits.length === 7
+                ? 'hexdump'
+                : 'od';
     draft = a.startDraft(format, n, claimed, {
       colon: field.colon,
       width: field.digits.length,
@@ -131,8 +144,14 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
     });
     state = draft.offset as OffsetState;
     if (claimed !== 0) {
-      a.report('warning', 'missing-start', n, field.start + 1,
-        `dump starts at offset ${showOffset(claimed, radices[0] as Radix)}, not 0: the bytes before it are missing`, true);
+      a.report(
+        'warning',
+        'missing-start',
+        n,
+        field.start + 1,
+        `dump starts at offset ${showOffset(claimed, radices[0] as Radix)}, not 0: the bytes before it are missing`,
+        true,
+      );
     }
   }
   if (draft === undefined || state === undefined) return;
@@ -187,6 +206,12 @@ function finalOffset(a: PacketAssembler, draft: Draft, state: OffsetState, n: nu
   }
   if (state.lastRowHadErrors) return;
   const read = draft.sink.length;
-  a.report('warning', 'length-mismatch', n, field.start + 1,
-    `final offset ${showOffset(claimed, radix)} does not match the ${plural(read, 'byte')} read (${showOffset(expected, radix)})`, true);
+  a.report(
+    'warning',
+    'length-mismatch',
+    n,
+    field.start + 1,
+    `final offset ${showOffset(claimed, radix)} does not match the ${plural(read, 'byte')} read (${showOffset(expected, radix)})`,
+    true,
+  );
 }

@@ -194,7 +194,10 @@ export function readOffsetRow(line: string, field: OffsetField, context: RowCont
   const pipe = line.indexOf('|', field.end);
   if (pipe >= 0) {
     const lastPipe = line.lastIndexOf('|', lineEnd - 1);
-    candidates.push({ at: pipe, read: () => readRow(line, field, context, pipe, 'pipe', line.slice(pipe + 1, lastPipe > pipe ? lastPipe : lineEnd)) });
+    candidates.push({
+      at: pipe,
+      read: () => readRow(line, field, context, pipe, 'pipe', line.slice(pipe + 1, lastPipe > pipe ? lastPipe : lineEnd)),
+    });
   }
   const gt = line.indexOf('>', field.end);
   if (gt >= 0 && lineEnd - 1 > gt && line.charCodeAt(lineEnd - 1) === 0x3c) {
@@ -268,7 +271,12 @@ function readRow(
         ascii = 'implicit';
         if (cut <= validPrefix) {
           const at = (groups[cut] as Group).token.start;
-          problems.push({ severity: 'warning', code: 'ascii-mismatch', column: at, text: 'the ASCII column does not show the bytes of this row' });
+          problems.push({
+            severity: 'warning',
+            code: 'ascii-mismatch',
+            column: at,
+            text: 'the ASCII column does not show the bytes of this row',
+          });
         }
       }
     }
@@ -289,7 +297,12 @@ function readRow(
     } else if (groupBytes > 1 && delimitedAsciiAgrees(asciiText, flatten(hexGroups, hexGroups.length, 'little'))) {
       order = 'little';
     } else if (problems.length === 0) {
-      problems.push({ severity: 'warning', code: 'ascii-mismatch', column: hexEnd + 1, text: 'the ASCII column does not show the bytes of this row' });
+      problems.push({
+        severity: 'warning',
+        code: 'ascii-mismatch',
+        column: hexEnd + 1,
+        text: 'the ASCII column does not show the bytes of this row',
+      });
     }
   }
 

@@ -76,11 +76,24 @@ export class HexDumpParser {
   overlong(n: number, limit: number): void {
     const a = this.#a;
     if (this.#array !== undefined) {
-      a.report('error', 'unterminated', this.#array.line, this.#array.column + 1, `array literal opened here is not closed before line ${n}, which is longer than ${limit} characters`, true);
+      a.report(
+        'error',
+        'unterminated',
+        this.#array.line,
+        this.#array.column + 1,
+        `array literal opened here is not closed before line ${n}, which is longer than ${limit} characters`,
+        true,
+      );
       this.#array = undefined;
     }
     a.flushSkipped();
-    a.push({ severity: 'warning', code: 'line-too-long', message: `line ${n}, column 1: longer than ${limit} characters: skipped`, line: n, column: 1 });
+    a.push({
+      severity: 'warning',
+      code: 'line-too-long',
+      message: `line ${n}, column 1: longer than ${limit} characters: skipped`,
+      line: n,
+      column: 1,
+    });
     this.#prose(n);
     a.flushSkipped();
   }
@@ -164,7 +177,14 @@ export class HexDumpParser {
   finish(): HexDumpResult {
     const a = this.#a;
     if (this.#array !== undefined) {
-      a.report('error', 'unterminated', this.#array.line, this.#array.column + 1, `array literal opened here is not closed (expected '${this.#array.closer}')`, true);
+      a.report(
+        'error',
+        'unterminated',
+        this.#array.line,
+        this.#array.column + 1,
+        `array literal opened here is not closed (expected '${this.#array.closer}')`,
+        true,
+      );
       this.#array = undefined;
     }
     a.closeDraft();

@@ -20,17 +20,7 @@
  * | `hexdump`   | `0000000 4153 504d …` (7-digit hex offset, 16-bit words)        | `hexdump` without flags                     |
  * | `od`        | `000000 53 41 4d 50 …`, optionally `  >SAMP…<`                  | `od -t x1`, `od -t x1z`, `od -t x2`, text2pcap input |
  */
-export type HexDumpFormat =
-  | 'bare'
-  | 'prefixed'
-  | 'escaped'
-  | 'c-array'
-  | 'tshark'
-  | 'xxd'
-  | 'tcpdump'
-  | 'hexdump-c'
-  | 'hexdump'
-  | 'od';
+export type HexDumpFormat = 'bare' | 'prefixed' | 'escaped' | 'c-array' | 'tshark' | 'xxd' | 'tcpdump' | 'hexdump-c' | 'hexdump' | 'od';
 
 /**
  * What a tshark / Wireshark data-source pane holds. `tshark -x` prints one pane per data source

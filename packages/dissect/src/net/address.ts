@@ -30,8 +30,7 @@ export function formatIPv6(bytes: Uint8Array, pos: number): string {
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((bytes[pos + i]! << 8) | bytes[pos + i + 1]!);
 
-  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0
-    && groups[5] === 0xffff) {
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
     return `::ffff:${formatIPv4(bytes, pos + 12)}`;
   }
 
@@ -52,7 +51,11 @@ export function formatIPv6(bytes: Uint8Array, pos: number): string {
     i = j;
   }
 
-  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   if (bestStart < 0) return hex(0, 8);
   return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }

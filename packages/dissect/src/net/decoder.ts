@@ -15,9 +15,7 @@
 import { timestampToNumber } from '../capture/timestamp.ts';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { findNetworkLayer, type NetworkLocation } from './link.ts';
-import {
-  Reassembler, type AddResult, type DroppedDatagram, type ReassemblyLimits, type ReassemblyStats,
-} from './reassembly.ts';
+import { Reassembler, type AddResult, type DroppedDatagram, type ReassemblyLimits, type ReassemblyStats } from './reassembly.ts';
 import type { DecodedFrame, FrameInput, SkippedFrame, SkipReason, UdpDatagram } from './types.ts';
 
 const PROTOCOL_UDP = 17;
@@ -79,9 +77,7 @@ export class UdpDecoder {
     this.reassembler?.expire(this.time);
     const problem = findNetworkLayer(frame.linkType, frame.data, this.location);
     if (problem !== undefined) return skipped(problem[0], problem[1]);
-    return this.location.ipVersion === 4
-      ? this.ipv4(frame.data, this.location.offset)
-      : this.ipv6(frame.data, this.location.offset);
+    return this.location.ipVersion === 4 ? this.ipv4(frame.data, this.location.offset) : this.ipv6(frame.data, this.location.offset);
   }
 
   /** Ends the capture: datagrams still incomplete are reported to `onDrop` as 'end-of-capture'. */
@@ -121,9 +117,18 @@ export class UdpDecoder {
     if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 4, src, dst, 0);
     if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
     const result = this.reassembler.add({
-      ipVersion: 4, src, dst, protocol, id: u16(data, start + 4), start: fragmentOffset, more,
-      data: data.subarray(start + headerLength, end), dataOffset: start + headerLength, frame: this.frameIndex,
-      time: this.time, truncated: cut,
+      ipVersion: 4,
+      src,
+      dst,
+      protocol,
+      id: u16(data, start + 4),
+      start: fragmentOffset,
+      more,
+      data: data.subarray(start + headerLength, end),
+      dataOffset: start + headerLength,
+      frame: this.frameIndex,
+      time: this.time,
+      truncated: cut,
     });
     return this.reassembled(result, 4, src, dst);
   }
@@ -161,15 +166,28 @@ export class UdpDecoder {
         pos += 8;
         continue;
       }
-      if (fragmentNext !== PROTOCOL_UDP && fragmentNext !== IPV6_ROUTING && fragmentNext !== IPV6_DESTINATION
-        && fragmentNext !== IPV6_AUTHENTICATION) {
+      if (
+        fragmentNext !== PROTOCOL_UDP &&
+        fragmentNext !== IPV6_ROUTING &&
+        fragmentNext !== IPV6_DESTINATION &&
+        fragmentNext !== IPV6_AUTHENTICATION
+      ) {
         return skipped('not-udp', `IPv6 fragment of IP protocol ${fragmentNext}`);
       }
       if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
       const id = ((data[pos + 4]! << 24) | (data[pos + 5]! << 16) | (data[pos + 6]! << 8) | data[pos + 7]!) >>> 0;
       const result = this.reassembler.add({
-        ipVersion: 6, src, dst, protocol: fragmentNext, id, start: fragmentOffset, more,
-        data: data.subarray(pos + 8, end), dataOffset: pos + 8, frame: this.frameIndex, time: this.time,
+        ipVersion: 6,
+        src,
+        dst,
+        protocol: fragmentNext,
+        id,
+        start: fragmentOffset,
+        more,
+        data: data.subarray(pos + 8, end),
+        dataOffset: pos + 8,
+        frame: this.frameIndex,
+        time: this.time,
         truncated: cut,
       });
       return this.reassembled(result, 6, src, dst);
@@ -197,8 +215,17 @@ export class UdpDecoder {
    * The UDP header at `pos` and its payload up to `end` (the end of the IP payload). `base` is added to
    * offsets within `data` to make them offsets within the frame (non-zero for reassembled datagrams).
    */
-  private udp(data: Uint8Array, pos: number, end: number, cut: boolean, ipVersion: 4 | 6, src: string, dst: string,
-    base: number, fragments?: readonly number[]): DecodedFrame {
+  private udp(
+    data: Uint8Array,
+    pos: number,
+    end: number,
+    cut: boolean,
+    ipVersion: 4 | 6,
+    src: string,
+    dst: string,
+    base: number,
+    fragments?: readonly number[],
+  ): DecodedFrame {
     const available = end - pos;
     // A snapshot length that cuts the header after its length field still tells ports and length.
     if (available < (cut ? 6 : UDP_HEADER_LENGTH)) {
@@ -227,10 +254,8 @@ export class UdpDecoder {
  * authentication) from header type `next` at `pos`; fills `out` with the first other header. Returns a
  * message when a header runs past `end`.
  */
-function skipExtensionHeaders(data: Uint8Array, pos: number, end: number, next: number,
-  out: ChainEnd): string | undefined {
-  while (next === IPV6_HOP_BY_HOP || next === IPV6_ROUTING || next === IPV6_DESTINATION
-    || next === IPV6_AUTHENTICATION) {
+function skipExtensionHeaders(data: Uint8Array, pos: number, end: number, next: number, out: ChainEnd): string | undefined {
+  while (next === IPV6_HOP_BY_HOP || next === IPV6_ROUTING || next === IPV6_DESTINATION || next === IPV6_AUTHENTICATION) {
     if (pos + 2 > end) return `IPv6 extension header ${next} at offset ${pos} is cut off`;
     const length = next === IPV6_AUTHENTICATION ? (data[pos + 1]! + 2) * 4 : (data[pos + 1]! + 1) * 8;
     if (pos + length > end) return `IPv6 extension header ${next} at offset ${pos} runs past the packet`;

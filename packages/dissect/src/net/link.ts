@@ -39,8 +39,11 @@ export interface NetworkLocation {
  * Finds the IP header of a frame. Fills `out` and returns undefined, or returns why the frame has no IP
  * layer this decoder can reach: `'link-type'` or `'not-ip'` / `'malformed'` with a detail string.
  */
-export function findNetworkLayer(linkType: number, data: Uint8Array,
-  out: NetworkLocation): [reason: 'link-type' | 'not-ip' | 'malformed', detail: string] | undefined {
+export function findNetworkLayer(
+  linkType: number,
+  data: Uint8Array,
+  out: NetworkLocation,
+): [reason: 'link-type' | 'not-ip' | 'malformed', detail: string] | undefined {
   switch (linkType) {
     case LINKTYPE.ETHERNET:
       return etherType(data, 12, out);
@@ -73,8 +76,7 @@ export function findNetworkLayer(linkType: number, data: Uint8Array,
  * Reads the EtherType at `typePos`, stepping over any stack of VLAN tags (802.1Q 0x8100, 802.1ad 0x88a8,
  * the pre-standard 0x9100). The header after the type starts at `next` (default: right after it).
  */
-function etherType(data: Uint8Array, typePos: number, out: NetworkLocation,
-  next = typePos + 2): ReturnType<typeof findNetworkLayer> {
+function etherType(data: Uint8Array, typePos: number, out: NetworkLocation, next = typePos + 2): ReturnType<typeof findNetworkLayer> {
   if (data.length < next) return ['malformed', `frame of ${data.length} bytes ends inside the link-layer header`];
   let type = (data[typePos]! << 8) | data[typePos + 1]!;
   let pos = next;

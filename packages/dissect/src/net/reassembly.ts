@@ -44,14 +44,7 @@ export const DEFAULT_REASSEMBLY_LIMITS: ReassemblyLimits = Object.freeze({
 
 /** Why a fragmented datagram was given up on. */
 export type DropReason =
-  | 'timeout'
-  | 'overlap'
-  | 'invalid-fragment'
-  | 'truncated-fragment'
-  | 'too-large'
-  | 'datagram-limit'
-  | 'byte-limit'
-  | 'end-of-capture';
+  'timeout' | 'overlap' | 'invalid-fragment' | 'truncated-fragment' | 'too-large' | 'datagram-limit' | 'byte-limit' | 'end-of-capture';
 
 /** A datagram given up on, as reported to `onDrop` and counted in the stats. */
 export interface DroppedDatagram {
@@ -140,15 +133,24 @@ export class Reassembler {
     duplicates: 0,
     lateFragments: 0,
     dropped: {
-      'timeout': 0, 'overlap': 0, 'invalid-fragment': 0, 'truncated-fragment': 0, 'too-large': 0,
-      'datagram-limit': 0, 'byte-limit': 0, 'end-of-capture': 0,
+      timeout: 0,
+      overlap: 0,
+      'invalid-fragment': 0,
+      'truncated-fragment': 0,
+      'too-large': 0,
+      'datagram-limit': 0,
+      'byte-limit': 0,
+      'end-of-capture': 0,
     },
   };
   /** In order of first fragment seen, which is what expiry and eviction walk. */
   private readonly pending = new Map<string, Pending>();
   private pendingBytes = 0;
 
-  constructor(limits: Partial<ReassemblyLimits> = {}, private readonly onDrop?: (dropped: DroppedDatagram) => void) {
+  constructor(
+    limits: Partial<ReassemblyLimits> = {},
+    private readonly onDrop?: (dropped: DroppedDatagram) => void,
+  ) {
     this.limits = { ...DEFAULT_REASSEMBLY_LIMITS, ...limits };
   }
 
@@ -186,8 +188,16 @@ export class Reassembler {
     let entry = this.pending.get(key);
     if (entry === undefined) {
       entry = {
-        fragment, firstSeen: fragment.time, frames: [], pieces: [], totalLength: -1, received: 0, held: 0,
-        dropped: undefined, firstDataOffset: -1, protocol: -1,
+        fragment,
+        firstSeen: fragment.time,
+        frames: [],
+        pieces: [],
+        totalLength: -1,
+        received: 0,
+        held: 0,
+        dropped: undefined,
+        firstDataOffset: -1,
+        protocol: -1,
       };
       this.pending.set(key, entry);
       for (const [oldKey, old] of this.pending) {
@@ -205,8 +215,11 @@ export class Reassembler {
     const end = start + data.length;
     if (fragment.truncated) return this.reject(entry, 'truncated-fragment');
     if (end > this.limits.maxDatagramBytes) return this.reject(entry, 'too-large');
-    if (fragment.more ? data.length % 8 !== 0 || (entry.totalLength >= 0 && end > entry.totalLength)
-      : (entry.totalLength >= 0 && entry.totalLength !== end) || entry.pieces.some((p) => p.end > end)) {
+    if (
+      fragment.more
+        ? data.length % 8 !== 0 || (entry.totalLength >= 0 && end > entry.totalLength)
+        : (entry.totalLength >= 0 && entry.totalLength !== end) || entry.pieces.some((p) => p.end > end)
+    ) {
       return this.reject(entry, 'invalid-fragment');
     }
 

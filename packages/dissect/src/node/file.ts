@@ -43,7 +43,12 @@ class Reader {
   #used: Buffer[] = [];
   #free: Buffer[] = [];
 
-  constructor(path: string, options: DissectOptions, readonly chunk: number, reuse: boolean) {
+  constructor(
+    path: string,
+    options: DissectOptions,
+    readonly chunk: number,
+    reuse: boolean,
+  ) {
     this.#fd = openSync(path, 'r');
     this.#parser = new CaptureParser(options.capture);
     this.#reused = reuse ? Buffer.allocUnsafe(chunk) : undefined;
@@ -86,7 +91,12 @@ class Reader {
  * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many
  * bytes each pass reads at a time (64 KiB).
  */
-export async function* dissectCaptureFile(path: string, options: DissectOptions = {}, stats: DissectStats = newStats(), chunk = CHUNK): AsyncGenerator<DissectBatch> {
+export async function* dissectCaptureFile(
+  path: string,
+  options: DissectOptions = {},
+  stats: DissectStats = newStats(),
+  chunk = CHUNK,
+): AsyncGenerator<DissectBatch> {
   const links = new LinkPass(linkOptions(options), stats);
   const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
@@ -110,8 +120,12 @@ export async function* dissectCaptureFile(path: string, options: DissectOptions 
         head = 0;
       }
       const item = behind[head++]!;
-      if (item.kind === 'error') throw new Error(`${path}: the second pass met an error the first did not (${item.message}): was the file changed while it was read?`);
-      if (item.index !== facts.first) throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
+      if (item.kind === 'error')
+        throw new Error(
+          `${path}: the second pass met an error the first did not (${item.message}): was the file changed while it was read?`,
+        );
+      if (item.index !== facts.first)
+        throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
       const p = maker.frame(item, facts.shift());
       if (p) out.push(p);
     }

@@ -55,18 +55,23 @@ const STDIN_NAMES = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
 /** The name of an input in messages. */
 export const inputName = (path: string): string => (path === '-' ? 'stdin' : path);
 
-const refusal = (name: string, s: Sniffed, inside = ''): InputError => new InputError(
-  s.looks === 'empty' ? 'empty' : 'not-a-capture', name,
-  s.looks === 'empty'
-    ? `${name}: ${inside ? `${inside}, holds nothing` : 'empty (no bytes at all)'}`
-    : `${name}: not a capture (pcap, pcapng) or a hex dump${inside ? `, ${inside}` : ''}: it starts with ${s.first}, ${s.looks}`,
-);
+const refusal = (name: string, s: Sniffed, inside = ''): InputError =>
+  new InputError(
+    s.looks === 'empty' ? 'empty' : 'not-a-capture',
+    name,
+    s.looks === 'empty'
+      ? `${name}: ${inside ? `${inside}, holds nothing` : 'empty (no bytes at all)'}`
+      : `${name}: not a capture (pcap, pcapng) or a hex dump${inside ? `, ${inside}` : ''}: it starts with ${s.first}, ${s.looks}`,
+  );
 
 /**
  * The first chunks of a stream, enough to sniff (`want` bytes, or fewer if the capture magic
  * settles it, or the stream ends), and the whole stream again, those chunks first.
  */
-async function peek(source: AsyncIterable<Uint8Array>, want: number): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array>; close: () => Promise<unknown> }> {
+async function peek(
+  source: AsyncIterable<Uint8Array>,
+  want: number,
+): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array>; close: () => Promise<unknown> }> {
   const iterator = source[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   let length = 0;
@@ -162,7 +167,10 @@ export async function openInput(path: string): Promise<OpenedInput> {
     await outer.close();
     throw refusal(name, s);
   }
-  if (s.format !== 'gzip') return s.format === 'text' ? { kind: 'text', gzip: false, chunks: outer.chunks } : { kind: 'capture', format: s.format, gzip: false, chunks: outer.chunks };
+  if (s.format !== 'gzip')
+    return s.format === 'text'
+      ? { kind: 'text', gzip: false, chunks: outer.chunks }
+      : { kind: 'capture', format: s.format, gzip: false, chunks: outer.chunks };
   const inner = await peek(gunzip(name, outer.chunks), HEAD);
   const t = sniffInput(inner.head);
   if (t.format === undefined || t.format === 'gzip') {
@@ -170,5 +178,7 @@ export async function openInput(path: string): Promise<OpenedInput> {
     await outer.close();
     throw refusal(name, t.format === 'gzip' ? { ...t, looks: 'gzip inside gzip' } : t, 'gzip-compressed');
   }
-  return t.format === 'text' ? { kind: 'text', gzip: true, chunks: inner.chunks } : { kind: 'capture', format: t.format, gzip: true, chunks: inner.chunks };
+  return t.format === 'text'
+    ? { kind: 'text', gzip: true, chunks: inner.chunks }
+    : { kind: 'capture', format: t.format, gzip: true, chunks: inner.chunks };
 }

@@ -4,7 +4,7 @@
  * (about one request timeout of capture): 35 bytes a frame, no reference for the collector
  * to walk (a layout and a time resolution are kept as small numbers).
  */
-import type { Direction, Layout } from '@gamequery/codec';
+import type { Direction, QueryLayout } from '@gamequery/codec';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 import { EntryRing, Registry, float64s as float64, uint16s as uint16, uint32s as uint32, uint8s as uint8 } from '@gamequery/codec/pairing';
 import type { TimeResolution, Timestamp } from '../capture/timestamp.ts';
@@ -17,7 +17,7 @@ export const RAW = 2;
 /** A frame's facts, read back for rendering (one object, reused). */
 export interface FrameFacts {
   kind: number;
-  layout: Layout<any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  layout: QueryLayout | undefined;
   direction: Direction;
   /** 0: none. */
   requestIn: number;
@@ -63,13 +63,23 @@ export class FactRing {
   /** The layout's number in {@link #layouts}. */
   #layout = uint16(1024);
   readonly #resolutions = new Registry<TimeResolution>();
-  readonly #layouts = new Registry<Layout<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly #layouts = new Registry<QueryLayout>();
   /** Reasons, for the few frames that have one. */
   readonly #unanswered = new Map<number, string>();
   readonly #unmatched = new Map<number, { readonly reason: string; readonly cause: UnmatchedCause }>();
   readonly #out: FrameFacts = {
-    kind: NONE, layout: undefined, direction: 'request', requestIn: 0, responseIn: 0, duplicateOf: 0, requestTime: null, unanswered: undefined, unmatched: undefined, unmatchedCause: undefined,
-    ambiguous: false, secrets: undefined,
+    kind: NONE,
+    layout: undefined,
+    direction: 'request',
+    requestIn: 0,
+    responseIn: 0,
+    duplicateOf: 0,
+    requestTime: null,
+    unanswered: undefined,
+    unmatched: undefined,
+    unmatchedCause: undefined,
+    ambiguous: false,
+    secrets: undefined,
   };
   /** Secrets by frame, for the few RCON frames that echo one (one array per exchange, shared by its frames). */
   readonly #secrets = new Map<number, readonly string[]>();
@@ -118,7 +128,7 @@ export class FactRing {
   }
 
   /** Frame `frame` reads as `layout` in `direction`; its facts are final. */
-  decoded(frame: number, layout: Layout<any>, direction: Direction): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  decoded(frame: number, layout: QueryLayout, direction: Direction): void {
     if (!this.#ring.holds(frame)) return;
     const s = this.#ring.slot(frame);
     this.#kind[s] = DECODED;
@@ -195,7 +205,8 @@ export class FactRing {
     o.duplicateOf = this.#duplicateOf[s]!;
     o.ambiguous = this.#ambiguous[s] === 1;
     const resolution = this.#timed[s] ? this.#resolution[s]! : 0;
-    o.requestTime = resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
+    o.requestTime =
+      resolution !== 0 ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions.value(resolution - 1) } : null;
     o.unanswered = this.#unanswered.size ? take(this.#unanswered, frame) : undefined;
     const unmatched = this.#unmatched.size ? take(this.#unmatched, frame) : undefined;
     o.unmatched = unmatched?.reason;

@@ -10,7 +10,15 @@
  * a frame for one request timeout of capture, and what the pairer remembers (compact too).
  */
 import { rconRequest, rconSecrets, textCodec, type Charset, type CodecOptions, type Decoded } from '@gamequery/codec';
-import { KeyTable, QueryPairer, pairingPart, type Datagram, type Endpoint, type PacketDecoder, type PairingEvent } from '@gamequery/codec/pairing';
+import {
+  KeyTable,
+  QueryPairer,
+  pairingPart,
+  type Datagram,
+  type Endpoint,
+  type PacketDecoder,
+  type PairingEvent,
+} from '@gamequery/codec/pairing';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { UdpDecoder } from '../net/decoder.ts';
 import type { FrameInput, UdpDatagram } from '../net/types.ts';
@@ -58,7 +66,9 @@ export class LinkPass {
     this.stats = stats;
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#pairer = new QueryPairer<number>({
-      timeoutMs: options.timeoutMs, decode: this.#decode, retain: this.#retain,
+      timeoutMs: options.timeoutMs,
+      decode: this.#decode,
+      retain: this.#retain,
       ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
       ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
       ...(options.charset ? { charset: options.charset } : {}),
@@ -85,7 +95,16 @@ export class LinkPass {
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): void {
     const unknown = { ip: '0.0.0.0', port: 0 };
-    this.#take(index, null, { kind: 'udp', ipVersion: 4, src: unknown, dst: unknown, payload, payloadOffset: 0, udpLength: payload.length + 8, truncated: false });
+    this.#take(index, null, {
+      kind: 'udp',
+      ipVersion: 4,
+      src: unknown,
+      dst: unknown,
+      payload,
+      payloadOffset: 0,
+      udpLength: payload.length + 8,
+      truncated: false,
+    });
   }
 
   /** The input ended: pending requests are unanswered, every frame is final. */
@@ -97,7 +116,13 @@ export class LinkPass {
   #take(frame: number, timestamp: Timestamp | null, udp: UdpDatagram): void {
     const time = (this.#lastTime = this.#nanos(timestamp));
     this.facts.open(frame, true, timestamp);
-    const d: Datagram<number> = { bytes: udp.payload, from: this.#endpoint(udp.src.ip, udp.src.port), to: this.#endpoint(udp.dst.ip, udp.dst.port), time, meta: frame };
+    const d: Datagram<number> = {
+      bytes: udp.payload,
+      from: this.#endpoint(udp.src.ip, udp.src.port),
+      to: this.#endpoint(udp.dst.ip, udp.dst.port),
+      time,
+      meta: frame,
+    };
     this.#truncated = udp.truncated;
     this.#apply(this.#pairer.receive(d));
   }
@@ -173,7 +198,9 @@ export class LinkPass {
       let decoded: Decoded<Record<string, unknown>> | undefined;
       try {
         decoded = layout.decode(d.bytes, codec);
-      } catch { /* cut short: what was read pairs */ }
+      } catch {
+        /* cut short: what was read pairs */
+      }
       if (decoded) return { value: pairingPart(decoded.value), bytesRead: decoded.bytesRead, warnings: decoded.warnings };
       const a = layout.annotate(d.bytes, codec);
       return { value: pairingPart(a.partial as Record<string, unknown>), bytesRead: a.bytesRead, warnings: a.warnings };
@@ -272,7 +299,11 @@ export class LinkPass {
  * except where pairing reads a value (a Minecraft token), and decoded where it does not
  * decode, for the typed error the pairer reports.
  */
-function checked(bytes: Uint8Array, layout: Parameters<PacketDecoder<number>>[1], codec: CodecOptions | undefined): Decoded<Record<string, unknown>> {
+function checked(
+  bytes: Uint8Array,
+  layout: Parameters<PacketDecoder<number>>[1],
+  codec: CodecOptions | undefined,
+): Decoded<Record<string, unknown>> {
   if (!readsValue(layout)) {
     const n = layout.measure(bytes, codec);
     if (n >= 0) return { value: NO_VALUE, bytesRead: n, warnings: NO_WARNINGS };

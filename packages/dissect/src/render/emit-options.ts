@@ -13,6 +13,13 @@ const emitOptionsOf = new WeakMap<CodecOptions, readonly [masked: EmitTreeOption
 /** What the compiled emitters are told (charset, secrets, the tree's indent), made once per record maker's codec options. */
 export function emitOptions(codec: CodecOptions, showSecrets: boolean): EmitTreeOptions {
   let both = emitOptionsOf.get(codec);
-  if (!both) emitOptionsOf.set(codec, (both = [{ ...codec, showSecrets: false, indent: 1 }, { ...codec, showSecrets: true, indent: 1 }]));
+  if (!both)
+    emitOptionsOf.set(
+      codec,
+      (both = [
+        { ...codec, showSecrets: false, indent: 1 },
+        { ...codec, showSecrets: true, indent: 1 },
+      ]),
+    );
   return both[showSecrets ? 1 : 0];
 }

@@ -2,10 +2,18 @@
  * A `tshark -x`-style hex pane: 4-digit hex offset, 16 bytes, ASCII. Bytes covered by
  * highlighted ranges are shown in reverse video on a TTY, or in brackets otherwise.
  */
-export interface ByteRange { readonly offset: number; readonly length: number }
+export interface ByteRange {
+  readonly offset: number;
+  readonly length: number;
+}
 
 /** `masked` bytes (secrets) print as `**` and `*`. */
-export function hexPane(bytes: Uint8Array, highlight: readonly ByteRange[] = [], colour = false, masked: readonly ByteRange[] = []): string[] {
+export function hexPane(
+  bytes: Uint8Array,
+  highlight: readonly ByteRange[] = [],
+  colour = false,
+  masked: readonly ByteRange[] = [],
+): string[] {
   const marked = new Uint8Array(bytes.length);
   for (const r of highlight) marked.fill(1, Math.max(0, r.offset), Math.min(bytes.length, r.offset + r.length));
   const hidden = new Uint8Array(bytes.length);
@@ -17,7 +25,10 @@ export function hexPane(bytes: Uint8Array, highlight: readonly ByteRange[] = [],
     let hex = '';
     let ascii = '';
     for (let i = row; i < row + 16; i++) {
-      if (i >= bytes.length) { hex += '   '; continue; }
+      if (i >= bytes.length) {
+        hex += '   ';
+        continue;
+      }
       const b = bytes[i]!;
       const h = hidden[i] ? '**' : b.toString(16).padStart(2, '0');
       const a = hidden[i] ? '*' : b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.';

@@ -26,7 +26,11 @@ type PageNode = [string, number, number, PageNode[], string, number?];
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a script element: nothing in it may close the element or open a comment. */
-const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (v: unknown): string =>
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /**
  * Writes one self-contained HTML page of a dissection into a {@link ByteSink}, packet by packet (see the
@@ -38,17 +42,22 @@ export class HtmlWriter {
   #shown = 0;
   #omitted = 0;
 
-  constructor(readonly sink: ByteSink, readonly options: HtmlOptions = {}) {
+  constructor(
+    readonly sink: ByteSink,
+    readonly options: HtmlOptions = {},
+  ) {
     this.#limit = options.limit ?? 10_000;
     this.#showSecrets = !!options.showSecrets;
     const title = escapeHtml(options.title ?? 'gamequery');
-    sink.raw(`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-      `<meta name="color-scheme" content="light dark"><title>${title}</title><style>${PAGE_STYLE}</style></head>\n` +
-      `<body><header><h1>${title}</h1><p id="notice" role="status"></p></header>\n` +
-      `<main><section id="list-pane" aria-label="Packets"><table id="list"><thead><tr><th>No.</th><th>Time</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Length</th><th>Info</th></tr></thead><tbody></tbody></table></section>\n` +
-      `<section id="tree-pane" aria-label="Packet details"><ul id="tree" role="tree"></ul><ul id="notes"></ul></section>\n` +
-      `<section id="hex-pane" aria-label="Packet bytes"><pre id="hex"></pre></section></main>\n` +
-      `<script type="application/json" id="packets">[\n`);
+    sink.raw(
+      `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+        `<meta name="color-scheme" content="light dark"><title>${title}</title><style>${PAGE_STYLE}</style></head>\n` +
+        `<body><header><h1>${title}</h1><p id="notice" role="status"></p></header>\n` +
+        `<main><section id="list-pane" aria-label="Packets"><table id="list"><thead><tr><th>No.</th><th>Time</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Length</th><th>Info</th></tr></thead><tbody></tbody></table></section>\n` +
+        `<section id="tree-pane" aria-label="Packet details"><ul id="tree" role="tree"></ul><ul id="notes"></ul></section>\n` +
+        `<section id="hex-pane" aria-label="Packet bytes"><pre id="hex"></pre></section></main>\n` +
+        `<script type="application/json" id="packets">[\n`,
+    );
   }
 
   /** Embeds a packet (or counts it past the limit). `start`: the capture's first frame's time. */
@@ -64,7 +73,13 @@ export class HtmlWriter {
     const node = (n: FieldNode): PageNode => {
       if (n.secret && !this.#showSecrets) hidden.push([n.offset + shift, n.length]);
       const link = n.generated && (n.abbrev.endsWith('.response_in') || n.abbrev.endsWith('.response_to')) ? Number(n.value) : undefined;
-      const out: PageNode = [lineOf(n, { showSecrets: this.#showSecrets }), n.generated ? -1 : n.offset + shift, n.generated ? 0 : n.length, (n.children ?? []).map(node), n.abbrev];
+      const out: PageNode = [
+        lineOf(n, { showSecrets: this.#showSecrets }),
+        n.generated ? -1 : n.offset + shift,
+        n.generated ? 0 : n.length,
+        (n.children ?? []).map(node),
+        n.abbrev,
+      ];
       if (link !== undefined) out.push(link);
       return out;
     };
@@ -72,7 +87,8 @@ export class HtmlWriter {
     let hex = '';
     for (let i = 0; i < bytes.length; i++) hex += bytes[i]!.toString(16).padStart(2, '0');
     // A secret's bytes are not in the page at all unless shown: '**' in their place.
-    for (const [at, length] of hidden) hex = hex.slice(0, at * 2) + '**'.repeat(Math.max(0, Math.min(length, bytes.length - at))) + hex.slice((at + length) * 2);
+    for (const [at, length] of hidden)
+      hex = hex.slice(0, at * 2) + '**'.repeat(Math.max(0, Math.min(length, bytes.length - at))) + hex.slice((at + length) * 2);
     const notes: string[] = [];
     if (p.unanswered) notes.push(`No response: ${p.unanswered}`);
     if (p.duplicateOf !== undefined) notes.push(`Duplicate response to frame ${p.duplicateOf}`);
@@ -82,7 +98,21 @@ export class HtmlWriter {
     for (const w of p.warnings) notes.push(`Warning: ${w.message}`);
     if (p.malformed) notes.push(`Malformed: ${p.malformed.message}`);
     const links = { r: p.responseIn, q: p.requestIn, u: p.duplicateOf };
-    const entry = { n: c.frame, t: c.time, s: c.source, d: c.destination, p: c.protocol, l: c.length, i: p.summary, k: pairingNotes(p).trim(), x: hex, o: shift, f: tree, w: notes, ...links };
+    const entry = {
+      n: c.frame,
+      t: c.time,
+      s: c.source,
+      d: c.destination,
+      p: c.protocol,
+      l: c.length,
+      i: p.summary,
+      k: pairingNotes(p).trim(),
+      x: hex,
+      o: shift,
+      f: tree,
+      w: notes,
+      ...links,
+    };
     this.sink.raw(`${this.#shown ? ',\n' : ''}${scriptJson(entry)}`);
     this.#shown++;
   }
@@ -90,6 +120,8 @@ export class HtmlWriter {
   /** Closes the page; `errors` (a damaged capture) are shown above the list. */
   end(errors: readonly string[] = []): void {
     const info = { shown: this.#shown, omitted: this.#omitted, limit: this.#limit, errors };
-    this.sink.raw(`\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n<script>${PAGE_SCRIPT}</script>\n</body></html>\n`);
+    this.sink.raw(
+      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
+    );
   }
 }

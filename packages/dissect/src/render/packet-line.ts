@@ -117,7 +117,6 @@ export function writePacketLine(p: PacketRecord, sink: ByteSink, options: Render
   sink.ascii('}');
 }
 
-
 const IP = asciiBytes('{"ip":"');
 const PORT = asciiBytes('","port":');
 

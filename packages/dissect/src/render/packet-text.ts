@@ -136,7 +136,9 @@ function generatedPicks(picks: readonly string[], protocol: string): readonly (U
   let heads = byProtocol.get(protocol);
   if (!heads) {
     // In generatedNodes' order, with its abbreviations.
-    heads = ['response_in', 'response_to', 'time'].map((name) => `${protocol}.${name}`).map((abbrev) => (picks.includes(abbrev) ? asciiBytes(`    ${abbrev}: `) : undefined));
+    heads = ['response_in', 'response_to', 'time']
+      .map((name) => `${protocol}.${name}`)
+      .map((abbrev) => (picks.includes(abbrev) ? asciiBytes(`    ${abbrev}: `) : undefined));
     byProtocol.set(protocol, heads);
   }
   return heads;

@@ -88,15 +88,25 @@ export function packetJson(p: PacketRecord, options: RenderOptions = {}): Record
 
 /** The JSON of the nodes of the tree that `-e` selects, without their children. */
 export function pickedJson(p: PacketRecord, abbrevs: readonly string[], secrets: boolean): JsonNode[] {
-  return [...walkNodes(p.fields)].filter((n) => abbrevs.includes(n.abbrev)).map((n) => ({ ...nodeJson(n, secrets), children: undefined })) as JsonNode[];
+  return [...walkNodes(p.fields)]
+    .filter((n) => abbrevs.includes(n.abbrev))
+    .map((n) => ({ ...nodeJson(n, secrets), children: undefined })) as JsonNode[];
 }
 
 function packetDocument(p: PacketRecord, fields: unknown): Record<string, unknown> {
   // Optional keys are added in place (not spread): this runs once per packet of a capture.
   const doc: Record<string, unknown> = {
-    frame: p.frame, captureTime: p.captureTime, src: { ip: p.src.ip, port: p.src.port }, dst: { ip: p.dst.ip, port: p.dst.port },
-    protocol: p.protocol, direction: p.direction, message: p.message, layout: p.layout, summary: p.summary,
-    payloadOffset: p.payloadOffset, payloadLength: p.payloadLength,
+    frame: p.frame,
+    captureTime: p.captureTime,
+    src: { ip: p.src.ip, port: p.src.port },
+    dst: { ip: p.dst.ip, port: p.dst.port },
+    protocol: p.protocol,
+    direction: p.direction,
+    message: p.message,
+    layout: p.layout,
+    summary: p.summary,
+    payloadOffset: p.payloadOffset,
+    payloadLength: p.payloadLength,
   };
   if (p.fragments) doc['fragments'] = p.fragments;
   doc['fields'] = fields;

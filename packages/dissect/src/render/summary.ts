@@ -13,7 +13,6 @@ import { packetHexPane, type RenderOptions } from './packet.ts';
 /** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
 const PROTOCOL_COLUMN: Record<string, string> = { samp: 'SAMP', vcmp: 'VCMP', mcquery: 'MCQUERY' };
 
-
 /** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
 export function secondsAsMs(seconds: string): string {
   const negative = seconds.startsWith('-');

@@ -15,7 +15,7 @@ export interface TextOptions {
 
 /** The text a node shows: its `show`, or its mask when it is a secret and secrets are not shown. */
 export function showOf(node: FieldNode, options: TextOptions = {}): string {
-  return node.secret && !options.showSecrets ? node.masked ?? MASK : node.show;
+  return node.secret && !options.showSecrets ? (node.masked ?? MASK) : node.show;
 }
 
 /** One line of text for a node, without indentation. */

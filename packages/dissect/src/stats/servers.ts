@@ -140,8 +140,21 @@ export class ServerStats {
     let s = this.#servers.get(key);
     if (!s) {
       s = {
-        ip: e.ip, port: e.port, protocol, requests: new Map(), replies: 0, answered: 0, unanswered: 0, duplicates: 0,
-        late: 0, unmatched: 0, malformed: 0, rtt: new RttDigest(), timed: new Set(), players: null, hostname: null,
+        ip: e.ip,
+        port: e.port,
+        protocol,
+        requests: new Map(),
+        replies: 0,
+        answered: 0,
+        unanswered: 0,
+        duplicates: 0,
+        late: 0,
+        unmatched: 0,
+        malformed: 0,
+        rtt: new RttDigest(),
+        timed: new Set(),
+        players: null,
+        hostname: null,
       };
       this.#servers.set(key, s);
     }
@@ -149,9 +162,15 @@ export class ServerStats {
   }
 
   report(): StatsReport {
-    const states = [...this.#servers.values()].sort((a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port);
+    const states = [...this.#servers.values()].sort(
+      (a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port,
+    );
     const servers = states.map((s): ServerReport => ({
-      server: { ip: s.ip, port: s.port }, protocol: s.protocol, ...counts([s], s.rtt), players: s.players, hostname: s.hostname,
+      server: { ip: s.ip, port: s.port },
+      protocol: s.protocol,
+      ...counts([s], s.rtt),
+      players: s.players,
+      hostname: s.hostname,
     }));
     const all = new RttDigest();
     for (const s of states) all.merge(s.rtt);
@@ -161,13 +180,27 @@ export class ServerStats {
 
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const requests: Record<string, number> = {};
-  const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number => states.reduce((n, s) => n + s[k], 0);
+  const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number =>
+    states.reduce((n, s) => n + s[k], 0);
   for (const s of states) for (const [m, n] of s.requests) requests[m] = (requests[m] ?? 0) + n;
   const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
   return {
-    requests, replies: sum('replies'), answered: sum('answered'), unanswered: sum('unanswered'), duplicates: sum('duplicates'),
-    late: sum('late'), unmatched: sum('unmatched'), malformed: sum('malformed'),
-    rtt: { count: rtt.count, min: ms(rtt.min), median: ms(rtt.quantile(0.5)), p95: ms(rtt.quantile(0.95)), max: ms(rtt.max), exact: rtt.exact },
+    requests,
+    replies: sum('replies'),
+    answered: sum('answered'),
+    unanswered: sum('unanswered'),
+    duplicates: sum('duplicates'),
+    late: sum('late'),
+    unmatched: sum('unmatched'),
+    malformed: sum('malformed'),
+    rtt: {
+      count: rtt.count,
+      min: ms(rtt.min),
+      median: ms(rtt.quantile(0.5)),
+      p95: ms(rtt.quantile(0.95)),
+      max: ms(rtt.max),
+      exact: rtt.exact,
+    },
   };
 }
 

@@ -47,9 +47,11 @@ describe('truncated input', () => {
       } else {
         const [offset, length] = records[whole]!;
         expect(error.offset).toBe(offset);
-        expect(error.message).toBe(cut - offset < 16
-          ? `file ends ${cut - offset} bytes into the 16-byte header of a packet record at offset ${offset}`
-          : `file ends ${cut - offset} bytes into a ${length}-byte packet record at offset ${offset}`);
+        expect(error.message).toBe(
+          cut - offset < 16
+            ? `file ends ${cut - offset} bytes into the 16-byte header of a packet record at offset ${offset}`
+            : `file ends ${cut - offset} bytes into a ${length}-byte packet record at offset ${offset}`,
+        );
       }
     }
   });
@@ -75,12 +77,20 @@ describe('truncated input', () => {
   it('reads the committed cut copies (head -c 1000) up to the cut', async () => {
     const pcap = await readAll(fixture('lo-us.cut.pcap'), 64);
     expect(packetsOf(pcap)).toHaveLength(10);
-    expect(lastError(pcap)).toEqual({ kind: 'error', code: 'truncated', offset: 920,
-      message: 'file ends 80 bytes into a 93-byte packet record at offset 920' });
+    expect(lastError(pcap)).toEqual({
+      kind: 'error',
+      code: 'truncated',
+      offset: 920,
+      message: 'file ends 80 bytes into a 93-byte packet record at offset 920',
+    });
     const pcapng = await readAll(fixture('lo.cut.pcapng'), 64);
     expect(packetsOf(pcapng)).toHaveLength(7);
-    expect(lastError(pcapng)).toEqual({ kind: 'error', code: 'truncated', offset: 980,
-      message: 'file ends 20 bytes into a 128-byte Enhanced Packet Block at offset 980' });
+    expect(lastError(pcapng)).toEqual({
+      kind: 'error',
+      code: 'truncated',
+      offset: 980,
+      message: 'file ends 20 bytes into a 128-byte Enhanced Packet Block at offset 980',
+    });
   });
 
   it('does not throw from a file stream of a cut capture', async () => {
@@ -93,15 +103,22 @@ describe('truncated input', () => {
 describe('not a capture', () => {
   it('names the first bytes of something else', async () => {
     const json = new TextEncoder().encode('{"packets": []}');
-    expect(await readAll(json)).toEqual([{ kind: 'error', code: 'bad-magic', offset: 0,
-      message: 'not a pcap or pcapng file (starts 7b 22 70 61)' }]);
+    expect(await readAll(json)).toEqual([
+      { kind: 'error', code: 'bad-magic', offset: 0, message: 'not a pcap or pcapng file (starts 7b 22 70 61)' },
+    ]);
   });
 
   it('rejects a pcapng section with a bad byte-order magic', async () => {
     const bytes = fixture('lo.pcapng').slice();
     bytes.set([1, 2, 3, 4], 8);
-    expect(await readAll(bytes, 5)).toEqual([{ kind: 'error', code: 'bad-magic', offset: 0, message:
-      'Section Header Block at offset 0 has the byte-order magic 01 02 03 04, not 1a 2b 3c 4d in either byte order' }]);
+    expect(await readAll(bytes, 5)).toEqual([
+      {
+        kind: 'error',
+        code: 'bad-magic',
+        offset: 0,
+        message: 'Section Header Block at offset 0 has the byte-order magic 01 02 03 04, not 1a 2b 3c 4d in either byte order',
+      },
+    ]);
   });
 
   it('rejects unsupported versions and the modified pcap variant', async () => {
@@ -110,14 +127,20 @@ describe('not a capture', () => {
     expect(lastError(await readAll(pcap)).message).toBe('pcap version 3.4 is not supported (only 2.x)');
     const pcapng = fixture('lo.pcapng').slice();
     pcapng[12] = 2;
-    expect(lastError(await readAll(pcapng)).message).toBe('Section Header Block at offset 0: pcapng version 2.0 is not supported (only 1.x)');
+    expect(lastError(await readAll(pcapng)).message).toBe(
+      'Section Header Block at offset 0: pcapng version 2.0 is not supported (only 1.x)',
+    );
     // A later section: the packets of the first come out, then the error names where the second starts.
     const second = fixture('lo.pcapng').length;
     const two = fixture('two-sections.pcapng').slice();
     two[second + 12] = 2;
     const items = await readAll(two);
     expect(items.filter((i) => i.kind === 'packet')).toHaveLength(16);
-    expect(lastError(items)).toMatchObject({ code: 'unsupported', offset: second, message: `Section Header Block at offset ${second}: pcapng version 2.0 is not supported (only 1.x)` });
+    expect(lastError(items)).toMatchObject({
+      code: 'unsupported',
+      offset: second,
+      message: `Section Header Block at offset ${second}: pcapng version 2.0 is not supported (only 1.x)`,
+    });
     expect(lastError(await readAll(new Uint8Array([0x34, 0xcd, 0xb2, 0xa1, 2, 0])))).toMatchObject({ code: 'unsupported' });
   });
 });
@@ -145,8 +168,12 @@ describe('pcapng block lengths', () => {
   ])('stops at a block length of %i', async (length, text) => {
     const items = await readAll(withLength(length), 64);
     expect(packetsOf(items)).toHaveLength(0);
-    expect(lastError(items)).toEqual({ kind: 'error', code: 'bad-block-length', offset: epbOffset,
-      message: `Enhanced Packet Block at offset ${epbOffset} ${text}` });
+    expect(lastError(items)).toEqual({
+      kind: 'error',
+      code: 'bad-block-length',
+      offset: epbOffset,
+      message: `Enhanced Packet Block at offset ${epbOffset} ${text}`,
+    });
   });
 
   it('stops where header and trailer lengths disagree, after the packets before', async () => {
@@ -156,19 +183,26 @@ describe('pcapng block lengths', () => {
     new DataView(copy.buffer).setUint32(offset + blocks[second]!.length - 4, 999, true);
     const items = await readAll(copy, 1);
     expect(packetsOf(items)).toHaveLength(1);
-    expect(lastError(items)).toMatchObject({ code: 'bad-block-length', offset, message:
-      `Enhanced Packet Block at offset ${offset} has a total length of ${blocks[second]!.length} bytes in its header but 999 in its trailer` });
+    expect(lastError(items)).toMatchObject({
+      code: 'bad-block-length',
+      offset,
+      message: `Enhanced Packet Block at offset ${offset} has a total length of ${blocks[second]!.length} bytes in its header but 999 in its trailer`,
+    });
   });
 
   it('stops at a captured length beyond the block, an unknown interface, or a bad option', async () => {
     const beyond = file.slice();
     new DataView(beyond.buffer).setUint32(epbOffset + 20, 200, true);
-    expect(lastError(await readAll(beyond))).toMatchObject({ code: 'bad-captured-length',
-      message: `Enhanced Packet Block at offset ${epbOffset} has a captured length of 200 bytes, which does not fit in its total length of ${blocks[epbIndex]!.length}` });
+    expect(lastError(await readAll(beyond))).toMatchObject({
+      code: 'bad-captured-length',
+      message: `Enhanced Packet Block at offset ${epbOffset} has a captured length of 200 bytes, which does not fit in its total length of ${blocks[epbIndex]!.length}`,
+    });
     const unknown = file.slice();
     new DataView(unknown.buffer).setUint32(epbOffset + 8, 3, true);
-    expect(lastError(await readAll(unknown))).toMatchObject({ code: 'bad-block',
-      message: `Enhanced Packet Block at offset ${epbOffset} refers to interface 3, but its section describes 1` });
+    expect(lastError(await readAll(unknown))).toMatchObject({
+      code: 'bad-block',
+      message: `Enhanced Packet Block at offset ${epbOffset} refers to interface 3, but its section describes 1`,
+    });
     const idbOffset = blocks[1]!.byteOffset - file.byteOffset;
     const option = file.slice();
     new DataView(option.buffer).setUint16(idbOffset + 18, 400, true); // first IDB option's length
@@ -184,8 +218,12 @@ describe('captured lengths', () => {
     view.setUint32(second + 8, 61, true);
     const items = await readAll(bytes, 7);
     expect(packetsOf(items)).toHaveLength(1);
-    expect(lastError(items)).toEqual({ kind: 'error', code: 'bad-captured-length', offset: second,
-      message: `packet record at offset ${second} has a captured length of 61 bytes, more than the snapshot length of 60` });
+    expect(lastError(items)).toEqual({
+      kind: 'error',
+      code: 'bad-captured-length',
+      offset: second,
+      message: `packet record at offset ${second} has a captured length of 61 bytes, more than the snapshot length of 60`,
+    });
   });
 
   it('stops at an absurd captured length without buffering it', async () => {
@@ -193,8 +231,12 @@ describe('captured lengths', () => {
     const view = new DataView(bytes.buffer);
     view.setUint32(16, 0, true); // snapshot length 0: no limit from the file
     view.setUint32(24 + 8, 0xfffffff0, true);
-    expect(lastError(await readAll(bytes))).toEqual({ kind: 'error', code: 'bad-captured-length', offset: 24,
-      message: 'packet record at offset 24 has a captured length of 4294967280 bytes, more than the limit of 262144' });
+    expect(lastError(await readAll(bytes))).toEqual({
+      kind: 'error',
+      code: 'bad-captured-length',
+      offset: 24,
+      message: 'packet record at offset 24 has a captured length of 4294967280 bytes, more than the limit of 262144',
+    });
   });
 
   it('stops at a pcapng packet longer than its interface snaplen', async () => {
@@ -204,8 +246,11 @@ describe('captured lengths', () => {
     new DataView(idb.buffer).setUint32(4, 20, true); // snaplen 20
     const file = concat(shb!, block(1, idb), epb!);
     const offset = shb!.length + 20;
-    expect(lastError(await readAll(file))).toMatchObject({ code: 'bad-captured-length', offset,
-      message: `Enhanced Packet Block at offset ${offset} has a captured length of ${epb![20]} bytes, more than the snapshot length of 20` });
+    expect(lastError(await readAll(file))).toMatchObject({
+      code: 'bad-captured-length',
+      offset,
+      message: `Enhanced Packet Block at offset ${offset} has a captured length of ${epb![20]} bytes, more than the snapshot length of 20`,
+    });
   });
 
   it('honours a lower maxRecordLength', async () => {

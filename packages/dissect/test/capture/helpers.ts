@@ -12,9 +12,21 @@ export function fixture(name: string): Uint8Array {
 
 /** Every committed capture (the two cut copies aside), with its format. */
 export const CAPTURES = [
-  'any-sll.pcap', 'any-sll2.pcap', 'dns-lo.pcap', 'lo-ns.pcap', 'lo-snap60.pcap', 'lo-us.pcap',
-  'lo-v4.rawip4.pcap', 'lo-v6.rawip6.pcap', 'unknown-lo.pcap', 'veth-frag.pcap', 'veth-frag.rawip.pcap',
-  'lo-any.pcapng', 'lo-us.editcap.pcapng', 'lo.pcapng', 'two-sections.pcapng',
+  'any-sll.pcap',
+  'any-sll2.pcap',
+  'dns-lo.pcap',
+  'lo-ns.pcap',
+  'lo-snap60.pcap',
+  'lo-us.pcap',
+  'lo-v4.rawip4.pcap',
+  'lo-v6.rawip6.pcap',
+  'unknown-lo.pcap',
+  'veth-frag.pcap',
+  'veth-frag.rawip.pcap',
+  'lo-any.pcapng',
+  'lo-us.editcap.pcapng',
+  'lo.pcapng',
+  'two-sections.pcapng',
 ] as const;
 
 /** Splits `bytes` into views of `size` bytes (the last one shorter). */
@@ -35,10 +47,14 @@ export function packetsOf(items: readonly CaptureItem[]): CapturePacket[] {
 
 /** Packets in a form `toEqual` compares cheaply, data as hex. */
 export function summary(items: readonly CaptureItem[]): unknown[] {
-  return items.map((item) => item.kind === 'error' ? item : {
-    ...item,
-    data: Buffer.from(item.data.buffer, item.data.byteOffset, item.data.byteLength).toString('hex'),
-  });
+  return items.map((item) =>
+    item.kind === 'error'
+      ? item
+      : {
+          ...item,
+          data: Buffer.from(item.data.buffer, item.data.byteOffset, item.data.byteLength).toString('hex'),
+        },
+  );
 }
 
 /** One row of the `NAME.tshark.tsv` files made by scripts/make-captures.sh (tshark 4.0.17). */
@@ -61,9 +77,15 @@ export interface SimpleRecord {
 }
 
 /** Writes a classic pcap file (an independent writer, used to re-encode real records). */
-export function writePcap(records: readonly SimpleRecord[], options: {
-  linkType: number; bigEndian?: boolean; nanoseconds?: boolean; snapLength?: number;
-}): Uint8Array {
+export function writePcap(
+  records: readonly SimpleRecord[],
+  options: {
+    linkType: number;
+    bigEndian?: boolean;
+    nanoseconds?: boolean;
+    snapLength?: number;
+  },
+): Uint8Array {
   const le = !options.bigEndian;
   const size = 24 + records.reduce((sum, r) => sum + 16 + r.data.length, 0);
   const out = new Uint8Array(size);
@@ -167,18 +189,26 @@ export function toBigEndianPcapng(file: Uint8Array): Uint8Array {
       swap16(pos + 10);
       swap32(pos + 12);
       options = pos + 16;
-      numeric = (code, at, len) => { if ((code === 8 || code === 14) && len === 8) swap64(at); };
+      numeric = (code, at, len) => {
+        if ((code === 8 || code === 14) && len === 8) swap64(at);
+      };
     } else if (type === 6) {
       for (const off of [8, 12, 16, 20, 24]) swap32(pos + off);
       options = pos + 28 + ((src.getUint32(pos + 20, true) + 3) & ~3);
-      numeric = (code, at, len) => { if (code === 2 && len === 4) swap32(at); if (code === 4 && len === 8) swap64(at); };
+      numeric = (code, at, len) => {
+        if (code === 2 && len === 4) swap32(at);
+        if (code === 4 && len === 8) swap64(at);
+      };
     } else if (type === 3) {
       swap32(pos + 8);
     } else if (type === 5) {
       for (const off of [8, 12, 16]) swap32(pos + off);
       options = pos + 20;
       numeric = (code, at, len) => {
-        if ((code === 2 || code === 3) && len === 8) { swap32(at); swap32(at + 4); } else if (code >= 4 && len === 8) swap64(at);
+        if ((code === 2 || code === 3) && len === 8) {
+          swap32(at);
+          swap32(at + 4);
+        } else if (code >= 4 && len === 8) swap64(at);
       };
     }
     for (let p = options; p + 4 <= pos + length - 4;) {

@@ -3,11 +3,26 @@ import { Readable } from 'node:stream';
 import pcapParser from 'pcap-parser';
 import { describe, expect, it } from 'vitest';
 import {
-  CaptureParser, formatTimestamp, readCapture, readCaptureSync, timestampDifference, type CapturePacket,
+  CaptureParser,
+  formatTimestamp,
+  readCapture,
+  readCaptureSync,
+  timestampDifference,
+  type CapturePacket,
 } from '../../src/capture/index.ts';
 import {
-  block, blocksOf, CAPTURES, concat, fixture, FIXTURES, packetsOf, readAll, summary, toBigEndianPcapng,
-  tshark, writePcap,
+  block,
+  blocksOf,
+  CAPTURES,
+  concat,
+  fixture,
+  FIXTURES,
+  packetsOf,
+  readAll,
+  summary,
+  toBigEndianPcapng,
+  tshark,
+  writePcap,
 } from './helpers.ts';
 
 /** tshark prints frame.time_epoch with 9 decimals; write ours the same way for comparison. */
@@ -39,9 +54,9 @@ describe('readCapture on the committed captures', () => {
     expect(items.every((item) => item.kind === 'packet')).toBe(true);
     const packets = packetsOf(items);
     const rows = tshark(name);
-    expect(packets.map((p) => [p.index, epochNanos(p), p.capturedLength, p.originalLength]))
-      .toEqual(rows.map((r) => [Number(r['frame.number']), r['frame.time_epoch'], Number(r['frame.cap_len']),
-        Number(r['frame.len'])]));
+    expect(packets.map((p) => [p.index, epochNanos(p), p.capturedLength, p.originalLength])).toEqual(
+      rows.map((r) => [Number(r['frame.number']), r['frame.time_epoch'], Number(r['frame.cap_len']), Number(r['frame.len'])]),
+    );
     if (name.endsWith('.pcapng')) {
       expect(packets.map((p) => p.interfaceId)).toEqual(rows.map((r) => Number(r['frame.interface_id'])));
     }
@@ -80,25 +95,38 @@ describe('classic pcap against pcap-parser', () => {
     const expected = await oracle(FIXTURES + name);
     const packets = packetsOf(await readAll(fixture(name), 100));
     expect(packets.length).toBe(expected.length);
-    expect(packets.map((p) => ({
-      seconds: p.timestamp!.seconds, ticks: p.timestamp!.ticks, caplen: p.capturedLength, len: p.originalLength,
-      data: Buffer.from(p.data).toString('hex'),
-    }))).toEqual(expected.map((e) => ({
-      seconds: e.header.timestampSeconds, ticks: e.header.timestampMicroseconds, caplen: e.header.capturedLength,
-      len: e.header.originalLength, data: e.data.toString('hex'),
-    })));
+    expect(
+      packets.map((p) => ({
+        seconds: p.timestamp!.seconds,
+        ticks: p.timestamp!.ticks,
+        caplen: p.capturedLength,
+        len: p.originalLength,
+        data: Buffer.from(p.data).toString('hex'),
+      })),
+    ).toEqual(
+      expected.map((e) => ({
+        seconds: e.header.timestampSeconds,
+        ticks: e.header.timestampMicroseconds,
+        caplen: e.header.capturedLength,
+        len: e.header.originalLength,
+        data: e.data.toString('hex'),
+      })),
+    );
   });
 
   it('reads a big-endian copy of lo-us.pcap like pcap-parser does', async () => {
     // No tool here writes big-endian pcap: re-encode the real records with the test's own writer.
     const packets = packetsOf(await readAll(fixture('lo-us.pcap')));
-    const bigEndian = writePcap(packets.map((p) => ({ seconds: p.timestamp!.seconds, ticks: p.timestamp!.ticks,
-      data: p.data })), { linkType: 1, bigEndian: true });
+    const bigEndian = writePcap(
+      packets.map((p) => ({ seconds: p.timestamp!.seconds, ticks: p.timestamp!.ticks, data: p.data })),
+      { linkType: 1, bigEndian: true },
+    );
     expect([...bigEndian.subarray(0, 4)]).toEqual([0xa1, 0xb2, 0xc3, 0xd4]);
     const expected = await oracle(Readable.from([Buffer.from(bigEndian)]));
     const again = packetsOf(await readAll(bigEndian, 7));
-    expect(again.map((p) => [p.timestamp!.seconds, p.timestamp!.ticks, Buffer.from(p.data).toString('hex')]))
-      .toEqual(expected.map((e) => [e.header.timestampSeconds, e.header.timestampMicroseconds, e.data.toString('hex')]));
+    expect(again.map((p) => [p.timestamp!.seconds, p.timestamp!.ticks, Buffer.from(p.data).toString('hex')])).toEqual(
+      expected.map((e) => [e.header.timestampSeconds, e.header.timestampMicroseconds, e.data.toString('hex')]),
+    );
     expect(summary(again)).toEqual(summary(packets));
   });
 });
@@ -109,14 +137,16 @@ describe('nanosecond pcap', () => {
     const rows = tshark('lo-ns.pcap');
     expect(formatTimestamp(first!.timestamp!)).toBe(rows[0]!['frame.time_epoch']);
     expect(first!.timestamp!.resolution.ticksPerSecond).toBe(1e9);
-    const exact = (BigInt(rows[1]!['frame.time_epoch']!.replace('.', '')) - BigInt(rows[0]!['frame.time_epoch']!.replace('.', '')));
+    const exact = BigInt(rows[1]!['frame.time_epoch']!.replace('.', '')) - BigInt(rows[0]!['frame.time_epoch']!.replace('.', ''));
     expect(timestampDifference(second!.timestamp!, first!.timestamp!)).toBe(`0.${exact.toString().padStart(9, '0')}`);
   });
 
   it('reads a big-endian nanosecond copy', async () => {
     const packets = packetsOf(await readAll(fixture('lo-ns.pcap')));
-    const bigEndian = writePcap(packets.map((p) => ({ seconds: p.timestamp!.seconds, ticks: p.timestamp!.ticks,
-      data: p.data })), { linkType: 1, bigEndian: true, nanoseconds: true });
+    const bigEndian = writePcap(
+      packets.map((p) => ({ seconds: p.timestamp!.seconds, ticks: p.timestamp!.ticks, data: p.data })),
+      { linkType: 1, bigEndian: true, nanoseconds: true },
+    );
     expect([...bigEndian.subarray(0, 4)]).toEqual([0xa1, 0xb2, 0x3c, 0x4d]);
     expect(summary(await readAll(bigEndian, 64))).toEqual(summary(packets));
   });
@@ -133,20 +163,21 @@ describe('pcapng', () => {
     // two-sections.pcapng = lo.pcapng (ns, dumpcap) followed by lo-us.editcap.pcapng (µs, editcap).
     const packets = packetsOf(await readAll(fixture('two-sections.pcapng'), 64));
     expect(packets.map((p) => p.index)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
-    expect(packets.slice(0, 16).map((p) => [p.sectionNumber, p.interfaceId, p.timestamp!.resolution.decimals]))
-      .toEqual(Array(16).fill([1, 0, 9]));
-    expect(packets.slice(16).map((p) => [p.sectionNumber, p.interfaceId, p.timestamp!.resolution.decimals]))
-      .toEqual(Array(16).fill([2, 0, 6]));
+    expect(packets.slice(0, 16).map((p) => [p.sectionNumber, p.interfaceId, p.timestamp!.resolution.decimals])).toEqual(
+      Array(16).fill([1, 0, 9]),
+    );
+    expect(packets.slice(16).map((p) => [p.sectionNumber, p.interfaceId, p.timestamp!.resolution.decimals])).toEqual(
+      Array(16).fill([2, 0, 6]),
+    );
   });
 
-  it.each(['lo.pcapng', 'lo-any.pcapng', 'two-sections.pcapng'])(
-    'reads a big-endian copy of %s like the original', async (name) => {
-      const original = summary(await readAll(fixture(name)));
-      const swapped = toBigEndianPcapng(fixture(name));
-      expect([...swapped.subarray(8, 12)]).toEqual([0x1a, 0x2b, 0x3c, 0x4d]);
-      const again = summary(await readAll(swapped, 7)) as { offset: number }[];
-      expect(again).toEqual(original);
-    });
+  it.each(['lo.pcapng', 'lo-any.pcapng', 'two-sections.pcapng'])('reads a big-endian copy of %s like the original', async (name) => {
+    const original = summary(await readAll(fixture(name)));
+    const swapped = toBigEndianPcapng(fixture(name));
+    expect([...swapped.subarray(8, 12)]).toEqual([0x1a, 0x2b, 0x3c, 0x4d]);
+    const again = summary(await readAll(swapped, 7)) as { offset: number }[];
+    expect(again).toEqual(original);
+  });
 
   it('switches byte order between sections', async () => {
     const mixed = concat(fixture('lo.pcapng'), toBigEndianPcapng(fixture('lo-us.editcap.pcapng')));
@@ -163,16 +194,18 @@ describe('pcapng', () => {
     idbView.setUint32(8, 0x0001_0009, true); // option 9, length 1
     idbBody[12] = 0x80 | 30;
     const expected: bigint[] = [];
-    const epbs = rest.filter((b) => new DataView(b.buffer, b.byteOffset).getUint32(0, true) === 6).map((b) => {
-      const copy = b.slice();
-      const view = new DataView(copy.buffer);
-      const ns = (BigInt(view.getUint32(12, true)) << 32n) | BigInt(view.getUint32(16, true));
-      const ticks = (ns << 30n) / 1_000_000_000n;
-      expected.push(ticks);
-      view.setUint32(12, Number(ticks >> 32n), true);
-      view.setUint32(16, Number(ticks & 0xffffffffn), true);
-      return copy;
-    });
+    const epbs = rest
+      .filter((b) => new DataView(b.buffer, b.byteOffset).getUint32(0, true) === 6)
+      .map((b) => {
+        const copy = b.slice();
+        const view = new DataView(copy.buffer);
+        const ns = (BigInt(view.getUint32(12, true)) << 32n) | BigInt(view.getUint32(16, true));
+        const ticks = (ns << 30n) / 1_000_000_000n;
+        expected.push(ticks);
+        view.setUint32(12, Number(ticks >> 32n), true);
+        view.setUint32(16, Number(ticks & 0xffffffffn), true);
+        return copy;
+      });
     const file = concat(shb!, block(1, idbBody), ...epbs);
     const packets = packetsOf(await readAll(file, 5));
     expect(packets).toHaveLength(16);
@@ -216,8 +249,15 @@ describe('pcapng', () => {
     const nrb = block(4, new Uint8Array(4));
     const file = concat(shb!, custom, block(1, idb), nrb, block(3, spb), block(0x40000bad, new Uint8Array(8)), block(2, pb));
     const packets = packetsOf(await readAll(file, 3));
-    expect(packets.map((p) => [p.index, p.timestamp === null ? null : formatTimestamp(p.timestamp), p.capturedLength,
-      p.originalLength, p.interfaceId])).toEqual([
+    expect(
+      packets.map((p) => [
+        p.index,
+        p.timestamp === null ? null : formatTimestamp(p.timestamp),
+        p.capturedLength,
+        p.originalLength,
+        p.interfaceId,
+      ]),
+    ).toEqual([
       [1, null, 40, frame.length, 0],
       [2, '1699999900.250', 20, frame.length, 0],
     ]);

@@ -2,8 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteSink } from '@gamequery/codec';
 import {
-  compareTimestamps, formatTimestamp, writeTimestamp, MICROSECONDS, NANOSECONDS, splitTicks, timeResolution, timestampDifference,
-  timestampToNumber, type TimeResolution, type Timestamp,
+  compareTimestamps,
+  formatTimestamp,
+  writeTimestamp,
+  MICROSECONDS,
+  NANOSECONDS,
+  splitTicks,
+  timeResolution,
+  timestampDifference,
+  timestampToNumber,
+  type TimeResolution,
+  type Timestamp,
 } from '../../src/capture/index.ts';
 
 const ts = (seconds: number, ticks: number, resolution: TimeResolution): Timestamp => ({ seconds, ticks, resolution });
@@ -21,9 +30,17 @@ function* random32(seed: number): Generator<number> {
 
 describe('splitTicks', () => {
   const resolutions = [
-    MICROSECONDS, NANOSECONDS, timeResolution(10, 0)!, timeResolution(10, 3)!, timeResolution(10, 12)!,
-    timeResolution(10, 15)!, timeResolution(2, 0)!, timeResolution(2, 20)!, timeResolution(2, 32)!,
-    timeResolution(2, 40)!, timeResolution(2, 53)!,
+    MICROSECONDS,
+    NANOSECONDS,
+    timeResolution(10, 0)!,
+    timeResolution(10, 3)!,
+    timeResolution(10, 12)!,
+    timeResolution(10, 15)!,
+    timeResolution(2, 0)!,
+    timeResolution(2, 20)!,
+    timeResolution(2, 32)!,
+    timeResolution(2, 40)!,
+    timeResolution(2, 53)!,
   ];
 
   it('agrees with bigint division on 5000 random 64-bit tick counts per resolution', () => {
@@ -68,7 +85,7 @@ describe('timeResolution', () => {
 });
 
 describe('formatTimestamp', () => {
-  it('writes the capture resolution\'s number of decimals', () => {
+  it("writes the capture resolution's number of decimals", () => {
     expect(formatTimestamp(ts(1700000000, 123456, MICROSECONDS))).toBe('1700000000.123456');
     expect(formatTimestamp(ts(1700000000, 5, MICROSECONDS))).toBe('1700000000.000005');
     expect(formatTimestamp(ts(1700000000, 123456789, NANOSECONDS))).toBe('1700000000.123456789');
@@ -86,14 +103,29 @@ describe('formatTimestamp', () => {
 
 describe('writeTimestamp', () => {
   it('writes formatTimestamp as a JSON string, in every resolution, negative seconds too', () => {
-    const resolutions = [MICROSECONDS, NANOSECONDS, timeResolution(10, 0)!, timeResolution(10, 3)!, timeResolution(2, 1)!, timeResolution(2, 20)!];
-    fc.assert(fc.property(fc.constantFrom(...resolutions), fc.integer({ min: -1e6, max: 4e9 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r, seconds, part) => {
-      const t = ts(seconds, Math.floor(part * r.ticksPerSecond), r);
-      const sink = new ByteSink(16);
-      sink.ascii('x');
-      writeTimestamp(sink, t);
-      expect(sink.text()).toBe(`x${JSON.stringify(formatTimestamp(t))}`);
-    }), { numRuns: 3000 });
+    const resolutions = [
+      MICROSECONDS,
+      NANOSECONDS,
+      timeResolution(10, 0)!,
+      timeResolution(10, 3)!,
+      timeResolution(2, 1)!,
+      timeResolution(2, 20)!,
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...resolutions),
+        fc.integer({ min: -1e6, max: 4e9 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (r, seconds, part) => {
+          const t = ts(seconds, Math.floor(part * r.ticksPerSecond), r);
+          const sink = new ByteSink(16);
+          sink.ascii('x');
+          writeTimestamp(sink, t);
+          expect(sink.text()).toBe(`x${JSON.stringify(formatTimestamp(t))}`);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
 
@@ -120,11 +152,23 @@ describe('timestampDifference', () => {
       const cut = digits.length - x.resolution.decimals;
       return `${d < 0n ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`;
     };
-    const stamp = (r: TimeResolution) => fc.record({ seconds: fc.oneof(fc.nat(0xffffffff), fc.nat(1e9).map((n) => 1_700_000_000 + n)), ticks: fc.nat(r.ticksPerSecond - 1) }).map(({ seconds, ticks }) => ts(seconds, ticks, r));
+    const stamp = (r: TimeResolution) =>
+      fc
+        .record({
+          seconds: fc.oneof(
+            fc.nat(0xffffffff),
+            fc.nat(1e9).map((n) => 1_700_000_000 + n),
+          ),
+          ticks: fc.nat(r.ticksPerSecond - 1),
+        })
+        .map(({ seconds, ticks }) => ts(seconds, ticks, r));
     for (const r of [MICROSECONDS, NANOSECONDS, timeResolution(10, 3)!]) {
-      fc.assert(fc.property(stamp(r), stamp(r), (x, y) => {
-        expect(timestampDifference(x, y)).toBe(exact(x, y));
-      }), { numRuns: 500, seed: 3 });
+      fc.assert(
+        fc.property(stamp(r), stamp(r), (x, y) => {
+          expect(timestampDifference(x, y)).toBe(exact(x, y));
+        }),
+        { numRuns: 500, seed: 3 },
+      );
     }
   });
 });

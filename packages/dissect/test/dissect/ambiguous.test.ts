@@ -14,14 +14,26 @@ describe('identical requests pending at once', () => {
 
   it('pairs them first come, first served and says each link may be crossed', async () => {
     const { packets } = await dissectBytes(writePcap([at(0, request), at(100, request), at(500, reply), at(600, reply)], { linkType: 1 }));
-    expect(packets.map((p) => [p.frame, p.responseIn, p.requestIn])).toEqual([[1, 3, undefined], [2, 4, undefined], [3, undefined, 1], [4, undefined, 2]]);
+    expect(packets.map((p) => [p.frame, p.responseIn, p.requestIn])).toEqual([
+      [1, 3, undefined],
+      [2, 4, undefined],
+      [3, undefined, 1],
+      [4, undefined, 2],
+    ]);
     for (const p of packets) expect(p.ambiguous).toMatch(/^an identical request from the same client to the same server was waiting/);
     expect(renderPacketText(packets[0]!).join('\n')).toContain('[Ambiguous: an identical request');
   });
 
   it('marks nothing when the second request comes after the first was answered', async () => {
-    const { packets } = await dissectBytes(writePcap([at(0, request), at(500, reply), at(1000, request), at(1500, reply)], { linkType: 1 }));
-    expect(packets.map((p) => [p.frame, p.responseIn, p.requestIn])).toEqual([[1, 2, undefined], [2, undefined, 1], [3, 4, undefined], [4, undefined, 3]]);
+    const { packets } = await dissectBytes(
+      writePcap([at(0, request), at(500, reply), at(1000, request), at(1500, reply)], { linkType: 1 }),
+    );
+    expect(packets.map((p) => [p.frame, p.responseIn, p.requestIn])).toEqual([
+      [1, 2, undefined],
+      [2, undefined, 1],
+      [3, 4, undefined],
+      [4, undefined, 3],
+    ]);
     for (const p of packets) expect(p.ambiguous).toBeUndefined();
   });
 });

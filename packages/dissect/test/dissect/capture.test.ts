@@ -4,8 +4,18 @@ import { captureFiles, captures, decimalDifference, dissectFile, requests, tshar
 
 /** Captures of whole query rounds: every request answered. */
 const complete = [
-  'lo-us.pcap', 'lo-ns.pcap', 'lo.pcapng', 'lo-any.pcapng', 'any-sll.pcap', 'any-sll2.pcap', 'lo-us.editcap.pcapng',
-  'two-sections.pcapng', 'veth-frag.pcap', 'veth-frag.rawip.pcap', 'lo-v4.rawip4.pcap', 'lo-v6.rawip6.pcap',
+  'lo-us.pcap',
+  'lo-ns.pcap',
+  'lo.pcapng',
+  'lo-any.pcapng',
+  'any-sll.pcap',
+  'any-sll2.pcap',
+  'lo-us.editcap.pcapng',
+  'two-sections.pcapng',
+  'veth-frag.pcap',
+  'veth-frag.rawip.pcap',
+  'lo-v4.rawip4.pcap',
+  'lo-v6.rawip6.pcap',
 ];
 
 describe('dissecting captures', () => {
@@ -14,7 +24,9 @@ describe('dissecting captures', () => {
     const { packets, errors } = await dissectFile(file);
     const tshark = tsharkRows(file);
     expect(errors).toEqual([]);
-    const udpFrames = [...tshark.values()].filter((r) => r['udp.srcport'] && !r['ip.fragment'] && !r['ipv6.fragment'] || r['frame.protocols']?.endsWith(':data'));
+    const udpFrames = [...tshark.values()].filter(
+      (r) => (r['udp.srcport'] && !r['ip.fragment'] && !r['ipv6.fragment']) || r['frame.protocols']?.endsWith(':data'),
+    );
     expect(packets.length).toBeGreaterThanOrEqual(8);
     for (const p of packets) {
       const row = tshark.get(p.frame)!;
@@ -41,7 +53,9 @@ describe('dissecting captures', () => {
       expect(res.requestIn).toBe(req.frame);
       expect(res.message).toBe(req.message);
       const decimals = res.captureTime!.split('.')[1]!.length;
-      expect(res.responseTime).toBe(decimalDifference(tshark.get(res.frame)!['frame.time_epoch']!, tshark.get(req.frame)!['frame.time_epoch']!, decimals));
+      expect(res.responseTime).toBe(
+        decimalDifference(tshark.get(res.frame)!['frame.time_epoch']!, tshark.get(req.frame)!['frame.time_epoch']!, decimals),
+      );
     }
     expect(packets.filter((p) => p.direction === 'response').every((p) => p.requestIn !== undefined)).toBe(true);
   });
@@ -49,7 +63,10 @@ describe('dissecting captures', () => {
   it('reassembles the 3413-byte `d` reply from IPv4 and IPv6 fragments', async () => {
     const { packets } = await dissectFile(captures + 'veth-frag.pcap');
     const d = packets.filter((p) => p.layout === 'samp.players.response');
-    expect(d.map((p) => p.fragments)).toEqual([[10, 11, 12], [24, 25, 26]]);
+    expect(d.map((p) => p.fragments)).toEqual([
+      [10, 11, 12],
+      [24, 25, 26],
+    ]);
     for (const p of d) {
       expect(p.payloadLength).toBe(3413);
       expect(p.fields.filter((n) => n.abbrev === 'samp.player')).toHaveLength(100);

@@ -14,9 +14,15 @@ describe('one pass over its memory ceiling', () => {
   // (copies of a DNS query from dns-lo.pcap) in between: the request is held while they pass.
   const exchange = [...readCaptureSync(retimedExchange([100_000]))].flatMap((i) => (i.kind === 'packet' ? [i] : []));
   const dns = [...readCaptureSync(fixture('dns-lo.pcap'))].flatMap((i) => (i.kind === 'packet' ? [i.data] : []))[0]!;
-  const frames = [exchange[0]!, ...Array.from({ length: 40 }, (_, i) => ({
-    ...exchange[0]!, data: dns, timestamp: { ...exchange[0]!.timestamp!, ticks: exchange[0]!.timestamp!.ticks + 1000 * (i + 1) },
-  })), exchange[1]!].map((f, i) => ({ ...f, index: i + 1 }));
+  const frames = [
+    exchange[0]!,
+    ...Array.from({ length: 40 }, (_, i) => ({
+      ...exchange[0]!,
+      data: dns,
+      timestamp: { ...exchange[0]!.timestamp!, ticks: exchange[0]!.timestamp!.ticks + 1000 * (i + 1) },
+    })),
+    exchange[1]!,
+  ].map((f, i) => ({ ...f, index: i + 1 }));
 
   const run = (options: ConstructorParameters<typeof Dissector>[0]) => {
     const d = new Dissector(options);

@@ -17,16 +17,23 @@ async function packets(options: DissectOptions = {}): Promise<PacketRecord[]> {
 }
 
 const strings = (nodes: readonly FieldNode[]): FieldNode[] =>
-  nodes.flatMap((n) => [...(typeof n.value === 'string' && n.abbrev !== 'samp.magic' && n.abbrev !== 'samp.server_ip' ? [n] : []), ...strings(n.children ?? [])]);
+  nodes.flatMap((n) => [
+    ...(typeof n.value === 'string' && n.abbrev !== 'samp.magic' && n.abbrev !== 'samp.server_ip' ? [n] : []),
+    ...strings(n.children ?? []),
+  ]);
 
 /** abbrev = value [charset] of every string the servers sent (replies only), in frame order. */
 async function shown(options: DissectOptions = {}): Promise<string[]> {
-  return (await packets(options)).filter((p) => p.direction === 'response').flatMap((p) => {
-    // The fast path's JSON is what the CLI prints; the tree must agree with it.
-    const tree = JSON.stringify(p.fields.map((n) => nodeJson(n, false)));
-    if (p.fieldsJson !== undefined) expect(p.fieldsJson).toBe(tree);
-    return strings(p.fields).filter((n) => /[^\x20-\x7e]/.test(String(n.value)) || n.charset).map((n) => `${n.abbrev} = ${String(n.value)}${n.charset ? ` [${n.charset}]` : ''}`);
-  });
+  return (await packets(options))
+    .filter((p) => p.direction === 'response')
+    .flatMap((p) => {
+      // The fast path's JSON is what the CLI prints; the tree must agree with it.
+      const tree = JSON.stringify(p.fields.map((n) => nodeJson(n, false)));
+      if (p.fieldsJson !== undefined) expect(p.fieldsJson).toBe(tree);
+      return strings(p.fields)
+        .filter((n) => /[^\x20-\x7e]/.test(String(n.value)) || n.charset)
+        .map((n) => `${n.abbrev} = ${String(n.value)}${n.charset ? ` [${n.charset}]` : ''}`);
+    });
 }
 
 describe('charset auto on a capture of three servers', () => {

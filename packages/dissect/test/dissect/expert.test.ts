@@ -18,7 +18,8 @@ const written = (p: PacketRecord): string => {
   writePacketText(p, sink);
   return sink.text();
 };
-const NOT_SEEN = '    [Expert Info (Warning/Sequence): Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request]';
+const NOT_SEEN =
+  '    [Expert Info (Warning/Sequence): Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request]';
 
 describe('warnings in text output', () => {
   it('are expert items under the packet, the same on the compiled path and the tree path', async () => {
@@ -54,7 +55,11 @@ describe('Minecraft replies without their request', () => {
   it('are dissected from a capture that lacks the requests, with a warning', async () => {
     const { packets } = await dissectFile(`${dir}expert-lo.pcap`);
     const mc = packets.filter((p) => p.protocol === 'mcquery');
-    expect(mc.map((p) => [p.frame, p.layout])).toEqual([[7, 'mcquery.handshake.response'], [8, 'mcquery.basic.response'], [9, 'mcquery.full.response']]);
+    expect(mc.map((p) => [p.frame, p.layout])).toEqual([
+      [7, 'mcquery.handshake.response'],
+      [8, 'mcquery.basic.response'],
+      [9, 'mcquery.full.response'],
+    ]);
     for (const p of mc) {
       expect(p.requestIn).toBeUndefined();
       expect(p.warnings.map((w) => w.field)).toEqual(['mcquery.response_to']);
@@ -96,9 +101,18 @@ describe('Minecraft replies without their request', () => {
     expect(other.packets.map((p) => p.layout)).toEqual(plain.packets.map((p) => p.layout));
     const samp = await dissectFile(`${dir}expert-lo.pcap`, { decodeAs: { protocol: 'mcquery', ports: [47777] } });
     // The Minecraft port's replies, not named, are as before (by their shape).
-    expect(samp.packets.filter((p) => p.src.port === 47778).map((p) => p.layout)).toEqual(['mcquery.handshake.response', 'mcquery.basic.response', 'mcquery.full.response']);
+    expect(samp.packets.filter((p) => p.src.port === 47778).map((p) => p.layout)).toEqual([
+      'mcquery.handshake.response',
+      'mcquery.basic.response',
+      'mcquery.full.response',
+    ]);
     // The dump of the cut reply (the test above) has no reply's shape.
-    const cut = fromHex(readFileSync(`${dir}mc-basic-cut.xxd.txt`, 'utf8').split('\n').map((l) => l.slice(10, 49).replaceAll(' ', '')).join(''));
+    const cut = fromHex(
+      readFileSync(`${dir}mc-basic-cut.xxd.txt`, 'utf8')
+        .split('\n')
+        .map((l) => l.slice(10, 49).replaceAll(' ', ''))
+        .join(''),
+    );
     expect(cut.length).toBe(30);
     expect(minecraftReplyShape(cut)).toBeUndefined();
   });
@@ -136,16 +150,26 @@ describe('RCON secrets echoed by replies', () => {
     // The hex pane's bytes in a row, and its ASCII column in a row (a secret may straddle two lines).
     const paneHex = pane.map((l) => l.slice(6, 53).replaceAll(' ', '')).join('');
     const paneAscii = pane.map((l) => l.slice(55)).join('');
-    return [sink.text(), JSON.stringify(packetJson(p, { showSecrets })), packetLine(p, { showSecrets }), p.summary, paneHex, paneAscii].join('\n');
+    return [
+      sink.text(),
+      JSON.stringify(packetJson(p, { showSecrets })),
+      packetLine(p, { showSecrets }),
+      p.summary,
+      paneHex,
+      paneAscii,
+    ].join('\n');
   };
   const leaks = (text: string): string[] => SECRETS.filter((s) => text.includes(s) || text.includes(hexOf(s)));
 
   it.each([
-    ['two passes over the file', async (o: { showSecrets: boolean }) => {
-      const out: PacketRecord[] = [];
-      for await (const batch of dissectCaptureFile(`${dir}rcon-echo-lo.pcap`, o)) out.push(...batch.packets);
-      return out;
-    }],
+    [
+      'two passes over the file',
+      async (o: { showSecrets: boolean }) => {
+        const out: PacketRecord[] = [];
+        for await (const batch of dissectCaptureFile(`${dir}rcon-echo-lo.pcap`, o)) out.push(...batch.packets);
+        return out;
+      },
+    ],
     ['one pass (a stream)', async (o: { showSecrets: boolean }) => (await dissectFile(`${dir}rcon-echo-lo.pcap`, o, 100)).packets],
   ])('are masked in every output form, %s, and shown with showSecrets', async (_, read) => {
     const masked = await read({ showSecrets: false });

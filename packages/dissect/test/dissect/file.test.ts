@@ -32,14 +32,25 @@ describe('dissectCaptureFile: two passes over a file', () => {
 
   it.each([
     // Replies 1 ms, 4 s (a copy, inside the duplicate window) and 5.6 s (after it) after the request.
-    ['a copy in the window and a stray after it', [1_000, 4_000_000, 5_600_000], [
-      { frame: 1, responseIn: 2 }, { frame: 2, requestIn: 1 }, { frame: 3, requestIn: 1, duplicateOf: 2 },
-      { frame: 4, unmatched: 'no pending request for this reply' },
-    ]],
+    [
+      'a copy in the window and a stray after it',
+      [1_000, 4_000_000, 5_600_000],
+      [
+        { frame: 1, responseIn: 2 },
+        { frame: 2, requestIn: 1 },
+        { frame: 3, requestIn: 1, duplicateOf: 2 },
+        { frame: 4, unmatched: 'no pending request for this reply' },
+      ],
+    ],
     // The only reply 5.5 s after the request: it timed out, and the reply names it.
-    ['a late reply', [5_500_000], [
-      { frame: 1, unanswered: 'no reply within 5000 ms' }, { frame: 2, requestIn: 1, unmatched: 'late reply, 5500 ms after the request (timeout 5000 ms)' },
-    ]],
+    [
+      'a late reply',
+      [5_500_000],
+      [
+        { frame: 1, unanswered: 'no reply within 5000 ms' },
+        { frame: 2, requestIn: 1, unmatched: 'late reply, 5500 ms after the request (timeout 5000 ms)' },
+      ],
+    ],
   ])('links across chunks as one pass does: %s', async (_, replies, expected) => {
     const bytes = retimedExchange(replies);
     const file = join(dir, 'retimed.pcap');
@@ -58,7 +69,8 @@ describe('dissectCaptureFile: two passes over a file', () => {
     for (const name of ['lo-us.pcap', 'veth-frag.pcap', 'lo.pcapng']) {
       const file = join(captures, name);
       const lines: string[] = [];
-      for await (const batch of dissectCaptureFile(file, { reuseBuffers: true }, newStats(), 300)) for (const p of batch.packets) lines.push(packetLine(p));
+      for await (const batch of dissectCaptureFile(file, { reuseBuffers: true }, newStats(), 300))
+        for (const p of batch.packets) lines.push(packetLine(p));
       expect(lines).toEqual((await twoPasses(file, {}, 300)).lines);
     }
   });

@@ -6,7 +6,9 @@ export const captures = new URL('../fixtures/captures/', import.meta.url).pathna
 export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
 
 /** Every committed capture file (pcap and pcapng), by name. */
-export const captureFiles: readonly string[] = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f)).sort();
+export const captureFiles: readonly string[] = readdirSync(captures)
+  .filter((f) => /\.pcap(ng)?$/.test(f))
+  .sort();
 
 export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16) {
   return dissectBytes(readFileSync(file), options, chunk);
@@ -28,11 +30,13 @@ export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = 
 export function tsharkRows(file: string): Map<number, Record<string, string>> {
   const [head, ...lines] = readFileSync(`${file}.tshark.tsv`, 'utf8').trimEnd().split('\n');
   const names = head!.split('\t');
-  return new Map(lines.map((l) => {
-    const cells = l.split('\t');
-    const row = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
-    return [Number(row['frame.number']), row];
-  }));
+  return new Map(
+    lines.map((l) => {
+      const cells = l.split('\t');
+      const row = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
+      return [Number(row['frame.number']), row];
+    }),
+  );
 }
 
 /** Exact difference of two decimal second strings, with `decimals` digits. */

@@ -19,9 +19,11 @@ describe('dissecting hex dumps', () => {
     expect(p!.fields.find((n) => n.abbrev === 'samp.info.hostname')!.value).toBe(expected.hostname);
   });
 
-  it('shows a four-byte magic with an unknown opcode as that protocol\'s malformed packet, not as other traffic', () => {
+  it("shows a four-byte magic with an unknown opcode as that protocol's malformed packet, not as other traffic", () => {
     // SA:MP header with opcode 'A'; VC:MP with opcode 'z'; then fe fd with type 0x42 (too weak a signature alone) and DNS.
-    const r = dissectHexDump(['53414d507f000001611e41', '', '56434d507f000001611e7a', '', 'fefd4200000001', '', '12340100000100000000000003777777'].join('\n'));
+    const r = dissectHexDump(
+      ['53414d507f000001611e41', '', '56434d507f000001611e7a', '', 'fefd4200000001', '', '12340100000100000000000003777777'].join('\n'),
+    );
     expect(r.packets.map((p) => [p.protocol, p.layout, p.direction, p.summary])).toEqual([
       ['samp', 'samp.unknown', 'either', 'SA:MP: samp.opcode: unknown opcode 0x41 at offset 10'],
       ['vcmp', 'vcmp.unknown', 'either', 'VC:MP: vcmp.opcode: unknown opcode 0x7a at offset 10'],
@@ -31,7 +33,12 @@ describe('dissecting hex dumps', () => {
     // What could be decoded (the header before the opcode), then the malformed item: as the Wireshark plugin shows it.
     expect(samp!.fields.map((n) => n.abbrev)).toEqual(['samp.magic', 'samp.server_ip', 'samp.server_port', 'samp.malformed']);
     expect(samp!.fields.at(-1)).toMatchObject({ offset: 10, length: 1, value: 'UnknownOpcodeError' });
-    expect(packetJson(samp!).malformed).toEqual({ type: 'UnknownOpcodeError', field: 'samp.opcode', offset: 10, message: 'samp.opcode: unknown opcode 0x41 at offset 10' });
+    expect(packetJson(samp!).malformed).toEqual({
+      type: 'UnknownOpcodeError',
+      field: 'samp.opcode',
+      offset: 10,
+      message: 'samp.opcode: unknown opcode 0x41 at offset 10',
+    });
     // Decode As claims anything on its ports.
     const forced = dissectHexDump('fefd4200000001', { decodeAs: { protocol: 'mcquery', ports: [0] } });
     expect(forced.packets.map((p) => p.summary)).toEqual(['Minecraft query: mcquery.type: unknown opcode 0x42 at offset 2']);
@@ -54,7 +61,10 @@ describe('dissecting hex dumps', () => {
 53 41 4d 50 7f 00 00 01 61 1e 70 12 34 56 78
 `;
     const r = dissectHexDump(text);
-    expect(r.packets.map((p) => [p.direction, p.responseIn, p.requestIn])).toEqual([['request', 2, undefined], ['response', undefined, 1]]);
+    expect(r.packets.map((p) => [p.direction, p.responseIn, p.requestIn])).toEqual([
+      ['request', 2, undefined],
+      ['response', undefined, 1],
+    ]);
   });
 
   it('knows a lone Minecraft reply, which has no magic, by its shape, and says its request was not seen', () => {

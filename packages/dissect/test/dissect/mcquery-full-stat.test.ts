@@ -23,8 +23,11 @@ describe('a Minecraft full stat in a capture', () => {
   it('pairs handshake, stat request and full-stat reply per server', async () => {
     const all = await packets();
     const server = (p: PacketRecord): number => (p.direction === 'request' ? p.dst.port : p.src.port);
-    const line = (p: PacketRecord): string => `${p.frame} ${server(p)} ${p.message} ${p.direction} ${p.payloadLength}`
-      + (p.responseIn !== undefined ? ` → ${p.responseIn}` : '') + (p.requestIn !== undefined ? ` ← ${p.requestIn}` : '') + (p.unanswered ? ` (${p.unanswered})` : '');
+    const line = (p: PacketRecord): string =>
+      `${p.frame} ${server(p)} ${p.message} ${p.direction} ${p.payloadLength}` +
+      (p.responseIn !== undefined ? ` → ${p.responseIn}` : '') +
+      (p.requestIn !== undefined ? ` ← ${p.requestIn}` : '') +
+      (p.unanswered ? ` (${p.unanswered})` : '');
     expect(all.map(line)).toEqual([
       '1 47801 handshake request 7 → 3',
       '2 47802 handshake request 7 → 6',
@@ -36,7 +39,10 @@ describe('a Minecraft full stat in a capture', () => {
       '8 47802 full response 251 ← 7',
     ]);
     // Each stat request carries the token of its own server's handshake reply, and the same session id.
-    for (const [hs, stat, reply] of [[3, 4, 5], [6, 7, 8]] as const) {
+    for (const [hs, stat, reply] of [
+      [3, 4, 5],
+      [6, 7, 8],
+    ] as const) {
       const at = (f: number): PacketRecord => all.find((p) => p.frame === f)!;
       expect(field(at(stat).fields, 'mcquery.token')!.value).toBe(field(at(hs).fields, 'mcquery.handshake.token')!.value);
       const session = field(at(hs).fields, 'mcquery.session_id')!.value;
@@ -49,16 +55,30 @@ describe('a Minecraft full stat in a capture', () => {
   it('decodes every key, value and player name of the full stat', async () => {
     const all = await packets();
     const full = all.filter((p) => p.message === 'full' && p.direction === 'response');
-    const kv = (p: PacketRecord): string[][] => p.fields.filter((n) => n.abbrev === 'mcquery.full.kv').map((n) => n.children!.map((c) => String(c.value)));
+    const kv = (p: PacketRecord): string[][] =>
+      p.fields.filter((n) => n.abbrev === 'mcquery.full.kv').map((n) => n.children!.map((c) => String(c.value)));
     const players = (p: PacketRecord): string[] =>
-      field(p.fields, 'mcquery.full.players')!.children!.filter((c) => c.abbrev === 'mcquery.full.player').map((c) => String(c.value));
+      field(p.fields, 'mcquery.full.players')!
+        .children!.filter((c) => c.abbrev === 'mcquery.full.player')
+        .map((c) => String(c.value));
     expect(kv(full[0]!)).toEqual([
-      ['hostname', 'Full stat on lo'], ['gametype', 'SMP'], ['game_id', 'MINECRAFT'], ['version', '1.21.4'], ['plugins', ''],
-      ['map', 'world'], ['numplayers', '3'], ['maxplayers', '20'], ['hostport', '47801'], ['hostip', '127.0.0.1'],
+      ['hostname', 'Full stat on lo'],
+      ['gametype', 'SMP'],
+      ['game_id', 'MINECRAFT'],
+      ['version', '1.21.4'],
+      ['plugins', ''],
+      ['map', 'world'],
+      ['numplayers', '3'],
+      ['maxplayers', '20'],
+      ['hostport', '47801'],
+      ['hostip', '127.0.0.1'],
     ]);
     expect(players(full[0]!)).toEqual(['Notch', 'jeb_', 'Dinnerbone']);
     expect(Object.fromEntries(kv(full[1]!))).toMatchObject({
-      hostname: 'Paper with plugins', map: 'survival', numplayers: '0', maxplayers: '50',
+      hostname: 'Paper with plugins',
+      map: 'survival',
+      numplayers: '0',
+      maxplayers: '50',
       plugins: 'Paper on 1.21.4-R0.1-SNAPSHOT: LuckPerms 5.4.145; EssentialsX 2.20.1',
     });
     expect(players(full[1]!)).toEqual([]);

@@ -20,8 +20,10 @@ describe('the `o` forms in a capture', () => {
     const all = await packets();
     const o = all.filter((p) => p.message.startsWith('omp'));
     const line = (p: PacketRecord): string =>
-      `${p.frame} ${p.dst.port === 47791 || p.src.port === 47791 ? 'v1.1' : p.dst.port === 47792 || p.src.port === 47792 ? 'v1.2' : 'v1.4'} ${p.message} ${p.direction} ${p.payloadLength}`
-      + (p.responseIn !== undefined ? ` → ${p.responseIn}` : '') + (p.requestIn !== undefined ? ` ← ${p.requestIn}` : '') + (p.unanswered ? ` (${p.unanswered})` : '');
+      `${p.frame} ${p.dst.port === 47791 || p.src.port === 47791 ? 'v1.1' : p.dst.port === 47792 || p.src.port === 47792 ? 'v1.2' : 'v1.4'} ${p.message} ${p.direction} ${p.payloadLength}` +
+      (p.responseIn !== undefined ? ` → ${p.responseIn}` : '') +
+      (p.requestIn !== undefined ? ` ← ${p.requestIn}` : '') +
+      (p.unanswered ? ` (${p.unanswered})` : '');
     expect(o.map(line)).toEqual([
       // v1.1 never answers the 11 bytes; its echo does not take this request for its own.
       '4 v1.1 omp request 11 (no reply before the input ended)',
@@ -33,8 +35,12 @@ describe('the `o` forms in a capture', () => {
       '23 v1.1 ompecho response 15 ← 22',
     ]);
     const banners = o.find((p) => p.message === 'ompbanners')!;
-    expect(banners.fields.filter((n) => n.abbrev.startsWith('samp.omp.') && !n.abbrev.endsWith('.len')).map((n) => [n.abbrev, n.value])).toEqual([
-      ['samp.omp.discord', 'discord.gg/v12'], ['samp.omp.banner_light', 'https://example.com/light.png'], ['samp.omp.banner_dark', 'https://example.com/dark.png'],
+    expect(
+      banners.fields.filter((n) => n.abbrev.startsWith('samp.omp.') && !n.abbrev.endsWith('.len')).map((n) => [n.abbrev, n.value]),
+    ).toEqual([
+      ['samp.omp.discord', 'discord.gg/v12'],
+      ['samp.omp.banner_light', 'https://example.com/light.png'],
+      ['samp.omp.banner_dark', 'https://example.com/dark.png'],
     ]);
     expect(all.filter((p) => p.malformed || p.warnings.length)).toEqual([]);
   });

@@ -10,7 +10,12 @@ describe('dissectPayload and the proposed SAMP6 header', () => {
   it('labels a SAMP6 request as the proposal, with its own header fields', () => {
     // "SAMP6", ::1, port 7777 LE, 'r'
     const d = dissectPayload(fromHex(`53414d5036${'00'.repeat(15)}01611e72`));
-    expect(d).toMatchObject({ protocol: 'samp', direction: 'request', message: 'rules', layout: 'samp.rules.request (proposed SAMP6 header)' });
+    expect(d).toMatchObject({
+      protocol: 'samp',
+      direction: 'request',
+      message: 'rules',
+      layout: 'samp.rules.request (proposed SAMP6 header)',
+    });
     expect(d.summary).toBe('SA:MP rules request [proposed SAMP6 header]');
     expect(d.fields.map((n) => n.abbrev)).toEqual(['samp.magic', 'samp.server_ip6', 'samp.server_port', 'samp.opcode']);
   });

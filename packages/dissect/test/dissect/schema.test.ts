@@ -14,7 +14,11 @@ describe('the JSON output schema', () => {
   it.each(captureFiles)('holds for every packet of %s', async (name) => {
     const { packets, errors, stats } = await dissectFile(captures + name);
     for (const p of packets) expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
-    const doc = { packets: packets.map((p) => packetJson(p)), errors: errors.map((e) => ({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message })), stats };
+    const doc = {
+      packets: packets.map((p) => packetJson(p)),
+      errors: errors.map((e) => ({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message })),
+      stats,
+    };
     expect(validateDocument(doc), JSON.stringify(validateDocument.errors)).toBe(true);
   });
 
@@ -24,8 +28,12 @@ describe('the JSON output schema', () => {
     const late = await dissectBytes(retimedExchange([5_500_368]));
     const packets = [...copies.packets, ...late.packets];
     expect(packets.map((p) => [p.requestIn, p.duplicateOf, p.unmatched?.replace(/,.*/, '')])).toEqual([
-      [undefined, undefined, undefined], [1, undefined, undefined], [1, 2, undefined], [undefined, undefined, 'no pending request for this reply'],
-      [undefined, undefined, undefined], [1, undefined, 'late reply'],
+      [undefined, undefined, undefined],
+      [1, undefined, undefined],
+      [1, 2, undefined],
+      [undefined, undefined, 'no pending request for this reply'],
+      [undefined, undefined, undefined],
+      [1, undefined, 'late reply'],
     ]);
     for (const p of packets) expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
   });

@@ -2,8 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ByteSink, charsets, fromHex, layouts, type Charset } from '@gamequery/codec';
 import {
-  dissectHexDump, packetJson, renderPacketText, renderTree, writePacketLine, writePacketText,
-  type DissectOptions, type PacketRecord, type RenderOptions,
+  dissectHexDump,
+  packetJson,
+  renderPacketText,
+  renderTree,
+  writePacketLine,
+  writePacketText,
+  type DissectOptions,
+  type PacketRecord,
+  type RenderOptions,
 } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { loadVectors } from '../../../codec/test/helpers/vectors.ts';
@@ -12,9 +19,13 @@ import { captureFiles, captures, hexFixtures } from './helpers.ts';
 /** Every committed capture, and the captures beside the hex fixtures. */
 const captureInputs = [
   ...captureFiles.map((f) => `${captures}${f}`),
-  ...readdirSync(hexFixtures).filter((f) => /\.pcap(ng)?$/.test(f)).map((f) => `${hexFixtures}${f}`),
+  ...readdirSync(hexFixtures)
+    .filter((f) => /\.pcap(ng)?$/.test(f))
+    .map((f) => `${hexFixtures}${f}`),
 ];
-const hexInputs = readdirSync(hexFixtures).filter((f) => f.endsWith('.txt')).map((f) => `${hexFixtures}${f}`);
+const hexInputs = readdirSync(hexFixtures)
+  .filter((f) => f.endsWith('.txt'))
+  .map((f) => `${hexFixtures}${f}`);
 
 /**
  * What `-e` selects in these tests: fields of every protocol's common messages, a list
@@ -22,10 +33,27 @@ const hexInputs = readdirSync(hexFixtures).filter((f) => f.endsWith('.txt')).map
  * one no packet has.
  */
 const FIELDS = [
-  'samp.info.hostname', 'samp.info.players', 'samp.opcode', 'samp.player', 'samp.player.name', 'samp.rule.value.len',
-  'samp.rcon.password', 'samp.rcon.command', 'samp.response_in', 'samp.response_to', 'samp.time', 'samp.malformed',
-  'vcmp.info.hostname', 'vcmp.client', 'mcquery.full.kv', 'mcquery.full.players.name', 'mcquery.basic.num_players',
-  'mcquery.handshake.token', 'mcquery.response_in', 'mcquery.time', 'nothing.here',
+  'samp.info.hostname',
+  'samp.info.players',
+  'samp.opcode',
+  'samp.player',
+  'samp.player.name',
+  'samp.rule.value.len',
+  'samp.rcon.password',
+  'samp.rcon.command',
+  'samp.response_in',
+  'samp.response_to',
+  'samp.time',
+  'samp.malformed',
+  'vcmp.info.hostname',
+  'vcmp.client',
+  'mcquery.full.kv',
+  'mcquery.full.players.name',
+  'mcquery.basic.num_players',
+  'mcquery.handshake.token',
+  'mcquery.response_in',
+  'mcquery.time',
+  'nothing.here',
 ];
 
 /** The renderings compared: the tree with and without its hex pane, `-e` with and without it, secrets masked and shown. */
@@ -87,36 +115,47 @@ async function captureRecords(file: string, options: DissectOptions): Promise<Pa
 }
 
 describe('writePacketText', () => {
-  it.each(captureInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))('%s: writes what renderPacketText gives, in every rendering, secrets masked and shown', async (_, file) => {
-    let compiled = 0;
-    for (const render of RENDERINGS) {
-      const options: DissectOptions = { showSecrets: !!render.showSecrets };
-      compiled += await compareText(() => captureRecords(file, options), render);
-      if (render.fields) await compareJson(() => captureRecords(file, options), render);
-    }
-    const packets = await captureRecords(file, {});
-    // Every packet that decoded on the fast path was written without its tree (but for a hex pane marking fields).
-    if (packets.some((p) => p.fieldsJson !== undefined)) expect(compiled).toBeGreaterThan(0);
-  });
+  it.each(captureInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))(
+    '%s: writes what renderPacketText gives, in every rendering, secrets masked and shown',
+    async (_, file) => {
+      let compiled = 0;
+      for (const render of RENDERINGS) {
+        const options: DissectOptions = { showSecrets: !!render.showSecrets };
+        compiled += await compareText(() => captureRecords(file, options), render);
+        if (render.fields) await compareJson(() => captureRecords(file, options), render);
+      }
+      const packets = await captureRecords(file, {});
+      // Every packet that decoded on the fast path was written without its tree (but for a hex pane marking fields).
+      if (packets.some((p) => p.fieldsJson !== undefined)) expect(compiled).toBeGreaterThan(0);
+    },
+  );
 
-  it.each(hexInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))('%s (hex dump): writes what renderPacketText gives', async (_, file) => {
-    const text = readFileSync(file, 'utf8');
-    for (const render of RENDERINGS) {
-      const options: DissectOptions = { showSecrets: !!render.showSecrets };
-      await compareText(async () => dissectHexDump(text, options).packets, render);
-      if (render.fields) await compareJson(async () => dissectHexDump(text, options).packets, render);
-    }
-  });
+  it.each(hexInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))(
+    '%s (hex dump): writes what renderPacketText gives',
+    async (_, file) => {
+      const text = readFileSync(file, 'utf8');
+      for (const render of RENDERINGS) {
+        const options: DissectOptions = { showSecrets: !!render.showSecrets };
+        await compareText(async () => dissectHexDump(text, options).packets, render);
+        if (render.fields) await compareJson(async () => dissectHexDump(text, options).packets, render);
+      }
+    },
+  );
 
   it('writes every test vector as a hex dump, in every charset, as renderPacketText does', async () => {
     const vectors = loadVectors();
     let compiled = 0;
     for (const charset of [undefined, ...charsets] as (Charset | undefined)[]) {
       for (const protocol of ['samp', 'vcmp', 'mcquery'] as const) {
-        const dump = vectors.filter((v) => v.protocol === protocol && (charset === undefined || v.charset === undefined)).map((v) => v.hex).join('\n\n');
+        const dump = vectors
+          .filter((v) => v.protocol === protocol && (charset === undefined || v.charset === undefined))
+          .map((v) => v.hex)
+          .join('\n\n');
         for (const render of RENDERINGS) {
           const options: DissectOptions = {
-            showSecrets: !!render.showSecrets, decodeAs: { protocol, ports: [0] }, ...(charset ? { charset } : {}),
+            showSecrets: !!render.showSecrets,
+            decodeAs: { protocol, ports: [0] },
+            ...(charset ? { charset } : {}),
           };
           compiled += await compareText(async () => dissectHexDump(dump, options).packets, render);
           if (render.fields) await compareJson(async () => dissectHexDump(dump, options).packets, render);
@@ -151,7 +190,12 @@ describe('Layout.emitText', () => {
           const sink = new ByteSink(8);
           const read = layout.emitText(bytes, sink, { charset, showSecrets, indent: 1 });
           if (tree.error) expect(read).toBeUndefined();
-          else expect(sink.text(), v.id).toBe(renderTree(tree.fields, { showSecrets, indent: 1 }).map((l) => `${l}\n`).join(''));
+          else
+            expect(sink.text(), v.id).toBe(
+              renderTree(tree.fields, { showSecrets, indent: 1 })
+                .map((l) => `${l}\n`)
+                .join(''),
+            );
         }
       }
     }

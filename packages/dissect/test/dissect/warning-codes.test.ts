@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { ByteSink, expertInfo, fromHex, grammarExperts, minecraftExperts } from '@gamequery/codec';
-import { dissectHexDump, dissectPayload, packetJson, packetLine, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import {
+  dissectHexDump,
+  dissectPayload,
+  packetJson,
+  packetLine,
+  renderPacketText,
+  writePacketText,
+  type PacketRecord,
+} from '@gamequery/dissect';
 import { dissectFile } from './helpers.ts';
 
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
@@ -21,7 +29,10 @@ const validatePacket = ajv.compile({ $ref: `${schema.$id}#/$defs/packet` });
 
 /** Every file below `dir` whose name matches `re`. */
 const filesUnder = (dir: string, re: RegExp): string[] =>
-  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && re.test(e.name)).map((e) => join(e.parentPath, e.name)).sort();
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && re.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 
 const written = (p: PacketRecord): string => {
   const sink = new ByteSink();
@@ -30,7 +41,7 @@ const written = (p: PacketRecord): string => {
 };
 
 describe('warning codes in the dissector output', () => {
-  it('are in JSON and NDJSON, and pick the expert line\'s severity and group (expert-lo.pcap)', async () => {
+  it("are in JSON and NDJSON, and pick the expert line's severity and group (expert-lo.pcap)", async () => {
     const { packets } = await dissectFile(`${expert}expert-lo.pcap`);
     const byFrame = new Map(packets.map((p) => [p.frame, p]));
     const want: Record<number, [string, string, number, string]> = {
@@ -57,10 +68,14 @@ describe('warning codes in the dissector output', () => {
     expect(packets.filter((p) => p.warnings.length).map((p) => p.frame)).toEqual([2, 4, 6, 7, 8, 9]);
   });
 
-  it('trailing bytes: a test vector\'s payload, dissected on its own', () => {
-    const v = JSON.parse(readFileSync(`${fixtures}../../../../test-vectors/samp/info-response.trailing-bytes.json`, 'utf8')) as { hex: string };
+  it("trailing bytes: a test vector's payload, dissected on its own", () => {
+    const v = JSON.parse(readFileSync(`${fixtures}../../../../test-vectors/samp/info-response.trailing-bytes.json`, 'utf8')) as {
+      hex: string;
+    };
     const d = dissectPayload(fromHex(v.hex));
-    expect(d.warnings).toEqual([{ code: 'trailing-bytes', field: 'trailing', offset: 31, message: '2 bytes after the end of the message at offset 31' }]);
+    expect(d.warnings).toEqual([
+      { code: 'trailing-bytes', field: 'trailing', offset: 31, message: '2 bytes after the end of the message at offset 31' },
+    ]);
   });
 
   it('name every code the tables declare for warnings, in the JSON schema', () => {
@@ -80,13 +95,14 @@ describe('every warning in the committed inputs has a declared code', () => {
     expect(dumps.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('captures and dumps: each warning\'s code is in the table, and the warning codes all occur', async () => {
+  it("captures and dumps: each warning's code is in the table, and the warning codes all occur", async () => {
     const seen = new Set<string>();
     const check = (where: string, packets: readonly PacketRecord[]): void => {
-      for (const p of packets) for (const w of p.warnings) {
-        expect(expertInfo(w.code), `${where} frame ${p.frame}: ${w.message}`).toBeDefined();
-        seen.add(w.code);
-      }
+      for (const p of packets)
+        for (const w of p.warnings) {
+          expect(expertInfo(w.code), `${where} frame ${p.frame}: ${w.message}`).toBeDefined();
+          seen.add(w.code);
+        }
     };
     for (const file of captures) check(file, (await dissectFile(file)).packets);
     for (const file of dumps) {

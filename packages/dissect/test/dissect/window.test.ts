@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { Dissector, renderPacketText, type PacketRecord } from '@gamequery/dissect';
 import { dissectBytes as dissect, retimedExchange as capture } from './helpers.ts';
 
-const links = (p: PacketRecord) => ({ frame: p.frame, requestIn: p.requestIn, responseIn: p.responseIn, duplicateOf: p.duplicateOf, unmatched: p.unmatched });
+const links = (p: PacketRecord) => ({
+  frame: p.frame,
+  requestIn: p.requestIn,
+  responseIn: p.responseIn,
+  duplicateOf: p.duplicateOf,
+  unmatched: p.unmatched,
+});
 const STRAY = 'no pending request for this reply';
 
 describe('the duplicate window', () => {
@@ -52,7 +58,13 @@ describe('the duplicate window', () => {
     const late = await dissect(capture([5_500_368]));
     expect(late.packets.map(links)).toEqual([
       { frame: 1, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: undefined },
-      { frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'late reply, 5500.368 ms after the request (timeout 5000 ms)' },
+      {
+        frame: 2,
+        requestIn: 1,
+        responseIn: undefined,
+        duplicateOf: undefined,
+        unmatched: 'late reply, 5500.368 ms after the request (timeout 5000 ms)',
+      },
     ]);
     expect(late.packets[0]!.unanswered).toBe('no reply within 5000 ms');
     expect(late.stats).toMatchObject({ exchanges: 0, unanswered: 1, unmatched: 1 });
@@ -61,7 +73,13 @@ describe('the duplicate window', () => {
     expect(text).toContain('[Unmatched response: late reply, 5500.368 ms after the request (timeout 5000 ms)]');
     // Past the window, the same reply is a stray.
     const forgotten = await dissect(capture([5_500_368]), { duplicateWindowMs: 400 });
-    expect(forgotten.packets.map(links)[1]).toEqual({ frame: 2, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY });
+    expect(forgotten.packets.map(links)[1]).toEqual({
+      frame: 2,
+      requestIn: undefined,
+      responseIn: undefined,
+      duplicateOf: undefined,
+      unmatched: STRAY,
+    });
   });
 
   it('tells another, different reply to an answered request from a copy, and links it to that request', async () => {
@@ -70,15 +88,30 @@ describe('the duplicate window', () => {
     bytes[bytes.length - 1]! ^= 0x20;
     const { packets, stats } = await dissect(bytes);
     expect(packets[2]!.summary).toBe(packets[1]!.summary);
-    expect(packets.map(links)[2]).toEqual({ frame: 3, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'another, different reply to a request already answered' });
+    expect(packets.map(links)[2]).toEqual({
+      frame: 3,
+      requestIn: 1,
+      responseIn: undefined,
+      duplicateOf: undefined,
+      unmatched: 'another, different reply to a request already answered',
+    });
     expect(stats).toMatchObject({ exchanges: 1, duplicates: 0, unmatched: 1 });
   });
 
   it('keeps a late Minecraft reply, which has no magic, as the reply to the request in its conversation', async () => {
     // Frames 7–8 of lo-us.pcap: a basic stat request and its reply, here 6 s later.
     const { packets, stats } = await dissect(capture([6_000_047], 7));
-    expect(packets.map((p) => [p.protocol, p.message, p.direction])).toEqual([['mcquery', 'basic', 'request'], ['mcquery', 'basic', 'response']]);
-    expect(packets.map(links)[1]).toEqual({ frame: 2, requestIn: 1, responseIn: undefined, duplicateOf: undefined, unmatched: 'late reply, 6000.047 ms after the request (timeout 5000 ms)' });
+    expect(packets.map((p) => [p.protocol, p.message, p.direction])).toEqual([
+      ['mcquery', 'basic', 'request'],
+      ['mcquery', 'basic', 'response'],
+    ]);
+    expect(packets.map(links)[1]).toEqual({
+      frame: 2,
+      requestIn: 1,
+      responseIn: undefined,
+      duplicateOf: undefined,
+      unmatched: 'late reply, 6000.047 ms after the request (timeout 5000 ms)',
+    });
     expect(packets[1]!.summary).toBe('Minecraft query basic response: "A Minecraft Server" 2/20');
     expect(stats).toMatchObject({ game: 2, nonGame: 0, unanswered: 1, unmatched: 1 });
     // Past the window nothing ties those bytes to a request: no magic, so only their shape makes them a reply, whose request was not seen.

@@ -38,7 +38,6 @@ function ourLinks(p: PacketRecord): Links {
 
 const lastUdp = (packet: readonly PdmlNode[] | undefined): PdmlNode | undefined => packet?.findLast((n) => n.name === 'udp');
 
-
 let fieldsCompared = 0;
 let packetsCompared = 0;
 
@@ -76,7 +75,12 @@ describe('the Wireshark plugin on every capture, against our dissector', () => {
       const base = payloadBase(p);
       const udp = lastUdp(packet);
       if (udp?.pos !== base - UDP_HEADER) problems.push(`${id}: tshark's UDP header at ${udp?.pos}, ours at ${base - UDP_HEADER}`);
-      const { links, compared } = checkPacket({ id, protocol: p.protocol, fields: p.fields, summary: p.summary, base }, packet, theirs.info[i], problems);
+      const { links, compared } = checkPacket(
+        { id, protocol: p.protocol, fields: p.fields, summary: p.summary, base },
+        packet,
+        theirs.info[i],
+        problems,
+      );
       if (!gameNode(packet)) return;
       fieldsCompared += compared;
       packetsCompared++;
@@ -90,7 +94,9 @@ describe('the Wireshark plugin on every capture, against our dissector', () => {
   });
 
   it('compared every field of every game packet', () => {
-    console.info(`dissect wireshark.test.ts: ${packetsCompared} packets and ${fieldsCompared} fields of ${captureFiles.length} captures compared with tshark`);
+    console.info(
+      `dissect wireshark.test.ts: ${packetsCompared} packets and ${fieldsCompared} fields of ${captureFiles.length} captures compared with tshark`,
+    );
     expect(fieldsCompared).toBeGreaterThan(1000);
   });
 });

@@ -11,7 +11,8 @@ import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange } from '../dissect/helpers.ts';
 
 const frames = (ps: readonly PacketRecord[]): number[] => ps.map((p) => p.frame);
-const pass = async (bytes: Uint8Array, filter: string): Promise<number[]> => frames((await dissectBytes(bytes, { filter: compileFilter(filter) })).packets);
+const pass = async (bytes: Uint8Array, filter: string): Promise<number[]> =>
+  frames((await dissectBytes(bytes, { filter: compileFilter(filter) })).packets);
 
 describe('generated pairing fields', () => {
   // lo-us.pcap's first exchange re-timed: a reply at 0.5 ms and its copy at 1 s (a duplicate);
@@ -52,13 +53,21 @@ describe('generated pairing fields', () => {
 
 describe('secrets', () => {
   const header = { serverIp: '127.0.0.1', serverPort: 7777 };
-  const pcap = writePcap([
-    { seconds: 1_700_000_000, ticks: 0, data: udpFrame(rconRequest.encode({ ...header, password: 'hunter2', command: 'players' }), 50000, 7777) },
-    { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
-  ], { linkType: 1 });
+  const pcap = writePcap(
+    [
+      {
+        seconds: 1_700_000_000,
+        ticks: 0,
+        data: udpFrame(rconRequest.encode({ ...header, password: 'hunter2', command: 'players' }), 50000, 7777),
+      },
+      { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+    ],
+    { linkType: 1 },
+  );
 
   it('a password compares as its mask unless secrets are shown', async () => {
-    const test = async (filter: string, showSecrets: boolean) => frames((await dissectBytes(pcap, { filter: compileFilter(filter, { showSecrets }) })).packets);
+    const test = async (filter: string, showSecrets: boolean) =>
+      frames((await dissectBytes(pcap, { filter: compileFilter(filter, { showSecrets }) })).packets);
     expect(await test('samp.rcon.password == "hunter2"', false)).toEqual([]);
     expect(await test('samp.rcon.password contains "hunt"', false)).toEqual([]);
     expect(await test('samp.rcon.password', false)).toEqual([1]);
@@ -72,7 +81,14 @@ describe('hex dumps', () => {
     const text = readFileSync(hexFixtures + 'samp-info-response.xxd.txt', 'utf8');
     const all = dissectHexDump(text);
     expect(all.packets).toHaveLength(1);
-    for (const [filter, n] of [['samp.info.players > 0', 1], ['samp.info.players > 100000', 0], ['udp', 0], ['ip.src == 0.0.0.0', 0], ['samp && !udp', 1], ['frame.number == 1', 1]] as const) {
+    for (const [filter, n] of [
+      ['samp.info.players > 0', 1],
+      ['samp.info.players > 100000', 0],
+      ['udp', 0],
+      ['ip.src == 0.0.0.0', 0],
+      ['samp && !udp', 1],
+      ['frame.number == 1', 1],
+    ] as const) {
       expect(dissectHexDump(text, { filter: compileFilter(filter) }).packets, filter).toHaveLength(n);
     }
   });
@@ -93,7 +109,15 @@ describe('semantics', () => {
     expect(test('samp.player.id in {99}')).toEqual(players);
     expect(test('minecraft')).toEqual(test('mcquery'));
     // The operators' word forms are the symbols.
-    for (const [word, symbol] of [['eq', '=='], ['ne', '!='], ['any_ne', '~='], ['lt', '<'], ['le', '<='], ['gt', '>'], ['ge', '>=']]) {
+    for (const [word, symbol] of [
+      ['eq', '=='],
+      ['ne', '!='],
+      ['any_ne', '~='],
+      ['lt', '<'],
+      ['le', '<='],
+      ['gt', '>'],
+      ['ge', '>='],
+    ]) {
       for (const n of [0, 50, 99]) expect(test(`samp.player.id ${word} ${n}`), word).toEqual(test(`samp.player.id ${symbol} ${n}`));
     }
     expect(test('samp.info.hostname ~ "FIXTURE"')).toEqual(test('samp.info.hostname matches "fixture"'));
@@ -113,8 +137,22 @@ describe('semantics', () => {
 
 describe('two ways to a field', () => {
   it('reads the same values from a decoded value as from the annotated tree, field by field', async () => {
-    const fields = ['samp.info.hostname', 'samp.info.players', 'samp.info.password', 'samp.server_ip', 'samp.player.name', 'samp.player.score', 'samp.ping.nonce',
-      'mcquery.basic.num_players', 'mcquery.basic.host_port', 'mcquery.session_id', 'mcquery.handshake.token', 'samp.info.hostname.len', 'samp.players.count', 'samp.magic'];
+    const fields = [
+      'samp.info.hostname',
+      'samp.info.players',
+      'samp.info.password',
+      'samp.server_ip',
+      'samp.player.name',
+      'samp.player.score',
+      'samp.ping.nonce',
+      'mcquery.basic.num_players',
+      'mcquery.basic.host_port',
+      'mcquery.session_id',
+      'mcquery.handshake.token',
+      'samp.info.hostname.len',
+      'samp.players.count',
+      'samp.magic',
+    ];
     for (const name of ['veth-frag.pcap', 'lo-any.pcapng']) {
       const fast = (await dissectFile(captures + name)).packets;
       const built = (await dissectFile(captures + name)).packets;
@@ -127,7 +165,10 @@ describe('two ways to a field', () => {
         const filter = compileFilter(field);
         const values = (ps: readonly PacketRecord[]) => ps.map((p) => filterFieldValues(field, p));
         expect(values(fast), field).toEqual(values(built));
-        expect(fast.map((p) => filter.matches(p)), field).toEqual(built.map((p) => filter.matches(p)));
+        expect(
+          fast.map((p) => filter.matches(p)),
+          field,
+        ).toEqual(built.map((p) => filter.matches(p)));
       }
     }
   });

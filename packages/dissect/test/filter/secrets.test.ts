@@ -22,22 +22,41 @@ const pass = async (file: string, filter: string, showSecrets: boolean): Promise
 
 /** The hex pane's ASCII column of a packet, its rows joined (a text may straddle two rows). */
 const paneAscii = (p: PacketRecord, showSecrets: boolean): string =>
-  renderPacketText(p, { showSecrets, hex: true }).filter((l) => /^[0-9a-f]{4} {2}/.test(l)).map((l) => l.slice(55)).join('');
+  renderPacketText(p, { showSecrets, hex: true })
+    .filter((l) => /^[0-9a-f]{4} {2}/.test(l))
+    .map((l) => l.slice(55))
+    .join('');
 
 describe('a display filter and RCON secrets', () => {
   it('finds no secret the output hides, by field, by protocol bytes or by pattern; finds them all with showSecrets', async () => {
     const probes = [
-      'samp.rcon.password == "changeme"', 'samp.rcon.password contains "change"', 'samp.rcon.password matches "^ch"',
-      'samp.rcon.command contains "NEWSECRET9"', 'samp.rcon.output contains "NEWSECRET9"', 'samp.rcon.output contains "changeme"',
-      'samp.rcon.output matches "NEW.*9"', 'frame contains "NEWSECRET9"', 'udp contains "changeme"', 'ip contains "SECRET"',
-      'samp contains "NEWSECRET9"', 'samp matches "chan.eme"', 'samp contains 4e:45:57:53', 'frame.number > 0 && udp contains "NEWSECRET"',
+      'samp.rcon.password == "changeme"',
+      'samp.rcon.password contains "change"',
+      'samp.rcon.password matches "^ch"',
+      'samp.rcon.command contains "NEWSECRET9"',
+      'samp.rcon.output contains "NEWSECRET9"',
+      'samp.rcon.output contains "changeme"',
+      'samp.rcon.output matches "NEW.*9"',
+      'frame contains "NEWSECRET9"',
+      'udp contains "changeme"',
+      'ip contains "SECRET"',
+      'samp contains "NEWSECRET9"',
+      'samp matches "chan.eme"',
+      'samp contains 4e:45:57:53',
+      'frame.number > 0 && udp contains "NEWSECRET"',
     ];
     for (const filter of probes) {
       expect(await pass(ECHO, filter, false), filter).toEqual([]);
       expect((await pass(ECHO, filter, true)).length, `${filter} --show-secrets`).toBeGreaterThan(0);
     }
-    for (const filter of ['samp contains "slash7"', 'samp.rcon.output contains "back\\\\slash7"', 'samp.rcon.output contains "new\\x01ctl"',
-      'samp.rcon.command contains "ctl"', 'frame contains 01:63:74:6c', 'samp.rcon.password == "back\\\\slash7"']) {
+    for (const filter of [
+      'samp contains "slash7"',
+      'samp.rcon.output contains "back\\\\slash7"',
+      'samp.rcon.output contains "new\\x01ctl"',
+      'samp.rcon.command contains "ctl"',
+      'frame contains 01:63:74:6c',
+      'samp.rcon.password == "back\\\\slash7"',
+    ]) {
       expect(await pass(ESCAPE, filter, false), filter).toEqual([]);
       expect((await pass(ESCAPE, filter, true)).length, `${filter} --show-secrets`).toBeGreaterThan(0);
     }
@@ -55,18 +74,21 @@ describe('a display filter and RCON secrets', () => {
     expect(await pass(ECHO, 'samp.rcon.password == "NEWSECRET9"', true)).toEqual([7]);
   });
 
-  it('reads a protocol\'s bytes as the hex pane shows them, field text as JSON shows it', async () => {
+  it("reads a protocol's bytes as the hex pane shows them, field text as JSON shows it", async () => {
     for (const file of [ECHO, ESCAPE]) {
       for (const showSecrets of [false, true]) {
         const { packets } = await dissectFile(file, { showSecrets });
         for (const probe of ['********', 'rcon_password', 'changeme', 'NEWSECRET9', 'slash7', 'Console', 'varlist', 'SAMP', 'hello']) {
           const filter = compileFilter(`frame contains "${probe}"`, { showSecrets });
-          expect(frames(packets.filter((p) => filter.matches(p))), `${file} ${probe} ${showSecrets}`)
-            .toEqual(frames(packets.filter((p) => paneAscii(p, showSecrets).includes(probe))));
+          expect(frames(packets.filter((p) => filter.matches(p))), `${file} ${probe} ${showSecrets}`).toEqual(
+            frames(packets.filter((p) => paneAscii(p, showSecrets).includes(probe))),
+          );
           const output = compileFilter(`samp.rcon.output contains "${probe}"`, { showSecrets });
-          const shownOutput = (p: PacketRecord): boolean => [...walkNodes(p.fields)]
-            .some((n) => n.abbrev === 'samp.rcon.output' && String(nodeJson(n, showSecrets).value).includes(probe));
-          expect(frames(packets.filter((p) => output.matches(p))), `${file} output ${probe} ${showSecrets}`).toEqual(frames(packets.filter(shownOutput)));
+          const shownOutput = (p: PacketRecord): boolean =>
+            [...walkNodes(p.fields)].some((n) => n.abbrev === 'samp.rcon.output' && String(nodeJson(n, showSecrets).value).includes(probe));
+          expect(frames(packets.filter((p) => output.matches(p))), `${file} output ${probe} ${showSecrets}`).toEqual(
+            frames(packets.filter(shownOutput)),
+          );
         }
       }
     }
@@ -74,10 +96,19 @@ describe('a display filter and RCON secrets', () => {
 
   it('leaves the bytes of a capture without RCON as they are', async () => {
     const { packets } = await dissectFile(`${captures}veth-frag.pcap`);
-    for (const filter of ['frame contains "gamequery fixture"', 'udp contains "SAMP"', 'samp contains 53:41:4d:50', 'mcquery matches "minecraft"']) {
-      expect(frames(packets.filter((p) => compileFilter(filter).matches(p))), filter)
-        .toEqual(frames(packets.filter((p) => compileFilter(filter, { showSecrets: true }).matches(p))));
-      expect(packets.some((p) => compileFilter(filter).matches(p)), filter).toBe(true);
+    for (const filter of [
+      'frame contains "gamequery fixture"',
+      'udp contains "SAMP"',
+      'samp contains 53:41:4d:50',
+      'mcquery matches "minecraft"',
+    ]) {
+      expect(frames(packets.filter((p) => compileFilter(filter).matches(p))), filter).toEqual(
+        frames(packets.filter((p) => compileFilter(filter, { showSecrets: true }).matches(p))),
+      );
+      expect(
+        packets.some((p) => compileFilter(filter).matches(p)),
+        filter,
+      ).toBe(true);
     }
   });
 });
@@ -92,8 +123,14 @@ describe('secrets the text shows escaped', () => {
       writePacketText(p, sink, { showSecrets });
       writePacketText(p, sink, { showSecrets, hex: true });
       const pane = renderPacketText(p, { showSecrets, hex: true }).filter((l) => /^[0-9a-f]{4} {2}/.test(l));
-      return [sink.text(), JSON.stringify(packetJson(p, { showSecrets })), packetLine(p, { showSecrets }), p.summary,
-        pane.map((l) => l.slice(6, 53).replaceAll(' ', '')).join(''), paneAscii(p, showSecrets)].join('\n');
+      return [
+        sink.text(),
+        JSON.stringify(packetJson(p, { showSecrets })),
+        packetLine(p, { showSecrets }),
+        p.summary,
+        pane.map((l) => l.slice(6, 53).replaceAll(' ', '')).join(''),
+        paneAscii(p, showSecrets),
+      ].join('\n');
     };
     const masked = (await dissectFile(ESCAPE)).packets;
     expect(masked).toHaveLength(5);

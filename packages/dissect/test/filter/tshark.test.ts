@@ -24,34 +24,73 @@ async function ours(filter?: string): Promise<number[]> {
 }
 
 /** tshark's frames for a filter (two passes, so that requests know their replies). */
-const theirs = (filter: string): Promise<number[]> => new Promise((resolve, reject) => {
-  const args = ['-2', '-n', '-X', `lua_script:${tshark.plugin}`, '-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'];
-  const child = spawn('tshark', args, { env: { ...process.env, XDG_CONFIG_HOME: join(tshark.work, 'config'), HOME: tshark.work } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  child.on('error', reject);
-  child.on('close', (status) => (status === 0 ? resolve(out.split('\n').filter(Boolean).map(Number)) : reject(new Error(`tshark -Y '${filter}': ${err}`))));
-});
+const theirs = (filter: string): Promise<number[]> =>
+  new Promise((resolve, reject) => {
+    const args = ['-2', '-n', '-X', `lua_script:${tshark.plugin}`, '-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'];
+    const child = spawn('tshark', args, { env: { ...process.env, XDG_CONFIG_HOME: join(tshark.work, 'config'), HOME: tshark.work } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (status) =>
+      status === 0 ? resolve(out.split('\n').filter(Boolean).map(Number)) : reject(new Error(`tshark -Y '${filter}': ${err}`)),
+    );
+  });
 
 // Every operator and connective, on capture fields, wire fields, generated links and protocols.
 const filters = [
-  'samp', 'vcmp', 'mcquery', '!samp', 'not mcquery',
-  'samp.info.hostname', 'samp.player.name', 'mcquery.handshake.token',
-  'samp.info.players == 100', 'samp.info.players != 100', 'samp.info.players ~= 100',
-  'samp.player.score < -45', 'samp.player.score <= -45', 'samp.player.score > 40', 'samp.player.score >= 49', 'samp.player.score eq 0',
-  'samp.info.hostname == "gamequery fixture server"', 'samp.info.hostname != "gamequery fixture server"',
-  'samp.info.hostname contains "fixture"', 'samp.info.hostname contains "FIXTURE"',
-  'samp.info.hostname matches "FIXTURE serv"', 'samp.info.hostname matches "^game.*server$"', 'samp.player.name matches "_09[0-9]_"',
-  'mcquery.basic.motd < "B"', 'mcquery.basic.motd > "B"',
-  'ip.src == 10.231.0.2', 'ip.dst != 10.231.0.2', 'ip.addr == 10.231.0.0/24', 'ip.src == 127.0.0.1', 'ipv6.src == fd00:47::2', 'ipv6.addr == ::1',
-  'udp.port == 47778', 'udp.srcport == 47777 || udp.dstport == 47778', 'udp.port in {47778, 47777}', 'udp.port in {47000..47777}', 'udp.length > 100',
-  'samp.opcode == 0x70', "samp.opcode == 'd'", 'samp.response_in', 'samp.response_to', 'mcquery.response_to == 13',
-  'samp.time > 0.0005', 'mcquery.time < 0.0002',
-  'samp and ip && !(samp.opcode == \'p\')', 'mcquery or (samp and ipv6)', 'samp.magic == "SAMP" and udp.length > 1000',
-  'frame.number >= 20 && frame.number <= 26', 'frame.time_relative > 1.6',
-  'udp contains "SAMP"', 'udp contains 53:41:4d:50:7f', 'samp.response_in == frame.number',
+  'samp',
+  'vcmp',
+  'mcquery',
+  '!samp',
+  'not mcquery',
+  'samp.info.hostname',
+  'samp.player.name',
+  'mcquery.handshake.token',
+  'samp.info.players == 100',
+  'samp.info.players != 100',
+  'samp.info.players ~= 100',
+  'samp.player.score < -45',
+  'samp.player.score <= -45',
+  'samp.player.score > 40',
+  'samp.player.score >= 49',
+  'samp.player.score eq 0',
+  'samp.info.hostname == "gamequery fixture server"',
+  'samp.info.hostname != "gamequery fixture server"',
+  'samp.info.hostname contains "fixture"',
+  'samp.info.hostname contains "FIXTURE"',
+  'samp.info.hostname matches "FIXTURE serv"',
+  'samp.info.hostname matches "^game.*server$"',
+  'samp.player.name matches "_09[0-9]_"',
+  'mcquery.basic.motd < "B"',
+  'mcquery.basic.motd > "B"',
+  'ip.src == 10.231.0.2',
+  'ip.dst != 10.231.0.2',
+  'ip.addr == 10.231.0.0/24',
+  'ip.src == 127.0.0.1',
+  'ipv6.src == fd00:47::2',
+  'ipv6.addr == ::1',
+  'udp.port == 47778',
+  'udp.srcport == 47777 || udp.dstport == 47778',
+  'udp.port in {47778, 47777}',
+  'udp.port in {47000..47777}',
+  'udp.length > 100',
+  'samp.opcode == 0x70',
+  "samp.opcode == 'd'",
+  'samp.response_in',
+  'samp.response_to',
+  'mcquery.response_to == 13',
+  'samp.time > 0.0005',
+  'mcquery.time < 0.0002',
+  "samp and ip && !(samp.opcode == 'p')",
+  'mcquery or (samp and ipv6)',
+  'samp.magic == "SAMP" and udp.length > 1000',
+  'frame.number >= 20 && frame.number <= 26',
+  'frame.time_relative > 1.6',
+  'udp contains "SAMP"',
+  'udp contains 53:41:4d:50:7f',
+  'samp.response_in == frame.number',
 ];
 
 const tsharkFrames = new Map<string, number[]>();
@@ -64,9 +103,11 @@ beforeAll(async () => {
   game = new Set(await ours());
   // Two tshark processes at a time (a Lua plugin takes a while to load).
   const queue = [...filters];
-  await Promise.all([0, 1].map(async () => {
-    for (let f = queue.shift(); f !== undefined; f = queue.shift()) tsharkFrames.set(f, await theirs(f));
-  }));
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let f = queue.shift(); f !== undefined; f = queue.shift()) tsharkFrames.set(f, await theirs(f));
+    }),
+  );
 }, 120_000);
 
 describe('display filters', () => {

@@ -28,7 +28,9 @@ const extras: Array<[file: string, payload: string, format: HexDumpFormat]> = [
 ];
 
 const cases: Array<[file: string, payload: string, format: HexDumpFormat]> = [
-  ...payloads.flatMap((payload) => tools.map(([suffix, format]): [string, string, HexDumpFormat] => [`${payload}.${suffix}.txt`, payload, format])),
+  ...payloads.flatMap((payload) =>
+    tools.map(([suffix, format]): [string, string, HexDumpFormat] => [`${payload}.${suffix}.txt`, payload, format]),
+  ),
   ...extras,
 ];
 
@@ -72,7 +74,10 @@ describe('tshark -x', () => {
     const result = parseHexDump(fixtureText('samp-udp.tshark-x.txt'));
     expect(result.diagnostics).toEqual([]);
     expect(result.packets.map((p) => p.bytes)).toEqual(frames);
-    expect(result.packets.map((p) => [p.format, p.firstLine, p.frame])).toEqual([['tshark', 1, 0], ['tshark', 6, 1]]);
+    expect(result.packets.map((p) => [p.format, p.firstLine, p.frame])).toEqual([
+      ['tshark', 1, 0],
+      ['tshark', 6, 1],
+    ]);
   });
 
   it('ends the response frame with the SA:MP payload the capture was made from', () => {
@@ -86,7 +91,10 @@ describe('tshark -x', () => {
     expect(result.ok).toBe(true);
     expect(result.packets.map((p) => p.bytes)).toEqual(frames);
     expect(result.diagnostics.every((d) => d.code === 'skipped-text')).toBe(true);
-    expect(result.diagnostics.map((d) => [d.line, d.endLine])).toEqual([[1, 57], [64, 120]]);
+    expect(result.diagnostics.map((d) => [d.line, d.endLine])).toEqual([
+      [1, 57],
+      [64, 120],
+    ]);
   });
 
   describe('a frame with a reassembled pane', () => {
@@ -132,6 +140,9 @@ describe('text2pcap round trip', () => {
     const result = parseHexDump(fixtureText('two-packets.od-x1.txt'));
     expect(result.diagnostics).toEqual([]);
     expect(result.packets.map((p) => p.bytes)).toEqual(records);
-    expect(result.packets.map((p) => [p.firstLine, p.lastLine])).toEqual([[1, 4], [5, 11]]);
+    expect(result.packets.map((p) => [p.firstLine, p.lastLine])).toEqual([
+      [1, 4],
+      [5, 11],
+    ]);
   });
 });

@@ -21,10 +21,16 @@ describe('offsets that claim more than the text holds', () => {
     const [result, ms] = timedParse(hostile('repeat-to-4gib.hexdump-C.txt'));
     expect(ms).toBeLessThan(1000);
     expect(result.packets.map((p) => p.bytes.length)).toEqual([16]);
-    expect(result.diagnostics).toEqual([{
-      severity: 'warning', code: 'too-large', line: 2, column: 1, packet: 0,
-      message: `line 2, column 1: 4294967279 bytes of repeated or missing data would pass the limit of ${MAX_EXPANDED_BYTES} expanded bytes; they are left out`,
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        code: 'too-large',
+        line: 2,
+        column: 1,
+        packet: 0,
+        message: `line 2, column 1: 4294967279 bytes of repeated or missing data would pass the limit of ${MAX_EXPANDED_BYTES} expanded bytes; they are left out`,
+      },
+    ]);
   });
 
   it('does not fill a gap up to offset fffffff0 with zeros, even when asked to', () => {
@@ -39,7 +45,9 @@ describe('offsets that claim more than the text holds', () => {
     const [repeated] = timedParse(`${row}\n*\n00100000\n`);
     expect(repeated.packets[0]?.bytes.length).toBe(0x100000);
     expect(repeated.diagnostics).toEqual([]);
-    const [filled] = timedParse(`${row}\n00000100  42 42 42 42 42 42 42 42  42 42 42 42 42 42 42 42  |BBBBBBBBBBBBBBBB|\n`, { fillGaps: true });
+    const [filled] = timedParse(`${row}\n00000100  42 42 42 42 42 42 42 42  42 42 42 42 42 42 42 42  |BBBBBBBBBBBBBBBB|\n`, {
+      fillGaps: true,
+    });
     expect(filled.packets[0]?.bytes.length).toBe(0x110);
     expect(filled.diagnostics.map((d) => d.code)).toEqual(['offset-gap']);
   });

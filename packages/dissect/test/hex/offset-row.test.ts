@@ -68,12 +68,17 @@ describe('readOffsetRow', () => {
 
   it('warns when the ASCII column does not show the bytes', () => {
     const row = read('00000000  53 41 4d 51  |SAMP|');
-    expect(row.problems).toEqual([{ severity: 'warning', code: 'ascii-mismatch', column: 24, text: 'the ASCII column does not show the bytes of this row' }]);
+    expect(row.problems).toEqual([
+      { severity: 'warning', code: 'ascii-mismatch', column: 24, text: 'the ASCII column does not show the bytes of this row' },
+    ]);
   });
 
   it('reports junk and odd digit counts at their columns', () => {
     const row = read('000000 53 zz 4d5');
     expect(row.bytes).toEqual(hex('53'));
-    expect(row.problems.map((p) => [p.code, p.column])).toEqual([['not-hex', 10], ['odd-digits', 13]]);
+    expect(row.problems.map((p) => [p.code, p.column])).toEqual([
+      ['not-hex', 10],
+      ['odd-digits', 13],
+    ]);
   });
 });

@@ -175,7 +175,10 @@ describe('several packets in one text', () => {
 
   it('starts a new packet when the offset goes backwards, and says the start is missing', () => {
     const result = parseHexDump('000000 53 41 4d 50\n000004 7f 00 00 01\n000002 4d 50');
-    expect(result.packets.map((p) => [p.bytes, p.startOffset])).toEqual([[hex('53414d507f000001'), 0], [hex('4d50'), 2]]);
+    expect(result.packets.map((p) => [p.bytes, p.startOffset])).toEqual([
+      [hex('53414d507f000001'), 0],
+      [hex('4d50'), 2],
+    ]);
     expect(result.diagnostics.map((d) => d.message)).toEqual([
       'line 3, column 1: dump starts at offset 0x2, not 0: the bytes before it are missing',
     ]);
@@ -229,14 +232,16 @@ describe('offset checks', () => {
     const result = parseHexDump(text);
     expect(result.ok).toBe(true);
     expect(result.packets[0]?.bytes.length).toBe(32);
-    expect(result.diagnostics).toEqual([{
-      severity: 'warning',
-      code: 'offset-gap',
-      message: 'line 2, column 1: offset 0x20 where 0x10 was expected: 16 bytes missing (a line was lost?)',
-      line: 2,
-      column: 1,
-      packet: 0,
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        code: 'offset-gap',
+        message: 'line 2, column 1: offset 0x20 where 0x10 was expected: 16 bytes missing (a line was lost?)',
+        line: 2,
+        column: 1,
+        packet: 0,
+      },
+    ]);
   });
 
   it('fills a gap with zero bytes when asked', () => {
@@ -285,14 +290,16 @@ describe('junk', () => {
     ].join('\n');
     const result = parseHexDump(text);
     expect(result.ok).toBe(false);
-    expect(result.diagnostics).toEqual([{
-      severity: 'error',
-      code: 'not-hex',
-      message: "line 3, column 19: 'zz' is not a hex byte",
-      line: 3,
-      column: 19,
-      packet: 0,
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'not-hex',
+        message: "line 3, column 19: 'zz' is not a hex byte",
+        line: 3,
+        column: 19,
+        packet: 0,
+      },
+    ]);
     expect(result.packets[0]?.bytes.length).toBe(32 + 7);
   });
 
@@ -334,15 +341,32 @@ describe('junk', () => {
     expect(result.ok).toBe(true);
     expect(result.packets.map((p) => [p.format, p.firstLine, p.lastLine, p.bytes.length])).toEqual([['tshark', 4, 5, 20]]);
     expect(result.diagnostics).toEqual([
-      { severity: 'warning', code: 'skipped-text', message: 'lines 1-3: skipped text that is not part of a hex dump', line: 1, column: 1, endLine: 3 },
-      { severity: 'warning', code: 'skipped-text', message: 'lines 7-8: skipped text that is not part of a hex dump', line: 7, column: 1, endLine: 8 },
+      {
+        severity: 'warning',
+        code: 'skipped-text',
+        message: 'lines 1-3: skipped text that is not part of a hex dump',
+        line: 1,
+        column: 1,
+        endLine: 3,
+      },
+      {
+        severity: 'warning',
+        code: 'skipped-text',
+        message: 'lines 7-8: skipped text that is not part of a hex dump',
+        line: 7,
+        column: 1,
+        endLine: 8,
+      },
     ]);
   });
 
   it('reads two bare dumps that prose separates as two packets', () => {
     const post = 'Request:\n53 41 4d 50 7f 00 00 01 61 1e 69\nResponse:\n53 41 4d 50 7f 00 00 01 61 1e 63\nanything else?';
     const result = parseHexDump(post);
-    expect(result.packets.map((p) => [p.firstLine, p.bytes.length])).toEqual([[2, 11], [4, 11]]);
+    expect(result.packets.map((p) => [p.firstLine, p.bytes.length])).toEqual([
+      [2, 11],
+      [4, 11],
+    ]);
     expect(result.diagnostics.map((d) => d.line)).toEqual([1, 3, 5]);
   });
 
@@ -359,10 +383,47 @@ describe('junk', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed % n;
     };
-    const pool = ['0000', '00000010:', '000010', '53', '5341', 'zz', '*', '|SA|', '>a<', '"\\x53', "'", '\\x', '[', ']', '{', '}',
-      '0x', '0x535', '(byte)', '-1', '256', '=', ';', '//', '/*', 'Frame (3 bytes):', '', '\t', '\u00a0', 'cafe', '.', ':', ',', '\\', '\r'];
+    const pool = [
+      '0000',
+      '00000010:',
+      '000010',
+      '53',
+      '5341',
+      'zz',
+      '*',
+      '|SA|',
+      '>a<',
+      '"\\x53',
+      "'",
+      '\\x',
+      '[',
+      ']',
+      '{',
+      '}',
+      '0x',
+      '0x535',
+      '(byte)',
+      '-1',
+      '256',
+      '=',
+      ';',
+      '//',
+      '/*',
+      'Frame (3 bytes):',
+      '',
+      '\t',
+      '\u00a0',
+      'cafe',
+      '.',
+      ':',
+      ',',
+      '\\',
+      '\r',
+    ];
     for (let round = 0; round < 2000; round++) {
-      const lines = Array.from({ length: 1 + next(6) }, () => Array.from({ length: next(9) }, () => pool[next(pool.length)]).join(next(2) === 0 ? ' ' : '  '));
+      const lines = Array.from({ length: 1 + next(6) }, () =>
+        Array.from({ length: next(9) }, () => pool[next(pool.length)]).join(next(2) === 0 ? ' ' : '  '),
+      );
       const result = parseHexDump(lines.join('\n'));
       for (const d of result.diagnostics) {
         expect(d.line).toBeGreaterThanOrEqual(1);

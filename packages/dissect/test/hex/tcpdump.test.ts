@@ -10,12 +10,20 @@ import { fixtureBytes, fixtureText, pcapRecords } from './fixtures.ts';
 describe('tcpdump -x, -xx, -X, -XX', () => {
   const frames = pcapRecords(fixtureBytes('samp-udp.pcap'));
   // lo is Ethernet with zero MACs: -x and -X start after the 14-byte link header.
-  it.each([['x', 14], ['X', 14], ['xx', 0], ['XX', 0]])('reads tcpdump -%s as the two captured frames (from byte %i)', (flag, from) => {
+  it.each([
+    ['x', 14],
+    ['X', 14],
+    ['xx', 0],
+    ['XX', 0],
+  ])('reads tcpdump -%s as the two captured frames (from byte %i)', (flag, from) => {
     const r = parseHexDump(fixtureText(`samp-udp.tcpdump-${flag}.txt`));
     expect(r.packets.map((p) => p.bytes)).toEqual(frames.map((f) => f.subarray(from)));
     expect(r.packets.map((p) => p.format)).toEqual(['tcpdump', 'tcpdump']);
     // The header line before each packet is prose; nothing else is reported.
-    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['skipped-text', 'warning'], ['skipped-text', 'warning']]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['skipped-text', 'warning'],
+      ['skipped-text', 'warning'],
+    ]);
   });
 
   it('reads brackets, braces and 0x in the ASCII column as ASCII, not as a C array', () => {

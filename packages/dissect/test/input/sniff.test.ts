@@ -15,15 +15,27 @@ const png = new Uint8Array(readFileSync(new URL('../../../cli/test/fixtures/inpu
 
 describe('sniffInput', () => {
   it.each([
-    ['lo-us.pcap', 'pcap'], ['lo-ns.pcap', 'pcap'], ['lo.pcapng', 'pcapng'], ['lo-us.editcap.pcapng', 'pcapng'],
+    ['lo-us.pcap', 'pcap'],
+    ['lo-ns.pcap', 'pcap'],
+    ['lo.pcapng', 'pcapng'],
+    ['lo-us.editcap.pcapng', 'pcapng'],
   ])('knows %s (as written) as %s', (name, format) => {
     expect(sniffInput(fixture(name)).format).toBe(format);
   });
 
   it('knows all four pcap magics: the byte-swapped copies of the micro- and nanosecond captures too', () => {
-    const magics = [fixture('lo-us.pcap'), fixture('lo-ns.pcap'), bigEndianPcap(fixture('lo-us.pcap')), bigEndianPcap(fixture('lo-ns.pcap'))]
-      .map((f) => [sniffInput(f).format, sniffInput(f).first.slice(0, 11)]);
-    expect(magics).toEqual([['pcap', 'd4 c3 b2 a1'], ['pcap', '4d 3c b2 a1'], ['pcap', 'a1 b2 c3 d4'], ['pcap', 'a1 b2 3c 4d']]);
+    const magics = [
+      fixture('lo-us.pcap'),
+      fixture('lo-ns.pcap'),
+      bigEndianPcap(fixture('lo-us.pcap')),
+      bigEndianPcap(fixture('lo-ns.pcap')),
+    ].map((f) => [sniffInput(f).format, sniffInput(f).first.slice(0, 11)]);
+    expect(magics).toEqual([
+      ['pcap', 'd4 c3 b2 a1'],
+      ['pcap', '4d 3c b2 a1'],
+      ['pcap', 'a1 b2 c3 d4'],
+      ['pcap', 'a1 b2 3c 4d'],
+    ]);
     expect(sniffInput(toBigEndianPcapng(fixture('lo.pcapng'))).format).toBe('pcapng');
   });
 
@@ -33,8 +45,13 @@ describe('sniffInput', () => {
   });
 
   it.each([
-    'samp-info-response.xxd.txt', 'samp-info-response.hexdump-C.txt', 'samp-info-response.od-x1z.txt', 'samp-udp.tshark-Vx.txt',
-    'samp-udp.tcpdump-X.txt', 'samp-info-response.xxd-i.txt', 'samp-brackets.tcpdump-X.txt',
+    'samp-info-response.xxd.txt',
+    'samp-info-response.hexdump-C.txt',
+    'samp-info-response.od-x1z.txt',
+    'samp-udp.tshark-Vx.txt',
+    'samp-udp.tcpdump-X.txt',
+    'samp-info-response.xxd-i.txt',
+    'samp-brackets.tcpdump-X.txt',
   ])('takes %s for text', (name) => {
     expect(sniffInput(hexFixture(name))).toMatchObject({ format: 'text', looks: 'text' });
   });
@@ -49,7 +66,9 @@ describe('sniffInput', () => {
     expect(sniffInput(png)).toEqual({ format: undefined, looks: 'a PNG image', first: '89 50 4e 47 0d 0a 1a 0a' });
     expect(sniffInput(new Uint8Array(4096))).toEqual({ format: undefined, looks: 'zero bytes', first: '00 00 00 00 00 00 00 00' });
     expect(sniffInput(new Uint8Array(0))).toMatchObject({ format: undefined, looks: 'empty' });
-    expect(sniffInput(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 4])).looks).toMatch(/^xz-compressed data \(decompress it first: xz -dc FILE/);
+    expect(sniffInput(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 4])).looks).toMatch(
+      /^xz-compressed data \(decompress it first: xz -dc FILE/,
+    );
   });
 
   it('refuses random bytes, whatever their length, as binary', () => {

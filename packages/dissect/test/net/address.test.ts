@@ -31,7 +31,7 @@ describe('formatIPv6', () => {
 
   it('agrees with the WHATWG URL serializer on 5000 addresses full of zero runs', () => {
     let x = 12345;
-    const next = () => ((x = (x * 1103515245 + 12345) >>> 0) >>> 16);
+    const next = () => (x = (x * 1103515245 + 12345) >>> 0) >>> 16;
     for (let i = 0; i < 5000; i++) {
       const groups = Array.from({ length: 8 }, () => (next() % 3 === 0 ? next() : 0));
       if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) continue; // URL has no §5 form

@@ -21,9 +21,9 @@ describe('UdpDecoder on the committed captures', () => {
         fragments: fragments.length > 0 ? fragments : undefined,
       };
     });
-    expect(results.map((r) => r.kind === 'udp'
-      ? { src: r.src, dst: r.dst, udpLength: r.udpLength, fragments: r.fragments }
-      : 'skipped')).toEqual(expected);
+    expect(
+      results.map((r) => (r.kind === 'udp' ? { src: r.src, dst: r.dst, udpLength: r.udpLength, fragments: r.fragments } : 'skipped')),
+    ).toEqual(expected);
   });
 
   it.each(CAPTURES)('%s: payloadOffset points at the payload in the frame', (name) => {
@@ -53,7 +53,10 @@ describe('UdpDecoder on the committed captures', () => {
   it('reassembles the 3413-byte SA:MP player list over IPv4 and IPv6 alike', () => {
     const { results, decoder } = decodeAll(packets('veth-frag.pcap'));
     const lists = results.filter((r) => r.kind === 'udp' && r.payload.length === 3413).map(udp);
-    expect(lists.map((r) => [r.ipVersion, r.fragments, r.payloadOffset])).toEqual([[4, [10, 11, 12], 42], [6, [24, 25, 26], 70]]);
+    expect(lists.map((r) => [r.ipVersion, r.fragments, r.payloadOffset])).toEqual([
+      [4, [10, 11, 12], 42],
+      [6, [24, 25, 26], 70],
+    ]);
     expect(lists[0]!.payload.subarray(10)).toEqual(lists[1]!.payload.subarray(10)); // bytes 4-9: server address
     expect(text(lists[0]!.payload.subarray(0, 4))).toBe('SAMP');
     expect(text(lists[0]!.payload.subarray(15, 38))).toBe('player_000_gamequery_fx');
@@ -89,19 +92,25 @@ describe('link layers built from the real frames', () => {
 
   function expectSameAsReference(frames: ReturnType<typeof packets>, shift: number) {
     const results = decodeAll(frames).results.map(udp);
-    expect(results.map((r) => ({ ...r, payloadOffset: r.payloadOffset - shift })))
-      .toEqual(reference);
+    expect(results.map((r) => ({ ...r, payloadOffset: r.payloadOffset - shift }))).toEqual(reference);
   }
 
   it('steps over an 802.1Q tag', () => {
-    expectSameAsReference(ethernet.map((p) => withData(p, splice(p.data, 12, 0, [0x81, 0x00, 0x00, 0x64]))), 4);
+    expectSameAsReference(
+      ethernet.map((p) => withData(p, splice(p.data, 12, 0, [0x81, 0x00, 0x00, 0x64]))),
+      4,
+    );
   });
 
   it('steps over stacked 802.1ad + 802.1Q and 0x9100 tags', () => {
-    expectSameAsReference(ethernet.map((p) => withData(p,
-      splice(p.data, 12, 0, [0x88, 0xa8, 0x01, 0x2c, 0x81, 0x00, 0x01, 0x90]))), 8);
-    expectSameAsReference(ethernet.map((p) => withData(p,
-      splice(p.data, 12, 0, [0x91, 0x00, 0x00, 0x05, 0x81, 0x00, 0x00, 0x06, 0x81, 0x00, 0x00, 0x07]))), 12);
+    expectSameAsReference(
+      ethernet.map((p) => withData(p, splice(p.data, 12, 0, [0x88, 0xa8, 0x01, 0x2c, 0x81, 0x00, 0x01, 0x90]))),
+      8,
+    );
+    expectSameAsReference(
+      ethernet.map((p) => withData(p, splice(p.data, 12, 0, [0x91, 0x00, 0x00, 0x05, 0x81, 0x00, 0x00, 0x06, 0x81, 0x00, 0x00, 0x07]))),
+      12,
+    );
   });
 
   it.each([
@@ -130,10 +139,14 @@ describe('link layers built from the real frames', () => {
   });
 
   it('reads Linux cooked captures v1 and v2 like the Ethernet one', () => {
-    for (const [name, header] of [['any-sll.pcap', 16], ['any-sll2.pcap', 20]] as const) {
+    for (const [name, header] of [
+      ['any-sll.pcap', 16],
+      ['any-sll2.pcap', 20],
+    ] as const) {
       const results = decodeAll(packets(name)).results.map(udp);
-      expect(results.map((r) => [r.src.port === 47777 || r.dst.port === 47777 || r.dst.port === 47778 || r.src.port === 47778,
-        r.payloadOffset])).toEqual(results.map((r) => [true, header + (r.ipVersion === 4 ? 20 : 40) + 8]));
+      expect(
+        results.map((r) => [r.src.port === 47777 || r.dst.port === 47777 || r.dst.port === 47778 || r.src.port === 47778, r.payloadOffset]),
+      ).toEqual(results.map((r) => [true, header + (r.ipVersion === 4 ? 20 : 40) + 8]));
       expect(results.map((r) => text(r.payload.subarray(0, 4)))).toEqual(reference.map((r) => text(r.payload.subarray(0, 4))));
     }
   });
@@ -144,8 +157,11 @@ describe('link layers built from the real frames', () => {
     expect(decode(frame.data, 147)).toEqual({ kind: 'skipped', reason: 'link-type', detail: 'link type 147' });
     expect(decode(splice(frame.data, 12, 2, [0x08, 0x06]))).toEqual({ kind: 'skipped', reason: 'not-ip', detail: 'EtherType 0x0806' });
     expect(decode(frame.data.subarray(0, 10))).toMatchObject({ kind: 'skipped', reason: 'malformed' });
-    expect(decode(frame.data.subarray(0, 16))).toEqual({ kind: 'skipped', reason: 'malformed',
-      detail: 'frame ends 2 bytes into the IPv4 header' });
+    expect(decode(frame.data.subarray(0, 16))).toEqual({
+      kind: 'skipped',
+      reason: 'malformed',
+      detail: 'frame ends 2 bytes into the IPv4 header',
+    });
     expect(decode(new Uint8Array([0, 0, 0, 7, 0x45]), 0)).toEqual({ kind: 'skipped', reason: 'not-ip', detail: 'address family 7' });
     expect(decode(new Uint8Array([0x50]), 101)).toEqual({ kind: 'skipped', reason: 'not-ip', detail: 'IP version 5' });
   });

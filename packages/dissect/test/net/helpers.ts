@@ -7,8 +7,12 @@ export function packets(name: string): CapturePacket[] {
 }
 
 /** Decodes frames in order with one decoder; returns the results and the decoder. */
-export function decodeAll(frames: readonly CapturePacket[], options?: UdpDecoderOptions): {
-  results: DecodedFrame[]; decoder: UdpDecoder;
+export function decodeAll(
+  frames: readonly CapturePacket[],
+  options?: UdpDecoderOptions,
+): {
+  results: DecodedFrame[];
+  decoder: UdpDecoder;
 } {
   const decoder = new UdpDecoder(options);
   const results = frames.map((frame) => decoder.decode(frame));

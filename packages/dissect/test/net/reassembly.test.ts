@@ -13,8 +13,10 @@ const inOrder = decodeAll(v4).results[2] as UdpDatagram;
 const inOrder6 = decodeAll(v6).results[2] as UdpDatagram;
 
 /** A copy of an IPv4 fragment frame with other fragment fields / id / data length. */
-function ipv4Fragment(packet: CapturePacket, change: { offset?: number; more?: boolean; id?: number; length?: number;
-  fill?: number; seconds?: number }): CapturePacket {
+function ipv4Fragment(
+  packet: CapturePacket,
+  change: { offset?: number; more?: boolean; id?: number; length?: number; fill?: number; seconds?: number },
+): CapturePacket {
   const data = packet.data.slice(0, change.length === undefined ? packet.data.length : 34 + change.length);
   const field = (data[20]! << 8) | data[21]!;
   const offset = change.offset ?? (field & 0x1fff) * 8;
@@ -30,8 +32,8 @@ function ipv4Fragment(packet: CapturePacket, change: { offset?: number; more?: b
   data[16] = total >> 8;
   data[17] = total & 0xff;
   if (change.fill !== undefined) data.fill(change.fill, 34);
-  const timestamp = change.seconds === undefined ? packet.timestamp
-    : { ...packet.timestamp!, seconds: packet.timestamp!.seconds + change.seconds };
+  const timestamp =
+    change.seconds === undefined ? packet.timestamp : { ...packet.timestamp!, seconds: packet.timestamp!.seconds + change.seconds };
   return withData(packet, data, { timestamp });
 }
 
@@ -42,7 +44,12 @@ function collect(): { drops: DroppedDatagram[]; onDrop: (d: DroppedDatagram) => 
 
 describe('IPv4 and IPv6 fragment reassembly', () => {
   it('gives the datagram at the completing frame, whatever the order', () => {
-    for (const order of [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]]) {
+    for (const order of [
+      [0, 1, 2],
+      [2, 0, 1],
+      [1, 2, 0],
+      [2, 1, 0],
+    ]) {
       const { results } = decodeAll(order.map((i) => v4[i]!));
       expect(results.slice(0, 2)).toEqual([
         { kind: 'skipped', reason: 'fragment', detail: 'fragment held for reassembly' },
@@ -64,10 +71,21 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     const { drops, onDrop } = collect();
     const overlapping = ipv4Fragment(v4[1], { offset: 1472 });
     const { results, decoder } = decodeAll([v4[0], overlapping, v4[1], v4[2]], { onDrop });
-    expect(results.slice(1).map((r) => r.kind === 'skipped' && r.reason))
-      .toEqual(['fragment-dropped', 'fragment-dropped', 'fragment-dropped']);
-    expect(drops).toEqual([{ reason: 'overlap', ipVersion: 4, src: '10.231.0.2', dst: '10.231.0.1',
-      id: (v4[0].data[18]! << 8) | v4[0].data[19]!, frames: [10, 11] }]);
+    expect(results.slice(1).map((r) => r.kind === 'skipped' && r.reason)).toEqual([
+      'fragment-dropped',
+      'fragment-dropped',
+      'fragment-dropped',
+    ]);
+    expect(drops).toEqual([
+      {
+        reason: 'overlap',
+        ipVersion: 4,
+        src: '10.231.0.2',
+        dst: '10.231.0.1',
+        id: (v4[0].data[18]! << 8) | v4[0].data[19]!,
+        frames: [10, 11],
+      },
+    ]);
     expect(decoder.stats).toMatchObject({ lateFragments: 2, reassembled: 0 });
   });
 
@@ -85,18 +103,25 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     expect(drops).toEqual([expect.objectContaining({ reason: 'timeout', frames: [10, 12] })]);
     expect(results[4]).toMatchObject({ kind: 'skipped', reason: 'fragment' }); // starts a new datagram
     decoder.finish();
-    expect(drops.map((d) => [d.reason, d.frames])).toEqual([['timeout', [10, 12]], ['end-of-capture', [11]]]);
-    expect(decoder.stats!.dropped).toMatchObject({ 'timeout': 1, 'end-of-capture': 1 });
+    expect(drops.map((d) => [d.reason, d.frames])).toEqual([
+      ['timeout', [10, 12]],
+      ['end-of-capture', [11]],
+    ]);
+    expect(decoder.stats!.dropped).toMatchObject({ timeout: 1, 'end-of-capture': 1 });
   });
 
   it('refuses malformed fragment sets', () => {
     const { drops, onDrop } = collect();
-    decodeAll([
-      ipv4Fragment(v4[0], { id: 1, length: 100 }), // not a multiple of 8
-      ipv4Fragment(v4[2], { id: 2, offset: 65528 }), // beyond 65535
-      ipv4Fragment(v4[2], { id: 3 }), ipv4Fragment(v4[2], { id: 3, offset: 2952 }), // two different ends
-      withData(v4[0], v4[0].data.subarray(0, 600)), // cut by the snapshot length
-    ], { onDrop });
+    decodeAll(
+      [
+        ipv4Fragment(v4[0], { id: 1, length: 100 }), // not a multiple of 8
+        ipv4Fragment(v4[2], { id: 2, offset: 65528 }), // beyond 65535
+        ipv4Fragment(v4[2], { id: 3 }),
+        ipv4Fragment(v4[2], { id: 3, offset: 2952 }), // two different ends
+        withData(v4[0], v4[0].data.subarray(0, 600)), // cut by the snapshot length
+      ],
+      { onDrop },
+    );
     expect(drops.map((d) => d.reason)).toEqual(['invalid-fragment', 'too-large', 'invalid-fragment', 'truncated-fragment']);
   });
 
@@ -104,7 +129,10 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     const { drops, onDrop } = collect();
     const firsts = [1, 2, 3, 4].map((id) => ipv4Fragment(v4[0], { id }));
     const { decoder } = decodeAll(firsts, { onDrop, reassembly: { maxDatagrams: 2 } });
-    expect(drops.map((d) => [d.reason, d.id])).toEqual([['datagram-limit', 1], ['datagram-limit', 2]]);
+    expect(drops.map((d) => [d.reason, d.id])).toEqual([
+      ['datagram-limit', 1],
+      ['datagram-limit', 2],
+    ]);
     expect(decoder.stats!.dropped['datagram-limit']).toBe(2);
   });
 
@@ -124,8 +152,20 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     const reassembler = new Reassembler({ maxDatagrams: 64, maxPendingBytes: 100_000 });
     const data = new Uint8Array(1480);
     for (let id = 0; id < 5000; id++) {
-      reassembler.add({ ipVersion: 4, src: '10.0.0.1', dst: '10.0.0.2', protocol: 17, id, start: 0, more: true, data,
-        dataOffset: 34, frame: id + 1, time: id / 1000, truncated: false });
+      reassembler.add({
+        ipVersion: 4,
+        src: '10.0.0.1',
+        dst: '10.0.0.2',
+        protocol: 17,
+        id,
+        start: 0,
+        more: true,
+        data,
+        dataOffset: 34,
+        frame: id + 1,
+        time: id / 1000,
+        truncated: false,
+      });
       expect(reassembler.size).toBeLessThanOrEqual(64);
       expect(reassembler.bytes).toBeLessThanOrEqual(100_000);
     }

@@ -6,13 +6,29 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Dissector, dissectCaptureBatches, type DissectStats } from '@gamequery/dissect';
 import {
-  CATEGORIES, DEBATABLE, LinkChecker, Truth, formatLinkReport, generateTraffic, type LinkReport, type TrafficOptions,
+  CATEGORIES,
+  DEBATABLE,
+  LinkChecker,
+  Truth,
+  formatLinkReport,
+  generateTraffic,
+  type LinkReport,
+  type TrafficOptions,
 } from '../../../../bench/traffic.ts';
 
 /** Per 100 exchanges (TRAFFIC.md's table, stat = full + basic), plus open.mp's `o`, which the table leaves out. */
 const MIX: Readonly<Record<string, number>> = {
-  'samp.info': 21.3, 'samp.rules': 16.6, 'samp.rcon': 9.7, 'samp.clients': 9.4, 'samp.ping': 4.9, 'samp.players': 4.8,
-  'mcquery.handshake': 14.2, 'mcquery.stat': 9.5, 'vcmp.info': 4.8, 'vcmp.clients': 4.9, 'samp.omp': 0.5,
+  'samp.info': 21.3,
+  'samp.rules': 16.6,
+  'samp.rcon': 9.7,
+  'samp.clients': 9.4,
+  'samp.ping': 4.9,
+  'samp.players': 4.8,
+  'mcquery.handshake': 14.2,
+  'mcquery.stat': 9.5,
+  'vcmp.info': 4.8,
+  'vcmp.clients': 4.9,
+  'samp.omp': 0.5,
 };
 
 interface Dissected {
@@ -65,8 +81,15 @@ async function dissectGenerated(options: Omit<TrafficOptions, 'truth'>): Promise
     }
   }
   return {
-    report: checker.finish(), stats: dissector.stats, requests, clients, servers, fragmented,
-    longestRcon: [...rconLines.values()].reduce((a, b) => Math.max(a, b), 0), distances: distances.sort((a, b) => a - b), seconds: last - first,
+    report: checker.finish(),
+    stats: dissector.stats,
+    requests,
+    clients,
+    servers,
+    fragmented,
+    longestRcon: [...rconLines.values()].reduce((a, b) => Math.max(a, b), 0),
+    distances: distances.sort((a, b) => a - b),
+    seconds: last - first,
   };
 }
 

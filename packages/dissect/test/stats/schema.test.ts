@@ -25,7 +25,8 @@ describe('the statistics in the JSON output schema', () => {
 
   it('hold with late and duplicate replies, and reject a report missing a count', async () => {
     const servers = new ServerStats();
-    for (const bytes of [retimedExchange([368, 1_000_368]), retimedExchange([5_500_368])]) for (const p of (await dissectBytes(bytes)).packets) servers.add(p);
+    for (const bytes of [retimedExchange([368, 1_000_368]), retimedExchange([5_500_368])])
+      for (const p of (await dissectBytes(bytes)).packets) servers.add(p);
     const serverStats = JSON.parse(JSON.stringify(servers.report()));
     expect(serverStats.totals).toMatchObject({ duplicates: 1, late: 1, unanswered: 1 });
     expect(validateLine({ serverStats }), JSON.stringify(validateLine.errors)).toBe(true);

@@ -11,15 +11,41 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBATABLE, Truth, generateTraffic, type Category } from '../../../../bench/traffic.ts';
 import { infoRequest, infoResponse } from '@gamequery/codec';
-import { RttDigest, ServerStats, UdpDecoder, readCaptureSync, renderStatsTable, timestampToNumber, type StatsReport } from '@gamequery/dissect';
+import {
+  RttDigest,
+  ServerStats,
+  UdpDecoder,
+  readCaptureSync,
+  renderStatsTable,
+  timestampToNumber,
+  type StatsReport,
+} from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { captures, dissectBytes, dissectFile } from '../dissect/helpers.ts';
 
 const REQUESTS = new Set<Category>(['request', 'rcon-request', 'rcon-next-request', 'unanswered', 'late-request']);
-const REPLIES = new Set<Category>(['reply', 'warning-reply', 'fragmented-reply', 'rcon-line', 'rcon-next-line', 'late', 'duplicate', 'unexpected-port']);
+const REPLIES = new Set<Category>([
+  'reply',
+  'warning-reply',
+  'fragmented-reply',
+  'rcon-line',
+  'rcon-next-line',
+  'late',
+  'duplicate',
+  'unexpected-port',
+]);
 
-interface Count { requests: number; unanswered: number; replies: number; late: number; duplicates: number; unmatched: number; rtts: number[]; debatable: boolean }
+interface Count {
+  requests: number;
+  unanswered: number;
+  replies: number;
+  late: number;
+  duplicates: number;
+  unmatched: number;
+  rtts: number[];
+  debatable: boolean;
+}
 
 let dir: string;
 let report: StatsReport;
@@ -46,11 +72,15 @@ beforeAll(async () => {
     const d = udp.decode(item);
     if (d.kind !== 'udp') continue;
     const e = truth.expected(item.index)!;
-    const request = REQUESTS.has(e.category) || (e.category === 'malformed-request');
+    const request = REQUESTS.has(e.category) || e.category === 'malformed-request';
     const server = request ? d.dst : d.src;
     const key = `${server.ip}:${server.port}`;
     let c = independent.get(key);
-    if (!c) independent.set(key, (c = { requests: 0, unanswered: 0, replies: 0, late: 0, duplicates: 0, unmatched: 0, rtts: [], debatable: false }));
+    if (!c)
+      independent.set(
+        key,
+        (c = { requests: 0, unanswered: 0, replies: 0, late: 0, duplicates: 0, unmatched: 0, rtts: [], debatable: false }),
+      );
     times.set(item.index, item.timestamp ? timestampToNumber(item.timestamp) : 0);
     if (DEBATABLE.has(e.category)) c.debatable = true;
     if (REQUESTS.has(e.category)) {
@@ -79,11 +109,24 @@ describe('ServerStats on generated real-mix traffic', () => {
     for (const s of compared) {
       const c = independent.get(`${s.server.ip}:${s.server.port}`)!;
       const requests = Object.values(s.requests).reduce((a, b) => a + b, 0);
-      expect({ requests, unanswered: s.unanswered, replies: s.replies, late: s.late, duplicates: s.duplicates, unmatched: s.unmatched }, `${s.server.ip}:${s.server.port}`)
-        .toEqual({ requests: c.requests, unanswered: c.unanswered, replies: c.replies, late: c.late, duplicates: c.duplicates, unmatched: c.unmatched });
+      expect(
+        { requests, unanswered: s.unanswered, replies: s.replies, late: s.late, duplicates: s.duplicates, unmatched: s.unmatched },
+        `${s.server.ip}:${s.server.port}`,
+      ).toEqual({
+        requests: c.requests,
+        unanswered: c.unanswered,
+        replies: c.replies,
+        late: c.late,
+        duplicates: c.duplicates,
+        unmatched: c.unmatched,
+      });
     }
     // Each kind of event occurs, so none of the comparisons above is trivially zero.
-    for (const k of ['unanswered', 'late', 'duplicates', 'unmatched'] as const) expect(compared.some((s) => s[k] > 0), k).toBe(true);
+    for (const k of ['unanswered', 'late', 'duplicates', 'unmatched'] as const)
+      expect(
+        compared.some((s) => s[k] > 0),
+        k,
+      ).toBe(true);
   });
 
   it('gives each server the round trips of its requests: min, median, p95, max by nearest rank', () => {
@@ -95,7 +138,12 @@ describe('ServerStats on generated real-mix traffic', () => {
       const ms = (v: number) => Math.round(v * 1e6) / 1e3;
       expect(s.rtt.count).toBe(sorted.length);
       const tolerance = (v: number) => (s.rtt.exact ? 0.0011 : ms(v) * 0.0055 + 0.0011);
-      for (const [got, want] of [[s.rtt.min, sorted[0]!], [s.rtt.median, at(0.5)], [s.rtt.p95, at(0.95)], [s.rtt.max, sorted.at(-1)!]] as const) {
+      for (const [got, want] of [
+        [s.rtt.min, sorted[0]!],
+        [s.rtt.median, at(0.5)],
+        [s.rtt.p95, at(0.95)],
+        [s.rtt.max, sorted.at(-1)!],
+      ] as const) {
         expect(Math.abs(got! - ms(want))).toBeLessThanOrEqual(tolerance(want));
       }
     }
@@ -131,15 +179,28 @@ describe('renderStatsTable', () => {
   it('escapes control characters a server puts in its name, and says when there is nothing', async () => {
     const server = { serverIp: '127.0.0.1', serverPort: 7777 };
     const hostname = 'evil\x1b[2J\x07name\x7f';
-    const pcap = writePcap([
-      { seconds: 1_700_000_000, ticks: 0, data: udpFrame(infoRequest.encode(server), 50000, 7777) },
-      { seconds: 1_700_000_000, ticks: 250, data: udpFrame(infoResponse.encode({ ...server, password: false, players: 3, maxPlayers: 10, hostname, gamemode: 'g', language: 'l' }), 7777, 50000) },
-    ], { linkType: 1 });
+    const pcap = writePcap(
+      [
+        { seconds: 1_700_000_000, ticks: 0, data: udpFrame(infoRequest.encode(server), 50000, 7777) },
+        {
+          seconds: 1_700_000_000,
+          ticks: 250,
+          data: udpFrame(
+            infoResponse.encode({ ...server, password: false, players: 3, maxPlayers: 10, hostname, gamemode: 'g', language: 'l' }),
+            7777,
+            50000,
+          ),
+        },
+      ],
+      { linkType: 1 },
+    );
     const stats = new ServerStats();
     for (const p of (await dissectBytes(pcap)).packets) stats.add(p);
     const table = renderStatsTable(stats.report()).join('\n');
     expect(table).toContain('evil\\x1b[2J\\x07name\\x7f');
-    expect([...table.replaceAll('\n', '')].filter((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))).toEqual([]);
+    expect(
+      [...table.replaceAll('\n', '')].filter((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f)),
+    ).toEqual([]);
     expect(stats.report().servers[0]).toMatchObject({ hostname, players: 3, rtt: { count: 1, min: 0.25, max: 0.25 } });
     expect(renderStatsTable(new ServerStats().report()).at(-1)).toMatch(/^0 servers +- +0 +0 +0 .* 0 packets$/);
   });
@@ -148,7 +209,7 @@ describe('renderStatsTable', () => {
 describe('RttDigest', () => {
   it('is exact up to 64 samples, then within 0.55 % of the exact quantiles, min and max exact', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const n of [1, 2, 63, 64, 65, 1000, 50_000]) {
       const d = new RttDigest();
       const xs = Array.from({ length: n }, () => 1e-5 * Math.exp(random() * 9));

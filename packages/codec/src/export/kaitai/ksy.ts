@@ -62,7 +62,11 @@ function endianOf(layout: AnyLayout, own: readonly ProtocolDeclaration[]): 'le' 
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const lastSegment = (abbrev: string): string => abbrev.slice(abbrev.lastIndexOf('.') + 1);
-const identifier = (label: string): string => label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const identifier = (label: string): string =>
+  label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 const hex = (n: number, width: number): Raw => new Raw(`0x${n.toString(16).padStart(width * 2, '0')}`);
 /** Where one layout's types and enums are collected while its fields are mapped. */
 interface Scope {
@@ -118,14 +122,22 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
       return [{ id: lastSegment(f.abbrev), contents: contents(f.bytes, f.display === 'text'), doc: f.doc ?? f.label }];
     case 'const': {
       const name = f.values ? enumOf(f.abbrev, f.values, scope) : undefined;
-      const valid = name ? new Raw(`${name}::${identifier(f.values![f.value]!)}`) : f.base === 'dec' ? f.value : hex(f.value, intSize[f.type]);
+      const valid = name
+        ? new Raw(`${name}::${identifier(f.values![f.value]!)}`)
+        : f.base === 'dec'
+          ? f.value
+          : hex(f.value, intSize[f.type]);
       return [{ id: lastSegment(f.abbrev), type: intType(f.type, scope), enum: name, valid, doc: f.doc ?? f.label }];
     }
     case 'int':
-      return [{
-        id: snake(f.name), type: intType(f.type, scope),
-        enum: f.values ? enumOf(f.abbrev, f.values, scope) : undefined, doc: f.doc ?? f.label,
-      }];
+      return [
+        {
+          id: snake(f.name),
+          type: intType(f.type, scope),
+          enum: f.values ? enumOf(f.abbrev, f.values, scope) : undefined,
+          doc: f.doc ?? f.label,
+        },
+      ];
     case 'bool':
       return [{ id: snake(f.name), type: 'u1', doc: `${f.doc ?? f.label} (0 = no, anything else = yes)` }];
     case 'ipv4':
@@ -153,10 +165,16 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
       instances.set(id, { value: `${id}_str.to_i`, doc: `${f.label} as a number (${f.numeric})` });
       const range = f.numeric === 'i32' ? I32_RANGE : U32_RANGE;
       const zero = 'terminator' in size;
-      return [...head, {
-        id: `${id}_str`, type: zero ? 'strz' : 'str', ...(zero ? {} : extent),
-        valid: { expr: `_.to_i.to_s == _ and ${range}` }, doc,
-      }];
+      return [
+        ...head,
+        {
+          id: `${id}_str`,
+          type: zero ? 'strz' : 'str',
+          ...(zero ? {} : extent),
+          valid: { expr: `_.to_i.to_s == _ and ${range}` },
+          doc,
+        },
+      ];
     }
     case 'list':
       return listAttrs(f, scope, siblings);
@@ -191,20 +209,32 @@ function listAttrs(f: ListField, scope: Scope, siblings: ReadonlySet<string>): A
     scope.types.set(typeName, type);
     element = { type: typeName };
   }
-  const doc = f.flat ? ('doc' in first && first.doc) || f.entry.label : f.entry.doc ?? f.entry.label;
+  const doc = f.flat ? ('doc' in first && first.doc) || f.entry.label : (f.entry.doc ?? f.entry.label);
   if (f.count) {
     const count = `num_${id}`;
     const head: Attr = { id: count, type: intType(f.count.type, scope), doc: f.count.doc ?? (scope.docs.get(f.count.abbrev) || undefined) };
     if (!f.tolerateShort) return [head, { id, ...element, repeat: 'expr', 'repeat-expr': count, doc }];
-    return [head, {
-      id, ...element, if: `${count} > 0`, repeat: 'until', 'repeat-until': `${id}.size >= ${count} or _io.eof`,
-      doc: `${doc}; may hold fewer than ${count} entries when the message ends between two`,
-    }];
+    return [
+      head,
+      {
+        id,
+        ...element,
+        if: `${count} > 0`,
+        repeat: 'until',
+        'repeat-until': `${id}.size >= ${count} or _io.eof`,
+        doc: `${doc}; may hold fewer than ${count} entries when the message ends between two`,
+      },
+    ];
   }
-  return [{
-    id, ...element, repeat: 'until', 'repeat-until': f.flat ? '_.length == 0' : `_.${firstId}.length == 0`,
-    doc: `${doc}; the last entry is the empty ${f.flat ? 'string' : firstId} that ends the list: drop it`,
-  }];
+  return [
+    {
+      id,
+      ...element,
+      repeat: 'until',
+      'repeat-until': f.flat ? '_.length == 0' : `_.${firstId}.length == 0`,
+      doc: `${doc}; the last entry is the empty ${f.flat ? 'string' : firstId} that ends the list: drop it`,
+    },
+  ];
 }
 
 function namesOf(fields: readonly Field[]): string[] {
@@ -233,8 +263,9 @@ function ksy(layout: AnyLayout, docs: ReadonlyMap<string, string>, own: readonly
       endian: scope.endian,
       encoding: usesStr ? 'ASCII' : undefined,
     },
-    doc: `${layout.doc ? `${layout.doc} ` : ''}One UDP payload: layout ${layout.id} of gamequery, generated from its declaration (do not edit).`
-      + ` Text fields are raw bytes; gamequery decodes them as ${layout.defaultCharset} unless told otherwise.`,
+    doc:
+      `${layout.doc ? `${layout.doc} ` : ''}One UDP payload: layout ${layout.id} of gamequery, generated from its declaration (do not edit).` +
+      ` Text fields are raw bytes; gamequery decodes them as ${layout.defaultCharset} unless told otherwise.`,
     seq: body.seq,
     instances: body.instances,
     types: scope.types.size ? scope.types : undefined,

@@ -15,7 +15,11 @@ export class Flow {
 }
 
 export type YamlValue =
-  | string | number | boolean | Raw | Flow
+  | string
+  | number
+  | boolean
+  | Raw
+  | Flow
   | readonly YamlValue[]
   | ReadonlyMap<string | Raw, YamlValue>
   | { readonly [key: string]: YamlValue | undefined };
@@ -25,17 +29,17 @@ const SPECIAL = /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?\.(?:inf|nan))$/i;
 function scalar(v: string | number | boolean | Raw): string {
   if (v instanceof Raw) return v.text;
   if (typeof v !== 'string') return String(v);
-  const plain = v !== ''
-    && !/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(v)
-    && !/[\s:]$/.test(v)
-    && !/: | #|[\u0000-\u001f\u007f-\u009f]/.test(v) // eslint-disable-line no-control-regex
-    && !SPECIAL.test(v)
-    && !/^[-+]?(?:\d|\.\d)/.test(v);
+  const plain =
+    v !== '' &&
+    !/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(v) &&
+    !/[\s:]$/.test(v) &&
+    !/: | #|[\u0000-\u001f\u007f-\u009f]/.test(v) && // eslint-disable-line no-control-regex -- the control characters are what it looks for
+    !SPECIAL.test(v) &&
+    !/^[-+]?(?:\d|\.\d)/.test(v);
   return plain ? v : JSON.stringify(v);
 }
 
-const isScalar = (v: YamlValue): v is string | number | boolean | Raw =>
-  typeof v !== 'object' || v instanceof Raw;
+const isScalar = (v: YamlValue): v is string | number | boolean | Raw => typeof v !== 'object' || v instanceof Raw;
 
 function entries(v: YamlValue): [string, YamlValue][] | undefined {
   if (v instanceof Map) return [...v].map(([k, x]) => [k instanceof Raw ? k.text : scalar(k), x]);

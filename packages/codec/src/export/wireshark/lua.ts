@@ -1,8 +1,28 @@
 /** Lua source text for plain data: tables, strings (byte-exact, ASCII-only output), numbers. */
 
 const KEYWORDS = new Set([
-  'and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'goto', 'if', 'in', 'local', 'nil',
-  'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while',
+  'and',
+  'break',
+  'do',
+  'else',
+  'elseif',
+  'end',
+  'false',
+  'for',
+  'function',
+  'goto',
+  'if',
+  'in',
+  'local',
+  'nil',
+  'not',
+  'or',
+  'repeat',
+  'return',
+  'then',
+  'true',
+  'until',
+  'while',
 ]);
 
 const utf8 = new TextEncoder();
@@ -45,8 +65,8 @@ export function toLua(value: unknown, indent = ''): string {
   const items = Array.isArray(value)
     ? value.map((v) => toLua(v, inner))
     : Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${luaKey(k)} = ${toLua(v, inner)}`);
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${luaKey(k)} = ${toLua(v, inner)}`);
   if (items.length === 0) return '{}';
   const flat = `{ ${items.join(', ')} }`;
   const scalars = items.every((i) => !i.includes('{'));

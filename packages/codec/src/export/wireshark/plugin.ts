@@ -22,7 +22,9 @@ import { declaresSecrets, luaSecret } from './secrets.ts';
 import { MASK } from '../../grammar/display.ts';
 
 /** The ports each dissector claims in `udp.port` (Decode As), from each protocol's declaration; heuristics cover every other port. */
-export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(builtInProtocols.map((p) => [p.name, p.ports])) as Record<Protocol, readonly number[]>;
+export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(
+  builtInProtocols.map((p) => [p.name, p.ports]),
+) as Record<Protocol, readonly number[]>;
 
 /** The declaration of protocol `name`: the caller's own first, then the built-in ones. */
 const declarationOf = (name: string, own: readonly ProtocolDeclaration[] = []): ProtocolDeclaration | undefined =>
@@ -53,7 +55,10 @@ function luaField(f: Field): LuaTable {
     case 'string': {
       const s = f.size;
       return {
-        k: 'string', a: f.abbrev, name: f.name, numeric: f.numeric,
+        k: 'string',
+        a: f.abbrev,
+        name: f.name,
+        numeric: f.numeric,
         prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
         fixed: 'fixed' in s ? s.fixed : undefined,
         ...luaSecret(f),
@@ -61,7 +66,10 @@ function luaField(f: Field): LuaTable {
     }
     case 'list':
       return {
-        k: 'list', name: f.name, flat: f.flat || undefined, tolerate_short: f.tolerateShort || undefined,
+        k: 'list',
+        name: f.name,
+        flat: f.flat || undefined,
+        tolerate_short: f.tolerateShort || undefined,
         count: f.count ? { a: f.count.abbrev, ...intSpec(f.count.type) } : undefined,
         terminator: f.until ? { a: f.until.abbrev } : undefined,
         entry: { a: f.entry.abbrev, summary: f.entry.summary, fields: f.entry.fields.map(luaField) },
@@ -71,8 +79,11 @@ function luaField(f: Field): LuaTable {
   }
 }
 
-
-interface Placed { readonly field: Field; readonly offset: number; readonly size: number }
+interface Placed {
+  readonly field: Field;
+  readonly offset: number;
+  readonly size: number;
+}
 
 /** The leading fields at fixed offsets, up to the first one of variable size. */
 function fixedPrefix(fields: readonly Field[]): Placed[] {
@@ -115,17 +126,28 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * their width in bytes (`0x00000000`: 4).
  */
 function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string, number> } | undefined {
-  const every = (v: (key: string) => unknown) => new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
+  const every = (v: (key: string) => unknown) =>
+    new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
   const head = `${layout.protocolName} ${layout.message} ${layout.direction}: `;
   const text = layout.describe(every((k) => `{${k}}`) as Partial<unknown>);
   if (!text.startsWith(head)) return undefined;
   const template = text.slice(head.length);
   const keys = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const pattern = new RegExp(`^${template.split(/\{\w+\}/).map(escapeRegExp).join('(0x0+|0)')}$`);
-  const zeros = layout.describe(every(() => 0) as Partial<unknown>).slice(head.length).match(pattern);
+  const pattern = new RegExp(
+    `^${template
+      .split(/\{\w+\}/)
+      .map(escapeRegExp)
+      .join('(0x0+|0)')}$`,
+  );
+  const zeros = layout
+    .describe(every(() => 0) as Partial<unknown>)
+    .slice(head.length)
+    .match(pattern);
   if (!zeros) throw new Error(`${layout.id}: cannot read the info template back from "${text}"`);
   const hex: Record<string, number> = {};
-  keys.forEach((k, i) => { if (zeros[i + 1]!.startsWith('0x')) hex[k] = (zeros[i + 1]!.length - 2) / 2; });
+  keys.forEach((k, i) => {
+    if (zeros[i + 1]!.startsWith('0x')) hex[k] = (zeros[i + 1]!.length - 2) / 2;
+  });
   return { template, hex };
 }
 
@@ -179,11 +201,18 @@ function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLa
   return pairs;
 }
 
-function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: readonly RegisteredField<string>[], ports: readonly number[], declared: ProtocolDeclaration | undefined): LuaTable {
+function luaProtocol(
+  protocol: string,
+  mine: readonly AnyLayout[],
+  registry: readonly RegisteredField<string>[],
+  ports: readonly number[],
+  declared: ProtocolDeclaration | undefined,
+): LuaTable {
   const magics: Uint8Array[] = [];
   for (const l of mine) {
     const f = l.fields[0];
-    if (f?.kind === 'magic' && !magics.some((m) => m.length === f.bytes.length && m.every((b, i) => b === f.bytes[i]))) magics.push(f.bytes);
+    if (f?.kind === 'magic' && !magics.some((m) => m.length === f.bytes.length && m.every((b, i) => b === f.bytes[i])))
+      magics.push(f.bytes);
   }
   const display = mine[0]!.protocolName;
   return {
@@ -193,9 +222,7 @@ function luaProtocol(protocol: string, mine: readonly AnyLayout[], registry: rea
     short: display,
     ports,
     charset: mine[0]!.defaultCharset,
-    fields: registry
-      .filter((r) => r.protocol === protocol)
-      .map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
+    fields: registry.filter((r) => r.protocol === protocol).map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
     magics,
     secrets: mine.some(declaresSecrets) || undefined,
     layouts: mine.map((l) => luaLayout(l, declared?.recognitionHints ?? {})),

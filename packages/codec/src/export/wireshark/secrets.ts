@@ -27,7 +27,9 @@ const isQuantifier = (c: string | undefined): boolean => c === '*' || c === '+' 
 /** Each alternative of `re` as a Lua pattern whose captures are start, secret, end. */
 export function luaPatterns(re: RegExp): string[] {
   const src = re.source;
-  const refuse = (why: string): never => { throw new Error(`no Lua pattern for ${String(re)}: ${why}`); };
+  const refuse = (why: string): never => {
+    throw new Error(`no Lua pattern for ${String(re)}: ${why}`);
+  };
   for (const flag of re.flags) if (!'isgy'.includes(flag)) refuse(`flag ${flag}`);
   const literal = (c: string): string => {
     if (re.flags.includes('i') && c.toLowerCase() !== c.toUpperCase()) return `[${c.toUpperCase()}${c.toLowerCase()}]`;
@@ -37,7 +39,9 @@ export function luaPatterns(re: RegExp): string[] {
   let out = [''];
   let captures = 0;
   let inCapture = false;
-  const append = (piece: string): void => { out = out.map((p) => p + piece); };
+  const append = (piece: string): void => {
+    out = out.map((p) => p + piece);
+  };
   let i = 0;
   const quantified = (item: string): string => {
     const q = src[i];
@@ -49,10 +53,12 @@ export function luaPatterns(re: RegExp): string[] {
     const c = src[i]!;
     if (c === '^') {
       if (i !== 0) refuse('^ not at the start');
-      append('^'); i++;
+      append('^');
+      i++;
     } else if (c === '$') {
       if (i !== src.length - 1) refuse('$ not at the end');
-      append('$'); i++;
+      append('$');
+      i++;
     } else if (c === '\\') {
       const e = src[i + 1] ?? refuse('a lone backslash');
       i += 2;
@@ -71,11 +77,14 @@ export function luaPatterns(re: RegExp): string[] {
       out = out.flatMap((p) => alternatives.map((a) => p + a));
     } else if (c === '(') {
       if (src[i + 1] === '?' || inCapture || captures) refuse('more than one capturing group, or a lookaround');
-      captures++; inCapture = true; i++;
+      captures++;
+      inCapture = true;
+      i++;
       append('()(');
     } else if (c === ')') {
       if (!inCapture) refuse('an unbalanced )');
-      inCapture = false; i++;
+      inCapture = false;
+      i++;
       if (isQuantifier(src[i])) refuse('a quantified group');
       append(')()');
     } else if ('[]{}|*+?'.includes(c)) {

@@ -19,13 +19,19 @@ import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
 export const statToken = i32be('token', { abbrev: 'mcquery.token', label: 'Challenge token', doc: 'Token from the handshake, i32 BE' });
 
 export const basicRequest = defineLayout({
-  protocol: 'mcquery', message: 'basic', direction: 'request', title: 'Basic stat',
+  protocol: 'mcquery',
+  message: 'basic',
+  direction: 'request',
+  title: 'Basic stat',
   info: 'session {sessionId} token {token}',
   fields: [...mcqueryRequestHeader(STAT), statToken],
 });
 
 export const basicResponse = defineLayout({
-  protocol: 'mcquery', message: 'basic', direction: 'response', title: 'Basic stat',
+  protocol: 'mcquery',
+  message: 'basic',
+  direction: 'response',
+  title: 'Basic stat',
   info: '"{motd}" {numPlayers}/{maxPlayers}',
   fields: [
     ...mcqueryResponseHeader(STAT),

@@ -10,7 +10,9 @@ import { declareExperts, warning, type DecodeWarning, type ExpertInfo } from '..
  * the caller said which protocol it is. Sequence, as tshark groups a reply without its request.
  */
 export const MINECRAFT_REQUEST_NOT_SEEN: ExpertInfo<'request-not-seen'> = {
-  code: 'request-not-seen', group: 'Sequence', severity: 'Warning',
+  code: 'request-not-seen',
+  group: 'Sequence',
+  severity: 'Warning',
   summary: 'Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request',
 };
 

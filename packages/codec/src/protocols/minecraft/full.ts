@@ -16,7 +16,10 @@ import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
 import { statToken } from './basic.ts';
 
 export const fullRequest = defineLayout({
-  protocol: 'mcquery', message: 'full', direction: 'request', title: 'Full stat',
+  protocol: 'mcquery',
+  message: 'full',
+  direction: 'request',
+  title: 'Full stat',
   info: 'session {sessionId} token {token}',
   fields: [
     ...mcqueryRequestHeader(STAT),
@@ -26,25 +29,44 @@ export const fullRequest = defineLayout({
 });
 
 export const fullResponse = defineLayout({
-  protocol: 'mcquery', message: 'full', direction: 'response', title: 'Full stat',
+  protocol: 'mcquery',
+  message: 'full',
+  direction: 'response',
+  title: 'Full stat',
   fields: [
     ...mcqueryResponseHeader(STAT),
-    bytes('splitnum', 11, { abbrev: 'mcquery.full.splitnum', label: 'Split header', doc: 'GS3 split header ("splitnum\\0" 80 00); not validated' }),
-    terminatedList('kv', { abbrev: 'mcquery.full.kv_end', label: 'End of key/value section' }, {
-      abbrev: 'mcquery.full.kv', label: 'Key/value', summary: '{key} = {value}',
-      fields: [
-        cstring('key', { abbrev: 'mcquery.full.key', label: 'Key' }),
-        cstring('value', { abbrev: 'mcquery.full.value', label: 'Value' }),
-      ],
+    bytes('splitnum', 11, {
+      abbrev: 'mcquery.full.splitnum',
+      label: 'Split header',
+      doc: 'GS3 split header ("splitnum\\0" 80 00); not validated',
     }),
+    terminatedList(
+      'kv',
+      { abbrev: 'mcquery.full.kv_end', label: 'End of key/value section' },
+      {
+        abbrev: 'mcquery.full.kv',
+        label: 'Key/value',
+        summary: '{key} = {value}',
+        fields: [
+          cstring('key', { abbrev: 'mcquery.full.key', label: 'Key' }),
+          cstring('value', { abbrev: 'mcquery.full.value', label: 'Value' }),
+        ],
+      },
+    ),
     group({ abbrev: 'mcquery.full.players', label: 'Players', doc: 'Player section' }, [
       constant('u8', 0x01, { abbrev: 'mcquery.full.players.marker', label: 'Section marker', doc: 'Start of the player section (01)' }),
       magic('player_\0', { abbrev: 'mcquery.full.players.key', label: 'Section key', doc: 'Field name "player_"' }),
       constant('u8', 0x00, { abbrev: 'mcquery.full.players.index', label: 'Start index', doc: 'Index of the first player (00)' }),
-      terminatedList('players', { abbrev: 'mcquery.full.players.end', label: 'End of player list' }, {
-        abbrev: 'mcquery.full.player', label: 'Player',
-        fields: [cstring('name', { abbrev: 'mcquery.full.player', label: 'Player', doc: 'Player name' })],
-      }, { flat: true }),
+      terminatedList(
+        'players',
+        { abbrev: 'mcquery.full.players.end', label: 'End of player list' },
+        {
+          abbrev: 'mcquery.full.player',
+          label: 'Player',
+          fields: [cstring('name', { abbrev: 'mcquery.full.player', label: 'Player', doc: 'Player name' })],
+        },
+        { flat: true },
+      ),
     ]),
   ],
 });

@@ -12,16 +12,26 @@ import { decimalCstring } from '../../grammar/fields.ts';
 import { HANDSHAKE, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
 
 export const handshakeRequest = defineLayout({
-  protocol: 'mcquery', message: 'handshake', direction: 'request', title: 'Handshake',
+  protocol: 'mcquery',
+  message: 'handshake',
+  direction: 'request',
+  title: 'Handshake',
   info: 'session {sessionId}',
   fields: mcqueryRequestHeader(HANDSHAKE),
 });
 
 export const handshakeResponse = defineLayout({
-  protocol: 'mcquery', message: 'handshake', direction: 'response', title: 'Handshake',
+  protocol: 'mcquery',
+  message: 'handshake',
+  direction: 'response',
+  title: 'Handshake',
   info: 'token {token}',
   fields: [
     ...mcqueryResponseHeader(HANDSHAKE),
-    decimalCstring('token', 'i32', { abbrev: 'mcquery.handshake.token', label: 'Challenge token', doc: 'Challenge token as decimal text (signed 32-bit)' }),
+    decimalCstring('token', 'i32', {
+      abbrev: 'mcquery.handshake.token',
+      label: 'Challenge token',
+      doc: 'Challenge token as decimal text (signed 32-bit)',
+    }),
   ],
 });

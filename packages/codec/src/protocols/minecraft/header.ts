@@ -20,7 +20,12 @@ export const STAT = 0x00;
 const type = (value: number) =>
   constant('u8', value, { abbrev: 'mcquery.type', label: 'Type', base: 'hex', values: mcqueryTypes, doc: 'Packet type' });
 
-const sessionId = u32be('sessionId', { abbrev: 'mcquery.session_id', label: 'Session ID', base: 'hex', doc: 'Client-chosen id, echoed by the server' });
+const sessionId = u32be('sessionId', {
+  abbrev: 'mcquery.session_id',
+  label: 'Session ID',
+  base: 'hex',
+  doc: 'Client-chosen id, echoed by the server',
+});
 
 /** Fields that open a Minecraft query request of type `t`: magic FE FD, type, session id. */
 export const mcqueryRequestHeader = (t: number) =>

@@ -56,7 +56,8 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
   },
   unsigned: {
     mayBe: mayBeMinecraftReply,
-    advice: 'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
+    advice:
+      'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
   },
   // The session id: request bytes 3–6, reply bytes 1–4; the type byte before it.
   pairing: { kind: 'session', request: { type: TYPE_AT.request, session: [3, 7] }, response: { type: TYPE_AT.response, session: [1, 5] } },

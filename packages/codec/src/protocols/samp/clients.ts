@@ -11,21 +11,34 @@ import { countedList, i32le, prefixedString } from '../../grammar/fields.ts';
 import { sampHeader } from './header.ts';
 
 export const clientsRequest = defineLayout({
-  protocol: 'samp', message: 'clients', direction: 'request', title: 'Client list',
+  protocol: 'samp',
+  message: 'clients',
+  direction: 'request',
+  title: 'Client list',
   fields: sampHeader('c'),
 });
 
 export const clientsResponse = defineLayout({
-  protocol: 'samp', message: 'clients', direction: 'response', title: 'Client list',
+  protocol: 'samp',
+  message: 'clients',
+  direction: 'response',
+  title: 'Client list',
   fields: [
     ...sampHeader('c'),
-    countedList('clients', { type: 'u16le', abbrev: 'samp.clients.count', label: 'Client count' }, {
-      abbrev: 'samp.client', label: 'Client', summary: '{name} ({score})',
-      fields: [
-        prefixedString('name', 'u8', { abbrev: 'samp.client.name', label: 'Name', doc: 'Nickname' }),
-        i32le('score', { abbrev: 'samp.client.score', label: 'Score', doc: 'Score (signed)' }),
-      ],
-    }, { tolerateShort: true }),
+    countedList(
+      'clients',
+      { type: 'u16le', abbrev: 'samp.clients.count', label: 'Client count' },
+      {
+        abbrev: 'samp.client',
+        label: 'Client',
+        summary: '{name} ({score})',
+        fields: [
+          prefixedString('name', 'u8', { abbrev: 'samp.client.name', label: 'Name', doc: 'Nickname' }),
+          i32le('score', { abbrev: 'samp.client.score', label: 'Score', doc: 'Score (signed)' }),
+        ],
+      },
+      { tolerateShort: true },
+    ),
   ],
 });
 

@@ -28,8 +28,16 @@ export const sampOpcodes: ValueTable = {
 export const queryHeader = <const P extends 'samp' | 'vcmp'>(proto: P, magicText: string, op: string, opcodes: ValueTable) =>
   [
     magic(magicText, { abbrev: `${proto}.magic`, label: 'Magic', doc: 'Protocol signature' }),
-    ipv4('serverIp', { abbrev: `${proto}.server_ip`, label: 'Server IP', doc: 'Server IPv4 address as the client addressed it (echoed, not validated)' }),
-    u16le('serverPort', { abbrev: `${proto}.server_port`, label: 'Server port', doc: 'Server port as the client addressed it (echoed, not validated)' }),
+    ipv4('serverIp', {
+      abbrev: `${proto}.server_ip`,
+      label: 'Server IP',
+      doc: 'Server IPv4 address as the client addressed it (echoed, not validated)',
+    }),
+    u16le('serverPort', {
+      abbrev: `${proto}.server_port`,
+      label: 'Server port',
+      doc: 'Server port as the client addressed it (echoed, not validated)',
+    }),
     constant('u8', op.charCodeAt(0), { abbrev: `${proto}.opcode`, label: 'Opcode', base: 'char', values: opcodes, doc: 'Query type' }),
   ] as const;
 

@@ -14,12 +14,18 @@ import { bool, prefixedString, u16le } from '../../grammar/fields.ts';
 import { sampHeader } from './header.ts';
 
 export const infoRequest = defineLayout({
-  protocol: 'samp', message: 'info', direction: 'request', title: 'Server information',
+  protocol: 'samp',
+  message: 'info',
+  direction: 'request',
+  title: 'Server information',
   fields: sampHeader('i'),
 });
 
 export const infoResponse = defineLayout({
-  protocol: 'samp', message: 'info', direction: 'response', title: 'Server information',
+  protocol: 'samp',
+  message: 'info',
+  direction: 'response',
+  title: 'Server information',
   info: '"{hostname}" {players}/{maxPlayers}',
   fields: [
     ...sampHeader('i'),

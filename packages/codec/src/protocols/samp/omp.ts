@@ -28,21 +28,31 @@ import { defineLayout } from '../../grammar/layout.ts';
 import { prefixedString, u32be } from '../../grammar/fields.ts';
 import { sampHeader } from './header.ts';
 
-const discord = prefixedString('discord', 'u32le', { abbrev: 'samp.omp.discord', label: 'Discord invite', doc: 'Sent empty when the configured invite is longer than 50 bytes' });
+const discord = prefixedString('discord', 'u32le', {
+  abbrev: 'samp.omp.discord',
+  label: 'Discord invite',
+  doc: 'Sent empty when the configured invite is longer than 50 bytes',
+});
 const bannerLight = prefixedString('bannerLight', 'u32le', { abbrev: 'samp.omp.banner_light', label: 'Light banner URL' });
 const bannerDark = prefixedString('bannerDark', 'u32le', { abbrev: 'samp.omp.banner_dark', label: 'Dark banner URL' });
 const logo = prefixedString('logo', 'u32le', { abbrev: 'samp.omp.logo', label: 'Logo URL' });
 
 /** v1.2 onwards: the 11-byte header (the request of the banners form too). */
 export const ompRequest = defineLayout({
-  protocol: 'samp', message: 'omp', direction: 'request', title: 'open.mp extra information',
+  protocol: 'samp',
+  message: 'omp',
+  direction: 'request',
+  title: 'open.mp extra information',
   doc: 'Answered by open.mp v1.2 and later (banners form up to v1.2, logo form from v1.3.1)',
   fields: sampHeader('o'),
 });
 
 /** v1.3.1 onwards: four strings. */
 export const ompResponse = defineLayout({
-  protocol: 'samp', message: 'omp', direction: 'response', title: 'open.mp extra information',
+  protocol: 'samp',
+  message: 'omp',
+  direction: 'response',
+  title: 'open.mp extra information',
   doc: 'open.mp v1.3.1.2744 and later (openmultiplayer/open.mp acc062d, 00909d0): URLs cut to 160 bytes',
   info: '{discord}',
   fields: [...sampHeader('o'), discord, bannerLight, bannerDark, logo],
@@ -50,7 +60,10 @@ export const ompResponse = defineLayout({
 
 /** v1.2: three strings, no logo. */
 export const ompbannersResponse = defineLayout({
-  protocol: 'samp', message: 'ompbanners', direction: 'response', title: 'open.mp extra information (v1.2)',
+  protocol: 'samp',
+  message: 'ompbanners',
+  direction: 'response',
+  title: 'open.mp extra information (v1.2)',
   doc: 'open.mp v1.2.0.2670 (openmultiplayer/open.mp f145074, 9a704f9): no logo, banner URLs cut to 120 bytes',
   info: '{discord}',
   fields: [...sampHeader('o'), discord, bannerLight, bannerDark],
@@ -63,16 +76,24 @@ const echoFields = [
 
 /** Up to v1.1: the request, 15 bytes. */
 export const ompechoRequest = defineLayout({
-  protocol: 'samp', message: 'ompecho', direction: 'request', title: 'open.mp detection (echo, v1.1 and older)',
+  protocol: 'samp',
+  message: 'ompecho',
+  direction: 'request',
+  title: 'open.mp detection (echo, v1.1 and older)',
   doc: 'open.mp from d96fde3 (2022-05-31) through v1.1.0.2612 echoes a 15-byte `o` unchanged; later servers do not answer it',
-  info: 'nonce {nonce}', fields: echoFields,
+  info: 'nonce {nonce}',
+  fields: echoFields,
 });
 
 /** Up to v1.1: the request echoed, byte for byte. */
 export const ompechoResponse = defineLayout({
-  protocol: 'samp', message: 'ompecho', direction: 'response', title: 'open.mp detection (echo, v1.1 and older)',
+  protocol: 'samp',
+  message: 'ompecho',
+  direction: 'response',
+  title: 'open.mp detection (echo, v1.1 and older)',
   doc: 'The 15-byte request, unchanged (open.mp d96fde3 … v1.1.0.2612)',
-  info: 'nonce {nonce}', fields: echoFields,
+  info: 'nonce {nonce}',
+  fields: echoFields,
 });
 
 /** The `o` forms, oldest first, with the servers that send each (see the table above). */
@@ -97,13 +118,31 @@ export interface OmpFormFacts {
 
 /** The facts of the three `o` forms, oldest first. */
 export const ompForms: readonly OmpFormFacts[] = [
-  { form: 'echo', message: 'ompecho', first: 'v0.0.11.2331', last: 'v1.1.0.2612', requestLength: 15, commits: ['d96fde3c5a2056afca950a24723071c26dd188c6'] },
   {
-    form: 'banners', message: 'ompbanners', first: 'v1.2.0.2670', last: 'v1.2.0.2670', requestLength: 11, discordMax: 50, urlMax: 120,
+    form: 'echo',
+    message: 'ompecho',
+    first: 'v0.0.11.2331',
+    last: 'v1.1.0.2612',
+    requestLength: 15,
+    commits: ['d96fde3c5a2056afca950a24723071c26dd188c6'],
+  },
+  {
+    form: 'banners',
+    message: 'ompbanners',
+    first: 'v1.2.0.2670',
+    last: 'v1.2.0.2670',
+    requestLength: 11,
+    discordMax: 50,
+    urlMax: 120,
     commits: ['f1450744ece30f114748787ae9cc0f3b70268574', '9a704f929865aa399a5e36e2c5e42424ffe97b19'],
   },
   {
-    form: 'logo', message: 'omp', first: 'v1.3.1.2744', requestLength: 11, discordMax: 50, urlMax: 160,
+    form: 'logo',
+    message: 'omp',
+    first: 'v1.3.1.2744',
+    requestLength: 11,
+    discordMax: 50,
+    urlMax: 160,
     commits: ['acc062d4571ee4123e122ee27ac733d191213c1f', '00909d07f62a608172ad242ca04fdcc2cb200851'],
   },
 ];

@@ -14,5 +14,19 @@ const fields = [
   u32be('nonce', { abbrev: 'samp.ping.nonce', label: 'Nonce', base: 'hex', doc: 'Four arbitrary bytes, echoed' }),
 ] as const;
 
-export const pingRequest = defineLayout({ protocol: 'samp', message: 'ping', direction: 'request', title: 'Ping', info: 'nonce {nonce}', fields });
-export const pingResponse = defineLayout({ protocol: 'samp', message: 'ping', direction: 'response', title: 'Ping', info: 'nonce {nonce}', fields });
+export const pingRequest = defineLayout({
+  protocol: 'samp',
+  message: 'ping',
+  direction: 'request',
+  title: 'Ping',
+  info: 'nonce {nonce}',
+  fields,
+});
+export const pingResponse = defineLayout({
+  protocol: 'samp',
+  message: 'ping',
+  direction: 'response',
+  title: 'Ping',
+  info: 'nonce {nonce}',
+  fields,
+});

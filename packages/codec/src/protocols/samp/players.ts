@@ -11,23 +11,36 @@ import { countedList, i32le, prefixedString, u32le, u8 } from '../../grammar/fie
 import { sampHeader } from './header.ts';
 
 export const playersRequest = defineLayout({
-  protocol: 'samp', message: 'players', direction: 'request', title: 'Detailed player list',
+  protocol: 'samp',
+  message: 'players',
+  direction: 'request',
+  title: 'Detailed player list',
   fields: sampHeader('d'),
 });
 
 export const playersResponse = defineLayout({
-  protocol: 'samp', message: 'players', direction: 'response', title: 'Detailed player list',
+  protocol: 'samp',
+  message: 'players',
+  direction: 'response',
+  title: 'Detailed player list',
   fields: [
     ...sampHeader('d'),
-    countedList('players', { type: 'u16le', abbrev: 'samp.players.count', label: 'Player count' }, {
-      abbrev: 'samp.player', label: 'Player', summary: '#{id} {name} ({score}, {ping} ms)',
-      fields: [
-        u8('id', { abbrev: 'samp.player.id', label: 'ID', doc: 'Player id, low 8 bits only' }),
-        prefixedString('name', 'u8', { abbrev: 'samp.player.name', label: 'Name', doc: 'Nickname' }),
-        i32le('score', { abbrev: 'samp.player.score', label: 'Score', doc: 'Score (signed)' }),
-        u32le('ping', { abbrev: 'samp.player.ping', label: 'Ping', doc: 'Ping in milliseconds' }),
-      ],
-    }, { tolerateShort: true }),
+    countedList(
+      'players',
+      { type: 'u16le', abbrev: 'samp.players.count', label: 'Player count' },
+      {
+        abbrev: 'samp.player',
+        label: 'Player',
+        summary: '#{id} {name} ({score}, {ping} ms)',
+        fields: [
+          u8('id', { abbrev: 'samp.player.id', label: 'ID', doc: 'Player id, low 8 bits only' }),
+          prefixedString('name', 'u8', { abbrev: 'samp.player.name', label: 'Name', doc: 'Nickname' }),
+          i32le('score', { abbrev: 'samp.player.score', label: 'Score', doc: 'Score (signed)' }),
+          u32le('ping', { abbrev: 'samp.player.ping', label: 'Ping', doc: 'Ping in milliseconds' }),
+        ],
+      },
+      { tolerateShort: true },
+    ),
   ],
 });
 // XXX - ping of a player not yet measured may be 0xFFFFFFFF (needs a capture).

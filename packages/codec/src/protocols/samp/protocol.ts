@@ -25,13 +25,18 @@ const OMP_MESSAGES: ReadonlySet<string> = new Set(ompForms.map((f) => f.message)
  */
 function recognizeOmp(bytes: Uint8Array, hint: PacketHint, options?: CodecOptions): Recognized {
   // The pairer names the message when it settles an echo's direction.
-  if (hint.direction && hint.message !== undefined && OMP_MESSAGES.has(hint.message)) return found(hint.direction, byName[hint.message]![hint.direction]);
+  if (hint.direction && hint.message !== undefined && OMP_MESSAGES.has(hint.message))
+    return found(hint.direction, byName[hint.message]![hint.direction]);
   const n = bytes.length;
-  if (n > 11 && n <= 15) return hint.direction ? found(hint.direction, sampOlderForms.ompecho[hint.direction]) : found('either', sampOlderForms.ompecho.request);
+  if (n > 11 && n <= 15)
+    return hint.direction ? found(hint.direction, sampOlderForms.ompecho[hint.direction]) : found('either', sampOlderForms.ompecho.request);
   const direction: Direction = hint.direction ?? (n === 11 ? 'request' : 'response');
   if (direction === 'request') return found(direction, sampMessages.o.request);
   const banners = sampOlderForms.ompbanners.response;
-  return found(direction, sampMessages.o.response.measure(bytes, options) !== n && banners.measure(bytes, options) === n ? banners : sampMessages.o.response);
+  return found(
+    direction,
+    sampMessages.o.response.measure(bytes, options) !== n && banners.measure(bytes, options) === n ? banners : sampMessages.o.response,
+  );
 }
 
 /** SA:MP / open.mp query. */
@@ -59,7 +64,13 @@ export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
   },
   // A ping, and open.mp's 15-byte echo form of `o`, echo their 4 trailing bytes too: the echo
   // pairs with its 15-byte request, not with an unanswered 11-byte `o` to the same server.
-  pairing: { kind: 'echo', from: 4, to: 11, opcodeAt: OPCODE_AT, longer: { to: 15, messages: [{ opcode: 'p' }, { opcode: 'o', length: 15 }] } },
+  pairing: {
+    kind: 'echo',
+    from: 4,
+    to: 11,
+    opcodeAt: OPCODE_AT,
+    longer: { to: 15, messages: [{ opcode: 'p' }, { opcode: 'o', length: 15 }] },
+  },
   collected: ['rcon'],
   silence: {
     clients: '>100 players, open.mp `d`, or throttled',

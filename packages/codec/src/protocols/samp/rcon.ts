@@ -32,18 +32,29 @@ export function rconSecrets(request: { readonly password?: string; readonly comm
 /** `text` with every occurrence of each secret masked (the longest first); the same string when none occurs. */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret && out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret && out.includes(secret)) out = out.split(secret).join(MASK);
   return out;
 }
 
 export const rconRequest = defineLayout({
-  protocol: 'samp', message: 'rcon', direction: 'request', title: 'RCON command',
+  protocol: 'samp',
+  message: 'rcon',
+  direction: 'request',
+  title: 'RCON command',
   info: '{command}',
   fields: [
     ...sampHeader('x'),
-    prefixedString('password', 'u16le', { abbrev: 'samp.rcon.password', label: 'Password', doc: 'RCON password (cleartext on the wire)', secret: true }),
+    prefixedString('password', 'u16le', {
+      abbrev: 'samp.rcon.password',
+      label: 'Password',
+      doc: 'RCON password (cleartext on the wire)',
+      secret: true,
+    }),
     prefixedString('command', 'u16le', {
-      abbrev: 'samp.rcon.command', label: 'Command', doc: 'Console command',
+      abbrev: 'samp.rcon.command',
+      label: 'Command',
+      doc: 'Console command',
       // `rcon_password NEW` sets the RCON password, `password NEW` the server's join password.
       redact: SETS_PASSWORD,
     }),
@@ -51,7 +62,10 @@ export const rconRequest = defineLayout({
 });
 
 export const rconResponse = defineLayout({
-  protocol: 'samp', message: 'rcon', direction: 'response', title: 'RCON command',
+  protocol: 'samp',
+  message: 'rcon',
+  direction: 'response',
+  title: 'RCON command',
   info: '"{output}"',
   fields: [
     ...sampHeader('x'),

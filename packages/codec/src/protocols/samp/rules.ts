@@ -10,20 +10,33 @@ import { countedList, prefixedString } from '../../grammar/fields.ts';
 import { sampHeader } from './header.ts';
 
 export const rulesRequest = defineLayout({
-  protocol: 'samp', message: 'rules', direction: 'request', title: 'Rules',
+  protocol: 'samp',
+  message: 'rules',
+  direction: 'request',
+  title: 'Rules',
   fields: sampHeader('r'),
 });
 
 export const rulesResponse = defineLayout({
-  protocol: 'samp', message: 'rules', direction: 'response', title: 'Rules',
+  protocol: 'samp',
+  message: 'rules',
+  direction: 'response',
+  title: 'Rules',
   fields: [
     ...sampHeader('r'),
-    countedList('rules', { type: 'u16le', abbrev: 'samp.rules.count', label: 'Rule count' }, {
-      abbrev: 'samp.rule', label: 'Rule', summary: '{name} = {value}',
-      fields: [
-        prefixedString('name', 'u8', { abbrev: 'samp.rule.name', label: 'Name', doc: 'Rule name' }),
-        prefixedString('value', 'u8', { abbrev: 'samp.rule.value', label: 'Value', doc: 'Rule value' }),
-      ],
-    }, { tolerateShort: true }),
+    countedList(
+      'rules',
+      { type: 'u16le', abbrev: 'samp.rules.count', label: 'Rule count' },
+      {
+        abbrev: 'samp.rule',
+        label: 'Rule',
+        summary: '{name} = {value}',
+        fields: [
+          prefixedString('name', 'u8', { abbrev: 'samp.rule.name', label: 'Name', doc: 'Rule name' }),
+          prefixedString('value', 'u8', { abbrev: 'samp.rule.value', label: 'Value', doc: 'Rule value' }),
+        ],
+      },
+      { tolerateShort: true },
+    ),
   ],
 });

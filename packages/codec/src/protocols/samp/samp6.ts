@@ -43,12 +43,19 @@ export interface Samp6Packet {
 /** RFC 5952 text of 16 bytes. */
 export function ipv6Text(b: Uint8Array): string {
   const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i]! << 8) | b[2 * i + 1]!);
-  let best = -1, bestLen = 1;
+  let best = -1,
+    bestLen = 1;
   for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) { best = i; bestLen = j - i; }
+    if (j - i > bestLen) {
+      best = i;
+      bestLen = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));
@@ -77,7 +84,9 @@ export function decodeSamp6(bytes: Uint8Array, options?: CodecOptions): Samp6Pac
   try {
     const r = recognize(bytes, {}, options);
     if (r.layout.measure(bytes, options) === bytes.length) return undefined;
-  } catch { /* not IPv4 */ }
+  } catch {
+    /* not IPv4 */
+  }
   const inner = asIpv4(bytes);
   let r;
   try {
@@ -89,10 +98,23 @@ export function decodeSamp6(bytes: Uint8Array, options?: CodecOptions): Samp6Pac
   const ann = r.layout.annotate(inner, options);
   const header: FieldNode[] = [
     { abbrev: 'samp.magic', label: 'Magic (proposed IPv6 form, open.mp #1204)', offset: 0, length: 5, value: 'SAMP6', show: 'SAMP6' },
-    { abbrev: 'samp.server_ip6', label: 'Server IPv6 (proposed)', offset: 5, length: 16, value: toHex(bytes.subarray(5, 21)), show: ipv6Text(bytes.subarray(5, 21)) },
+    {
+      abbrev: 'samp.server_ip6',
+      label: 'Server IPv6 (proposed)',
+      offset: 5,
+      length: 16,
+      value: toHex(bytes.subarray(5, 21)),
+      show: ipv6Text(bytes.subarray(5, 21)),
+    },
   ];
-  const moved = (n: FieldNode): FieldNode => ({ ...n, offset: n.offset + SHIFT, ...(n.children ? { children: n.children.map(moved) } : {}) });
-  const rest = ann.fields.filter((n) => n.abbrev !== 'samp.magic' && n.abbrev !== 'samp.server_ip').map((n) => (n.abbrev === 'samp.server_port' ? { ...n, offset: 21 } : moved(n)));
+  const moved = (n: FieldNode): FieldNode => ({
+    ...n,
+    offset: n.offset + SHIFT,
+    ...(n.children ? { children: n.children.map(moved) } : {}),
+  });
+  const rest = ann.fields
+    .filter((n) => n.abbrev !== 'samp.magic' && n.abbrev !== 'samp.server_ip')
+    .map((n) => (n.abbrev === 'samp.server_port' ? { ...n, offset: 21 } : moved(n)));
   const value = ann.value ? { ...withoutIp(ann.value), serverIp6: ipv6Text(bytes.subarray(5, 21)) } : undefined;
   return {
     direction: r.direction,

@@ -9,17 +9,30 @@ import { countedList, prefixedString } from '../../grammar/fields.ts';
 import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
 
 export const vcmpClientsRequest = defineLayout({
-  protocol: 'vcmp', message: 'clients', direction: 'request', title: 'Client list',
+  protocol: 'vcmp',
+  message: 'clients',
+  direction: 'request',
+  title: 'Client list',
   fields: vcmpRequestHeader('c'),
 });
 
 export const vcmpClientsResponse = defineLayout({
-  protocol: 'vcmp', message: 'clients', direction: 'response', title: 'Client list',
+  protocol: 'vcmp',
+  message: 'clients',
+  direction: 'response',
+  title: 'Client list',
   fields: [
     ...vcmpResponseHeader('c'),
-    countedList('clients', { type: 'u16le', abbrev: 'vcmp.clients.count', label: 'Client count' }, {
-      abbrev: 'vcmp.client', label: 'Client', summary: '{name}',
-      fields: [prefixedString('name', 'u8', { abbrev: 'vcmp.client.name', label: 'Name', doc: 'Nickname' })],
-    }, { tolerateShort: true }),
+    countedList(
+      'clients',
+      { type: 'u16le', abbrev: 'vcmp.clients.count', label: 'Client count' },
+      {
+        abbrev: 'vcmp.client',
+        label: 'Client',
+        summary: '{name}',
+        fields: [prefixedString('name', 'u8', { abbrev: 'vcmp.client.name', label: 'Name', doc: 'Nickname' })],
+      },
+      { tolerateShort: true },
+    ),
   ],
 });

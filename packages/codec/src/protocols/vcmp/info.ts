@@ -12,12 +12,18 @@ import { bool, fixedString, prefixedString, u16le } from '../../grammar/fields.t
 import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
 
 export const vcmpInfoRequest = defineLayout({
-  protocol: 'vcmp', message: 'info', direction: 'request', title: 'Server information',
+  protocol: 'vcmp',
+  message: 'info',
+  direction: 'request',
+  title: 'Server information',
   fields: vcmpRequestHeader('i'),
 });
 
 export const vcmpInfoResponse = defineLayout({
-  protocol: 'vcmp', message: 'info', direction: 'response', title: 'Server information',
+  protocol: 'vcmp',
+  message: 'info',
+  direction: 'response',
+  title: 'Server information',
   info: '"{hostname}" {players}/{maxPlayers}',
   fields: [
     ...vcmpResponseHeader('i'),

@@ -11,11 +11,19 @@ import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
 const nonce = u32be('nonce', { abbrev: 'vcmp.ping.nonce', label: 'Nonce', base: 'hex', doc: 'Four arbitrary bytes, echoed' });
 
 export const vcmpPingRequest = defineLayout({
-  protocol: 'vcmp', message: 'ping', direction: 'request', title: 'Ping', info: 'nonce {nonce}',
+  protocol: 'vcmp',
+  message: 'ping',
+  direction: 'request',
+  title: 'Ping',
+  info: 'nonce {nonce}',
   fields: [...vcmpRequestHeader('p'), nonce],
 });
 
 export const vcmpPingResponse = defineLayout({
-  protocol: 'vcmp', message: 'ping', direction: 'response', title: 'Ping', info: 'nonce {nonce}',
+  protocol: 'vcmp',
+  message: 'ping',
+  direction: 'response',
+  title: 'Ping',
+  info: 'nonce {nonce}',
   fields: [...vcmpResponseHeader('p'), nonce],
 });

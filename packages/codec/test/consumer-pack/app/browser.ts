@@ -25,4 +25,6 @@ async function run() {
   };
 }
 
-(globalThis as unknown as { gamequery: Promise<unknown> }).gamequery = run().catch((error: unknown) => ({ failed: String((error as Error).stack ?? error) }));
+(globalThis as unknown as { gamequery: Promise<unknown> }).gamequery = run().catch((error: unknown) => ({
+  failed: String((error as Error).stack ?? error),
+}));

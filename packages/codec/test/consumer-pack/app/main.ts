@@ -7,14 +7,26 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  TruncatedError, decodePacket, defineLayout, fromHex, magic, prefixedString, samp, u8,
-  type DecodedPacket, type FieldNode,
+  TruncatedError,
+  decodePacket,
+  defineLayout,
+  fromHex,
+  magic,
+  prefixedString,
+  samp,
+  u8,
+  type DecodedPacket,
+  type FieldNode,
 } from '@gamequery/codec';
 import { QueryPairer, type Datagram, type PairingEvent } from '@gamequery/codec/pairing';
 import { exportKaitai } from '@gamequery/codec/export';
 import { dissectHexDump, type PacketRecord } from '@gamequery/dissect';
 
-interface Vectors { readonly sampRequest: string; readonly sampResponse: string; readonly mcResponse: string }
+interface Vectors {
+  readonly sampRequest: string;
+  readonly sampResponse: string;
+  readonly mcResponse: string;
+}
 const vectors = JSON.parse(readFileSync(new URL('vectors.json', import.meta.url), 'utf8')) as Vectors;
 
 // The union narrows to the layout's own value type: no cast.
@@ -22,9 +34,10 @@ const reply: DecodedPacket = decodePacket(fromHex(vectors.sampResponse));
 const hostname = reply.protocol === 'samp' && reply.direction === 'response' && reply.message === 'info' ? reply.value.hostname : undefined;
 
 const mc = decodePacket(fromHex(vectors.mcResponse), { protocol: 'mcquery', direction: 'response' });
-const mcHostname = mc.protocol === 'mcquery' && mc.message === 'full' && mc.direction === 'response'
-  ? mc.value.kv.find((entry) => entry.key === 'hostname')?.value
-  : undefined;
+const mcHostname =
+  mc.protocol === 'mcquery' && mc.message === 'full' && mc.direction === 'response'
+    ? mc.value.kv.find((entry) => entry.key === 'hostname')?.value
+    : undefined;
 
 // Typed errors carry where the bytes ran out.
 let truncated: { offset: number; needed: number } | undefined;
@@ -36,8 +49,15 @@ try {
 
 // A layout of the consumer's own.
 const hello = defineLayout({
-  protocol: 'acme', message: 'hello', direction: 'request', title: 'Hello',
-  fields: [magic('ACME', { abbrev: 'acme.magic', label: 'Magic' }), u8('version', { abbrev: 'acme.version', label: 'Version' }), prefixedString('name', 'u8', { abbrev: 'acme.name', label: 'Name' })],
+  protocol: 'acme',
+  message: 'hello',
+  direction: 'request',
+  title: 'Hello',
+  fields: [
+    magic('ACME', { abbrev: 'acme.magic', label: 'Magic' }),
+    u8('version', { abbrev: 'acme.version', label: 'Version' }),
+    prefixedString('name', 'u8', { abbrev: 'acme.name', label: 'Name' }),
+  ],
 });
 const helloBytes = hello.encode({ version: 2, name: 'consumer' });
 const helloValue: { version: number; name: string } = hello.decode(helloBytes).value;
@@ -57,13 +77,18 @@ const dissected: PacketRecord[] = dissectHexDump(`${vectors.sampResponse}\n`).pa
 const schemaPath = createRequire(import.meta.url).resolve('@gamequery/dissect/schema/packet.schema.json');
 const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as { title: string };
 
-console.log(JSON.stringify({
-  hostname,
-  mcHostname,
-  truncated,
-  hello: { value: helloValue, fields: helloTree.map((node) => node.abbrev) },
-  kaitai: [...exportKaitai([hello]).keys()],
-  exchange: exchange?.kind === 'exchange' ? { message: exchange.request.message, rtt: String(exchange.rtt), responses: exchange.responses.length } : undefined,
-  dissected: dissected.map((packet) => packet.summary),
-  schema: schema.title,
-}));
+console.log(
+  JSON.stringify({
+    hostname,
+    mcHostname,
+    truncated,
+    hello: { value: helloValue, fields: helloTree.map((node) => node.abbrev) },
+    kaitai: [...exportKaitai([hello]).keys()],
+    exchange:
+      exchange?.kind === 'exchange'
+        ? { message: exchange.request.message, rtt: String(exchange.rtt), responses: exchange.responses.length }
+        : undefined,
+    dissected: dissected.map((packet) => packet.summary),
+    schema: schema.title,
+  }),
+);

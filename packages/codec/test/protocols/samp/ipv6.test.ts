@@ -15,15 +15,26 @@ describe('the proposed SAMP6 header does not capture IPv4 queries to 54.x.x.x se
     const info = samp.infoRequest.encode(to54);
     expect([...info.subarray(0, 5)]).toEqual([0x53, 0x41, 0x4d, 0x50, 0x36]); // "SAMP6"
     expect(decodePacket(info)).toMatchObject({ message: 'info', direction: 'request', value: to54 });
-    expect(decodePacket(samp.pingRequest.encode({ ...to54, nonce: 1 }))).toMatchObject({ message: 'ping', direction: 'either', value: { ...to54, nonce: 1 } });
-    expect(decodePacket(samp.ompechoRequest.encode({ ...to54, nonce: 1 }))).toMatchObject({ message: 'ompecho', value: { ...to54, nonce: 1 } });
+    expect(decodePacket(samp.pingRequest.encode({ ...to54, nonce: 1 }))).toMatchObject({
+      message: 'ping',
+      direction: 'either',
+      value: { ...to54, nonce: 1 },
+    });
+    expect(decodePacket(samp.ompechoRequest.encode({ ...to54, nonce: 1 }))).toMatchObject({
+      message: 'ompecho',
+      value: { ...to54, nonce: 1 },
+    });
   });
 
   it('reads an RCON request of 24 bytes or more to 54.x.x.x as IPv4, which the proposal would take for its own', () => {
     // PR #1204's getQueryLayout: size >= 24 and "SAMP6" → the 24-byte header. This 30-byte request is IPv4.
     const rcon = samp.rconRequest.encode({ ...to54, password: 'changeme', command: 'players' });
     expect(rcon.length).toBe(30);
-    expect(decodePacket(rcon)).toMatchObject({ message: 'rcon', direction: 'request', value: { ...to54, password: 'changeme', command: 'players' } });
+    expect(decodePacket(rcon)).toMatchObject({
+      message: 'rcon',
+      direction: 'request',
+      value: { ...to54, password: 'changeme', command: 'players' },
+    });
   });
 
   it('leaves a proposed 24-byte SAMP6 request to decodeSamp6: decodePacket finds byte 10 an address byte, not an opcode', () => {
@@ -34,17 +45,33 @@ describe('the proposed SAMP6 header does not capture IPv4 queries to 54.x.x.x se
     const six = decodeSamp6(samp6)!;
     expect(six).toMatchObject({ direction: 'request', message: 'info', serverIp6: '::1', serverPort: 7777 });
     expect(six.annotation.fields.map((n) => [n.abbrev, n.offset, n.length, n.show])).toEqual([
-      ['samp.magic', 0, 5, 'SAMP6'], ['samp.server_ip6', 5, 16, '::1'], ['samp.server_port', 21, 2, '7777'], ['samp.opcode', 23, 1, 'i (Information) (0x69)'],
+      ['samp.magic', 0, 5, 'SAMP6'],
+      ['samp.server_ip6', 5, 16, '::1'],
+      ['samp.server_port', 21, 2, '7777'],
+      ['samp.opcode', 23, 1, 'i (Information) (0x69)'],
     ]);
   });
 
   it('reads a proposed SAMP6 reply whose lengths fit, and nothing that fits an IPv4 query', () => {
     const address = fromHex('20010db8000000000000000000000001');
-    const reply = encodeSamp6(samp.infoResponse.encode({ ...to54, password: false, players: 2, maxPlayers: 10, hostname: 'v6', gamemode: 'DM', language: 'EN' }), address, 7777);
+    const reply = encodeSamp6(
+      samp.infoResponse.encode({ ...to54, password: false, players: 2, maxPlayers: 10, hostname: 'v6', gamemode: 'DM', language: 'EN' }),
+      address,
+      7777,
+    );
     expect(toHex(reply.subarray(0, 24))).toBe('53414d503620010db8000000000000000000000001611e69');
     const six = decodeSamp6(reply)!;
     expect(six).toMatchObject({ direction: 'response', message: 'info', serverIp6: '2001:db8::1' });
-    expect(six.annotation.value).toEqual({ serverIp6: '2001:db8::1', serverPort: 7777, password: false, players: 2, maxPlayers: 10, hostname: 'v6', gamemode: 'DM', language: 'EN' });
+    expect(six.annotation.value).toEqual({
+      serverIp6: '2001:db8::1',
+      serverPort: 7777,
+      password: false,
+      players: 2,
+      maxPlayers: 10,
+      hostname: 'v6',
+      gamemode: 'DM',
+      language: 'EN',
+    });
     expect(six.annotation.fields.find((n) => n.abbrev === 'samp.info.hostname')).toMatchObject({ offset: 33, length: 2 });
     // The IPv4 datagrams of the test above: none is read as the proposal.
     expect(decodeSamp6(samp.rconRequest.encode({ ...to54, password: 'changeme', command: 'players' }))).toBeUndefined();
@@ -56,10 +83,23 @@ describe('the proposed SAMP6 header does not capture IPv4 queries to 54.x.x.x se
   });
 });
 
-describe('today\'s header over IPv6 transport, on ::1', () => {
+describe("today's header over IPv6 transport, on ::1", () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ host: '::1', servers: [{ flavor: 'openmp', port: 0, maxPlayers: 5, ompVersion: '1.2.0.2670', hostname: 'Сервер IPv6', charset: 'windows-1251', discord: 'discord.gg/v6' }] });
+    emulator = await startEmulator({
+      host: '::1',
+      servers: [
+        {
+          flavor: 'openmp',
+          port: 0,
+          maxPlayers: 5,
+          ompVersion: '1.2.0.2670',
+          hostname: 'Сервер IPv6',
+          charset: 'windows-1251',
+          discord: 'discord.gg/v6',
+        },
+      ],
+    });
   });
   afterAll(() => emulator.close());
 
@@ -67,8 +107,16 @@ describe('today\'s header over IPv6 transport, on ::1', () => {
     const c = new QueryClient({ localAddress: { ipv6: '::1' }, timeoutMs: 400, retries: 1 });
     try {
       const r = await c.querySamp('::1', emulator.servers[0]!.port);
-      expect(r).toMatchObject({ address: '::1', openmp: true, ompForm: 'banners', info: { hostname: 'Сервер IPv6' }, omp: { discord: 'discord.gg/v6', logo: '' } });
-      expect(r.charsets).toEqual([{ field: 'samp.info.hostname', text: 'Сервер IPv6', charset: 'windows-1251', confidence: expect.any(Number) }]);
+      expect(r).toMatchObject({
+        address: '::1',
+        openmp: true,
+        ompForm: 'banners',
+        info: { hostname: 'Сервер IPv6' },
+        omp: { discord: 'discord.gg/v6', logo: '' },
+      });
+      expect(r.charsets).toEqual([
+        { field: 'samp.info.hostname', text: 'Сервер IPv6', charset: 'windows-1251', confidence: expect.any(Number) },
+      ]);
     } finally {
       await c.close();
     }

@@ -27,7 +27,12 @@ describe('open.mp `o` forms', () => {
     const banners = fromHex(HEADER + str('discord.gg/x') + str('https://a/l.png') + str('https://a/d.png'));
     const logo = fromHex(HEADER + str('discord.gg/x') + str('https://a/l.png') + str('https://a/d.png') + str('https://a/logo.png'));
     expect(decodePacket(banners)).toMatchObject({ message: 'ompbanners', direction: 'response', bytesRead: banners.length, warnings: [] });
-    expect(decodePacket(banners).value).toEqual({ ...at, discord: 'discord.gg/x', bannerLight: 'https://a/l.png', bannerDark: 'https://a/d.png' });
+    expect(decodePacket(banners).value).toEqual({
+      ...at,
+      discord: 'discord.gg/x',
+      bannerLight: 'https://a/l.png',
+      bannerDark: 'https://a/d.png',
+    });
     expect(decodePacket(logo)).toMatchObject({ message: 'omp', direction: 'response', bytesRead: logo.length, warnings: [] });
     // An empty logo is four zero bytes: still the logo form (the launcher reads a logo only past 4 bytes, to the same effect).
     const emptyLogo = fromHex(HEADER + str('') + str('') + str('') + str(''));
@@ -45,8 +50,18 @@ describe('open.mp `o` forms', () => {
   it('encodes each form back to its bytes through encodePacket', () => {
     const forms = [
       { message: 'ompecho', direction: 'either', value: { ...at, nonce: 7 }, hex: `${HEADER}00000007` },
-      { message: 'ompbanners', direction: 'response', value: { ...at, discord: '', bannerLight: 'b', bannerDark: '' }, hex: HEADER + str('') + str('b') + str('') },
-      { message: 'omp', direction: 'response', value: { ...at, discord: '', bannerLight: '', bannerDark: '', logo: 'l' }, hex: HEADER + str('') + str('') + str('') + str('l') },
+      {
+        message: 'ompbanners',
+        direction: 'response',
+        value: { ...at, discord: '', bannerLight: 'b', bannerDark: '' },
+        hex: HEADER + str('') + str('b') + str(''),
+      },
+      {
+        message: 'omp',
+        direction: 'response',
+        value: { ...at, discord: '', bannerLight: '', bannerDark: '', logo: 'l' },
+        hex: HEADER + str('') + str('') + str('') + str('l'),
+      },
     ] as const;
     for (const f of forms) {
       const bytes = encodePacket({ protocol: 'samp', ...f });
@@ -59,10 +74,20 @@ describe('open.mp `o` forms', () => {
 
   it('knows which open.mp releases send which form', () => {
     expect(['1.0.0.0', 'omp 1.1.0.2612', '0.0.11.2331'].map((v) => ompFormOf(v)?.form)).toEqual(['echo', 'echo', 'echo']);
-    expect(['omp 1.2.0.2670', '1.3.1.2748', 'omp 1.4.0.2779', '1.5.8.3079', 'omp 2.0'].map((v) => ompFormOf(v)?.form)).toEqual(['banners', 'logo', 'logo', 'logo', 'logo']);
+    expect(['omp 1.2.0.2670', '1.3.1.2748', 'omp 1.4.0.2779', '1.5.8.3079', 'omp 2.0'].map((v) => ompFormOf(v)?.form)).toEqual([
+      'banners',
+      'logo',
+      'logo',
+      'logo',
+      'logo',
+    ]);
     expect(ompFormOf('0.3.7-R2')?.form).toBe('echo'); // a SA-MP version reads as a number below 1.2: callers check `omp ` first
     expect(ompFormOf('unknown')).toBeUndefined();
-    expect(ompForms.map((f) => [f.form, f.requestLength, f.urlMax])).toEqual([['echo', 15, undefined], ['banners', 11, 120], ['logo', 11, 160]]);
+    expect(ompForms.map((f) => [f.form, f.requestLength, f.urlMax])).toEqual([
+      ['echo', 15, undefined],
+      ['banners', 11, 120],
+      ['logo', 11, 160],
+    ]);
   });
 });
 
