@@ -4,7 +4,7 @@
  * IPv4-mapped address ends in dotted decimal, "::ffff:192.0.2.1").
  * @module
  */
-import { hostPort } from '@gamequery/codec';
+import { hostPort, ipv6Text } from '@gamequery/codec';
 
 const ipv4Cache = new Map<number, string>();
 const IPV4_CACHE_LIMIT = 4096;
@@ -27,37 +27,7 @@ export function formatIPv4(bytes: Uint8Array, pos: number): string {
 
 /** RFC 5952 text of the sixteen bytes at `pos`: "2001:db8::1", "::1", "fe80::1:0:0:1", "::ffff:10.0.0.1". */
 export function formatIPv6(bytes: Uint8Array, pos: number): string {
-  const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((bytes[pos + i]! << 8) | bytes[pos + i + 1]!);
-
-  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
-    return `::ffff:${formatIPv4(bytes, pos + 12)}`;
-  }
-
-  // Longest run of zero groups (at least two); the first one wins a tie.
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) {
-      bestStart = i;
-      bestLength = j - i;
-    }
-    i = j;
-  }
-
-  const hex = (from: number, to: number) =>
-    groups
-      .slice(from, to)
-      .map((g) => g.toString(16))
-      .join(':');
-  if (bestStart < 0) return hex(0, 8);
-  return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+  return ipv6Text(bytes, pos);
 }
 
 /**

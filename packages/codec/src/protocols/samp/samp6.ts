@@ -40,9 +40,18 @@ export interface Samp6Packet {
   readonly annotation: Annotation<Record<string, unknown>, string>;
 }
 
-/** RFC 5952 text of 16 bytes. */
-export function ipv6Text(b: Uint8Array): string {
-  const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i]! << 8) | b[2 * i + 1]!);
+/**
+ * The 16 bytes at `pos` as RFC 5952 text (§4: lowercase, no leading zeros, the longest run of two or more
+ * zero groups — the first of equal runs — as "::"; §5: an IPv4-mapped address ends in dotted decimal,
+ * "::ffff:192.0.2.1"). The one IPv6 writer: the dissector's addresses come from here too.
+ */
+export function ipv6Text(b: Uint8Array, pos = 0): string {
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((b[pos + i]! << 8) | b[pos + i + 1]!);
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
+    return `::ffff:${b[pos + 12]}.${b[pos + 13]}.${b[pos + 14]}.${b[pos + 15]}`;
+  }
+  // Longest run of zero groups (at least two); the first one wins a tie.
   let best = -1,
     bestLen = 1;
   for (let i = 0; i < 8;) {

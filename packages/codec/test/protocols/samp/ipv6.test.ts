@@ -80,6 +80,9 @@ describe('the proposed SAMP6 header does not capture IPv4 queries to 54.x.x.x se
     expect(decodeSamp6(reply.subarray(0, reply.length - 1))).toBeUndefined();
     expect(ipv6Text(fromHex('fe800000000000000000000000000001'))).toBe('fe80::1');
     expect(ipv6Text(fromHex('00010002000300040005000600070008'))).toBe('1:2:3:4:5:6:7:8');
+    // RFC 5952 §5: a mapped IPv4 address ends in dotted decimal; the 16 bytes may sit anywhere in a buffer.
+    expect(ipv6Text(fromHex('00000000000000000000ffffc0000201'))).toBe('::ffff:192.0.2.1');
+    expect(ipv6Text(fromHex('aabb20010db8000000000000000000000001'), 2)).toBe('2001:db8::1');
   });
 });
 
