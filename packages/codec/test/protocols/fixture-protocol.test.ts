@@ -1,5 +1,7 @@
 /**
- * The claim of issue 21: a new message layout touches its protocol's folder and nothing else.
+ * The claim of issue 21: a new message layout touches its protocol's folder and nothing else
+ * but, for a built-in protocol, its test vectors (the cases in scripts/vectors/<protocol>, the
+ * files they write under test-vectors/<protocol>).
  * TinyQ (test/fixtures/protocols/tinyq) is declared the way the built-in protocols are, and
  * its `bye` message was added there only (bye.ts, one line of the message table, the opcode's
  * label). Each consumer of a declaration is shown to pick `bye` up: the decoder, the encoder,
