@@ -17,158 +17,21 @@ import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
 import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer, interpretedText } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
+import type { AnyLayout, CodecOptions, Direction, Layout, LayoutSpec, Protocol } from './layout-types.ts';
 
-/** The protocols built in. A layout declared with {@link defineLayout} may name any other. */
-export type Protocol = 'samp' | 'vcmp' | 'mcquery';
-/** Who sends a message: the client (`request`) or the server (`response`). */
-export type Direction = 'request' | 'response';
-
-/** Options of a layout's decode, encode and annotate calls. */
-export interface CodecOptions {
-  /** Charset of the strings; defaults to the protocol's (windows-1252, or latin1 for Minecraft). */
-  readonly charset?: Charset;
-}
-
-/** How the JSON emitter writes secrets (RCON passwords): masked (`********`, or the redacted text) unless `showSecrets`. */
-export interface EmitOptions extends CodecOptions {
-  readonly showSecrets?: boolean;
-}
-
-/** How the text emitter writes the tree: secrets as {@link EmitOptions} says, each line indented by four spaces `indent` times more. */
-export interface TextEmitOptions extends EmitOptions {
-  readonly indent?: number;
-}
-
-/** What a layout's `decode` returns: the value, the bytes it took and the warnings met on the way. */
-export interface Decoded<V> {
-  readonly value: V;
-  /** Bytes the message took; fewer than the input when trailing bytes follow. */
-  readonly bytesRead: number;
-  /** Oddities that did not stop decoding (short lists, trailing bytes, odd flags). */
-  readonly warnings: readonly DecodeWarning[];
-}
-
-/** The annotated tree of one message; on bad input, what was decoded plus why it stopped. */
-export interface Annotation<V, P extends string = Protocol> {
-  readonly layout: Layout<V, P>;
-  /** Tree nodes in wire order; ends with a `<protocol>.malformed` node when `error` is set. */
-  readonly fields: FieldNode[];
-  /** The value when decoding completed. */
-  readonly value?: V;
-  /** Whatever was decoded, complete or not. */
-  readonly partial: Partial<V>;
-  readonly bytesRead: number;
-  readonly warnings: readonly DecodeWarning[];
-  readonly error?: CodecError;
-  /** One-line description (Wireshark's Info column), e.g. `"Server" 13/250`. */
-  readonly info: string;
-}
-
-/** What {@link defineLayout} takes: a message's name, its fields in wire order, and how to show it. */
-export interface LayoutSpec<
-  F extends readonly Field[],
-  P extends string = string,
-  M extends string = string,
-  D extends Direction = Direction,
-> {
-  /**
-   * Protocol name, lowercase (`samp`, or your own: `acme`): the first part of the layout's id,
-   * of its field abbreviations (a test of yours should hold them to it) and of the exports' names.
-   */
-  readonly protocol: P;
-  /** Message name, e.g. `info`; with the direction it names the layout. */
-  readonly message: M;
-  readonly direction: D;
-  /** Short human title, e.g. "Server information". */
-  readonly title: string;
-  readonly fields: F;
-  /** Info-column template with `{field}` placeholders, e.g. `"{hostname}" {players}/{maxPlayers}`. */
-  readonly info?: string;
-  readonly doc?: string;
-  /** The protocol's display name (`SA:MP`); defaults to the built-in protocol's, else to `protocol`. */
-  readonly protocolName?: string;
-  /** Charset of the strings when the caller names none; defaults to windows-1252 (latin1 for `mcquery`). */
-  readonly charset?: Charset;
-}
-
-/**
- * A message layout: its declaration and everything derived from it. `V` is the decoded value's
- * type (inferred from the fields), `P`, `M` and `D` the protocol, message and direction as
- * literal types, so that a union of layouts' packets narrows on them.
- */
-export interface Layout<
-  V = Record<string, unknown>,
-  P extends string = Protocol,
-  M extends string = string,
-  D extends Direction = Direction,
-> {
-  /** `<protocol>.<message>.<direction>`, e.g. `samp.info.response`. */
-  readonly id: string;
-  readonly protocol: P;
-  /** The protocol's display name, e.g. `SA:MP` (see {@link LayoutSpec.protocolName}). */
-  readonly protocolName: string;
-  readonly message: M;
-  readonly direction: D;
-  readonly title: string;
-  readonly fields: readonly Field[];
-  readonly doc?: string;
-  readonly defaultCharset: Charset;
-  /** Decodes one message; throws a typed {@link CodecError} on bad input. */
-  decode(bytes: Uint8Array, options?: CodecOptions): Decoded<V>;
-  /** Decodes with offsets for every field; never throws on bad input. */
-  annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V, P>;
-  /**
-   * The annotated tree's fields as JSON text (`nodeJson` of each node), with the value,
-   * several times faster than `annotate` + `JSON.stringify`. Only for a message that
-   * decodes cleanly — no error, no warning — in a layout without secrets (or with
-   * `showSecrets` given: `nodeJson(node, showSecrets)`); undefined otherwise, and
-   * `annotate` tells why.
-   */
-  annotateJson(bytes: Uint8Array, options?: EmitOptions): { readonly value: V; readonly json: string } | undefined;
-  /**
-   * The same JSON text as {@link annotateJson}, written as UTF-8 into `sink` at `sink.at`
-   * (which it moves past the text) without making a string: what the dissector writes its
-   * NDJSON lines with. Returns the value. Undefined wherever `annotateJson` is (anything
-   * `annotate` reports; a layout with secrets unless `showSecrets` is given), and then
-   * `sink.at` is where it was, the bytes past it possibly changed.
-   */
-  emitJson(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): V | undefined;
-  /**
-   * {@link emitJson} for every message that decodes: warnings (trailing bytes, a flag byte
-   * above 1, a list shorter than its count) do not stop it but are returned, as `annotate`
-   * gives them (the tree has no node for trailing bytes), and secrets are written masked
-   * (`********`, or the redacted text) unless `showSecrets`. Undefined, with `sink.at`
-   * where it was, where `decode` would throw.
-   */
-  emitJsonWith(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<V> | undefined;
-  /**
-   * The bytes `decode` would read, or -1 where it would throw, without decoding text or
-   * building a value: for telling cheaply whether, and how much of, a datagram decodes.
-   */
-  measure(bytes: Uint8Array, options?: CodecOptions): number;
-  /**
-   * The annotated tree as text lines, written as UTF-8 into `sink` at `sink.at`: per node,
-   * four spaces per level (plus `indent`), its label, and `: ` and its `show` unless that
-   * is empty, then a newline — secrets masked (`********`, or the redacted text) unless
-   * `showSecrets` — as the dissector's text output shows `annotate`'s tree. Returns the
-   * bytes the message took; warnings leave the tree as it is and do not stop it. Undefined,
-   * with `sink.at` where it was, where `decode` would throw.
-   */
-  emitText(bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined;
-  /**
-   * Only the nodes of the abbreviations in `abbrevs`, in tree order, written as {@link emitText}
-   * writes the tree: `as` text, a line `    abbrev: show` each (secrets masked unless
-   * `showSecrets`); `as` json, each node's `nodeJson` without its children, followed by a
-   * comma. Compiled once per selection (the same array, or the same abbreviations).
-   */
-  emitFields(bytes: Uint8Array, sink: ByteSink, abbrevs: readonly string[], as: 'text' | 'json', options?: EmitOptions): number | undefined;
-  encode(value: V, options?: CodecOptions): Uint8Array;
-  /** Writes into `target` at `offset`; returns the bytes written. */
-  encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
-  encodingLength(value: V, options?: CodecOptions): number;
-  /** Info-column text for a decoded value. */
-  describe(value: Partial<V>): string;
-}
+export type {
+  Protocol,
+  Direction,
+  CodecOptions,
+  EmitOptions,
+  TextEmitOptions,
+  Decoded,
+  Annotation,
+  LayoutSpec,
+  Layout,
+  QueryLayout,
+  AnyLayout,
+} from './layout-types.ts';
 
 /** Display names of the built-in protocols. */
 export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'VC:MP', mcquery: 'Minecraft query' };
@@ -184,11 +47,6 @@ const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 
 /** Where `annotateJson` writes before it makes a string of it; reused by every layout. */
 const scratch = new ByteSink();
-
-/** A layout of one of the protocols, its value type left open: what code that handles every message holds. */
-export type QueryLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it, so unknown will not do
-/** A layout of any value, protocol, message and direction: what exporters and registries take. */
-export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name
 
 /** Each layout's declaration, for {@link interpretedLayout}. */
 const specs = new WeakMap<object, Spec>();
