@@ -10,6 +10,7 @@
  * names and aliases, the Wireshark and Kaitai exports ports, byte order and hints.
  */
 import type { CodecError } from '../errors.ts';
+import type { ExpertInfo } from './expert.ts';
 import type { AnyLayout, CodecOptions, Direction, Layout } from './layout.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError } from '../errors.ts';
 
@@ -109,6 +110,8 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
   readonly silence?: Readonly<Record<string, string>>;
   /** Byte patterns beyond the declarations that tell layouts apart, by layout id (the Wireshark heuristics). */
   readonly recognitionHints?: Readonly<Record<string, RecognitionHint>>;
+  /** The protocol's own expert items, beyond the grammar's generic ones (the Wireshark plugin registers both). */
+  readonly experts?: readonly ExpertInfo[];
 }
 
 /** A leading magic of a protocol's layouts, and the directions whose layouts start with it. */

@@ -12,7 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   UnknownOpcodeError,
   UnrecognizedPacketError,
+  builtInProtocols,
   fieldRegistry,
+  grammarExperts,
   fromHex,
   layoutFor,
   layouts,
@@ -20,10 +22,11 @@ import {
   recognize,
   toHex,
   type Charset,
+  type DecodeWarning,
   type FieldNode,
   type Protocol,
 } from '@gamequery/codec';
-import { exportWireshark, wiresharkPorts } from '../../src/export/index.ts';
+import { exportWireshark, wiresharkExpertAbbrev, wiresharkPorts } from '../../src/export/index.ts';
 import {
   checkPacket,
   collect,
@@ -95,6 +98,8 @@ interface Expected {
   readonly fields: FieldNode[];
   /** The Info column: the summary our dissector gives these bytes. */
   readonly summary?: string;
+  /** Our warnings on these bytes: the plugin raises each as its declared expert item. */
+  readonly warnings?: readonly DecodeWarning[];
   /** Frame of the request this answers, and the response time in ns, when a link is required. */
   readonly answers?: { readonly frame: number; readonly ns: bigint };
 }
@@ -153,15 +158,19 @@ async function dissect(name: string, datagrams: readonly Datagram[], prefs: read
 
 let fieldsCompared = 0;
 let linksChecked = 0;
+/** Warning expert items tshark raised as we expected them, by abbreviation. */
+const expertsRaised = new Map<string, number>();
 
 function check(e: Expected, packet: readonly PdmlNode[] | undefined, info: string | undefined, problems: string[]): Links {
-  const { links, compared } = checkPacket(
-    { id: e.id, protocol: e.layout ? e.protocol : null, fields: e.fields, summary: e.summary, base: PAYLOAD_AT },
+  const before = problems.length;
+  const { links, compared, experts } = checkPacket(
+    { id: e.id, protocol: e.layout ? e.protocol : null, fields: e.fields, summary: e.summary, base: PAYLOAD_AT, warnings: e.warnings },
     packet,
     info,
     problems,
   );
   fieldsCompared += compared;
+  if (problems.length === before) for (const x of experts) expertsRaised.set(x.abbrev, (expertsRaised.get(x.abbrev) ?? 0) + 1);
   return links;
 }
 
@@ -218,7 +227,8 @@ function layOut(
     const fields = ann?.fields ?? [];
     // As the dissector writes it (dissect.ts, payload.ts).
     const summary = ann && (ann.error ? `${ann.info} [Malformed Packet]` : ann.info);
-    expected.set(datagrams.length, { id, protocol: v.protocol, layout, fields, summary, ...(answers ? { answers } : {}) });
+    const warnings = ann?.warnings;
+    expected.set(datagrams.length, { id, protocol: v.protocol, layout, fields, summary, warnings, ...(answers ? { answers } : {}) });
   });
   return { datagrams, expected };
 }
@@ -274,6 +284,20 @@ describe('Wireshark export, checked with tshark', () => {
       // The malformed item is a ProtoExpert, and Wireshark's expert items carry no description.
       doc: r.abbrev.endsWith('.malformed') ? '' : r.doc,
     }));
+    // Each protocol's expert items from the declared tables: the grammar's generic kinds and the protocol's own.
+    for (const p of builtInProtocols) {
+      for (const e of [...grammarExperts, ...(p.experts ?? [])]) {
+        want.push({
+          abbrev: wiresharkExpertAbbrev(p.name, e.code),
+          label: e.summary,
+          type: 'FT_NONE',
+          protocol: p.name,
+          base: '',
+          doc: '',
+        });
+      }
+    }
+    expect(want.filter((w) => w.abbrev === 'mcquery.expert.request_not_seen').length).toBe(1);
     const missing = want.filter((w) => !got.some((g) => JSON.stringify(g) === JSON.stringify(w)));
     const extra = got.filter((g) => !want.some((w) => JSON.stringify(g) === JSON.stringify(w)));
     expect({ missing, extra }).toEqual({ missing: [], extra: [] });
@@ -391,6 +415,11 @@ describe('Wireshark export, checked with tshark', () => {
     expect(problems).toEqual([]);
     expect(prefixes.length).toBeGreaterThan(2000);
     expect(fieldsCompared - before).toBeGreaterThan(15000);
+    // Every generic warning met on real bytes and raised alike (prefixes cut lists short; vectors hold the rest).
+    for (const code of ['flag_byte', 'short_list', 'trailing_bytes']) {
+      expect([...expertsRaised].filter(([a]) => a.endsWith(`.expert.${code}`)).length, code).toBeGreaterThan(0);
+    }
+    console.info(`wireshark.test.ts: warning expert items raised as our warnings: ${JSON.stringify(Object.fromEntries(expertsRaised))}`);
     console.info(`wireshark.test.ts: ${fieldsCompared} fields and ${linksChecked} request/response links compared with tshark`);
   });
 });

@@ -9,8 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MASK, fieldRegistry, toHex, type FieldNode, type Protocol } from '@gamequery/codec';
-import { exportWireshark } from '@gamequery/codec/export';
+import { MASK, expertInfo, fieldRegistry, toHex, type DecodeWarning, type FieldNode, type Protocol } from '@gamequery/codec';
+import { exportWireshark, wiresharkExpertAbbrev } from '@gamequery/codec/export';
 
 export const gameProtocols: readonly string[] = ['samp', 'vcmp', 'mcquery'] satisfies Protocol[];
 
@@ -173,6 +173,15 @@ export interface Got {
 /** The generated links of a packet, by the abbreviation's last part: `response_in`, `response_to`, `time`. */
 export type Links = Map<string, string>;
 
+/** One of our protocol's warning expert items as tshark shows it (or as we expect it): offset relative to the UDP payload. */
+export interface Expert {
+  abbrev: string;
+  offset: number;
+  severity: string;
+  group: string;
+  message: string;
+}
+
 const rows = new Map(fieldRegistry.map((r) => [r.abbrev, r]));
 const GENERATED = /\.(response_in|response_to|time)$/;
 
@@ -181,18 +190,23 @@ const GENERATED = /\.(response_in|response_to|time)$/;
  * `base` is where the UDP payload starts in the data source tshark reports positions in:
  * the frame, or the reassembled IP payload of a datagram that came in fragments.
  */
-export function collect(nodes: readonly PdmlNode[], proto: string, base: number, links: Links): Got[] {
+export function collect(nodes: readonly PdmlNode[], proto: string, base: number, links: Links, experts: Expert[] = []): Got[] {
   const out: Got[] = [];
   for (const n of nodes) {
     if (GENERATED.test(n.name) && n.name.startsWith(`${proto}.`)) {
       links.set(n.name.slice(proto.length + 1), n.show ?? '');
     } else if (n.name === '' || n.name === '_ws.expert') {
-      // The text item add_tvb_expert_info makes carries the range; the expert item inside names the field.
+      // The text item add_tvb_expert_info makes carries the range; the expert item inside names the field,
+      // or the declared warning (`samp.expert.short_list`), which is set aside with its severity and group.
       const wrapper = n.name === '_ws.expert' ? n : n.children.find((c) => c.name === '_ws.expert');
+      const message = wrapper?.children.find((c) => c.name === '_ws.expert.message')?.show ?? '';
       const item = wrapper?.children.find((c) => c.name === `${proto}.malformed`);
+      const warning = wrapper?.children.find((c) => c.name.startsWith(`${proto}.expert.`));
       if (wrapper && item) {
-        const message = wrapper.children.find((c) => c.name === '_ws.expert.message')?.show ?? '';
         out.push({ abbrev: item.name, offset: n.pos - base, length: n.size, show: message, children: [] });
+      } else if (wrapper && warning) {
+        const [, severity = '', group = ''] = /^Expert Info \((\w+)\/(\w+)\)/.exec(wrapper.showname ?? '') ?? [];
+        experts.push({ abbrev: warning.name, offset: n.pos - base, severity, group, message });
       }
     } else if (!n.name.startsWith('_ws.')) {
       out.push({
@@ -202,7 +216,7 @@ export function collect(nodes: readonly PdmlNode[], proto: string, base: number,
         show: n.show ?? '',
         value: n.value,
         showname: n.showname,
-        children: collect(n.children, proto, base, links),
+        children: collect(n.children, proto, base, links, experts),
       });
     }
   }
@@ -300,30 +314,50 @@ export interface Want {
   readonly summary?: string;
   /** Where the UDP payload starts in tshark's positions (see `collect`). */
   readonly base: number;
+  /** Our warnings: the plugin must raise each as its declared expert item, with the same words, and no other. */
+  readonly warnings?: readonly DecodeWarning[];
+}
+
+/** A warning of ours as the plugin must raise it: its code's expert item, group and severity from the declared table. */
+export function expectedExpert(protocol: string, w: DecodeWarning): Expert {
+  const info = expertInfo(w.code);
+  if (!info) throw new Error(`warning code ${JSON.stringify(w.code)} is declared by no table`);
+  return {
+    abbrev: wiresharkExpertAbbrev(protocol, w.code),
+    offset: w.offset,
+    severity: info.severity,
+    group: info.group,
+    message: w.message,
+  };
 }
 
 /**
  * Checks one packet of tshark's output against what we expect of it, adding what differs
- * to `problems`; returns the generated links tshark showed and how many items it compared.
+ * to `problems`; returns the generated links tshark showed, how many items it compared and
+ * the warning expert items it raised.
  */
 export function checkPacket(
   want: Want,
   packet: readonly PdmlNode[] | undefined,
   info: string | undefined,
   problems: string[],
-): { links: Links; compared: number } {
+): { links: Links; compared: number; experts: Expert[] } {
   const links: Links = new Map();
   const mine = gameNode(packet);
   if (!want.protocol) {
     if (mine) problems.push(`${want.id}: should not be dissected, tshark shows ${mine.name}: ${info}`);
-    return { links, compared: 0 };
+    return { links, compared: 0, experts: [] };
   }
   if (!mine || mine.name !== want.protocol) {
     problems.push(`${want.id}: expected ${want.protocol}, tshark shows ${packet?.map((p) => p.name).join(' ') ?? 'no packet'}`);
-    return { links, compared: 0 };
+    return { links, compared: 0, experts: [] };
   }
   if (want.summary !== undefined && info !== want.summary)
     problems.push(`${want.id}: Info ${JSON.stringify(info)}, expected ${JSON.stringify(want.summary)}`);
-  const compared = compareFields(want.fields, collect(mine.children, want.protocol, want.base, links), want.id, problems);
-  return { links, compared };
+  const experts: Expert[] = [];
+  const compared = compareFields(want.fields, collect(mine.children, want.protocol, want.base, links, experts), want.id, problems);
+  const wanted = (want.warnings ?? []).map((w) => expectedExpert(want.protocol!, w));
+  if (JSON.stringify(experts) !== JSON.stringify(wanted))
+    problems.push(`${want.id}: tshark raises ${JSON.stringify(experts)}, our warnings ${JSON.stringify(wanted)}`);
+  return { links, compared, experts };
 }

@@ -20,6 +20,7 @@ import { toLua } from './lua.ts';
 import { luaRuntime } from './runtime.lua.ts';
 import { declaresSecrets, luaSecret } from './secrets.ts';
 import { MASK } from '../../grammar/display.ts';
+import { grammarExperts, type ExpertInfo } from '../../grammar/expert.ts';
 
 /** The ports each dissector claims in `udp.port` (Decode As), from each protocol's declaration; heuristics cover every other port. */
 export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(
@@ -201,6 +202,18 @@ function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLa
   return pairs;
 }
 
+/** The expert item abbreviation of a warning code in `protocol`: `samp.expert.short_list` (a code's `-` as `_`, as abbreviations spell it). */
+export const wiresharkExpertAbbrev = (protocol: string, code: string): string => `${protocol}.expert.${code.replaceAll('-', '_')}`;
+
+/**
+ * The expert items the plugin registers for a protocol, from the declared tables: the
+ * grammar's generic kinds, then the protocol's own. The runtime raises each by its code.
+ */
+export const wiresharkExperts = (declared: ProtocolDeclaration | undefined): readonly ExpertInfo[] => [
+  ...grammarExperts,
+  ...(declared?.experts ?? []),
+];
+
 function luaProtocol(
   protocol: string,
   mine: readonly AnyLayout[],
@@ -224,6 +237,7 @@ function luaProtocol(
     charset: mine[0]!.defaultCharset,
     fields: registry.filter((r) => r.protocol === protocol).map((r) => [r.abbrev, r.label, r.type, r.base, r.values, r.doc || undefined]),
     magics,
+    experts: wiresharkExperts(declared).map((e) => ({ code: e.code, a: wiresharkExpertAbbrev(protocol, e.code) })),
     secrets: mine.some(declaresSecrets) || undefined,
     layouts: mine.map((l) => luaLayout(l, declared?.recognitionHints ?? {})),
     pairs: pairsOf(declared, mine),
@@ -243,6 +257,8 @@ const header = (names: string, ports: string): string => `-- gamequery.lua: Wire
 -- Preferences per protocol: text encoding of strings, claiming every datagram on the ports, and where a protocol
 -- carries secrets (SA:MP's RCON passwords) show_secrets, default off: they are then masked in the tree and the Info
 -- column, in a request and in the replies that echo them; the packet bytes pane shows them all the same.
+-- Expert items: <proto>.malformed where decoding stops, and one per declared warning code (<proto>.expert.short_list,
+-- .flag_byte, .trailing_bytes; mcquery.expert.request_not_seen), group and severity from the codec's tables (SPEC.experts).
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
 `;
 
@@ -280,7 +296,9 @@ export function exportWireshark(selection: readonly AnyLayout[] = layouts, optio
   const declared = (p: string): ProtocolDeclaration | undefined => declarationOf(p, options.protocols);
   const portsOf = (p: string): readonly number[] => options.ports?.[p] ?? declared(p)?.ports ?? [];
   const protocols = [...byProtocol].map(([p, mine]) => luaProtocol(p, mine, registry, portsOf(p), declared(p)));
-  const spec = { charsets, decoders: decoders(), mask: MASK, protocols };
+  // Each expert item once (group, severity, summary); a protocol lists the codes it registers.
+  const experts = new Map([...byProtocol.keys()].flatMap((p) => wiresharkExperts(declared(p)).map((e) => [e.code, e] as const)));
+  const spec = { charsets, decoders: decoders(), mask: MASK, experts: [...experts.values()], protocols };
   const names = [...byProtocol].map(([p, mine]) => declared(p)?.fullTitle ?? mine[0]!.protocolName);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
   const ports = [...byProtocol.keys()].map((p) => `${p} ${portsOf(p).join(', ') || 'none'}`).join('; ');

@@ -8,6 +8,9 @@
 -- byte classes spelled out instead of locale-dependent `%c`.
 -- Every read is preceded by a length check, so a short packet ends in the
 -- `<proto>.malformed` expert item (group MALFORMED), never in "Range is out of bounds".
+-- What does not stop decoding (a flag byte above 1, a list shorter than its count, bytes
+-- after the message) is raised as the declared expert item of its code (SPEC's `experts`,
+-- from the codec's tables), with the words our decoder writes.
 --
 -- This header (down to the first blank line) is the file's own: the plugin gets what follows.
 -- After an edit, `pnpm --filter @gamequery/codec run lua-runtime` regenerates runtime.lua.ts,
@@ -177,6 +180,12 @@ local function stop(name, field, offset, message)
   error(setmetatable({ name = name, field = field, offset = offset, message = message }, Stop), 0)
 end
 
+-- A warning of a declared kind (by code): where, how many bytes, and the values its summary names.
+local function warn(w, code, field, offset, length, values)
+  values.field = field
+  w.warnings[#w.warnings + 1] = { code = code, offset = offset, length = length, values = values }
+end
+
 local function need(w, field, n)
   local available = w.len - w.off
   if n > available then
@@ -306,9 +315,12 @@ local function walk_list(w, f, tree, values)
     local n = read_int(tvb, w.off, c)
     add(tree, c.a, tvb(w.off, c.size), c.le)
     w.off = w.off + c.size
-    for _ = 1, n do
-      -- A count larger than the entries present ends cleanly at the end of the message.
-      if f.tolerate_short and w.off == w.len then break end
+    for i = 1, n do
+      -- A count larger than the entries present ends cleanly at the end of the message, with a warning there.
+      if f.tolerate_short and w.off == w.len then
+        warn(w, "short-list", c.a, w.off, 0, { declared = n, present = i - 1 })
+        break
+      end
       walk_entry(w, f, tree, items)
     end
     return
@@ -355,7 +367,9 @@ local function walk_field(w, f, tree, values)
   elseif k == "bool" then
     need(w, f.a, 1)
     add(tree, f.a, tvb(start, 1))
-    values[f.name] = tvb(start, 1):uint() ~= 0
+    local n = tvb(start, 1):uint()
+    if n > 1 then warn(w, "flag-byte", f.a, start, 1, { value = n }) end
+    values[f.name] = n ~= 0
     w.off = start + 1
   elseif k == "ipv4" then
     need(w, f.a, 4)
@@ -383,15 +397,16 @@ walk_fields = function(w, fields, tree, values)
   for i = 1, #fields do walk_field(w, fields[i], tree, values) end
 end
 
--- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset.
+-- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset and
+-- the warnings met (those before an error too, as annotate keeps them).
 -- 'secrets': those of the exchange, masked in the tree unless the protocol shows them.
 local function interpret(P, fields, tvb, tree, secrets)
   local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows,
-    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets }
+    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets, warnings = {} }
   local values = {}
   local ok, err = pcall(walk_fields, w, fields, tree, values)
   if not ok and getmetatable(err) ~= Stop then error(err, 0) end
-  return ok, (not ok) and err or nil, values, w.off
+  return ok, (not ok) and err or nil, values, w.off, w.warnings
 end
 
 ---------------------------------------------------------------------------
@@ -623,7 +638,13 @@ local function dissect(P, tvb, pinfo, tree, d)
     end
   end
   local secrets = d.secrets or (d.answers and d.answers.secrets)
-  local ok, err, values = interpret(P, fields, tvb, item, secrets)
+  local ok, err, values, stopped, warnings = interpret(P, fields, tvb, item, secrets)
+  -- Bytes after a complete message: on the field 'trailing', as layout.ts names it.
+  if ok and not d.unknown and stopped < tvb:len() then
+    local count = tvb:len() - stopped
+    warnings[#warnings + 1] = { code = "trailing-bytes", offset = stopped, length = count,
+      values = { field = "trailing", count = count, offset = stopped } }
+  end
   if P.secrets then values = masked_values(fields, values, { secrets = secrets, clear = P.proto.prefs.show_secrets }) end
   -- The Info column is the dissector's summary (dissect.ts, payload.ts), word for word.
   local head = P.display .. " " .. L.message .. " " .. L.direction
@@ -636,6 +657,10 @@ local function dissect(P, tvb, pinfo, tree, d)
     info = info .. " [Malformed Packet]"
   end
   pinfo.cols.info = info
+  for _, wn in ipairs(warnings) do
+    local e = P.expert_of[wn.code]
+    item:add_tvb_expert_info(e.item, tvb(wn.offset, wn.length), fill(e.summary, wn.values))
+  end
   if err then
     item:add_tvb_expert_info(P.expert, tvb(err.offset, tvb:len() - err.offset), err.message)
   end
@@ -647,6 +672,14 @@ end
 ---------------------------------------------------------------------------
 
 local BASES = { dec = base.DEC, hex = base.HEX, char = base.HEX, none = base.NONE }
+
+-- The expert tables' group and severity words (as tshark prints them) as Wireshark's constants.
+local GROUPS = { Malformed = expert.group.MALFORMED, Sequence = expert.group.SEQUENCE, Protocol = expert.group.PROTOCOL }
+local SEVERITIES = { Note = expert.severity.NOTE, Warning = expert.severity.WARN, Error = expert.severity.ERROR }
+
+-- The declared expert items by code.
+local EXPERTS = {}
+for _, e in ipairs(SPEC.experts) do EXPERTS[e.code] = e end
 
 local function char_values(values)
   local t = {}
@@ -692,7 +725,16 @@ for _, P in ipairs(SPEC.protocols) do
     end
   end
   proto.fields = list
-  proto.experts = { P.expert }
+  -- One expert item per declared warning code, after the malformed one.
+  local experts = { P.expert }
+  P.expert_of = {}
+  for _, mine in ipairs(P.experts) do
+    local e = EXPERTS[mine.code]
+    local item = ProtoExpert.new(mine.a, e.summary, GROUPS[e.group], SEVERITIES[e.severity])
+    P.expert_of[e.code] = { item = item, summary = e.summary }
+    experts[#experts + 1] = item
+  end
+  proto.experts = experts
 
   local choices, default = {}, 1
   for i, name in ipairs(SPEC.charsets) do

@@ -7,6 +7,7 @@ import { defineProtocol, found, unknownType, type ProtocolDeclaration } from '..
 import { UnrecognizedPacketError } from '../../errors.ts';
 import { mcqueryMessages } from './messages.ts';
 import { HANDSHAKE, STAT } from './header.ts';
+import { minecraftExperts } from './expert.ts';
 
 /** Where a request's and a reply's type byte are. */
 const TYPE_AT = { request: 2, response: 0 } as const;
@@ -37,6 +38,7 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
   messages: mcqueryMessages,
   // The magic FE FD and the type byte.
   signatureMinLength: 3,
+  experts: minecraftExperts,
   recognize(bytes, hint, _options, fail) {
     const direction = hint.direction ?? (isRequest(bytes) ? 'request' : 'response');
     if (hint.message) {

@@ -11,6 +11,8 @@
 -- Preferences per protocol: text encoding of strings, claiming every datagram on the ports, and where a protocol
 -- carries secrets (SA:MP's RCON passwords) show_secrets, default off: they are then masked in the tree and the Info
 -- column, in a request and in the replies that echo them; the packet bytes pane shows them all the same.
+-- Expert items: <proto>.malformed where decoding stops, and one per declared warning code (<proto>.expert.short_list,
+-- .flag_byte, .trailing_bytes; mcquery.expert.request_not_seen), group and severity from the codec's tables (SPEC.experts).
 -- Written against the Wireshark 4.x Lua API; checked with tshark 4.0 (Lua 5.2) by the gamequery tests.
 
 local SPEC = {
@@ -21,6 +23,22 @@ local SPEC = {
     ["windows-1251"] = { "\208\130", "\208\131", "\226\128\154", "\209\147", "\226\128\158", "\226\128\166", "\226\128\160", "\226\128\161", "\226\130\172", "\226\128\176", "\208\137", "\226\128\185", "\208\138", "\208\140", "\208\139", "\208\143", "\209\146", "\226\128\152", "\226\128\153", "\226\128\156", "\226\128\157", "\226\128\162", "\226\128\147", "\226\128\148", "\194\152", "\226\132\162", "\209\153", "\226\128\186", "\209\154", "\209\156", "\209\155", "\209\159", "\194\160", "\208\142", "\209\158", "\208\136", "\194\164", "\210\144", "\194\166", "\194\167", "\208\129", "\194\169", "\208\132", "\194\171", "\194\172", "\194\173", "\194\174", "\208\135", "\194\176", "\194\177", "\208\134", "\209\150", "\210\145", "\194\181", "\194\182", "\194\183", "\209\145", "\226\132\150", "\209\148", "\194\187", "\209\152", "\208\133", "\209\149", "\209\151", "\208\144", "\208\145", "\208\146", "\208\147", "\208\148", "\208\149", "\208\150", "\208\151", "\208\152", "\208\153", "\208\154", "\208\155", "\208\156", "\208\157", "\208\158", "\208\159", "\208\160", "\208\161", "\208\162", "\208\163", "\208\164", "\208\165", "\208\166", "\208\167", "\208\168", "\208\169", "\208\170", "\208\171", "\208\172", "\208\173", "\208\174", "\208\175", "\208\176", "\208\177", "\208\178", "\208\179", "\208\180", "\208\181", "\208\182", "\208\183", "\208\184", "\208\185", "\208\186", "\208\187", "\208\188", "\208\189", "\208\190", "\208\191", "\209\128", "\209\129", "\209\130", "\209\131", "\209\132", "\209\133", "\209\134", "\209\135", "\209\136", "\209\137", "\209\138", "\209\139", "\209\140", "\209\141", "\209\142", "\209\143" },
   },
   mask = "********",
+  experts = {
+    { code = "flag-byte", group = "Malformed", severity = "Warning", summary = "{field}: flag byte is {value}, expected 0 or 1" },
+    {
+      code = "short-list",
+      group = "Malformed",
+      severity = "Warning",
+      summary = "{field}: {declared} entries declared, {present} present before the end of the message",
+    },
+    {
+      code = "trailing-bytes",
+      group = "Malformed",
+      severity = "Warning",
+      summary = "{count} bytes after the end of the message at offset {offset}",
+    },
+    { code = "request-not-seen", group = "Sequence", severity = "Warning", summary = "Minecraft query reply whose request was not seen: read by its own bytes (its shape, or --protocol), not paired with a request" },
+  },
   protocols = {
     {
       name = "samp",
@@ -90,6 +108,11 @@ local SPEC = {
         { "samp.malformed", "Malformed Packet", "FT_NONE", "none", nil, "Where and why decoding stopped on a truncated or inconsistent packet" },
       },
       magics = { "SAMP" },
+      experts = {
+        { code = "flag-byte", a = "samp.expert.flag_byte" },
+        { code = "short-list", a = "samp.expert.short_list" },
+        { code = "trailing-bytes", a = "samp.expert.trailing_bytes" },
+      },
       secrets = true,
       layouts = {
         {
@@ -513,6 +536,11 @@ local SPEC = {
         { "vcmp.malformed", "Malformed Packet", "FT_NONE", "none", nil, "Where and why decoding stopped on a truncated or inconsistent packet" },
       },
       magics = { "VCMP", "MP04" },
+      experts = {
+        { code = "flag-byte", a = "vcmp.expert.flag_byte" },
+        { code = "short-list", a = "vcmp.expert.short_list" },
+        { code = "trailing-bytes", a = "vcmp.expert.trailing_bytes" },
+      },
       layouts = {
         {
           id = "vcmp.info.request",
@@ -674,6 +702,12 @@ local SPEC = {
         { "mcquery.malformed", "Malformed Packet", "FT_NONE", "none", nil, "Where and why decoding stopped on a truncated or inconsistent packet" },
       },
       magics = { "\254\253" },
+      experts = {
+        { code = "flag-byte", a = "mcquery.expert.flag_byte" },
+        { code = "short-list", a = "mcquery.expert.short_list" },
+        { code = "trailing-bytes", a = "mcquery.expert.trailing_bytes" },
+        { code = "request-not-seen", a = "mcquery.expert.request_not_seen" },
+      },
       layouts = {
         {
           id = "mcquery.handshake.request",
@@ -965,6 +999,12 @@ local function stop(name, field, offset, message)
   error(setmetatable({ name = name, field = field, offset = offset, message = message }, Stop), 0)
 end
 
+-- A warning of a declared kind (by code): where, how many bytes, and the values its summary names.
+local function warn(w, code, field, offset, length, values)
+  values.field = field
+  w.warnings[#w.warnings + 1] = { code = code, offset = offset, length = length, values = values }
+end
+
 local function need(w, field, n)
   local available = w.len - w.off
   if n > available then
@@ -1094,9 +1134,12 @@ local function walk_list(w, f, tree, values)
     local n = read_int(tvb, w.off, c)
     add(tree, c.a, tvb(w.off, c.size), c.le)
     w.off = w.off + c.size
-    for _ = 1, n do
-      -- A count larger than the entries present ends cleanly at the end of the message.
-      if f.tolerate_short and w.off == w.len then break end
+    for i = 1, n do
+      -- A count larger than the entries present ends cleanly at the end of the message, with a warning there.
+      if f.tolerate_short and w.off == w.len then
+        warn(w, "short-list", c.a, w.off, 0, { declared = n, present = i - 1 })
+        break
+      end
       walk_entry(w, f, tree, items)
     end
     return
@@ -1143,7 +1186,9 @@ local function walk_field(w, f, tree, values)
   elseif k == "bool" then
     need(w, f.a, 1)
     add(tree, f.a, tvb(start, 1))
-    values[f.name] = tvb(start, 1):uint() ~= 0
+    local n = tvb(start, 1):uint()
+    if n > 1 then warn(w, "flag-byte", f.a, start, 1, { value = n }) end
+    values[f.name] = n ~= 0
     w.off = start + 1
   elseif k == "ipv4" then
     need(w, f.a, 4)
@@ -1171,15 +1216,16 @@ walk_fields = function(w, fields, tree, values)
   for i = 1, #fields do walk_field(w, fields[i], tree, values) end
 end
 
--- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset.
+-- Walks 'fields' into 'tree' (nil: only decode); returns ok, error, values, end offset and
+-- the warnings met (those before an error too, as annotate keeps them).
 -- 'secrets': those of the exchange, masked in the tree unless the protocol shows them.
 local function interpret(P, fields, tvb, tree, secrets)
   local w = { tvb = tvb, len = tvb:len(), off = 0, high = SPEC.decoders[P.charset_names[P.proto.prefs.charset]], rows = P.rows,
-    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets }
+    masking = P.secrets, secrets = secrets, clear = P.secrets and P.proto.prefs.show_secrets, warnings = {} }
   local values = {}
   local ok, err = pcall(walk_fields, w, fields, tree, values)
   if not ok and getmetatable(err) ~= Stop then error(err, 0) end
-  return ok, (not ok) and err or nil, values, w.off
+  return ok, (not ok) and err or nil, values, w.off, w.warnings
 end
 
 ---------------------------------------------------------------------------
@@ -1411,7 +1457,13 @@ local function dissect(P, tvb, pinfo, tree, d)
     end
   end
   local secrets = d.secrets or (d.answers and d.answers.secrets)
-  local ok, err, values = interpret(P, fields, tvb, item, secrets)
+  local ok, err, values, stopped, warnings = interpret(P, fields, tvb, item, secrets)
+  -- Bytes after a complete message: on the field 'trailing', as layout.ts names it.
+  if ok and not d.unknown and stopped < tvb:len() then
+    local count = tvb:len() - stopped
+    warnings[#warnings + 1] = { code = "trailing-bytes", offset = stopped, length = count,
+      values = { field = "trailing", count = count, offset = stopped } }
+  end
   if P.secrets then values = masked_values(fields, values, { secrets = secrets, clear = P.proto.prefs.show_secrets }) end
   -- The Info column is the dissector's summary (dissect.ts, payload.ts), word for word.
   local head = P.display .. " " .. L.message .. " " .. L.direction
@@ -1424,6 +1476,10 @@ local function dissect(P, tvb, pinfo, tree, d)
     info = info .. " [Malformed Packet]"
   end
   pinfo.cols.info = info
+  for _, wn in ipairs(warnings) do
+    local e = P.expert_of[wn.code]
+    item:add_tvb_expert_info(e.item, tvb(wn.offset, wn.length), fill(e.summary, wn.values))
+  end
   if err then
     item:add_tvb_expert_info(P.expert, tvb(err.offset, tvb:len() - err.offset), err.message)
   end
@@ -1435,6 +1491,14 @@ end
 ---------------------------------------------------------------------------
 
 local BASES = { dec = base.DEC, hex = base.HEX, char = base.HEX, none = base.NONE }
+
+-- The expert tables' group and severity words (as tshark prints them) as Wireshark's constants.
+local GROUPS = { Malformed = expert.group.MALFORMED, Sequence = expert.group.SEQUENCE, Protocol = expert.group.PROTOCOL }
+local SEVERITIES = { Note = expert.severity.NOTE, Warning = expert.severity.WARN, Error = expert.severity.ERROR }
+
+-- The declared expert items by code.
+local EXPERTS = {}
+for _, e in ipairs(SPEC.experts) do EXPERTS[e.code] = e end
 
 local function char_values(values)
   local t = {}
@@ -1480,7 +1544,16 @@ for _, P in ipairs(SPEC.protocols) do
     end
   end
   proto.fields = list
-  proto.experts = { P.expert }
+  -- One expert item per declared warning code, after the malformed one.
+  local experts = { P.expert }
+  P.expert_of = {}
+  for _, mine in ipairs(P.experts) do
+    local e = EXPERTS[mine.code]
+    local item = ProtoExpert.new(mine.a, e.summary, GROUPS[e.group], SEVERITIES[e.severity])
+    P.expert_of[e.code] = { item = item, summary = e.summary }
+    experts[#experts + 1] = item
+  end
+  proto.experts = experts
 
   local choices, default = {}, 1
   for i, name in ipairs(SPEC.charsets) do
