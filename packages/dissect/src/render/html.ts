@@ -10,7 +10,7 @@ import type { Timestamp } from '../capture/timestamp.ts';
 import type { PacketRecord } from '../record.ts';
 import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
-import { lineOf } from './text.ts';
+import { expertLine, lineOf } from './text.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
 
 /** Options of {@link HtmlWriter}. */
@@ -95,7 +95,8 @@ export class HtmlWriter {
     if (p.unmatched) notes.push(`Unmatched response: ${p.unmatched}`);
     if (p.ambiguous) notes.push(`Ambiguous: ${p.ambiguous}`);
     if (p.incomplete) notes.push(`Pairing incomplete: ${p.incomplete}`);
-    for (const w of p.warnings) notes.push(`Warning: ${w.message}`);
+    // As the text tree writes them: severity and group from the code's declared expert item.
+    for (const w of p.warnings) notes.push(expertLine(w));
     if (p.malformed) notes.push(`Malformed: ${p.malformed.message}`);
     const links = { r: p.responseIn, q: p.requestIn, u: p.duplicateOf };
     const entry = {

@@ -12,6 +12,7 @@ import { ByteSink, expertInfo, fromHex, grammarExperts, minecraftExperts } from 
 import {
   dissectHexDump,
   dissectPayload,
+  HtmlWriter,
   packetJson,
   packetLine,
   renderPacketText,
@@ -66,6 +67,25 @@ describe('warning codes in the dissector output', () => {
       expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
     }
     expect(packets.filter((p) => p.warnings.length).map((p) => p.frame)).toEqual([2, 4, 6, 7, 8, 9]);
+  });
+
+  it("are the HTML page's notes, with the text tree's severity and group (expert-lo.pcap)", async () => {
+    const { packets } = await dissectFile(`${expert}expert-lo.pcap`);
+    const sink = new ByteSink();
+    const html = new HtmlWriter(sink);
+    for (const p of packets) html.packet(p);
+    html.end();
+    const page = sink.text();
+    const embedded = /<script type="application\/json" id="packets">([\s\S]*?)<\/script>/.exec(page)![1]!;
+    const notes = new Map((JSON.parse(embedded) as { n: number; w: string[] }[]).map((e) => [e.n, e.w]));
+    expect(notes.get(2)).toEqual(['[Expert Info (Warning/Malformed): samp.info.password: flag byte is 2, expected 0 or 1]']);
+    expect(notes.get(4)).toEqual([
+      '[Expert Info (Warning/Malformed): samp.rules.count: 3 entries declared, 2 present before the end of the message]',
+    ]);
+    expect(notes.get(7)!.filter((n) => n.startsWith('[Expert Info'))).toEqual([
+      `[Expert Info (Warning/Sequence): ${expertInfo('request-not-seen')!.summary}]`,
+    ]);
+    expect(page).not.toContain('Warning: ');
   });
 
   it("trailing bytes: a test vector's payload, dissected on its own", () => {
