@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { builtInProtocols, escapeControls, fieldRegistry, type Protocol } from '@gamequery/codec';
+import { editDistance } from '@gamequery/dissect';
 
 /** The exit codes, the same in every command (README, `gamequery --help`). */
 export const EXIT = {
@@ -39,24 +40,11 @@ export const PROTOCOL_HELP: string = builtInProtocols
 /** The name the CLI shows for a protocol (`minecraft` for mcquery). */
 export const commandNameOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.commandName ?? p;
 
-/** Edit distance, for suggestions. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 /** Up to `count` of `names` nearest to `word` (those sharing its prefix first), for "did you mean". */
 export function nearest(word: string, names: readonly string[], count = 3): string[] {
   const scored = names.map((name) => {
     const shared = name.startsWith(word) || word.startsWith(name) ? 0 : 1;
-    return { name, score: distance(word, name) + shared * 2 };
+    return { name, score: editDistance(word, name) + shared * 2 };
   });
   const best = scored.sort((x, y) => x.score - y.score || x.name.localeCompare(y.name)).slice(0, count);
   // Suggest only names reasonably close: within half the word's length, or sharing a prefix.

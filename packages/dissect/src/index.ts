@@ -43,6 +43,8 @@ export * from './net/index.ts';
 export * from './hex/index.ts';
 export { compileFilter, FilterError, type DisplayFilter, type FilterOptions } from './filter/compile.ts';
 export { filterFields, type FilterField, type FilterType } from './filter/fields.ts';
+/** Edit distance between two names, as the suggestions ("did you mean") of filters and of the command's arguments use it. */
+export { editDistance } from './filter/suggest.ts';
 export { captureStart } from './start.ts';
 export { packetSummary, writePacketSummary, summaryColumns, pairingNotes, type SummaryColumns } from './render/summary.ts';
 export { ServerStats, type ServerCounts, type ServerReport, type StatsReport, type RttSummary } from './stats/servers.ts';

@@ -11,16 +11,9 @@
  */
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { PacketRecord } from '../record.ts';
-import {
-  filterFields,
-  ipv4Number,
-  ipv6Number,
-  nearestFields,
-  type FilterContext,
-  type FilterField,
-  type FilterType,
-  type FilterValue,
-} from './fields.ts';
+import { ipv4Number, ipv6Number } from './addresses.ts';
+import { nearestFields } from './suggest.ts';
+import { filterFields, type FilterContext, type FilterField, type FilterType, type FilterValue } from './fields.ts';
 import { FilterError, parseFilter, type Expr, type Operand, type Relation } from './parse.ts';
 
 /** Options of {@link compileFilter}. */

@@ -8,6 +8,7 @@ import { fieldRegistry, layouts, MASK, type Field, type FieldNode, type FieldTyp
 import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';
 import { shownBytes } from '../secrets.ts';
+import { ipv4Number, ipv6Number } from './addresses.ts';
 
 /** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
 export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
@@ -53,42 +54,6 @@ const typeOf: Record<FieldType, FilterType> = {
   FT_FRAMENUM: 'number',
   FT_RELATIVE_TIME: 'number',
 };
-
-/** Dotted IPv4 text as a number, or undefined. */
-export function ipv4Number(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
-  let n = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-    n = n * 256 + Number(part);
-  }
-  return n;
-}
-
-/** IPv6 text (with `::`, and a dotted IPv4 tail) as a 128-bit bigint, or undefined. */
-export function ipv6Number(text: string): bigint | undefined {
-  if (!text.includes(':')) return undefined;
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const split = (s: string): string[] => (s === '' ? [] : s.split(':'));
-  const head = split(halves[0]!);
-  const tail = halves.length === 2 ? split(halves[1]!) : [];
-  const last = (tail.length ? tail : head).at(-1);
-  const words: number[] = [];
-  const v4 = last?.includes('.') ? ipv4Number(last) : undefined;
-  if (last?.includes('.') && v4 === undefined) return undefined;
-  if (v4 !== undefined) (tail.length ? tail : head).pop();
-  const fill = 8 - head.length - tail.length - (v4 !== undefined ? 2 : 0);
-  if (halves.length === 2 ? fill < 1 : fill !== 0) return undefined;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...tail];
-  for (const g of groups) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return undefined;
-    words.push(parseInt(g, 16));
-  }
-  if (v4 !== undefined) words.push(Math.floor(v4 / 65536), v4 % 65536);
-  return words.reduce((n, w) => (n << 16n) | BigInt(w), 0n);
-}
 
 /** Whether an endpoint is a real one: a hex dump of a bare payload has 0.0.0.0:0 at both ends, and no IP or UDP. */
 const hasEndpoints = (p: PacketRecord): boolean =>
@@ -406,35 +371,4 @@ let catalog: Map<string, FilterField> | undefined;
 /** Every name a display filter knows, by name; built on first use. */
 export function filterFields(): ReadonlyMap<string, FilterField> {
   return (catalog ??= buildCatalog());
-}
-
-/** Edit distance, for suggesting the names nearest to an unknown one. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** Up to three known names nearest to `name`: close in spelling, or sharing its last part. */
-export function nearestFields(name: string): string[] {
-  const names = [...filterFields().keys()];
-  const last = name.split('.').at(-1)!;
-  const scored = names.map((n) => {
-    let d = distance(name, n);
-    if (n.split('.').at(-1) === last) d = Math.min(d, 2 + Math.abs(n.length - name.length) / 8);
-    return [n, d] as const;
-  });
-  const limit = Math.max(2, Math.ceil(name.length / 3));
-  // A name that is only the start of others (`samp.info`): its first few children.
-  const children = names.filter((n) => n.startsWith(`${name}.`)).slice(0, 3);
-  if (children.length) return children;
-  return scored
-    .filter(([, d]) => d <= limit)
-    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
-    .slice(0, 3)
-    .map(([n]) => n);
 }

@@ -1,0 +1,36 @@
+/**
+ * "Did you mean": the known names nearest to an unknown one, for display filters here and for the
+ * command's arguments (`-e`, protocol names) in the CLI.
+ */
+import { filterFields } from './fields.ts';
+
+/** Edit distance (Levenshtein), for suggesting the names nearest to an unknown one; the CLI's suggestions use it too. */
+export function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** Up to three known names nearest to `name`: close in spelling, or sharing its last part. */
+export function nearestFields(name: string): string[] {
+  const names = [...filterFields().keys()];
+  const last = name.split('.').at(-1)!;
+  const scored = names.map((n) => {
+    let d = editDistance(name, n);
+    if (n.split('.').at(-1) === last) d = Math.min(d, 2 + Math.abs(n.length - name.length) / 8);
+    return [n, d] as const;
+  });
+  const limit = Math.max(2, Math.ceil(name.length / 3));
+  // A name that is only the start of others (`samp.info`): its first few children.
+  const children = names.filter((n) => n.startsWith(`${name}.`)).slice(0, 3);
+  if (children.length) return children;
+  return scored
+    .filter(([, d]) => d <= limit)
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, 3)
+    .map(([n]) => n);
+}
