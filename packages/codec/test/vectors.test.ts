@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -27,6 +28,17 @@ const nodeJson = (n: FieldNode): VectorNode => ({
 });
 
 describe('test-vectors/', () => {
+  it('are what the per-protocol case lists write (pnpm vectors --check: every file up to date)', () => {
+    const repo = new URL('../../../', import.meta.url).pathname;
+    const script = new URL('../scripts/make-vectors.ts', import.meta.url).pathname;
+    const r = spawnSync(process.execPath, ['--conditions=@gamequery/source', '--import', 'tsx', script, '--check'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toMatch(/^\d+ cases, 0 failures$/m);
+    expect(r.status).toBe(0);
+  });
+
   it('has at least three cases per layout: a normal, an edge and a bad one', () => {
     for (const layout of layouts) {
       const mine = vectors.filter((v) => v.layout === layout.id);
