@@ -4,7 +4,16 @@
  * (`ip.src`, `udp.port`, …), and the dissector's generated items per protocol — the
  * registry's links and response time, and the pairing outcomes (`samp.unanswered`, …).
  */
-import { fieldRegistry, layouts, MASK, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
+import {
+  builtInProtocols,
+  fieldRegistry,
+  layouts,
+  MASK,
+  type Field,
+  type FieldNode,
+  type FieldType,
+  type Protocol,
+} from '@gamequery/codec';
 import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';
 import { shownBytes } from '../secrets.ts';
@@ -36,9 +45,11 @@ export interface FilterField {
 }
 
 const NONE: readonly FilterValue[] = Object.freeze([]);
-const PROTOCOLS: readonly Protocol[] = ['samp', 'vcmp', 'mcquery'];
-/** Protocol names a filter accepts besides the abbreviations' own: `minecraft` is mcquery. */
-export const PROTOCOL_ALIASES: Readonly<Record<string, Protocol>> = { minecraft: 'mcquery' };
+const PROTOCOLS: readonly Protocol[] = builtInProtocols.map((d) => d.name);
+/** Protocol names a filter accepts besides the abbreviations' own: each protocol's command name (`minecraft` is mcquery). */
+export const PROTOCOL_ALIASES: Readonly<Record<string, Protocol>> = Object.fromEntries(
+  builtInProtocols.filter((d) => d.commandName !== d.name).map((d) => [d.commandName, d.name]),
+);
 
 const typeOf: Record<FieldType, FilterType> = {
   FT_NONE: 'none',
