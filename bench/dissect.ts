@@ -33,6 +33,11 @@ export interface DissectBenchOptions {
   /** Whether to run tshark when it is installed. */
   readonly tshark: boolean;
   readonly seed: number;
+  /**
+   * Another build's `packages/cli/dist/main.js` (a worktree of an older commit): each format runs it
+   * right before this checkout's, on the same capture, and prints the ratio. Undefined: none.
+   */
+  readonly baselineCli?: string | undefined;
 }
 
 export type Format = 'ndjson' | 'json' | 'text' | 'fields';
@@ -164,12 +169,16 @@ interface Figure {
 const showPeak = (peak: number | undefined): string => (peak === undefined ? '?' : `${mib(peak)} MiB`);
 
 /** The built command on `capture` in `format`; prints and returns its figure (undefined if it failed). */
-async function ours(capture: Capture, format: Format, jobs: number | undefined): Promise<Figure | undefined> {
-  return oursWith(
-    capture,
-    [...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])],
-    `gamequery dissect ${formatArgs[format].join(' ')}`,
-  );
+async function ours(capture: Capture, format: Format, jobs: number | undefined, baselineCli?: string): Promise<Figure | undefined> {
+  const flags = [...formatArgs[format], ...(jobs === undefined ? [] : ['-j', String(jobs)])];
+  const label = `gamequery dissect ${formatArgs[format].join(' ')}`;
+  const before = baselineCli === undefined ? undefined : await oursWith(capture, flags, `baseline: ${label}`, baselineCli);
+  const now = await oursWith(capture, flags, label);
+  if (before && now) {
+    const peaks = before.peak && now.peak ? `, peak RSS ${(now.peak / before.peak).toFixed(2)}×` : '';
+    console.log(`    ${(now.rate / before.rate).toFixed(2)}× the baseline's packets/s${peaks}`);
+  }
+  return now;
 }
 
 /**
@@ -184,8 +193,8 @@ const FILTERS = [
 ];
 
 /** The built command on `capture` with `flags`; prints and returns its figure (undefined if it failed). */
-async function oursWith(capture: Capture, flags: readonly string[], label: string): Promise<Figure | undefined> {
-  const args = [main, 'dissect', capture.file, ...flags];
+async function oursWith(capture: Capture, flags: readonly string[], label: string, cli = main): Promise<Figure | undefined> {
+  const args = [cli, 'dissect', capture.file, ...flags];
   const r = await measure(process.execPath, args);
   if (r.status !== 0) {
     console.log(`  ${label}: failed (exit ${r.status}) ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
@@ -237,7 +246,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       results.set(capture, row);
       // At twice the rate what counts is memory: one format does.
       for (const format of capture === double ? (['ndjson'] as const) : options.formats)
-        row.set(format, await ours(capture, format, options.jobs));
+        row.set(format, await ours(capture, format, options.jobs, options.baselineCli));
     }
     const unfiltered = results.get(main1)!.get('ndjson');
     if (unfiltered) {

@@ -12,6 +12,8 @@
  *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
  *   GAMEQUERY_BENCH_TSHARK=0       no tshark (default: run it when installed)
  *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
+ *   GAMEQUERY_BENCH_BASELINE_CLI   another build's packages/cli/dist/main.js (e.g. a worktree of an older commit): run
+ *                                  before ours on each capture and format, with the ratio (before/after on one input)
  * `pnpm bench dissect --check` (or GAMEQUERY_BENCH_CHECK=1) instead checks every request/response link of the built CLI's
  * NDJSON on GAMEQUERY_BENCH_FRAMES frames against the generator's ground truth; exit code 1 on a mismatch.
  */
@@ -49,6 +51,7 @@ if (!only || only === 'dissect') {
       tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
       bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
+      baselineCli: env.GAMEQUERY_BENCH_BASELINE_CLI || undefined,
     });
   }
 }

@@ -88,7 +88,7 @@ export class PcapngReader implements UnitReader {
         return captureError(
           'bad-magic',
           offset,
-          `Section Header Block at offset ${offset} has the byte-order ` + `magic ${hexBytes(bytes)}, not 1a 2b 3c 4d in either byte order`,
+          `Section Header Block at offset ${offset} has the byte-order magic ${hexBytes(bytes)}, not 1a 2b 3c 4d in either byte order`,
         );
       }
       this.littleEndian = magic === BYTE_ORDER_MAGIC;
@@ -122,7 +122,7 @@ export class PcapngReader implements UnitReader {
       return captureError(
         'bad-block-length',
         offset,
-        `${blockName(type)} at offset ${offset} has a total length ` + `of ${length} bytes in its header but ${trailer} in its trailer`,
+        `${blockName(type)} at offset ${offset} has a total length of ${length} bytes in its header but ${trailer} in its trailer`,
       );
     }
     switch (type) {
@@ -183,7 +183,7 @@ export class PcapngReader implements UnitReader {
     if (28 + capturedLength + 4 > length) return this.overrun(type, offset, capturedLength, length);
     const split = splitTicks(view.getUint32(pos + 12, le), view.getUint32(pos + 16, le), iface.resolution);
     if (split === undefined) {
-      return captureError('unsupported', offset, `${blockName(type)} at offset ${offset} has a timestamp ` + `beyond 2^53 seconds`);
+      return captureError('unsupported', offset, `${blockName(type)} at offset ${offset} has a timestamp beyond 2^53 seconds`);
     }
     const timestamp = { seconds: split[0] + iface.offsetSeconds, ticks: split[1], resolution: iface.resolution };
     return makePacket(

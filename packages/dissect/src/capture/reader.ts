@@ -150,14 +150,14 @@ export class CaptureParser {
       yield captureError(
         'truncated',
         offset,
-        `file ends ${this.unitFill} bytes into a ${this.unit.length}-byte ` + `${name} at offset ${offset}`,
+        `file ends ${this.unitFill} bytes into a ${this.unit.length}-byte ${name} at offset ${offset}`,
       );
     } else if (this.headFill > 0) {
       const name = this.reader.describe(this.headView, 0, this.headFill);
       yield captureError(
         'truncated',
         offset,
-        `file ends ${this.headFill} bytes into the ` + `${this.reader.headerLength}-byte header of a ${name} at offset ${offset}`,
+        `file ends ${this.headFill} bytes into the ${this.reader.headerLength}-byte header of a ${name} at offset ${offset}`,
       );
     }
   }
