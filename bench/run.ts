@@ -4,11 +4,14 @@
  * `pnpm bench stages` (not part of the whole run) times each stage of the dissector alone (bench/stages.ts);
  * GAMEQUERY_BENCH_STARTUP_RUNS sets the start-up runs (default 20).
  *
- * The dissector runs on generated traffic that looks real (bench/traffic.ts), through the built CLI:
- *   GAMEQUERY_BENCH_FRAMES         frames of the main capture, the one the floors are judged on (default 1 000 000)
+ * The dissector runs through the built CLI on generated traffic that looks real (bench/traffic.ts) and on a
+ * generated query flood (bench/flood.ts):
+ *   GAMEQUERY_BENCH_FRAMES         frames of the main capture of the real mix (default 1 000 000)
  *   GAMEQUERY_BENCH_BIG_FRAMES     frames of the large capture (default 5 000 000; 0 for none)
  *   GAMEQUERY_BENCH_DOUBLE_FRAMES  frames of a capture at twice the rate (default 1 000 000; 0 for none)
- *   GAMEQUERY_BENCH_FORMATS        output formats, of ndjson,json,text,fields (fields: -F text -e two fields; default all)
+ *   GAMEQUERY_BENCH_FLOOD          flood requests of the flood capture (default 2 000 000; 0 for none)
+ *   GAMEQUERY_BENCH_FORMATS        output formats, of ndjson,json,text,fields,stats (fields: -F text -e two fields;
+ *                                  stats: gamequery stats FILE, and on the flood also stats - from a pipe; default all)
  *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
  *   GAMEQUERY_BENCH_TSHARK=0       no tshark (default: run it when installed)
  *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
@@ -51,6 +54,7 @@ if (!only || only === 'dissect') {
       tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
       bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
+      floodRequests: Number(env.GAMEQUERY_BENCH_FLOOD ?? 2_000_000),
       baselineCli: env.GAMEQUERY_BENCH_BASELINE_CLI || undefined,
     });
   }

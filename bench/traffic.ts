@@ -412,7 +412,7 @@ export function formatLinkReport(report: LinkReport): string {
 // Randomness
 
 /** Xorshift (Marsaglia's 13/17/5) with its output scrambled by a multiply: small, seeded, fast enough. */
-class Rng {
+export class Rng {
   #s: number;
   constructor(seed: number) {
     this.#s = (seed ^ 0x5bd1e995) >>> 0 || 0x9e3779b9;
@@ -661,7 +661,7 @@ const MC_MOTDS = [
 ];
 const PM_MOTDS = ['PocketMine-MP Server', 'Bedrock SMP | Выживание', 'Lifeboat Survival Games', 'Nukkit Factions', 'Cubecraft Bedrock'];
 
-const ipText = (ip: number): string => `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
+export const ipText = (ip: number): string => `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
 
 function playerName(rng: Rng, i: number): string {
   const base = `${rng.pick(FIRST)}_${rng.pick(LAST)}`;
@@ -966,7 +966,7 @@ function minecraftServer(rng: Rng, id: number, ip: number, port: number, bedrock
 // ---------------------------------------------------------------------------------------
 // Frames
 
-interface Endpoint {
+export interface Endpoint {
   /** Distinct per client endpoint (address and port); servers' are unused. */
   readonly id: number;
   readonly ip: number;
@@ -1066,7 +1066,7 @@ const MAC_HOST = Uint8Array.of(0x52, 0x54, 0x00, 0x12, 0x34, 0x56);
 const EPOCH = 1_700_000_000;
 
 /** Pcap records written into a chunk buffer; a new buffer per chunk (the consumer may keep views of the old one). */
-class ChunkWriter {
+export class ChunkWriter {
   buf: Uint8Array;
   view: DataView;
   at = 0;
@@ -1866,13 +1866,8 @@ function dns(rng: Rng): [Uint8Array, Uint8Array] {
   return [query, answer];
 }
 
-/**
- * Generates the capture, a chunk at a time (about `chunkBytes` each; the first is the pcap
- * header), and returns what it generated. Fills `options.truth` when given; the truth is
- * complete when the generator returns.
- */
-export function* generateTraffic(options: TrafficOptions): Generator<Uint8Array, TrafficSummary> {
-  const g = new TrafficGenerator(options);
+/** The classic pcap file header the generators write: nanosecond timestamps, Ethernet. */
+export function pcapHeader(): Uint8Array {
   const header = new Uint8Array(24);
   const v = new DataView(header.buffer);
   v.setUint32(0, 0xa1b23c4d, true); // nanosecond timestamps
@@ -1880,7 +1875,17 @@ export function* generateTraffic(options: TrafficOptions): Generator<Uint8Array,
   v.setUint16(6, 4, true);
   v.setUint32(16, 65535, true);
   v.setUint32(20, 1, true); // Ethernet
-  yield header;
+  return header;
+}
+
+/**
+ * Generates the capture, a chunk at a time (about `chunkBytes` each; the first is the pcap
+ * header), and returns what it generated. Fills `options.truth` when given; the truth is
+ * complete when the generator returns.
+ */
+export function* generateTraffic(options: TrafficOptions): Generator<Uint8Array, TrafficSummary> {
+  const g = new TrafficGenerator(options);
+  yield pcapHeader();
   while (g.frames < g.limit) {
     g.fill();
     if (g.writer.at > 0) yield g.writer.take();

@@ -1,0 +1,108 @@
+/**
+ * What `pnpm bench dissect` judges: the issue's floors, each a rate or a multiple of tshark's frame
+ * walk on the same file in the same run (a slow or busy machine slows both, so the ratio says what
+ * the rate cannot on it), peak RSS, and the flood's counts against the generator's truth.
+ */
+import type { Format } from './dissect.ts';
+import type { FloodSummary } from './flood.ts';
+import { formatRate } from './harness.ts';
+import { showPeak, type Figure } from './measure.ts';
+
+/** Met when the command reaches `rate` packets/s, or `ratio` times tshark's frame walk on the same file. */
+export interface RateFloor {
+  readonly rate: number;
+  readonly ratio: number;
+}
+
+/** A run of `pnpm bench dissect`: an output format, or `stats -` fed the capture through a pipe. */
+export type Mode = Format | 'stats-pipe';
+
+/** On the real mix, at 1 M and 5 M frames. JSON has none. */
+export const MIX_FLOORS: Readonly<Partial<Record<Mode, RateFloor>>> = {
+  ndjson: { rate: 150_000, ratio: 4 },
+  text: { rate: 150_000, ratio: 4 },
+  fields: { rate: 300_000, ratio: 8 },
+  stats: { rate: 500_000, ratio: 12 },
+};
+
+/** On the flood. */
+export const FLOOD_FLOORS: Readonly<Partial<Record<Mode, RateFloor>>> = {
+  stats: { rate: 500_000, ratio: 12 },
+  ndjson: { rate: 150_000, ratio: 4 },
+};
+
+/** Peak RSS at most, in bytes (200 MB): every format on the real mix, `stats`, NDJSON and `stats -` on the flood. */
+export const RSS_FLOOR = 200e6;
+/** How far apart the peaks at 1 M and 5 M frames may be. */
+export const RSS_SPREAD = 0.1;
+export const FLOOD_RSS: readonly Mode[] = ['stats', 'ndjson', 'stats-pipe'];
+
+export const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+/** Prints whether `figure` meets `floor`, judged against `walk` (tshark's frame walk) when there is one. */
+export function judgeRate(label: string, floor: RateFloor, figure: Figure | undefined, walk: Figure | undefined): void {
+  const goal = `≥ ${formatRate(floor.rate).padStart(5)} packets/s or ≥ ${String(floor.ratio).padStart(2)}× the frame walk`;
+  if (!figure) {
+    console.log(`  ${label.padEnd(40)} ${goal}: no figure`);
+    return;
+  }
+  const ratio = walk ? figure.rate / walk.rate : undefined;
+  const ok = figure.rate >= floor.rate || (ratio !== undefined && ratio >= floor.ratio);
+  const shown = `${formatRate(figure.rate)}, ${ratio === undefined ? 'no tshark figure' : `${ratio.toFixed(2)}×`}`;
+  console.log(`  ${label.padEnd(40)} ${goal}: ${met(ok)} (${shown})`);
+}
+
+/** Prints whether the peak RSS of `figure` is within {@link RSS_FLOOR}, and within {@link RSS_SPREAD} of `base`'s when given. */
+export function judgePeak(label: string, figure: Figure | undefined, base?: Figure): void {
+  const peak = figure?.peak;
+  if (peak === undefined) {
+    console.log(`  peak RSS ${label.padEnd(31)} ≤ 200 MB: no figure`);
+    return;
+  }
+  const spread = base?.peak !== undefined ? Math.abs(peak - base.peak) / Math.min(peak, base.peak) : undefined;
+  console.log(
+    `  peak RSS ${label.padEnd(31)} ≤ 200 MB: ${met(peak <= RSS_FLOOR)} (${showPeak(peak)})` +
+      (spread === undefined ? '' : `; within 10 % of 1 M: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`),
+  );
+}
+
+/** The totals of `gamequery stats -F json` (its `serverStats.totals`) that the flood's truth states. */
+interface Totals {
+  readonly requests: Readonly<Record<string, number>>;
+  readonly answered: number;
+  readonly unanswered: number;
+  readonly replies: number;
+  readonly duplicates?: number;
+  readonly late?: number;
+  readonly unmatched?: number;
+  readonly malformed?: number;
+}
+
+/**
+ * Compares the document `gamequery stats FILE -F json` wrote with the flood's truth: requests by
+ * message, answered, unanswered and replies, each exactly. Returns whether all match, and a line
+ * per difference (and the duplicates, late, unmatched and malformed it counted, which the flood has
+ * none of, when it counted any).
+ */
+export function floodCounts(truth: FloodSummary, document: string): { readonly exact: boolean; readonly lines: readonly string[] } {
+  let totals: Totals | undefined;
+  try {
+    totals = (JSON.parse(document) as { serverStats?: { totals?: Totals } }).serverStats?.totals;
+  } catch (error) {
+    return { exact: false, lines: [`its output is not JSON: ${(error as Error).message}`] };
+  }
+  if (!totals) return { exact: false, lines: ['its output has no serverStats.totals'] };
+  const lines: string[] = [];
+  const compare = (name: string, expected: number, got: number | undefined): void => {
+    if (got !== expected) lines.push(`${name}: ${expected} in the capture, ${got ?? 'none'} counted`);
+  };
+  for (const m of new Set([...Object.keys(truth.requests), ...Object.keys(totals.requests ?? {})]))
+    compare(`requests ${m}`, truth.requests[m] ?? 0, totals.requests?.[m] ?? 0);
+  compare('answered', truth.answered, totals.answered);
+  compare('unanswered', truth.unanswered, totals.unanswered);
+  compare('replies', truth.replies, totals.replies);
+  const exact = lines.length === 0;
+  const extra = (['duplicates', 'late', 'unmatched', 'malformed'] as const).filter((k) => (totals[k] ?? 0) > 0);
+  if (extra.length) lines.push(`also counted (the flood has none): ${extra.map((k) => `${k} ${totals[k]}`).join(', ')}`);
+  return { exact, lines };
+}
