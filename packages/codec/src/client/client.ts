@@ -17,8 +17,10 @@
  * per client address.
  *
  * A reply cut short — a list with fewer entries than its count, which the codec reads as
- * far as it goes — is not taken as the answer: the attempt counts as
- * unanswered and is resent; if every attempt brings a cut reply, the query says so.
+ * far as it goes, or one that decodes cleanly but the request's `cut` test knows is cut
+ * (open.mp's `o` without the logo its release sends) — is not taken as the answer: the
+ * attempt counts as unanswered and is resent; if every attempt brings a cut reply, the
+ * query says so.
  *
  * Datagrams go to the given targets only. Times come from `process.hrtime.bigint()`, so
  * round-trip times are exact to the nanosecond before they become milliseconds.
@@ -75,6 +77,8 @@ interface Job {
   readonly build: (attempt: number) => Uint8Array;
   readonly lockKey: string | undefined;
   readonly retries: number;
+  /** The request's own test for a reply cut short (RequestOptions.cut), besides a short list. */
+  readonly cut: ((reply: DecodedDatagram<unknown>) => DecodeWarning | undefined) | undefined;
   readonly scope: Scope;
   readonly resolve: (o: Outcome) => void;
   state: 'waiting' | 'ready' | 'in-flight' | 'backoff' | 'done';
@@ -274,6 +278,7 @@ export class QueryClient {
             build,
             lockKey: o.lockKey === undefined ? undefined : `${protocol} ${showServer(server.address, server.port)} ${o.lockKey}`,
             retries: o.retries ?? retries,
+            cut: o.cut,
             scope,
           }),
         exclusive: (key, f) => this.#exclusive(`${protocol} ${showServer(server.address, server.port)} ${key}`, f),
@@ -322,7 +327,7 @@ export class QueryClient {
 
   /* ---------- requests, attempts, slots ---------- */
 
-  #request(spec: Pick<Job, 'server' | 'bound' | 'protocol' | 'build' | 'lockKey' | 'retries' | 'scope'>): Promise<Outcome> {
+  #request(spec: Pick<Job, 'server' | 'bound' | 'protocol' | 'build' | 'lockKey' | 'retries' | 'cut' | 'scope'>): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       const job: Job = {
         ...spec,
@@ -543,7 +548,7 @@ export class QueryClient {
         case 'exchange': {
           this.#stats.exchanges++;
           const a = e.request.datagram.meta;
-          const cut = truncation(e.responses);
+          const cut = truncation(e.responses, a?.job.cut);
           if (cut !== undefined) this.#stats.truncated++;
           if (a)
             this.#settle(
@@ -588,7 +593,7 @@ export class QueryClient {
     const job = a.job;
     if (job.state !== 'backoff' || !a.timedOut || a.index !== job.attempts - 1) return false;
     if (request.message === 'rcon' || reply.protocol !== request.protocol || reply.message !== request.message) return false;
-    if (truncation([reply]) !== undefined) return false;
+    if (truncation([reply], job.cut) !== undefined) return false;
     const to = request.datagram.to;
     if (datagram.from.address !== to.address || datagram.from.port !== to.port) return false;
     const rtt = datagram.time - request.datagram.time;
@@ -618,10 +623,20 @@ export class QueryClient {
 
 /**
  * The codec's warning for a list that ends before its count does (code `short-list`:
- * `samp.rules.count: 7 entries declared, 4 present before the end of the message`), if a reply has one.
+ * `samp.rules.count: 7 entries declared, 4 present before the end of the message`), if a reply has one;
+ * else what the request's own `cut` test says of it (a cut that decodes cleanly: samp/omp.ts `ompLogoCut`).
  */
-function truncation(replies: readonly DecodedDatagram<unknown>[]): DecodeWarning | undefined {
+function truncation(
+  replies: readonly DecodedDatagram<unknown>[],
+  cut?: (reply: DecodedDatagram<unknown>) => DecodeWarning | undefined,
+): DecodeWarning | undefined {
   for (const r of replies) for (const w of r.packet.warnings) if (w.code === SHORT_LIST.code) return w;
+  if (cut) {
+    for (const r of replies) {
+      const w = cut(r);
+      if (w) return w;
+    }
+  }
   return undefined;
 }
 

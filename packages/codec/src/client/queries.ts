@@ -8,7 +8,10 @@
  *             `c` on open.mp (detected by its `o` reply or its rules), else `d`
  *             and `c` when `d` is not answered. `o` goes out as 11 bytes (v1.2 and later
  *             answer it); a server whose `version` rule names v1.1 or older is asked the
- *             15-byte echo form instead, as is an open.mp server silent to the 11 bytes
+ *             15-byte echo form instead, as is an open.mp server silent to the 11 bytes.
+ *             An `o` reply without the logo (the v1.2 form) is also exactly a logo reply
+ *             cut after its dark banner (samp/omp.ts): from a release that sends the logo
+ *             it is cut and asked again, from one of unknown release asked again to confirm
  *   VC:MP     i, then c (names only) unless more than 100 players
  *   Minecraft handshake → stat; when the stat is not answered (token expired),
  *             one more handshake and stat
@@ -25,7 +28,7 @@ import { rulesRequest, rulesResponse } from '../protocols/samp/rules.ts';
 import { MAX_LISTED_PLAYERS, clientsRequest, clientsResponse } from '../protocols/samp/clients.ts';
 import { playersRequest, playersResponse } from '../protocols/samp/players.ts';
 import { pingRequest } from '../protocols/samp/ping.ts';
-import { ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../protocols/samp/omp.ts';
+import { ompLogoCut, ompRequest, ompResponse, ompbannersResponse, ompechoRequest, type OmpForm } from '../protocols/samp/omp.ts';
 import { INVALID_RCON_PASSWORD, rconRequest, rconResponse } from '../protocols/samp/rcon.ts';
 import { vcmpInfoRequest, vcmpInfoResponse } from '../protocols/vcmp/info.ts';
 import { vcmpClientsRequest, vcmpClientsResponse } from '../protocols/vcmp/clients.ts';
@@ -35,6 +38,7 @@ import { handshakeRequest } from '../protocols/minecraft/handshake.ts';
 import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
 import { fullRequest, fullResponse } from '../protocols/minecraft/full.ts';
 import { BadReplyError, QueryError, RconSilenceError, WrongPasswordError } from './errors.ts';
+import type { DecodedDatagram } from '../pairing/types.ts';
 import type { CallOptions, Outcome, RequestOptions, Session } from './session.ts';
 import { headerOf, noReply, required, stripHeader, value, where, type Reply } from './replies.ts';
 import type {
@@ -117,25 +121,50 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   let flavor = flavorOfRules(rules);
   const rulesSayOmp = flavor.name === 'openmp';
   const rulesSaySamp = flavor.name === 'samp-0.3.7' || flavor.name === 'samp';
-  // v1.1 and older answer only the 15-byte echo form of `o` (samp/omp.ts).
-  const echoes = ompFormOfFlavor(flavor) === 'echo';
+  // The `o` form the server's release sends: v1.1 and older answer only the 15-byte echo form (samp/omp.ts).
+  const form = ompFormOfFlavor(flavor);
+  const echoes = form === 'echo';
   // A fresh nonce per attempt, as for `p`: a retry must not look like the reply to the first one.
   const askEcho = (): Promise<Outcome> =>
     s.request(() => ompechoRequest.encode({ ...header, nonce: randomInt(0, 0x1_0000_0000) }), { lockKey: 'o' });
-  let omp = probed?.kind === 'reply' ? probed : undefined;
+  // From a release that sends the logo, a reply without it is the logo form cut after its dark
+  // banner (it decodes as the v1.2 form: samp/omp.ts): cut, and asked again.
+  const logoCut = (r: DecodedDatagram<unknown>) => ompLogoCut(r.message, r.datagram.bytes.length, form);
+  const askOmp = (): Promise<Outcome> => ask(ompRequest, 'o', { cut: logoCut });
+  // The probe went out before the rules told the release; its reply is judged now.
+  const usable = (o: Outcome | undefined): Reply | undefined => (o?.kind === 'reply' && !logoCut(o.exchange.responses[0]!) ? o : undefined);
+  // Where the release is not known, a reply without the logo is the v1.2 form or the logo form cut
+  // after its dark banner: asked once more, a v1.2 server answers alike and a cut is not repeated.
+  // The second reply is the answer, in either form; without one, neither is used.
+  const confirmed = async (o: Reply | undefined): Promise<Reply | undefined> => {
+    if (!o || form === 'banners' || o.exchange.responses[0]!.packet.layout !== ompbannersResponse) return o;
+    const again = await askOmp();
+    const reply = optional(again, 'o', notes);
+    if (!reply && !wasCut(again))
+      notes.push(
+        '`o`: answered once without a logo, not again when asked: not used (a logo reply cut after its dark banner reads the same)',
+      );
+    return reply;
+  };
+  // Judged here if it came before the rules; a later one only if the rules said SA-MP (below).
+  const probedEarly = probed;
+  let omp = usable(probed);
   let echoed = false;
   if (!omp && !rulesSaySamp && options.omp !== false) {
-    omp = optional(await probeP, 'o', notes);
+    omp = usable(optional(await probeP, 'o', notes));
     if (!omp && echoes) {
       echoed = optional(await askEcho(), 'o', notes) !== undefined;
       if (!echoed) notes.push('no reply to the 15-byte `o` its version answers');
     } else if (!omp && rulesSayOmp) {
-      // The probe was sent once; an open.mp server gets the retries too, then the older form.
-      omp = optional(await ask(ompRequest, 'o'), 'o', notes);
-      if (!omp) echoed = optional(await askEcho(), 'o', notes) !== undefined;
-      if (!omp && !echoed) notes.push('no reply to `o`: no open.mp extras');
+      // The probe was sent once (or answered cut); an open.mp server gets the retries too, then the older form.
+      const asked = await askOmp();
+      omp = optional(asked, 'o', notes);
+      // A cut reply to the 11 bytes is from v1.2 or later, which ignore the echo form.
+      if (!omp && !wasCut(asked)) echoed = optional(await askEcho(), 'o', notes) !== undefined;
+      if (!omp && !echoed && !wasCut(asked)) notes.push('no reply to `o`: no open.mp extras');
     }
   }
+  omp = await confirmed(omp);
   let openmp = omp !== undefined || echoed || rulesSayOmp;
 
   let players: SampPlayer[] | undefined;
@@ -174,9 +203,9 @@ export async function sampQuery(s: Session, options: CallOptions & SampParts): P
   }
 
   // A SA-MP-looking server that answered `o` after all.
-  if (!omp && probed?.kind === 'reply') {
-    omp = probed;
-    openmp = true;
+  if (rulesSaySamp && probedEarly === undefined && usable(probed)) {
+    omp = await confirmed(usable(probed));
+    if (omp) openmp = true;
   }
   // The reply's form is the layout the pairer recognised it as (the lengths tell).
   const banners = omp?.exchange.responses[0]!.packet.layout === ompbannersResponse;

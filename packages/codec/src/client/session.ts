@@ -6,7 +6,7 @@
 import type { Charset } from '../grammar/charset.ts';
 import type { Protocol } from '../grammar/layout.ts';
 import type { DecodeWarning } from '../grammar/expert.ts';
-import type { ExchangeEvent } from '../pairing/types.ts';
+import type { DecodedDatagram, ExchangeEvent } from '../pairing/types.ts';
 import type { QueryError } from './errors.ts';
 
 /** Options of one query. */
@@ -40,7 +40,7 @@ export type Outcome =
       readonly kind: 'silence';
       readonly reason: string;
       readonly attempts: number;
-      /** The reply was there but cut short: the warning (code `short-list`) that made it unusable. */
+      /** The reply was there but cut short: the warning (code `short-list`, or the request's `cut`) that made it unusable. */
       readonly cut?: DecodeWarning | undefined;
     }
   | { readonly kind: 'error'; readonly error: QueryError };
@@ -49,6 +49,12 @@ export interface RequestOptions {
   /** Requests with the same key (per server) cannot be told apart by their replies: one at a time. */
   readonly lockKey?: string;
   readonly retries?: number;
+  /**
+   * Tells a reply cut short that still decodes cleanly, by what the query knows and the bytes do
+   * not (open.mp's `o`: samp/omp.ts `ompLogoCut`): the warning for one, undefined for a good one.
+   * Such a reply counts as cut, like one with a short list: resent, and said so if every one is.
+   */
+  readonly cut?: (reply: DecodedDatagram<unknown>) => DecodeWarning | undefined;
 }
 
 /** One query's view of the client: its server, its settings, and a way to send. */

@@ -3,8 +3,9 @@
  * in the form it understands, over real UDP on 127.0.0.1 (samp/omp.ts: echo up to v1.1,
  * banners in v1.2, logo from v1.3.1).
  */
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePacket, ompRequest, samp, toHex } from '@gamequery/codec';
+import { decodePacket, fromHex, ompRequest, samp, toHex } from '@gamequery/codec';
 import { QueryClient, resolveServer, StateError, type SampServerState } from '@gamequery/codec/node';
 import { setup, type Client } from './udp.ts';
 
@@ -102,5 +103,142 @@ describe('querySamp asks `o` in the form the server understands', () => {
     expect(r.ompForm).toBe(form);
     expect(r.omp).toEqual(omp);
     expect(r.notes.filter((n) => n.includes('`o`'))).toEqual([]);
+  });
+});
+
+// open.mp v1.4's `o` reply as the fault run's server 3 sends it (discord.gg/fault3, no banners, a logo),
+// its header here for 127.0.0.1:7777 (a reply echoes its request's 11 bytes):
+// 00000000: 53 41 4d 50 7f 00 00 01 61 1e 6f 11 00 00 00 64  SAMP....a.o....d
+// 00000010: 69 73 63 6f 72 64 2e 67 67 2f 66 61 75 6c 74 33  iscord.gg/fault3
+// 00000020: 00 00 00 00 00 00 00 00 1f 00 00 00 68 74 74 70  ............http
+// 00000030: 73 3a 2f 2f 65 78 61 6d 70 6c 65 2e 63 6f 6d 2f  s://example.com/
+// 00000040: 66 61 75 6c 74 2f 33 2e 70 6e 67                 fault/3.png
+const logoReply = fromHex(
+  '53414d507f000001611e6f11000000646973636f72642e67672f6661756c7433' +
+    '00000000000000001f00000068747470733a2f2f6578616d706c652e636f6d2f' +
+    '6661756c742f332e706e67',
+);
+// The same reply cut after its dark banner (the logo length and the logo lost), as the fault proxy cut
+// it: byte for byte a complete reply in the v1.2 banners form, which has no logo.
+// 00000000: 53 41 4d 50 7f 00 00 01 61 1e 6f 11 00 00 00 64  SAMP....a.o....d
+// 00000010: 69 73 63 6f 72 64 2e 67 67 2f 66 61 75 6c 74 33  iscord.gg/fault3
+// 00000020: 00 00 00 00 00 00 00 00                          ........
+const cutReply = logoReply.subarray(0, 0x28);
+const fault3 = { discord: 'discord.gg/fault3', bannerLight: '', bannerDark: '', logo: 'https://example.com/fault/3.png' };
+
+/**
+ * A scripted open.mp server on 127.0.0.1: `i`, `r` (the given rules), an empty `c`, and its
+ * `o` replies in turn (undefined: silence; the last one again once the script runs out), each
+ * under the header of the request it answers.
+ */
+async function scripted(rules: Record<string, string>, oReplies: readonly (Uint8Array | undefined)[]) {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind({ address: '127.0.0.1', port: 0 }, () => resolve()));
+  const port = socket.address().port;
+  const head = { serverIp: '127.0.0.1', serverPort: port };
+  let asked = 0;
+  socket.on('message', (msg, from) => {
+    const request = new Uint8Array(msg);
+    let reply: Uint8Array | undefined;
+    switch (String.fromCharCode(request[10]!)) {
+      case 'i':
+        reply = samp.infoResponse.encode({
+          ...head,
+          password: false,
+          players: 0,
+          maxPlayers: 10,
+          hostname: 'scripted',
+          gamemode: 'rp',
+          language: 'EN',
+        });
+        break;
+      case 'r':
+        reply = samp.rulesResponse.encode({ ...head, rules: Object.entries(rules).map(([name, value]) => ({ name, value })) });
+        break;
+      case 'c':
+        reply = samp.clientsResponse.encode({ ...head, clients: [] });
+        break;
+      case 'o':
+        if (request.length !== 11) break;
+        reply = oReplies[Math.min(asked++, oReplies.length - 1)]?.slice();
+        reply?.set(request.subarray(0, 11));
+        break;
+    }
+    if (reply) socket.send(reply, from.port, from.address);
+  });
+  return {
+    port,
+    /** `o` requests answered so far. */
+    asked: () => asked,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+describe('querySamp and an `o` reply cut after its dark banner', () => {
+  const query = async (rules: Record<string, string>, oReplies: readonly (Uint8Array | undefined)[]) => {
+    const server = await scripted(rules, oReplies);
+    const c = new QueryClient({ localAddress: '127.0.0.1', timeoutMs: 200, retries: 2, backoffMs: 10 });
+    try {
+      return { result: await c.querySamp('127.0.0.1', server.port), asked: server.asked(), stats: c.stats() };
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  };
+  const v14 = { version: 'omp 1.4.0.2779', allowed_clients: '0.3.7, 0.3.DL' };
+  const unmarked = { lagcomp: 'On', weather: '10' };
+
+  it('decodes as a complete v1.2 reply: the bytes alone cannot tell', () => {
+    const p = decodePacket(cutReply, { direction: 'response' });
+    expect(p).toMatchObject({ message: 'ompbanners', warnings: [], value: { discord: fault3.discord, bannerLight: '', bannerDark: '' } });
+    expect(decodePacket(logoReply, { direction: 'response' })).toMatchObject({ message: 'omp', warnings: [], value: fault3 });
+  });
+
+  it('from a release that sends the logo (its `version` rule), is taken as cut and asked again', async () => {
+    const { result, asked } = await query(v14, [cutReply, logoReply]);
+    expect(result).toMatchObject({ openmp: true, ompForm: 'logo', omp: fault3, notes: [] });
+    expect(result.flavor.evidence).toContain('o=logo');
+    expect(asked).toBe(2); // the probe (sent with the others, judged once the rules came), then once more
+  });
+
+  it('from such a release, cut every time: no extras, and a note that says why', async () => {
+    const { result, asked, stats } = await query(v14, [cutReply]);
+    expect(result.openmp).toBe(true);
+    expect(result.omp).toBeUndefined();
+    expect(result.ompForm).toBeUndefined();
+    expect(asked).toBe(4); // the probe, then 3 attempts
+    expect(stats).toMatchObject({ truncated: 3, retries: 2 });
+    expect(result.notes).toEqual([
+      '`o`: truncated reply (samp.omp.logo.len: absent, but open.mp v1.3.1 and later send the logo: a reply cut after its dark banner) to the last of 3 attempts, not used',
+    ]);
+  });
+
+  it('where the rules name no release, is asked again: a logo reply then is the answer', async () => {
+    const { result, asked } = await query(unmarked, [cutReply, logoReply]);
+    expect(result).toMatchObject({ openmp: true, ompForm: 'logo', omp: fault3, notes: [] });
+    expect(asked).toBe(2);
+  });
+
+  it('where the rules name no release, counts as the v1.2 form once answered alike again', async () => {
+    const { result, asked } = await query(unmarked, [cutReply]);
+    expect(result).toMatchObject({ openmp: true, ompForm: 'banners', omp: { ...fault3, logo: '' }, notes: [] });
+    expect(asked).toBe(2);
+  });
+
+  it('where the rules name no release and asking again brings no reply, is not used, and a note says why', async () => {
+    const { result, asked } = await query(unmarked, [cutReply, undefined]);
+    expect(result.omp).toBeUndefined();
+    expect(result.ompForm).toBeUndefined();
+    expect(asked).toBe(4); // the probe, then 3 attempts
+    expect(result.notes).toEqual([
+      '`o`: answered once without a logo, not again when asked: not used (a logo reply cut after its dark banner reads the same)',
+      'no reply to `d`: open.mp does not implement it, used `c`',
+    ]);
+  });
+
+  it('from a v1.2 release (its `version` rule), is the answer at once', async () => {
+    const { result, asked } = await query({ version: 'omp 1.2.0.2670' }, [cutReply]);
+    expect(result).toMatchObject({ openmp: true, ompForm: 'banners', omp: { ...fault3, logo: '' }, notes: [] });
+    expect(asked).toBe(1);
   });
 });

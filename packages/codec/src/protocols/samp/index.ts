@@ -62,5 +62,5 @@ export const ompResponse: typeof omp.ompResponse = omp.ompResponse;
 
 export { sampHeader, sampOpcodes, queryHeader } from './header.ts';
 export { sampMessages, sampOlderForms } from './messages.ts';
-export { ompForms, ompFormOf, ompVersionOf, type OmpForm, type OmpFormFacts } from './omp.ts';
+export { ompForms, ompFormOf, ompVersionOf, OMP_LOGO_CUT, ompExperts, ompLogoCut, type OmpForm, type OmpFormFacts } from './omp.ts';
 export { rconSecrets, maskSecrets, SETS_PASSWORD } from './rcon.ts';

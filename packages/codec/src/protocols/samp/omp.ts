@@ -23,7 +23,19 @@
  *   echo:    | header (11) | nonce (4) |
  *   banners: | header (11) | a LE | discord | b LE | light URL | c LE | dark URL |
  *   logo:    | banners … | e LE | logo URL |
+ *
+ * A logo reply cut right after its dark banner (its last 4 + e bytes lost) is, byte for byte,
+ * a complete banners reply: no length, count or terminator says more is due, so recognition
+ * by lengths (and any dissector, tshark's too) takes it for one. Of the cuts that fit a
+ * declaration exactly it is the only one a reply to the 11-byte `o` can be taken for (a cut
+ * to 12–15 bytes reads as the echo form, which pairs only with a 15-byte request). What
+ * tells them apart is the server's release (its `version` rule, {@link ompFormOf}): from one
+ * that sends the logo form, such a reply is cut ({@link ompLogoCut}, warning
+ * {@link OMP_LOGO_CUT}); from one of unknown release, a second reply settles it (a v1.2
+ * server answers alike again, a cut is not repeated). The query client does both; the
+ * decoder cannot, and raises nothing.
  */
+import { declareExperts, warning, type DecodeWarning, type ExpertInfo } from '../../grammar/expert.ts';
 import { defineLayout } from '../../grammar/layout.ts';
 import { prefixedString, u32be } from '../../grammar/fields.ts';
 import { sampHeader } from './header.ts';
@@ -163,4 +175,28 @@ export function ompFormOf(version: string): OmpFormFacts | undefined {
   const [major, minor] = v as [number, number];
   const form: OmpForm = major < 1 || (major === 1 && minor < 2) ? 'echo' : major === 1 && minor === 2 ? 'banners' : 'logo';
   return ompForms.find((f) => f.form === form);
+}
+
+/**
+ * A reply in the banners form (no logo) from a server whose release sends the logo form: the
+ * logo form cut after its dark banner (see the top of this file). Raised by the query client,
+ * which knows the release from the rules; never by the decoder, which cannot tell.
+ */
+export const OMP_LOGO_CUT: ExpertInfo<'omp-logo-cut'> = {
+  code: 'omp-logo-cut',
+  group: 'Malformed',
+  severity: 'Warning',
+  summary: '{field}: absent, but open.mp v1.3.1 and later send the logo: a reply cut after its dark banner',
+};
+
+/** open.mp `o`'s own expert items (not raised by the decoder: see {@link OMP_LOGO_CUT}). */
+export const ompExperts: readonly ExpertInfo[] = declareExperts([OMP_LOGO_CUT]);
+
+/**
+ * The {@link OMP_LOGO_CUT} warning for an `o` reply read as `message` (`ompbanners`, `omp`…), `length`
+ * bytes long, from a server whose release sends `form` (undefined: not known); undefined where the
+ * reply is what that release sends, or the release is not known (then only a second reply tells).
+ */
+export function ompLogoCut(message: string, length: number, form: OmpForm | undefined): DecodeWarning | undefined {
+  return message === 'ompbanners' && form === 'logo' ? warning(OMP_LOGO_CUT, 'samp.omp.logo.len', length) : undefined;
 }
