@@ -2,7 +2,7 @@
  * `gamequery dissect FILE`: a pcap/pcapng capture (streamed) or a hex dump, field by
  * field, as tshark -V-like text, JSON or NDJSON. What FILE is comes from its first bytes
  * (node/input.ts): a capture file is read in two passes, a pipe or gzip in one, text as a
- * hex dump; anything else is refused.
+ * hex dump; anything else is refused. With -i, a live capture instead (live.ts).
  */
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
@@ -28,8 +28,9 @@ import { captureStart, writePacketSummary } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
+import { LIVE_HELP, LiveRun, addLiveOptions, inputLabel, type LiveOpts } from './live.ts';
 
-interface Opts extends ViewOpts {
+interface Opts extends ViewOpts, LiveOpts {
   format?: 'text' | 'json' | 'ndjson' | 'html';
   hex?: boolean;
   field: string[];
@@ -45,9 +46,9 @@ interface Opts extends ViewOpts {
 }
 
 export function dissectCommand(): Command {
-  return addViewOptions(new Command('dissect'))
-    .description('annotate a pcap/pcapng capture or a hex dump field by field, Wireshark-style')
-    .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
+  return addLiveOptions(addViewOptions(new Command('dissect')))
+    .description('annotate a pcap/pcapng capture, a hex dump or a live capture field by field, Wireshark-style')
+    .argument('[file]', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin); none with -i')
     .addOption(
       new Option(
         '-F, --format <format>',
@@ -92,8 +93,10 @@ export function dissectCommand(): Command {
       Number,
       1,
     )
-    .addHelpText('after', VIEW_HELP)
-    .action(async (file: string, opts: Opts) => {
+    .addHelpText('after', VIEW_HELP + LIVE_HELP)
+    .action(async (given: string | undefined, opts: Opts) => {
+      // The file, or with -i the interface (live.ts): what messages and the page's title name.
+      const file = inputLabel(given, opts);
       const view = chooseView(opts, !!process.stdout.isTTY);
       const filter = displayFilter(opts);
       if (opts.port.length && !opts.protocol) throw new Error("--port needs --protocol (the protocol to decode that port's traffic as)");
@@ -117,7 +120,7 @@ export function dissectCommand(): Command {
         fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
-      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet);
+      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, opts.interface !== undefined);
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {
           title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`,
@@ -129,7 +132,9 @@ export function dissectCommand(): Command {
         process.stderr.write(
           `gamequery: --jobs ${jobs}: dissecting in one thread (worker threads were slower than one thread's two passes and used more memory)\n`,
         );
-      const input = await openInput(file);
+      // -i: a live capture, read once as a pipe is (live.ts).
+      const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
+      const input = live?.input ?? (await openInput(file));
       let batches: AsyncIterable<DissectBatch | HexBatch>;
       let stats: DissectStats;
       if (input.kind === 'capture-file') {
@@ -145,7 +150,7 @@ export function dissectCommand(): Command {
             : dissectHexDumpStream(input.chunks, options, dissector);
       }
       out.stats = stats;
-      const progress = new Progress();
+      const progress = new Progress(live === undefined);
       try {
         let left = opts.count ?? Infinity;
         reading: for await (const batch of batches) {
@@ -174,6 +179,7 @@ export function dissectCommand(): Command {
         progress.done();
       }
       out.end(stats);
+      await live?.end(stats);
     });
 }
 
@@ -184,11 +190,11 @@ const SINK_BYTES = 1 << 17;
  * Where the packets go, as they come. Every format is written as bytes into one buffer (no
  * string per packet: a capture of millions of packets is mostly tree text or JSON written by
  * code compiled from the layouts) and handed to stdout in blocks of about 64 KiB (one write
- * per packet would cost more than the dissection). On a terminal the buffer is also handed
- * over once each batch of packets is written (when the caller next waits), so a person
- * watching sees packets as they come. `full` says stdout is holding more than its buffer (a
- * pipe's reader is behind): the caller waits for 'drain', so memory stays flat whatever
- * reads the output.
+ * per packet would cost more than the dissection). On a terminal, and from a live capture,
+ * the buffer is also handed over once each batch of packets is written (when the caller next
+ * waits), so a person watching sees packets as they come. `full` says stdout is holding more
+ * than its buffer (a pipe's reader is behind): the caller waits for 'drain', so memory stays
+ * flat whatever reads the output.
  */
 class Output {
   #first = true;
@@ -197,8 +203,8 @@ class Output {
   get sink(): ByteSink {
     return this.#sink;
   }
-  /** On a terminal: a flush is queued for when the batch being written is done. */
-  readonly #watched = !!process.stdout.isTTY;
+  /** On a terminal or from a live capture: a flush is queued for when the batch being written is done. */
+  readonly #watched: boolean;
   #queued = false;
   full = false;
   readonly format: 'text' | 'json' | 'ndjson' | 'html';
@@ -213,7 +219,9 @@ class Output {
     readonly render: RenderOptions,
     readonly tap: StatsTap,
     readonly quiet: boolean,
+    live = false,
   ) {
+    this.#watched = !!process.stdout.isTTY || live;
     this.format = view === 'summary' || view === 'tree' ? 'text' : view;
     this.#summary = view === 'summary';
     if (this.format === 'json') this.#text('{\n"packets": [\n');
@@ -302,14 +310,15 @@ class Output {
   }
 }
 
-/** A progress line on stderr, only on a TTY and only after the first second. */
+/** A progress line on stderr, only on a TTY, after the first second, and not for a live capture (its packets show it). */
 class Progress {
+  constructor(readonly wanted = true) {}
   readonly #start = Date.now();
   #shown = false;
   #next = 0;
   tick(s: DissectStats): void {
     // Called per chunk of input (64 KiB): the clock is cheap at that rate; the line is redrawn four times a second.
-    if (!process.stderr.isTTY) return;
+    if (!this.wanted || !process.stderr.isTTY) return;
     const now = Date.now();
     const elapsed = now - this.#start;
     // Nothing counted yet (the first pass reads ahead before the first packet is out): no line of zeros.

@@ -1,20 +1,26 @@
 /**
  * `gamequery stats FILE`: per-server statistics of a capture or hex dump, without the
  * packets — `gamequery dissect FILE -q -z stats`, with a table unless `-F json` is given.
+ * `gamequery stats -i IFACE`: of a live capture, until Ctrl-C.
  */
 import { Command } from 'commander';
 import { dissectCommand } from './dissect.ts';
 
 export function statsCommand(): Command {
   return new Command('stats')
-    .description('per-server statistics of a capture or hex dump: requests, replies, losses, round-trip times, players, host names')
-    .argument('<file>', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin)')
-    .argument('[options...]', "any option of 'gamequery dissect' (-Y, --timeout, -F json, …)")
+    .description(
+      'per-server statistics of a capture, a hex dump or a live capture: requests, replies, losses, round-trip times, players, host names',
+    )
+    .argument('[file]', 'capture file (pcap, pcapng) or text with a hex dump ("-" for stdin); none with -i')
+    .argument('[options...]', "any option of 'gamequery dissect' (-Y, --timeout, -F json, -i IFACE -f FILTER, …)")
     .allowUnknownOption()
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', '\nA table (text), or with -F json the document of dissect -F json with no packets and its "serverStats".')
-    .action(async (file: string, rest: string[]) => {
-      const format = rest.some((a) => a === '-F' || a.startsWith('--format') || /^-F./.test(a)) ? [] : ['-F', 'text'];
-      await dissectCommand().parseAsync([file, '-q', '-z', 'stats', ...format, ...rest], { from: 'user' });
+    .action(async (file: string | undefined, rest: string[]) => {
+      // The arguments as given (an option before the file, `-i lo`, lands in `file`: commander
+      // takes everything from the first option it does not know as unknown), after ours.
+      const given = file === undefined ? rest : [file, ...rest];
+      const format = given.some((a) => a === '-F' || a.startsWith('--format') || /^-F./.test(a)) ? [] : ['-F', 'text'];
+      await dissectCommand().parseAsync(['-q', '-z', 'stats', ...format, ...given], { from: 'user' });
     });
 }

@@ -1,6 +1,15 @@
 /**
  * @gamequery/dissect/node — what needs Node.js: a capture file dissected in two passes
- * (reading it twice).
+ * (reading it twice), an input opened by what its first bytes are, and a live capture run by
+ * dumpcap or tcpdump.
  */
 export { dissectCaptureFile } from './file.ts';
 export { openInput, inputName, InputError, type InputErrorCode, type OpenedInput } from './input.ts';
+export {
+  openLiveCapture,
+  LiveCaptureError,
+  type LiveCapture,
+  type LiveCaptureEnd,
+  type LiveCaptureErrorCode,
+  type LiveCaptureOptions,
+} from './live.ts';
