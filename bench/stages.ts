@@ -5,7 +5,7 @@
  *
  *   read      the capture's records, from bytes already in memory (no I/O)
  *   udp       link, IP (fragments reassembled) and UDP headers down to the payload
- *   pass 1    the first pass whole (pairing/links.ts): udp, measure, pairing, facts
+ *   pass 1    the first pass whole (pairing/first-pass.ts): udp, measure, pairing, facts
  *   tree      the codec's compiled JSON emitter alone, on payloads decoded beforehand
  *   line      a record's NDJSON line around its tree (endpoints, links, times), copied out
  *   whole     the two passes and the lines, in process, output thrown away
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { ByteSink, recognize, type Layout } from '@gamequery/codec';
 import { newStats, readCaptureSync, writePacketLine, type CaptureItem } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import { LinkPass } from '../packages/dissect/src/pairing/links.ts';
+import { FirstPass } from '../packages/dissect/src/pairing/first-pass.ts';
 import { UdpDecoder } from '../packages/dissect/src/net/decoder.ts';
 import { formatRate } from './harness.ts';
 import { generateTraffic } from './traffic.ts';
@@ -90,7 +90,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
       decoder.finish();
     });
     const pass1 = await best(frames.length, () => {
-      const links = new LinkPass({ timeoutMs: 5000 });
+      const links = new FirstPass({ timeoutMs: 5000 });
       for (const f of frames) links.push(f);
       links.finish();
     });

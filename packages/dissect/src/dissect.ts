@@ -1,27 +1,28 @@
 /**
  * The dissector: frames (from a capture) or payloads (from a hex dump) in, annotated
- * packet records out, in frame order, with request/response links and response times
- * taken from the capture's timestamps.
+ * packet records out, with request/response links and response times taken from the
+ * capture's timestamps.
  *
- * Two passes over every frame. The first (pairing/links.ts) reads only what pairing
- * needs and runs the codec's `QueryPairer` — the same state machine a live query client
- * uses — in capture time, leaving each frame's links as compact facts. The second
- * (records.ts) reads the frame again once its facts are final and builds its record, so
- * a record is complete when it is made and nothing rendered ever waits.
+ * Two passes over every frame. The first (pairing/first-pass.ts) reads only what pairing
+ * needs and runs the codec's capture pairer — the pairing rules the live query client
+ * follows, executed on numbers — in capture time, leaving each frame's links as 16 bytes
+ * of facts. The second (records.ts) reads the frame again once its facts are final and
+ * builds its record, so a record is complete when it is made and nothing rendered waits.
  *
  * A file is read twice (`dissectCaptureFile`, node/file.ts): between the passes only the
  * facts are held, about one request timeout of capture at a few dozen bytes a frame. A
- * stream cannot be read twice, so {@link Dissector} keeps a copy of each frame's bytes
- * until its facts are final: memory bounded by capture time (the timeout), and by
- * `maxHeldBytes` — past that the oldest frame is let out with what is known, and its
- * record says so (`incomplete`).
+ * stream cannot be read twice, so {@link Dissector} keeps a copy of a frame's bytes until
+ * its facts are final — in frame order, every frame behind the oldest request waiting; in
+ * settled order (a live input), only the requests waiting — memory bounded by capture time
+ * (the timeout), and by `maxHeldBytes`: past that the oldest frame is let out with what is
+ * known, and its record says so (`incomplete`).
  */
-import { ByteRing, EntryRing, float64s, int32s, refs } from '@gamequery/codec/pairing';
+import { ByteRing, EntryRing, float64s, int32s, refs, uint32s } from '@gamequery/codec/pairing';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem } from './capture/types.ts';
 import type { TimeResolution } from './capture/timestamp.ts';
 import type { FrameInput } from './net/types.ts';
-import { LinkPass } from './pairing/links.ts';
+import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
 
@@ -29,8 +30,8 @@ import { newStats, type DissectOptions, type DissectStats } from './options.ts';
 
 export { newStats, type DissectOptions, type DissectStats };
 
-/** The two passes' options, from the dissector's. */
-export const linkOptions = (options: DissectOptions): ConstructorParameters<typeof LinkPass>[0] => ({
+/** The first pass's options, from the dissector's. */
+export const linkOptions = (options: DissectOptions): ConstructorParameters<typeof FirstPass>[0] => ({
   timeoutMs: options.timeoutMs ?? 5000,
   ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
   ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
@@ -42,11 +43,20 @@ export const recordOptions = (options: DissectOptions): DissectOptions => (optio
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
-/** Frames held for the second pass of a stream: their bytes in one ring, their parts in typed arrays. */
+/** A held frame as it leaves: a captured frame (its bytes copied out of the ring), or a bare payload. */
+type HeldFrame = FrameInput & { readonly payload: boolean };
+
+/**
+ * Frames held for the second pass of a stream, in frame order: their bytes in one ring,
+ * their parts in typed arrays. Any of them can leave (found by frame number); the ring lets
+ * go of bytes from the front as the frames there have left.
+ */
 class HeldFrames {
   readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
   readonly #bytes = new ByteRing(1 << 20);
+  #frame = uint32s(1024);
   #at = float64s(1024);
+  /** The bytes' length, or -1 once the frame has left. */
   #length = int32s(1024);
   /** The link type, or -1 for a bare payload. */
   #linkType = int32s(1024);
@@ -54,9 +64,11 @@ class HeldFrames {
   #ticks = float64s(1024);
   #resolution = refs<TimeResolution>(1024);
   #held = 0;
+  #count = 0;
 
+  /** Frames held. */
   get size(): number {
-    return this.#ring.size;
+    return this.#count;
   }
 
   /** Bytes of frames held. */
@@ -64,14 +76,20 @@ class HeldFrames {
     return this.#held;
   }
 
+  /** The oldest frame held (held is not empty). */
+  get oldest(): number {
+    return this.#frame[this.#ring.slot(this.#ring.first)]!;
+  }
+
   put(frame: FrameInput | { readonly index: number; readonly payload: Uint8Array }): void {
     const ring = this.#ring;
     const data = 'payload' in frame ? frame.payload : frame.data;
-    if (ring.size === 0) ring.first = ring.next = frame.index;
     const s = ring.slot(ring.add());
+    this.#frame[s] = frame.index;
     this.#at[s] = this.#bytes.put(data);
     this.#length[s] = data.length;
     this.#held += data.length;
+    this.#count++;
     const ts = 'payload' in frame ? null : frame.timestamp;
     this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
     this.#resolution[s] = ts?.resolution;
@@ -81,29 +99,63 @@ class HeldFrames {
     }
   }
 
-  /** The oldest frame, which leaves: a frame (its bytes copied out of the ring), or a bare payload. */
-  shift(): FrameInput & { readonly payload: boolean } {
+  /** Whether frame `frame` is held. */
+  has(frame: number): boolean {
+    return this.#find(frame) >= 0;
+  }
+
+  /** Frame `frame`, which leaves (its bytes copied out of the ring); undefined if it is not held. */
+  take(frame: number): HeldFrame | undefined {
+    const n = this.#find(frame);
+    return n < 0 ? undefined : this.#take(n);
+  }
+
+  /** The oldest frame, which leaves. */
+  shift(): HeldFrame {
+    return this.#take(this.#ring.first);
+  }
+
+  #take(n: number): HeldFrame {
     const ring = this.#ring;
-    const index = ring.first;
-    const s = ring.slot(index);
-    const data = this.#bytes.view(this.#at[s]!, this.#length[s]!).slice();
+    const s = ring.slot(n);
+    const length = this.#length[s]!;
+    const data = this.#bytes.view(this.#at[s]!, length).slice();
     const resolution = this.#resolution[s];
     const frame = {
-      index,
+      index: this.#frame[s]!,
       linkType: this.#linkType[s]!,
       data,
       payload: this.#linkType[s] === -1,
       timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
     };
     this.#resolution[s] = undefined;
-    this.#held -= data.length;
-    ring.first++;
+    this.#length[s] = -1;
+    this.#held -= length;
+    this.#count--;
+    // The front's bytes go once the frames there have left.
+    while (ring.size && this.#length[ring.slot(ring.first)] === -1) ring.first++;
     this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
     return frame;
   }
 
+  /** The ring position of frame `frame` (frames are in order: a binary search), or -1. */
+  #find(frame: number): number {
+    const ring = this.#ring;
+    let lo = ring.first;
+    let hi = ring.next - 1;
+    while (lo <= hi) {
+      const mid = lo + ((hi - lo) >> 1);
+      const f = this.#frame[ring.slot(mid)]!;
+      if (f < frame) lo = mid + 1;
+      else if (f > frame) hi = mid - 1;
+      else return this.#length[ring.slot(mid)] === -1 ? -1 : mid;
+    }
+    return -1;
+  }
+
   #grow(from: number, to: number): void {
     const ring = this.#ring;
+    this.#frame = ring.regrow(this.#frame, from, to, uint32s);
     this.#at = ring.regrow(this.#at, from, to, float64s);
     this.#length = ring.regrow(this.#length, from, to, int32s);
     this.#linkType = ring.regrow(this.#linkType, from, to, int32s);
@@ -114,57 +166,127 @@ class HeldFrames {
 }
 
 /**
- * Incremental dissector, one pass (for streams and hex dumps): push frames, collect
- * records in frame order. A frame's record comes out once its facts are final (for a
- * request, once it is answered or times out in capture time); until then its bytes are
- * held, with everything after it.
+ * Incremental dissector, one pass (for streams and hex dumps): push frames, collect records.
+ * A frame's record comes out once its facts are final (a request once it is answered or
+ * times out in capture time); until then its bytes are held. In frame order by default
+ * (a frame waits for the ones before it), or as each settles (`order: 'settled'`: only the
+ * requests still waiting are held). {@link tick} moves a live input's clock on when no
+ * frame has come for a while.
  */
 export class Dissector {
   readonly stats: DissectStats = newStats();
-  readonly #links: LinkPass;
+  readonly #first: FirstPass;
   readonly #maker: RecordMaker;
   readonly #held = new HeldFrames();
   readonly #maxQueue: number;
   readonly #maxHeldBytes: number;
+  readonly #settled: boolean;
 
   constructor(options: DissectOptions = {}) {
-    this.#links = new LinkPass(linkOptions(options), this.stats);
+    this.#first = new FirstPass(linkOptions(options), this.stats);
     this.#maker = new RecordMaker(recordOptions(options), this.stats);
     this.#maxQueue = options.maxQueue ?? Infinity;
     this.#maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
+    this.#settled = options.order === 'settled';
   }
 
-  /** Takes one captured frame; returns the records now complete, in frame order. */
+  /** Takes one captured frame; returns the records now complete. */
   pushFrame(frame: FrameInput): PacketRecord[] {
-    this.#held.put(frame);
-    this.#links.push(frame);
-    return this.#drain(false);
+    this.#first.push(frame);
+    if (!this.#settled) {
+      this.#held.put(frame);
+      return this.#drain(false);
+    }
+    this.#maker.first(frame);
+    const out: PacketRecord[] = [];
+    this.#settle(out);
+    if (this.#first.isFinal(frame.index)) this.#make(frame, false, out);
+    else this.#held.put(frame);
+    this.#let(out);
+    return out;
   }
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): PacketRecord[] {
     this.#held.put({ index, payload });
-    this.#links.pushPayload(index, payload);
+    this.#first.pushPayload(index, payload);
+    return this.#drain(false);
+  }
+
+  /**
+   * No frame has come for `ms` of wall time (a live input gone quiet): the capture clock
+   * moves on by as much past the last frame, and what that settles comes out.
+   */
+  tick(ms: number): PacketRecord[] {
+    const first = this.#first;
+    first.tick(first.after(ms));
+    const out: PacketRecord[] = [];
+    if (this.#settled) {
+      this.#settle(out);
+      this.#let(out);
+      return out;
+    }
     return this.#drain(false);
   }
 
   /** Ends the input: pending requests are settled as unanswered; returns the remaining records. */
   finish(): PacketRecord[] {
-    this.#links.finish();
-    const out = this.#drain(true);
+    this.#first.finish();
+    let out: PacketRecord[];
+    if (this.#settled) {
+      out = [];
+      this.#settle(out);
+      while (this.#held.size) this.#make(this.#held.shift(), true, out);
+      this.#let(out);
+    } else {
+      out = this.#drain(true);
+    }
     this.#maker.finish();
     return out;
+  }
+
+  /** The held requests the last frame (or tick) settled, in frame order. */
+  #settle(out: PacketRecord[]): void {
+    const settled = this.#first.pairer.settled;
+    if (!settled.length) return;
+    if (settled.length > 1) settled.sort((a, b) => a - b);
+    for (const f of settled) {
+      const frame = this.#held.take(f);
+      if (frame) this.#make(frame, frame.payload, out);
+    }
+    settled.length = 0;
+  }
+
+  /** The record of a frame (its facts read, not yet let go). */
+  #make(frame: FrameInput & { readonly payload?: boolean }, payload: boolean, out: PacketRecord[]): void {
+    const f: FrameFacts = this.#first.read(frame.index);
+    const p = payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
+    if (p) out.push(p);
+  }
+
+  /**
+   * Settled order: lets go of the facts of the frames at the front that are written and
+   * final, and lets out the oldest held frames (with what is known) past the memory ceiling.
+   */
+  #let(out: PacketRecord[]): void {
+    const first = this.#first;
+    const held = this.#held;
+    while (held.size && (held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes)) {
+      const frame = held.shift();
+      this.#make(frame, frame.payload, out);
+    }
+    while (first.size && first.isFinal(first.first) && !(held.size && held.oldest === first.first)) first.shift();
   }
 
   /** Builds the records of the frames at the front whose facts are final (all of them at the end). */
   #drain(all: boolean): PacketRecord[] {
     const out: PacketRecord[] = [];
-    const facts = this.#links.facts;
+    const first = this.#first;
     const held = this.#held;
     while (held.size) {
-      if (!all && !facts.isFinal(facts.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
+      if (!all && !first.isFinal(first.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
       const frame = held.shift();
-      const f = facts.shift();
+      const f = first.shift();
       const p = frame.payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
       if (p) out.push(p);
     }

@@ -36,6 +36,14 @@ export interface DissectOptions {
   readonly maxQueue?: number;
   /** One pass only: bytes of frames held at most (default 256 MiB); beyond it, as {@link maxQueue}. */
   readonly maxHeldBytes?: number;
+  /**
+   * One pass only: the order records come out in. `capture` (the default): frame order, a
+   * frame waiting for every frame before it to settle. `settled`: each frame as soon as its
+   * facts are final — a reply and its request together, a request that gets no reply when
+   * its timeout passes — so a live input shows an exchange as it completes and holds only
+   * the requests still waiting. Frame numbers still say the capture's order.
+   */
+  readonly order?: 'capture' | 'settled';
   readonly capture?: CaptureReaderOptions;
   /**
    * Two passes over a file (`dissectCaptureFile`) only: the caller writes a batch's

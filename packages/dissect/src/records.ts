@@ -1,6 +1,6 @@
 /**
  * The second pass: a frame read again and its record built, its links already known
- * (pairing/facts.ts). Nothing waits here: a record is made when its turn in frame order
+ * (pairing/first-pass.ts). Nothing waits here: a record is made when its turn in frame order
  * comes and is gone once written.
  *
  * A message whose layout the first pass settled is written by the codec's compiled JSON
@@ -32,7 +32,17 @@ import {
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
-import { DECODED, RAW, type FrameFacts } from './pairing/facts.ts';
+import {
+  DECODED,
+  RAW,
+  Why,
+  isUnmatched,
+  unansweredReason,
+  unmatchedCause,
+  unmatchedReason,
+  type VerdictOptions,
+} from '@gamequery/codec/pairing';
+import type { FrameFacts } from './pairing/first-pass.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
@@ -73,19 +83,35 @@ export class RecordMaker {
   #free: ByteSink[] = [];
   /** The first frame's time (relative times count from it). */
   #start: Timestamp | null = null;
+  /** The durations a verdict's words name. */
+  readonly #verdicts: VerdictOptions;
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
+    this.#verdicts = { timeoutMs: options.timeoutMs ?? 5000 };
     this.#stats = stats;
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
   }
 
+  /**
+   * The capture's first frame is `frame` (relative times count from its time), when records
+   * are made in another order than the capture's; else the first record's frame is taken.
+   */
+  first(frame: FrameInput): void {
+    if (this.#started) return;
+    this.#started = true;
+    noteStart(this.#stats, (this.#start = frame.timestamp));
+  }
+
+  #started = false;
+
   /** The record of a captured frame, or undefined for a frame without query traffic (counted in the stats). */
   frame(frame: FrameInput, facts: FrameFacts): Packet | undefined {
     const stats = this.#stats;
+    stats.frames++;
     // The zero of relative times, for the display filter and the summary lines.
-    if (stats.frames++ === 0) noteStart(stats, (this.#start = frame.timestamp));
+    if (!this.#started) this.first(frame);
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
@@ -158,11 +184,16 @@ export class RecordMaker {
     if (facts.requestIn) p.requestIn = facts.requestIn;
     if (facts.responseIn) p.responseIn = facts.responseIn;
     if (facts.requestTime && timestamp) p.responseTime = timestampDifference(timestamp, facts.requestTime);
-    if (facts.unanswered !== undefined) p.unanswered = facts.unanswered;
     if (facts.duplicateOf) p.duplicateOf = facts.duplicateOf;
-    if (facts.unmatched !== undefined) {
-      p.unmatched = facts.unmatched;
-      p.unmatchedCause = facts.unmatchedCause;
+    const why = facts.why;
+    if (why !== Why.none && facts.layout) {
+      if (isUnmatched(why)) {
+        const reply = { bytes: udp.payload, layout: facts.layout, from: { address: udp.src.ip, port: udp.src.port } };
+        p.unmatched = unmatchedReason(why, { ...reply, lateNs: facts.lateNs, named: facts.named }, this.#verdicts);
+        p.unmatchedCause = unmatchedCause(why);
+      } else {
+        p.unanswered = unansweredReason(why, facts.layout, this.#verdicts);
+      }
     }
     if (facts.ambiguous) p.ambiguous = AMBIGUOUS;
     // A display filter (-Y): tested once the record's links are final, before anything renders it.

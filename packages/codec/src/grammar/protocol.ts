@@ -51,7 +51,7 @@ export type RecognitionRule = <E>(bytes: Uint8Array, hint: PacketHint, options: 
  * How a reply names its request, as data the pairer compiles into constants:
  * - `echo`: the reply repeats request bytes `from`–`to` (past the magic); `longer` lists the
  *   messages (by opcode at `opcodeAt`, and a request length where the opcode alone does not
- *   tell) whose echo runs on to `longer.to`.
+ *   tell) whose echo runs on to `longer.to`; `server`, where the echo names the server.
  * - `session`: request and reply carry a type byte and a session id at their own offsets.
  */
 export type PairingKey =
@@ -61,6 +61,12 @@ export type PairingKey =
       readonly to: number;
       readonly opcodeAt: number;
       readonly longer: { readonly to: number; readonly messages: readonly { readonly opcode: string; readonly length?: number }[] };
+      /**
+       * Where the echoed bytes name the server as the client addressed it: an IPv4 address
+       * and a port in the protocol's byte order. A reply from another address is matched to
+       * its request by these (a near miss, not a pair).
+       */
+      readonly server?: { readonly address: number; readonly port: number };
     }
   | {
       readonly kind: 'session';

@@ -23,3 +23,31 @@ export type {
   UndecodableEvent,
   OverflowEvent,
 } from './types.ts';
+export { CapturePairer, type CapturePairerOptions, type PairingCounts } from './capture/pairer.ts';
+export { Endpoints } from './capture/keys.ts';
+export {
+  FrameFacts,
+  Why,
+  DECODED,
+  RAW,
+  NONE,
+  RESPONSE,
+  FINAL,
+  AMBIGUOUS,
+  HAS_TIME,
+  TIMED,
+  kindOf,
+  layoutOf,
+  whyOf,
+  namedOf,
+  type WhyCode,
+} from './capture/facts.ts';
+export { layoutAt, layoutNumber } from './capture/layouts.ts';
+export {
+  isUnmatched,
+  unansweredReason,
+  unmatchedCause,
+  unmatchedReason,
+  type UnmatchedReply,
+  type VerdictOptions,
+} from './capture/verdicts.ts';

@@ -4,9 +4,9 @@
  *
  * A datagram is decoded, then:
  *   request   → filed under its keys (rules.ts) with a deadline of now + timeout; an RCON
- *               command closes the earlier command of its conversation that has lines
- *               already (an admin tool sends `players`, reads it, sends `kick 3`: the
- *               lines after the new command are the new command's)
+ *               command closes the earlier commands of its conversation (an admin tool
+ *               sends `players`, reads it, sends `kick 3`: the lines after the new command
+ *               are the new command's; one still without a line leaves unanswered)
  *   reply     → the oldest pending request under its key takes it (FIFO: two identical
  *               SA:MP requests to one server cannot be told apart); an RCON request keeps
  *               collecting lines until `rconQuietMs` of silence
@@ -42,7 +42,8 @@ import {
   turnedRound,
 } from './filing.ts';
 import { ExchangeMemory, type Outcome } from './memory.ts';
-import { keyRules, mayBeMinecraftReply, silenceReasons, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
+import { keyRules, mayBeMinecraftReply, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
+import { DROPPED, ENDED, EXTRA, NO_MINECRAFT_REQUEST, NO_REQUEST, SUPERSEDED, late, rconClosed, timedOut } from './reasons.ts';
 import { settingsOf, type QueryPairerOptions, type Settings } from './settings.ts';
 import { TokenMemory } from './tokens.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent, UnmatchedCause } from './types.ts';
@@ -51,7 +52,6 @@ export { pairingPart, type PacketDecoder } from './decoded.ts';
 export { settingsOf, type QueryPairerOptions } from './settings.ts';
 
 const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
-const showMs = (ns: bigint): string => `${Number(ns / 1000n) / 1000} ms`;
 
 const NO_RESPONSES: readonly never[] = Object.freeze([]);
 
@@ -228,7 +228,7 @@ export class QueryPairer<M = unknown> {
 
   /** The event for a reply with no request anywhere near. */
   #orphan(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
-    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: 'no pending request for this reply', cause: 'no-request' };
+    if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: NO_REQUEST, cause: 'no-request' };
     try {
       const reply = this.#readMinecraftReply(d);
       if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
@@ -236,7 +236,7 @@ export class QueryPairer<M = unknown> {
           kind: 'unmatched',
           datagram: d,
           decoded: reply,
-          reason: 'no Minecraft query request pending in this conversation',
+          reason: NO_MINECRAFT_REQUEST,
           cause: 'no-request',
         };
       }
@@ -302,8 +302,8 @@ export class QueryPairer<M = unknown> {
 
   /**
    * A new command (RCON: lines without an end marker) closes the commands of its
-   * conversation that have lines already: the lines that follow are the new command's.
-   * One still without a line stays, and takes the next line first (FIFO).
+   * conversation: the lines that follow are the new command's (the newest first). One with
+   * lines leaves answered, one without them unanswered.
    */
   #closeEarlier(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const d = request.datagram;
@@ -312,10 +312,13 @@ export class QueryPairer<M = unknown> {
     const match = matchers[request.protocol].exact;
     let earlier: Filing<M>[] | undefined;
     for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
-      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen))
-        if (p.collects && p.responses.length > 0) (earlier ??= []).push(p);
+      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen)) if (p.collects) (earlier ??= []).push(p);
     }
-    if (earlier) for (const p of earlier.reverse()) this.#finish(p, 'answered', now, '', out);
+    if (!earlier) return;
+    for (const p of earlier.reverse()) {
+      if (p.responses.length > 0) this.#finish(p, 'answered', now, '', out);
+      else this.#finish(p, 'unanswered', now, SUPERSEDED, out);
+    }
   }
 
   #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
@@ -405,13 +408,11 @@ export class QueryPairer<M = unknown> {
     const memory = this.#memory;
     switch (memory.outcome(n)) {
       case 'answered':
-        return memory.collects(n)
-          ? `RCON line after the exchange closed (${this.#o.rconQuietMs} ms of silence)`
-          : 'another, different reply to a request already answered';
+        return memory.collects(n) ? rconClosed(this.#o.rconQuietMs) : EXTRA;
       case 'unanswered':
-        return `late reply, ${showMs(reply.time - memory.request(n).time)} after the request (timeout ${this.#o.timeoutMs} ms)`;
+        return late(Number(reply.time - memory.request(n).time), this.#o.timeoutMs);
       case 'overflow':
-        return 'reply to a request dropped by the maxPending limit';
+        return DROPPED;
     }
   }
 
@@ -443,12 +444,7 @@ export class QueryPairer<M = unknown> {
     }
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
-    const hint = cause === 'timeout' ? silenceReasons[`${protocol}.${message}`] : undefined;
-    const reason = hint
-      ? `no reply (${hint})`
-      : cause === 'timeout'
-        ? `no reply within ${this.#o.timeoutMs} ms`
-        : 'no reply before the input ended';
+    const reason = cause === 'timeout' ? timedOut(protocol, message, this.#o.timeoutMs) : ENDED;
     this.#finish(p, 'unanswered', when, reason, out);
   }
 

@@ -209,11 +209,6 @@ export { mayBeMinecraftReply };
 /** Messages that answer with several datagrams and no end marker: collected until a quiet period (`samp.rcon`). */
 export const collected: ReadonlySet<string> = new Set(builtInProtocols.flatMap((p) => (p.collected ?? []).map((m) => `${p.name}.${m}`)));
 
-/** Why a request may have gone unanswered, for the messages whose silence means something (`samp.clients`). */
-export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])),
-);
-
 /** The SA:MP/VC:MP magic at bytes 0–3, as one number. */
 const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
 const MAGIC_SAMP = magicNumber(sampProtocol, 'request');

@@ -6,6 +6,22 @@ import { expect } from 'vitest';
 import { from } from 'rxjs';
 import { fromHex } from '@gamequery/codec';
 import { pairQueries, type Datagram, type Endpoint, type PairingEvent, type PairingOptions } from '@gamequery/codec/rx';
+import {
+  CapturePairer,
+  DECODED,
+  Endpoints,
+  RAW,
+  RESPONSE,
+  Why,
+  isUnmatched,
+  kindOf,
+  layoutAt,
+  layoutOf,
+  namedOf,
+  unansweredReason,
+  unmatchedReason,
+  whyOf,
+} from '@gamequery/codec/pairing';
 import { loadVectors } from '../helpers/vectors.ts';
 
 export const client: Endpoint = { address: '192.0.2.10', port: 50123 };
@@ -92,14 +108,111 @@ export function expectAccounted<M>(input: readonly Datagram<M>[], events: readon
   expect(input.filter((d) => !seen.has(d))).toEqual([]);
 }
 
-/** Runs datagrams through the operator on the datagram clock; checks the accounting. */
+/**
+ * Runs datagrams through the operator on the datagram clock; checks the accounting, and
+ * that the capture pairer (the same rules on numbers) says the same of every datagram.
+ */
 export function pairAll(datagrams: readonly Named[], options?: PairingOptions): PairingEvent<string>[] {
   const events: PairingEvent<string>[] = [];
   from(datagrams)
     .pipe(pairQueries<string>(options))
     .subscribe({ next: (e) => events.push(e) });
   expectAccounted(datagrams, events);
+  // Without a maxPending limit (the capture pairer has none: it drops nothing).
+  if (options?.maxPending === undefined) expect(captureVerdicts(datagrams, options)).toEqual(verdicts(events));
   return events;
+}
+
+/** Each event's summary and reason, sorted (the pairers say them in different orders). */
+const verdicts = (events: readonly PairingEvent<string>[]): string[] =>
+  events.map((e) => `${summary(e)}${'reason' in e ? ` (${e.reason})` : ''}${'ambiguous' in e && e.ambiguous ? ' ambiguous' : ''}`).sort();
+
+/** An address as the capture pairer reads it (IPv4 in one word, IPv6 in four). */
+function words(address: string): { v6: boolean; words: number[] } {
+  if (!address.includes(':')) return { v6: false, words: [address.split('.').reduce((w, x) => ((w << 8) | Number(x)) >>> 0, 0)] };
+  const [head, tail = ''] = address.split('::');
+  const a = head ? head.split(':') : [];
+  const b = tail ? tail.split(':') : [];
+  const groups = [...a, ...Array<string>(8 - a.length - b.length).fill('0'), ...b].map((g) => parseInt(g, 16));
+  return { v6: true, words: [0, 1, 2, 3].map((i) => ((groups[2 * i]! << 16) | groups[2 * i + 1]!) >>> 0) };
+}
+
+/**
+ * What the capture pairer says of the datagrams, as {@link verdicts} writes the live
+ * pairer's events: frames numbered in order, every verdict read from the frame facts.
+ */
+export function captureVerdicts(datagrams: readonly Named[], options: PairingOptions = {}): string[] {
+  const pairer = new CapturePairer({
+    timeoutMs: options.timeoutMs ?? 1000,
+    ...(options.rconQuietMs !== undefined ? { rconQuietMs: options.rconQuietMs } : {}),
+    ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
+    ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
+  });
+  const e = new Endpoints();
+  datagrams.forEach((d, i) => {
+    const from = words(d.from.address);
+    const to = words(d.to.address);
+    e.v6 = from.v6;
+    from.words.forEach((w, k) => (e.src[k] = w));
+    to.words.forEach((w, k) => (e.dst[k] = w));
+    e.srcPort = d.from.port;
+    e.dstPort = d.to.port;
+    pairer.datagram(i + 1, Number(d.time), true, d.bytes, false, e);
+  });
+  pairer.flush();
+  const facts = pairer.facts;
+  const name = (frame: number): string => datagrams[frame - 1]?.meta ?? '?';
+  const o = { timeoutMs: options.timeoutMs ?? 1000, rconQuietMs: options.rconQuietMs ?? 500 };
+  const out: string[] = [];
+  // Each request's replies, in frame order.
+  const replies = new Map<number, number[]>();
+  datagrams.forEach((_, i) => {
+    const info = facts.info(i + 1);
+    if (info & RESPONSE && kindOf(info) === DECODED && whyOf(info) === Why.none) {
+      const list = replies.get(facts.link(i + 1)) ?? [];
+      list.push(i + 1);
+      replies.set(facts.link(i + 1), list);
+    }
+  });
+  datagrams.forEach((d, i) => {
+    const frame = i + 1;
+    const info = facts.info(frame);
+    const why = whyOf(info);
+    const ambiguous = info & 0x10 ? ' ambiguous' : '';
+    if (kindOf(info) === RAW) {
+      out.push(
+        why === Why.noRequest
+          ? `unmatched ${name(frame)} (no Minecraft query request pending in this conversation)`
+          : `undecodable ${name(frame)}`,
+      );
+      return;
+    }
+    if (kindOf(info) !== DECODED) throw new Error(`frame ${frame} has no facts`);
+    const layout = layoutAt(layoutOf(info));
+    if (!(info & RESPONSE)) {
+      const unanswered = unansweredReason(why, layout, o);
+      if (unanswered !== undefined) {
+        out.push(`unanswered ${name(frame)} (${unanswered})${ambiguous}`);
+        return;
+      }
+      out.push(`exchange ${name(frame)}>${(replies.get(frame) ?? []).map(name).join('+')}${ambiguous}`);
+      return;
+    }
+    if (why === Why.duplicate) {
+      out.push(`duplicate ${name(frame)}=${name(facts.time(frame))}@${name(facts.link(frame))}`);
+      return;
+    }
+    if (isUnmatched(why)) {
+      const named = namedOf(info);
+      const reason = unmatchedReason(
+        why,
+        { bytes: d.bytes, layout, from: d.from, lateNs: Number(d.time) - facts.time(frame), named: named ? layoutAt(named) : undefined },
+        o,
+      );
+      out.push(`unmatched ${name(frame)} (${reason})`);
+    }
+  });
+  return out.sort();
 }
 
 /** The summaries of {@link pairAll}. */

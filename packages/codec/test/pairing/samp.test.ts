@@ -290,18 +290,34 @@ describe('SA:MP RCON', () => {
     ).toEqual(['exchange players>p1+p2', 'exchange kick>k1', 'exchange again>a1']);
   });
 
-  it('lets a command still without a line keep the lines when two are sent back to back', () => {
-    // The server answers in order, so the first line is the first command's; a line carries
-    // nothing that says which command it answers, so the oldest keeps collecting (FIFO).
-    const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
-    expect(
-      pairSummaries([
-        ask('players', command, server, 0),
-        ask('kick', kick, server, 0.1),
-        answer('p1', line('ID Name'), server, 1),
-        answer('k1', line('Tommy has been kicked.'), server, 1.5),
-      ]),
-    ).toEqual(['exchange players>p1+k1', 'unanswered kick']);
+  it('gives the lines after a newer command to it even when the older has none yet (the newest first)', () => {
+    // `gmx` prints nothing; the admin tool sends `players` 0.1 ms later: a line names no command,
+    // and the ones that follow a newer command from the same socket are the newer one's.
+    const gmx = rconRequest.encode({ ...at, password: 'secret', command: 'gmx' });
+    const events = pairAll([
+      ask('gmx', gmx, server, 0),
+      ask('players', command, server, 0.1),
+      answer('p1', line('ID Name'), server, 0.6),
+      answer('p2', line('0 Tommy'), server, 0.7),
+    ]);
+    expect(events.map(summary)).toEqual(['unanswered gmx', 'exchange players>p1+p2']);
+    expect(only(events, 'unanswered').reason).toBe(
+      "no reply before the next command from the same client (the lines that follow are the newer command's)",
+    );
+  });
+
+  it('does not give a later command on a reused port the lines of one superseded before it', () => {
+    // The 0.1 ms interleaving, then the same command from the same port 2.3 s later: its
+    // reply is its own (RTT 0.4 ms), not a 2.3 s "reply" to the command superseded before.
+    const events = pairAll([
+      ask('gmx', rconRequest.encode({ ...at, password: 'secret', command: 'gmx' }), server, 0),
+      ask('players', command, server, 0.1),
+      answer('p1', line('ID Name'), server, 0.6),
+      ask('players again', command, server, 2300),
+      answer('q1', line('ID Name'), server, 2300.4),
+    ]);
+    expect(events.map(summary)).toEqual(['unanswered gmx', 'exchange players>p1', 'exchange players again>q1']);
+    expect(events.filter((e) => e.kind === 'exchange').map((e) => e.kind === 'exchange' && e.rtt)).toEqual([500_000n, 400_000n]);
   });
 
   it('keeps the commands of other sockets apart', () => {

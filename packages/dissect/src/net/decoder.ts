@@ -16,7 +16,7 @@ import { timestampToNumber } from '../capture/timestamp.ts';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { findNetworkLayer, type NetworkLocation } from './link.ts';
 import { Reassembler, type AddResult, type DroppedDatagram, type ReassemblyLimits, type ReassemblyStats } from './reassembly.ts';
-import type { DecodedFrame, FrameInput, SkippedFrame, SkipReason, UdpDatagram } from './types.ts';
+import type { DecodedFrame, FrameInput, SkippedFrame, SkipReason } from './types.ts';
 
 const PROTOCOL_UDP = 17;
 const IPV4_HEADER_LENGTH = 20;
@@ -51,6 +51,35 @@ interface ChainEnd {
 }
 
 /**
+ * Where a frame's UDP datagram is, as numbers (what {@link UdpDecoder.locate} fills in, one
+ * object reused): the first pass over a capture pairs from these without a string or an
+ * object per frame; {@link UdpDecoder.decode} builds the datagram's object from them.
+ */
+export class Located {
+  /** Whether the frame holds a UDP datagram the dissector reads; else `skipped`. */
+  found = false;
+  skipped: SkippedFrame = FRAGMENT_HELD;
+  ipVersion: 4 | 6 = 4;
+  /** The bytes holding the IP addresses (the frame's), and where each is. */
+  addresses: Uint8Array = EMPTY;
+  srcAt = 0;
+  dstAt = 0;
+  srcPort = 0;
+  dstPort = 0;
+  /** The bytes holding the payload (the frame, or a reassembled datagram), from `start` to `end`. */
+  data: Uint8Array = EMPTY;
+  start = 0;
+  end = 0;
+  /** Offset of the payload within the frame (of the first fragment when reassembled). */
+  payloadOffset = 0;
+  udpLength = 0;
+  truncated = false;
+  fragments: readonly number[] | undefined = undefined;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
  * Decodes frames to UDP datagrams. Stateful: it holds IP fragments until their datagram is complete, so
  * feed it every frame of a capture in order, then call {@link finish}.
  */
@@ -58,6 +87,7 @@ export class UdpDecoder {
   private readonly reassembler: Reassembler | undefined;
   private readonly location: NetworkLocation = { ipVersion: 0, offset: 0 };
   private readonly chain: ChainEnd = { next: 0, offset: 0 };
+  private readonly out = new Located();
   private time = Number.NaN;
   private frameIndex = 0;
 
@@ -72,11 +102,30 @@ export class UdpDecoder {
 
   /** Decodes one frame. Never throws on bad input: a frame without a usable UDP datagram is `skipped`. */
   decode(frame: FrameInput): DecodedFrame {
+    const at = this.locate(frame);
+    if (!at.found) return at.skipped;
+    const src = at.ipVersion === 4 ? formatIPv4(at.addresses, at.srcAt) : formatIPv6(at.addresses, at.srcAt);
+    const dst = at.ipVersion === 4 ? formatIPv4(at.addresses, at.dstAt) : formatIPv6(at.addresses, at.dstAt);
+    return {
+      kind: 'udp',
+      ipVersion: at.ipVersion,
+      src: { ip: src, port: at.srcPort },
+      dst: { ip: dst, port: at.dstPort },
+      payload: at.data.subarray(at.start, at.end),
+      payloadOffset: at.payloadOffset,
+      udpLength: at.udpLength,
+      fragments: at.fragments,
+      truncated: at.truncated,
+    };
+  }
+
+  /** Finds one frame's UDP datagram, as numbers (the object is reused: read it before the next call). Never throws. */
+  locate(frame: FrameInput): Located {
     this.frameIndex = frame.index;
     this.time = frame.timestamp === null ? Number.NaN : timestampToNumber(frame.timestamp);
     this.reassembler?.expire(this.time);
     const problem = findNetworkLayer(frame.linkType, frame.data, this.location);
-    if (problem !== undefined) return skipped(problem[0], problem[1]);
+    if (problem !== undefined) return this.skip(skipped(problem[0], problem[1]));
     return this.location.ipVersion === 4 ? this.ipv4(frame.data, this.location.offset) : this.ipv6(frame.data, this.location.offset);
   }
 
@@ -85,41 +134,50 @@ export class UdpDecoder {
     this.reassembler?.finish();
   }
 
-  private ipv4(data: Uint8Array, start: number): DecodedFrame {
+  private skip(why: SkippedFrame): Located {
+    this.out.found = false;
+    this.out.skipped = why;
+    return this.out;
+  }
+
+  private ipv4(data: Uint8Array, start: number): Located {
     const available = data.length - start;
     if (available < IPV4_HEADER_LENGTH) {
-      return skipped('malformed', `frame ends ${available} bytes into the IPv4 header`);
+      return this.skip(skipped('malformed', `frame ends ${available} bytes into the IPv4 header`));
     }
     const versionAndLength = data[start]!;
-    if (versionAndLength >> 4 !== 4) return skipped('malformed', `IP version ${versionAndLength >> 4} in an IPv4 header`);
+    if (versionAndLength >> 4 !== 4) return this.skip(skipped('malformed', `IP version ${versionAndLength >> 4} in an IPv4 header`));
     const headerLength = (versionAndLength & 0x0f) * 4;
     if (headerLength < IPV4_HEADER_LENGTH) {
-      return skipped('malformed', `IPv4 header length ${headerLength} is below 20`);
+      return this.skip(skipped('malformed', `IPv4 header length ${headerLength} is below 20`));
     }
     if (headerLength > available) {
-      return skipped('malformed', `IPv4 header length ${headerLength} runs past the ${available} bytes captured`);
+      return this.skip(skipped('malformed', `IPv4 header length ${headerLength} runs past the ${available} bytes captured`));
     }
     let totalLength = u16(data, start + 2);
     // 0 is what a capture shows for a segmentation-offloaded packet: the length is the frame's.
     if (totalLength === 0) totalLength = available;
     else if (totalLength < headerLength) {
-      return skipped('malformed', `IPv4 total length ${totalLength} is below its header length ${headerLength}`);
+      return this.skip(skipped('malformed', `IPv4 total length ${totalLength} is below its header length ${headerLength}`));
     }
     const protocol = data[start + 9]!;
-    if (protocol !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${protocol}`);
+    if (protocol !== PROTOCOL_UDP) return this.skip(skipped('not-udp', `IP protocol ${protocol}`));
     const cut = totalLength > available;
     const end = cut ? data.length : start + totalLength;
-    const src = formatIPv4(data, start + 12);
-    const dst = formatIPv4(data, start + 16);
     const fragmentField = u16(data, start + 6);
     const more = (fragmentField & 0x2000) !== 0;
     const fragmentOffset = (fragmentField & 0x1fff) * 8;
-    if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 4, src, dst, 0);
-    if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
+    const out = this.out;
+    out.ipVersion = 4;
+    out.addresses = data;
+    out.srcAt = start + 12;
+    out.dstAt = start + 16;
+    if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 0);
+    if (this.reassembler === undefined) return this.skip(FRAGMENT_NOT_REASSEMBLED);
     const result = this.reassembler.add({
       ipVersion: 4,
-      src,
-      dst,
+      src: formatIPv4(data, start + 12),
+      dst: formatIPv4(data, start + 16),
       protocol,
       id: u16(data, start + 4),
       start: fragmentOffset,
@@ -130,32 +188,35 @@ export class UdpDecoder {
       time: this.time,
       truncated: cut,
     });
-    return this.reassembled(result, 4, src, dst);
+    return this.reassembled(result, 4);
   }
 
-  private ipv6(data: Uint8Array, start: number): DecodedFrame {
+  private ipv6(data: Uint8Array, start: number): Located {
     const available = data.length - start;
     if (available < IPV6_HEADER_LENGTH) {
-      return skipped('malformed', `frame ends ${available} bytes into the IPv6 header`);
+      return this.skip(skipped('malformed', `frame ends ${available} bytes into the IPv6 header`));
     }
-    if (data[start]! >> 4 !== 6) return skipped('malformed', `IP version ${data[start]! >> 4} in an IPv6 header`);
+    if (data[start]! >> 4 !== 6) return this.skip(skipped('malformed', `IP version ${data[start]! >> 4} in an IPv6 header`));
     const payloadLength = u16(data, start + 4);
     // 0: a jumbogram or an offloaded packet; the frame tells the length.
     const declaredEnd = payloadLength === 0 ? data.length : start + IPV6_HEADER_LENGTH + payloadLength;
     const cut = declaredEnd > data.length;
     const end = cut ? data.length : declaredEnd;
-    const src = formatIPv6(data, start + 8);
-    const dst = formatIPv6(data, start + 24);
+    const out = this.out;
+    out.ipVersion = 6;
+    out.addresses = data;
+    out.srcAt = start + 8;
+    out.dstAt = start + 24;
     const chain = this.chain;
     let next = data[start + 6]!;
     let pos = start + IPV6_HEADER_LENGTH;
     for (;;) {
       const problem = skipExtensionHeaders(data, pos, end, next, chain);
-      if (problem !== undefined) return skipped('malformed', problem);
+      if (problem !== undefined) return this.skip(skipped('malformed', problem));
       next = chain.next;
       pos = chain.offset;
       if (next !== IPV6_FRAGMENT) break;
-      if (pos + 8 > end) return skipped('malformed', 'frame ends inside the IPv6 fragment header');
+      if (pos + 8 > end) return this.skip(skipped('malformed', 'frame ends inside the IPv6 fragment header'));
       const fragmentNext = data[pos]!;
       const field = u16(data, pos + 2);
       const fragmentOffset = field & 0xfff8;
@@ -172,14 +233,14 @@ export class UdpDecoder {
         fragmentNext !== IPV6_DESTINATION &&
         fragmentNext !== IPV6_AUTHENTICATION
       ) {
-        return skipped('not-udp', `IPv6 fragment of IP protocol ${fragmentNext}`);
+        return this.skip(skipped('not-udp', `IPv6 fragment of IP protocol ${fragmentNext}`));
       }
-      if (this.reassembler === undefined) return FRAGMENT_NOT_REASSEMBLED;
+      if (this.reassembler === undefined) return this.skip(FRAGMENT_NOT_REASSEMBLED);
       const id = ((data[pos + 4]! << 24) | (data[pos + 5]! << 16) | (data[pos + 6]! << 8) | data[pos + 7]!) >>> 0;
       const result = this.reassembler.add({
         ipVersion: 6,
-        src,
-        dst,
+        src: formatIPv6(data, start + 8),
+        dst: formatIPv6(data, start + 24),
         protocol: fragmentNext,
         id,
         start: fragmentOffset,
@@ -190,62 +251,52 @@ export class UdpDecoder {
         time: this.time,
         truncated: cut,
       });
-      return this.reassembled(result, 6, src, dst);
+      return this.reassembled(result, 6);
     }
-    if (next !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${next}`);
-    return this.udp(data, pos, end, cut, 6, src, dst, 0);
+    if (next !== PROTOCOL_UDP) return this.skip(skipped('not-udp', `IP protocol ${next}`));
+    return this.udp(data, pos, end, cut, 0);
   }
 
-  /** Turns the reassembler's answer into this frame's result. */
-  private reassembled(result: AddResult, ipVersion: 4 | 6, src: string, dst: string): DecodedFrame {
-    if (result === 'pending') return FRAGMENT_HELD;
-    if (result === 'dropped') return FRAGMENT_DROPPED;
+  /** Turns the reassembler's answer into this frame's result (the addresses are the completing fragment's). */
+  private reassembled(result: AddResult, ipVersion: 4 | 6): Located {
+    if (result === 'pending') return this.skip(FRAGMENT_HELD);
+    if (result === 'dropped') return this.skip(FRAGMENT_DROPPED);
     const { payload, frames, firstDataOffset } = result;
     let pos = 0;
     if (ipVersion === 6) {
       const problem = skipExtensionHeaders(payload, 0, payload.length, result.protocol, this.chain);
-      if (problem !== undefined) return skipped('malformed', `reassembled datagram: ${problem}`);
-      if (this.chain.next !== PROTOCOL_UDP) return skipped('not-udp', `IP protocol ${this.chain.next}`);
+      if (problem !== undefined) return this.skip(skipped('malformed', `reassembled datagram: ${problem}`));
+      if (this.chain.next !== PROTOCOL_UDP) return this.skip(skipped('not-udp', `IP protocol ${this.chain.next}`));
       pos = this.chain.offset;
     }
-    return this.udp(payload, pos, payload.length, false, ipVersion, src, dst, firstDataOffset, frames);
+    return this.udp(payload, pos, payload.length, false, firstDataOffset, frames);
   }
 
   /**
    * The UDP header at `pos` and its payload up to `end` (the end of the IP payload). `base` is added to
    * offsets within `data` to make them offsets within the frame (non-zero for reassembled datagrams).
    */
-  private udp(
-    data: Uint8Array,
-    pos: number,
-    end: number,
-    cut: boolean,
-    ipVersion: 4 | 6,
-    src: string,
-    dst: string,
-    base: number,
-    fragments?: readonly number[],
-  ): DecodedFrame {
+  private udp(data: Uint8Array, pos: number, end: number, cut: boolean, base: number, fragments?: readonly number[]): Located {
     const available = end - pos;
     // A snapshot length that cuts the header after its length field still tells ports and length.
     if (available < (cut ? 6 : UDP_HEADER_LENGTH)) {
-      return skipped('malformed', `${cut ? 'frame' : 'IP payload'} ends ${available} bytes into the UDP header`);
+      return this.skip(skipped('malformed', `${cut ? 'frame' : 'IP payload'} ends ${available} bytes into the UDP header`));
     }
     const udpLength = u16(data, pos + 4);
-    if (udpLength < UDP_HEADER_LENGTH) return skipped('malformed', `UDP length ${udpLength} is below 8`);
+    if (udpLength < UDP_HEADER_LENGTH) return this.skip(skipped('malformed', `UDP length ${udpLength} is below 8`));
     const truncated = udpLength > available;
-    const datagram: UdpDatagram = {
-      kind: 'udp',
-      ipVersion,
-      src: { ip: src, port: u16(data, pos) },
-      dst: { ip: dst, port: u16(data, pos + 2) },
-      payload: data.subarray(Math.min(pos + UDP_HEADER_LENGTH, end), truncated ? end : pos + udpLength),
-      payloadOffset: base + pos + UDP_HEADER_LENGTH,
-      udpLength,
-      fragments,
-      truncated,
-    };
-    return datagram;
+    const out = this.out;
+    out.found = true;
+    out.srcPort = u16(data, pos);
+    out.dstPort = u16(data, pos + 2);
+    out.data = data;
+    out.start = Math.min(pos + UDP_HEADER_LENGTH, end);
+    out.end = truncated ? end : pos + udpLength;
+    out.payloadOffset = base + pos + UDP_HEADER_LENGTH;
+    out.udpLength = udpLength;
+    out.fragments = fragments;
+    out.truncated = truncated;
+    return out;
   }
 }
 

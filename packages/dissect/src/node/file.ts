@@ -1,6 +1,6 @@
 /**
  * A capture file dissected in two passes, as `tshark -2` does: the first reads the whole
- * file for the links (pairing/links.ts), the second reads it again behind the first and
+ * file for the links (pairing/first-pass.ts), the second reads it again behind the first and
  * writes each frame's record as soon as its links are final. What is held between them
  * is the links of the frames in between (about one request timeout of capture, a few
  * dozen bytes a frame): memory does not grow with the capture's length.
@@ -12,7 +12,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
-import { LinkPass } from '../pairing/links.ts';
+import { FirstPass } from '../pairing/first-pass.ts';
 import type { PacketRecord } from '../record.ts';
 import { RecordMaker } from '../records.ts';
 
@@ -97,7 +97,7 @@ export async function* dissectCaptureFile(
   stats: DissectStats = newStats(),
   chunk = CHUNK,
 ): AsyncGenerator<DissectBatch> {
-  const links = new LinkPass(linkOptions(options), stats);
+  const links = new FirstPass(linkOptions(options), stats);
   const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
   // parser and the reassembler theirs): one buffer serves, instead of a megabyte of
@@ -107,7 +107,7 @@ export async function* dissectCaptureFile(
   /** The second pass's frames read but not rendered yet, from `head`. */
   let behind: (CapturePacket | CaptureError)[] = [];
   let head = 0;
-  const facts = links.facts;
+  const facts = links;
 
   /** Records of the frames whose links are final (all of them once the first pass is done), {@link BATCH} at most. */
   const settle = (all: boolean): PacketRecord[] => {

@@ -86,6 +86,7 @@ export class LiveCaptureError extends Error {
   }
 }
 
+/** What to capture: an interface, a capture filter, and a signal that stops the capture. */
 export interface LiveCaptureOptions {
   /** The interface, as the program names it (`lo`, `eth0`). */
   readonly iface: string;

@@ -70,6 +70,8 @@ export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
     to: 11,
     opcodeAt: OPCODE_AT,
     longer: { to: 15, messages: [{ opcode: 'p' }, { opcode: 'o', length: 15 }] },
+    // Bytes 4–9: the server's IPv4 address and port (little-endian), as the client addressed it.
+    server: { address: 4, port: 8 },
   },
   collected: ['rcon'],
   silence: {

@@ -19,7 +19,14 @@ export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
     return found(direction, pair[direction]);
   },
   // The same header as SA:MP's: a reply echoes the request's bytes 4–10, a ping its nonce too.
-  pairing: { kind: 'echo', from: 4, to: 11, opcodeAt: 10, longer: { to: 15, messages: [{ opcode: 'p' }] } },
+  pairing: {
+    kind: 'echo',
+    from: 4,
+    to: 11,
+    opcodeAt: 10,
+    longer: { to: 15, messages: [{ opcode: 'p' }] },
+    server: { address: 4, port: 8 },
+  },
   silence: { clients: 'possibly >100 players, or throttled' },
 });
 

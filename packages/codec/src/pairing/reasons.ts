@@ -1,0 +1,51 @@
+/**
+ * The words of the pairing layer's verdicts, written once for both pairers: the live one
+ * (pairer.ts), whose events carry them, and the capture one (capture/), whose frame facts
+ * keep a code that the dissector turns into these words when it renders the frame. The
+ * words may change; programs read the codes (`UnmatchedCause`, the facts' `Why`).
+ */
+import { builtInProtocols } from '../protocols/index.ts';
+import { hostPort } from '../grammar/display.ts';
+
+/** Why a request of a message may have gone unanswered, for the messages whose silence means something (`samp.clients`). */
+export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
+  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])),
+);
+
+/** Milliseconds as the reasons write them: whole microseconds, in ms. */
+export const showMs = (ns: number): string => `${Math.trunc(ns / 1000) / 1000} ms`;
+
+/** A request that had no reply when its timeout passed: its message's hint where it has one. */
+export const timedOut = (protocol: string, message: string, timeoutMs: number): string => {
+  const hint = silenceReasons[`${protocol}.${message}`];
+  return hint ? `no reply (${hint})` : `no reply within ${timeoutMs} ms`;
+};
+
+export const ENDED = 'no reply before the input ended';
+
+/** An RCON command with no line yet when a newer command of its conversation came: the lines that follow are the newer one's. */
+export const SUPERSEDED = "no reply before the next command from the same client (the lines that follow are the newer command's)";
+
+export const NO_REQUEST = 'no pending request for this reply';
+export const NO_MINECRAFT_REQUEST = 'no Minecraft query request pending in this conversation';
+export const EXTRA = 'another, different reply to a request already answered';
+export const DROPPED = 'reply to a request dropped by the maxPending limit';
+
+export const rconClosed = (quietMs: number): string => `RCON line after the exchange closed (${quietMs} ms of silence)`;
+
+/** A reply that came `ns` after a request that had timed out. */
+export const late = (ns: number, timeoutMs: number): string => `late reply, ${showMs(ns)} after the request (timeout ${timeoutMs} ms)`;
+
+/** A reply from another address than the one the request went to. */
+export const fromElsewhere = (from: { address: string; port: number }, to: { address: string; port: number }): string =>
+  `reply from ${hostPort(from.address, from.port)}, but the request went to ${hostPort(to.address, to.port)}`;
+
+/**
+ * A reply of another type than its request's (`type` its type byte, `name` what the
+ * protocol calls that type), to a request of message `message`; `geyser`: the request is a
+ * handshake answered already and this is a stat reply, as Geyser sends (GEY: its handshake
+ * case falls through to the stat case).
+ */
+export const otherType = (type: number, name: string | undefined, message: string, geyser: boolean): string =>
+  `a ${name ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')}) to a ${message} request` +
+  (geyser ? ' (Geyser answers a handshake with a token and then a full stat)' : '');

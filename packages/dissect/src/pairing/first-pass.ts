@@ -1,0 +1,303 @@
+/**
+ * The first pass: what pairing needs of each frame, and nothing more. A frame is taken
+ * apart down to its UDP payload as numbers (net/decoder.ts `locate`: offsets, addresses
+ * as words, no string), and the codec's capture pairer (`CapturePairer`: the declared
+ * pairing rules, executed on numbers) reads it in capture time, leaving its facts — how to
+ * read it, its links, why it is unanswered or unmatched — in typed arrays by frame number.
+ *
+ * The renderer (records.ts) reads each frame again once its facts are final, through
+ * {@link FirstPass.read}: what is held between the passes is 16 bytes a frame for about
+ * one request timeout of capture, and the pairer's tables (a few dozen bytes a request
+ * waiting, or an exchange remembered). Beside them, for the few frames that need more: an
+ * RCON request's secrets (its replies may echo them), and exact times of frames whose
+ * resolution is not the capture's first one.
+ */
+import { rconRequest, rconSecrets, textCodec, type Charset, type CodecOptions, type Direction, type QueryLayout } from '@gamequery/codec';
+import {
+  AMBIGUOUS,
+  CapturePairer,
+  DECODED,
+  Endpoints,
+  FINAL,
+  NONE,
+  RESPONSE,
+  TIMED,
+  Why,
+  kindOf,
+  layoutAt,
+  layoutOf,
+  namedOf,
+  whyOf,
+  type PairingCounts,
+  type WhyCode,
+} from '@gamequery/codec/pairing';
+import type { Timestamp, TimeResolution } from '../capture/timestamp.ts';
+import { UdpDecoder } from '../net/decoder.ts';
+import type { FrameInput } from '../net/types.ts';
+
+export interface LinkOptions {
+  readonly charset?: Charset;
+  readonly timeoutMs: number;
+  readonly duplicateWindowMs?: number;
+  readonly tokenLifetimeMs?: number;
+}
+
+/** Counts of what the pairer said. */
+export type LinkStats = PairingCounts;
+
+/** A frame's facts, read for rendering (one object, reused). */
+export interface FrameFacts {
+  /** NONE (not settled: let out early), DECODED (read as `layout`) or RAW (by recognition alone). */
+  kind: number;
+  layout: QueryLayout | undefined;
+  direction: Direction;
+  /** Frame numbers; 0: none. */
+  requestIn: number;
+  responseIn: number;
+  duplicateOf: number;
+  /** A linked reply's request's capture time (its response time is the difference). */
+  requestTime: Timestamp | null;
+  /** Why it is unanswered (a request) or unmatched (a reply); `Why.none` else. */
+  why: WhyCode;
+  /** A near miss: the layout of the request it names. */
+  named: QueryLayout | undefined;
+  /** A late reply: how long after its request, in nanoseconds. */
+  lateNs: number;
+  /** An identical request from the same client to the same server was waiting with this exchange's. */
+  ambiguous: boolean;
+  /** An RCON frame's exchange secrets (the request's password, one its command sets) that its text may echo. */
+  secrets: readonly string[] | undefined;
+}
+
+/** An RCON request's secrets, and what they look like in its charset. */
+interface Secrets {
+  readonly secrets: readonly string[];
+  readonly needles: readonly (Uint8Array | undefined)[];
+}
+
+const NS = 1e9;
+
+export class FirstPass {
+  readonly pairer: CapturePairer;
+  readonly stats: LinkStats;
+  readonly #udp = new UdpDecoder();
+  readonly #ends = new Endpoints();
+  readonly #codec: CodecOptions;
+  /** The first timestamped frame's time: times are nanoseconds after it. */
+  #originSeconds = 0;
+  #originResolution: TimeResolution | undefined;
+  /** Nanoseconds per tick of the origin's resolution (NaN where not a whole number). */
+  #factor = Number.NaN;
+  #last = 0;
+  /** Exact times of frames whose resolution is not the origin's, and of linked replies' requests that have one. */
+  readonly #odd = new Map<number, Timestamp>();
+  readonly #oddRequest = new Map<number, Timestamp>();
+  /** RCON requests' secrets, while a reply may still name them. */
+  readonly #rcon = new Map<number, Secrets>();
+  /** Frames whose text may echo their exchange's secrets. */
+  readonly #secrets = new Map<number, readonly string[]>();
+  readonly #out: FrameFacts = {
+    kind: NONE,
+    layout: undefined,
+    direction: 'request',
+    requestIn: 0,
+    responseIn: 0,
+    duplicateOf: 0,
+    requestTime: null,
+    why: Why.none,
+    named: undefined,
+    lateNs: 0,
+    ambiguous: false,
+    secrets: undefined,
+  };
+
+  /** `stats`: where the pairer's verdicts are counted (the dissector's stats). */
+  constructor(options: LinkOptions, stats?: LinkStats) {
+    this.#codec = options.charset ? { charset: options.charset } : {};
+    this.pairer = new CapturePairer(
+      {
+        timeoutMs: options.timeoutMs,
+        ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
+        ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
+        ...(options.charset ? { charset: options.charset } : {}),
+        forget: (frame) => this.#rcon.delete(frame),
+      },
+      stats,
+    );
+    this.stats = this.pairer.counts;
+  }
+
+  /** The oldest frame whose facts are kept, the one after the newest, and how many. */
+  get first(): number {
+    return this.pairer.facts.first;
+  }
+
+  get next(): number {
+    return this.pairer.facts.next;
+  }
+
+  get size(): number {
+    return this.pairer.facts.size;
+  }
+
+  isFinal(frame: number): boolean {
+    return this.pairer.facts.isFinal(frame);
+  }
+
+  /** Takes one captured frame. */
+  push(frame: FrameInput): void {
+    const at = this.#udp.locate(frame);
+    const timed = frame.timestamp !== null;
+    const time = this.#time(frame.index, frame.timestamp);
+    this.pairer.settled.length = 0;
+    if (!at.found) {
+      this.pairer.other(frame.index, time, timed);
+      return;
+    }
+    this.#ends.read(at.addresses, at.ipVersion === 6, at.srcAt, at.dstAt, at.srcPort, at.dstPort);
+    this.#take(frame.index, time, timed, at.data.subarray(at.start, at.end), at.truncated);
+  }
+
+  /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
+  pushPayload(index: number, payload: Uint8Array): void {
+    this.pairer.settled.length = 0;
+    this.#ends.none();
+    this.#take(index, this.#last, false, payload, false);
+  }
+
+  /** Ends the time of a live input that went quiet: what `now` (ns since the first frame) has passed is settled. */
+  tick(now: number): void {
+    this.pairer.settled.length = 0;
+    this.pairer.expire(now, true);
+  }
+
+  /** Nanoseconds since the first frame of the live input's clock, `ms` of wall time after its last frame. */
+  after(ms: number): number {
+    return this.#last + ms * 1e6;
+  }
+
+  /** The input ended: pending requests are unanswered, every frame is final. */
+  finish(): void {
+    this.#udp.finish();
+    this.pairer.settled.length = 0;
+    this.pairer.flush();
+  }
+
+  #take(frame: number, time: number, timed: boolean, payload: Uint8Array, truncated: boolean): void {
+    const pairer = this.pairer;
+    const facts = pairer.facts;
+    pairer.datagram(frame, time, timed, payload, truncated, this.#ends);
+    const info = facts.info(frame);
+    if (kindOf(info) !== DECODED) return;
+    if (info & RESPONSE) {
+      const why = whyOf(info);
+      // A late reply keeps how late it was (the pairer left its request's time).
+      if (why === Why.late) facts.setTime(frame, time - facts.time(frame));
+      const request = facts.link(frame);
+      if (info & TIMED && this.#odd.size) {
+        const t = this.#odd.get(request);
+        if (t) this.#oddRequest.set(frame, t);
+      }
+      if (request && this.#rcon.size) this.#echoes(frame, request, payload);
+    } else if (layoutAt(layoutOf(info)) === rconRequest) {
+      this.#rconRequest(frame, payload);
+    }
+  }
+
+  /** An RCON request: its secrets, for its replies; and its own frame's, if its command holds its password. */
+  #rconRequest(frame: number, payload: Uint8Array): void {
+    let value: { password?: string; command?: string };
+    try {
+      value = rconRequest.decode(payload, this.#codec).value;
+    } catch {
+      return; // cut short: its replies pair with what it has, and the password node masks what there is
+    }
+    const secrets = rconSecrets(value);
+    if (!secrets.length) return;
+    const text = textCodec(this.#codec.charset ?? 'windows-1252');
+    this.#rcon.set(frame, { secrets, needles: secrets.map((x) => text.encode(x)) });
+    if (value.password && value.command?.includes(value.password)) this.#secrets.set(frame, secrets);
+  }
+
+  /** A reply naming an RCON request: its secrets go with it where its bytes may hold one (a secret the charset cannot write: always). */
+  #echoes(frame: number, request: number, payload: Uint8Array): void {
+    const s = this.#rcon.get(request);
+    if (s && s.needles.some((n) => !n || holds(payload, n))) this.#secrets.set(frame, s.secrets);
+  }
+
+  /** Capture time in nanoseconds after the first frame; a frame without one (a hex dump) takes the last. */
+  #time(index: number, t: Timestamp | null): number {
+    if (!t) return this.#last;
+    if (this.#originResolution === undefined) {
+      this.#originSeconds = t.seconds;
+      this.#originResolution = t.resolution;
+      const tps = t.resolution.ticksPerSecond;
+      this.#factor = tps <= NS && NS % tps === 0 ? NS / tps : Number.NaN;
+    }
+    const seconds = (t.seconds - this.#originSeconds) * NS;
+    if (t.resolution === this.#originResolution && this.#factor === this.#factor) return (this.#last = seconds + t.ticks * this.#factor);
+    this.#odd.set(index, t);
+    return (this.#last = seconds + (t.ticks * NS) / t.resolution.ticksPerSecond);
+  }
+
+  /** The facts of frame `frame` (held: between `first` and `next`), valid until the next call. */
+  read(frame: number): FrameFacts {
+    const facts = this.pairer.facts;
+    const info = facts.info(frame);
+    const o = this.#out;
+    const final = (info & FINAL) !== 0;
+    o.kind = final ? kindOf(info) : NONE;
+    o.layout = o.kind === DECODED ? layoutAt(layoutOf(info)) : undefined;
+    const response = (info & RESPONSE) !== 0;
+    o.direction = response ? 'response' : 'request';
+    const link = o.kind === DECODED ? facts.link(frame) : 0;
+    const why = o.kind === DECODED ? whyOf(info) : Why.none;
+    o.requestIn = response ? link : 0;
+    o.responseIn = response ? 0 : link;
+    o.duplicateOf = why === Why.duplicate ? facts.time(frame) : 0;
+    o.why = why === Why.duplicate ? Why.none : why;
+    o.requestTime = final && info & TIMED ? this.#requestTime(frame, facts.time(frame)) : null;
+    const named = namedOf(info);
+    o.named = why >= Why.noRequest && named ? layoutAt(named) : undefined;
+    o.lateNs = why === Why.late ? facts.time(frame) : 0;
+    o.ambiguous = (info & AMBIGUOUS) !== 0;
+    o.secrets = this.#secrets.size ? this.#secrets.get(frame) : undefined;
+    return o;
+  }
+
+  /** The oldest frame's facts, which leave (valid until the next call). */
+  shift(): FrameFacts {
+    const facts = this.pairer.facts;
+    const frame = facts.first;
+    const o = this.read(frame);
+    this.release(frame);
+    facts.shift();
+    return o;
+  }
+
+  /** What is kept beside the facts of frame `frame`, which has been rendered. */
+  release(frame: number): void {
+    if (this.#secrets.size) this.#secrets.delete(frame);
+    if (this.#odd.size) this.#odd.delete(frame);
+    if (this.#oddRequest.size) this.#oddRequest.delete(frame);
+  }
+
+  /** A request's time, from its nanoseconds after the origin (exact at the origin's resolution), or as kept. */
+  #requestTime(frame: number, ns: number): Timestamp {
+    const odd = this.#oddRequest.get(frame);
+    if (odd) return odd;
+    const whole = Math.floor(ns / NS);
+    return { seconds: this.#originSeconds + whole, ticks: (ns - whole * NS) / this.#factor, resolution: this.#originResolution! };
+  }
+}
+
+/** Whether `bytes` holds `needle` (a few dozen bytes in a datagram: a plain scan). */
+function holds(bytes: Uint8Array, needle: Uint8Array): boolean {
+  const n = needle.length;
+  if (n === 0) return false;
+  outer: for (let i = 0, last = bytes.length - n; i <= last; i++) {
+    for (let k = 0; k < n; k++) if (bytes[i + k] !== needle[k]) continue outer;
+    return true;
+  }
+  return false;
+}
