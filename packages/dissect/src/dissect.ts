@@ -188,6 +188,7 @@ export class Dissector {
     this.#maxQueue = options.maxQueue ?? Infinity;
     this.#maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
     this.#settled = options.order === 'settled';
+    this.#first.pairer.tracksSettled = this.#settled;
   }
 
   /** Takes one captured frame; returns the records now complete. */
@@ -326,13 +327,48 @@ export async function* dissectCaptureBatches(
     }
     return { packets };
   };
-  for await (const chunk of source) {
+  for await (const chunk of options.idleMs ? idling(source, options.idleMs) : source) {
+    if (typeof chunk === 'number') {
+      // Nothing came for a while: the clock moves on by as much.
+      const packets = dissector.tick(chunk);
+      if (packets.length) yield { packets };
+      continue;
+    }
     const batch = take(parser.push(chunk));
     if (batch.packets.length || batch.error) yield batch;
     if (batch.error) return;
   }
   const last = take(parser.finish());
   yield last.error ? last : { packets: [...last.packets, ...dissector.finish()] };
+}
+
+/**
+ * The source's chunks, and between them, whenever it gives nothing for `ms` of wall time,
+ * the wall time since its last chunk (a number): a live input's clock while it is quiet.
+ */
+async function* idling(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, ms: number): AsyncGenerator<Uint8Array | number> {
+  const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  let last = Date.now();
+  let next = Promise.resolve(it.next());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    for (;;) {
+      const quiet = new Promise<'quiet'>((resolve) => (timer = setTimeout(resolve, ms, 'quiet')));
+      const r = await Promise.race([next, quiet]);
+      clearTimeout(timer);
+      if (r === 'quiet') {
+        yield Date.now() - last;
+        continue;
+      }
+      if (r.done) return;
+      last = Date.now();
+      next = Promise.resolve(it.next());
+      yield r.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    await it.return?.();
+  }
 }
 
 /**

@@ -47,6 +47,7 @@ export { filterFields, type FilterField, type FilterType } from './filter/fields
 export { editDistance } from './filter/suggest.ts';
 export { captureStart } from './start.ts';
 export { packetSummary, writePacketSummary, summaryColumns, pairingNotes, type SummaryColumns } from './render/summary.ts';
+export { FirstPassStats, captureStats, type CaptureStats } from './stats/first-pass.ts';
 export { ServerStats, type ServerCounts, type ServerReport, type StatsReport, type RttSummary } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
 export { renderStatsTable } from './render/stats.ts';

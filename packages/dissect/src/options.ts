@@ -44,6 +44,13 @@ export interface DissectOptions {
    * the requests still waiting. Frame numbers still say the capture's order.
    */
   readonly order?: 'capture' | 'settled';
+  /**
+   * One pass only: when the input gives nothing for this long (ms of wall time), the capture
+   * clock moves on by the wall time since its last chunk, again every as long: a live
+   * input's unanswered requests time out, and come out, though nothing more arrives.
+   * Default: off (the clock is the frames' alone).
+   */
+  readonly idleMs?: number;
   readonly capture?: CaptureReaderOptions;
   /**
    * Two passes over a file (`dissectCaptureFile`) only: the caller writes a batch's

@@ -212,23 +212,11 @@ export class RecordMaker {
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
   #raw(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): Packet | undefined {
-    const payload = udp.payload;
-    const hint = this.#decodeAsHint(udp) ?? {};
-    if (!hint.protocol && !signatureOf(payload)) {
-      // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
-      const shape = minecraftReplyShape(payload);
-      return shape
-        ? this.#record(frame, timestamp, udp, frameBytes, 'mcquery', 'response', mcqueryMessages[shape].response, REQUEST_NOT_SEEN)
-        : undefined;
-    }
-    const r = recognizeOrError(payload, hint, this.#codec);
-    if (!(r instanceof CodecError)) {
-      // A Minecraft reply the pairer could not pair has no request in the input.
-      const alone = r.protocol === 'mcquery' && r.direction === 'response' ? REQUEST_NOT_SEEN : undefined;
-      return this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, alone);
-    }
-    const protocol = hint.protocol ?? claimedBy(payload);
-    return protocol ? this.#unknown(frame, timestamp, udp, frameBytes, protocol, r) : undefined;
+    const r = rawRecognition(udp.payload, this.#decodeAsHint(udp) ?? {}, this.#codec);
+    if (!r) return undefined;
+    return r.layout
+      ? this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, r.warning)
+      : this.#unknown(frame, timestamp, udp, frameBytes, r.protocol, r.error!);
   }
 
   #decodeAsHint(udp: UdpDatagram): PacketHint | undefined {
@@ -389,6 +377,33 @@ export class RecordMaker {
     }
     return best;
   }
+}
+
+/**
+ * What a datagram the pairer could not use is, by its bytes alone (and a Decode As hint):
+ * a message of a layout (with the warning of a Minecraft reply whose request is not in the
+ * input), a protocol's datagram that is no message of it (its error), or nothing of ours.
+ */
+export function rawRecognition(
+  payload: Uint8Array,
+  hint: PacketHint,
+  codec: CodecOptions,
+): { protocol: Protocol; direction: Direction | 'either'; layout?: QueryLayout; warning?: DecodeWarning; error?: CodecError } | undefined {
+  if (!hint.protocol && !signatureOf(payload)) {
+    // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
+    const shape = minecraftReplyShape(payload);
+    return shape
+      ? { protocol: 'mcquery', direction: 'response', layout: mcqueryMessages[shape].response, warning: REQUEST_NOT_SEEN }
+      : undefined;
+  }
+  const r = recognizeOrError(payload, hint, codec);
+  if (!(r instanceof CodecError)) {
+    // A Minecraft reply the pairer could not pair has no request in the input.
+    const alone = r.protocol === 'mcquery' && r.direction === 'response' ? REQUEST_NOT_SEEN : undefined;
+    return { protocol: r.protocol, direction: r.direction, layout: r.layout, ...(alone ? { warning: alone } : {}) };
+  }
+  const protocol = hint.protocol ?? claimedBy(payload);
+  return protocol ? { protocol, direction: 'either', error: r } : undefined;
 }
 
 /**

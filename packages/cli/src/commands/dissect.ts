@@ -9,7 +9,9 @@ import { Command, Option } from 'commander';
 import { ByteSink, charsetChoices, escapeControls, type Charset, type Protocol } from '@gamequery/codec';
 import {
   Dissector,
+  FirstPassStats,
   NotAHexDumpError,
+  captureStats,
   dissectCaptureBatches,
   dissectHexDumpStream,
   newStats,
@@ -22,7 +24,7 @@ import {
   type PacketRecord,
   type RenderOptions,
 } from '@gamequery/dissect';
-import { InputError, dissectCaptureFile, inputName, openInput } from '@gamequery/dissect/node';
+import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
 import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
 import { captureStart, writePacketSummary } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
@@ -43,6 +45,7 @@ interface Opts extends ViewOpts, LiveOpts {
   colour?: boolean;
   jobs?: number;
   count?: number;
+  lineBuffered?: boolean;
 }
 
 export function dissectCommand(): Command {
@@ -69,6 +72,7 @@ export function dissectCommand(): Command {
     )
     .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
     .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
+    .option('-l, --line-buffered', 'flush the output after each packet, like tshark -l (a pipe or -i is flushed after each read anyway)')
     .addOption(
       new Option(
         '--charset <name>',
@@ -120,7 +124,7 @@ export function dissectCommand(): Command {
         fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
-      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, opts.interface !== undefined);
+      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, !!opts.lineBuffered);
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {
           title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`,
@@ -135,22 +139,48 @@ export function dissectCommand(): Command {
       // -i: a live capture, read once as a pipe is (live.ts).
       const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
       const input = live?.input ?? (await openInput(file));
+      const progress = new Progress(live === undefined);
+      if (input.kind !== 'text' && opts.quiet && opts.stat.includes('stats') && !filter && !opts.protocol) {
+        // Statistics alone: the first pass counts them; no frame is read twice, none is held.
+        const stats = newStats();
+        const pass = new FirstPassStats(options, stats);
+        out.stats = stats;
+        const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
+        try {
+          const { report, error } = await captureStats(source, options, pass, () => progress.tick(stats));
+          out.tap.use(report);
+          if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
+        } catch (e) {
+          if (!(e instanceof InputError && e.info.code === 'bad-gzip')) throw e;
+          out.tap.use(pass.report());
+          out.error({ type: 'InputError', code: e.info.code, message: e.message });
+        } finally {
+          progress.done();
+        }
+        out.end(stats);
+        await live?.end(stats);
+        return;
+      }
       let batches: AsyncIterable<DissectBatch | HexBatch>;
       let stats: DissectStats;
       if (input.kind === 'capture-file') {
         // Each batch is written before the next is asked for: its buffers can be reused.
         stats = newStats();
         batches = dissectCaptureFile(input.path, { ...options, reuseBuffers: true }, stats);
+      } else if (input.kind === 'capture') {
+        // Read once, as it comes (a pipe, -i): each record as soon as its exchange settles, and
+        // while the input is quiet the clock moves on in wall time, so that an unanswered request comes out.
+        const streamed: DissectOptions = { ...options, order: 'settled', idleMs: IDLE_MS };
+        const dissector = new Dissector(streamed);
+        stats = dissector.stats;
+        batches = dissectCaptureBatches(input.chunks, streamed, dissector);
+        out.watch();
       } else {
         const dissector = new Dissector(options);
         stats = dissector.stats;
-        batches =
-          input.kind === 'capture'
-            ? dissectCaptureBatches(input.chunks, options, dissector)
-            : dissectHexDumpStream(input.chunks, options, dissector);
+        batches = dissectHexDumpStream(input.chunks, options, dissector);
       }
       out.stats = stats;
-      const progress = new Progress(live === undefined);
       try {
         let left = opts.count ?? Infinity;
         reading: for await (const batch of batches) {
@@ -186,6 +216,9 @@ export function dissectCommand(): Command {
 /** The output buffer: flushed from 64 KiB, so most lines fit before it must grow. */
 const SINK_BYTES = 1 << 17;
 
+/** A streamed input quiet this long (ms) moves the capture clock on by the wall time since its last chunk. */
+const IDLE_MS = 250;
+
 /**
  * Where the packets go, as they come. Every format is written as bytes into one buffer (no
  * string per packet: a capture of millions of packets is mostly tree text or JSON written by
@@ -203,8 +236,8 @@ class Output {
   get sink(): ByteSink {
     return this.#sink;
   }
-  /** On a terminal or from a live capture: a flush is queued for when the batch being written is done. */
-  readonly #watched: boolean;
+  /** On a terminal, or reading a pipe or a live capture: a flush is queued for when the batch being written is done. */
+  #watched: boolean;
   #queued = false;
   full = false;
   readonly format: 'text' | 'json' | 'ndjson' | 'html';
@@ -219,12 +252,18 @@ class Output {
     readonly render: RenderOptions,
     readonly tap: StatsTap,
     readonly quiet: boolean,
-    live = false,
+    /** -l: flushed after each packet. */
+    readonly lineBuffered = false,
   ) {
-    this.#watched = !!process.stdout.isTTY || live;
+    this.#watched = !!process.stdout.isTTY;
     this.format = view === 'summary' || view === 'tree' ? 'text' : view;
     this.#summary = view === 'summary';
     if (this.format === 'json') this.#text('{\n"packets": [\n');
+  }
+
+  /** The input comes as it is made (a pipe, -i): what is written is handed over after each batch. */
+  watch(): void {
+    this.#watched = true;
   }
 
   packet(p: PacketRecord): void {
@@ -242,7 +281,7 @@ class Output {
       writePacketLine(p, this.#sink, this.render);
       if (this.format === 'ndjson') this.#sink.ascii('\n');
     }
-    if (this.#sink.at >= 1 << 16) this.#flush();
+    if (this.#sink.at >= 1 << 16 || this.lineBuffered) this.#flush();
     else if (this.#watched && !this.#queued) {
       // Runs once the caller's synchronous loop over the batch ends (at its next await).
       this.#queued = true;

@@ -90,6 +90,8 @@ export function displayFilter(o: ViewOpts): DisplayFilter | undefined {
 /** `-z stats`: fed every packet shown, reported at the end. */
 export class StatsTap {
   readonly #stats: ServerStats | undefined;
+  /** The report taken without records (in the first pass), when it was. */
+  #report: StatsReport | undefined;
   constructor(o: ViewOpts) {
     this.#stats = o.stat.includes('stats') ? new ServerStats() : undefined;
   }
@@ -102,8 +104,13 @@ export class StatsTap {
     this.#stats?.add(p);
   }
 
+  /** The statistics were taken in the first pass: this is their report. */
+  use(report: StatsReport): void {
+    this.#report = report;
+  }
+
   report(): StatsReport | undefined {
-    return this.#stats?.report();
+    return this.#report ?? this.#stats?.report();
   }
 
   /** The report as text lines (a heading and the table), or nothing without -z stats. */

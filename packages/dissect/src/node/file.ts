@@ -86,6 +86,25 @@ class Reader {
 }
 
 /**
+ * A file's bytes in order, a chunk at a time, for a caller that keeps nothing of a chunk
+ * past the next (one buffer is read into again and again: `captureStats`).
+ */
+export function* fileChunks(path: string, chunk = CHUNK): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(chunk);
+    for (let position = 0; ;) {
+      const n = readSync(fd, buf, 0, chunk, position);
+      if (n === 0) return;
+      position += n;
+      yield new Uint8Array(buf.buffer, buf.byteOffset, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Dissects a pcap or pcapng file in two passes: yields the packets each chunk of the
  * first pass settled, in frame order, and, if the file is damaged, every intact packet
  * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many

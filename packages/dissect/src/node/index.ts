@@ -3,7 +3,7 @@
  * (reading it twice), an input opened by what its first bytes are, and a live capture run by
  * dumpcap or tcpdump.
  */
-export { dissectCaptureFile } from './file.ts';
+export { dissectCaptureFile, fileChunks } from './file.ts';
 export { openInput, inputName, InputError, type InputErrorCode, type OpenedInput } from './input.ts';
 export {
   openLiveCapture,

@@ -32,7 +32,7 @@ import {
   type WhyCode,
 } from '@gamequery/codec/pairing';
 import type { Timestamp, TimeResolution } from '../capture/timestamp.ts';
-import { UdpDecoder } from '../net/decoder.ts';
+import { UdpDecoder, type Located } from '../net/decoder.ts';
 import type { FrameInput } from '../net/types.ts';
 
 export interface LinkOptions {
@@ -76,12 +76,17 @@ interface Secrets {
 }
 
 const NS = 1e9;
+const EMPTY = new Uint8Array(0);
 
 export class FirstPass {
   readonly pairer: CapturePairer;
   readonly stats: LinkStats;
   readonly #udp = new UdpDecoder();
   readonly #ends = new Endpoints();
+  /** The last frame's UDP datagram as numbers, its payload and time (for statistics taken in this pass). */
+  located: Located | undefined;
+  payload: Uint8Array = EMPTY;
+  time = 0;
   readonly #codec: CodecOptions;
   /** The first timestamped frame's time: times are nanoseconds after it. */
   #originSeconds = 0;
@@ -144,18 +149,23 @@ export class FirstPass {
     return this.pairer.facts.isFinal(frame);
   }
 
+  /** The last frame's endpoints, as numbers. */
+  get endpoints(): Endpoints {
+    return this.#ends;
+  }
+
   /** Takes one captured frame. */
   push(frame: FrameInput): void {
-    const at = this.#udp.locate(frame);
+    const at = (this.located = this.#udp.locate(frame));
     const timed = frame.timestamp !== null;
-    const time = this.#time(frame.index, frame.timestamp);
+    const time = (this.time = this.#time(frame.index, frame.timestamp));
     this.pairer.settled.length = 0;
     if (!at.found) {
       this.pairer.other(frame.index, time, timed);
       return;
     }
     this.#ends.read(at.addresses, at.ipVersion === 6, at.srcAt, at.dstAt, at.srcPort, at.dstPort);
-    this.#take(frame.index, time, timed, at.data.subarray(at.start, at.end), at.truncated);
+    this.#take(frame.index, time, timed, (this.payload = at.data.subarray(at.start, at.end)), at.truncated);
   }
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
@@ -181,6 +191,8 @@ export class FirstPass {
     this.#udp.finish();
     this.pairer.settled.length = 0;
     this.pairer.flush();
+    // Every reply has been read: no more secrets to look for.
+    this.#rcon.clear();
   }
 
   #take(frame: number, time: number, timed: boolean, payload: Uint8Array, truncated: boolean): void {
@@ -273,6 +285,13 @@ export class FirstPass {
     this.release(frame);
     facts.shift();
     return o;
+  }
+
+  /** The oldest frame's facts leave unread (statistics taken in this pass need nothing more of it). */
+  drop(): void {
+    const facts = this.pairer.facts;
+    this.release(facts.first);
+    facts.shift();
   }
 
   /** What is kept beside the facts of frame `frame`, which has been rendered. */

@@ -15,13 +15,14 @@ import type { PacketRecord } from '../record.ts';
 import { RttDigest } from './digest.ts';
 
 /** Fields that state a server's player count and its name, by protocol (a Minecraft basic stat says both). */
-const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
-const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
+export const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
+export const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
 
 /** Requests per server remembered as timed (see ServerState.timed). */
 const TIMED = 64;
 
-interface ServerState {
+/** What is counted of one server (a record's, or the first pass's: see stats/first-pass.ts). */
+export interface ServerState {
   readonly ip: string;
   readonly port: number;
   readonly protocol: Protocol;
@@ -42,6 +43,25 @@ interface ServerState {
   players: number | null;
   hostname: string | null;
 }
+
+/** A server's state with nothing counted yet. */
+export const newServerState = (ip: string, port: number, protocol: Protocol): ServerState => ({
+  ip,
+  port,
+  protocol,
+  requests: new Map(),
+  replies: 0,
+  answered: 0,
+  unanswered: 0,
+  duplicates: 0,
+  late: 0,
+  unmatched: 0,
+  malformed: 0,
+  rtt: new RttDigest(),
+  timed: new Set(),
+  players: null,
+  hostname: null,
+});
 
 /** Round-trip times in milliseconds; null where there were none. */
 export interface RttSummary {
@@ -138,44 +158,28 @@ export class ServerStats {
   #server(e: Endpoint, protocol: Protocol): ServerState {
     const key = `${protocol} ${e.ip} ${e.port}`;
     let s = this.#servers.get(key);
-    if (!s) {
-      s = {
-        ip: e.ip,
-        port: e.port,
-        protocol,
-        requests: new Map(),
-        replies: 0,
-        answered: 0,
-        unanswered: 0,
-        duplicates: 0,
-        late: 0,
-        unmatched: 0,
-        malformed: 0,
-        rtt: new RttDigest(),
-        timed: new Set(),
-        players: null,
-        hostname: null,
-      };
-      this.#servers.set(key, s);
-    }
+    if (!s) this.#servers.set(key, (s = newServerState(e.ip, e.port, protocol)));
     return s;
   }
 
   report(): StatsReport {
-    const states = [...this.#servers.values()].sort(
-      (a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port,
-    );
-    const servers = states.map((s): ServerReport => ({
-      server: { ip: s.ip, port: s.port },
-      protocol: s.protocol,
-      ...counts([s], s.rtt),
-      players: s.players,
-      hostname: s.hostname,
-    }));
-    const all = new RttDigest();
-    for (const s of states) all.merge(s.rtt);
-    return { servers, totals: { servers: states.length, packets: this.#packets, ...counts(states, all) } };
+    return reportOf(this.#servers.values(), this.#packets);
   }
+}
+
+/** The report of the servers' states: each server, by protocol then address and port, and the totals. */
+export function reportOf(all: Iterable<ServerState>, packets: number): StatsReport {
+  const states = [...all].sort((a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port);
+  const servers = states.map((s): ServerReport => ({
+    server: { ip: s.ip, port: s.port },
+    protocol: s.protocol,
+    ...counts([s], s.rtt),
+    players: s.players,
+    hostname: s.hostname,
+  }));
+  const rtt = new RttDigest();
+  for (const s of states) rtt.merge(s.rtt);
+  return { servers, totals: { servers: states.length, packets, ...counts(states, rtt) } };
 }
 
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {

@@ -20,7 +20,7 @@ export const PAGE = 1 << PAGE_BITS;
 export const PAGE_MASK = PAGE - 1;
 
 export class Rows {
-  /** 32-bit words per row (even). */
+  /** 32-bit words per row (even where a row holds doubles). */
   readonly stride: number;
   #words: Uint32Array[] = [];
   #doubles: Float64Array[] = [];
@@ -28,8 +28,9 @@ export class Rows {
   #base = 0;
   #spare: ArrayBuffer | undefined;
 
-  constructor(words: number) {
-    this.stride = words + (words & 1);
+  /** `doubles`: a row holds doubles, so its words start at an even word (`words` rounds up to even). */
+  constructor(words: number, doubles = true) {
+    this.stride = doubles ? words + (words & 1) : words;
   }
 
   /** Makes room for row `i` (at or above every row asked for before, in ring use). */

@@ -5,8 +5,8 @@
  *
  *   time  f64   a request: its own capture time; a linked or late reply: its request's;
  *               a duplicate: the frame it repeats. Nanoseconds since the first frame.
- *   link  u32   a request: its first reply (or, while it waits, the next request waiting
- *               under the same key); a reply: its request. 0: none.
+ *   link  u32   a request: its first reply (while it waits, the entry of the key it waits
+ *               under); a reply: its request. 0: none.
  *   info  u32   bits 0–1 kind, 2 response, 3 final, 4 ambiguous, 5 has time, 6 waiting,
  *               7 timed by its request, 8–15 layout, 16–23 why (unanswered or unmatched),
  *               24–31 the layout of the request a near miss names. While a request waits,

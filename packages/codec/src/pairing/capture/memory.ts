@@ -4,23 +4,36 @@
  * frames of its replies (so that a copy is told from another reply). Kept in finish order
  * and let go in that order, which is deadline order: the deadline is a fixed time after the
  * finish (after the request's timeout, for one unanswered). A key may be remembered more
- * than once (a client port reused): `newest` gives the latest, `older` the one before.
+ * than once (a client port reused): `newest` gives the latest, `older` the one before; the
+ * key is filed once, naming its newest exchange, each exchange the one before it.
  *
  * And a handshake's token, for its lifetime: the session id it was issued to, under the
  * conversation and the token.
  */
+import { Rows } from './columns.ts';
 import { FIELDS, KeyTable } from './table.ts';
 import { Fifo } from './queue.ts';
 
 export const ANSWERED = 1;
 export const UNANSWERED = 2;
 
+/**
+ * Keys remembered: the newest exchange under each (unique keys: a client port reused a
+ * thousand times is one key, not a bucket a thousand entries long).
+ */
+const NEWEST = FIELDS;
 /** An exchange's row: request frame, info (layout, outcome << 8, collects << 10), replies (first, count), time. */
-const REQUEST = FIELDS;
-const INFO = FIELDS + 1;
-const FIRST_REPLY = FIELDS + 2;
-const REPLIES = FIELDS + 3;
-const TIME = FIELDS + 5 + ((FIELDS + 5) & 1);
+const REQUEST = 0;
+const INFO = 1;
+const FIRST_REPLY = 2;
+const REPLIES = 3;
+/** The exchange remembered before it under the same key (its row and that row's use then), its own use, its key. */
+const OLDER = 4;
+const OLDER_USE = 5;
+const USE = 6;
+const KEY = 7;
+const TIME = 8;
+const NONE = 0xffffffff;
 
 /** A remembered reply's row: its hash's halves and its frame. */
 const REPLY_LO = 0;
@@ -28,10 +41,16 @@ const REPLY_HI = 1;
 const REPLY_FRAME = 2;
 
 export class ExchangeMemory {
-  readonly #table = new KeyTable(TIME - FIELDS + 2);
+  readonly #keys = new KeyTable(1);
+  /** Exchanges' rows, reused (a free list); a row's `use` counts its fillings, so a stale `older` is told. */
+  readonly #rows = new Rows(10);
+  #free = NONE;
+  #top = 0;
+  #uses = 0;
+  #size = 0;
   /** Entries in finish order. */
-  readonly #queue = new Fifo(1);
-  readonly #replies = new Fifo(3);
+  readonly #queue = new Fifo(1, false);
+  readonly #replies = new Fifo(3, false);
   /** How many replies were ever queued, and how many let go (the number of the front one). */
   #repliesAt = 0;
   #repliesFirst = 0;
@@ -46,11 +65,11 @@ export class ExchangeMemory {
   ) {}
 
   get size(): number {
-    return this.#table.size;
+    return this.#size;
   }
 
   get bytes(): number {
-    return this.#table.bytes + this.#queue.bytes + this.#replies.bytes;
+    return this.#keys.bytes + this.#rows.bytes + this.#queue.bytes + this.#replies.bytes;
   }
 
   /** The time before which nothing is let go. */
@@ -61,7 +80,7 @@ export class ExchangeMemory {
   /**
    * Remembers request `frame` (layout number `layout`) under the key, ended `outcome` at
    * `time` (unanswered: the request's own time), with its replies as (hash lo, hash hi,
-   * frame) triples in `replies` from `from`, `count` of them.
+   * frame) triples in `replies`, `count` of them.
    */
   remember(
     lo: number,
@@ -74,14 +93,26 @@ export class ExchangeMemory {
     replies: readonly number[] | undefined,
     count: number,
   ): void {
-    const table = this.#table;
-    const e = table.add(lo, hi);
-    const rows = table.rows;
+    const rows = this.#rows;
+    let e = this.#free;
+    if (e !== NONE) this.#free = rows.u(e, OLDER);
+    else rows.reserve((e = this.#top++));
+    let k = this.#keys.find(lo, hi);
+    let older = NONE;
+    if (k < 0) k = this.#keys.add(lo, hi);
+    else older = this.#keys.rows.u(k, NEWEST);
+    this.#keys.rows.setU(k, NEWEST, e);
+    this.#size++;
+    this.#uses = (this.#uses + 1) >>> 0;
     rows.setU(e, REQUEST, frame);
     rows.setU(e, INFO, layout | (outcome << 8) | ((collects ? 1 : 0) << 10));
     rows.setF(e, TIME, time);
     rows.setU(e, FIRST_REPLY, this.#repliesAt);
     rows.setU(e, REPLIES, count);
+    rows.setU(e, OLDER, older);
+    rows.setU(e, OLDER_USE, older === NONE ? 0 : rows.u(older, USE));
+    rows.setU(e, USE, this.#uses);
+    rows.setU(e, KEY, k);
     for (let i = 0; i < count * 3; i += 3) {
       const at = this.#replies.push();
       const r = this.#replies.rows;
@@ -94,39 +125,42 @@ export class ExchangeMemory {
     if (this.#queue.size === 1) this.#next = this.#until(e);
   }
 
-  /** The newest entry under the key, or -1; `older` the one remembered before `e` under it. */
+  /** The newest entry under the key, or -1; `older` the one remembered before `e` under it, if it is still remembered. */
   newest(lo: number, hi: number): number {
-    return this.#table.find(lo, hi);
+    const k = this.#keys.find(lo, hi);
+    return k < 0 ? -1 : this.#keys.rows.u(k, NEWEST);
   }
 
   older(e: number): number {
-    return this.#table.older(e);
+    const rows = this.#rows;
+    const o = rows.u(e, OLDER);
+    return o !== NONE && rows.u(o, USE) === rows.u(e, OLDER_USE) ? o : -1;
   }
 
   request(e: number): number {
-    return this.#table.rows.u(e, REQUEST);
+    return this.#rows.u(e, REQUEST);
   }
 
   layout(e: number): number {
-    return this.#table.rows.u(e, INFO) & 0xff;
+    return this.#rows.u(e, INFO) & 0xff;
   }
 
   outcome(e: number): number {
-    return (this.#table.rows.u(e, INFO) >>> 8) & 3;
+    return (this.#rows.u(e, INFO) >>> 8) & 3;
   }
 
   collects(e: number): boolean {
-    return ((this.#table.rows.u(e, INFO) >>> 10) & 1) === 1;
+    return ((this.#rows.u(e, INFO) >>> 10) & 1) === 1;
   }
 
   /** Unanswered: the request's time; answered: when it ended. */
   time(e: number): number {
-    return this.#table.rows.f(e, TIME);
+    return this.#rows.f(e, TIME);
   }
 
   /** The frame of entry `e`'s reply whose bytes hashed to (lo, hi), or 0. */
   copyOf(e: number, lo: number, hi: number): number {
-    const rows = this.#table.rows;
+    const rows = this.#rows;
     const first = rows.u(e, FIRST_REPLY);
     const count = rows.u(e, REPLIES);
     const r = this.#replies.rows;
@@ -145,7 +179,7 @@ export class ExchangeMemory {
   /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */
   expire(now: number, strictly: boolean): void {
     const q = this.#queue;
-    const table = this.#table;
+    const rows = this.#rows;
     while (q.size) {
       const e = q.rows.u(q.first, 0);
       const until = this.#until(e);
@@ -154,20 +188,35 @@ export class ExchangeMemory {
         return;
       }
       q.shift();
-      const end = (table.rows.u(e, FIRST_REPLY) + table.rows.u(e, REPLIES)) >>> 0;
+      const end = (rows.u(e, FIRST_REPLY) + rows.u(e, REPLIES)) >>> 0;
       while (this.#repliesFirst !== end) {
         this.#replies.shift();
         this.#repliesFirst = (this.#repliesFirst + 1) >>> 0;
       }
       if (this.collects(e)) this.forget?.(this.request(e));
-      table.remove(e);
+      // The key goes with its newest exchange; an older one is let go by itself (its row reused).
+      const k = rows.u(e, KEY);
+      if (this.#keys.rows.u(k, NEWEST) === e) this.#keys.remove(k);
+      rows.setU(e, USE, 0);
+      rows.setU(e, OLDER, this.#free);
+      this.#free = e;
+      this.#size--;
     }
     this.#next = Infinity;
   }
 
   clear(): void {
-    if (this.forget) this.expire(Infinity, false);
-    this.#table.clear();
+    if (this.forget) {
+      const q = this.#queue;
+      for (let i = 0; i < q.size; i++) {
+        const e = q.rows.u(q.first + i, 0);
+        if (this.collects(e)) this.forget(this.request(e));
+      }
+    }
+    this.#keys.clear();
+    this.#rows.clear();
+    this.#free = NONE;
+    this.#top = this.#size = 0;
     this.#queue.clear();
     this.#replies.clear();
     this.#repliesAt = this.#repliesFirst = 0;
@@ -175,13 +224,16 @@ export class ExchangeMemory {
   }
 }
 
-/** A token's row: the session id it was issued to, and until when it is kept. */
+/** A token's row: the session id it was issued to, until when it is kept, and how many times the row was filled. */
 const SESSION = FIELDS;
-const UNTIL = FIELDS + 1 + ((FIELDS + 1) & 1);
+const GENERATION = FIELDS + 1;
+const UNTIL = FIELDS + 2 + ((FIELDS + 2) & 1);
 
 export class TokenMemory {
-  readonly #table = new KeyTable(UNTIL - FIELDS + 2);
-  readonly #queue = new Fifo(1);
+  /** One entry per key (a handshake asked again gets the same token: the entry is filled again). */
+  readonly #table = new KeyTable(UNTIL - FIELDS + 2, true);
+  /** Entries and the generation each was queued with, in keeping order. */
+  readonly #queue = new Fifo(2, false);
   #next = Infinity;
 
   get size(): number {
@@ -198,14 +250,21 @@ export class TokenMemory {
 
   /** Keeps a token (its key) issued to `session`, until `until`. */
   keep(lo: number, hi: number, session: number, until: number): void {
-    const e = this.#table.add(lo, hi);
-    this.#table.rows.setU(e, SESSION, session);
-    this.#table.rows.setF(e, UNTIL, until);
-    this.#queue.rows.setU(this.#queue.push(), 0, e);
+    const table = this.#table;
+    let e = table.find(lo, hi);
+    // A row's generation only grows, whatever key fills it: an item queued for an earlier filling never matches.
+    if (e < 0) e = table.add(lo, hi);
+    const generation = (table.rows.u(e, GENERATION) + 1) >>> 0;
+    table.rows.setU(e, GENERATION, generation);
+    table.rows.setU(e, SESSION, session);
+    table.rows.setF(e, UNTIL, until);
+    const at = this.#queue.push();
+    this.#queue.rows.setU(at, 0, e);
+    this.#queue.rows.setU(at, 1, generation);
     if (this.#queue.size === 1) this.#next = until;
   }
 
-  /** The session id the newest token under the key was issued to, or -1. */
+  /** The session id the token under the key was issued to, or -1. */
   session(lo: number, hi: number): number {
     const e = this.#table.find(lo, hi);
     return e < 0 ? -1 : this.#table.rows.u(e, SESSION);
@@ -213,14 +272,21 @@ export class TokenMemory {
 
   expire(now: number, strictly: boolean): void {
     const q = this.#queue;
+    const rows = this.#table.rows;
     while (q.size) {
       const e = q.rows.u(q.first, 0);
-      const until = this.#table.rows.f(e, UNTIL);
+      // Kept again since (a later item stands for it), or let go: stale.
+      if (rows.u(e, GENERATION) !== q.rows.u(q.first, 1)) {
+        q.shift();
+        continue;
+      }
+      const until = rows.f(e, UNTIL);
       if (strictly ? until >= now : until > now) {
         this.#next = until;
         return;
       }
       q.shift();
+      rows.setU(e, GENERATION, (rows.u(e, GENERATION) + 1) >>> 0);
       this.#table.remove(e);
     }
     this.#next = Infinity;

@@ -5,8 +5,9 @@
  * (not decoded), and what is learnt goes into the frame facts (facts.ts).
  *
  *   request  filed under its key in `#waiting`: a key's entry names the oldest and newest
- *            frame waiting under it, the frames between chained through their facts' link;
- *            its timeout is queued in arrival order. An RCON command (a message the
+ *            frame waiting under it (the frames between, when there are, chained in a map);
+ *            a waiting frame's facts link to its key's entry, and its timeout is found by
+ *            walking the frames in arrival order. An RCON command (a message the
  *            protocol collects) first closes the commands of its conversation: the lines
  *            that follow are the newest command's.
  *   reply    the oldest request waiting under its key takes it (first in, first out: two
@@ -18,9 +19,9 @@
  *   either   (a ping: its reply is its bytes) a reply if a request it answers is known.
  *
  * A handshake's token is kept for `tokenLifetimeMs`, so that a stat request quoting it is
- * also filed under the handshake's session id (vanilla replies carry that one). Memory: 24
- * bytes and a bucket per key with requests waiting, 16 a frame of facts, 40 an exchange
- * remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
+ * also filed under the handshake's session id (vanilla replies carry that one). Memory: 20
+ * bytes and a bucket (4 to 8) per key with requests waiting, 16 a frame of facts, some 60
+ * an exchange remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';
 import type { CodecOptions, Direction, Protocol, QueryLayout } from '../../grammar/layout.ts';
@@ -87,6 +88,8 @@ export class CapturePairer {
    * a one-pass reader writes them as they settle.
    */
   readonly settled: number[] = [];
+  /** Whether {@link settled} is kept (a one-pass reader that writes records as they settle). */
+  tracksSettled = false;
   readonly #codec: CodecOptions;
   readonly #timeout: number;
   readonly #quiet: number;
@@ -99,10 +102,17 @@ export class CapturePairer {
   /** Protocols whose replies carry no magic (read within their conversation). */
   readonly #unsigned: ProtocolDeclaration[];
 
-  /** Requests waiting, by key. */
+  /** Requests waiting, by key; a waiting frame's facts link to its key's entry. */
   readonly #waiting = new KeyTable(2);
-  /** Each waiting request's timeout, in arrival order: its frame and its key's entry. */
-  readonly #timeouts = new Fifo(2);
+  /** How many requests wait. */
+  #count = 0;
+  /**
+   * The oldest frame that may still wait: timeouts end in arrival order (a fixed time after
+   * it), so they are found by walking the frames from here, no queue kept.
+   */
+  #cursor = 0;
+  /** Where several requests wait under one key: each one's next, by frame (the first is the key's HEAD). */
+  readonly #next = new Map<number, number>();
   /** RCON requests with lines: the entry they wait under, their last line's time and their lines (hashes and frames). */
   readonly #collecting = new Map<number, { entry: number; last: number; lines: number[] }>();
   /** Their quiet periods, in order: the frame and the time of the line that began it. */
@@ -111,6 +121,8 @@ export class CapturePairer {
   readonly #aliases = new KeyTable(2);
   readonly #aliasOf = new Map<number, number>();
   readonly #memory: ExchangeMemory;
+  /** The input is ending: what finishes now is not remembered (all memory goes right after). */
+  #ending = false;
   readonly #tokens = new TokenMemory();
 
   constructor(
@@ -148,20 +160,12 @@ export class CapturePairer {
 
   /** Requests waiting for a reply, exchanges remembered and tokens kept. */
   get held(): { readonly waiting: number; readonly remembered: number; readonly tokens: number } {
-    return { waiting: this.#timeouts.size, remembered: this.#memory.size, tokens: this.#tokens.size };
+    return { waiting: this.#count, remembered: this.#memory.size, tokens: this.#tokens.size };
   }
 
   /** Bytes of the typed arrays held (facts, tables, queues). */
   get bytes(): number {
-    return (
-      this.facts.bytes +
-      this.#waiting.bytes +
-      this.#timeouts.bytes +
-      this.#quiets.bytes +
-      this.#aliases.bytes +
-      this.#memory.bytes +
-      this.#tokens.bytes
-    );
+    return this.facts.bytes + this.#waiting.bytes + this.#quiets.bytes + this.#aliases.bytes + this.#memory.bytes + this.#tokens.bytes;
   }
 
   /** A frame that carries no datagram the pairer reads: final at once. */
@@ -209,52 +213,60 @@ export class CapturePairer {
    * before, unless `strictly`): a live input's clock, when no datagram has come for a while.
    */
   expire(now: number, strictly = false): void {
-    const timeouts = this.#timeouts;
     const quiets = this.#quiets;
     const facts = this.facts;
     for (;;) {
       // Timeouts and quiet periods in deadline order, as they end; a request with lines waits for its quiet period instead.
-      while (timeouts.size && (facts.info(timeouts.rows.u(timeouts.first, 0)) & (WAITING | LINES)) !== WAITING) timeouts.shift();
-      const t = timeouts.size ? facts.time(timeouts.rows.u(timeouts.first, 0)) + this.#timeout : Infinity;
+      const f = this.#oldestWaiting();
+      const t = f >= 0 ? facts.time(f) + this.#timeout : Infinity;
       const q = quiets.size ? quiets.rows.f(quiets.first, 2) + this.#quiet : Infinity;
       if (!(strictly ? Math.min(t, q) < now : Math.min(t, q) <= now)) break;
       if (t <= q) {
-        const f = timeouts.rows.u(timeouts.first, 0);
-        const entry = timeouts.rows.u(timeouts.first, 1);
-        timeouts.shift();
-        this.#finish(f, entry, UNANSWERED, t, Why.timeout);
+        this.#finish(f, facts.link(f), UNANSWERED, t, Why.timeout);
       } else {
-        const f = quiets.rows.u(quiets.first, 0);
+        const r = quiets.rows.u(quiets.first, 0);
         const last = quiets.rows.f(quiets.first, 2);
         quiets.shift();
         // A later line moved its quiet period on (queued again), or it has left.
-        const c = facts.holds(f) && facts.info(f) & LINES ? this.#collecting.get(f) : undefined;
-        if (c && c.last === last) this.#finish(f, c.entry, ANSWERED, q, Why.none);
+        const c = facts.holds(r) && facts.info(r) & LINES ? this.#collecting.get(r) : undefined;
+        if (c && c.last === last) this.#finish(r, c.entry, ANSWERED, q, Why.none);
       }
     }
     if (this.#memory.next < now || (!strictly && this.#memory.next === now)) this.#memory.expire(now, strictly);
     if (this.#tokens.next < now || (!strictly && this.#tokens.next === now)) this.#tokens.expire(now, strictly);
   }
 
+  /** The oldest frame waiting for its timeout (not one with lines, which waits for its quiet period), or -1. */
+  #oldestWaiting(): number {
+    const facts = this.facts;
+    if (this.#count === 0) return -1;
+    let f = Math.max(this.#cursor, facts.first);
+    while (f < facts.next && (facts.info(f) & (WAITING | LINES)) !== WAITING) f++;
+    this.#cursor = f;
+    return f < facts.next ? f : -1;
+  }
+
   /** The input ended: every waiting request leaves (unanswered, or with its lines), all memory is let go. */
   flush(): void {
-    const timeouts = this.#timeouts;
     const facts = this.facts;
-    for (; timeouts.size; timeouts.shift()) {
-      const f = timeouts.rows.u(timeouts.first, 0);
-      if (!(facts.info(f) & WAITING)) continue;
-      const c = facts.info(f) & LINES ? this.#collecting.get(f) : undefined;
+    this.#ending = true;
+    for (let f = Math.max(this.#cursor, facts.first); this.#count > 0 && f < facts.next; f++) {
+      const info = facts.info(f);
+      if (!(info & WAITING)) continue;
+      const c = info & LINES ? this.#collecting.get(f) : undefined;
       if (c) this.#finish(f, c.entry, ANSWERED, c.last + this.#quiet, Why.none);
-      else this.#finish(f, timeouts.rows.u(timeouts.first, 1), UNANSWERED, facts.time(f) + this.#timeout, Why.ended);
+      else this.#finish(f, facts.link(f), UNANSWERED, facts.time(f) + this.#timeout, Why.ended);
     }
+    this.#cursor = facts.next;
     this.#waiting.clear();
+    this.#next.clear();
     this.#aliases.clear();
     this.#aliasOf.clear();
     this.#collecting.clear();
     this.#quiets.clear();
-    this.#timeouts.clear();
     this.#memory.clear();
     this.#tokens.clear();
+    this.#ending = false;
   }
 
   #unsignedOf(bytes: Uint8Array): ProtocolDeclaration | undefined {
@@ -308,7 +320,7 @@ export class CapturePairer {
       // The commands before it in its conversation are done: the lines that follow are this one's.
       for (let f = rows.u(entry, HEAD), more = true; more;) {
         more = f !== rows.u(entry, TAIL);
-        const next = facts.link(f);
+        const next = more ? this.#next.get(f)! : -1;
         if (facts.info(f) & LINES) this.#finish(f, entry, ANSWERED, time, Why.none);
         else this.#finish(f, entry, UNANSWERED, time, Why.superseded);
         f = next;
@@ -332,12 +344,11 @@ export class CapturePairer {
       entry = waiting.add(lo, hi);
       rows.setU(entry, HEAD, frame);
     } else {
-      facts.setLink(rows.u(entry, TAIL), frame);
+      this.#next.set(rows.u(entry, TAIL), frame);
     }
     rows.setU(entry, TAIL, frame);
-    const at = this.#timeouts.push();
-    this.#timeouts.rows.setU(at, 0, frame);
-    this.#timeouts.rows.setU(at, 1, entry);
+    facts.setLink(frame, entry);
+    this.#count++;
     if (issuer >= 0) {
       rule.withSession(bytes, e, issuer);
       let a = this.#aliases.find(key.lo, key.hi);
@@ -521,15 +532,25 @@ export class CapturePairer {
       hi = waiting.hi(entry);
     // Out of its key's chain: the oldest, almost always.
     const head = rows.u(entry, HEAD);
+    const chain = this.#next;
     if (head === f) {
       if (rows.u(entry, TAIL) === f) waiting.remove(entry);
-      else rows.setU(entry, HEAD, facts.link(f));
+      else {
+        rows.setU(entry, HEAD, chain.get(f)!);
+        chain.delete(f);
+      }
     } else {
       let at = head;
-      while (facts.link(at) !== f) at = facts.link(at);
-      facts.setLink(at, facts.link(f));
-      if (rows.u(entry, TAIL) === f) rows.setU(entry, TAIL, at);
+      while (chain.get(at) !== f) at = chain.get(at)!;
+      if (rows.u(entry, TAIL) === f) {
+        rows.setU(entry, TAIL, at);
+        chain.delete(at);
+      } else {
+        chain.set(at, chain.get(f)!);
+        chain.delete(f);
+      }
     }
+    this.#count--;
     const alias = this.#aliasOf.size ? this.#aliasOf.get(f) : undefined;
     let aliasLo = 0,
       aliasHi = 0;
@@ -543,7 +564,7 @@ export class CapturePairer {
     if (c) this.#collecting.delete(f);
     facts.setInfo(f, (info & ~(WAITING | LINES)) | FINAL);
     facts.why(f, why);
-    this.settled.push(f);
+    if (this.tracksSettled) this.settled.push(f);
     if (outcome === ANSWERED) {
       this.counts.exchanges++;
       if (!c) facts.setLink(f, reply ? reply[2]! : 0);
@@ -553,6 +574,7 @@ export class CapturePairer {
     }
     // Remembered for the duplicate window, under its key (and its alias).
     const n = layoutOf(info);
+    if (this.#ending) return;
     const collects = (this.#does[n]! & COLLECTS) !== 0;
     const lines = c ? c.lines : reply;
     const count = lines ? lines.length / 3 : 0;

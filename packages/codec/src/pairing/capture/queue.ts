@@ -16,8 +16,9 @@ export class Fifo {
   #first = 0;
   #next = 0;
 
-  constructor(words: number) {
-    this.rows = new Rows(words);
+  /** `doubles`: whether a row holds doubles (then its words round up to even). */
+  constructor(words: number, doubles = true) {
+    this.rows = new Rows(words, doubles);
   }
 
   get size(): number {

@@ -32,8 +32,9 @@ export class KeyTable {
   #size = 0;
   #chain: number[] = [];
 
-  constructor(fields: number) {
-    this.rows = new Rows(FIELDS + fields);
+  /** `fields`: the owner's words per entry; `doubles`: whether any two of them hold a double. */
+  constructor(fields: number, doubles = false) {
+    this.rows = new Rows(FIELDS + fields, doubles);
   }
 
   /** Entries filed. */

@@ -1,0 +1,233 @@
+/**
+ * Per-server statistics taken in the first pass alone (`gamequery stats`, `-q -z stats`
+ * without a display filter): what stats/servers.ts counts of each record, counted of each
+ * frame as the first pass reads it, from its facts and its payload, without a second read
+ * and without a record. A capture of any length, and a pipe, in the memory of the first
+ * pass and one small state per server.
+ *
+ * The record a frame would make is told as the renderer tells it (records.ts: the layout
+ * the pairer settled, or `rawRecognition` for a datagram it could not use); a reply counts
+ * as it arrives, its request's outcome with it (answered, round-trip time); a request is
+ * counted unanswered unless a reply answered it, which by the end of the input is so.
+ * Player counts and host names are read from the replies that state them, in frame order.
+ */
+import { type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { DECODED, RESPONSE, TIMED, Why, isUnmatched, kindOf, layoutAt, layoutOf, whyOf } from '@gamequery/codec/pairing';
+import { formatIPv4, formatIPv6 } from '../net/address.ts';
+import type { FrameInput } from '../net/types.ts';
+import { CaptureParser } from '../capture/reader.ts';
+import type { CaptureError, CaptureItem } from '../capture/types.ts';
+import { linkOptions, recordOptions } from '../dissect.ts';
+import { newStats, type DissectOptions, type DissectStats } from '../options.ts';
+import { FirstPass } from '../pairing/first-pass.ts';
+import { rawRecognition } from '../records.ts';
+import { noteStart } from '../start.ts';
+import { HOSTNAME, PLAYERS, newServerState, reportOf, type ServerState, type StatsReport } from './servers.ts';
+
+/** The value names, by layout, of the fields that state a server's player count and name. */
+interface Stated {
+  readonly players: string | undefined;
+  readonly hostname: string | undefined;
+}
+
+const stated = new Map<QueryLayout, Stated | null>();
+function statedBy(layout: QueryLayout): Stated | null {
+  let s = stated.get(layout);
+  if (s === undefined) {
+    const name = (abbrevs: readonly string[]): string | undefined => {
+      const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
+      return f && 'name' in f ? (f.name as string) : undefined;
+    };
+    const players = name(PLAYERS);
+    const hostname = name(HOSTNAME);
+    stated.set(layout, (s = players || hostname ? { players, hostname } : null));
+  }
+  return s;
+}
+
+/** A server state, and (IPv6) the address it was filed under, to tell two apart whose keys agree. */
+type Filed = ServerState & { decoded: number };
+
+const PROTOCOL_BITS: Record<string, number> = {};
+
+/** Per-server statistics counted by the first pass, frame by frame (see the module comment); `report()` at the end. */
+export class FirstPassStats {
+  readonly first: FirstPass;
+  readonly stats: DissectStats;
+  readonly #codec: CodecOptions;
+  /** Servers by a number: protocol, port and IPv4 address; IPv6 ones by the same of a hash of their address. */
+  readonly #servers = new Map<number, Filed>();
+  #packets = 0;
+
+  constructor(options: DissectOptions, stats: DissectStats) {
+    this.stats = stats;
+    this.first = new FirstPass(linkOptions(options), stats);
+    const charset = recordOptions(options).charset;
+    this.#codec = charset ? { charset } : {};
+  }
+
+  /** Takes one captured frame: paired, then counted. */
+  push(frame: FrameInput): void {
+    const first = this.first;
+    first.push(frame);
+    const stats = this.stats;
+    if (stats.frames++ === 0) noteStart(stats, frame.timestamp);
+    const at = first.located!;
+    if (!at.found) {
+      const reason = at.skipped.reason;
+      stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
+    } else {
+      stats.udp++;
+      this.#count(frame.index, at.truncated);
+    }
+    // Nothing renders here: facts go as soon as they are final.
+    while (first.size && first.isFinal(first.first)) first.drop();
+  }
+
+  /** The input ended: every request still waiting is unanswered. */
+  finish(): void {
+    this.first.finish();
+    while (this.first.size) this.first.drop();
+  }
+
+  report(): StatsReport {
+    for (const s of this.#servers.values()) s.unanswered = s.decoded - s.answered;
+    return reportOf(this.#servers.values(), this.#packets);
+  }
+
+  #count(frame: number, truncated: boolean): void {
+    const first = this.first;
+    const facts = first.pairer.facts;
+    const payload = first.payload;
+    const info = facts.info(frame);
+    const kind = kindOf(info);
+    let protocol: Protocol;
+    let layout: QueryLayout | undefined;
+    let response: boolean;
+    let malformed: boolean;
+    if (kind === DECODED) {
+      layout = layoutAt(layoutOf(info));
+      protocol = layout.protocol;
+      response = (info & RESPONSE) !== 0;
+      malformed = truncated && layout.measure(payload, this.#codec) < 0;
+    } else {
+      const r = rawRecognition(payload, {}, this.#codec);
+      if (!r) {
+        this.stats.nonGame++;
+        return;
+      }
+      protocol = r.protocol;
+      layout = r.layout;
+      response = r.direction === 'response';
+      malformed = !layout || layout.measure(payload, this.#codec) < 0;
+    }
+    this.stats.game++;
+    this.#packets++;
+    const s = this.#server(protocol, response);
+    if (malformed) s.malformed++;
+    if (!response) {
+      const message = layout ? layout.message : 'unknown';
+      s.requests.set(message, (s.requests.get(message) ?? 0) + 1);
+      if (kind === DECODED) s.decoded++;
+      return;
+    }
+    s.replies++;
+    if (kind === DECODED) {
+      const why = whyOf(info);
+      if (why === Why.duplicate) s.duplicates++;
+      else if (isUnmatched(why)) {
+        if (why === Why.late) s.late++;
+        else s.unmatched++;
+      } else {
+        const request = facts.link(frame);
+        // The first reply answers its request (an RCON request's later lines do not again).
+        if (facts.holds(request) && facts.link(request) === frame) {
+          s.answered++;
+          if (info & TIMED) s.rtt.add((first.time - facts.time(frame)) / 1e9);
+        }
+      }
+    }
+    if (layout) this.#state(s, layout, payload, malformed);
+  }
+
+  /** The player count and host name a reply states (what of them a malformed one has before its cut). */
+  #state(s: ServerState, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
+    const fields = statedBy(layout);
+    if (!fields) return;
+    let value: Record<string, unknown> | undefined;
+    if (malformed) value = layout.annotate(payload, this.#codec).partial as Record<string, unknown> | undefined;
+    else value = layout.decode(payload, this.#codec).value as Record<string, unknown>;
+    if (!value) return;
+    const players = fields.players === undefined ? undefined : value[fields.players];
+    if (typeof players === 'number' && (s.players === null || players > s.players)) s.players = players;
+    const hostname = fields.hostname === undefined ? undefined : value[fields.hostname];
+    if (typeof hostname === 'string') s.hostname = hostname;
+  }
+
+  /** The state of the frame's server: the destination of a request, the source of a reply. */
+  #server(protocol: Protocol, response: boolean): Filed {
+    const e = this.first.endpoints;
+    const address = response ? e.src : e.dst;
+    const port = response ? e.srcPort : e.dstPort;
+    const p = (PROTOCOL_BITS[protocol] ??= Object.keys(PROTOCOL_BITS).length + 1);
+    let key: number;
+    if (!e.v6) key = (p * 0x10000 + port) * 0x100000000 + address[0]!;
+    else {
+      // IPv6: a 52-bit hash of protocol, port and address, below zero (two servers sharing one: a chance of 2^-52 a pair).
+      let h = Math.imul(0x811c9dc5 ^ p, 16777619);
+      let g = Math.imul(0x9e3779b1 ^ port, 0x5bd1e995);
+      for (let i = 0; i < 4; i++) {
+        h = Math.imul(h ^ address[i]!, 16777619);
+        g = Math.imul(g ^ address[i]! ^ (h >>> 15), 0x5bd1e995);
+      }
+      key = -1 - ((h >>> 0) * 0x100000 + ((g >>> 0) & 0xfffff));
+    }
+    let s = this.#servers.get(key);
+    if (!s) {
+      const bytes = new Uint8Array(16);
+      const view = new DataView(bytes.buffer);
+      for (let i = 0; i < (e.v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
+      const ip = e.v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
+      this.#servers.set(key, (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0 })));
+    }
+    return s;
+  }
+}
+
+/** What {@link captureStats} found: the report, and the error that stopped reading a damaged capture. */
+export interface CaptureStats {
+  readonly report: StatsReport;
+  readonly error?: CaptureError;
+}
+
+/**
+ * The per-server statistics of a pcap or pcapng capture, read once and streamed (a file's
+ * chunks, a pipe): the first pass alone, in its memory. `pass` counts into `pass.stats`
+ * as it goes; `each` is called after every chunk (a progress line, a live clock).
+ */
+export async function captureStats(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: DissectOptions = {},
+  pass: FirstPassStats = new FirstPassStats(options, newStats()),
+  each?: () => void,
+): Promise<CaptureStats> {
+  const parser = new CaptureParser(options.capture);
+  const take = (items: Iterable<CaptureItem>): CaptureError | undefined => {
+    for (const item of items) {
+      if (item.kind === 'error') return item;
+      pass.push(item);
+    }
+    return undefined;
+  };
+  for await (const chunk of source) {
+    const error = take(parser.push(chunk));
+    each?.();
+    if (error) {
+      pass.finish();
+      return { report: pass.report(), error };
+    }
+  }
+  const error = take(parser.finish());
+  pass.finish();
+  return error ? { report: pass.report(), error } : { report: pass.report() };
+}
