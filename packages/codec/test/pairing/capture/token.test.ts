@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { basicRequest, fullRequest, handshakeRequest, handshakeResponse, infoRequest, type QueryLayout } from '@gamequery/codec';
+import { cstring, decimalCstring, i32be, magic, u32be } from '../../../src/grammar/fields.ts';
+import { defineLayout } from '../../../src/grammar/layout.ts';
+import { tokenReader } from '../../../src/pairing/capture/token.ts';
+
+const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
+
+const i32 = fc.integer({ min: -0x80000000, max: 0x7fffffff });
+const u32 = fc.nat({ max: 0xffffffff });
+
+/** What the layout's own decoder says the token is (undefined where it throws or gives no number). */
+function decoded(layout: QueryLayout, bytes: Uint8Array): number | undefined {
+  try {
+    const token = (layout.decode(bytes).value as { token?: unknown }).token;
+    return typeof token === 'number' ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const readerOf = (layout: QueryLayout): ((bytes: Uint8Array) => number | undefined) => {
+  const read = tokenReader(layout, {});
+  if (!read) throw new Error(`${layout.id} has no token reader`);
+  return read;
+};
+
+/** A handshake reply whose token is the text `token` (a string of bytes), then `tail` (its NUL, or not). */
+const handshakeReply = (token: string, tail: readonly number[] = [0]): Uint8Array =>
+  new Uint8Array([0x09, 0x01, 0x02, 0x03, 0x04, ...[...token].map((c) => c.charCodeAt(0)), ...tail]);
+
+// Layouts with a token where the Minecraft ones do not put it.
+const afterVariable = defineLayout({
+  protocol: 'mcquery',
+  message: 'token-after-text',
+  direction: 'request',
+  title: 'Token after a string',
+  fields: [
+    cstring('name', { abbrev: 'mcquery.test.name', label: 'Name' }),
+    i32be('token', { abbrev: 'mcquery.test.token', label: 'Token' }),
+  ],
+}) as QueryLayout;
+const unsignedToken = defineLayout({
+  protocol: 'mcquery',
+  message: 'unsigned-token',
+  direction: 'request',
+  title: 'Unsigned token',
+  fields: [
+    magic([0xab], { abbrev: 'mcquery.test.magic', label: 'Magic' }),
+    u32be('token', { abbrev: 'mcquery.test.utoken', label: 'Token' }),
+  ],
+}) as QueryLayout;
+const unsignedText = defineLayout({
+  protocol: 'mcquery',
+  message: 'unsigned-text',
+  direction: 'response',
+  title: 'Unsigned token as text',
+  fields: [
+    magic([0xab], { abbrev: 'mcquery.test.magic', label: 'Magic' }),
+    decimalCstring('token', 'u32', { abbrev: 'mcquery.test.ttoken', label: 'Token' }),
+  ],
+}) as QueryLayout;
+
+describe('tokenReader', () => {
+  it('has no reader for a layout without a token', () => {
+    expect(tokenReader(infoRequest as QueryLayout, {})).toBeUndefined();
+    expect(tokenReader(handshakeRequest as QueryLayout, {})).toBeUndefined();
+  });
+
+  it.each([
+    ['basic', basicRequest as QueryLayout, (sessionId: number, token: number) => basicRequest.encode({ sessionId, token })],
+    [
+      'full',
+      fullRequest as QueryLayout,
+      (sessionId: number, token: number) => fullRequest.encode({ sessionId, token, padding: new Uint8Array(4) }),
+    ],
+  ])("reads a %s stat request's token as its decoder does", (_, layout, encode) => {
+    const read = readerOf(layout);
+    fc.assert(
+      fc.property(u32, i32, (sessionId, token) => {
+        const bytes = encode(sessionId, token);
+        expect(read(bytes)).toBe(token);
+        expect(read(bytes)).toBe(decoded(layout, bytes));
+      }),
+      { numRuns: runs },
+    );
+    for (const token of [-0x80000000, -1, 0, 0x7fffffff]) expect(read(encode(0, token))).toBe(token);
+    // Cut before the token's last byte: no token.
+    expect(read(encode(0, 5).subarray(0, 10))).toBeUndefined();
+  });
+
+  it("reads a handshake reply's decimal token as its decoder does, on random tokens", () => {
+    const read = readerOf(handshakeResponse as QueryLayout);
+    fc.assert(
+      fc.property(u32, i32, (sessionId, token) => {
+        const bytes = handshakeResponse.encode({ sessionId, token });
+        expect(read(bytes)).toBe(token);
+        expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it.each([
+    ['0', 0],
+    ['9513307', 9513307],
+    ['-1', -1],
+    ['2147483647', 0x7fffffff],
+    ['-2147483648', -0x80000000],
+    ['-0', -0],
+  ])('reads the decimal token %s', (text, token) => {
+    const bytes = handshakeReply(text);
+    expect(readerOf(handshakeResponse as QueryLayout)(bytes)).toBe(token);
+    expect(decoded(handshakeResponse as QueryLayout, bytes)).toBe(token);
+  });
+
+  it.each([
+    ['past the i32 bounds', '2147483648'],
+    ['below the i32 bounds', '-2147483649'],
+    ['of eleven digits', '21474836470'],
+    ['with leading zeros', '007'],
+    ['of zeros', '00'],
+    ['with junk', '12a'],
+    ['with a plus sign', '+5'],
+    ['with a space', ' 5'],
+    ['empty', ''],
+    ['a lone minus', '-'],
+    ['with a minus after digits', '5-'],
+  ])('agrees with the decoder on a token %s', (_, text) => {
+    const bytes = handshakeReply(text);
+    expect(readerOf(handshakeResponse as QueryLayout)(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+  });
+
+  it('agrees with the decoder on a token without its NUL, and with bytes after it', () => {
+    const read = readerOf(handshakeResponse as QueryLayout);
+    for (const bytes of [handshakeReply('123', []), handshakeReply('123', [0, 0x41]), handshakeReply('', []), new Uint8Array([9, 1])]) {
+      expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+    }
+  });
+
+  it('agrees with the decoder on random token text', () => {
+    const read = readerOf(handshakeResponse as QueryLayout);
+    const text = fc.array(fc.constantFrom(...'0123456789-+ a'), { maxLength: 12 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(text, fc.boolean(), (t, nul) => {
+        const bytes = handshakeReply(t, nul ? [0] : []);
+        expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+      }),
+      { numRuns: runs * 3 },
+    );
+  });
+
+  it('reads a token after a field of no fixed size with the decoder', () => {
+    const read = readerOf(afterVariable);
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcxyz'), maxLength: 8 }), i32, (name, token) => {
+        expect(read(afterVariable.encode({ name, token } as never))).toBe(token);
+      }),
+      { numRuns: runs },
+    );
+    expect(read(new Uint8Array([0x61, 0x62]))).toBeUndefined();
+  });
+
+  it('reads an unsigned token as unsigned, in binary and as text', () => {
+    const binary = readerOf(unsignedToken);
+    const text = readerOf(unsignedText);
+    fc.assert(
+      fc.property(u32, (token) => {
+        const b = unsignedToken.encode({ token } as never);
+        const t = unsignedText.encode({ token } as never);
+        expect([binary(b), text(t)]).toEqual([token, token]);
+        expect([binary(b), text(t)]).toEqual([decoded(unsignedToken, b), decoded(unsignedText, t)]);
+      }),
+      { numRuns: runs },
+    );
+    const bytes = (s: string) => new Uint8Array([0xab, ...[...s].map((c) => c.charCodeAt(0)), 0]);
+    for (const s of ['4294967295', '4294967296', '-1', '-0', '0']) expect(text(bytes(s)), s).toBe(decoded(unsignedText, bytes(s)));
+  });
+});
