@@ -17,12 +17,11 @@
  * (the timeout), and by `maxHeldBytes`: past that the oldest frame is let out with what is
  * known, and its record says so (`incomplete`).
  */
-import { ByteRing, EntryRing, float64s, int32s, refs, uint32s } from '@gamequery/codec/pairing';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem } from './capture/types.ts';
-import type { TimeResolution } from './capture/timestamp.ts';
 import type { FrameInput } from './net/types.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
+import { HeldFrames } from './held.ts';
 import { RecordMaker } from './records.ts';
 import type { PacketRecord } from './record.ts';
 
@@ -42,128 +41,6 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
 export const recordOptions = (options: DissectOptions): DissectOptions => (options.charset ? options : { ...options, charset: 'auto' });
 
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
-
-/** A held frame as it leaves: a captured frame (its bytes copied out of the ring), or a bare payload. */
-type HeldFrame = FrameInput & { readonly payload: boolean };
-
-/**
- * Frames held for the second pass of a stream, in frame order: their bytes in one ring,
- * their parts in typed arrays. Any of them can leave (found by frame number); the ring lets
- * go of bytes from the front as the frames there have left.
- */
-class HeldFrames {
-  readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
-  readonly #bytes = new ByteRing(1 << 20);
-  #frame = uint32s(1024);
-  #at = float64s(1024);
-  /** The bytes' length, or -1 once the frame has left. */
-  #length = int32s(1024);
-  /** The link type, or -1 for a bare payload. */
-  #linkType = int32s(1024);
-  #seconds = float64s(1024);
-  #ticks = float64s(1024);
-  #resolution = refs<TimeResolution>(1024);
-  #held = 0;
-  #count = 0;
-
-  /** Frames held. */
-  get size(): number {
-    return this.#count;
-  }
-
-  /** Bytes of frames held. */
-  get bytes(): number {
-    return this.#held;
-  }
-
-  /** The oldest frame held (held is not empty). */
-  get oldest(): number {
-    return this.#frame[this.#ring.slot(this.#ring.first)]!;
-  }
-
-  put(frame: FrameInput | { readonly index: number; readonly payload: Uint8Array }): void {
-    const ring = this.#ring;
-    const data = 'payload' in frame ? frame.payload : frame.data;
-    const s = ring.slot(ring.add());
-    this.#frame[s] = frame.index;
-    this.#at[s] = this.#bytes.put(data);
-    this.#length[s] = data.length;
-    this.#held += data.length;
-    this.#count++;
-    const ts = 'payload' in frame ? null : frame.timestamp;
-    this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
-    this.#resolution[s] = ts?.resolution;
-    if (ts) {
-      this.#seconds[s] = ts.seconds;
-      this.#ticks[s] = ts.ticks;
-    }
-  }
-
-  /** Whether frame `frame` is held. */
-  has(frame: number): boolean {
-    return this.#find(frame) >= 0;
-  }
-
-  /** Frame `frame`, which leaves (its bytes copied out of the ring); undefined if it is not held. */
-  take(frame: number): HeldFrame | undefined {
-    const n = this.#find(frame);
-    return n < 0 ? undefined : this.#take(n);
-  }
-
-  /** The oldest frame, which leaves. */
-  shift(): HeldFrame {
-    return this.#take(this.#ring.first);
-  }
-
-  #take(n: number): HeldFrame {
-    const ring = this.#ring;
-    const s = ring.slot(n);
-    const length = this.#length[s]!;
-    const data = this.#bytes.view(this.#at[s]!, length).slice();
-    const resolution = this.#resolution[s];
-    const frame = {
-      index: this.#frame[s]!,
-      linkType: this.#linkType[s]!,
-      data,
-      payload: this.#linkType[s] === -1,
-      timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
-    };
-    this.#resolution[s] = undefined;
-    this.#length[s] = -1;
-    this.#held -= length;
-    this.#count--;
-    // The front's bytes go once the frames there have left.
-    while (ring.size && this.#length[ring.slot(ring.first)] === -1) ring.first++;
-    this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
-    return frame;
-  }
-
-  /** The ring position of frame `frame` (frames are in order: a binary search), or -1. */
-  #find(frame: number): number {
-    const ring = this.#ring;
-    let lo = ring.first;
-    let hi = ring.next - 1;
-    while (lo <= hi) {
-      const mid = lo + ((hi - lo) >> 1);
-      const f = this.#frame[ring.slot(mid)]!;
-      if (f < frame) lo = mid + 1;
-      else if (f > frame) hi = mid - 1;
-      else return this.#length[ring.slot(mid)] === -1 ? -1 : mid;
-    }
-    return -1;
-  }
-
-  #grow(from: number, to: number): void {
-    const ring = this.#ring;
-    this.#frame = ring.regrow(this.#frame, from, to, uint32s);
-    this.#at = ring.regrow(this.#at, from, to, float64s);
-    this.#length = ring.regrow(this.#length, from, to, int32s);
-    this.#linkType = ring.regrow(this.#linkType, from, to, int32s);
-    this.#seconds = ring.regrow(this.#seconds, from, to, float64s);
-    this.#ticks = ring.regrow(this.#ticks, from, to, float64s);
-    this.#resolution = ring.regrow(this.#resolution, from, to, refs<TimeResolution>);
-  }
-}
 
 /**
  * Incremental dissector, one pass (for streams and hex dumps): push frames, collect records.

@@ -47,6 +47,7 @@ import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
+import { TreeCache } from './tree-cache.ts';
 import type { QueryLayout } from '@gamequery/codec';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
@@ -85,6 +86,8 @@ export class RecordMaker {
   #start: Timestamp | null = null;
   /** The durations a verdict's words name. */
   readonly #verdicts: VerdictOptions;
+  /** Trees of payloads seen lately. */
+  readonly #trees = new TreeCache();
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -252,8 +255,8 @@ export class RecordMaker {
       }
       const arena = this.#arena;
       const start = arena.at;
-      const decoded = layout.emitJsonWith(bytes, arena, this.#emit);
-      if (decoded) {
+      const tree = this.#tree(layout, bytes, arena);
+      if (tree) {
         // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
         const p = new Packet(
           frame,
@@ -261,13 +264,13 @@ export class RecordMaker {
           udp,
           frameBytes,
           kind,
-          layout.describe(decoded.value),
+          tree.summary,
           { layout, codec },
           arena.buf,
           start,
           arena.at,
           undefined,
-          extra ? [extra, ...decoded.warnings] : decoded.warnings.length ? decoded.warnings : NO_WARNINGS,
+          extra ? [extra, ...tree.warnings] : tree.warnings,
         );
         if (hasSecrets(layout)) p.secretsShown = this.#emit.showSecrets;
         return p;
@@ -289,6 +292,32 @@ export class RecordMaker {
       e ? { type: e.name, field: e.info.field, offset: e.info.offset, message: e.message } : undefined,
       extra ? [extra, ...ann.warnings] : ann.warnings,
     );
+  }
+
+  /**
+   * The fast path: the tree's JSON written into `arena` (copied, for a payload seen lately,
+   * byte for byte), with the summary and warnings; undefined where the payload does not
+   * decode cleanly enough for it.
+   */
+  #tree(
+    layout: QueryLayout,
+    bytes: Uint8Array,
+    arena: ByteSink,
+  ): { readonly summary: string; readonly warnings: readonly DecodeWarning[] } | undefined {
+    const cached = TreeCache.takes(bytes);
+    const key = cached ? TreeCache.key(bytes) : 0;
+    const seen = cached ? this.#trees.get(key, layout, bytes) : undefined;
+    if (seen) {
+      arena.bytes(seen.json);
+      return seen;
+    }
+    const start = arena.at;
+    const decoded = layout.emitJsonWith(bytes, arena, this.#emit);
+    if (!decoded) return undefined;
+    const summary = layout.describe(decoded.value);
+    const warnings = decoded.warnings.length ? decoded.warnings : NO_WARNINGS;
+    if (cached) this.#trees.set(key, layout, bytes, arena.buf.subarray(start, arena.at), summary, warnings);
+    return { summary, warnings };
   }
 
   /**

@@ -12,7 +12,16 @@
  * RCON request's secrets (its replies may echo them), and exact times of frames whose
  * resolution is not the capture's first one.
  */
-import { rconRequest, rconSecrets, textCodec, type Charset, type CodecOptions, type Direction, type QueryLayout } from '@gamequery/codec';
+import {
+  rconRequest,
+  rconResponse,
+  rconSecrets,
+  textCodec,
+  type Charset,
+  type CodecOptions,
+  type Direction,
+  type QueryLayout,
+} from '@gamequery/codec';
 import {
   AMBIGUOUS,
   CapturePairer,
@@ -25,6 +34,7 @@ import {
   Why,
   kindOf,
   layoutAt,
+  layoutNumber,
   layoutOf,
   namedOf,
   whyOf,
@@ -76,6 +86,8 @@ interface Secrets {
 }
 
 const NS = 1e9;
+const RCON_REQUEST = layoutNumber(rconRequest);
+const RCON_RESPONSE = layoutNumber(rconResponse);
 const EMPTY = new Uint8Array(0);
 
 export class FirstPass {
@@ -159,7 +171,7 @@ export class FirstPass {
     const at = (this.located = this.#udp.locate(frame));
     const timed = frame.timestamp !== null;
     const time = (this.time = this.#time(frame.index, frame.timestamp));
-    this.pairer.settled.length = 0;
+    if (this.pairer.settled.length) this.pairer.settled.length = 0;
     if (!at.found) {
       this.pairer.other(frame.index, time, timed);
       return;
@@ -170,14 +182,14 @@ export class FirstPass {
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): void {
-    this.pairer.settled.length = 0;
+    if (this.pairer.settled.length) this.pairer.settled.length = 0;
     this.#ends.none();
     this.#take(index, this.#last, false, payload, false);
   }
 
   /** Ends the time of a live input that went quiet: what `now` (ns since the first frame) has passed is settled. */
   tick(now: number): void {
-    this.pairer.settled.length = 0;
+    if (this.pairer.settled.length) this.pairer.settled.length = 0;
     this.pairer.expire(now, true);
   }
 
@@ -189,7 +201,7 @@ export class FirstPass {
   /** The input ended: pending requests are unanswered, every frame is final. */
   finish(): void {
     this.#udp.finish();
-    this.pairer.settled.length = 0;
+    if (this.pairer.settled.length) this.pairer.settled.length = 0;
     this.pairer.flush();
     // Every reply has been read: no more secrets to look for.
     this.#rcon.clear();
@@ -210,8 +222,8 @@ export class FirstPass {
         const t = this.#odd.get(request);
         if (t) this.#oddRequest.set(frame, t);
       }
-      if (request && this.#rcon.size) this.#echoes(frame, request, payload);
-    } else if (layoutAt(layoutOf(info)) === rconRequest) {
+      if (request && this.#rcon.size && layoutOf(info) === RCON_RESPONSE) this.#echoes(frame, request, payload);
+    } else if (layoutOf(info) === RCON_REQUEST) {
       this.#rconRequest(frame, payload);
     }
   }
@@ -234,7 +246,13 @@ export class FirstPass {
   /** A reply naming an RCON request: its secrets go with it where its bytes may hold one (a secret the charset cannot write: always). */
   #echoes(frame: number, request: number, payload: Uint8Array): void {
     const s = this.#rcon.get(request);
-    if (s && s.needles.some((n) => !n || holds(payload, n))) this.#secrets.set(frame, s.secrets);
+    if (!s) return;
+    for (const n of s.needles) {
+      if (!n || holds(payload, n)) {
+        this.#secrets.set(frame, s.secrets);
+        return;
+      }
+    }
   }
 
   /** Capture time in nanoseconds after the first frame; a frame without one (a hex dump) takes the last. */

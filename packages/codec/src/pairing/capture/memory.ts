@@ -1,9 +1,8 @@
 /**
  * What the capture pairer remembers once an exchange has ended, for the duplicate window:
- * under its key, the request's frame and layout, how it ended, a time, and the hashes and
+ * under its key, the request's frame and layout, how it ended and when, and the hashes and
  * frames of its replies (so that a copy is told from another reply). Kept in finish order
- * and let go in that order, which is deadline order: the deadline is a fixed time after the
- * finish (after the request's timeout, for one unanswered). A key may be remembered more
+ * and let go in that order, which is deadline order: a window after each ended. A key may be remembered more
  * than once (a client port reused): `newest` gives the latest, `older` the one before; the
  * key is filed once, naming its newest exchange, each exchange the one before it.
  *
@@ -22,7 +21,7 @@ export const UNANSWERED = 2;
  * thousand times is one key, not a bucket a thousand entries long).
  */
 const NEWEST = FIELDS;
-/** An exchange's row: request frame, info (layout, outcome << 8, collects << 10), replies (first, count), time. */
+/** An exchange's row: request frame, info (layout, outcome << 8, collects << 10), replies (first, count), when it ended. */
 const REQUEST = 0;
 const INFO = 1;
 const FIRST_REPLY = 2;
@@ -58,7 +57,6 @@ export class ExchangeMemory {
   #next = Infinity;
 
   constructor(
-    private readonly timeout: number,
     private readonly window: number,
     /** Called for each entry let go, with its request's frame, if it collected lines. */
     private readonly forget: ((frame: number) => void) | undefined,
@@ -79,8 +77,7 @@ export class ExchangeMemory {
 
   /**
    * Remembers request `frame` (layout number `layout`) under the key, ended `outcome` at
-   * `time` (unanswered: the request's own time), with its replies as (hash lo, hash hi,
-   * frame) triples in `replies`, `count` of them.
+   * `time`, with its replies as (hash lo, hash hi, frame) triples in `replies`, `count` of them.
    */
   remember(
     lo: number,
@@ -103,7 +100,8 @@ export class ExchangeMemory {
     else older = this.#keys.rows.u(k, NEWEST);
     this.#keys.rows.setU(k, NEWEST, e);
     this.#size++;
-    this.#uses = (this.#uses + 1) >>> 0;
+    // Never 0, which a row let go holds.
+    this.#uses = (this.#uses + 1) >>> 0 || 1;
     rows.setU(e, REQUEST, frame);
     rows.setU(e, INFO, layout | (outcome << 8) | ((collects ? 1 : 0) << 10));
     rows.setF(e, TIME, time);
@@ -153,7 +151,7 @@ export class ExchangeMemory {
     return ((this.#rows.u(e, INFO) >>> 10) & 1) === 1;
   }
 
-  /** Unanswered: the request's time; answered: when it ended. */
+  /** When it ended (an unanswered one that timed out: a timeout after its request). */
   time(e: number): number {
     return this.#rows.f(e, TIME);
   }
@@ -172,8 +170,7 @@ export class ExchangeMemory {
   }
 
   #until(e: number): number {
-    const time = this.time(e);
-    return this.outcome(e) === UNANSWERED ? time + this.timeout + this.window : time + this.window;
+    return this.time(e) + this.window;
   }
 
   /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */

@@ -139,7 +139,7 @@ export class CapturePairer {
     this.#quiet = check('rconQuietMs', options.rconQuietMs ?? 500);
     this.#tokenLife = check('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000);
     const window = check('duplicateWindowMs', options.duplicateWindowMs ?? 5000);
-    this.#memory = new ExchangeMemory(this.#timeout, window, options.forget);
+    this.#memory = new ExchangeMemory(window, options.forget);
     this.#codec = options.charset ? { charset: options.charset } : {};
     protocols.forEach((p, i) => {
       const rule = keyRule(p, i + 1);
@@ -417,8 +417,9 @@ export class CapturePairer {
       this.counts.unmatched++;
       facts.setLink(frame, memory.request(newest));
       if (memory.outcome(newest) === UNANSWERED) {
+        // It timed out: its request came a timeout before that (one superseded by a newer command is never the newest here).
         facts.why(frame, Why.late);
-        facts.setTime(frame, memory.time(newest));
+        facts.setTime(frame, memory.time(newest) - this.#timeout);
       } else {
         facts.why(frame, memory.collects(newest) ? Why.rconClosed : Why.extra);
       }
@@ -578,9 +579,8 @@ export class CapturePairer {
     const collects = (this.#does[n]! & COLLECTS) !== 0;
     const lines = c ? c.lines : reply;
     const count = lines ? lines.length / 3 : 0;
-    const time = outcome === UNANSWERED ? facts.time(f) : when;
-    this.#memory.remember(lo, hi, f, n, outcome, collects, time, lines, count);
-    if (alias !== undefined) this.#memory.remember(aliasLo, aliasHi, f, n, outcome, collects, time, lines, count);
+    this.#memory.remember(lo, hi, f, n, outcome, collects, when, lines, count);
+    if (alias !== undefined) this.#memory.remember(aliasLo, aliasHi, f, n, outcome, collects, when, lines, count);
   }
 
   /**

@@ -16,8 +16,15 @@ export class Fifo {
   #first = 0;
   #next = 0;
 
-  /** `doubles`: whether a row holds doubles (then its words round up to even). */
-  constructor(words: number, doubles = true) {
+  /**
+   * `doubles`: whether a row holds doubles (then its words round up to even); `rebaseAt`:
+   * the front position past which positions move down (2^30; a test's own, smaller).
+   */
+  constructor(
+    words: number,
+    doubles = true,
+    private readonly rebaseAt = REBASE,
+  ) {
     this.rows = new Rows(words, doubles);
   }
 
@@ -46,7 +53,7 @@ export class Fifo {
     const first = ++this.#first;
     if ((first & PAGE_MASK) !== 0) return;
     this.rows.release(first);
-    if (first >= REBASE) {
+    if (first >= this.rebaseAt) {
       const pages = first >>> PAGE_BITS;
       this.rows.rebase(pages);
       this.#first -= pages << PAGE_BITS;

@@ -31,12 +31,12 @@ interface Exchange {
   row: number;
 }
 
-const deadline = (x: Exchange): number => (x.outcome === UNANSWERED ? x.time + TIMEOUT + WINDOW : x.time + WINDOW);
+const deadline = (x: Exchange): number => x.time + WINDOW;
 
 /** An ExchangeMemory and a model of it: exchanges in finish order, let go from the front. */
 class CheckedMemory {
   readonly forgotten: number[] = [];
-  readonly memory = new ExchangeMemory(TIMEOUT, WINDOW, (frame) => this.forgotten.push(frame));
+  readonly memory = new ExchangeMemory(WINDOW, (frame) => this.forgotten.push(frame));
   queue: Exchange[] = [];
   /** Frames the model says were forgotten, in order. */
   readonly expectForgotten: number[] = [];
@@ -141,9 +141,8 @@ describe('ExchangeMemory', () => {
         for (const o of ops) {
           if (o.kind === 'remember') {
             clock += o.dt;
-            // Unanswered: remembered with the request's own time, a timeout before it finished.
-            const time = o.answered ? clock : clock - TIMEOUT;
-            c.remember(o.key, o.answered ? ANSWERED : UNANSWERED, o.collects, time, o.answered ? o.replies : []);
+            // Remembered with the time it ended, answered or not.
+            c.remember(o.key, o.answered ? ANSWERED : UNANSWERED, o.collects, clock, o.answered ? o.replies : []);
           } else if (o.kind === 'expire') {
             const front = c.queue[0];
             const now = o.atFront && front ? deadline(front) + o.delta : clock + 2000 * (o.delta + 1);
@@ -157,9 +156,9 @@ describe('ExchangeMemory', () => {
     );
   });
 
-  it('lets an unanswered exchange go a timeout and a window after its request, an answered one a window after it ended', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
-    m.remember(1, 1, 10, 3, UNANSWERED, false, 100, undefined, 0);
+  it('lets an exchange go a window after it ended, answered or not', () => {
+    const m = new ExchangeMemory(WINDOW, undefined);
+    m.remember(1, 1, 10, 3, UNANSWERED, false, 100 + TIMEOUT, undefined, 0);
     expect(m.next).toBe(100 + TIMEOUT + WINDOW);
     m.remember(2, 2, 11, 3, ANSWERED, false, 2000, [5, 6, 12], 1);
     // Strictly: not at the deadline, only after it.
@@ -175,9 +174,9 @@ describe('ExchangeMemory', () => {
   });
 
   it('lets exchanges go in the order they finished, one not yet due holding back those after it', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
-    // Finished at 1000 (unanswered, asked at 0), then answered at 500: the first is let go first.
-    m.remember(1, 0, 1, 1, UNANSWERED, false, 0, undefined, 0);
+    const m = new ExchangeMemory(WINDOW, undefined);
+    // Ended at 1000, then at 500 (a clock that stepped back): the first is let go first.
+    m.remember(1, 0, 1, 1, UNANSWERED, false, TIMEOUT, undefined, 0);
     m.remember(2, 0, 2, 1, ANSWERED, false, 500, undefined, 0);
     m.expire(500 + WINDOW, false);
     expect([m.newest(1, 0), m.newest(2, 0), m.next]).toEqual([0, 1, TIMEOUT + WINDOW]);
@@ -187,7 +186,7 @@ describe('ExchangeMemory', () => {
 
   it('tells the owner of each collecting exchange let go, on expiry and on clear, and of no other', () => {
     const forgotten: number[] = [];
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, (frame) => forgotten.push(frame));
+    const m = new ExchangeMemory(WINDOW, (frame) => forgotten.push(frame));
     m.remember(1, 0, 101, 2, ANSWERED, true, 0, [1, 1, 102], 1);
     m.remember(2, 0, 103, 1, ANSWERED, false, 10, [2, 2, 104], 1);
     m.remember(3, 0, 105, 2, UNANSWERED, true, 20, undefined, 0);
@@ -204,7 +203,7 @@ describe('ExchangeMemory', () => {
   });
 
   it('names the newest of a key remembered many times, and walks to the older ones still remembered, not past them', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
+    const m = new ExchangeMemory(WINDOW, undefined);
     // 1000 exchanges under one key, one a millisecond, each with one reply.
     const rows: number[] = [];
     for (let i = 0; i < 1000; i++) {
@@ -232,7 +231,7 @@ describe('ExchangeMemory', () => {
   });
 
   it('takes an older exchange for stale once it is let go, even while a newer one under its key stays', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
+    const m = new ExchangeMemory(WINDOW, undefined);
     m.remember(1, 1, 10, 1, ANSWERED, false, 0, undefined, 0);
     const a = m.newest(1, 1);
     m.remember(1, 1, 11, 1, ANSWERED, false, 100, undefined, 0);
@@ -248,7 +247,7 @@ describe('ExchangeMemory', () => {
   });
 
   it('lets go of the replies of the exchanges let go, over pages of replies, the others still read right', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
+    const m = new ExchangeMemory(WINDOW, undefined);
     // Exchanges of 1 to 3000 replies each: the replies' queue spans and lets go of many pages.
     const exchanges: { lo: number; frame: number; replies: number[] }[] = [];
     let frame = 1;
@@ -287,7 +286,7 @@ describe('ExchangeMemory', () => {
   });
 
   it('holds an outcome, a layout and a collecting flag side by side in one word without mixing them', () => {
-    const m = new ExchangeMemory(TIMEOUT, WINDOW, undefined);
+    const m = new ExchangeMemory(WINDOW, undefined);
     m.remember(1, 0, 5, 255, UNANSWERED, true, 1.5, undefined, 0);
     m.remember(2, 0, 6, 1, ANSWERED, false, 2.5, undefined, 0);
     const [a, b] = [m.newest(1, 0), m.newest(2, 0)];

@@ -103,24 +103,22 @@ describe('Fifo', () => {
     expect(contents(q)).toEqual([77, 78]);
   });
 
-  // Rebasing happens when the front reaches 2^30 (a private constant): 2^30 pushes and shifts,
-  // some 7 s, too slow for every run. GAMEQUERY_SLOW_TESTS=1 runs it.
-  it.runIf(process.env.GAMEQUERY_SLOW_TESTS === '1')(
-    'moves positions down past 2^30 without losing a row',
-    () => {
-      const q = new Fifo(3);
-      expect([push(q, 1), push(q, 2)]).toEqual([0, 1]);
-      let value = 2;
-      for (let i = 0; i < 2 ** 30; i++) {
-        push(q, ++value);
-        q.shift();
-      }
-      // The front passed 2^30 at a page boundary: positions moved down by as many pages.
-      expect(q.first).toBeLessThan(PAGE);
-      expect(q.size).toBe(2);
-      expect(contents(q)).toEqual([value - 1, value]);
-      expect(q.push()).toBe(q.first + 2);
-    },
-    60_000,
-  );
+  // Rebasing happens when the front reaches 2^30; a queue told to rebase past 3 pages does it the same way.
+  it('moves positions down past its rebase point without losing a row', () => {
+    const q = new Fifo(3, true, 3 * PAGE);
+    expect([push(q, 1), push(q, 2)]).toEqual([0, 1]);
+    let value = 2;
+    const firsts: number[] = [];
+    for (let i = 0; i < 5 * PAGE; i++) {
+      push(q, ++value);
+      q.shift();
+      firsts.push(q.first);
+    }
+    // The front passed 3 pages at a page boundary: positions moved down by as many pages, then grew again.
+    expect(Math.max(...firsts)).toBeLessThan(3 * PAGE + 1);
+    expect(firsts).toContain(0);
+    expect(q.size).toBe(2);
+    expect(contents(q)).toEqual([value - 1, value]);
+    expect(q.push()).toBe(q.first + 2);
+  });
 });

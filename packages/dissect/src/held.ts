@@ -1,0 +1,162 @@
+/**
+ * Frames held by a one-pass dissection (dissect.ts) until their facts are final: their
+ * bytes copied into blocks of a mebibyte, their numbers (frame, link type, time) in typed
+ * arrays, in frame order. Any of them can leave, found by its frame number (a binary
+ * search: they are in order); a block is let go once every frame in it has left, and the
+ * arrays drop what lies before the oldest frame still held. No object per frame held.
+ */
+import type { TimeResolution } from './capture/timestamp.ts';
+import type { FrameInput } from './net/types.ts';
+
+const BLOCK = 1 << 20;
+
+/** A held frame as it leaves: a captured frame (its bytes copied out), or a bare payload. */
+export type HeldFrame = FrameInput & { readonly payload: boolean };
+
+export class HeldFrames {
+  /** Slots from `#first` to `#next` - 1 (positions in the arrays, which move down as the front goes). */
+  #first = 0;
+  #next = 0;
+  #frame = new Float64Array(1024);
+  /** The bytes' block, offset and length; length -1 once the frame has left. */
+  #block = new Int32Array(1024);
+  #at = new Int32Array(1024);
+  #length = new Int32Array(1024);
+  /** The link type, or -1 for a bare payload. */
+  #linkType = new Int32Array(1024);
+  #seconds = new Float64Array(1024);
+  #ticks = new Float64Array(1024);
+  #resolution: (TimeResolution | undefined)[] = [];
+  /** Blocks by number from `#firstBlock`, and how many frames each still holds. */
+  #blocks: (Uint8Array | undefined)[] = [];
+  #live: number[] = [];
+  #firstBlock = 0;
+  #fill = BLOCK;
+  #bytes = 0;
+  #count = 0;
+
+  /** Frames held. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Bytes of frames held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The oldest frame held (held is not empty). */
+  get oldest(): number {
+    return this.#frame[this.#first]!;
+  }
+
+  put(frame: FrameInput | { readonly index: number; readonly payload: Uint8Array }): void {
+    const data = 'payload' in frame ? frame.payload : frame.data;
+    if (this.#next === this.#frame.length) this.#grow();
+    const s = this.#next++;
+    const n = data.length;
+    // A frame larger than a block gets one of its own.
+    if (this.#fill + n > BLOCK || this.#blocks.length === 0) {
+      this.#blocks.push(new Uint8Array(Math.max(BLOCK, n)));
+      this.#live.push(0);
+      this.#fill = 0;
+    }
+    const b = this.#blocks.length - 1;
+    this.#blocks[b]!.set(data, this.#fill);
+    this.#live[b]!++;
+    this.#frame[s] = frame.index;
+    this.#block[s] = this.#firstBlock + b;
+    this.#at[s] = this.#fill;
+    this.#length[s] = n;
+    this.#fill += n;
+    this.#bytes += n;
+    this.#count++;
+    const ts = 'payload' in frame ? null : frame.timestamp;
+    this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
+    this.#resolution[s] = ts?.resolution;
+    if (ts) {
+      this.#seconds[s] = ts.seconds;
+      this.#ticks[s] = ts.ticks;
+    }
+  }
+
+  /** Whether frame `frame` is held. */
+  has(frame: number): boolean {
+    return this.#find(frame) >= 0;
+  }
+
+  /** Frame `frame`, which leaves (its bytes copied out); undefined if it is not held. */
+  take(frame: number): HeldFrame | undefined {
+    const s = this.#find(frame);
+    return s < 0 ? undefined : this.#take(s);
+  }
+
+  /** The oldest frame, which leaves. */
+  shift(): HeldFrame {
+    return this.#take(this.#first);
+  }
+
+  #take(s: number): HeldFrame {
+    const b = this.#block[s]! - this.#firstBlock;
+    const length = this.#length[s]!;
+    const at = this.#at[s]!;
+    const data = this.#blocks[b]!.slice(at, at + length);
+    const resolution = this.#resolution[s];
+    const frame = {
+      index: this.#frame[s]!,
+      linkType: this.#linkType[s]!,
+      data,
+      payload: this.#linkType[s] === -1,
+      timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
+    };
+    this.#resolution[s] = undefined;
+    this.#length[s] = -1;
+    this.#bytes -= length;
+    this.#count--;
+    // A block goes once its frames have (the newest, being filled, stays); the front's slots once they have.
+    if (--this.#live[b]! === 0 && b < this.#blocks.length - 1) this.#blocks[b] = undefined;
+    while (this.#blocks.length > 1 && this.#blocks[0] === undefined) {
+      this.#blocks.shift();
+      this.#live.shift();
+      this.#firstBlock++;
+    }
+    while (this.#first < this.#next && this.#length[this.#first] === -1) this.#first++;
+    if (this.#first === this.#next) this.#first = this.#next = 0;
+    return frame;
+  }
+
+  /** The slot of frame `frame` (held frames are in order: a binary search), or -1. */
+  #find(frame: number): number {
+    let lo = this.#first;
+    let hi = this.#next - 1;
+    while (lo <= hi) {
+      const mid = lo + ((hi - lo) >> 1);
+      const f = this.#frame[mid]!;
+      if (f < frame) lo = mid + 1;
+      else if (f > frame) hi = mid - 1;
+      else return this.#length[mid] === -1 ? -1 : mid;
+    }
+    return -1;
+  }
+
+  /** Room for more: the slots still in use moved to the front, in arrays twice as long if they are half full. */
+  #grow(): void {
+    const used = this.#next - this.#first;
+    const size = used * 2 > this.#frame.length ? this.#frame.length * 2 : this.#frame.length;
+    const move = <A extends Float64Array | Int32Array>(a: A, make: (n: number) => A): A => {
+      const b = make(size);
+      b.set(a.subarray(this.#first, this.#next));
+      return b;
+    };
+    this.#frame = move(this.#frame, (n) => new Float64Array(n));
+    this.#block = move(this.#block, (n) => new Int32Array(n));
+    this.#at = move(this.#at, (n) => new Int32Array(n));
+    this.#length = move(this.#length, (n) => new Int32Array(n));
+    this.#linkType = move(this.#linkType, (n) => new Int32Array(n));
+    this.#seconds = move(this.#seconds, (n) => new Float64Array(n));
+    this.#ticks = move(this.#ticks, (n) => new Float64Array(n));
+    this.#resolution = this.#resolution.slice(this.#first, this.#next);
+    this.#first = 0;
+    this.#next = used;
+  }
+}
