@@ -47,7 +47,7 @@ import { Packet, recordKind, type PacketRecord } from './record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
-import { TreeCache } from './tree-cache.ts';
+import { RenderCache } from './tree-cache.ts';
 import type { QueryLayout } from '@gamequery/codec';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
@@ -86,8 +86,8 @@ export class RecordMaker {
   #start: Timestamp | null = null;
   /** The durations a verdict's words name. */
   readonly #verdicts: VerdictOptions;
-  /** Trees of payloads seen lately. */
-  readonly #trees = new TreeCache();
+  /** Trees of payloads seen lately: their JSON, summary and warnings. */
+  readonly #trees = new RenderCache<{ readonly json: Uint8Array; readonly summary: string; readonly warnings: readonly DecodeWarning[] }>();
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -304,8 +304,8 @@ export class RecordMaker {
     bytes: Uint8Array,
     arena: ByteSink,
   ): { readonly summary: string; readonly warnings: readonly DecodeWarning[] } | undefined {
-    const cached = TreeCache.takes(bytes);
-    const key = cached ? TreeCache.key(bytes) : 0;
+    const cached = RenderCache.takes(bytes);
+    const key = cached ? RenderCache.key(bytes) : 0;
     const seen = cached ? this.#trees.get(key, layout, bytes) : undefined;
     if (seen) {
       arena.bytes(seen.json);
@@ -316,7 +316,10 @@ export class RecordMaker {
     if (!decoded) return undefined;
     const summary = layout.describe(decoded.value);
     const warnings = decoded.warnings.length ? decoded.warnings : NO_WARNINGS;
-    if (cached) this.#trees.set(key, layout, bytes, arena.buf.subarray(start, arena.at), summary, warnings);
+    if (cached && this.#trees.wants(key)) {
+      const json = arena.buf.slice(start, arena.at);
+      this.#trees.set(key, layout, bytes, { json, summary, warnings }, json.length);
+    }
     return { summary, warnings };
   }
 

@@ -1,32 +1,33 @@
 /**
- * The trees of payloads seen lately, as the fast path wrote them (records.ts): a payload
- * byte for byte the same as one of them, read as the same layout, has the same tree JSON,
- * summary and warnings (the charset, secrets and every option are fixed for a dissection),
- * so it is copied rather than decoded again. Query traffic repeats itself: the same `i`
- * request to a server from every client, the same reply to each while nothing changes
- * (99.9 % of a query flood's datagrams, a third of ordinary traffic's within 4096).
+ * What was rendered of payloads seen lately: a payload byte for byte the same as one of
+ * them, read as the same layout with the same options, renders the same (its tree's JSON,
+ * summary and warnings; its tree's text; its selected fields), so the rendering is copied
+ * rather than made again. Query traffic repeats itself: the same `i` request to a server
+ * from every client, the same reply to each while nothing changes — 99.9 % of a query
+ * flood's datagrams, a third of ordinary traffic's within 4096.
  *
  * Bounded: at most {@link ENTRIES} payloads of up to {@link MAX_PAYLOAD} bytes, and
- * {@link MAX_BYTES} of JSON; full, it starts afresh. Found by a hash of the payload, then
- * compared byte for byte.
+ * {@link MAX_BYTES} rendered; full, it starts afresh. Found by a hash of the payload, then
+ * compared byte for byte. A payload is kept the second time it is seen (its hash is noted
+ * the first): one seen once, as most replies with a changing count are, costs no copy.
  */
-import type { DecodeWarning, QueryLayout } from '@gamequery/codec';
+import type { QueryLayout } from '@gamequery/codec';
 
 const ENTRIES = 4096;
 const MAX_PAYLOAD = 512;
 const MAX_BYTES = 8 << 20;
 
-export interface CachedTree {
+interface Entry<T> {
   readonly layout: QueryLayout;
   readonly payload: Uint8Array;
-  readonly json: Uint8Array;
-  readonly summary: string;
-  readonly warnings: readonly DecodeWarning[];
+  readonly value: T;
 }
 
-export class TreeCache {
-  #entries = new Map<number, CachedTree>();
+export class RenderCache<T> {
+  #entries = new Map<number, Entry<T>>();
   #bytes = 0;
+  /** Hashes of payloads seen once lately. */
+  #seen = new Set<number>();
 
   /** Whether a payload of this length is cached at all. */
   static takes(payload: Uint8Array): boolean {
@@ -52,21 +53,30 @@ export class TreeCache {
     return (x >>> 0) * 0x200000 + ((y ^ (x >>> 11)) & 0x1fffff);
   }
 
-  /** The tree of `payload` read as `layout`, if it was seen lately. */
-  get(key: number, layout: QueryLayout, payload: Uint8Array): CachedTree | undefined {
+  /** What was rendered of `payload` read as `layout`, if it was seen lately. */
+  get(key: number, layout: QueryLayout, payload: Uint8Array): T | undefined {
     const e = this.#entries.get(key);
     if (!e || e.layout !== layout || e.payload.length !== payload.length) return undefined;
     const p = e.payload;
     for (let i = 0; i < p.length; i++) if (p[i] !== payload[i]) return undefined;
-    return e;
+    return e.value;
   }
 
-  set(key: number, layout: QueryLayout, payload: Uint8Array, json: Uint8Array, summary: string, warnings: readonly DecodeWarning[]): void {
-    if (this.#entries.size >= ENTRIES || this.#bytes + json.length > MAX_BYTES) {
+  /** Whether a payload not found is worth keeping: seen before (else noted now). */
+  wants(key: number): boolean {
+    if (this.#seen.has(key)) return true;
+    if (this.#seen.size >= 4 * ENTRIES) this.#seen = new Set();
+    this.#seen.add(key);
+    return false;
+  }
+
+  /** Keeps what was rendered of `payload` (`value`, `size` bytes of it), the payload copied. */
+  set(key: number, layout: QueryLayout, payload: Uint8Array, value: T, size: number): void {
+    if (this.#entries.size >= ENTRIES || this.#bytes + size > MAX_BYTES) {
       this.#entries = new Map();
       this.#bytes = 0;
     }
-    this.#entries.set(key, { layout, payload: payload.slice(), json: json.slice(), summary, warnings });
-    this.#bytes += json.length + payload.length;
+    this.#entries.set(key, { layout, payload: payload.slice(), value });
+    this.#bytes += size + payload.length;
   }
 }

@@ -168,18 +168,20 @@ export function dissectCommand(): Command {
         stats = newStats();
         batches = dissectCaptureFile(input.path, { ...options, reuseBuffers: true }, stats);
       } else if (input.kind === 'capture') {
-        // Read once, as it comes (a pipe, -i): each record as soon as its exchange settles, and
-        // while the input is quiet the clock moves on in wall time, so that an unanswered request comes out.
-        const streamed: DissectOptions = { ...options, order: 'settled', idleMs: IDLE_MS };
+        // Read once. As it comes (a pipe, a FIFO, -i): each record as soon as its exchange settles,
+        // and while the input is quiet the clock moves on in wall time, so that an unanswered request
+        // comes out. From a file (gzip), in frame order.
+        const streamed: DissectOptions = input.live ? { ...options, order: 'settled', idleMs: IDLE_MS } : options;
         const dissector = new Dissector(streamed);
         stats = dissector.stats;
         batches = dissectCaptureBatches(input.chunks, streamed, dissector);
-        out.watch();
       } else {
         const dissector = new Dissector(options);
         stats = dissector.stats;
         batches = dissectHexDumpStream(input.chunks, options, dissector);
       }
+      // What comes as it is made is written as it comes.
+      if (input.kind !== 'capture-file' && input.live) out.watch();
       out.stats = stats;
       try {
         let left = opts.count ?? Infinity;

@@ -33,8 +33,14 @@ export const DROPPED = 'reply to a request dropped by the maxPending limit';
 
 export const rconClosed = (quietMs: number): string => `RCON line after the exchange closed (${quietMs} ms of silence)`;
 
-/** A reply that came `ns` after a request that had timed out. */
-export const late = (ns: number, timeoutMs: number): string => `late reply, ${showMs(ns)} after the request (timeout ${timeoutMs} ms)`;
+/**
+ * A reply that came `ns` after a request that had timed out: in capture time, or, sooner
+ * than the timeout, in wall time (a live input that went quiet moves the clock on).
+ */
+export const late = (ns: number, timeoutMs: number): string =>
+  ns > timeoutMs * 1e6
+    ? `late reply, ${showMs(ns)} after the request (timeout ${timeoutMs} ms)`
+    : `late reply, ${showMs(ns)} after the request in capture time, which had been given up on while the input was quiet (timeout ${timeoutMs} ms of wall time)`;
 
 /** A reply from another address than the one the request went to. */
 export const fromElsewhere = (from: { address: string; port: number }, to: { address: string; port: number }): string =>

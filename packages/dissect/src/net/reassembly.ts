@@ -146,6 +146,11 @@ export class Reassembler {
   /** In order of first fragment seen, which is what expiry and eviction walk. */
   private readonly pending = new Map<string, Pending>();
   private pendingBytes = 0;
+  /**
+   * When the oldest datagram held was first seen, or NaN when unknown since a datagram left
+   * (found again at the next expiry): every frame asks, and most need not walk the map.
+   */
+  private oldest = Number.NaN;
 
   constructor(
     limits: Partial<ReassemblyLimits> = {},
@@ -166,9 +171,13 @@ export class Reassembler {
 
   /** Drops datagrams older than the timeout at capture time `now` (seconds). */
   expire(now: number): void {
-    if (this.pending.size === 0 || Number.isNaN(now)) return;
+    if (this.pending.size === 0 || Number.isNaN(now) || now - this.oldest <= this.limits.timeoutSeconds) return;
+    this.oldest = Number.NaN;
     for (const [key, entry] of this.pending) {
-      if (!(now - entry.firstSeen > this.limits.timeoutSeconds)) break;
+      if (!(now - entry.firstSeen > this.limits.timeoutSeconds)) {
+        this.oldest = entry.firstSeen;
+        break;
+      }
       this.pending.delete(key);
       if (entry.dropped === undefined) this.drop(entry, 'timeout');
     }
@@ -178,6 +187,7 @@ export class Reassembler {
   finish(): void {
     for (const entry of this.pending.values()) if (entry.dropped === undefined) this.drop(entry, 'end-of-capture');
     this.pending.clear();
+    this.oldest = Number.NaN;
   }
 
   /** Adds one fragment. Returns the whole datagram when this fragment completes it. */
@@ -199,6 +209,7 @@ export class Reassembler {
         firstDataOffset: -1,
         protocol: -1,
       };
+      if (this.pending.size === 0) this.oldest = fragment.time;
       this.pending.set(key, entry);
       for (const [oldKey, old] of this.pending) {
         if (this.pending.size <= this.limits.maxDatagrams) break;
@@ -258,6 +269,7 @@ export class Reassembler {
 
     // Complete: no overlaps and as many bytes as the length, so the pieces tile [0, totalLength).
     this.pending.delete(key);
+    this.oldest = Number.NaN;
     this.pendingBytes -= entry.held;
     this.stats.reassembled++;
     const payload = new Uint8Array(entry.totalLength);
@@ -278,6 +290,7 @@ export class Reassembler {
 
   private evict(key: string, entry: Pending, reason: DropReason): void {
     this.pending.delete(key);
+    this.oldest = Number.NaN;
     if (entry.dropped === undefined) this.drop(entry, reason);
   }
 

@@ -20,10 +20,19 @@ import { sniffInput, type Sniffed } from '../capture/sniff.ts';
 export type OpenedInput =
   /** A regular, uncompressed capture file: read it by path, in two passes. */
   | { readonly kind: 'capture-file'; readonly path: string; readonly format: 'pcap' | 'pcapng' }
-  /** A capture to read once, in order. */
-  | { readonly kind: 'capture'; readonly format: 'pcap' | 'pcapng'; readonly gzip: boolean; readonly chunks: AsyncIterable<Uint8Array> }
-  /** Text (UTF-8), to read once for hex dumps. */
-  | { readonly kind: 'text'; readonly gzip: boolean; readonly chunks: AsyncIterable<Uint8Array> };
+  /**
+   * A capture to read once, in order: `live` when it comes as it is made (stdin, a FIFO, a
+   * device), not from a regular file (gzip).
+   */
+  | {
+      readonly kind: 'capture';
+      readonly format: 'pcap' | 'pcapng';
+      readonly gzip: boolean;
+      readonly live: boolean;
+      readonly chunks: AsyncIterable<Uint8Array>;
+    }
+  /** Text (UTF-8), to read once for hex dumps; `live` as for a capture. */
+  | { readonly kind: 'text'; readonly gzip: boolean; readonly live: boolean; readonly chunks: AsyncIterable<Uint8Array> };
 
 /** Why an input could not be opened. */
 export type InputErrorCode =
@@ -167,10 +176,12 @@ export async function openInput(path: string): Promise<OpenedInput> {
     await outer.close();
     throw refusal(name, s);
   }
+  // A regular file is read as fast as it can be; anything else comes as it is made.
+  const live = !stat?.isFile();
   if (s.format !== 'gzip')
     return s.format === 'text'
-      ? { kind: 'text', gzip: false, chunks: outer.chunks }
-      : { kind: 'capture', format: s.format, gzip: false, chunks: outer.chunks };
+      ? { kind: 'text', gzip: false, live, chunks: outer.chunks }
+      : { kind: 'capture', format: s.format, gzip: false, live, chunks: outer.chunks };
   const inner = await peek(gunzip(name, outer.chunks), HEAD);
   const t = sniffInput(inner.head);
   if (t.format === undefined || t.format === 'gzip') {
@@ -179,6 +190,6 @@ export async function openInput(path: string): Promise<OpenedInput> {
     throw refusal(name, t.format === 'gzip' ? { ...t, looks: 'gzip inside gzip' } : t, 'gzip-compressed');
   }
   return t.format === 'text'
-    ? { kind: 'text', gzip: true, chunks: inner.chunks }
-    : { kind: 'capture', format: t.format, gzip: true, chunks: inner.chunks };
+    ? { kind: 'text', gzip: true, live, chunks: inner.chunks }
+    : { kind: 'capture', format: t.format, gzip: true, live, chunks: inner.chunks };
 }

@@ -118,6 +118,7 @@ export interface LiveCapture {
   readonly kind: 'capture';
   readonly format: 'pcap' | 'pcapng';
   readonly gzip: false;
+  readonly live: true;
   /** The capture's bytes as the program writes them; they end when it stops. */
   readonly chunks: AsyncIterable<Uint8Array>;
   /** The program's path and arguments. */
@@ -369,5 +370,5 @@ export async function openLiveCapture(options: LiveCaptureOptions): Promise<Live
     };
   });
 
-  return { kind: 'capture', format, gzip: false, chunks: chunks(), program: file, args, stop, ended };
+  return { kind: 'capture', format, gzip: false, live: true, chunks: chunks(), program: file, args, stop, ended };
 }

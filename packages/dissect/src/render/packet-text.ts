@@ -2,7 +2,7 @@
  * A packet's text (renderPacketText's lines) written into a byte sink: a record the fast
  * path made is written by its layout's compiled text emitter without building its tree.
  */
-import { asciiBytes, protocolTitles, type ByteSink } from '@gamequery/codec';
+import { asciiBytes, protocolTitles, type ByteSink, type QueryLayout } from '@gamequery/codec';
 import { writeTimestamp } from '../capture/timestamp.ts';
 import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord, type RecordKind } from '../record.ts';
@@ -11,6 +11,39 @@ import { emitOptions } from './emit-options.ts';
 import { hexPane } from './hexpane.ts';
 import { renderPacketText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
+import { RenderCache } from '../tree-cache.ts';
+import type { EmitTreeOptions } from './emit-options.ts';
+
+/** Text of payloads seen lately, per set of emit options (the tree), and per selection too (its fields). */
+const trees = new WeakMap<EmitTreeOptions, RenderCache<Uint8Array>>();
+const picked = new WeakMap<readonly string[], WeakMap<EmitTreeOptions, RenderCache<Uint8Array>>>();
+
+/**
+ * Writes `payload`'s text as `write` would, copied from the cache when it was seen lately;
+ * undefined where `write` declines (the caller renders otherwise).
+ */
+function cachedText(
+  cache: RenderCache<Uint8Array>,
+  layout: QueryLayout,
+  payload: Uint8Array,
+  sink: ByteSink,
+  write: () => number | undefined,
+): number | undefined {
+  if (!RenderCache.takes(payload)) return write();
+  const key = RenderCache.key(payload);
+  const seen = cache.get(key, layout, payload);
+  if (seen) {
+    sink.bytes(seen);
+    return seen.length;
+  }
+  const start = sink.at;
+  const n = write();
+  if (n !== undefined && cache.wants(key)) {
+    const text = sink.buf.slice(start, sink.at);
+    cache.set(key, layout, payload, text, text.length);
+  }
+  return n;
+}
 
 const NEWLINE = asciiBytes('\n');
 const FRAME_TEXT = asciiBytes('Frame ');
@@ -58,7 +91,11 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
   if (picks && !options.hex) {
-    if (layout.emitFields(q.payload, sink, picks, 'text', emit) === undefined) {
+    let byEmit = picked.get(picks);
+    if (!byEmit) picked.set(picks, (byEmit = new WeakMap()));
+    let cache = byEmit.get(emit);
+    if (!cache) byEmit.set(emit, (cache = new RenderCache()));
+    if (cachedText(cache, layout, q.payload, sink, () => layout.emitFields(q.payload, sink, picks, 'text', emit)) === undefined) {
       sink.at = start;
       writeLines(renderPacketText(p, options), sink);
       return;
@@ -83,7 +120,9 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
     return;
   }
   sink.bytes(titleOf(q.kind));
-  if (layout.emitText(q.payload, sink, emit) === undefined) {
+  let cache = trees.get(emit);
+  if (!cache) trees.set(emit, (cache = new RenderCache()));
+  if (cachedText(cache, layout, q.payload, sink, () => layout.emitText(q.payload, sink, emit)) === undefined) {
     sink.at = start;
     writeLines(renderPacketText(p, options), sink);
     return;

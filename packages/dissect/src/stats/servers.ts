@@ -186,10 +186,13 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const requests: Record<string, number> = {};
   const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number =>
     states.reduce((n, s) => n + s[k], 0);
+  // By message name: the same order whichever order the records came in.
   for (const s of states) for (const [m, n] of s.requests) requests[m] = (requests[m] ?? 0) + n;
+  const sorted: Record<string, number> = {};
+  for (const m of Object.keys(requests).sort()) sorted[m] = requests[m]!;
   const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
   return {
-    requests,
+    requests: sorted,
     replies: sum('replies'),
     answered: sum('answered'),
     unanswered: sum('unanswered'),

@@ -25,7 +25,7 @@
  */
 import type { Charset } from '../../grammar/charset.ts';
 import type { CodecOptions, Direction, Protocol, QueryLayout } from '../../grammar/layout.ts';
-import type { ProtocolDeclaration } from '../../grammar/protocol.ts';
+import type { PacketHint, ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { identify } from '../../packet.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 import { AMBIGUOUS, DECODED, FINAL, FrameFacts, HAS_TIME, LINES, TIMED, WAITING, Why, kindOf, layoutOf, type WhyCode } from './facts.ts';
@@ -65,6 +65,9 @@ const MS = 1e6;
 interface Plan {
   readonly protocol: ProtocolDeclaration;
   readonly rule: KeyRule;
+  /** The hints a reply without magic is read by: as a reply to each message, and by its shape. */
+  readonly replyAs: ReadonlyMap<string, PacketHint<Protocol>>;
+  readonly reply: PacketHint<Protocol>;
 }
 
 /** By layout number: a request collected until a quiet period (RCON). */
@@ -144,7 +147,9 @@ export class CapturePairer {
     protocols.forEach((p, i) => {
       const rule = keyRule(p, i + 1);
       if (!rule) return;
-      this.#plans.set(p.name, { protocol: p, rule });
+      const protocol = p.name as Protocol;
+      const replyAs = new Map(Object.keys(p.messages).map((message) => [message, { protocol, direction: 'response' as const, message }]));
+      this.#plans.set(p.name, { protocol: p, rule, replyAs, reply: { protocol, direction: 'response' } });
       for (const m of p.collected ?? []) this.#does[layoutNumber(p.messages[m]!.request as QueryLayout)]! |= COLLECTS;
       if (rule.kind !== 'session') return;
       for (const layout of p.layouts as QueryLayout[]) {
@@ -617,15 +622,17 @@ export class CapturePairer {
    * does not decode.
    */
   #readReply(plan: Plan, bytes: Uint8Array, truncated: boolean, message: string | undefined): QueryLayout | undefined {
-    const protocol = plan.protocol.name as Protocol;
-    const fits = (l: QueryLayout | undefined): boolean => l !== undefined && (truncated || l.measure(bytes, this.#codec) >= 0);
     if (message !== undefined) {
-      const as = identify(bytes, { protocol, direction: 'response', message }, this.#codec)?.layout as QueryLayout | undefined;
-      if (fits(as)) return as;
+      const as = identify(
+        bytes,
+        plan.replyAs.get(message) ?? { protocol: plan.protocol.name as Protocol, direction: 'response', message },
+        this.#codec,
+      )?.layout as QueryLayout | undefined;
+      if (as && (truncated || as.measure(bytes, this.#codec) >= 0)) return as;
       if (as && this.#does[layoutNumber(as)]! & TOKEN) return undefined;
     }
-    const shaped = identify(bytes, { protocol, direction: 'response' }, this.#codec)?.layout as QueryLayout | undefined;
-    return fits(shaped) ? shaped : undefined;
+    const shaped = identify(bytes, plan.reply, this.#codec)?.layout as QueryLayout | undefined;
+    return shaped && (truncated || shaped.measure(bytes, this.#codec) >= 0) ? shaped : undefined;
   }
 }
 
