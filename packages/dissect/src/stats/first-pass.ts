@@ -45,8 +45,8 @@ function statedBy(layout: QueryLayout): Stated | null {
   return s;
 }
 
-/** A server state, and (IPv6) the address it was filed under, to tell two apart whose keys agree. */
-type Filed = ServerState & { decoded: number };
+/** A server state, with the requests that decoded (answered or not, by the end) and the last reply it read a count and name from. */
+type Filed = ServerState & { decoded: number; stated: Uint8Array | undefined };
 
 const PROTOCOL_BITS: Record<string, number> = {};
 
@@ -151,9 +151,17 @@ export class FirstPassStats {
   }
 
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */
-  #state(s: ServerState, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
+  #state(s: Filed, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
     const fields = statedBy(layout);
     if (!fields) return;
+    // The same reply as the last one read: the same count and name (most servers answer alike for a while).
+    const last = s.stated;
+    if (!malformed && last && last.length === payload.length) {
+      let i = 0;
+      while (i < last.length && last[i] === payload[i]) i++;
+      if (i === last.length) return;
+    }
+    s.stated = malformed ? undefined : payload.slice();
     let value: Record<string, unknown> | undefined;
     if (malformed) value = layout.annotate(payload, this.#codec).partial as Record<string, unknown> | undefined;
     else value = layout.decode(payload, this.#codec).value as Record<string, unknown>;
@@ -188,7 +196,7 @@ export class FirstPassStats {
       const view = new DataView(bytes.buffer);
       for (let i = 0; i < (e.v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
       const ip = e.v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
-      this.#servers.set(key, (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0 })));
+      this.#servers.set(key, (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0, stated: undefined })));
     }
     return s;
   }

@@ -534,12 +534,15 @@ export class CapturePairer {
     const waiting = this.#waiting;
     const rows = waiting.rows;
     const info = facts.info(f);
-    const lo = waiting.lo(entry),
-      hi = waiting.hi(entry);
-    // Out of its key's chain: the oldest, almost always.
-    const head = rows.u(entry, HEAD);
+    const ending = this.#ending;
+    const lo = ending ? 0 : waiting.lo(entry),
+      hi = ending ? 0 : waiting.hi(entry);
+    // Out of its key's chain: the oldest, almost always (at the end of the input, the table goes whole).
+    const head = this.#ending ? f : rows.u(entry, HEAD);
     const chain = this.#next;
-    if (head === f) {
+    if (this.#ending) {
+      if (chain.size) chain.delete(f);
+    } else if (head === f) {
       if (rows.u(entry, TAIL) === f) waiting.remove(entry);
       else {
         rows.setU(entry, HEAD, chain.get(f)!);

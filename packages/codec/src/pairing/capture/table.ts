@@ -9,7 +9,7 @@
  * the newest entry filed there, each entry the next one down; a bucket is chosen by the
  * low half. A key may be filed more than once: `find` gives the newest, `older` the one
  * before it. Entry numbers are reused (a free list), so the table is as large as the most
- * entries it held at once, plus 4 to 8 bytes an entry of buckets.
+ * entries it held at once, plus 2 to 4 bytes an entry of buckets.
  */
 import { Rows } from './columns.ts';
 
@@ -91,7 +91,8 @@ export class KeyTable {
     rows.setU(e, HI, hi);
     rows.setU(e, NEXT, this.#heads[b]!);
     this.#heads[b] = e;
-    if (++this.#size > this.#heads.length) this.#grow();
+    // Two entries a bucket on average before the buckets double: half the rehashing and the buckets of one.
+    if (++this.#size > 2 * this.#heads.length) this.#grow();
     return e;
   }
 
