@@ -86,8 +86,8 @@ export class RecordMaker {
   #start: Timestamp | null = null;
   /** The durations a verdict's words name. */
   readonly #verdicts: VerdictOptions;
-  /** Trees of payloads seen lately: their JSON, summary and warnings. */
-  readonly #trees = new RenderCache<{ readonly json: Uint8Array; readonly summary: string; readonly warnings: readonly DecodeWarning[] }>();
+  /** Trees of payloads seen lately: their JSON, with their summary and warnings. */
+  readonly #trees = new RenderCache<{ readonly summary: string; readonly warnings: readonly DecodeWarning[] }>();
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -306,21 +306,17 @@ export class RecordMaker {
   ): { readonly summary: string; readonly warnings: readonly DecodeWarning[] } | undefined {
     const cached = RenderCache.takes(bytes);
     const key = cached ? RenderCache.key(bytes) : 0;
-    const seen = cached ? this.#trees.get(key, layout, bytes) : undefined;
-    if (seen) {
-      arena.bytes(seen.json);
-      return seen;
+    const trees = this.#trees;
+    if (cached && trees.find(key, layout, bytes)) {
+      arena.range(trees.slab, trees.start, trees.end);
+      return trees.extra;
     }
     const start = arena.at;
     const decoded = layout.emitJsonWith(bytes, arena, this.#emit);
     if (!decoded) return undefined;
-    const summary = layout.describe(decoded.value);
-    const warnings = decoded.warnings.length ? decoded.warnings : NO_WARNINGS;
-    if (cached && this.#trees.wants(key)) {
-      const json = arena.buf.slice(start, arena.at);
-      this.#trees.set(key, layout, bytes, { json, summary, warnings }, json.length);
-    }
-    return { summary, warnings };
+    const tree = { summary: layout.describe(decoded.value), warnings: decoded.warnings.length ? decoded.warnings : NO_WARNINGS };
+    if (cached && trees.wants(key)) trees.set(key, layout, bytes, arena.buf, start, arena.at, tree);
+    return tree;
   }
 
   /**

@@ -4,30 +4,37 @@
  * summary and warnings; its tree's text; its selected fields), so the rendering is copied
  * rather than made again. Query traffic repeats itself: the same `i` request to a server
  * from every client, the same reply to each while nothing changes — 99.9 % of a query
- * flood's datagrams, a third of ordinary traffic's within 4096.
+ * flood's datagrams, four in ten of ordinary traffic's.
  *
- * Bounded: at most {@link ENTRIES} payloads of up to {@link MAX_PAYLOAD} bytes, and
- * {@link MAX_BYTES} rendered; full, it starts afresh. Found by a hash of the payload, then
- * compared byte for byte. A payload is kept the second time it is seen (its hash is noted
- * the first): one seen once, as most replies with a changing count are, costs no copy.
+ * Direct-mapped, in one slab allocated once: a payload's hash picks its slot, which holds
+ * the last payload filed there and what it rendered. No object per entry, so nothing kept
+ * here outlives the collector's young generation only to be let go later (a map of
+ * entries did, for a fifth of the heap's growth). A payload is filed the second time its
+ * hash is seen (a second array of hashes remembers the first): one seen once, as most
+ * replies with a changing count are, costs no copy. Payloads of up to {@link MAX_PAYLOAD}
+ * bytes, renderings up to a slot's room; found by the hash, then compared byte for byte.
  */
 import type { QueryLayout } from '@gamequery/codec';
 
-const ENTRIES = 4096;
-const MAX_PAYLOAD = 512;
-const MAX_BYTES = 8 << 20;
+const SLOTS = 2048;
+const SLOT_BYTES = 4096;
+const MAX_PAYLOAD = 256;
 
-interface Entry<T> {
-  readonly layout: QueryLayout;
-  readonly payload: Uint8Array;
-  readonly value: T;
-}
-
-export class RenderCache<T> {
-  #entries = new Map<number, Entry<T>>();
-  #bytes = 0;
-  /** Hashes of payloads seen once lately. */
-  #seen = new Set<number>();
+export class RenderCache<T = undefined> {
+  /** The hash filed in each slot (NaN: none), its layout and what else it rendered (a summary, warnings). */
+  readonly #keys = new Float64Array(SLOTS).fill(Number.NaN);
+  readonly #layouts: (QueryLayout | undefined)[] = new Array<QueryLayout | undefined>(SLOTS).fill(undefined);
+  readonly #extras: (T | undefined)[] = new Array<T | undefined>(SLOTS).fill(undefined);
+  /** Per slot, the payload's length and the rendering's; the slab holds the payload, then the rendering. */
+  readonly #payloadLength = new Uint16Array(SLOTS);
+  readonly #length = new Uint16Array(SLOTS);
+  #slab: Uint8Array | undefined;
+  /** Hashes seen once lately, by the same slots. */
+  readonly #seen = new Float64Array(SLOTS).fill(Number.NaN);
+  /** Where the rendering found by the last {@link find} lies in {@link slab}, and what else it rendered. */
+  start = 0;
+  end = 0;
+  extra: T | undefined = undefined;
 
   /** Whether a payload of this length is cached at all. */
   static takes(payload: Uint8Array): boolean {
@@ -53,30 +60,47 @@ export class RenderCache<T> {
     return (x >>> 0) * 0x200000 + ((y ^ (x >>> 11)) & 0x1fffff);
   }
 
-  /** What was rendered of `payload` read as `layout`, if it was seen lately. */
-  get(key: number, layout: QueryLayout, payload: Uint8Array): T | undefined {
-    const e = this.#entries.get(key);
-    if (!e || e.layout !== layout || e.payload.length !== payload.length) return undefined;
-    const p = e.payload;
-    for (let i = 0; i < p.length; i++) if (p[i] !== payload[i]) return undefined;
-    return e.value;
+  /** The bytes the renderings lie in. */
+  get slab(): Uint8Array {
+    return this.#slab!;
   }
 
-  /** Whether a payload not found is worth keeping: seen before (else noted now). */
+  /**
+   * Whether `payload` read as `layout` was rendered lately: then its rendering lies in
+   * {@link slab} from {@link start} to {@link end}, with {@link extra}.
+   */
+  find(key: number, layout: QueryLayout, payload: Uint8Array): boolean {
+    const s = key % SLOTS;
+    if (this.#keys[s] !== key || this.#layouts[s] !== layout || this.#payloadLength[s] !== payload.length) return false;
+    const slab = this.#slab!;
+    const at = s * SLOT_BYTES;
+    for (let i = 0; i < payload.length; i++) if (slab[at + i] !== payload[i]) return false;
+    this.start = at + payload.length;
+    this.end = this.start + this.#length[s]!;
+    this.extra = this.#extras[s];
+    return true;
+  }
+
+  /** Whether a payload not found is worth keeping: its hash seen before (else noted now). */
   wants(key: number): boolean {
-    if (this.#seen.has(key)) return true;
-    if (this.#seen.size >= 4 * ENTRIES) this.#seen = new Set();
-    this.#seen.add(key);
+    const s = key % SLOTS;
+    if (this.#seen[s] === key) return true;
+    this.#seen[s] = key;
     return false;
   }
 
-  /** Keeps what was rendered of `payload` (`value`, `size` bytes of it), the payload copied. */
-  set(key: number, layout: QueryLayout, payload: Uint8Array, value: T, size: number): void {
-    if (this.#entries.size >= ENTRIES || this.#bytes + size > MAX_BYTES) {
-      this.#entries = new Map();
-      this.#bytes = 0;
-    }
-    this.#entries.set(key, { layout, payload: payload.slice(), value });
-    this.#bytes += size + payload.length;
+  /** Files what `payload` rendered (`bytes[from, to)`, and `extra`), if it fits a slot. */
+  set(key: number, layout: QueryLayout, payload: Uint8Array, bytes: Uint8Array, from: number, to: number, extra: T): void {
+    if (payload.length + to - from > SLOT_BYTES) return;
+    const slab = (this.#slab ??= new Uint8Array(SLOTS * SLOT_BYTES));
+    const s = key % SLOTS;
+    const at = s * SLOT_BYTES;
+    slab.set(payload, at);
+    slab.set(bytes.subarray(from, to), at + payload.length);
+    this.#keys[s] = key;
+    this.#layouts[s] = layout;
+    this.#payloadLength[s] = payload.length;
+    this.#length[s] = to - from;
+    this.#extras[s] = extra;
   }
 }

@@ -15,15 +15,15 @@ import { RenderCache } from '../tree-cache.ts';
 import type { EmitTreeOptions } from './emit-options.ts';
 
 /** Text of payloads seen lately, per set of emit options (the tree), and per selection too (its fields). */
-const trees = new WeakMap<EmitTreeOptions, RenderCache<Uint8Array>>();
-const picked = new WeakMap<readonly string[], WeakMap<EmitTreeOptions, RenderCache<Uint8Array>>>();
+const trees = new WeakMap<EmitTreeOptions, RenderCache>();
+const picked = new WeakMap<readonly string[], WeakMap<EmitTreeOptions, RenderCache>>();
 
 /**
  * Writes `payload`'s text as `write` would, copied from the cache when it was seen lately;
  * undefined where `write` declines (the caller renders otherwise).
  */
 function cachedText(
-  cache: RenderCache<Uint8Array>,
+  cache: RenderCache,
   layout: QueryLayout,
   payload: Uint8Array,
   sink: ByteSink,
@@ -31,17 +31,13 @@ function cachedText(
 ): number | undefined {
   if (!RenderCache.takes(payload)) return write();
   const key = RenderCache.key(payload);
-  const seen = cache.get(key, layout, payload);
-  if (seen) {
-    sink.bytes(seen);
-    return seen.length;
+  if (cache.find(key, layout, payload)) {
+    sink.range(cache.slab, cache.start, cache.end);
+    return cache.end - cache.start;
   }
   const start = sink.at;
   const n = write();
-  if (n !== undefined && cache.wants(key)) {
-    const text = sink.buf.slice(start, sink.at);
-    cache.set(key, layout, payload, text, text.length);
-  }
+  if (n !== undefined && cache.wants(key)) cache.set(key, layout, payload, sink.buf, start, sink.at, undefined);
   return n;
 }
 
