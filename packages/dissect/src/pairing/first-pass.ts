@@ -79,12 +79,6 @@ export interface FrameFacts {
   secrets: readonly string[] | undefined;
 }
 
-/** An RCON request's secrets, and what they look like in its charset. */
-interface Secrets {
-  readonly secrets: readonly string[];
-  readonly needles: readonly (Uint8Array | undefined)[];
-}
-
 const NS = 1e9;
 const RCON_REQUEST = layoutNumber(rconRequest);
 const RCON_RESPONSE = layoutNumber(rconResponse);
@@ -109,8 +103,11 @@ export class FirstPass {
   /** Exact times of frames whose resolution is not the origin's, and of linked replies' requests that have one. */
   readonly #odd = new Map<number, Timestamp>();
   readonly #oddRequest = new Map<number, Timestamp>();
-  /** RCON requests' secrets, while a reply may still name them. */
-  readonly #rcon = new Map<number, Secrets>();
+  /** RCON requests' secrets, while a reply may still name them (what they look like in the charset: #needles). */
+  readonly #rcon = new Map<number, readonly string[]>();
+  /** The request whose secrets were last looked for, and their bytes in the charset (its lines come together). */
+  #needlesOf = -1;
+  #needles: readonly (Uint8Array | undefined)[] = [];
   /** Frames whose text may echo their exchange's secrets. */
   readonly #secrets = new Map<number, readonly string[]>();
   readonly #out: FrameFacts = {
@@ -238,18 +235,22 @@ export class FirstPass {
     }
     const secrets = rconSecrets(value);
     if (!secrets.length) return;
-    const text = textCodec(this.#codec.charset ?? 'windows-1252');
-    this.#rcon.set(frame, { secrets, needles: secrets.map((x) => text.encode(x)) });
+    this.#rcon.set(frame, secrets);
     if (value.password && value.command?.includes(value.password)) this.#secrets.set(frame, secrets);
   }
 
   /** A reply naming an RCON request: its secrets go with it where its bytes may hold one (a secret the charset cannot write: always). */
   #echoes(frame: number, request: number, payload: Uint8Array): void {
-    const s = this.#rcon.get(request);
-    if (!s) return;
-    for (const n of s.needles) {
+    const secrets = this.#rcon.get(request);
+    if (!secrets) return;
+    if (this.#needlesOf !== request) {
+      const text = textCodec(this.#codec.charset ?? 'windows-1252');
+      this.#needles = secrets.map((x) => text.encode(x));
+      this.#needlesOf = request;
+    }
+    for (const n of this.#needles) {
       if (!n || holds(payload, n)) {
-        this.#secrets.set(frame, s.secrets);
+        this.#secrets.set(frame, secrets);
         return;
       }
     }
