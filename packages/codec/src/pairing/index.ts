@@ -1,13 +1,13 @@
 /**
  * @gamequery/codec/pairing — the pairing core without RxJS: the state machine that pairs
- * requests with replies (`QueryPairer`), its rules, and the compact storage it remembers
- * with. What a dissector or any synchronous consumer imports; `@gamequery/codec/rx` adds
- * the RxJS operator on top (and loading RxJS costs a command-line run some 80 ms).
+ * requests with replies (`QueryPairer`) and its rules, and the numeric pairer of captures
+ * (`CapturePairer`). What a dissector or any synchronous consumer imports;
+ * `@gamequery/codec/rx` adds the RxJS operator on top (and loading RxJS costs a
+ * command-line run some 80 ms).
  */
 export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
 export { clientOf, shardOf } from './rules.ts';
 export { unmatchedExperts } from './expert.ts';
-export { ByteRing, EntryRing, KeyTable, Registry, bigint64s, float64s, int32s, refs, uint16s, uint32s, uint8s } from './ring.ts';
 export type {
   Endpoint,
   Datagram,
@@ -43,6 +43,7 @@ export {
   type WhyCode,
 } from './capture/facts.ts';
 export { layoutAt, layoutNumber } from './capture/layouts.ts';
+export { numberReader } from './capture/token.ts';
 export {
   isUnmatched,
   unansweredReason,

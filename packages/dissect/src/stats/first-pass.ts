@@ -12,7 +12,7 @@
  * Player counts and host names are read from the replies that state them, in frame order.
  */
 import { type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
-import { DECODED, RESPONSE, TIMED, Why, isUnmatched, kindOf, layoutAt, layoutOf, whyOf } from '@gamequery/codec/pairing';
+import { DECODED, RESPONSE, TIMED, Why, isUnmatched, kindOf, layoutAt, layoutOf, numberReader, whyOf } from '@gamequery/codec/pairing';
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
 import { CaptureParser } from '../capture/reader.ts';
@@ -24,29 +24,18 @@ import { rawRecognition } from '../records.ts';
 import { noteStart } from '../start.ts';
 import { HOSTNAME, PLAYERS, newServerState, reportOf, type ServerState, type StatsReport } from './servers.ts';
 
-/** The value names, by layout, of the fields that state a server's player count and name. */
+/** How a layout states a server's player count (read off the bytes) and its name (the value's property). */
 interface Stated {
-  readonly players: string | undefined;
+  readonly players: ((bytes: Uint8Array) => number | undefined) | undefined;
   readonly hostname: string | undefined;
 }
 
-const stated = new Map<QueryLayout, Stated | null>();
-function statedBy(layout: QueryLayout): Stated | null {
-  let s = stated.get(layout);
-  if (s === undefined) {
-    const name = (abbrevs: readonly string[]): string | undefined => {
-      const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
-      return f && 'name' in f ? (f.name as string) : undefined;
-    };
-    const players = name(PLAYERS);
-    const hostname = name(HOSTNAME);
-    stated.set(layout, (s = players || hostname ? { players, hostname } : null));
-  }
-  return s;
-}
-
-/** A server state, with the requests that decoded (answered or not, by the end) and the last reply it read a count and name from. */
-type Filed = ServerState & { decoded: number; stated: Uint8Array | undefined };
+/**
+ * A server state, with the requests that decoded (answered or not, by the end), and the
+ * last reply that stated its name, kept as bytes (its layout and payload) and read once, at
+ * the end: most replies only change the count.
+ */
+type Filed = ServerState & { decoded: number; named: QueryLayout | undefined; name: Uint8Array; nameLength: number };
 
 const PROTOCOL_BITS: Record<string, number> = {};
 
@@ -58,6 +47,7 @@ export class FirstPassStats {
   /** Servers by a number: protocol, port and IPv4 address; IPv6 ones by the same of a hash of their address. */
   readonly #servers = new Map<number, Filed>();
   #packets = 0;
+  readonly #stated = new Map<QueryLayout, Stated | null>();
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.stats = stats;
@@ -91,8 +81,30 @@ export class FirstPassStats {
   }
 
   report(): StatsReport {
-    for (const s of this.#servers.values()) s.unanswered = s.decoded - s.answered;
+    for (const s of this.#servers.values()) {
+      s.unanswered = s.decoded - s.answered;
+      if (s.named) {
+        const v = s.named.decode(s.name.subarray(0, s.nameLength), this.#codec).value as Record<string, unknown>;
+        const hostname = v[this.#statedBy(s.named)!.hostname!];
+        if (typeof hostname === 'string') s.hostname = hostname;
+      }
+    }
     return reportOf(this.#servers.values(), this.#packets);
+  }
+
+  #statedBy(layout: QueryLayout): Stated | null {
+    let s = this.#stated.get(layout);
+    if (s === undefined) {
+      const name = (abbrevs: readonly string[]): string | undefined => {
+        const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
+        return f && 'name' in f ? (f.name as string) : undefined;
+      };
+      const players = name(PLAYERS);
+      const hostname = name(HOSTNAME);
+      const read = players === undefined ? undefined : numberReader(layout, players, this.#codec);
+      this.#stated.set(layout, (s = read || hostname ? { players: read, hostname } : null));
+    }
+    return s;
   }
 
   #count(frame: number, truncated: boolean): void {
@@ -152,24 +164,26 @@ export class FirstPassStats {
 
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */
   #state(s: Filed, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
-    const fields = statedBy(layout);
-    if (!fields) return;
-    // The same reply as the last one read: the same count and name (most servers answer alike for a while).
-    const last = s.stated;
-    if (!malformed && last && last.length === payload.length) {
-      let i = 0;
-      while (i < last.length && last[i] === payload[i]) i++;
-      if (i === last.length) return;
+    const stated = this.#statedBy(layout);
+    if (!stated) return;
+    const players = stated.players?.(payload);
+    if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
+    if (stated.hostname === undefined) return;
+    if (malformed) {
+      // Cut short: what it has of a name now (its bytes cannot be read again as a whole message).
+      const v = layout.annotate(payload, this.#codec).partial as Record<string, unknown> | undefined;
+      const hostname = v?.[stated.hostname];
+      if (typeof hostname === 'string') {
+        s.hostname = hostname;
+        s.named = undefined;
+      }
+      return;
     }
-    s.stated = malformed ? undefined : payload.slice();
-    let value: Record<string, unknown> | undefined;
-    if (malformed) value = layout.annotate(payload, this.#codec).partial as Record<string, unknown> | undefined;
-    else value = layout.decode(payload, this.#codec).value as Record<string, unknown>;
-    if (!value) return;
-    const players = fields.players === undefined ? undefined : value[fields.players];
-    if (typeof players === 'number' && (s.players === null || players > s.players)) s.players = players;
-    const hostname = fields.hostname === undefined ? undefined : value[fields.hostname];
-    if (typeof hostname === 'string') s.hostname = hostname;
+    // Whole: its bytes are kept, to be read at the end if no later reply names the server.
+    if (s.name.length < payload.length) s.name = new Uint8Array(Math.max(payload.length, 2 * s.name.length));
+    s.name.set(payload);
+    s.nameLength = payload.length;
+    s.named = layout;
   }
 
   /** The state of the frame's server: the destination of a request, the source of a reply. */
@@ -196,7 +210,10 @@ export class FirstPassStats {
       const view = new DataView(bytes.buffer);
       for (let i = 0; i < (e.v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
       const ip = e.v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
-      this.#servers.set(key, (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0, stated: undefined })));
+      this.#servers.set(
+        key,
+        (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0, named: undefined, name: new Uint8Array(128), nameLength: 0 })),
+      );
     }
     return s;
   }

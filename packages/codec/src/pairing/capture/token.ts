@@ -1,25 +1,45 @@
 /**
- * Reading a message's `token` field (Minecraft: a stat request quotes the token a
- * handshake reply issued) straight from the bytes, for the capture pairer: where every
- * field before it has a fixed size, its offset is known, and an integer is read there, or
- * decimal text up to its NUL. Elsewhere (a token after a variable field) the layout's own
- * decoder reads it. Undefined where there is no token to read.
+ * Reading one numeric field of a message straight from the bytes: a Minecraft `token` (a
+ * stat request quotes the token a handshake reply issued) for the capture pairer, a player
+ * count for the statistics the first pass takes. Where every field before it has a fixed
+ * size, its offset is known, and an integer is read there, or decimal text up to its NUL.
+ * Elsewhere (after a variable field) the layout's own decoder reads it, or for bytes cut
+ * short what its annotation read. Undefined where there is no number to read.
  */
 import type { CodecOptions, QueryLayout } from '../../grammar/layout.ts';
 import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
 
 /** The token reader of `layout`, or undefined if it has no `token` field. */
-export function tokenReader(layout: QueryLayout, codec: CodecOptions): ((bytes: Uint8Array) => number | undefined) | undefined {
+export const tokenReader = (layout: QueryLayout, codec: CodecOptions): ((bytes: Uint8Array) => number | undefined) | undefined =>
+  numberReader(layout, 'token', codec);
+
+const INT: Partial<Record<string, (b: Uint8Array, at: number) => number>> = {
+  u8: (b, at) => b[at]!,
+  u16le: (b, at) => b[at]! | (b[at + 1]! << 8),
+  u16be: (b, at) => (b[at]! << 8) | b[at + 1]!,
+  u32le: (b, at) => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0,
+  u32be: (b, at) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0,
+  i32le: (b, at) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24),
+  i32be: (b, at) => (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!,
+};
+
+/** The reader of `layout`'s numeric field `name` (see the module comment), or undefined if it has none. */
+export function numberReader(
+  layout: QueryLayout,
+  name: string,
+  codec: CodecOptions,
+): ((bytes: Uint8Array) => number | undefined) | undefined {
   const fields = layout.fields as readonly Field[];
-  const i = fields.findIndex((f) => 'name' in f && f.name === 'token');
+  const i = fields.findIndex((f) => 'name' in f && f.name === name);
   if (i < 0) return undefined;
   const decoded = (bytes: Uint8Array): number | undefined => {
+    let v: unknown;
     try {
-      const v = (layout.decode(bytes, codec).value as { token?: unknown }).token;
-      return typeof v === 'number' ? v : undefined;
+      v = (layout.decode(bytes, codec).value as Record<string, unknown>)[name];
     } catch {
-      return undefined;
+      v = (layout.annotate(bytes, codec).partial as Record<string, unknown> | undefined)?.[name];
     }
+    return typeof v === 'number' ? v : undefined;
   };
   let at = 0;
   for (const f of fields.slice(0, i)) {
@@ -28,13 +48,10 @@ export function tokenReader(layout: QueryLayout, codec: CodecOptions): ((bytes: 
     at += size;
   }
   const f = fields[i]!;
-  if (f.kind === 'int' && (f.type === 'i32be' || f.type === 'u32be')) {
-    const signed = f.type === 'i32be';
-    return (b) => {
-      if (b.length < at + intSize[f.type]) return undefined;
-      const v = (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
-      return signed ? v : v >>> 0;
-    };
+  const read = f.kind === 'int' ? INT[f.type] : undefined;
+  if (f.kind === 'int' && read) {
+    const size = intSize[f.type];
+    return (b) => (b.length < at + size ? undefined : read(b, at));
   }
   if (f.kind === 'string' && 'terminator' in f.size && f.numeric) {
     const [min, max] = f.numeric === 'i32' ? [-0x80000000, 0x7fffffff] : [0, 0xffffffff];
