@@ -1,318 +1,248 @@
 /**
- * What the pairer remembers once an exchange has left: small facts in typed arrays
- * (ring.ts), from which a late or repeated reply's event is rebuilt when one comes.
+ * What the pairer remembers once an exchange has left, one small object each:
  *
- *   ExchangeMemory   a finished request for the duplicate window: its keys, the bytes of
- *                    the request (what the pairing rules read) and of the handshake that
- *                    issued its token, its outcome, and per reply two hashes, the length,
- *                    time and meta — enough to tell a copy from another reply
- *   TokenMemory      (tokens.ts) a handshake's token for its lifetime, with what the
- *                    handshake's exchange event is rebuilt from
+ *   ExchangeMemory   a finished request for the duplicate window: its keys, its request and
+ *                    the handshake request that issued its token (what the rules read), its
+ *                    outcome, and per reply the length, two hashes, time and meta: enough to
+ *                    tell a copy from another reply without keeping its bytes. A repeated
+ *                    reply reads as `duplicate`, a late or misdirected one names its request
+ *   TokenMemory      a handshake's token for its lifetime, with its exchange: a stat request
+ *                    quoting the token is linked to the handshake
  *
- * Both let go strictly from the oldest: entries leave in the order they came, as every
- * deadline here is a fixed duration after a time that does not go back.
+ * A request is held as the pairer kept it (see `retain`); a reply's bytes, which the pairer
+ * does not keep, are copied where they are read again (a handshake's). What goes out in an
+ * event is a copy. Both let go strictly from the oldest: entries leave in the order they
+ * came, as every deadline here is a fixed duration after a time that does not go back.
  */
-import type { Keys, Filed } from './rules.ts';
-import {
-  ByteRing,
-  EntryRing,
-  Interned,
-  KeyTable,
-  Metas,
-  Registry,
-  bigint64s as bigint64,
-  float64s as float64,
-  hashA,
-  hashB,
-  int32s as int32,
-  uint16s as uint16,
-  uint8s as uint8,
-} from './ring.ts';
+import type { Protocol, QueryLayout } from '../grammar/layout.ts';
+import { ByKey, BySide, sideEnd, sideStart, type Side } from './filing.ts';
+import { keyRules, sameEndpoint, type Filed, type Keys } from './rules.ts';
 import type { Datagram, Endpoint } from './types.ts';
-import type { QueryLayout } from '../grammar/layout.ts';
 
 /** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
 export type Outcome = 'answered' | 'unanswered' | 'overflow';
-const OUTCOMES: readonly Outcome[] = ['answered', 'answered', 'unanswered', 'overflow'];
-const outcomeCode = (o: Outcome): number => (o === 'answered' ? 1 : o === 'unanswered' ? 2 : 3);
 
-/** Most keys a request is filed under (exact and loose, with a token's issuer: 2 + 2). */
-const WIDTH = 4;
+/** `d` with other bytes (by default a copy of its own) and endpoints, and its meta if it has one. */
+const copy = <M>(
+  d: { readonly time: bigint; readonly meta?: M | undefined },
+  bytes: Uint8Array,
+  from: Endpoint,
+  to: Endpoint,
+): Datagram<M> => (d.meta === undefined ? { bytes, from, to, time: d.time } : { bytes, from, to, time: d.time, meta: d.meta });
 
-/** A reply's parts, as the pairer hands them over. */
-export interface ReplyFacts<M> {
-  readonly bytes: Uint8Array;
+/**
+ * Two independent 32-bit hashes of a byte string, in one read: with the length, what tells
+ * a byte-identical reply from another. The second is in {@link second} after the call.
+ */
+function hash(b: Uint8Array): number {
+  let h = 0x811c9dc5 ^ b.length;
+  let g = 0x2545f491;
+  const n = b.length;
+  const whole = n & ~3;
+  let i = 0;
+  for (; i < whole; i += 4) {
+    const w = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+    h = Math.imul(h ^ w, 0x01000193);
+    h ^= h >>> 15;
+    g = Math.imul(g + w, 0x5bd1e995);
+    g ^= g >>> 13;
+  }
+  for (; i < n; i++) {
+    h = Math.imul(h ^ b[i]!, 0x01000193);
+    g = Math.imul(g + b[i]! + 1, 0x5bd1e995);
+  }
+  second = (g ^ (g >>> 16)) | 0;
+  return (h ^ (h >>> 16)) | 0;
+}
+
+let second = 0;
+
+interface Entry<E> {
+  readonly deadline: bigint;
+  /** The entry kept next after this one (the memory's business). */
+  newer: E | undefined;
+}
+
+/** Entries in the order they came, let go from the oldest when their deadline passes or there are too many. */
+abstract class Memory<E extends Entry<E>> {
+  #oldest: E | undefined;
+  #newest: E | undefined;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The time the oldest entry is to be let go, if any. */
+  get nextDeadline(): bigint | undefined {
+    return this.#oldest?.deadline;
+  }
+
+  /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */
+  forget(now: bigint, strictly: boolean): void {
+    for (let e = this.#oldest; e && (e.deadline < now || (e.deadline === now && !strictly)); e = this.#oldest) this.forgetOldest();
+  }
+
+  forgetOldest(): void {
+    const e = this.#oldest;
+    if (!e) return;
+    this.#oldest = e.newer;
+    if (!e.newer) this.#newest = undefined;
+    e.newer = undefined;
+    this.#size--;
+    this.letGo(e);
+  }
+
+  clear(): void {
+    while (this.#oldest) this.forgetOldest();
+  }
+
+  protected add(e: E): void {
+    if (this.#newest) this.#newest.newer = e;
+    else this.#oldest = e;
+    this.#newest = e;
+    this.#size++;
+  }
+
+  /** Unfiles an entry being let go. */
+  protected abstract letGo(e: E): void;
+}
+
+/** A reply of a remembered exchange: what tells a copy of it, and what its copy's event says of it. */
+interface Reply<M> {
+  readonly length: number;
+  readonly a: number;
+  readonly b: number;
   readonly time: bigint;
   readonly meta?: M | undefined;
 }
 
 /** A finished request, as the pairer hands it over. */
-export interface FinishedFacts<M> {
+export interface Finished<M> {
   readonly layout: QueryLayout;
-  readonly request: Datagram<M>;
+  /** The request, as the pairer kept it: held, not copied. */
+  readonly datagram: Datagram<M>;
   readonly issuer: Datagram | undefined;
   readonly keys: Keys;
   readonly outcome: Outcome;
   readonly collects: boolean;
-  readonly replies: readonly ReplyFacts<M>[];
 }
 
-/** The filed request a rule's identity test reads, filled in from an entry (one object, reused). */
-interface Probe {
-  protocol: Filed['protocol'];
-  datagram: { bytes: Uint8Array<ArrayBufferLike>; from: Endpoint; to: Endpoint; time: bigint };
-  issuer: { bytes: Uint8Array<ArrayBufferLike>; from: Endpoint; to: Endpoint; time: bigint } | undefined;
+/** A finished request as remembered: also what the rules read. */
+export interface Remembered<M> extends Finished<M>, Filed, Entry<Remembered<M>> {
+  readonly datagram: Datagram<M>;
+  readonly replies: readonly Reply<M>[];
 }
 
-const NOWHERE: Endpoint = { address: '', port: 0 };
+export class ExchangeMemory<M> extends Memory<Remembered<M>> {
+  readonly #filed = new BySide<Remembered<M>>();
 
-export class ExchangeMemory<M> {
-  readonly #ring = new EntryRing(1024, (from, to) => this.#grow(from, to));
-  readonly #replies = new EntryRing(1024, (from, to) => this.#growReplies(from, to));
-  readonly #bytes = new ByteRing();
-  /** The newest entry under each key, exact and loose; older ones are chained through #chain. */
-  readonly #exact = new KeyTable();
-  readonly #loose = new KeyTable();
-
-  #keys = int32(1024 * WIDTH);
-  /** The next older entry under the same key, or -1 (entries are numbered in a run: an int32 lasts two billion exchanges). */
-  #chain = int32(1024 * WIDTH);
-  #nkeys = uint8(1024);
-  #outcome = uint8(1024);
-  #collects = uint8(1024);
-  #deadline = bigint64(1024);
-  #time = bigint64(1024);
-  #at = float64(1024);
-  #length = int32(1024);
-  #issuerAt = float64(1024);
-  #issuerLength = int32(1024);
-  #firstReply = float64(1024);
-  #replyCount = int32(1024);
-  /** Layouts and endpoints by number (no reference per entry for the collector to walk). */
-  #layout = uint16(1024);
-  #from = int32(1024);
-  #to = int32(1024);
-  readonly #meta = new Metas<M>(1024);
-  readonly #layouts = new Registry<QueryLayout>();
-  readonly #endpoints = new Interned<Endpoint>();
-
-  #replyA = int32(1024);
-  #replyB = int32(1024);
-  #replyLength = int32(1024);
-  #replyTime = bigint64(1024);
-  readonly #replyMeta = new Metas<M>(1024);
-
-  readonly #probe: Probe = {
-    protocol: 'samp',
-    datagram: { bytes: new Uint8Array(0), from: NOWHERE, to: NOWHERE, time: 0n },
-    issuer: undefined,
-  };
-  readonly #issuerProbe = { bytes: new Uint8Array(0) as Uint8Array<ArrayBufferLike>, from: NOWHERE, to: NOWHERE, time: 0n };
-
-  get size(): number {
-    return this.#ring.size;
-  }
-
-  /** Keeps a finished request until `deadline`; returns its number. */
-  remember(f: FinishedFacts<M>, deadline: bigint): number {
-    const n = this.#ring.add();
-    const s = this.#ring.slot(n);
-    const keys = f.keys;
-    const half = keys.length >> 1;
-    this.#nkeys[s] = keys.length;
-    for (let j = 0; j < keys.length; j++) {
-      const index = j < half ? this.#exact : this.#loose;
-      const k = keys[j]!;
-      this.#keys[s * WIDTH + j] = k;
-      this.#chain[s * WIDTH + j] = index.get(k);
-      index.set(k, n);
-    }
-    this.#outcome[s] = outcomeCode(f.outcome);
-    this.#collects[s] = f.collects ? 1 : 0;
-    this.#deadline[s] = deadline;
-    this.#time[s] = f.request.time;
-    this.#at[s] = this.#bytes.put(f.request.bytes);
-    this.#length[s] = f.request.bytes.length;
-    if (f.issuer) {
-      this.#issuerAt[s] = this.#bytes.put(f.issuer.bytes);
-      this.#issuerLength[s] = f.issuer.bytes.length;
-    } else {
-      this.#issuerLength[s] = -1;
-    }
-    this.#layout[s] = this.#layouts.id(f.layout);
-    this.#from[s] = this.#endpoints.hold(f.request.from);
-    this.#to[s] = this.#endpoints.hold(f.request.to);
-    this.#meta.set(s, f.request.meta);
-    this.#firstReply[s] = this.#replies.next;
-    this.#replyCount[s] = f.replies.length;
-    for (const r of f.replies) {
-      const rs = this.#replies.slot(this.#replies.add());
-      this.#replyA[rs] = hashA(r.bytes);
-      this.#replyB[rs] = hashB();
-      this.#replyLength[rs] = r.bytes.length;
-      this.#replyTime[rs] = r.time;
-      this.#replyMeta.set(rs, r.meta);
-    }
-    return n;
-  }
-
-  /** The time the oldest entry is to be let go, if any. */
-  get nextDeadline(): bigint | undefined {
-    return this.#ring.nextDue(this.#deadline);
-  }
-
-  /** Lets go of the entries whose deadline is before `now` (at or before, unless `strictly`). */
-  forget(now: bigint, strictly: boolean): void {
-    this.#ring.forgetDue(this.#deadline, now, strictly, this.#forgetOldest);
-  }
-
-  readonly #forgetOldest = (): void => this.forgetOldest();
-
-  /** Lets go of the oldest entry. */
-  forgetOldest(): void {
-    const ring = this.#ring;
-    const n = ring.first;
-    const s = ring.slot(n);
-    const count = this.#nkeys[s]!;
-    const half = count >> 1;
-    for (let j = 0; j < count; j++) {
-      const index = j < half ? this.#exact : this.#loose;
-      const k = this.#keys[s * WIDTH + j]!;
-      if (index.get(k) === n) index.delete(k);
-    }
-    this.#endpoints.release(this.#from[s]!);
-    this.#endpoints.release(this.#to[s]!);
-    this.#meta.clear(s);
-    const replies = this.#replies;
-    replies.first = this.#firstReply[s]! + this.#replyCount[s]!;
-    for (let r = this.#firstReply[s]!; r < replies.first; r++) this.#replyMeta.clear(replies.slot(r));
-    ring.first++;
-    this.#bytes.release(ring.size ? this.#at[ring.slot(ring.first)]! : this.#bytes.end);
-  }
-
-  clear(): void {
-    while (this.#ring.size) this.forgetOldest();
-    this.#ring.clear();
-    this.#replies.clear();
-    this.#bytes.clear();
-  }
-
-  /**
-   * Entries under `key` of one side, newest first, that `test` accepts as the request of
-   * `reply` (the rule's identity: a hash says where to look, not what matches).
-   */
-  *newestUnder(key: number, exact: boolean, reply: Datagram, test: (request: Filed, reply: Datagram) => boolean): Generator<number, void> {
-    const ring = this.#ring;
-    for (let n = (exact ? this.#exact : this.#loose).get(key); n >= ring.first;) {
-      const s = ring.slot(n);
-      const count = this.#nkeys[s]!;
-      const half = count >> 1;
-      let j = exact ? 0 : half;
-      const end = exact ? half : count;
-      while (j < end && this.#keys[s * WIDTH + j] !== key) j++;
-      if (j === end) return; // a chain never passes an entry without its key
-      if (test(this.#probeOf(n), reply)) yield n;
-      n = this.#chain[s * WIDTH + j]!;
-    }
-  }
-
-  /** The filed request of entry `n`, as the rules read it (valid until the next call). */
-  #probeOf(n: number): Filed {
-    const s = this.#ring.slot(n);
-    const p = this.#probe;
-    p.protocol = this.#layouts.value(this.#layout[s]!).protocol;
-    p.datagram.bytes = this.#bytes.view(this.#at[s]!, this.#length[s]!);
-    p.datagram.from = this.#endpoints.value(this.#from[s]!);
-    p.datagram.to = this.#endpoints.value(this.#to[s]!);
-    if (this.#issuerLength[s]! < 0) {
-      p.issuer = undefined;
-    } else {
-      const q = this.#issuerProbe;
-      q.bytes = this.#bytes.view(this.#issuerAt[s]!, this.#issuerLength[s]!);
-      q.from = p.datagram.from;
-      q.to = p.datagram.to;
-      p.issuer = q;
-    }
-    return p as unknown as Filed;
-  }
-
-  outcome(n: number): Outcome {
-    return OUTCOMES[this.#outcome[this.#ring.slot(n)]!]!;
-  }
-
-  collects(n: number): boolean {
-    return this.#collects[this.#ring.slot(n)] === 1;
-  }
-
-  layout(n: number): QueryLayout {
-    return this.#layouts.value(this.#layout[this.#ring.slot(n)]!);
-  }
-
-  /** Entry `n`'s request as a datagram of its own (its bytes copied: it outlives the entry). */
-  request(n: number): Datagram<M> {
-    const s = this.#ring.slot(n);
-    const meta = this.#meta.get(s);
-    const d = {
-      bytes: this.#bytes.view(this.#at[s]!, this.#length[s]!).slice(),
-      from: this.#endpoints.value(this.#from[s]!),
-      to: this.#endpoints.value(this.#to[s]!),
-      time: this.#time[s]!,
+  /** Keeps a finished request and its replies until `deadline`. */
+  remember(f: Finished<M>, replies: readonly { readonly datagram: Datagram<M> }[], deadline: bigint): void {
+    const e: Remembered<M> = {
+      layout: f.layout,
+      protocol: f.layout.protocol,
+      datagram: f.datagram,
+      issuer: f.issuer,
+      keys: f.keys,
+      outcome: f.outcome,
+      collects: f.collects,
+      replies: replies.map(({ datagram: d }) => {
+        const a = hash(d.bytes);
+        return { length: d.bytes.length, a, b: second, time: d.time, meta: d.meta };
+      }),
+      deadline,
+      newer: undefined,
     };
-    return meta === undefined ? d : { ...d, meta };
+    this.#filed.add(e);
+    this.add(e);
   }
 
-  /** Which of entry `n`'s replies `bytes` repeats byte for byte, or -1. */
-  copyOf(n: number, bytes: Uint8Array): number {
-    const s = this.#ring.slot(n);
-    let a: number | undefined;
-    let b = 0;
-    for (let i = 0; i < this.#replyCount[s]!; i++) {
-      const r = this.#replies.slot(this.#firstReply[s]! + i);
-      if (this.#replyLength[r] !== bytes.length) continue;
-      if (a === undefined) {
-        a = hashA(bytes);
-        b = hashB();
-      }
-      if (a === this.#replyA[r] && b === this.#replyB[r]) return i;
+  protected letGo(e: Remembered<M>): void {
+    this.#filed.delete(e);
+  }
+
+  /** Entries under one of the keys of one side, newest first key by key, whose request `reply` answers. */
+  *under(protocol: Protocol, keys: Keys, side: Side, reply: Datagram): Generator<Remembered<M>, void> {
+    const rule = keyRules[protocol];
+    const test = side === 'exact' ? rule.exact : rule.loose;
+    for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
+      const list = this.#filed.under(keys[i]!, side);
+      for (let j = list.length - 1; j >= 0; j--) if (test(list[j]!, reply)) yield list[j]!;
     }
-    return -1;
   }
 
-  /** Reply `i` of entry `n`, with the bytes it repeats (equal to the ones it was). */
-  reply(n: number, i: number, bytes: Uint8Array, from: Endpoint, to: Endpoint): Datagram<M> {
-    const r = this.#replies.slot(this.#firstReply[this.#ring.slot(n)]! + i);
-    const meta = this.#replyMeta.get(r);
-    const d = { bytes, from, to, time: this.#replyTime[r]! };
-    return meta === undefined ? d : { ...d, meta };
+  /** The newest of {@link under}. */
+  newest(protocol: Protocol, keys: Keys, side: Side, reply: Datagram): Remembered<M> | undefined {
+    for (const e of this.under(protocol, keys, side, reply)) return e;
+    return undefined;
+  }
+}
+
+/** An entry's request as a datagram of its own, for an event that names it. */
+export const requestOf = <M>({ datagram: d }: Remembered<M>): Datagram<M> => copy(d, d.bytes.slice(), d.from, d.to);
+
+/** Which of an entry's replies `bytes` repeats byte for byte, or -1. */
+export function copyOf<M>(e: Remembered<M>, bytes: Uint8Array): number {
+  let a: number | undefined;
+  for (let i = 0; i < e.replies.length; i++) {
+    const r = e.replies[i]!;
+    if (r.length !== bytes.length) continue;
+    a ??= hash(bytes);
+    if (a === r.a && second === r.b) return i;
+  }
+  return -1;
+}
+
+/** Reply `i` of an entry, with the bytes and endpoints of the datagram that repeats it. */
+export const replyOf = <M>(e: Remembered<M>, i: number, bytes: Uint8Array, from: Endpoint, to: Endpoint): Datagram<M> =>
+  copy(e.replies[i]!, bytes, from, to);
+
+/** A handshake's token, as remembered with its exchange (the reply's bytes copied). */
+export interface Token<M> extends Entry<Token<M>> {
+  readonly key: number;
+  readonly token: number;
+  readonly layouts: readonly [QueryLayout, QueryLayout];
+  readonly request: Datagram<M>;
+  readonly reply: Datagram<M>;
+  /** False once a newer handshake from the same socket replaced it. */
+  live: boolean;
+  /** False once let go. */
+  kept: boolean;
+}
+
+/**
+ * Tokens handed out by handshakes, for their lifetime: a stat request quoting one is
+ * linked to the handshake (its session id is one the reply may carry).
+ */
+export class TokenMemory<M> extends Memory<Token<M>> {
+  readonly #byKey = new ByKey<Token<M>>();
+
+  keep(t: Pick<Token<M>, 'key' | 'token' | 'layouts' | 'request' | 'reply'>, deadline: bigint): void {
+    const reply = copy(t.reply, t.reply.bytes.slice(), t.reply.from, t.reply.to);
+    const e: Token<M> = { ...t, reply, deadline, newer: undefined, live: true, kept: true };
+    this.#byKey.add(e.key, e);
+    this.add(e);
   }
 
-  #grow(from: number, to: number): void {
-    const ring = this.#ring;
-    this.#keys = ring.regrow(this.#keys, from, to, int32, WIDTH);
-    this.#chain = ring.regrow(this.#chain, from, to, int32, WIDTH);
-    this.#nkeys = ring.regrow(this.#nkeys, from, to, uint8);
-    this.#outcome = ring.regrow(this.#outcome, from, to, uint8);
-    this.#collects = ring.regrow(this.#collects, from, to, uint8);
-    this.#deadline = ring.regrow(this.#deadline, from, to, bigint64);
-    this.#time = ring.regrow(this.#time, from, to, bigint64);
-    this.#at = ring.regrow(this.#at, from, to, float64);
-    this.#length = ring.regrow(this.#length, from, to, int32);
-    this.#issuerAt = ring.regrow(this.#issuerAt, from, to, float64);
-    this.#issuerLength = ring.regrow(this.#issuerLength, from, to, int32);
-    this.#firstReply = ring.regrow(this.#firstReply, from, to, float64);
-    this.#replyCount = ring.regrow(this.#replyCount, from, to, int32);
-    this.#layout = ring.regrow(this.#layout, from, to, uint16);
-    this.#from = ring.regrow(this.#from, from, to, int32);
-    this.#to = ring.regrow(this.#to, from, to, int32);
-    this.#meta.regrow(ring, from, to);
+  protected letGo(e: Token<M>): void {
+    e.kept = false;
+    this.#byKey.delete(e.key, e);
   }
 
-  #growReplies(from: number, to: number): void {
-    const ring = this.#replies;
-    this.#replyA = ring.regrow(this.#replyA, from, to, int32);
-    this.#replyB = ring.regrow(this.#replyB, from, to, int32);
-    this.#replyLength = ring.regrow(this.#replyLength, from, to, int32);
-    this.#replyTime = ring.regrow(this.#replyTime, from, to, bigint64);
-    this.#replyMeta.regrow(ring, from, to);
+  /** The live token `token` under `key` issued in the conversation of `request`. */
+  find(key: number, token: number, request: Datagram): Token<M> | undefined {
+    const list = this.#byKey.under(key);
+    for (let i = list.length - 1; i >= 0; i--) {
+      const t = list[i]!;
+      if (t.live && t.token === token && sameEndpoint(t.request.from, request.from) && sameEndpoint(t.request.to, request.to)) return t;
+    }
+    return undefined;
+  }
+
+  /** The handshake request and its reply, as datagrams of their own (the reply between the request's endpoints, turned round). */
+  exchange(t: Token<M>): readonly [Datagram<M>, Datagram<M>] {
+    const { request, reply } = t;
+    return [copy(request, request.bytes.slice(), request.from, request.to), copy(reply, reply.bytes.slice(), request.to, request.from)];
   }
 }

@@ -12,40 +12,25 @@
  *               collecting lines until `rconQuietMs` of silence
  *   neither   → `undecodable`
  * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for
- * `duplicateWindowMs` as small facts (memory.ts), so that a repeated reply reads as
- * `duplicate` and a late or misdirected one as `unmatched` naming its request; the
- * events of those name requests and replies rebuilt from the facts. Every datagram taken
- * ends up in exactly one event.
+ * `duplicateWindowMs` (memory.ts), so that a repeated reply reads as `duplicate` and a
+ * late or misdirected one as `unmatched` naming its request, read again from its bytes.
+ * Every datagram taken ends up in exactly one event.
  *
- * Why this file is over 400 lines: `QueryPairer` is one class on the per-packet path. Its
- * pending requests, their index, the memory of finished ones, the token book and the timers
- * are private fields that every datagram reads and writes; cutting the class in two would
- * put a call through a second object on that path. What runs the same from any module has
- * its own file: the decoded records and decoders (decoded.ts), filing and finding requests
- * (filing.ts), the options (settings.ts), each protocol's keys (rules.ts).
+ * Why this file is over 400 lines: `QueryPairer` is one class on the per-packet path: the
+ * pending requests, the memory of finished ones and the token book are private fields that
+ * every datagram reads and writes, and each step of the state machine above is a method.
+ * What runs the same from any module has its own file: the decoded records and decoders
+ * (decoded.ts), the pending requests (filing.ts), what is remembered (memory.ts), the
+ * options (settings.ts), each protocol's keys (rules.ts).
  */
 import type { Protocol } from '../grammar/layout.ts';
 import { identify, recognize, type PacketHint } from '../packet.ts';
-import { Chain, type Linked } from './collections.ts';
-import { DeadlineQueue, type Timed } from './deadlines.ts';
 import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder } from './decoded.ts';
-import {
-  Filed,
-  collects,
-  firstUnder,
-  identical,
-  matchers,
-  newestRemembered,
-  rememberedUnder,
-  sideEnd,
-  sideStart,
-  turnedRound,
-} from './filing.ts';
-import { ExchangeMemory, type Outcome } from './memory.ts';
-import { keyRules, mayBeMinecraftReply, tokenKey, type Filed as FiledRequest, type Keys } from './rules.ts';
+import { Pending, collects, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';
+import { ExchangeMemory, TokenMemory, copyOf, replyOf, requestOf, type Outcome, type Remembered, type Token } from './memory.ts';
+import { keyRules, mayBeMinecraftReply, tokenKey } from './rules.ts';
 import { DROPPED, ENDED, EXTRA, NO_MINECRAFT_REQUEST, NO_REQUEST, SUPERSEDED, late, rconClosed, timedOut } from './reasons.ts';
 import { settingsOf, type QueryPairerOptions, type Settings } from './settings.ts';
-import { TokenMemory } from './tokens.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent, UnmatchedCause } from './types.ts';
 
 export { pairingPart, type PacketDecoder } from './decoded.ts';
@@ -55,21 +40,15 @@ const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
 
 const NO_RESPONSES: readonly never[] = Object.freeze([]);
 
-/**
- * A pending request: `outcome` is set as it leaves, and then what the duplicate window
- * needs of it goes to the pairer's memory (memory.ts) and the object is let go.
- */
-interface Filing<M> extends Timed, FiledRequest, Linked<Filing<M>> {
-  readonly kind: 'request';
-  outcome: Outcome | undefined;
+/** A pending request: once it leaves, what the duplicate window needs of it goes to the pairer's memory (memory.ts). */
+interface Filing<M> extends PendingRequest<Filing<M>> {
   readonly request: DecodedDatagram<M>;
-  readonly keys: Keys;
   /** None (a shared empty list) until the first reply, then a list made for it. */
   responses: readonly DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
-  /** The remembered token (TokenMemory's entry) of the handshake a stat request quotes, or -1. */
-  readonly token: number;
+  /** The remembered token of the handshake a stat request quotes. */
+  readonly token: Token<M> | undefined;
   /** Another request, byte for byte the same, from the same client to the same server, was pending with it. */
   ambiguous: boolean;
 }
@@ -85,19 +64,12 @@ export class QueryPairer<M = unknown> {
   readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
-  /** Pending requests under their keys. */
-  readonly #filed = new Filed<Filing<M>>();
-  /** Pending requests in filing order: the first is the oldest (overflow evicts it); each leaves the moment it is done. */
-  readonly #live = new Chain<Filing<M>>();
-  /** Where the bytes of a handshake a pending stat request quotes are copied (one buffer for many). */
-  #slab = new Uint8Array(4096);
-  #slabAt = 0;
-  /** Finished requests for the duplicate window, as facts. */
+  /** Pending requests: under their keys, in the order they came (overflow evicts the oldest), by deadline. */
+  readonly #pending = new Pending<Filing<M>>();
+  /** Finished requests for the duplicate window. */
   readonly #memory = new ExchangeMemory<M>();
-  /** Handshakes' tokens for their lifetime, as facts. */
+  /** Handshakes' tokens for their lifetime. */
   readonly #tokens = new TokenMemory<M>();
-  /** Pending requests' timeouts and quiet periods. */
-  readonly #timers = new DeadlineQueue<Filing<M>>();
 
   constructor(options: QueryPairerOptions<M> = {}) {
     const o = (this.#o = settingsOf(options));
@@ -113,7 +85,7 @@ export class QueryPairer<M = unknown> {
 
   /** Requests waiting for a reply (RCON requests still collecting included). */
   get pending(): number {
-    return this.#live.size;
+    return this.#pending.size;
   }
 
   /** Finished requests remembered for the duplicate window, and tokens kept (what the pairer holds besides the pending). */
@@ -152,9 +124,7 @@ export class QueryPairer<M = unknown> {
   }
 
   #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
-    for (let item = this.#timers.popDue(now, strictly); item; item = this.#timers.popDue(now, strictly)) {
-      this.#close(item, item.deadline, 'timeout', out);
-    }
+    for (let p = this.#pending.due(now, strictly); p; p = this.#pending.due(now, strictly)) this.#close(p, p.deadline, 'timeout', out);
     this.#memory.forget(now, strictly);
     this.#tokens.forget(now, strictly);
   }
@@ -165,18 +135,16 @@ export class QueryPairer<M = unknown> {
    */
   flush(): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
-    for (const p of this.#live.all()) this.#close(p, p.deadline, 'end', out);
-    this.#live.clear();
-    this.#filed.clear();
+    for (const p of this.#pending.all()) this.#close(p, p.deadline, 'end', out);
+    this.#pending.clear();
     this.#memory.clear();
     this.#tokens.clear();
-    this.#timers.clear();
     return out;
   }
 
   /** The earliest deadline still to come, if any (for a scheduler to wake at). */
   nextDeadline(): bigint | undefined {
-    let at = this.#timers.peek();
+    let at = this.#pending.nextDeadline();
     for (const next of [this.#memory.nextDeadline, this.#tokens.nextDeadline]) {
       if (next !== undefined && (at === undefined || next < at)) at = next;
     }
@@ -247,42 +215,41 @@ export class QueryPairer<M = unknown> {
   }
 
   #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
-    const keys = keyRules[protocol].response(d);
-    const m = matchers[protocol];
-    const { exact, loose } = this.#filed;
+    const rule = keyRules[protocol];
+    const keys = rule.response(d);
     return (
-      firstUnder(exact, keys, 'exact', m.exact, d) !== undefined ||
-      newestRemembered(this.#memory, protocol, keys, 'exact', d) >= 0 ||
-      firstUnder(loose, keys, 'loose', m.loose, d) !== undefined
+      this.#pending.first(keys, 'exact', rule.exact, d) !== undefined ||
+      this.#memory.newest(protocol, keys, 'exact', d) !== undefined ||
+      this.#pending.first(keys, 'loose', rule.loose, d) !== undefined
     );
   }
 
   #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const request = this.#kept(decoded);
     const token = request.value['token'];
-    const issued = request.protocol === 'mcquery' && typeof token === 'number' ? this.#tokenFor(request.datagram, token) : -1;
+    const issued =
+      request.protocol === 'mcquery' && typeof token === 'number'
+        ? this.#tokens.find(tokenKey(request.datagram, token), token, request.datagram)
+        : undefined;
     const collecting = collects(request.packet.layout);
     if (collecting) this.#closeEarlier(request, now, out);
-    if (this.#live.size >= this.#o.maxPending) {
-      const oldest = this.#live.oldest!;
+    if (this.#pending.size >= this.#o.maxPending) {
+      const oldest = this.#pending.oldest!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
-    const issuer = issued >= 0 ? this.#tokens.issuer(issued, this.#copy) : undefined;
+    const issuer = issued?.request;
     const keys = keyRules[request.protocol].request(request.datagram, issuer);
     const p: Filing<M> = {
-      kind: 'request',
-      outcome: undefined,
       request,
       protocol: request.protocol,
       datagram: request.datagram,
       issuer,
       token: issued,
       responses: NO_RESPONSES,
-      prev: undefined,
-      next: undefined,
+      older: undefined,
+      newer: undefined,
       deadline: now + this.#ns.timeout,
       timer: undefined,
-      done: false,
       keys,
       collects: collecting,
       ambiguous: false,
@@ -291,13 +258,12 @@ export class QueryPairer<M = unknown> {
       // The one case no rule can settle: the same request twice from one socket, both waiting.
       // The newest twin is enough: any older one was marked with it when it came.
       for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact') && !p.ambiguous; i++) {
-        const twin = this.#filed.exact.newest(keys[i]!, identical, request.datagram);
+        const filed = this.#pending.under(keys[i]!, 'exact');
+        const twin = filed.findLast((q) => identical(q, request.datagram));
         if (twin) twin.ambiguous = p.ambiguous = true;
       }
     }
-    this.#filed.add(p);
-    this.#live.add(p);
-    this.#timers.push(p);
+    this.#pending.add(p);
   }
 
   /**
@@ -309,10 +275,11 @@ export class QueryPairer<M = unknown> {
     const d = request.datagram;
     const seen = turnedRound(d);
     const keys = keyRules[request.protocol].response(seen);
-    const match = matchers[request.protocol].exact;
+    const match = keyRules[request.protocol].exact;
     let earlier: Filing<M>[] | undefined;
     for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
-      for (const p of this.#filed.exact.newestFirst(keys[i]!, match, seen)) if (p.collects) (earlier ??= []).push(p);
+      const filed = this.#pending.under(keys[i]!, 'exact');
+      for (let j = filed.length - 1; j >= 0; j--) if (filed[j]!.collects && match(filed[j]!, seen)) (earlier ??= []).push(filed[j]!);
     }
     if (!earlier) return;
     for (const p of earlier.reverse()) {
@@ -324,10 +291,8 @@ export class QueryPairer<M = unknown> {
   #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
     const rule = keyRules[protocol];
     const keys = rule.response(d);
-    const m = matchers[protocol];
-    const { exact, loose } = this.#filed;
 
-    const pending = firstUnder(exact, keys, 'exact', m.exact, d);
+    const pending = this.#pending.first(keys, 'exact', rule.exact, d);
     if (pending) {
       const r = this.#read(d, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
@@ -335,29 +300,27 @@ export class QueryPairer<M = unknown> {
     }
 
     // Answered or timed out already: a copy of a reply it had, or a late or extra one.
-    const memory = this.#memory;
-    let newest = -1;
-    let copy = -1;
+    let newest: Remembered<M> | undefined;
+    let copy: Remembered<M> | undefined;
     let original = -1;
-    for (const n of rememberedUnder(memory, protocol, keys, 'exact', d)) {
-      if (newest < 0) newest = n;
-      const i = memory.copyOf(n, d.bytes);
-      if (i >= 0) {
-        copy = n;
-        original = i;
+    for (const e of this.#memory.under(protocol, keys, 'exact', d)) {
+      newest ??= e;
+      original = copyOf(e, d.bytes);
+      if (original >= 0) {
+        copy = e;
         break;
       }
     }
-    if (newest >= 0) {
-      const r = this.#read(d, decoded, out, memory.layout(newest).message);
+    if (newest) {
+      const r = this.#read(d, decoded, out, newest.layout.message);
       if (r) {
         out.push(
-          copy >= 0
+          copy
             ? {
                 kind: 'duplicate',
                 response: r,
                 of: this.#recall(copy),
-                original: redecorate(memory.reply(copy, original, d.bytes, d.from, d.to), r),
+                original: redecorate(replyOf(copy, original, d.bytes, d.from, d.to), r),
               }
             : {
                 kind: 'unmatched',
@@ -372,12 +335,12 @@ export class QueryPairer<M = unknown> {
       return;
     }
 
-    const near = firstUnder(loose, keys, 'loose', m.loose, d);
-    const nearby = near ? -1 : newestRemembered(memory, protocol, keys, 'loose', d);
-    if (near || nearby >= 0) {
+    const near = this.#pending.first(keys, 'loose', rule.loose, d);
+    const nearby = near ? undefined : this.#memory.newest(protocol, keys, 'loose', d);
+    if (near || nearby) {
       const r = this.#read(d, decoded, out);
-      const request = near ? near.request : this.#recall(nearby);
-      const reason = rule.nearMiss(d, request, near ? false : memory.outcome(nearby) === 'answered');
+      const request = near ? near.request : this.#recall(nearby!);
+      const reason = rule.nearMiss(d, request, nearby?.outcome === 'answered');
       if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, cause: 'near-miss', request });
       return;
     }
@@ -385,17 +348,15 @@ export class QueryPairer<M = unknown> {
   }
 
   /** A remembered request, read again from its bytes for an event that names it. */
-  #recall(n: number): DecodedDatagram<M> {
-    const layout = this.#memory.layout(n);
-    return decodedAgain(this.#memory.request(n), layout, this.#o.codec);
+  #recall(e: Remembered<M>): DecodedDatagram<M> {
+    return decodedAgain(requestOf(e), e.layout, this.#o.codec);
   }
 
   /** The code of {@link #afterwards}. */
-  #causeAfterwards(n: number): UnmatchedCause {
-    const memory = this.#memory;
-    switch (memory.outcome(n)) {
+  #causeAfterwards(e: Remembered<M>): UnmatchedCause {
+    switch (e.outcome) {
       case 'answered':
-        return memory.collects(n) ? 'rcon-closed' : 'extra';
+        return e.collects ? 'rcon-closed' : 'extra';
       case 'unanswered':
         return 'late';
       case 'overflow':
@@ -404,13 +365,12 @@ export class QueryPairer<M = unknown> {
   }
 
   /** Why a reply to a request that has already left is unmatched. */
-  #afterwards(n: number, reply: Datagram<M>): string {
-    const memory = this.#memory;
-    switch (memory.outcome(n)) {
+  #afterwards(e: Remembered<M>, reply: Datagram<M>): string {
+    switch (e.outcome) {
       case 'answered':
-        return memory.collects(n) ? rconClosed(this.#o.rconQuietMs) : EXTRA;
+        return e.collects ? rconClosed(this.#o.rconQuietMs) : EXTRA;
       case 'unanswered':
-        return late(Number(reply.time - memory.request(n).time), this.#o.timeoutMs);
+        return late(Number(reply.time - e.datagram.time), this.#o.timeoutMs);
       case 'overflow':
         return DROPPED;
     }
@@ -430,7 +390,7 @@ export class QueryPairer<M = unknown> {
     else (p.responses as DecodedDatagram<M>[]).push(response); // not the shared empty list: one made above
     if (p.collects) {
       p.deadline = now + this.#ns.quiet;
-      this.#timers.push(p);
+      this.#pending.schedule(p);
     } else {
       this.#finish(p, 'answered', now, '', out);
     }
@@ -450,16 +410,12 @@ export class QueryPairer<M = unknown> {
 
   /** The request leaves pending: what the duplicate window needs of it is remembered, and the object let go. */
   #finish(p: Filing<M>, outcome: Outcome, when: bigint, reason: string, out: PairingEvent<M>[]): void {
-    p.outcome = outcome;
-    p.done = true;
-    this.#live.remove(p);
-    this.#filed.release(p);
-    this.#timers.cancel(p);
+    this.#pending.remove(p);
     const { request, responses } = p;
     switch (outcome) {
       case 'answered': {
         const rtt = responses[0]!.datagram.time - request.datagram.time;
-        const handshake = p.token >= 0 ? this.#handshake(p.token) : undefined;
+        const handshake = p.token?.kept ? this.#handshake(p.token) : undefined;
         const exchange: ExchangeEvent<M> = handshake
           ? { kind: 'exchange', request, responses, rtt, handshake }
           : { kind: 'exchange', request, responses, rtt };
@@ -479,13 +435,13 @@ export class QueryPairer<M = unknown> {
     memory.remember(
       {
         layout: request.packet.layout,
-        request: request.datagram,
+        datagram: request.datagram,
         issuer: p.issuer,
         keys: p.keys,
         outcome,
         collects: p.collects,
-        replies: responses.map((r) => r.datagram),
       },
+      responses,
       when + this.#ns.window,
     );
     if (memory.size > this.#o.maxPending) memory.forgetOldest();
@@ -500,7 +456,7 @@ export class QueryPairer<M = unknown> {
     const key = tokenKey(request.datagram, token);
     const tokens = this.#tokens;
     const previous = tokens.find(key, token, request.datagram);
-    if (previous >= 0) tokens.drop(previous);
+    if (previous) previous.live = false;
     tokens.keep(
       { key, token, layouts: [request.packet.layout, reply.packet.layout], request: request.datagram, reply: reply.datagram },
       when + this.#ns.tokenLife,
@@ -508,22 +464,14 @@ export class QueryPairer<M = unknown> {
     if (tokens.size > this.#o.maxPending) tokens.forgetOldest();
   }
 
-  /** The remembered token with this value that a handshake from this client to this server was given, or -1. */
-  #tokenFor(datagram: Datagram<M>, token: number): number {
-    return this.#tokens.find(tokenKey(datagram, token), token, datagram);
-  }
-
   /**
-   * The exchange of the handshake that issued remembered token `n`, rebuilt, if the token
-   * is still remembered (made when the stat exchange it belongs to ends, not when its
-   * request came: most stat requests wait no longer than a round trip, and the rebuilt
-   * exchange was most of what such a request held).
+   * The exchange of the handshake that issued a remembered token, rebuilt (when the stat
+   * exchange it belongs to ends, not when its request came: most stat requests wait no
+   * longer than a round trip).
    */
-  #handshake(n: number): ExchangeEvent<M> | undefined {
-    const tokens = this.#tokens;
-    if (!tokens.holds(n)) return undefined;
-    const [requestLayout, replyLayout] = tokens.layouts(n);
-    const [request, reply] = tokens.exchange(n);
+  #handshake(t: Token<M>): ExchangeEvent<M> {
+    const [requestLayout, replyLayout] = t.layouts;
+    const [request, reply] = this.#tokens.exchange(t);
     const codec = this.#o.codec;
     return {
       kind: 'exchange',
@@ -532,20 +480,6 @@ export class QueryPairer<M = unknown> {
       rtt: reply.time - request.time,
     };
   }
-
-  /** A copy of a few bytes the pairer keeps while a request is pending, in a buffer shared by many. */
-  readonly #copy = (bytes: Uint8Array): Uint8Array => {
-    const n = bytes.length;
-    if (n > 256) return bytes.slice();
-    if (this.#slabAt + n > this.#slab.length) {
-      this.#slab = new Uint8Array(4096);
-      this.#slabAt = 0;
-    }
-    const copy = this.#slab.subarray(this.#slabAt, this.#slabAt + n);
-    copy.set(bytes);
-    this.#slabAt += n;
-    return copy;
-  };
 
   /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
   #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
