@@ -19,8 +19,8 @@
  *   either   (a ping: its reply is its bytes) a reply if a request it answers is known.
  *
  * A handshake's token is kept for `tokenLifetimeMs`, so that a stat request quoting it is
- * also filed under the handshake's session id (vanilla replies carry that one). Memory: 20
- * bytes and a bucket (4 to 8) per key with requests waiting, 16 a frame of facts, some 60
+ * also filed under the handshake's session id (vanilla replies carry that one). Memory: 16
+ * bytes and a bucket (2 to 4) per key with requests waiting, 16 a frame of facts, some 60
  * an exchange remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';
@@ -75,9 +75,8 @@ const COLLECTS = 1;
 /** By layout number: a request that quotes a token, or a reply that issues one. */
 const TOKEN = 2;
 
-/** A waiting key's row: its oldest and newest frame. */
+/** A waiting key's row: its oldest frame (the newest is the same, or in `#tails`). */
 const HEAD = FIELDS;
-const TAIL = FIELDS + 1;
 /** An alias's row: the frame, and the waiting entry it is filed under by its own key. */
 const FRAME = FIELDS;
 const ENTRY = FIELDS + 1;
@@ -106,7 +105,9 @@ export class CapturePairer {
   readonly #unsigned: ProtocolDeclaration[];
 
   /** Requests waiting, by key; a waiting frame's facts link to its key's entry. */
-  readonly #waiting = new KeyTable(2);
+  readonly #waiting = new KeyTable(1);
+  /** The newest frame waiting under a key where several do (else it is the oldest, HEAD), by entry. */
+  readonly #tails = new Map<number, number>();
   /** How many requests wait. */
   #count = 0;
   /**
@@ -241,6 +242,11 @@ export class CapturePairer {
     if (this.#tokens.next < now || (!strictly && this.#tokens.next === now)) this.#tokens.expire(now, strictly);
   }
 
+  /** The newest frame waiting under entry `e`. */
+  #tail(e: number): number {
+    return this.#tails.size ? (this.#tails.get(e) ?? this.#waiting.rows.u(e, HEAD)) : this.#waiting.rows.u(e, HEAD);
+  }
+
   /** The oldest frame waiting for its timeout (not one with lines, which waits for its quiet period), or -1. */
   #oldestWaiting(): number {
     const facts = this.facts;
@@ -265,6 +271,7 @@ export class CapturePairer {
     this.#cursor = facts.next;
     this.#waiting.clear();
     this.#next.clear();
+    this.#tails.clear();
     this.#aliases.clear();
     this.#aliasOf.clear();
     this.#collecting.clear();
@@ -324,7 +331,7 @@ export class CapturePairer {
     if (collects && entry >= 0) {
       // The commands before it in its conversation are done: the lines that follow are this one's.
       for (let f = rows.u(entry, HEAD), more = true; more;) {
-        more = f !== rows.u(entry, TAIL);
+        more = f !== this.#tail(entry);
         const next = more ? this.#next.get(f)! : -1;
         if (facts.info(f) & LINES) this.#finish(f, entry, ANSWERED, time, Why.none);
         else this.#finish(f, entry, UNANSWERED, time, Why.superseded);
@@ -337,7 +344,7 @@ export class CapturePairer {
       const h = key.lo ^ key.hi;
       // The one case no rule settles: the same request twice from one socket, both waiting.
       if (entry >= 0) {
-        const twin = rows.u(entry, TAIL);
+        const twin = this.#tail(entry);
         if (facts.hash16(twin) === (h & 0x7fff)) {
           facts.mark(twin, AMBIGUOUS);
           facts.mark(frame, AMBIGUOUS);
@@ -349,9 +356,9 @@ export class CapturePairer {
       entry = waiting.add(lo, hi);
       rows.setU(entry, HEAD, frame);
     } else {
-      this.#next.set(rows.u(entry, TAIL), frame);
+      this.#next.set(this.#tail(entry), frame);
+      this.#tails.set(entry, frame);
     }
-    rows.setU(entry, TAIL, frame);
     facts.setLink(frame, entry);
     this.#count++;
     if (issuer >= 0) {
@@ -543,17 +550,22 @@ export class CapturePairer {
     if (this.#ending) {
       if (chain.size) chain.delete(f);
     } else if (head === f) {
-      if (rows.u(entry, TAIL) === f) waiting.remove(entry);
-      else {
-        rows.setU(entry, HEAD, chain.get(f)!);
+      const tail = this.#tail(entry);
+      if (tail === f) {
+        waiting.remove(entry);
+      } else {
+        const next = chain.get(f)!;
+        rows.setU(entry, HEAD, next);
         chain.delete(f);
+        if (next === tail) this.#tails.delete(entry);
       }
     } else {
       let at = head;
       while (chain.get(at) !== f) at = chain.get(at)!;
-      if (rows.u(entry, TAIL) === f) {
-        rows.setU(entry, TAIL, at);
+      if (this.#tail(entry) === f) {
         chain.delete(at);
+        if (at === head) this.#tails.delete(entry);
+        else this.#tails.set(entry, at);
       } else {
         chain.set(at, chain.get(f)!);
         chain.delete(f);
