@@ -348,10 +348,6 @@ class Output {
   /** An output buffer written and free again. */
   #spare: Uint8Array | undefined;
 
-  #out(data: string | Uint8Array): void {
-    if (!process.stdout.write(data)) this.full = true;
-  }
-
   /** Resolves once stdout has written what it holds. */
   async drained(): Promise<void> {
     if (this.full) await once(process.stdout, 'drain');
