@@ -1,9 +1,9 @@
 /**
  * The query client: any number of concurrent queries to any number of servers over one
  * UDP socket per address family (`udp4`, `udp6`, each created on first use). Every
- * datagram, sent or received, goes through one {@link QueryPairer} — the same core that
- * pairs the datagrams of a capture — so what counts as "the reply to this request" is
- * decided in one place:
+ * datagram, sent or received, goes through one {@link QueryPairer} — the pairing rules a
+ * capture's datagrams are paired by too (on numbers, pairing/capture/) — so what counts as
+ * "the reply to this request" is decided in one place:
  *
  *   request ─ key free? ─ slot free? ─► pairer.receive(request) ─► socket.send
  *   datagram ──────────────────────────► pairer.receive(reply) ─► exchange ─► settle
