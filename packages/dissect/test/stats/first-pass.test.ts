@@ -1,0 +1,160 @@
+/**
+ * Statistics counted in the first pass alone (`captureStats`: no second read, no record) are
+ * those the records give (`ServerStats` fed every packet of `dissectCaptureFile`), and a
+ * capture read once and written as its exchanges settle (a pipe: `order: 'settled'`) holds the
+ * packets the two passes write in frame order: on every committed capture (a cut one
+ * included: the statistics of what came before the damage, and the same error), a generated
+ * real mix and a query flood whose exact counts are known. In process, so that thirty
+ * captures take a second or two.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import {
+  ServerStats,
+  captureStats,
+  dissectCaptureBatches,
+  newStats,
+  packetLine,
+  type DissectStats,
+  type PacketRecord,
+  type StatsReport,
+} from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { generateFlood } from '../../../../bench/flood.ts';
+import { generateTraffic } from '../../../../bench/traffic.ts';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Every committed capture: *.pcap, *.pcapng and gzip of them under packages/<name>/test/fixtures. */
+function committedCaptures(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (/\.pcap(ng)?(\.gz)?$/.test(e.name)) found.push(relative(root, path));
+    }
+  };
+  for (const pkg of readdirSync(join(root, 'packages'))) {
+    try {
+      walk(join(root, 'packages', pkg, 'test', 'fixtures'));
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ENOENT') throw e;
+    }
+  }
+  return found.sort();
+}
+
+/** A capture's bytes in chunks of 1500 (a pipe's reads), unpacked if gzip. */
+function chunksOf(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 1500) out.push(bytes.subarray(i, i + 1500));
+  return out;
+}
+
+/** The records of the two passes over the bytes (written to a temporary file by the caller), with their statistics. */
+async function twoPasses(path: string): Promise<{ packets: PacketRecord[]; stats: DissectStats; report: StatsReport; error?: string }> {
+  const stats = newStats();
+  const servers = new ServerStats();
+  const packets: PacketRecord[] = [];
+  let error: string | undefined;
+  for await (const b of dissectCaptureFile(path, {}, stats)) {
+    for (const p of b.packets) {
+      packets.push(p);
+      servers.add(p);
+    }
+    if (b.error) error = b.error.message;
+  }
+  return { packets, stats, report: servers.report(), ...(error ? { error } : {}) };
+}
+
+/** What the first pass alone counts of the chunks. */
+async function firstPass(chunks: Uint8Array[]): Promise<{ stats: DissectStats; report: StatsReport; error?: string }> {
+  const { FirstPassStats } = await import('@gamequery/dissect');
+  const stats = newStats();
+  const r = await captureStats(chunks, {}, new FirstPassStats({}, stats));
+  return { stats, report: r.report, ...(r.error ? { error: r.error.message } : {}) };
+}
+
+/** The records of one pass over the chunks, each as its exchange settles. */
+async function settled(chunks: Uint8Array[]): Promise<{ packets: PacketRecord[]; error?: string }> {
+  const packets: PacketRecord[] = [];
+  let error: string | undefined;
+  for await (const b of dissectCaptureBatches(chunks, { order: 'settled' })) {
+    packets.push(...b.packets);
+    if (b.error) error = b.error.message;
+  }
+  return { packets, ...(error ? { error } : {}) };
+}
+
+const lines = (packets: readonly PacketRecord[]): string[] => [...packets].sort((a, b) => a.frame - b.frame).map((p) => packetLine(p));
+
+describe('statistics of the first pass = statistics of the records; one pass as exchanges settle = two passes', () => {
+  const captures = committedCaptures();
+
+  it('finds the committed captures', () => {
+    expect(captures.length).toBeGreaterThanOrEqual(30);
+    expect(captures).toContain('packages/dissect/test/fixtures/captures/lo.cut.pcapng');
+  });
+
+  it.each(captures)('%s', async (name) => {
+    const path = join(root, name);
+    const raw = readFileSync(path);
+    const bytes = name.endsWith('.gz') ? gunzipSync(raw) : raw;
+    const chunks = chunksOf(bytes);
+    // A gzip file is read once: the records of its two passes are those of its unpacked bytes (the library reads a file by path).
+    const file = name.endsWith('.gz') ? undefined : await twoPasses(path);
+    const first = await firstPass(chunks);
+    const one = await settled(chunks);
+    if (file) {
+      expect(first.report).toEqual(file.report);
+      expect(first.stats).toEqual(file.stats);
+      expect(first.error).toEqual(file.error);
+      expect(lines(one.packets)).toEqual(lines(file.packets));
+      expect(one.error).toEqual(file.error);
+    }
+    // From a pipe's chunks, the one pass's records counted again give the first pass's statistics.
+    const servers = new ServerStats();
+    for (const p of one.packets) servers.add(p);
+    expect(first.report).toEqual(servers.report());
+  });
+
+  /** Writes generated chunks to a file; returns its path and the generator's summary. */
+  async function written<S>(name: string, chunks: Generator<Uint8Array, S>): Promise<{ path: string; bytes: Uint8Array; summary: S }> {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const parts: Uint8Array[] = [];
+    let r = chunks.next();
+    for (; !r.done; r = chunks.next()) parts.push(r.value);
+    const bytes = Buffer.concat(parts);
+    const path = join(mkdtempSync(join(tmpdir(), 'gamequery-first-pass-')), name);
+    writeFileSync(path, bytes);
+    return { path, bytes, summary: r.value };
+  }
+
+  it('a real mix of 20 000 frames (bench/traffic.ts, seed 3)', async () => {
+    const { path, bytes, summary } = await written('mix.pcap', generateTraffic({ frames: 20_000, seed: 3 }));
+    const file = await twoPasses(path);
+    const first = await firstPass(chunksOf(bytes));
+    expect(first.report).toEqual(file.report);
+    expect(first.stats).toEqual(file.stats);
+    expect(first.stats.frames).toBe(summary.frames);
+    expect(first.report.servers.length).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('a query flood of 20 000 requests (bench/flood.ts, seed 1), and its exact counts', async () => {
+    const { path, bytes, summary } = await written('flood.pcap', generateFlood({ requests: 20_000, seed: 1 }));
+    const file = await twoPasses(path);
+    const first = await firstPass(chunksOf(bytes));
+    expect(first.report).toEqual(file.report);
+    expect(first.stats).toEqual(file.stats);
+    const [ip, port] = summary.server.split(':');
+    expect(first.report.servers.map((s) => s.server)).toEqual([{ ip, port: Number(port) }]);
+    const server = first.report.servers[0]!;
+    expect(server.requests).toEqual(summary.requests);
+    expect([server.answered, server.unanswered, server.replies]).toEqual([summary.answered, summary.unanswered, summary.replies]);
+  }, 60_000);
+});
