@@ -87,9 +87,11 @@ class Reader {
 
 /**
  * A file's bytes in order, a chunk at a time, for a caller that keeps nothing of a chunk
- * past the next (one buffer is read into again and again: `captureStats`).
+ * past the next (one buffer is read into again and again: `captureStats`); a chunk of a
+ * quarter mebibyte by default, as nothing of it lives on (reads of 16 KiB were a
+ * sixteenth of the first pass).
  */
-export function* fileChunks(path: string, chunk = CHUNK): Generator<Uint8Array> {
+export function* fileChunks(path: string, chunk = 1 << 18): Generator<Uint8Array> {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(chunk);

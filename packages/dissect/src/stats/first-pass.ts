@@ -44,8 +44,8 @@ export class FirstPassStats {
   readonly first: FirstPass;
   readonly stats: DissectStats;
   readonly #codec: CodecOptions;
-  /** Servers by a number: protocol, port and IPv4 address; IPv6 ones by the same of a hash of their address. */
-  readonly #servers = new Map<number, Filed>();
+  /** Servers by protocol, port and address family, then by IPv4 address (or a hash of the IPv6 one). */
+  readonly #servers = new Map<number, Map<number, Filed>>();
   #packets = 0;
   readonly #stated = new Map<QueryLayout, Stated | null>();
 
@@ -81,7 +81,8 @@ export class FirstPassStats {
   }
 
   report(): StatsReport {
-    for (const s of this.#servers.values()) {
+    const all = [...this.#servers.values()].flatMap((m) => [...m.values()]);
+    for (const s of all) {
       s.unanswered = s.decoded - s.answered;
       if (s.named) {
         const v = s.named.decode(s.name.subarray(0, s.nameLength), this.#codec).value as Record<string, unknown>;
@@ -89,7 +90,7 @@ export class FirstPassStats {
         if (typeof hostname === 'string') s.hostname = hostname;
       }
     }
-    return reportOf(this.#servers.values(), this.#packets);
+    return reportOf(all, this.#packets);
   }
 
   #statedBy(layout: QueryLayout): Stated | null {
@@ -192,25 +193,29 @@ export class FirstPassStats {
     const address = response ? e.src : e.dst;
     const port = response ? e.srcPort : e.dstPort;
     const p = (PROTOCOL_BITS[protocol] ??= Object.keys(PROTOCOL_BITS).length + 1);
+    // By protocol and port, then by address: small integers both, which a map hashes fastest.
     let key: number;
-    if (!e.v6) key = (p * 0x10000 + port) * 0x100000000 + address[0]!;
+    if (!e.v6) key = address[0]! | 0;
     else {
-      // IPv6: a 52-bit hash of protocol, port and address, below zero (two servers sharing one: a chance of 2^-52 a pair).
-      let h = Math.imul(0x811c9dc5 ^ p, 16777619);
-      let g = Math.imul(0x9e3779b1 ^ port, 0x5bd1e995);
+      // IPv6: a 52-bit hash of the address, below zero (two servers on one port sharing one: a chance of 2^-52).
+      let h = 0x811c9dc5,
+        g = 0x9e3779b1;
       for (let i = 0; i < 4; i++) {
         h = Math.imul(h ^ address[i]!, 16777619);
         g = Math.imul(g ^ address[i]! ^ (h >>> 15), 0x5bd1e995);
       }
       key = -1 - ((h >>> 0) * 0x100000 + ((g >>> 0) & 0xfffff));
     }
-    let s = this.#servers.get(key);
+    const group = (p << 17) | (port << 1) | (e.v6 ? 1 : 0);
+    let byAddress = this.#servers.get(group);
+    if (!byAddress) this.#servers.set(group, (byAddress = new Map()));
+    let s = byAddress.get(key);
     if (!s) {
       const bytes = new Uint8Array(16);
       const view = new DataView(bytes.buffer);
       for (let i = 0; i < (e.v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
       const ip = e.v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
-      this.#servers.set(
+      byAddress.set(
         key,
         (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0, named: undefined, name: new Uint8Array(128), nameLength: 0 })),
       );
