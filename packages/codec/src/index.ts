@@ -59,6 +59,7 @@ export type {
   EmitOptions,
   TextEmitOptions,
   Decoded,
+  Described,
   Annotation,
 } from './grammar/layout.ts';
 export { defineLayout, interpretedLayout, protocolNames, protocolTitles, malformedNode } from './grammar/layout.ts';

@@ -65,6 +65,13 @@ export interface DissectOptions {
    */
   readonly showSecrets?: boolean;
   /**
+   * Whether a record carries its tree's JSON, written while decoding (the default: what
+   * NDJSON and JSON output copy). False where nothing will render JSON (the text tree,
+   * summary lines, selected fields): a record then learns its summary and warnings by
+   * decoding, several times cheaper, and a renderer that does want JSON builds the tree.
+   */
+  readonly treeJson?: boolean;
+  /**
    * A display filter (`compileFilter`): only the records it passes are made into packets
    * and counted in `stats.displayed`; links and frame numbers stay those of the whole
    * capture. Tested once a record's links are final, before any rendering.

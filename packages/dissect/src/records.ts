@@ -266,7 +266,7 @@ export class RecordMaker {
           kind,
           tree.summary,
           { layout, codec },
-          arena.buf,
+          this.#options.treeJson === false ? undefined : arena.buf,
           start,
           arena.at,
           undefined,
@@ -312,9 +312,10 @@ export class RecordMaker {
       return trees.extra;
     }
     const start = arena.at;
-    const decoded = layout.emitJsonWith(bytes, arena, this.#emit);
+    // Without the JSON, where no renderer wants it: the payload read and checked as the emitter reads it, the summary's text decoded.
+    const decoded = this.#options.treeJson === false ? layout.summarize(bytes, this.#emit) : layout.emitJsonInfo(bytes, arena, this.#emit);
     if (!decoded) return undefined;
-    const tree = { summary: layout.describe(decoded.value), warnings: decoded.warnings.length ? decoded.warnings : NO_WARNINGS };
+    const tree = { summary: decoded.info, warnings: decoded.warnings.length ? decoded.warnings : NO_WARNINGS };
     if (cached && trees.wants(key)) trees.set(key, layout, bytes, arena.buf, start, arena.at, tree);
     return tree;
   }

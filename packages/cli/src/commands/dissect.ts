@@ -112,6 +112,8 @@ export function dissectCommand(): Command {
       }
       const options: DissectOptions = {
         showSecrets: !!opts.showSecrets,
+        // The tree's JSON is written while decoding only for output that copies it (whole trees as JSON).
+        treeJson: (view === 'json' || view === 'ndjson') && !opts.field.length,
         timeoutMs: opts.timeout,
         duplicateWindowMs: opts.duplicateWindow,
         ...(opts.charset ? { charset: opts.charset } : {}),

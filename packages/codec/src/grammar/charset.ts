@@ -38,6 +38,12 @@ export interface TextCodec {
   byteLength(text: string): number | undefined;
   /** `auto` only: a new message starts, `bytes` all of it (its short strings lean on the rest). */
   begin?(bytes: Uint8Array): void;
+  /**
+   * `auto` only: a string at `start` was read without being decoded (printable ASCII an
+   * emitter copies as it is, or text nothing reads), so that where the message's strings
+   * start is noted as decoding it would have: the strings after it are read in that light.
+   */
+  skipped?(bytes: Uint8Array, start: number): void;
 }
 
 /**
@@ -239,9 +245,7 @@ export class AutoCodec implements TextCodec {
     // ASCII, most strings: one pass that gives up at the first byte ≥ 0x80.
     const ascii = end - start <= SHORT ? asciiText(bytes, start, end) : this.#longAscii(bytes, start, end);
     if (ascii !== undefined) {
-      this.last = undefined;
-      // Where the reply's strings start, for a short string later (a view of the message is placed then).
-      if (this.#first < 0 && bytes === this.#message) this.#first = start;
+      this.skipped(bytes, start);
       return ascii;
     }
     const at = this.#note(bytes, start);
@@ -259,6 +263,13 @@ export class AutoCodec implements TextCodec {
     if (!json) keys.set(key, (json = utf8.encode(key)));
     detected.json.push(json);
     return textCodec(detection.charset).decode(bytes, start, end);
+  }
+
+  skipped(bytes: Uint8Array, start: number): void {
+    this.last = undefined;
+    // Where the reply's strings start, for a short string later: the message's own bytes or a view of them
+    // (the interpreter reads strings from views; it had missed an ASCII one there, where the emitters did not).
+    if (this.#first < 0) this.#note(bytes, start);
   }
 
   encode(text: string): Uint8Array | undefined {

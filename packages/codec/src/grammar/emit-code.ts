@@ -60,6 +60,8 @@ export abstract class EmitterCode {
   protected fixed: number | undefined = 0;
   /** Locals holding `at + k`, by k, while `at` stays. */
   protected here = new Map<number, string>();
+  /** Nothing is written: the code reads, checks and builds the value (a summary's), and every write is dropped. */
+  protected silent = false;
 
   protected name(prefix: string): string {
     return `${prefix}${this.id++}`;
@@ -95,6 +97,7 @@ export abstract class EmitterCode {
   protected flush(): void {
     const ops = this.ops;
     this.ops = [];
+    if (this.silent) return;
     const uses = new Map<string, number>();
     for (const op of ops) if ('num' in op) uses.set(op.num, (uses.get(op.num) ?? 0) + 1);
     const written = new Map<string, string>();
@@ -245,6 +248,11 @@ export abstract class EmitterCode {
    * behind them, and the two are swapped in place.
    */
   protected subtree(pre: string, start: string, fields: readonly Field[], children: () => void, show: () => void): void {
+    if (this.silent) {
+      // Its children's reads, checks and values; no head to write, nothing to move.
+      children();
+      return;
+    }
     const plainKids = fields.every((x) => x.kind !== 'list' && x.kind !== 'group');
     // Held in a local: the writes come later, when `at` may have moved on.
     const length = (): string => {

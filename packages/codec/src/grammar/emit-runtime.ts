@@ -89,10 +89,22 @@ function plain(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: numb
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c ? 1 : 0));
 
 /**
+ * The text of bytes `s..e` where a value needs it, else null where {@link plain} will copy
+ * them as they are (the helpers below then never look at the text). What a summary-only
+ * emitter reads a string with: a hundred player names decoded for nobody were a tenth of a
+ * capture's time.
+ */
+function lazyText(text: TextCodec, bytes: Uint8Array, s: number, e: number): string | null {
+  for (let i = s; i < e; i++) if (PLAIN[bytes[i]!] === 0) return text.decode(bytes, s, e);
+  if (text.skipped) text.skipped(bytes, s);
+  return null;
+}
+
+/**
  * `"value","show":"shown"` of a string decoded from bytes `s..e`: at most 12 bytes a byte
  * plus 12. Writes through the sink when the text needs escaping (the caller reloads `buf`).
  */
-function textPair(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, text: string): number {
+function textPair(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, text: string | null): number {
   buf[o] = 0x22;
   const end = plain(buf, o + 1, bytes, s, e);
   if (end >= 0) {
@@ -103,13 +115,15 @@ function textPair(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array,
     for (let i = 0; i < n; i++) buf[p + i] = buf[o + i]!;
     return p + n;
   }
+  // Not plain: the text was decoded (lazyText).
+  const t = text!;
   sink.at = o;
-  sink.string(text);
+  sink.string(t);
   const from = o;
   const to = sink.at;
   sink.bytes(SHOW);
-  const shown = showText(text);
-  if (shown === text) {
+  const shown = showText(t);
+  if (shown === t) {
     // The same text: the same bytes again.
     sink.reserve(to - from);
     sink.buf.copyWithin(sink.at, from, to);
@@ -124,11 +138,11 @@ function textPair(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array,
 }
 
 /** `showText` of a string decoded from bytes `s..e`, JSON-escaped without quotes (a summary's part): at most 6 bytes a byte plus 2. */
-function shownInner(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, text: string): number {
+function shownInner(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, text: string | null): number {
   const end = plain(buf, o, bytes, s, e);
   if (end >= 0) return end;
   sink.at = o;
-  sink.string(showText(text));
+  sink.string(showText(text!));
   const to = sink.at;
   sink.buf.copyWithin(o, o + 1, to - 1);
   return to - 2;
@@ -272,6 +286,7 @@ export const runtime = {
   hexBytes,
   dotted,
   ascii,
+  lazyText,
   textPair,
   shownInner,
   put,

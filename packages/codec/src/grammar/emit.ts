@@ -44,10 +44,18 @@ import { runtime, type JsonEmitter } from './emit-runtime.ts';
 
 export { emitWith, type EmitState, type JsonEmitter } from './emit-runtime.ts';
 
-/** Where a field's value goes: a property of the value in scope, held in a local until the scope ends. */
+/**
+ * Where a field's value goes: a property of the value in scope, held in a local until the
+ * scope ends; `keep` says which fields the value is wanted for (a summary-only emitter
+ * builds the few its summary names, and decodes no other text).
+ */
 interface Scope {
   readonly props: [name: string, local: string][];
+  readonly keep: (name: string) => boolean;
 }
+
+const ALL = (): boolean => true;
+const NONE = (): boolean => false;
 
 /** Where a leaf field's decoded parts are, for an entry summary that names it. */
 interface Leaf {
@@ -59,6 +67,18 @@ interface Leaf {
 }
 
 class Compiler extends EmitterCode {
+  /**
+   * @param wanted the top-level fields the value is built of (all when undefined).
+   * @param silent nothing is written (a summary's reader: see {@link compileJson}).
+   */
+  constructor(
+    private readonly wanted?: ReadonlySet<string>,
+    silent = false,
+  ) {
+    super();
+    this.silent = silent;
+  }
+
   /** Code for `fields` (reads now, writes pending); `leaves` collects what an entry summary may name. */
   fields(fields: readonly Field[], scope: Scope, leaves: Map<string, Leaf>): void {
     for (let i = 0; i < fields.length; i++) this.#field(fields, i, scope, leaves);
@@ -107,7 +127,7 @@ class Compiler extends EmitterCode {
       case 'int': {
         const n = this.name('n');
         this.emit(`const ${n} = ${readers[f.type](p)};`);
-        scope.props.push([f.name, n]);
+        if (scope.keep(f.name)) scope.props.push([f.name, n]);
         const signed = f.type.startsWith('i');
         leaves.set(f.name, { kind: 'int', local: n, signed });
         this.number(n, signed);
@@ -143,16 +163,18 @@ class Compiler extends EmitterCode {
         this.emit(`const ${b} = bytes[${p}];`);
         // A flag byte above 1 is a warning (the flag reads true): reported, or the interpreter's to report.
         this.emit(`if (${b} > 1) { if (st === null) ${DECLINE} warnFlag(st, ${JSON.stringify(f.abbrev)}, ${at}, ${b}); }`);
-        scope.props.push([f.name, `${b} !== 0`]);
+        if (scope.keep(f.name)) scope.props.push([f.name, `${b} !== 0`]);
         const yes = this.constRef(encoder.encode('true,"show":"Yes (1)"},'));
         const no = this.constRef(encoder.encode('false,"show":"No (0)"},'));
         this.write(`o = put(buf, o, ${b} === 1 ? ${yes} : ${b} === 0 ? ${no} : flagTail(${b}));`, 25);
         break;
       }
       case 'ipv4': {
-        const v = this.name('v');
-        this.emit(`const ${v} = ipv4ToString(${readers.u32be(p)});`);
-        scope.props.push([f.name, v]);
+        if (scope.keep(f.name)) {
+          const v = this.name('v');
+          this.emit(`const ${v} = ipv4ToString(${readers.u32be(p)});`);
+          scope.props.push([f.name, v]);
+        }
         const q = this.name('q');
         this.lit('"');
         this.write(`const ${q} = o; o = dotted(buf, o, bytes, ${at}); const ${q}e = o;`, 15);
@@ -162,9 +184,11 @@ class Compiler extends EmitterCode {
         break;
       }
       case 'bytes': {
-        const v = this.name('v');
-        this.emit(`const ${v} = bytes.slice(${at}, ${at} + ${f.length});`);
-        scope.props.push([f.name, v]);
+        if (scope.keep(f.name)) {
+          const v = this.name('v');
+          this.emit(`const ${v} = bytes.slice(${at}, ${at} + ${f.length});`);
+          scope.props.push([f.name, v]);
+        }
         for (const sep of ['"', '","show":"']) {
           this.lit(sep);
           this.write(`o = hexBytes(buf, o, bytes, ${at}, ${at} + ${f.length});`, 2 * f.length);
@@ -205,15 +229,20 @@ class Compiler extends EmitterCode {
     this.numberOrLit(wire);
     this.lit(',"value":');
     const t = this.name('t');
-    this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
     // A secret is written through the sink, masked or in clear as the caller asks: `whole, pattern` of its helper.
     const secret = f.secret || f.redact ? `${!!f.secret}, ${f.redact ? this.constRef(f.redact) : 'undefined'}` : undefined;
+    // Text nobody reads (not kept, not a number, not a secret) stays bytes where they can be copied as they are.
+    const eager = scope.keep(f.name) || f.numeric || secret;
+    if (eager) this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
+    // Not even looked at when nothing is written; noted as read, for `auto`'s reading of the strings after it.
+    else if (this.silent) this.emit(`const ${t} = null; if (text.skipped) text.skipped(bytes, ${s});`);
+    else this.emit(`const ${t} = lazyText(text, bytes, ${s}, ${e});`);
     if (f.numeric) {
       const [min, max] = numericRange[f.numeric];
       const v = this.name('v');
       this.emit(`const ${v} = Number(${t});`);
       this.emit(`if (!DECIMAL.test(${t}) || ${v} < ${min} || ${v} > ${max}) ${DECLINE}`);
-      scope.props.push([f.name, v]);
+      if (scope.keep(f.name)) scope.props.push([f.name, v]);
       leaves.set(f.name, { kind: 'int', local: v, signed: true });
       if (secret) {
         this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
@@ -227,7 +256,7 @@ class Compiler extends EmitterCode {
         this.lit('"},');
       }
     } else {
-      scope.props.push([f.name, t]);
+      if (scope.keep(f.name)) scope.props.push([f.name, t]);
       leaves.set(f.name, { kind: 'text', local: t, s, e });
       if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
       else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
@@ -238,7 +267,8 @@ class Compiler extends EmitterCode {
   }
 
   #list(f: ListField, fields: readonly Field[], i: number, scope: Scope): void {
-    const items = this.name('items');
+    // Undefined: the list's value is not wanted, and its entries are not gathered.
+    const items = scope.keep(f.name) ? this.name('items') : undefined;
     if (f.count) {
       const c = f.count;
       const width = intSize[c.type];
@@ -251,8 +281,7 @@ class Compiler extends EmitterCode {
       this.advance(width);
       this.settle();
       this.flush();
-      this.emit(`const ${items} = [];`);
-      scope.props.push([f.name, items]);
+      this.#items(f, items, scope);
       const j = this.name('j');
       this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
       // Fewer entries than counted: a warning where tolerated (reported, or the interpreter's to report), else an error.
@@ -264,8 +293,7 @@ class Compiler extends EmitterCode {
     } else {
       this.settle();
       this.flush();
-      this.emit(`const ${items} = [];`);
-      scope.props.push([f.name, items]);
+      this.#items(f, items, scope);
       const until = f.until!;
       this.emit('for (;;) {');
       this.emit(`if (at >= len) ${DECLINE}`);
@@ -284,12 +312,20 @@ class Compiler extends EmitterCode {
     this.moved();
   }
 
-  /** One entry of a list, inside its loop; pushes its value to `items`. */
-  #entry(f: ListField, items: string): void {
+  /** A list's value, where wanted: an array its entries' values are pushed to. */
+  #items(f: ListField, items: string | undefined, scope: Scope): void {
+    if (items === undefined) return;
+    this.emit(`const ${items} = [];`);
+    scope.props.push([f.name, items]);
+  }
+
+  /** One entry of a list, inside its loop; pushes its value to `items` (where gathered). */
+  #entry(f: ListField, items: string | undefined): void {
     const entry = f.entry;
     this.moved();
     const start = this.offset();
-    const scope: Scope = { props: [] };
+    // An entry's values are wanted for the list's value, or for a summary only `fillTemplate` can write.
+    const scope: Scope = { props: [], keep: items !== undefined || templated(entry.summary, entry.fields) ? ALL : NONE };
     const leaves = new Map<string, Leaf>();
     const only = f.flat ? entry.fields.find(hasValue)!.name : undefined;
     const read = (): void => {
@@ -297,8 +333,10 @@ class Compiler extends EmitterCode {
       this.settle();
       // An entry that read nothing would repeat forever on a huge count: not the fast path's business.
       this.emit(`if (at === ${start}) ${DECLINE}`);
-      const v = only === undefined ? objectLiteral(scope) : scope.props.find(([name]) => name === only)![1];
-      this.emit(`${items}.push(${v});`);
+      if (items !== undefined) {
+        const v = only === undefined ? objectLiteral(scope) : scope.props.find(([name]) => name === only)![1];
+        this.emit(`${items}.push(${v});`);
+      }
     };
     // A flat entry is its single field: no subtree of its own.
     if (only !== undefined) read();
@@ -313,8 +351,7 @@ class Compiler extends EmitterCode {
       return;
     }
     const parts = summary.split(/\{(\w+)\}/);
-    const named = parts.filter((_, i) => i % 2 === 1);
-    if (!named.every((name) => leaves.has(name))) {
+    if (templated(summary, undefined, leaves)) {
       // Anything else (a list, bytes, a flag, a name not declared) as fillTemplate has it.
       const v = this.constRef(summary);
       this.write(`sink.at = o; sink.string(fillTemplate(${v}, ${objectLiteral(scope)})); o = sink.at; ${RELOAD}`, undefined);
@@ -341,7 +378,8 @@ class Compiler extends EmitterCode {
 
   /** The whole layout: the emitter's source and the values it refers to. */
   compile(fields: readonly Field[]): { source: string; consts: unknown[] } {
-    const scope: Scope = { props: [] };
+    const wanted = this.wanted;
+    const scope: Scope = { props: [], keep: wanted ? (name) => wanted.has(name) : ALL };
     this.lit('[');
     this.fields(fields, scope, new Map());
     this.closeArray(fields.length === 0);
@@ -360,13 +398,40 @@ class Compiler extends EmitterCode {
   }
 }
 
+/**
+ * Whether an entry summary names something other than an integer or a string of the
+ * entry (read from `leaves` once compiled, else from the declaration): then it is written
+ * by `fillTemplate` from the entry's whole value.
+ */
+function templated(summary: string | undefined, fields: readonly Field[] | undefined, leaves?: ReadonlyMap<string, Leaf>): boolean {
+  if (!summary) return false;
+  const named = summary.split(/\{(\w+)\}/).filter((_, i) => i % 2 === 1);
+  const leaf = leaves ? (name: string) => leaves.has(name) : (name: string) => leafNames(fields!).has(name);
+  return !named.every(leaf);
+}
+
+/** The names of an entry's integer and string fields, groups included: what its compiled summary can write. */
+function leafNames(fields: readonly Field[], out = new Set<string>()): Set<string> {
+  for (const f of fields) {
+    if (f.kind === 'group') leafNames(f.fields, out);
+    else if (f.kind === 'int' || f.kind === 'string') out.add(f.name);
+  }
+  return out;
+}
+
 /** The value of a scope as an object literal, in declaration order. */
 const objectLiteral = (scope: Scope): string =>
   `{ ${scope.props.map(([name, local]) => `${name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)}: ${local}`).join(', ')} }`;
 
-/** Compiles a layout's fields to a JSON emitter. */
-export function compileJson(fields: readonly Field[]): JsonEmitter {
-  const { source, consts } = new Compiler().compile(fields);
+/**
+ * Compiles a layout's fields to a JSON emitter: its value holds every field, or only the
+ * top-level fields `wanted` (a summary's), and then text no value holds is not decoded.
+ * A `silent` one writes nothing: it reads and checks the message as the emitter does
+ * (declining, and reporting warnings, where it would) and builds the value, for a summary
+ * without a tree.
+ */
+export function compileJson(fields: readonly Field[], wanted?: ReadonlySet<string>, silent = false): JsonEmitter {
+  const { source, consts } = new Compiler(wanted, silent).compile(fields);
   const names = Object.keys(runtime);
   const factory = new Function(
     'rt',
@@ -379,4 +444,5 @@ export function compileJson(fields: readonly Field[]): JsonEmitter {
 }
 
 /** The generated source of a layout's emitter, for reading and for profiles. */
-export const emitterSource = (fields: readonly Field[]): string => new Compiler().compile(fields).source;
+export const emitterSource = (fields: readonly Field[], wanted?: ReadonlySet<string>, silent = false): string =>
+  new Compiler(wanted, silent).compile(fields).source;

@@ -39,6 +39,13 @@ export interface Decoded<V> {
   readonly warnings: readonly DecodeWarning[];
 }
 
+/** What a layout's `emitJsonInfo` returns: the Info column, the bytes the message took and the warnings met on the way. */
+export interface Described {
+  readonly info: string;
+  readonly bytesRead: number;
+  readonly warnings: readonly DecodeWarning[];
+}
+
 /** The annotated tree of one message; on bad input, what was decoded plus why it stopped. */
 export interface Annotation<V, P extends string = Protocol> {
   readonly layout: Layout<V, P>;
@@ -132,6 +139,20 @@ export interface Layout<
    * where it was, where `decode` would throw.
    */
   emitJsonWith(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<V> | undefined;
+  /**
+   * {@link emitJsonWith} for a reader of the tree and its summary only: the same JSON, and
+   * the Info column (`describe`) instead of the value, which is never built (text the
+   * summary does not name is copied as bytes where it can be, not decoded). What the
+   * dissector writes a capture's records with.
+   */
+  emitJsonInfo(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Described | undefined;
+  /**
+   * What {@link emitJsonInfo} returns, without writing anything: the message read and
+   * checked as the emitter reads it (undefined where `decode` would throw), and only the
+   * text its summary names decoded. For a summary line, or a record whose tree is written
+   * later by other means.
+   */
+  summarize(bytes: Uint8Array, options?: CodecOptions): Described | undefined;
   /**
    * The bytes `decode` would read, or -1 where it would throw, without decoding text or
    * building a value: for telling cheaply whether, and how much of, a datagram decodes.

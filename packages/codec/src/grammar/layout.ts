@@ -17,7 +17,7 @@ import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
 import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer, interpretedText } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
-import type { AnyLayout, CodecOptions, Direction, Layout, LayoutSpec, Protocol } from './layout-types.ts';
+import type { AnyLayout, CodecOptions, Decoded, Described, Direction, EmitOptions, Layout, LayoutSpec, Protocol } from './layout-types.ts';
 
 export type {
   Protocol,
@@ -26,6 +26,7 @@ export type {
   EmitOptions,
   TextEmitOptions,
   Decoded,
+  Described,
   Annotation,
   LayoutSpec,
   Layout,
@@ -105,6 +106,8 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
   const secrets = secretFields(spec.fields);
   // Compiled on first use: most programs use a few of the layouts.
   let emitter: JsonEmitter | undefined;
+  let infoEmitter: JsonEmitter | undefined;
+  let summarizer: JsonEmitter | undefined;
   let measurer: Measurer | undefined;
   const textEmitters = new Map<number, TextEmitter>();
   const fieldEmitters = new Map<string, TextEmitter>();
@@ -131,6 +134,20 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
       },
     ];
   });
+
+  // An emitter run past warnings, trailing bytes added to them.
+  const emitDecoded = (e: JsonEmitter, bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<unknown> | undefined => {
+    const r = emitWith(e, bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
+    if (!r) return undefined;
+    const warnings =
+      r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : (r.warnings ?? NO_WARNINGS);
+    return { value: r.value, bytesRead: r.bytesRead, warnings };
+  };
+
+  // What the summary names: all a summary's reader decodes.
+  const infoNames = new Set(infoFields.map((f) => f.key));
+  const described = (r: Decoded<unknown> | undefined): Described | undefined =>
+    r && { info: layout.describe(r.value as Partial<V>), bytesRead: r.bytesRead, warnings: r.warnings };
 
   const layout: Layout<V, P, M, D> = {
     id,
@@ -189,11 +206,19 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
 
     emitJsonWith(bytes, sink, options) {
       emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
-      const r = emitWith(emitter, bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
-      if (!r) return undefined;
-      const warnings =
-        r.bytesRead < bytes.length ? [...(r.warnings ?? []), trailing(r.bytesRead, bytes.length)] : (r.warnings ?? NO_WARNINGS);
-      return { value: r.value as V, bytesRead: r.bytesRead, warnings };
+      return emitDecoded(emitter, bytes, sink, options) as Decoded<V> | undefined;
+    },
+
+    emitJsonInfo(bytes, sink, options) {
+      infoEmitter ??= compiles() ? compileJson(spec.fields, infoNames) : interpretedJson(id, spec.fields);
+      return described(emitDecoded(infoEmitter, bytes, sink, options));
+    },
+
+    summarize(bytes, options) {
+      // Writes nothing: the sink is only what the emitter's signature asks for.
+      summarizer ??= compiles() ? compileJson(spec.fields, infoNames, true) : interpretedJson(id, spec.fields);
+      scratch.at = 0;
+      return described(emitDecoded(summarizer, bytes, scratch, options));
     },
 
     measure(bytes, options) {

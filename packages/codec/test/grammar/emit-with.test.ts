@@ -10,6 +10,7 @@ import {
   nodeJson,
   playersResponse,
   rconRequest,
+  rulesResponse,
   type Charset,
   type EmitOptions,
   type FieldNode,
@@ -35,6 +36,7 @@ function expected(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undef
   return {
     json: JSON.stringify(tree.fields.map((n) => nodeJson(n, showSecrets))),
     value: tree.value,
+    info: tree.info,
     bytesRead: tree.bytesRead,
     warnings: tree.warnings,
   };
@@ -49,7 +51,7 @@ function sinkAt(offset: number): { sink: ByteSink; before: Uint8Array } {
 }
 
 /**
- * emitJsonWith and emitJson against the interpreter, secrets masked (by default and when
+ * emitJsonWith, emitJsonInfo, summarize and emitJson against the interpreter, secrets masked (by default and when
  * asked) and in clear: the same JSON byte for byte, value, bytes read (`decode`'s too, for
  * the real layouts) and warnings; emitJson only for a message without warnings, and for a
  * layout with secrets only when told how to write them. Returns whether the message decodes.
@@ -75,6 +77,19 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
       expect(got!.warnings).toEqual(want.warnings);
       if (layouts.includes(layout)) expect(got!.bytesRead).toBe(layout.decode(bytes, options).bytesRead);
     }
+    // The summary-only emitter: the same bytes, the summary instead of the value (text not decoded where it is not needed).
+    const brief = sinkAt(offset);
+    const described = layout.emitJsonInfo(bytes, brief.sink, options);
+    expect(brief.sink.buf.subarray(0, offset)).toEqual(before);
+    if (!want) {
+      expect(described).toBeUndefined();
+      expect(brief.sink.at).toBe(offset);
+    } else {
+      expect(strictUtf8.decode(brief.sink.buf.subarray(offset, brief.sink.at))).toBe(want.json);
+      expect(described).toEqual({ info: want.info, bytesRead: want.bytesRead, warnings: want.warnings });
+    }
+    // And without writing anything.
+    expect(layout.summarize(bytes, options)).toEqual(described);
     const plain = sinkAt(offset);
     const value = layout.emitJson(bytes, plain.sink, options);
     if (want && want.warnings.length === 0 && (!secrets || showSecrets !== undefined)) {
@@ -239,5 +254,59 @@ describe('emitJsonWith', () => {
     expect(p?.warnings.map((w) => w.field)).toEqual(['samp.players.count']);
     expect(check(playersResponse, d, undefined, 7)).toBe(true);
     expect(check(infoResponse, info, undefined, 7)).toBe(true);
+  });
+
+  it('reads a short string under `auto` in the light of the ASCII text before it, though that text is copied, not decoded', () => {
+    // 'r' | 1 rule: "welcome to our little server friends " = 80 b8. Read alone, 80 b8 is Cyrillic (Ђё); the
+    // lowercase words before it in the reply make it Latin (€¸), and the summary-only emitter never decodes them.
+    const words = Array.from(new TextEncoder().encode('welcome to our little server friends '), (b) =>
+      b.toString(16).padStart(2, '0'),
+    ).join('');
+    const rules = fromHex(`53414d507f000001611e72 0100 25 ${words} 02 80b8`);
+    const want = JSON.stringify(rulesResponse.annotate(rules, { charset: 'auto' }).fields.map((n) => nodeJson(n, false)));
+    expect(want).toContain('"value":"€¸"');
+    const sink = new ByteSink();
+    expect(rulesResponse.emitJsonInfo(rules, sink, { charset: 'auto' })).toBeDefined();
+    expect(sink.text()).toBe(want);
+    expect(check(rulesResponse, rules, 'auto', 3)).toBe(true);
+    // Nothing is decoded when nothing is written, and the rule after one read that way is still read as Latin.
+    const two = fromHex(`53414d507f000001611e72 0200 25 ${words} 01 41 02 80b8 01 41`);
+    expect(rulesResponse.annotate(two, { charset: 'auto' }).value!.rules[1]!.name).toBe('€¸');
+    expect(check(rulesResponse, two, 'auto', 0)).toBe(true);
+  });
+
+  it('summarizes text that other text precedes as the tree reads it, under `auto`, though it decodes none of that text', () => {
+    // tags: "welcome to our little server friends " | name "x" | flags | note: 02 80 ec | ...: 80 ec reads as
+    // Latin (€ì) after the lowercase words, as Cyrillic (Ђм) without them.
+    const value = {
+      tags: [],
+      name: 'x',
+      on: false,
+      mask: 0,
+      kind: 0,
+      note: '',
+      code: 'ABCD',
+      delta: 0,
+      raw: new Uint8Array(3),
+      addr: '1.2.3.4',
+      items: [],
+      total: 0,
+      pairs: [],
+    };
+    const withNote = (tags: string[]): Uint8Array => {
+      const b = synthetic.encode({ ...value, tags } as never, { charset: 'windows-1252' });
+      const at = b.indexOf(0x78) + 2 + 4; // the note's length byte, after "x\0" and the flags
+      return Uint8Array.of(...b.subarray(0, at), 2, 0x80, 0xec, ...b.subarray(at + 1));
+    };
+    const cases = [
+      [withNote(['welcome to our little server friends ']), '"€ì"'],
+      [withNote([]), '"Ђм"'],
+    ] as const;
+    for (const [bytes, note] of cases) {
+      const info = synthetic.annotate(bytes, { charset: 'auto' }).info;
+      expect(info).toBe(`SA:MP synthetic response: ${note} false 0 1.2.3.4`);
+      expect(synthetic.summarize(bytes, { charset: 'auto' })?.info).toBe(info);
+      expect(synthetic.emitJsonInfo(bytes, new ByteSink(), { charset: 'auto' })?.info).toBe(info);
+    }
   });
 });

@@ -26,12 +26,15 @@ type AnyLayout = QueryLayout;
 
 // Every kind of field in the places the real layouts do not put them: a list first in its
 // array, a group of plain fields after a variable-length one, a summary naming a flag,
-// bytes and a name that is not declared, constants inside an entry, an empty group.
+// bytes and a name that is not declared, constants inside an entry, an empty group, a
+// layout summary naming text that other text precedes.
 export const synthetic: AnyLayout = defineLayout({
   protocol: 'samp',
   message: 'synthetic',
   direction: 'response',
   title: 'Every kind of field',
+  // A summary of text after other text (read but not decoded by a summary's reader), a flag in a group, an address.
+  info: '"{note}" {on} {delta} {addr}',
   fields: [
     terminatedList(
       'tags',

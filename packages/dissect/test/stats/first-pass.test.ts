@@ -2,7 +2,7 @@
  * Statistics counted in the first pass alone (`captureStats`: no second read, no record) are
  * those the records give (`ServerStats` fed every packet of `dissectCaptureFile`), and a
  * capture read once and written as its exchanges settle (a pipe: `order: 'settled'`) holds the
- * packets the two passes write in frame order: on every committed capture (a cut one
+ * packets the two passes write in frame order, as do records made without their tree's JSON: on every committed capture (a cut one
  * included: the statistics of what came before the damage, and the same error), a generated
  * real mix and a query flood whose exact counts are known. In process, so that thirty
  * captures take a second or two.
@@ -18,6 +18,7 @@ import {
   dissectCaptureBatches,
   newStats,
   packetLine,
+  type DissectOptions,
   type DissectStats,
   type PacketRecord,
   type StatsReport,
@@ -56,12 +57,15 @@ function chunksOf(bytes: Uint8Array): Uint8Array[] {
 }
 
 /** The records of the two passes over the bytes (written to a temporary file by the caller), with their statistics. */
-async function twoPasses(path: string): Promise<{ packets: PacketRecord[]; stats: DissectStats; report: StatsReport; error?: string }> {
+async function twoPasses(
+  path: string,
+  options: DissectOptions = {},
+): Promise<{ packets: PacketRecord[]; stats: DissectStats; report: StatsReport; error?: string }> {
   const stats = newStats();
   const servers = new ServerStats();
   const packets: PacketRecord[] = [];
   let error: string | undefined;
-  for await (const b of dissectCaptureFile(path, {}, stats)) {
+  for await (const b of dissectCaptureFile(path, options, stats)) {
     for (const p of b.packets) {
       packets.push(p);
       servers.add(p);
@@ -90,6 +94,9 @@ async function settled(chunks: Uint8Array[]): Promise<{ packets: PacketRecord[];
   return { packets, ...(error ? { error } : {}) };
 }
 
+/** How many records carry their tree's JSON. */
+const withJson = (packets: readonly PacketRecord[]): number => packets.filter((p) => (p as { json?: Uint8Array }).json).length;
+
 const lines = (packets: readonly PacketRecord[]): string[] => [...packets].sort((a, b) => a.frame - b.frame).map((p) => packetLine(p));
 
 describe('statistics of the first pass = statistics of the records; one pass as exchanges settle = two passes', () => {
@@ -115,6 +122,11 @@ describe('statistics of the first pass = statistics of the records; one pass as 
       expect(first.error).toEqual(file.error);
       expect(lines(one.packets)).toEqual(lines(file.packets));
       expect(one.error).toEqual(file.error);
+      // Records made without their tree's JSON (for text output): the same summaries and warnings, the same lines once rendered.
+      const bare = await twoPasses(path, { treeJson: false });
+      expect(withJson(bare.packets)).toBe(0);
+      expect(lines(bare.packets)).toEqual(lines(file.packets));
+      expect(bare.stats).toEqual(file.stats);
     }
     // From a pipe's chunks, the one pass's records counted again give the first pass's statistics.
     const servers = new ServerStats();
@@ -143,6 +155,10 @@ describe('statistics of the first pass = statistics of the records; one pass as 
     expect(first.stats).toEqual(file.stats);
     expect(first.stats.frames).toBe(summary.frames);
     expect(first.report.servers.length).toBeGreaterThan(10);
+    const bare = await twoPasses(path, { treeJson: false });
+    expect(withJson(file.packets)).toBeGreaterThan(10_000);
+    expect(withJson(bare.packets)).toBe(0);
+    expect(lines(bare.packets)).toEqual(lines(file.packets));
   }, 60_000);
 
   it('a query flood of 20 000 requests (bench/flood.ts, seed 1), and its exact counts', async () => {
