@@ -3,7 +3,7 @@
  * brought up to date by the tests' global setup, scripts/test-setup.mjs), killed after a
  * bounded time. Every test that spawns `gamequery` and waits for it to end uses this.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -57,4 +57,34 @@ export function gamequery(args: readonly string[], options: RunOptions = {}): Pr
       resolve(r);
     });
   });
+}
+
+/** A command started in the background: its process and its exit code once it closes. */
+export interface Started {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+}
+
+/** Whether it has neither exited nor been killed. */
+export const running = (r: Started): boolean => r.child.exitCode === null && r.child.signalCode === null;
+
+/** Resolves when `test` holds, or false after `ms` (checked every `every` ms). */
+export async function waitFor(test: () => boolean, ms: number, every = 10): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (test()) return true;
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+  return test();
+}
+
+/** The exit code, or SIGKILL and null after `ms`. */
+export async function exitWithin(r: Started, ms: number): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const code = await Promise.race([r.exited, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))]);
+  clearTimeout(timer);
+  if (code !== 'late') return code;
+  r.child.kill('SIGKILL');
+  await r.exited;
+  return null;
 }

@@ -6,12 +6,12 @@
  * with the pipe still open. A committed capture is written a record at a time, 300–400 ms
  * apart; every wait is bounded and every child killed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliArgs, root, runSync } from './cli.ts';
+import { cliArgs, exitWithin, root, runSync, running, waitFor, type Started } from './cli.ts';
 
 const OMP = `${root}packages/dissect/test/fixtures/omp/omp-forms-lo.pcap`;
 const HEX = `${root}packages/dissect/test/fixtures/hex/samp-info-response.xxd.txt`;
@@ -49,11 +49,9 @@ interface Line {
   readonly at: number;
 }
 
-interface Run {
-  readonly child: ChildProcess;
+interface Run extends Started {
   readonly lines: Line[];
   stderr: string;
-  readonly exited: Promise<number | null>;
 }
 
 const runs = new Set<Run>();
@@ -77,29 +75,7 @@ function start(args: readonly string[]): Run {
   return r;
 }
 
-const running = (r: Run): boolean => r.child.exitCode === null && r.child.signalCode === null;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves when `test` holds, or false after `ms`. */
-async function waitFor(test: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (test()) return true;
-    await sleep(10);
-  }
-  return test();
-}
-
-/** The exit code, or SIGKILL and null after `ms`. */
-async function exitWithin(r: Run, ms: number): Promise<number | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const code = await Promise.race([r.exited, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))]);
-  clearTimeout(timer);
-  if (code !== 'late') return code;
-  r.child.kill('SIGKILL');
-  await r.exited;
-  return null;
-}
 
 afterEach(async () => {
   for (const r of runs) {

@@ -5,18 +5,16 @@
  * permission, no such interface, a bad capture filter) are one line and exit 2. Capturing
  * needs root or capture rights (CI runs as root). Every wait is bounded, every child killed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliArgs, gamequery, root } from './cli.ts';
+import { cliArgs, exitWithin, gamequery, root, running, waitFor, type Started } from './cli.ts';
 
-interface Run {
-  readonly child: ChildProcess;
+interface Run extends Started {
   stdout: string;
   stderr: string;
-  readonly exited: Promise<number | null>;
 }
 
 const runs = new Set<Run>();
@@ -38,29 +36,6 @@ function start(args: readonly string[], options: { env?: Record<string, string> 
   child.stderr!.on('data', (d: Buffer) => (r.stderr += d.toString()));
   runs.add(r);
   return r;
-}
-
-const running = (r: Run): boolean => r.child.exitCode === null && r.child.signalCode === null;
-
-/** Resolves when `test` holds, or false after `ms`. */
-async function waitFor(test: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (test()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return test();
-}
-
-/** The exit code, or SIGKILL and null after `ms`. */
-async function exitWithin(r: Run, ms: number): Promise<number | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const code = await Promise.race([r.exited, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))]);
-  clearTimeout(timer);
-  if (code !== 'late') return code;
-  r.child.kill('SIGKILL');
-  await r.exited;
-  return null;
 }
 
 /** Stops what a test left running: SIGTERM (a capture stops its program), then SIGKILL. */

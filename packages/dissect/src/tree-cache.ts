@@ -15,6 +15,7 @@
  * bytes, renderings up to a slot's room; found by the hash, then compared byte for byte.
  */
 import type { QueryLayout } from '@gamequery/codec';
+import { hashBytes, hashed } from '@gamequery/codec/pairing';
 
 const SLOTS = 2048;
 const SLOT_BYTES = 4096;
@@ -41,23 +42,10 @@ export class RenderCache<T = undefined> {
     return payload.length <= MAX_PAYLOAD;
   }
 
-  /** The hash a payload is filed under (53 bits: two lanes, one of 32 bits and one of 21). */
+  /** The hash a payload is filed under: 53 bits of the pairer's hash of a datagram (32 of one lane, 21 of the other). */
   static key(b: Uint8Array): number {
-    let x = 0x811c9dc5 ^ b.length;
-    let y = 0x9e3779b1;
-    const n = b.length;
-    let i = 0;
-    for (; i + 4 <= n; i += 4) {
-      const w = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-      x = Math.imul(x ^ w, 0x01000193);
-      y = Math.imul(y ^ w, 0x5bd1e995);
-    }
-    for (; i < n; i++) {
-      x = Math.imul(x ^ b[i]!, 0x01000193);
-      y = Math.imul(y ^ b[i]!, 0x5bd1e995);
-    }
-    y ^= y >>> 15;
-    return (x >>> 0) * 0x200000 + ((y ^ (x >>> 11)) & 0x1fffff);
+    hashBytes(b);
+    return hashed.lo * 0x200000 + (hashed.hi & 0x1fffff);
   }
 
   /** The bytes the renderings lie in. */

@@ -74,6 +74,23 @@ export type PairingKey =
       readonly response: { readonly type: number; readonly session: readonly [number, number] };
     };
 
+/**
+ * Where an echo key's echo ends in a datagram: `to`, or `longer.to` for the messages listed
+ * there (by opcode, and by length where the opcode alone does not tell). Compiled once: a
+ * table by opcode.
+ */
+export function echoEnd(key: Extract<PairingKey, { kind: 'echo' }>): (b: Uint8Array) => number {
+  const { to, opcodeAt } = key;
+  const long = key.longer.to;
+  // By opcode: 0 echoes to `to`, -1 to `long` whatever the length, n to `long` when the datagram is n bytes.
+  const longer = new Int16Array(256);
+  for (const m of key.longer.messages) longer[m.opcode.charCodeAt(0)] = m.length ?? -1;
+  return (b) => {
+    const w = longer[b[opcodeAt]!] ?? 0;
+    return w !== 0 && (w < 0 || w === b.length) ? long : to;
+  };
+}
+
 /** A byte pattern at a fixed offset that tells one layout from its siblings (for the Wireshark heuristics). */
 export interface RecognitionHint {
   readonly offset: number;

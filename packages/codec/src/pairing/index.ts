@@ -24,7 +24,8 @@ export type {
   OverflowEvent,
 } from './types.ts';
 export { CapturePairer, type CapturePairerOptions, type PairingCounts } from './capture/pairer.ts';
-export { Endpoints } from './capture/keys.ts';
+/** `hashBytes(b)` leaves a 64-bit hash of `b` in `hashed.lo` and `hashed.hi`: what copies of a datagram are told by. */
+export { Endpoints, hashBytes, key as hashed } from './capture/keys.ts';
 export {
   FrameFacts,
   Why,

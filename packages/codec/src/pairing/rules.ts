@@ -14,7 +14,7 @@
  * stat reply to a handshake, as Geyser sends).
  */
 import type { Protocol } from '../grammar/layout.ts';
-import { magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
+import { echoEnd as echoEndOf, magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
 import { hostPort } from '../grammar/display.ts';
 import { builtInProtocols, mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
 import { mayBeMinecraftReply } from '../protocols/minecraft/protocol.ts';
@@ -105,17 +105,8 @@ const pairingOf = <K extends PairingKey['kind']>(
 /** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce), as their declarations say. */
 const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
   const id = PROTOCOL_IDS[protocol];
-  const FROM = key.from,
-    TO = key.to,
-    AT = key.opcodeAt,
-    LONG = key.longer.to;
-  // By opcode: 0 echoes to TO, -1 to LONG whatever the length, n to LONG when the datagram is n bytes.
-  const longer = new Int16Array(256);
-  for (const m of key.longer.messages) longer[m.opcode.charCodeAt(0)] = m.length ?? -1;
-  const echoEnd = (b: Uint8Array): number => {
-    const w = longer[b[AT]!] ?? 0;
-    return w !== 0 && (w < 0 || w === b.length) ? LONG : TO;
-  };
+  const FROM = key.from;
+  const echoEnd = echoEndOf(key);
   const echo = (h: number, b: Uint8Array): number => bytes(h, b, FROM, echoEnd(b));
   const sameEcho = (a: Uint8Array, b: Uint8Array): boolean => sameRange(a, FROM, echoEnd(a), b, FROM, echoEnd(b));
   const keys = (d: Datagram, side: Side): Keys => {

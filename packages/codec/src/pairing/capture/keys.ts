@@ -11,7 +11,7 @@
  * crafted capture cannot aim its keys at one bucket). The table (table.ts) takes two keys
  * whose halves both agree for one.
  */
-import { selectorOf, type PairingKey, type ProtocolDeclaration } from '../../grammar/protocol.ts';
+import { echoEnd as echoEndOf, selectorOf, type PairingKey, type ProtocolDeclaration } from '../../grammar/protocol.ts';
 
 /** A datagram's endpoints as numbers: IPv4 in word 0, IPv6 in words 0–3 (big-endian words). */
 export class Endpoints {
@@ -172,17 +172,8 @@ const conversation = (e: Endpoints, side: Side): void => {
 const echoed = new Uint32Array(1);
 
 function echoRule(tag: number, k: Extract<PairingKey, { kind: 'echo' }>, littleEndian: boolean): KeyRule {
-  const FROM = k.from,
-    TO = k.to,
-    AT = k.opcodeAt,
-    LONG = k.longer.to;
-  // By opcode: 0 echoes to TO, -1 to LONG whatever the length, n to LONG when the datagram is n bytes.
-  const longer = new Int16Array(256);
-  for (const m of k.longer.messages) longer[m.opcode.charCodeAt(0)] = m.length ?? -1;
-  const echoEnd = (b: Uint8Array): number => {
-    const w = longer[b[AT]!] ?? 0;
-    return w !== 0 && (w < 0 || w === b.length) ? LONG : TO;
-  };
+  const FROM = k.from;
+  const echoEnd = echoEndOf(k);
   const server = k.server;
   return {
     tag,
