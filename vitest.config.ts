@@ -11,6 +11,8 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Both cores (vitest leaves one free by default): files run two at a time.
+    maxWorkers: 2,
     // The CLI's tests run the compiled command: built here once if a source changed.
     globalSetup: ['scripts/test-setup.mjs'],
   },
