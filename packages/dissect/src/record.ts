@@ -155,10 +155,9 @@ export class Packet implements PacketRecord {
     readonly kind: RecordKind,
     readonly summary: string,
     tree: TreeSource,
-    /** The tree's JSON as UTF-8, `json[jsonStart, jsonEnd)`, when the fast path wrote it. */
-    readonly json: Uint8Array | undefined,
-    readonly jsonStart: number,
-    readonly jsonEnd: number,
+    json: Uint8Array | undefined,
+    jsonStart: number,
+    jsonEnd: number,
     readonly malformed: PacketRecord['malformed'],
     readonly warnings: PacketRecord['warnings'],
   ) {
@@ -170,6 +169,33 @@ export class Packet implements PacketRecord {
     this.payload = udp.payload;
     this.frameBytes = frameBytes;
     this.#tree = tree;
+    this.#json = json;
+    this.#jsonStart = jsonStart;
+    this.#jsonEnd = jsonEnd;
+  }
+
+  #json: Uint8Array | undefined;
+  #jsonStart: number;
+  #jsonEnd: number;
+
+  /** The tree's JSON as UTF-8, `json[jsonStart, jsonEnd)`, when the fast path wrote it. */
+  get json(): Uint8Array | undefined {
+    return this.#json;
+  }
+
+  get jsonStart(): number {
+    return this.#jsonStart;
+  }
+
+  get jsonEnd(): number {
+    return this.#jsonEnd;
+  }
+
+  /** The tree's JSON, written after the record was made (once it passed a display filter). */
+  attachJson(json: Uint8Array, start: number, end: number): void {
+    this.#json = json;
+    this.#jsonStart = start;
+    this.#jsonEnd = end;
   }
 
   get protocol(): Protocol {

@@ -75,6 +75,8 @@ export class RecordMaker {
   readonly #codec: CodecOptions;
   /** How the fast path writes secrets: masked, as the JSON output shows them unless `showSecrets`. */
   readonly #emit: EmitOptions;
+  /** Whether records carry their tree's JSON (a renderer writes it). */
+  readonly #json: boolean;
   readonly #udp = new UdpDecoder();
   readonly #stats: DissectStats;
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
@@ -95,6 +97,7 @@ export class RecordMaker {
     this.#stats = stats;
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
+    this.#json = options.treeJson !== false;
   }
 
   /**
@@ -209,6 +212,7 @@ export class RecordMaker {
         return undefined;
       }
       stats.displayed = (stats.displayed ?? 0) + 1;
+      if (this.#json) this.#withJson(p);
     }
     return p;
   }
@@ -255,7 +259,7 @@ export class RecordMaker {
       }
       const arena = this.#arena;
       const start = arena.at;
-      const tree = this.#tree(layout, bytes, arena);
+      const tree = this.#tree(layout, bytes, arena, this.#json && !this.#options.filter);
       if (tree) {
         // Decoded on the fast path (warnings and all): the tree is built only if a renderer asks for it.
         const p = new Packet(
@@ -266,7 +270,7 @@ export class RecordMaker {
           kind,
           tree.summary,
           { layout, codec },
-          this.#options.treeJson === false ? undefined : arena.buf,
+          arena.at > start ? arena.buf : undefined,
           start,
           arena.at,
           undefined,
@@ -303,21 +307,36 @@ export class RecordMaker {
     layout: QueryLayout,
     bytes: Uint8Array,
     arena: ByteSink,
+    json: boolean,
   ): { readonly summary: string; readonly warnings: readonly DecodeWarning[] } | undefined {
     const cached = RenderCache.takes(bytes);
     const key = cached ? RenderCache.key(bytes) : 0;
     const trees = this.#trees;
+    // The cache holds trees with their JSON (a run without any holds empty ones): a copy costs less than a summary.
     if (cached && trees.find(key, layout, bytes)) {
       arena.range(trees.slab, trees.start, trees.end);
       return trees.extra;
     }
     const start = arena.at;
-    // Without the JSON, where no renderer wants it: the payload read and checked as the emitter reads it, the summary's text decoded.
-    const decoded = this.#options.treeJson === false ? layout.summarize(bytes, this.#emit) : layout.emitJsonInfo(bytes, arena, this.#emit);
+    // Without the JSON, where no renderer wants it (or not yet): the payload read and checked as the emitter reads it, the summary's text decoded.
+    const decoded = json ? layout.emitJsonInfo(bytes, arena, this.#emit) : layout.summarize(bytes, this.#emit);
     if (!decoded) return undefined;
     const tree = { summary: decoded.info, warnings: decoded.warnings.length ? decoded.warnings : NO_WARNINGS };
-    if (cached && trees.wants(key)) trees.set(key, layout, bytes, arena.buf, start, arena.at, tree);
+    if (cached && json === this.#json && trees.wants(key)) trees.set(key, layout, bytes, arena.buf, start, arena.at, tree);
     return tree;
+  }
+
+  /**
+   * A record that passed the display filter, summarised without its tree's JSON (most
+   * records of a filtered run are not shown): the JSON written now.
+   */
+  #withJson(p: Packet): void {
+    const source = p.treeSource;
+    if (!source || p.json) return;
+    const arena = this.#arena;
+    const start = arena.at;
+    this.#tree(source.layout, p.payload, arena, true);
+    p.attachJson(arena.buf, start, arena.at);
   }
 
   /**

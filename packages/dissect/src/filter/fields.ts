@@ -223,12 +223,13 @@ function numericStrings(): Set<string> {
  * Where a field's values lie in a layout's decoded value: the property names down to it,
  * each marked when it is a list (whose entries are objects, or for a flat list the values).
  * Only for fields that carry a value of their own and hold no secret (a secret's value is
- * compared as it is shown: from the tree, masked). Groups add no level.
+ * compared as it is shown: from the tree, masked). Groups add no level. A constant outside
+ * a list (an opcode) is not in the value: its declared number stands for the path.
  */
 type ValuePath = readonly { readonly name: string; readonly list: boolean; readonly flat: boolean }[];
 
-function valuePaths(): Map<string, Map<string, ValuePath>> {
-  const byAbbrev = new Map<string, Map<string, ValuePath>>();
+function valuePaths(): Map<string, Map<string, ValuePath | number>> {
+  const byAbbrev = new Map<string, Map<string, ValuePath | number>>();
   const walk = (layout: string, fields: readonly Field[], path: ValuePath): void => {
     for (const f of fields) {
       if (f.kind === 'group') walk(layout, f.fields, path);
@@ -248,10 +249,13 @@ function valuePaths(): Map<string, Map<string, ValuePath>> {
         (f.kind === 'string' && !f.secret && !f.redact)
       ) {
         add(f.abbrev, layout, [...path, { name: f.name, list: false, flat: false }]);
+      } else if (f.kind === 'const' && !path.some((s) => s.list)) {
+        // Not in the decoded value, and the same in every record the layout decoded: its declared value.
+        add(f.abbrev, layout, f.value);
       }
     }
   };
-  const add = (abbrev: string, layout: string, path: ValuePath): void => {
+  const add = (abbrev: string, layout: string, path: ValuePath | number): void => {
     let m = byAbbrev.get(abbrev);
     if (!m) byAbbrev.set(abbrev, (m = new Map()));
     m.set(layout, path);
@@ -324,10 +328,13 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
         if (!layouts.has(p.layout) && p.layout !== unknown) return NONE;
         const path = byLayout?.get(p.layout);
-        const value = path ? decodedValue(p) : undefined;
+        if (typeof path === 'number') {
+          if (p instanceof Packet && !p.malformed && p.treeSource) return [path];
+        }
+        const value = path && typeof path !== 'number' ? decodedValue(p) : undefined;
         if (value) {
           const found: FilterValue[] = [];
-          collect(value, path!, 0, type, found);
+          collect(value, path as ValuePath, 0, type, found);
           return found;
         }
         const found: FilterValue[] = [];

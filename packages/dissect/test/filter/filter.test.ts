@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rconRequest, rconResponse } from '@gamequery/codec';
-import { FilterError, compileFilter, dissectHexDump, filterFields, type PacketRecord } from '@gamequery/dissect';
+import { FilterError, Packet, compileFilter, dissectHexDump, filterFields, type PacketRecord } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange } from '../dissect/helpers.ts';
 
@@ -152,6 +152,10 @@ describe('two ways to a field', () => {
       'samp.info.hostname.len',
       'samp.players.count',
       'samp.magic',
+      'samp.opcode',
+      'vcmp.opcode',
+      'mcquery.type',
+      'mcquery.full.players.index',
     ];
     for (const name of ['veth-frag.pcap', 'lo-any.pcapng']) {
       const fast = (await dissectFile(captures + name)).packets;
@@ -169,6 +173,25 @@ describe('two ways to a field', () => {
           fast.map((p) => filter.matches(p)),
           field,
         ).toEqual(built.map((p) => filter.matches(p)));
+      }
+    }
+  });
+});
+
+describe('records a filter passes', () => {
+  it('carry the tree JSON and summary an unfiltered run gives them (written once they pass)', async () => {
+    for (const name of ['veth-frag.pcap', 'lo-any.pcapng', 'lo-us.pcap']) {
+      const all = (await dissectFile(captures + name)).packets as Packet[];
+      for (const text of ["samp.opcode == 'c' || mcquery.type == 0", 'samp.info.players > 0 || vcmp', 'udp.srcport > 40000']) {
+        const some = (await dissectFile(captures + name, { filter: compileFilter(text) })).packets as Packet[];
+        const filter = compileFilter(text);
+        const expected = all.filter((p) => filter.matches(p));
+        expect(
+          some.map((p) => p.frame),
+          `${name}: ${text}`,
+        ).toEqual(expected.map((p) => p.frame));
+        expect(some.map((p) => [p.summary, p.fieldsJson])).toEqual(expected.map((p) => [p.summary, p.fieldsJson]));
+        expect(some.every((p) => p.fieldsJson !== undefined)).toBe(true);
       }
     }
   });
