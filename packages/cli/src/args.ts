@@ -4,8 +4,8 @@
  * nearest valid names, never empty output. And the escaping of what a terminal is shown.
  */
 import { InvalidArgumentError } from 'commander';
-import { builtInProtocols, escapeControls, fieldRegistry, type Protocol } from '@gamequery/codec';
-import { editDistance } from '@gamequery/dissect';
+import { builtInProtocols, escapeControls, type Protocol } from '@gamequery/codec';
+import { editDistance, filterFields } from '@gamequery/dissect';
 
 /** The exit codes, the same in every command (README, `gamequery --help`). */
 export const EXIT = {
@@ -95,11 +95,8 @@ export const collectPort = (value: string, previous: number[]): number[] => {
   return [...previous, n];
 };
 
-/** Fields `-e` may name: every registered abbreviation and the generated ones (`samp.response_in`…). */
-export const knownFields = (): string[] => [
-  ...fieldRegistry.map((f) => f.abbrev),
-  ...(['samp', 'vcmp', 'mcquery'] as const).flatMap((p) => ['response_in', 'response_to', 'time', 'malformed'].map((g) => `${p}.${g}`)),
-];
+/** Fields `-e` may name: every name a display filter takes (the frame, IP and UDP fields, every registered abbreviation, the generated ones). */
+export const knownFields = (): string[] => [...filterFields().keys()];
 
 /** `-e` abbreviations, each checked; an unknown one is a usage error naming the nearest fields. */
 export const collectField = (value: string, previous: string[]): string[] => {

@@ -100,6 +100,7 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
     ['-F', 'text', '-e', 'samp.rcon.password'],
     ['-F', 'ndjson', '-e', 'samp.rcon.password'],
     ['-F', 'text', '-x', '-e', 'samp.rcon.password'],
+    ['-T', 'fields', '-e', 'samp.rcon.password', '-e', 'samp.rcon.command'],
   ];
 
   it('in a capture: text, JSON, NDJSON, the hex pane and --field, but in clear with --show-secrets', async () => {
@@ -108,6 +109,7 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
       gamequery(['dissect', capture, '-F', 'text', '-x', '--show-secrets']),
       gamequery(['dissect', capture, '-F', 'json', '--show-secrets']),
       gamequery(['dissect', capture, '-F', 'text', '-e', 'samp.rcon.password', '--show-secrets']),
+      gamequery(['dissect', capture, '-T', 'fields', '-e', 'samp.rcon.password', '--show-secrets']),
     ]);
     masked.forEach((flags, i) => {
       const r = runs[i]!;
@@ -116,7 +118,8 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
       expect(r.stdout, flags.join(' ')).toContain('players'); // the commands are no secret
       expect(leaks(r, SECRET, OTHER), flags.join(' ')).toEqual([]);
     });
-    const [hexPane, json, field] = runs.slice(masked.length);
+    const [hexPane, json, field, fields] = runs.slice(masked.length);
+    expect(fields!.stdout.split('\n').filter((l) => l !== '')).toEqual([SECRET, OTHER]);
     expect(hexPane!.stdout).toContain('Password: Zq7xKv9Wp2');
     expect(hexPane!.stdout).toMatch(/5a 71 37 78/); // the bytes of the password, in the hex pane
     const doc = JSON.parse(json!.stdout) as { packets: Array<{ fields: Array<{ abbrev: string; value: unknown; show: string }> }> };

@@ -36,6 +36,7 @@ export {
   type RenderOptions,
 } from './render/packet.ts';
 export { packetLine, writePacketLine } from './render/packet-line.ts';
+export { FieldsLine, UnknownFieldError, type FieldsOptions } from './render/fields-line.ts';
 export { writePacketText } from './render/packet-text.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';

@@ -11,6 +11,8 @@ import {
   Dissector,
   FirstPassStats,
   NotAHexDumpError,
+  FieldsLine,
+  UnknownFieldError,
   captureStats,
   dissectCaptureBatches,
   dissectHexDumpStream,
@@ -20,6 +22,7 @@ import {
   type DissectBatch,
   type DissectOptions,
   type DissectStats,
+  type FieldsOptions,
   type HexBatch,
   type PacketRecord,
   type RenderOptions,
@@ -61,7 +64,7 @@ export function dissectCommand(): Command {
     .option('-x, --hex', 'add a hex pane (tshark -x style) marking the bytes of the --field fields')
     .option(
       '-e, --field <abbrev>',
-      'show only this field (repeatable), like tshark -T fields -e; an unknown one is an error (gamequery fields lists them)',
+      "a field to print (repeatable): tshark -T fields lines, or with -V, -x or -F text the tree's fields; any name -Y takes (gamequery fields lists them)",
       collectField,
       [],
     )
@@ -127,6 +130,7 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
       };
       const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, !!opts.lineBuffered);
+      if (view === 'fields') out.fieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets });
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {
           title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`,
@@ -249,6 +253,8 @@ class Output {
   html: HtmlWriter | undefined;
   /** Text as summary lines (else the tree). */
   readonly #summary: boolean;
+  /** -T fields: each packet's line. */
+  #fields: FieldsLine | undefined;
   /** The dissection's stats, for the time of its first frame (summary lines count from it). */
   stats: DissectStats | undefined;
   constructor(
@@ -260,9 +266,20 @@ class Output {
     readonly lineBuffered = false,
   ) {
     this.#watched = !!process.stdout.isTTY;
-    this.format = view === 'summary' || view === 'tree' ? 'text' : view;
+    this.format = view === 'summary' || view === 'tree' || view === 'fields' ? 'text' : view;
     this.#summary = view === 'summary';
     if (this.format === 'json') this.#text('{\n"packets": [\n');
+  }
+
+  /** -T fields: packets as lines of the named fields (a usage error names the nearest to an unknown one); -E header=y writes the names first. */
+  fieldsLine(names: readonly string[], options: FieldsOptions & { header?: boolean }): void {
+    try {
+      this.#fields = new FieldsLine(names, options);
+    } catch (e) {
+      if (e instanceof UnknownFieldError) throw new Error(`-e: ${e.message}; gamequery fields lists them all`);
+      throw e;
+    }
+    if (options.header && !this.quiet) this.#text(`${this.#fields.header()}\n`);
   }
 
   /** The input comes as it is made (a pipe, -i): what is written is handed over after each batch. */
@@ -275,6 +292,9 @@ class Output {
     if (this.quiet) return;
     if (this.html) {
       this.html.packet(p, this.stats && captureStart(this.stats));
+    } else if (this.#fields) {
+      this.#sink.raw(this.#fields.line(p, this.stats && captureStart(this.stats)));
+      this.#sink.ascii('\n');
     } else if (this.#summary) {
       writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
     } else if (this.format === 'text') {

@@ -3,7 +3,7 @@
  * a display filter (`-Y`), per-server statistics (`-z stats`), packets hidden (`-q`).
  * The options and the choices they make; dissect.ts does the reading and writing.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   FilterError,
   ServerStats,
@@ -23,16 +23,61 @@ export interface ViewOpts {
   quiet?: boolean;
   field: string[];
   showSecrets?: boolean;
+  /** tshark's -T. */
+  outputType?: 'fields' | 'text' | 'json';
+  /** tshark's -E, parsed. */
+  fieldOption?: FieldOpts;
+  hex?: boolean;
+}
+
+/** `-E` settings of `-T fields`, as tshark names them. */
+export interface FieldOpts {
+  header?: boolean;
+  separator?: string;
+  occurrence?: 'f' | 'l' | 'a';
+  aggregator?: string;
+  quote?: 'd' | 's' | 'n';
 }
 
 /** What each packet is written as. */
-export type View = 'summary' | 'tree' | 'json' | 'ndjson' | 'html';
+export type View = 'summary' | 'tree' | 'json' | 'ndjson' | 'html' | 'fields';
+
+/** `-E name=value`, checked and collected (tshark's spellings). */
+export function collectFieldOption(value: string, previous: FieldOpts = {}): FieldOpts {
+  const eq = value.indexOf('=');
+  const name = eq < 0 ? value : value.slice(0, eq);
+  const v = eq < 0 ? '' : value.slice(eq + 1);
+  const bad = (expected: string): never => {
+    throw new InvalidArgumentError(`-E ${name}=${v}: expected ${expected}`);
+  };
+  switch (name) {
+    case 'header':
+      if (v !== 'y' && v !== 'n') bad('y or n');
+      return { ...previous, header: v === 'y' };
+    case 'separator':
+    case 'aggregator':
+      if (v === '') bad('a character, /t (tab) or /s (space)');
+      return { ...previous, [name]: v };
+    case 'occurrence':
+      if (v !== 'f' && v !== 'l' && v !== 'a') bad('f (first), l (last) or a (all)');
+      return { ...previous, occurrence: v as 'f' | 'l' | 'a' };
+    case 'quote':
+      if (v !== 'd' && v !== 's' && v !== 'n') bad('d (double), s (single) or n (none)');
+      return { ...previous, quote: v as 'd' | 's' | 'n' };
+    default:
+      throw new InvalidArgumentError(`-E ${value}: the settings are header, separator, occurrence, aggregator and quote`);
+  }
+}
 
 export const VIEW_HELP = `
 Output: on a terminal, one summary line per packet (frame, seconds since the first
 frame, source → destination, protocol, message length, info); -V prints each packet's
 tree instead, -x adds the hex pane (to either). Piped or redirected, the output is JSON;
 -F text is the tree wherever it goes (as it always was), -P the summary lines.
+Fields (-e NAME, repeatable; -T fields): one line per packet, the values tab-separated
+in -e order, as tshark -T fields prints them; -e takes every name -Y takes, and -E
+header=y, separator=/t|/s|C, occurrence=f|l|a, aggregator=,|/s|C, quote=d|s|n as tshark.
+With -V, -x or -F text, -e picks the fields of the tree instead.
 Display filter (-Y): Wireshark syntax over the field names of 'gamequery fields' and
 frame.number, frame.time_relative, ip.src, ip.dst, ip.addr, ipv6.*, udp.srcport,
 udp.dstport, udp.port, udp.length, the protocols samp, vcmp, mcquery (minecraft), and
@@ -59,7 +104,18 @@ export function addViewOptions(command: Command): Command {
         })
         .default([]),
     )
-    .option('-q, --quiet', 'no packets: only statistics (-z) and errors');
+    .option('-q, --quiet', 'no packets: only statistics (-z) and errors')
+    .addOption(
+      new Option(
+        '-T, --output-type <type>',
+        "tshark's -T: fields (the -e fields, one line per packet, tab-separated), text (summary lines; the tree with -V), json",
+      ).choices(['fields', 'text', 'json']),
+    )
+    .option(
+      '-E, --field-option <name=value>',
+      'with -T fields, as tshark: header=y|n, separator=/t|/s|C, occurrence=f|l|a, aggregator=,|/s|C, quote=d|s|n (repeatable)',
+      collectFieldOption,
+    );
 }
 
 /**
@@ -69,7 +125,22 @@ export function addViewOptions(command: Command): Command {
  * summary lines and anything else JSON.
  */
 export function chooseView(o: ViewOpts, terminal: boolean): View {
+  if (o.outputType === 'fields') {
+    if (!o.field.length) throw new Error('-T fields: name the fields with -e (gamequery fields lists them)');
+    if (o.format !== undefined || o.verbose || o.summary) throw new Error('-T fields writes its own lines: drop -F, -V and -P');
+    return 'fields';
+  }
+  if (o.outputType === 'json') {
+    if (o.format !== undefined && o.format !== 'json') throw new Error(`-T json and -F ${o.format} ask for two formats: choose one`);
+    return 'json';
+  }
+  if (o.outputType === 'text') {
+    if (o.format !== undefined && o.format !== 'text') throw new Error(`-T text and -F ${o.format} ask for two formats: choose one`);
+    return o.verbose || o.field.length ? 'tree' : 'summary';
+  }
   if (o.format === 'json' || o.format === 'ndjson' || o.format === 'html') return o.format;
+  // -e alone is tshark's -T fields; with -V or -x (or -F text) it picks the fields of the tree, the hex pane marking their bytes.
+  if (o.field.length && !o.verbose && !o.hex && !o.summary && o.format === undefined) return 'fields';
   if (o.verbose || o.field.length) return 'tree';
   if (o.summary) return 'summary';
   if (o.format === 'text') return 'tree';

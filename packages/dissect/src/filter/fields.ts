@@ -42,6 +42,12 @@ export interface FilterField {
   values(p: PacketRecord, ctx: FilterContext): readonly FilterValue[];
   /** Whether its values are read from the packet's annotated tree (codec fields). */
   readonly fromTree?: boolean;
+  /**
+   * Its values as `-T fields` prints them, where the compared value does not show as tshark
+   * shows it (a time exactly to the nanosecond, an IPv6 address as text). Else the values
+   * are formatted by type (render/fields-line.ts).
+   */
+  readonly text?: (p: PacketRecord, ctx: FilterContext) => readonly string[];
 }
 
 const NONE: readonly FilterValue[] = Object.freeze([]);
@@ -88,8 +94,16 @@ function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterVa
   }
 }
 
-function field(name: string, type: FilterType, doc: string, values: FilterField['values']): FilterField {
-  return { name, type, doc, values };
+function field(name: string, type: FilterType, doc: string, values: FilterField['values'], text?: FilterField['text']): FilterField {
+  return text ? { name, type, doc, values, text } : { name, type, doc, values };
+}
+
+/** Seconds as tshark prints a time: nine places, however fine the capture's clock. */
+export function nanoseconds(seconds: string): string {
+  const dot = seconds.indexOf('.');
+  if (dot < 0) return `${seconds}.000000000`;
+  const places = seconds.length - dot - 1;
+  return places >= 9 ? seconds.slice(0, dot + 10) : seconds + '0'.repeat(9 - places);
 }
 
 const one = <T extends FilterValue>(v: T | undefined): readonly FilterValue[] => (v === undefined ? NONE : [v]);
@@ -104,6 +118,10 @@ function captureFields(): FilterField[] {
       if (isV6(e.ip) !== v6) return NONE;
       return one(v6 ? ipv6Number(e.ip) : ipv4Number(e.ip));
     };
+  const address =
+    (side: 'src' | 'dst') =>
+    (p: PacketRecord): readonly string[] =>
+      hasEndpoints(p) && isV6(p[side].ip) ? [p[side].ip] : [];
   const both =
     (a: FilterField['values'], b: FilterField['values']): FilterField['values'] =>
     (p, c) => [...a(p, c), ...b(p, c)];
@@ -114,20 +132,38 @@ function captureFields(): FilterField[] {
   const time = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
   return [
     field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
-    field('frame.time_epoch', 'number', 'Capture time, seconds since 1970', (p) => {
-      const t = time(p);
-      return t ? [timestampToNumber(t)] : p.captureTime ? [Number(p.captureTime)] : NONE;
-    }),
-    field('frame.time_relative', 'number', "Seconds since the capture's first frame", (p, c) => {
-      const t = time(p);
-      return t && c.start ? [Number(timestampDifference(t, c.start))] : NONE;
-    }),
+    field(
+      'frame.time_epoch',
+      'number',
+      'Capture time, seconds since 1970',
+      (p) => {
+        const t = time(p);
+        return t ? [timestampToNumber(t)] : p.captureTime ? [Number(p.captureTime)] : NONE;
+      },
+      (p) => (p.captureTime ? [nanoseconds(p.captureTime)] : []),
+    ),
+    field(
+      'frame.time_relative',
+      'number',
+      "Seconds since the capture's first frame",
+      (p, c) => {
+        const t = time(p);
+        return t && c.start ? [Number(timestampDifference(t, c.start))] : NONE;
+      },
+      (p, c) => {
+        const t = time(p);
+        return t && c.start ? [nanoseconds(timestampDifference(t, c.start))] : [];
+      },
+    ),
     field('ip.src', 'ipv4', 'IPv4 source address', ip('src', false)),
     field('ip.dst', 'ipv4', 'IPv4 destination address', ip('dst', false)),
     field('ip.addr', 'ipv4', 'IPv4 source or destination address', both(ip('src', false), ip('dst', false))),
-    field('ipv6.src', 'ipv6', 'IPv6 source address', ip('src', true)),
-    field('ipv6.dst', 'ipv6', 'IPv6 destination address', ip('dst', true)),
-    field('ipv6.addr', 'ipv6', 'IPv6 source or destination address', both(ip('src', true), ip('dst', true))),
+    field('ipv6.src', 'ipv6', 'IPv6 source address', ip('src', true), address('src')),
+    field('ipv6.dst', 'ipv6', 'IPv6 destination address', ip('dst', true), address('dst')),
+    field('ipv6.addr', 'ipv6', 'IPv6 source or destination address', both(ip('src', true), ip('dst', true)), (p) => [
+      ...address('src')(p),
+      ...address('dst')(p),
+    ]),
     field('udp.srcport', 'number', 'UDP source port', port('src')),
     field('udp.dstport', 'number', 'UDP destination port', port('dst')),
     field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst'))),
@@ -162,6 +198,7 @@ function generatedFields(protocol: Protocol): FilterField[] {
       'number',
       'Seconds between request and response',
       of((p) => (p.responseTime === undefined ? undefined : Number(p.responseTime))),
+      (p) => (p.protocol === protocol && p.responseTime !== undefined ? [nanoseconds(p.responseTime)] : []),
     ),
     field(
       `${protocol}.unanswered`,

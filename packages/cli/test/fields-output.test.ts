@@ -1,0 +1,131 @@
+/**
+ * `gamequery dissect -T fields -e …` (and `-e` alone), as tshark's `-T fields`: checked
+ * against tshark run on the same capture, and its -E settings, -Y and usage errors.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { root, runSync as run } from './cli.ts';
+
+const captures = `${root}packages/dissect/test/fixtures/captures/`;
+const SHARED = [
+  'frame.number',
+  'frame.time_relative',
+  'frame.time_epoch',
+  'ip.src',
+  'ip.dst',
+  'ipv6.src',
+  'ipv6.dst',
+  'udp.srcport',
+  'udp.dstport',
+  'udp.length',
+];
+const e = (names: readonly string[]): string[] => names.flatMap((n) => ['-e', n]);
+const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
+
+describe('dissect -T fields', () => {
+  it.each(['lo-any.pcapng', 'veth-frag.pcap', 'any-sll2.pcap'])('%s: what tshark -T fields prints for the same frames', (name) => {
+    const file = captures + name;
+    const ours = run('dissect', file, '-T', 'fields', ...e(SHARED));
+    expect(ours.status, ours.stderr).toBe(0);
+    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED)], { encoding: 'utf8' });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    const theirs = new Map(lines(tshark.stdout).map((l) => [l.split('\t')[0], l]));
+    const got = lines(ours.stdout);
+    expect(got.length).toBeGreaterThanOrEqual(8);
+    for (const l of got) expect(l).toBe(theirs.get(l.split('\t')[0]));
+  });
+
+  it.each(['veth-frag.pcap', 'lo-any.pcapng', 'lo.pcapng'])("%s: the grammars' fields as tshark prints them with our plugin", (name) => {
+    const file = captures + name;
+    const dir = mkdtempSync(join(tmpdir(), 'gamequery-fields-'));
+    try {
+      const plugin = join(dir, 'gamequery.lua');
+      writeFileSync(plugin, run('export', 'wireshark').stdout);
+      // Every kind of value: a character opcode, text, numbers, a boolean, bytes, repeated fields, a response time.
+      const names = [
+        'frame.number',
+        'samp.opcode',
+        'samp.magic',
+        'samp.info.hostname',
+        'samp.info.players',
+        'samp.info.password',
+        'samp.player.name',
+        'samp.player.score',
+        'samp.time',
+        'mcquery.type',
+        'mcquery.session_id',
+        'mcquery.basic.num_players',
+        'mcquery.basic.motd',
+        'mcquery.full.kv',
+        'mcquery.full.player',
+        'mcquery.time',
+      ];
+      const tshark = spawnSync('tshark', ['-X', `lua_script:${plugin}`, '-r', file, '-Y', 'samp || mcquery', '-T', 'fields', ...e(names)], {
+        encoding: 'utf8',
+      });
+      expect(tshark.status, tshark.stderr).toBe(0);
+      const ours = run('dissect', file, '-T', 'fields', ...e(names));
+      expect(lines(tshark.stdout).length).toBeGreaterThanOrEqual(16);
+      expect(ours.stdout).toBe(tshark.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('-e alone is -T fields; -E sets the header, separator, quotes and occurrences as tshark does', () => {
+    const file = `${captures}lo-us.pcap`;
+    const plain = run('dissect', file, '-e', 'frame.number', '-e', 'samp.info.hostname', '-c', '2');
+    expect(plain.stdout).toBe('1\t\n2\tgamequery fixture server\n');
+    const set = run(
+      'dissect',
+      file,
+      '-T',
+      'fields',
+      '-e',
+      'frame.number',
+      '-e',
+      'udp.srcport',
+      '-e',
+      'ipv6.src',
+      '-E',
+      'header=y',
+      '-E',
+      'separator=,',
+      '-E',
+      'quote=d',
+      '-c',
+      '2',
+    );
+    expect(set.stdout).toBe('frame.number,udp.srcport,ipv6.src\n"1","43811",\n"2","47777",\n');
+    const players = run('dissect', `${captures}veth-frag.pcap`, '-e', 'samp.player.name', '-Y', "samp.opcode == 'd'", '-E', 'occurrence=f');
+    expect(lines(players.stdout).length).toBeGreaterThan(0);
+    expect(lines(players.stdout).every((l) => !l.includes(','))).toBe(true);
+    // -Y: only the packets it passes.
+    const replies = run('dissect', file, '-e', 'frame.number', '-Y', 'samp.response_to');
+    expect(lines(replies.stdout)).toEqual(['2', '4', '10', '12']);
+  });
+
+  it('-T json is -F json, -T text the summary lines (the tree with -V)', () => {
+    const file = `${captures}lo-us.pcap`;
+    expect(run('dissect', file, '-T', 'json').stdout).toBe(run('dissect', file, '-F', 'json').stdout);
+    expect(run('dissect', file, '-T', 'text').stdout).toBe(run('dissect', file, '-P').stdout);
+    expect(run('dissect', file, '-T', 'text', '-V').stdout).toBe(run('dissect', file, '-F', 'text').stdout);
+  });
+
+  it.each([
+    [['-T', 'fields'], /-T fields: name the fields with -e/],
+    [['-T', 'fields', '-e', 'frame.number', '-F', 'json'], /drop -F/],
+    [['-e', 'frame.number', '-E', 'quote=x'], /-E quote=x: expected d \(double\)/],
+    [['-e', 'frame.number', '-E', 'bogus=1'], /the settings are header, separator/],
+    [['-e', 'ip.srcc'], /unknown field 'ip.srcc'.*ip\.src/],
+    [['-T', 'pdml'], /Allowed choices are fields, text, json/],
+  ])('%s is a usage error (exit 2)', (args, message) => {
+    const r = run('dissect', `${captures}lo-us.pcap`, ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * `-T fields -e NAME …`, as tshark writes it: one line per packet, the fields' values in the
+ * order named, separated by a tab (`-E separator=`); a field the packet lacks is empty, one it
+ * holds several times gives all of them joined by `,` (`-E occurrence=`, `-E aggregator=`);
+ * `-E header=y` names the fields on a first line, `-E quote=d|s` quotes each value.
+ *
+ * A field is any name a display filter takes (filter/fields.ts), so `-e` and `-Y` know the
+ * same names: the frame, IP and UDP fields, every field of the grammars, the generated ones.
+ * Values are written as tshark writes them: integers in decimal (a field whose display base
+ * is hexadecimal as `0x` and its width in digits), times to the nanosecond, booleans `1`/`0`,
+ * bytes as plain hex, an IPv4 address dotted; a string up to its first NUL (as tshark shows
+ * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a
+ * value never breaks the line.
+ */
+import { fieldRegistry, type FieldType } from '@gamequery/codec';
+import type { Timestamp } from '../capture/timestamp.ts';
+import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
+import { nearestFields } from '../filter/suggest.ts';
+import type { PacketRecord } from '../record.ts';
+
+/** tshark's `-E` options. */
+export interface FieldsOptions {
+  /** Between fields (`-E separator=`; `/t` tab, `/s` space). Default a tab. */
+  readonly separator?: string;
+  /** Which occurrences of a repeated field: f first, l last, a all (default). */
+  readonly occurrence?: 'f' | 'l' | 'a';
+  /** Between occurrences (`-E aggregator=`; `/s` space). Default `,`. */
+  readonly aggregator?: string;
+  /** Quote each value: d double, s single, n none (default). */
+  readonly quote?: 'd' | 's' | 'n';
+  /** Secrets (RCON passwords) in clear; else as the output shows them, masked. */
+  readonly showSecrets?: boolean;
+}
+
+/** `-e` named a field no display filter knows: the message names the nearest ones. */
+export class UnknownFieldError extends Error {
+  override readonly name = 'UnknownFieldError';
+  readonly code = 'unknown-field';
+  constructor(
+    readonly field: string,
+    readonly suggestions: readonly string[],
+  ) {
+    super(`unknown field '${field}'${suggestions.length ? ` (did you mean ${suggestions.join(', ')}?)` : ''}`);
+  }
+}
+
+/** Hex digits of an integer field shown in base 16, by its Wireshark type. */
+const HEX_DIGITS: Partial<Record<FieldType, number>> = { FT_UINT8: 2, FT_UINT16: 4, FT_UINT32: 8, FT_INT32: 8 };
+
+/** How one named field is written. */
+interface Column {
+  readonly field: FilterField;
+  /** Digits of a hexadecimal field (tshark's `0x0069`), else 0. */
+  readonly hex: number;
+}
+
+/** Writes packets as `-T fields` lines (see the module comment). */
+export class FieldsLine {
+  readonly names: readonly string[];
+  readonly #columns: readonly Column[];
+  readonly #separator: string;
+  readonly #aggregator: string;
+  readonly #occurrence: 'f' | 'l' | 'a';
+  readonly #quote: string;
+  #context: FilterContext;
+
+  /** Throws {@link UnknownFieldError} for a name no display filter takes. */
+  constructor(names: readonly string[], options: FieldsOptions = {}) {
+    const catalog = filterFields();
+    const bases = new Map(fieldRegistry.map((f) => [f.abbrev, f]));
+    this.names = names;
+    this.#columns = names.map((name) => {
+      const field = catalog.get(name);
+      if (!field) throw new UnknownFieldError(name, nearestFields(name));
+      const registered = bases.get(name);
+      const hex = registered && registered.base !== 'dec' && registered.base !== 'none' ? (HEX_DIGITS[registered.type] ?? 0) : 0;
+      return { field, hex };
+    });
+    this.#separator = fieldsSeparator(options.separator ?? '\t');
+    this.#aggregator = fieldsSeparator(options.aggregator ?? ',');
+    this.#occurrence = options.occurrence ?? 'a';
+    this.#quote = options.quote === 'd' ? '"' : options.quote === 's' ? "'" : '';
+    this.#context = { start: undefined, showSecrets: !!options.showSecrets };
+  }
+
+  /** The header line (`-E header=y`): the names, separated as the values are (never quoted, as tshark writes it). */
+  header(): string {
+    return this.names.join(this.#separator);
+  }
+
+  /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
+  line(p: PacketRecord, start?: Timestamp | null): string {
+    if (start !== this.#context.start) this.#context = { start, showSecrets: this.#context.showSecrets };
+    const ctx = this.#context;
+    let out = '';
+    for (let i = 0; i < this.#columns.length; i++) {
+      const { field, hex } = this.#columns[i]!;
+      if (i > 0) out += this.#separator;
+      const texts = field.text ? field.text(p, ctx) : field.values(p, ctx).map((v) => valueText(v, field, hex));
+      if (texts.length === 0) continue;
+      const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
+      out += this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
+    }
+    return out;
+  }
+}
+
+/** tshark's separator spellings: `/t` a tab, `/s` a space, anything else itself. */
+function fieldsSeparator(s: string): string {
+  return s === '/t' ? '\t' : s === '/s' ? ' ' : s;
+}
+
+function valueText(v: FilterValue, field: FilterField, hex: number): string {
+  if (v === null) return '';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? '1' : '0';
+    case 'bigint':
+      return String(v);
+    case 'string': {
+      // As tshark shows a string: up to its first NUL.
+      const nul = v.indexOf('\0');
+      return nul < 0 ? v : v.slice(0, nul);
+    }
+    case 'number':
+      if (field.type === 'ipv4') return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+      if (hex && Number.isInteger(v) && v >= 0) return `0x${v.toString(16).padStart(hex, '0')}`;
+      return String(v);
+    default:
+      return Array.from(v, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+}
+
+/** Control characters as C escapes, so that a value never breaks its line or column. */
+function escapeText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f\\]/.test(s) ? s.replace(/[\u0000-\u001f\u007f\\]/g, escapeChar) : s;
+}
+
+function escapeChar(c: string): string {
+  switch (c) {
+    case '\t':
+      return '\\t';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\\':
+      return '\\\\';
+    default:
+      return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  }
+}
