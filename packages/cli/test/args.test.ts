@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cliArgs, root, runSync as run } from './cli.ts';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const hex = `${root}packages/dissect/test/fixtures/hex/`;
@@ -98,6 +99,35 @@ describe('decode reads the dumps dissect reads', () => {
   it('bare hex with a stray character: exit 2, naming it and its position', () => {
     usage(run('decode', '53414d50zz7f000001611e69'), /^gamequery: 'z' at position 9 is not hex/);
     usage(run('decode', '53414d50', '7f00\u001b[2J'), /^gamequery: '\\x1b' at position 14 is not hex/);
+  });
+
+  it('several arguments of bare hex are one datagram, in order (the README example)', () => {
+    const r = run('decode', '53414d507f000001611e70', '12345678');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('SA:MP ping request: nonce 0x12345678');
+    expect(run('decode', '--format', 'json', '53414d50', '7f000001', '0x61', '0x1e', '70', '12:34:56:78').stdout).toBe(
+      run('decode', '--format', 'json', '53414d507f000001611e7012345678').stdout,
+    );
+  });
+
+  it('a Minecraft reply (no magic) by its shape, as dissect reads it; bytes of no protocol: exit 1, why on stderr', async () => {
+    // tcpdump's capture of a real exchange: the handshake reply and the full stat reply.
+    const replies: string[] = [];
+    for await (const batch of dissectCaptureFile(`${captures}lo-us.pcap`))
+      for (const p of batch.packets)
+        if (p.protocol === 'mcquery' && p.direction === 'response') replies.push(Buffer.from(p.payload).toString('hex'));
+    expect(replies.length).toBeGreaterThanOrEqual(2);
+    for (const hex of replies) {
+      const r = run('decode', hex);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^Minecraft query (handshake|basic|full) response/);
+      expect(r.stderr).toMatch(/^gamequery: no signature: read as a Minecraft query \w+ response by its shape/);
+      expect(run('decode', '--protocol', 'minecraft', '--direction', 'response', hex).stdout).toBe(r.stdout);
+    }
+    const none = run('decode', '0a0b0c0d');
+    expect(none.status).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe('gamequery: Unrecognized: no SA:MP, VC:MP or Minecraft query signature (starts 0a 0b 0c 0d)\n');
   });
 
   it('a dump of two packets: exit 2, saying dissect reads them', () => {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsetChoices, escapeControls, type Charset, type PacketHint } from '@gamequery/codec';
+import { charsetChoices, escapeControls, minecraftReplyShape, type Charset, type PacketHint } from '@gamequery/codec';
 import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
@@ -74,6 +74,25 @@ export function bytesOf(text: string): Uint8Array {
   );
 }
 
+/** Bare hex in one argument: digits in pairs, with `0x` prefixes and `:` `,` `-` separators. */
+const BARE = /^(?:(?:0x)?[0-9a-f]{2}[:,-]?)+$/i;
+
+/**
+ * The text of the hex arguments: several arguments of bare hex are one datagram, in order
+ * (`decode 53414d50 7f000001 …`); anything else (a dump pasted as words) is read as a dump.
+ */
+function argumentsText(args: readonly string[]): string {
+  return args.every((a) => BARE.test(a)) ? args.map((a) => a.replace(/0x|[:,-]/gi, '')).join('') : args.join(' ');
+}
+
+/** A codec message's hint in command-line terms: `{ protocol: "mcquery", direction: "response" }` → the options. */
+function cliHint(message: string): string {
+  return message.replace(/pass the hint \{ protocol: "(\w+)", direction: "(\w+)" \}/, (_, protocol: string, direction: string) => {
+    const name = protocol === 'mcquery' ? 'minecraft' : protocol;
+    return `pass --protocol ${name} --direction ${direction}`;
+  });
+}
+
 /** A dumped Ethernet or IP frame, down to its UDP payload; anything else as it is. */
 function payloadOf(bytes: Uint8Array, hint: PacketHint): Uint8Array {
   if (!dissectPayload(bytes, hint).error) return bytes;
@@ -107,7 +126,7 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
 2 no hex, a character that is not hex, or a dump of several packets.`,
     )
     .action((hexArgs: string[], opts: Opts) => {
-      const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? hexArgs.join(' ') : readFileSync(0, 'utf8');
+      const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? argumentsText(hexArgs) : readFileSync(0, 'utf8');
       const hint: PacketHint = {
         ...(opts.protocol && { protocol: opts.protocol }),
         ...(opts.direction && { direction: opts.direction }),
@@ -120,7 +139,23 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
         if (!(e instanceof DecodeInputError)) throw e;
         throw new Error(`${opts.file ? `${opts.file}: ` : ''}${e.message}`);
       }
-      const d = dissectPayload(bytes, hint, opts.charset ? { charset: opts.charset } : {});
+      const codec = opts.charset ? { charset: opts.charset } : {};
+      let d = dissectPayload(bytes, hint, codec);
+      if (!d.protocol && !hint.protocol) {
+        // No signature: a Minecraft reply (which carries none) is read by its shape, as dissect reads one.
+        const shape = minecraftReplyShape(bytes);
+        if (shape) {
+          d = dissectPayload(bytes, { protocol: 'mcquery', direction: 'response', message: shape }, codec);
+          process.stderr.write(
+            `gamequery: no signature: read as a Minecraft query ${shape} response by its shape (--protocol to say otherwise)\n`,
+          );
+        } else {
+          // Nothing to show: the reason on stderr, with the options that would settle it.
+          process.stderr.write(`gamequery: ${escapeControls(cliHint(d.summary))}\n`);
+          process.exitCode = 1;
+          return;
+        }
+      }
       if (opts.format === 'json') {
         const { fields, value: _value, ...rest } = d;
         process.stdout.write(JSON.stringify({ ...rest, fields: fields.map((n) => nodeJson(n, !!opts.showSecrets)) }, null, 2) + '\n');
