@@ -98,6 +98,13 @@ describe('gamequery query', () => {
     expect(out[0]!['players']).toEqual(['Steve']);
   });
 
+  it('says each failure once: in the table, and how many of each in one line on stderr', async () => {
+    const r = await gamequery(['query', 'samp', at(0), '127.0.0.1:1', '127.0.0.1:2', '127.0.0.1:3', '--timeout', '200', '--retries', '0']);
+    expect(r.code).toBe(3);
+    expect(r.stdout.match(/^127\.0\.0\.1:[123] +- +\(port unreachable\)$/gm)).toHaveLength(3);
+    expect(r.stderr).toBe("gamequery: 3 of 4 servers failed: 3 port unreachable (--json gives each one's message)\n");
+  });
+
   it('reads a list from a file, asks the basic stat with --basic, and reports an unreadable line', async () => {
     const file = join(dir, 'servers.txt');
     writeFileSync(file, `${at(2)}\n[nope]:1\n`);
@@ -105,8 +112,10 @@ describe('gamequery query', () => {
     expect(r.code).toBe(2);
     // The basic stat has no version: the column shows the map alone.
     expect(r.stdout).toMatch(new RegExp(`^${at(2).replace(/[.[\]]/g, '\\$&')} +minecraft +CLI world +1/20 +world +\\d`, 'm'));
-    expect(r.stdout).toMatch(/^\[nope\]:1 +- +\(TargetError\)/m);
+    expect(r.stdout).toMatch(/^\[nope\]:1 +- +\(not a server address\)/m);
     expect(r.stderr).toContain('gamequery: "[nope]:1": brackets hold an IPv6 address');
+    const json = await gamequery(['query', 'minecraft', '--file', file, '--basic', '--json']);
+    expect(JSON.parse(json.stdout)[1]).toMatchObject({ server: '[nope]:1', ok: false, error: { type: 'TargetError', code: 'bad-target' } });
   });
 
   it('queries VC:MP', async () => {

@@ -67,8 +67,24 @@ interface Entry {
 interface Row {
   readonly server: string;
   readonly result?: Result;
-  readonly error?: { readonly type: string; readonly message: string };
+  readonly error?: { readonly type: string; readonly code?: string; readonly message: string };
 }
+
+/** What went wrong with a server, in a few words, by its error's class. */
+const FAILURES: Record<string, string> = {
+  NoReplyError: 'no reply',
+  UnreachableError: 'port unreachable',
+  ResolveError: 'name not found',
+  TargetError: 'not a server address',
+  DeadlineError: 'past the deadline',
+  SendError: 'could not send',
+  BadReplyError: 'unreadable reply',
+  AbortedError: 'stopped',
+  ClientClosedError: 'stopped',
+  WrongPasswordError: 'wrong password',
+};
+
+const failure = (type: string): string => FAILURES[type] ?? type;
 
 /** Up to this many servers, each gets a connected socket (port unreachable heard at once); more share one. */
 const CONNECT_UP_TO = 16;
@@ -146,7 +162,7 @@ Examples:
         const call = { signal: everything.signal, ...(opts.charset ? { charset: opts.charset } : {}) };
         rows = await Promise.all(
           entries.map(async (e): Promise<Row> => {
-            if (!e.address) return { server: e.text, error: { type: 'TargetError', message: e.problem! } };
+            if (!e.address) return { server: e.text, error: { type: 'TargetError', code: 'bad-target', message: e.problem! } };
             const { host, port } = e.address;
             try {
               const result =
@@ -179,9 +195,24 @@ Examples:
         process.stdout.write(table(kind, rows));
         if (rows.length === 1 && rows[0]!.result) process.stdout.write(details(rows[0]!.result));
         else for (const r of rows) for (const n of r.result?.notes ?? []) process.stdout.write(`${r.server}: ${n}\n`);
-        for (const r of rows) {
-          if (r.error)
-            process.stderr.write(`gamequery: ${r.error.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error.message)}\n`);
+        // A line of the list that is no server address: why, each (the input needs mending).
+        const unread = rows.filter((r) => r.error?.type === 'TargetError');
+        const failed = rows.filter((r) => r.error && r.error.type !== 'TargetError');
+        for (const r of unread) process.stderr.write(`gamequery: ${printable(r.error!.message)}\n`);
+        if (rows.length === 1) {
+          // One server: why, in full.
+          for (const r of failed)
+            process.stderr.write(
+              `gamequery: ${r.error!.message.includes(r.server) ? '' : `${r.server}: `}${printable(r.error!.message)}\n`,
+            );
+        } else if (failed.length) {
+          // A list: the table says which; one line says how many of each (--json has every message).
+          const counts = new Map<string, number>();
+          for (const r of failed) counts.set(failure(r.error!.type), (counts.get(failure(r.error!.type)) ?? 0) + 1);
+          const kinds = [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
+          process.stderr.write(
+            `gamequery: ${failed.length} of ${rows.length} servers failed: ${kinds} (--json gives each one's message)\n`,
+          );
         }
       }
       // 2: a server that is no address; 3: a server did not answer; 1: one answered with what could not be read.
@@ -236,15 +267,7 @@ function table(kind: Kind, rows: readonly Row[]): string {
     'RTT',
   ];
   const body = rows.map((r) => {
-    if (!r.result)
-      return [
-        r.server,
-        '-',
-        `(${r.error!.type === 'NoReplyError' ? 'no reply' : r.error!.type === 'UnreachableError' ? 'port unreachable' : r.error!.type})`,
-        '',
-        '',
-        '',
-      ];
+    if (!r.result) return [r.server, '-', `(${failure(r.error!.type)})`, '', '', ''];
     const [type, name, players, more, time] = cells(r.result);
     const flat = (t: string): string => printable(t).replace(/\t/g, ' ');
     return [r.server, type, cut(flat(name), 40), players, cut(flat(more), 32), time];

@@ -225,7 +225,7 @@ export class QueryClient {
     const user = options.signal;
     if (user?.aborted) throw stopError({ signal: user.reason }, label, protocol);
     const onUserAbort = (): void => scope.stop({ signal: user!.reason });
-    user?.addEventListener('abort', onUserAbort, { once: true });
+    const unwatch = user ? whenAborted(user, onUserAbort) : undefined;
     const deadlineMs = options.deadlineMs ?? this.#o.deadlineMs;
     const timer =
       deadlineMs === undefined
@@ -286,7 +286,7 @@ export class QueryClient {
       return await first(fn(session));
     } finally {
       clearTimeout(timer);
-      user?.removeEventListener('abort', onUserAbort);
+      unwatch?.();
       // Whatever this query left running (an `o` it stopped waiting for) gives back its slot.
       scope.stop(FINISHED);
       this.#scopes.delete(scope);
@@ -654,4 +654,31 @@ function isRequest(bytes: Uint8Array): boolean {
   } catch {
     return false; // no magic (a Minecraft reply) or not a query at all: the pairer says which
   }
+}
+
+/** What each caller's signal stops when it aborts: the queries in flight that were given it. */
+const watched = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `f` when `signal` aborts, until the returned function is called. One listener per
+ * signal, whatever the number of queries in flight that share it: an `AbortSignal` warns
+ * (MaxListenersExceededWarning) past ten listeners, and a list of servers queried with one
+ * overall deadline shares one signal among all of them.
+ */
+function whenAborted(signal: AbortSignal, f: () => void): () => void {
+  let fs = watched.get(signal);
+  if (!fs) {
+    const all = new Set<() => void>();
+    watched.set(signal, (fs = all));
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const g of [...all]) g();
+      },
+      { once: true },
+    );
+  }
+  const set = fs;
+  set.add(f);
+  return () => set.delete(f);
 }

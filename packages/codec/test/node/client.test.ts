@@ -621,6 +621,31 @@ describe('scheduling', () => {
       await expect(c.queryVcmp('127.0.0.1', p, { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
     }));
 
+  it('stops every query that shares one signal, and a hundred of them in flight raise no listener warning', async () => {
+    const warnings: Error[] = [];
+    const warn = (w: Error): void => void warnings.push(w);
+    process.on('warning', warn);
+    try {
+      await using(client({ timeoutMs: 5000, concurrency: 200 }), async (c) => {
+        const p = await silentPort();
+        const ac = new AbortController();
+        const all = Array.from({ length: 100 }, (_, i) =>
+          c.querySamp('127.0.0.1', p + (i % 2), { signal: ac.signal }).catch((x: unknown) => x),
+        );
+        await new Promise((r) => setTimeout(r, 100));
+        ac.abort(new Error('enough'));
+        const outcomes = await Promise.all(all);
+        expect(outcomes.every((e) => e instanceof AbortedError)).toBe(true);
+        expect(c.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
+      });
+      // A warning is emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.name)).toEqual([]);
+    } finally {
+      process.off('warning', warn);
+    }
+  });
+
   it('fails queries under way when closed, and every later one', async () => {
     const c = client({ timeoutMs: 5000 });
     const p = await silentPort();
