@@ -125,6 +125,14 @@ describe('gamequery ping', () => {
     }
   });
 
+  it('a closed port: the request sent, "port unreachable", and the statistics block with the error, as ping(8) prints them', async () => {
+    const r = await gamequery(['ping', 'samp', '127.0.0.1:1', '-c', '3', '-i', '20']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('from 127.0.0.1:1: seq=1 port unreachable\n');
+    expect(r.stdout).toContain('\n--- 127.0.0.1:1 SA:MP ping statistics ---\n1 requests sent, 0 replies received, +1 errors, 100% loss, time ');
+    expect(r.stderr).toBe('gamequery: 127.0.0.1:1: port unreachable (the host says nothing listens on UDP port 1)\n');
+  });
+
   it('stops on Ctrl-C and still prints the statistics', async () => {
     const r = await gamequery(['ping', 'samp', at(0), '-c', '1000', '-i', '50'], {
       watch: (out, interrupt) => {

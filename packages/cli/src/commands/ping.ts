@@ -5,7 +5,15 @@
  * pinged side by side; Ctrl-C stops early and still prints the statistics.
  */
 import { Argument, Command } from 'commander';
-import { NoReplyError, QueryClient, QueryError, defaultPorts, parseServer, type ServerAddress } from '@gamequery/codec/node';
+import {
+  NoReplyError,
+  QueryClient,
+  QueryError,
+  UnreachableError,
+  defaultPorts,
+  parseServer,
+  type ServerAddress,
+} from '@gamequery/codec/node';
 import { printable } from './query.ts';
 import { EXIT, integer, protocolAmong } from '../args.ts';
 
@@ -125,7 +133,11 @@ Examples:
           if (r.sent === 0) continue;
           const s = summarize(r);
           print(`\n--- ${r.server} ${TITLE[kind]} ping statistics ---`);
-          print(`${r.sent} requests sent, ${r.received} replies received, ${s.lossPercent}% loss, time ${elapsed} ms`);
+          // As ping(8): "+N errors" counts the requests answered with an error (port unreachable), not silence.
+          const errors = r.replies.filter((x) => 'error' in x && x.error.type !== 'NoReplyError').length;
+          print(
+            `${r.sent} requests sent, ${r.received} replies received${errors ? `, +${errors} errors` : ''}, ${s.lossPercent}% loss, time ${elapsed} ms`,
+          );
           if (s.rttMs) print(`rtt min/avg/max/mdev = ${ms(s.rttMs.min)}/${ms(s.rttMs.avg)}/${ms(s.rttMs.max)}/${ms(s.rttMs.mdev)} ms`);
         }
       }
@@ -166,6 +178,13 @@ async function pingServer(
             report.sent++;
             report.replies.push({ seq, error: e.toJSON() });
             print(`no reply from ${target.text}: seq=${seq} (timeout ${opts.timeout} ms)`);
+          } else if (e instanceof UnreachableError) {
+            // Sent, and the host said nothing listens there (ICMP): ping(8)'s "Destination Port Unreachable", an error; no more to this server.
+            report.sent++;
+            report.replies.push({ seq, error: e.toJSON() });
+            print(`from ${target.text}: seq=${seq} port unreachable`);
+            report.error ??= { type: e.name, message: e.message };
+            fatal.abort(e);
           } else if (e.info.code !== 'aborted' || fatal.signal.aborted) {
             // Not a lost datagram but a reason to stop: no such host, no route, no socket.
             report.error ??= { type: e.name, message: e.message };
