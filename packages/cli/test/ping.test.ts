@@ -129,7 +129,9 @@ describe('gamequery ping', () => {
     const r = await gamequery(['ping', 'samp', '127.0.0.1:1', '-c', '3', '-i', '20']);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('from 127.0.0.1:1: seq=1 port unreachable\n');
-    expect(r.stdout).toContain('\n--- 127.0.0.1:1 SA:MP ping statistics ---\n1 requests sent, 0 replies received, +1 errors, 100% loss, time ');
+    expect(r.stdout).toContain(
+      '\n--- 127.0.0.1:1 SA:MP ping statistics ---\n1 requests sent, 0 replies received, +1 errors, 100% loss, time ',
+    );
     expect(r.stderr).toBe('gamequery: 127.0.0.1:1: port unreachable (the host says nothing listens on UDP port 1)\n');
   });
 
