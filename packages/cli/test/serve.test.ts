@@ -2,8 +2,11 @@
  * `gamequery serve` as a user runs it: a child process on the example state, queried
  * once over loopback UDP, then stopped with SIGTERM. Every wait is bounded.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { infoRequest, infoResponse } from '@gamequery/codec';
 
@@ -111,6 +114,65 @@ describe('gamequery serve', () => {
     expect(r.stderr).toContain('refusing to bind 0.0.0.0, which is not a loopback address; pass --public');
     expect(r.stderr).toContain('no handshake');
   });
+
+  it('answers a list of 300 servers queried from loopback with its defaults; over --rate, says who lost what on stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gamequery-serve-'));
+    const state = join(dir, 'state.json');
+    const servers = Array.from({ length: 300 }, (_, i) => ({
+      flavor: i % 2 ? 'openmp' : 'samp037',
+      port: 0,
+      hostname: `Server ${i}`,
+      gamemode: 'Freeroam',
+      language: 'English',
+      password: false,
+      maxPlayers: 50,
+      players: [{ name: `Player${i}`, score: i, ping: 30, id: 0 }],
+    }));
+    writeFileSync(state, JSON.stringify({ servers }));
+    const served = async (extra: string[]): Promise<{ r: Run; list: string }> => {
+      const r = run(['serve', state, ...extra]);
+      expect(await waitFor(() => r.stdout.split('\n').length > 300 || r.child.exitCode !== null, 15_000)).toBe(true);
+      const list = join(dir, 'list.txt');
+      writeFileSync(
+        list,
+        r.stdout
+          .split('\n')
+          .flatMap((l) => l.match(/ on (\S+)$/)?.slice(1) ?? [])
+          .join('\n'),
+      );
+      return { r, list };
+    };
+    try {
+      const { r, list } = await served([]);
+      try {
+        const q = spawnSync(process.execPath, cliArgs(['query', 'samp', '--file', list, '--json']), { cwd: root, encoding: 'utf8' });
+        const out = JSON.parse(q.stdout) as { ok: boolean; openmp?: boolean }[];
+        expect(out).toHaveLength(300);
+        expect(out.filter((o) => o.ok)).toHaveLength(300);
+        // Each flavor told apart: no open.mp reported as SA:MP for want of a reply.
+        expect(out.filter((o) => o.openmp)).toHaveLength(150);
+        expect(q.status, q.stderr).toBe(0);
+      } finally {
+        await stop(r);
+      }
+      expect(r.stderr).not.toContain('over the limit');
+      const limited = await served(['--rate', '20']);
+      try {
+        spawnSync(process.execPath, cliArgs(['query', 'samp', '--file', limited.list, '--retries', '0', '--timeout', '300']), {
+          cwd: root,
+        });
+      } finally {
+        await stop(limited.r);
+      }
+      expect(limited.r.stderr).toMatch(
+        /^gamequery serve: 127\.0\.0\.1 over the limit of 20 requests and 100000000 bytes a second \(--rate, --byte-rate\): \d+ requests and 0 replies dropped \(127\.0\.0\.1:\d+\)$/m,
+      );
+      // Once a second at most: a query of a few seconds, a few lines.
+      expect(limited.r.stderr.match(/over the limit/g)!.length).toBeLessThanOrEqual(8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('reports a state file it cannot serve, with the path of the mistake', async () => {
     const r = run(['serve', 'packages/cli/test/fixtures/bad-state.json']);

@@ -7,9 +7,13 @@ interface Opts {
   host: string;
   portOffset: number;
   public?: boolean;
-  rate: number;
-  byteRate: number;
+  rate?: number;
+  byteRate?: number;
 }
+
+/** Per-source limits: reachable from anywhere, a reflector's damage bounded; on loopback, what a local tool querying hundreds of servers needs. */
+const PUBLIC_LIMITS = { rate: 50, byteRate: 65_536 };
+const LOOPBACK_LIMITS = { rate: 100_000, byteRate: 100_000_000 };
 
 const WHY_LOOPBACK = `SA:MP and VC:MP queries have no handshake, so a reachable emulator answers whatever
 source address a datagram claims: anyone can make it send its replies to a third party,
@@ -47,9 +51,23 @@ export function serveCommand(): Command {
     .option('--host <address>', 'bind address of servers whose state names none', '127.0.0.1')
     .option('--port-offset <n>', 'added to every non-zero port of the state', integer(-65535, 65535), 0)
     .option('--public', 'allow binding addresses that are not loopback (see below)')
-    .option('--rate <n>', 'requests per second answered per source address', integer(1, 1_000_000), 50)
-    .option('--byte-rate <n>', 'reply bytes per second sent per source address', integer(1, 1_000_000_000), 65536)
-    .addHelpText('after', `\nOnly loopback addresses (127.0.0.0/8, ::1) are bound unless --public is given:\n${WHY_LOOPBACK}`)
+    .option(
+      '--rate <n>',
+      `requests per second answered per source address (default ${PUBLIC_LIMITS.rate} with --public; on loopback ${LOOPBACK_LIMITS.rate})`,
+      integer(1, 1_000_000),
+    )
+    .option(
+      '--byte-rate <n>',
+      `reply bytes per second sent per source address (default ${PUBLIC_LIMITS.byteRate} with --public; on loopback ${LOOPBACK_LIMITS.byteRate})`,
+      integer(1, 1_000_000_000),
+    )
+    .addHelpText(
+      'after',
+      `\nOnly loopback addresses (127.0.0.0/8, ::1) are bound unless --public is given:\n${WHY_LOOPBACK}` +
+        `On loopback only local programs can reach the servers, so the limits default to what a local
+tool needs (every query of 'query --file' comes from 127.0.0.1). A source over a limit is
+said on stderr, once a second at most, with how many requests and replies it lost.\n`,
+    )
     .action(async (file: string, opts: Opts) => {
       const state = parseState(JSON.parse(readFileSync(file, 'utf8')) as unknown);
       const hosts = state.servers.map((s) => s.host ?? opts.host);
@@ -59,12 +77,20 @@ export function serveCommand(): Command {
           `refusing to bind ${outside}, which is not a loopback address; pass --public to do it anyway.\n${WHY_LOOPBACK.trimEnd()}`,
         );
       }
+      const defaults = opts.public ? PUBLIC_LIMITS : LOOPBACK_LIMITS;
+      const rate = opts.rate ?? defaults.rate;
+      const byteRate = opts.byteRate ?? defaults.byteRate;
       const emulator: Emulator = await startEmulator({
         servers: state.servers,
         host: opts.host,
         portOffset: opts.portOffset,
         allowPublic: !!opts.public,
-        limits: { requestsPerSecond: opts.rate, requestBurst: opts.rate, bytesPerSecond: opts.byteRate, byteBurst: opts.byteRate },
+        limits: { requestsPerSecond: rate, requestBurst: rate, bytesPerSecond: byteRate, byteBurst: byteRate },
+        onLimited: (e) =>
+          process.stderr.write(
+            `gamequery serve: ${e.source} over the limit of ${rate} requests and ${byteRate} bytes a second (--rate, --byte-rate): ` +
+              `${e.requests} requests and ${e.replies} replies dropped (${e.server})\n`,
+          ),
       });
       for (const s of emulator.servers) process.stdout.write(`${s.flavor} ${JSON.stringify(s.name)} on ${endpoint(s)}\n`);
       const signal = await untilSignal();

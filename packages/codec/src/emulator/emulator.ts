@@ -19,6 +19,15 @@ import { minecraftResponder } from './mcquery.ts';
 import type { Responder } from './responder.ts';
 
 /** What {@link startEmulator} starts: the servers, where they bind, and the abuse limits and Minecraft token settings. */
+/** What the per-source limits dropped of one source since it was last told (see {@link EmulatorConfig.onLimited}). */
+export interface LimitedEvent {
+  readonly source: string;
+  /** The server it was sending to (the first one limited in this report). */
+  readonly server: string;
+  readonly requests: number;
+  readonly replies: number;
+}
+
 export interface EmulatorConfig {
   readonly servers: readonly ServerState[];
   /** Bind address of servers that name none. Default 127.0.0.1. */
@@ -28,6 +37,11 @@ export interface EmulatorConfig {
   /** Required to bind an address that is not loopback. Default false. */
   readonly allowPublic?: boolean;
   readonly limits?: Partial<AbuseLimits>;
+  /**
+   * Told when the limits drop a source's datagrams: at most once per source and second, with
+   * how many requests (over the request rate) and replies (over the byte rate) it lost since.
+   */
+  readonly onLimited?: (event: LimitedEvent) => void;
   /** Minecraft: how often all challenge tokens are purged. Default 30 000 (vanilla). */
   readonly tokenPurgeMs?: number;
   /** Minecraft: token generator. Default: vanilla's random integer in 0…16 777 215. */
@@ -169,6 +183,10 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
   if (config.tokenPurgeMs !== undefined && !(config.tokenPurgeMs > 0))
     throw new RangeError('tokenPurgeMs: expected a positive number of milliseconds');
   const limiter = new SourceLimiter(config.limits);
+  const reporter = config.onLimited ? new LimitReporter(config.onLimited) : undefined;
+  const limited = reporter
+    ? (source: string, server: string, what: 'requests' | 'replies') => reporter.drop(source, server, what)
+    : undefined;
   const sockets: Socket[] = [];
   try {
     for (const p of plan) sockets.push(await bind(p.address, p.port));
@@ -199,6 +217,7 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
         : p.state.flavor === 'vcmp'
           ? vcmpResponder(p.state)
           : sampResponder(p.state);
+    const server = hostPort(p.address, port);
     const counters = zero();
     const count = (key: keyof Counters, n = 1): void => {
       counters[key] += n;
@@ -211,6 +230,7 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
       const source = plainAddress(rinfo.address);
       if (!limiter.admitRequest(source)) {
         count('rateLimited');
+        limited?.(source, server, 'requests');
         return;
       }
       let replies: Uint8Array[];
@@ -233,6 +253,7 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
       for (const reply of replies) {
         if (!limiter.admitReply(source, reply.length)) {
           count('byteCapped');
+          limited?.(source, server, 'replies');
           continue;
         }
         sent++;
@@ -265,6 +286,43 @@ export async function startEmulator(config: EmulatorConfig): Promise<Emulator> {
           r.responder.close();
           return new Promise<void>((resolve) => r.socket.close(() => resolve()));
         }),
-      ).then(() => undefined)),
+      ).then(() => reporter?.flush())),
   };
+}
+
+/**
+ * Tells what the limits drop, per source: at once the first time, then at most once a
+ * second with what was dropped since (and the rest when the emulator closes), so that a
+ * throttled client is never a mystery and a flood is not a flood of log lines.
+ */
+class LimitReporter {
+  readonly #sources = new Map<string, { told: number; server: string; requests: number; replies: number }>();
+
+  constructor(private readonly tell: (event: LimitedEvent) => void) {}
+
+  drop(source: string, server: string, what: 'requests' | 'replies'): void {
+    const now = performance.now();
+    let s = this.#sources.get(source);
+    if (!s) {
+      // Bounded: sources told and owed nothing go first.
+      if (this.#sources.size >= 10_000) for (const [k, v] of this.#sources) if (v.requests + v.replies === 0) this.#sources.delete(k);
+      this.#sources.set(source, (s = { told: -Infinity, server, requests: 0, replies: 0 }));
+    }
+    if (s.requests + s.replies === 0) s.server = server;
+    s[what]++;
+    if (now - s.told >= 1000) this.#tell(source, s, now);
+  }
+
+  /** What is owed, told now. */
+  flush(): void {
+    const now = performance.now();
+    for (const [source, s] of this.#sources) if (s.requests + s.replies > 0) this.#tell(source, s, now);
+  }
+
+  #tell(source: string, s: { told: number; server: string; requests: number; replies: number }, now: number): void {
+    this.tell({ source, server: s.server, requests: s.requests, replies: s.replies });
+    s.told = now;
+    s.requests = 0;
+    s.replies = 0;
+  }
 }

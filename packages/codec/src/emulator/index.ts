@@ -11,6 +11,7 @@ export {
   type EmulatorConfig,
   type EmulatedServer,
   type EmulatorStats,
+  type LimitedEvent,
   type Counters,
 } from './emulator.ts';
 export {
