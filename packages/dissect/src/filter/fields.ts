@@ -395,23 +395,64 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
  * shows it, each byte of a secret a `*`: `frame contains "hunter2"` finds no password the
  * output hides.
  */
-function protocolField(name: string, test: (p: PacketRecord) => boolean, doc: string, frame = false): FilterField {
-  return field(name, 'protocol', doc, (p, c) => {
-    if (!test(p)) return NONE;
-    const bytes = frame ? (p.frameBytes ?? p.payload) : p.payload;
-    return [c.showSecrets ? bytes : shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
-  });
+function protocolField(
+  name: string,
+  test: (p: PacketRecord) => boolean,
+  doc: string,
+  /** As `-T fields` prints it: tshark writes a protocol's tree line (ours, registered from Lua: its name). */
+  line: (p: PacketRecord) => string,
+  frame = false,
+): FilterField {
+  return field(
+    name,
+    'protocol',
+    doc,
+    (p, c) => {
+      if (!test(p)) return NONE;
+      const bytes = frame ? (p.frameBytes ?? p.payload) : p.payload;
+      return [c.showSecrets ? bytes : shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
+    },
+    (p) => (test(p) ? [line(p)] : []),
+  );
 }
 
 function buildCatalog(): Map<string, FilterField> {
   const generated = PROTOCOLS.flatMap(generatedFields);
   const names = new Set(generated.map((f) => f.name));
   const all = [
-    protocolField('frame', () => true, 'Every packet; its bytes are the frame (the payload when reassembled)', true),
-    protocolField('ip', (p) => hasEndpoints(p) && !isV6(p.src.ip), 'IPv4 packets'),
-    protocolField('ipv6', (p) => hasEndpoints(p) && isV6(p.src.ip), 'IPv6 packets'),
-    protocolField('udp', hasEndpoints, 'UDP packets; its bytes are the payload'),
-    ...PROTOCOLS.map((proto) => protocolField(proto, (p) => p.protocol === proto, `${proto} packets; its bytes are the payload`)),
+    protocolField(
+      'frame',
+      () => true,
+      'Every packet; its bytes are the frame (the payload when reassembled)',
+      (p) => `Frame ${p.frame}`,
+      true,
+    ),
+    protocolField(
+      'ip',
+      (p) => hasEndpoints(p) && !isV6(p.src.ip),
+      'IPv4 packets',
+      (p) => `Internet Protocol Version 4, Src: ${p.src.ip}, Dst: ${p.dst.ip}`,
+    ),
+    protocolField(
+      'ipv6',
+      (p) => hasEndpoints(p) && isV6(p.src.ip),
+      'IPv6 packets',
+      (p) => `Internet Protocol Version 6, Src: ${p.src.ip}, Dst: ${p.dst.ip}`,
+    ),
+    protocolField(
+      'udp',
+      hasEndpoints,
+      'UDP packets; its bytes are the payload',
+      (p) => `User Datagram Protocol, Src Port: ${p.src.port}, Dst Port: ${p.dst.port}`,
+    ),
+    ...PROTOCOLS.map((proto) =>
+      protocolField(
+        proto,
+        (p) => p.protocol === proto,
+        `${proto} packets; its bytes are the payload`,
+        () => proto,
+      ),
+    ),
     ...captureFields(),
     ...generated,
     ...treeFields(names),

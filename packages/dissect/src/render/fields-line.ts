@@ -8,6 +8,8 @@
  * same names: the frame, IP and UDP fields, every field of the grammars, the generated ones.
  * Values are written as tshark writes them: integers in decimal (a field whose display base
  * is hexadecimal as `0x` and its width in digits), times to the nanosecond, booleans `1`/`0`,
+ * an item without a value of its own (a group, a list entry) `1`, a protocol its tree line
+ * (`User Datagram Protocol, Src Port: …`; ours their names, as tshark shows a Lua protocol),
  * bytes as plain hex, an IPv4 address dotted; a string up to its first NUL (as tshark shows
  * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a
  * value never breaks the line.
@@ -111,6 +113,8 @@ function fieldsSeparator(s: string): string {
 }
 
 function valueText(v: FilterValue, field: FilterField, hex: number): string {
+  // An item without a value of its own (a list entry, a group): tshark writes 1 for each.
+  if (field.type === 'none') return '1';
   if (v === null) return '';
   switch (typeof v) {
     case 'boolean':

@@ -22,7 +22,7 @@ import { newStats, type DissectOptions, type DissectStats } from '../options.ts'
 import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition } from '../records.ts';
 import { noteStart } from '../start.ts';
-import { HOSTNAME, PLAYERS, newServerState, reportOf, type ServerState, type StatsReport } from './servers.ts';
+import { HOSTNAME, PLAYERS, newServerState, reportOf, statedByKey, statesByKey, type ServerState, type StatsReport } from './servers.ts';
 
 /** How a layout states a server's player count (read off the bytes) and its name (the value's property). */
 interface Stated {
@@ -165,6 +165,17 @@ export class FirstPassStats {
 
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */
   #state(s: Filed, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
+    if (statesByKey(layout.id)) {
+      // As key/value pairs (a Minecraft full stat): read now, what decodes of it.
+      const a = layout.annotate(payload, this.#codec);
+      const byKey = statedByKey(layout.id, a.value ?? a.partial);
+      if (byKey.players !== undefined && (s.players === null || byKey.players > s.players)) s.players = byKey.players;
+      if (byKey.hostname !== undefined) {
+        s.hostname = byKey.hostname;
+        s.named = undefined;
+      }
+      return;
+    }
     const stated = this.#statedBy(layout);
     if (!stated) return;
     const players = stated.players?.(payload);

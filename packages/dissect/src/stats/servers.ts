@@ -8,15 +8,41 @@
  * host names are read from the fields named below (the same values `-Y` tests), from the
  * replies that carry them.
  */
-import type { Protocol } from '@gamequery/codec';
+import { layouts, type Protocol } from '@gamequery/codec';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
-import type { PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../record.ts';
 import { RttDigest } from './digest.ts';
 
 /** Fields that state a server's player count and its name, by protocol (a Minecraft basic stat says both). */
 export const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
 export const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
+
+/**
+ * Replies that state the player count and host name as key/value pairs, not fields of their
+ * own: the Minecraft full stat (GameSpy4: `hostname`, `numplayers` among its keys). By
+ * layout: the list in the decoded value and the keys.
+ */
+const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>> = {
+  'mcquery.full.response': { list: 'kv', players: 'numplayers', hostname: 'hostname' },
+};
+
+/** Whether a layout states them by key (see {@link statedByKey}). */
+export const statesByKey = (layout: string): boolean => layout in BY_KEY;
+
+/** The player count and host name a key/value reply's decoded value states, where it states them. */
+export function statedByKey(layout: string, value: unknown): { players?: number; hostname?: string } {
+  const by = BY_KEY[layout];
+  const out: { players?: number; hostname?: string } = {};
+  const list = by ? (value as Record<string, unknown> | undefined)?.[by.list] : undefined;
+  if (!by || !Array.isArray(list)) return out;
+  for (const e of list as { key?: unknown; value?: unknown }[]) {
+    if (typeof e.value !== 'string') continue;
+    if (e.key === by.hostname) out.hostname = e.value;
+    else if (e.key === by.players && /^\d+$/.test(e.value)) out.players = Number(e.value);
+  }
+  return out;
+}
 
 /** Requests per server remembered as timed (see ServerState.timed). */
 const TIMED = 64;
@@ -153,6 +179,19 @@ export class ServerStats {
     for (const f of this.#hostname) {
       for (const v of f.values(p, CONTEXT)) if (typeof v === 'string') s.hostname = v;
     }
+    if (statesByKey(p.layout)) this.#byKey(s, p);
+  }
+
+  /** A reply that states them as key/value pairs (a Minecraft full stat), from its decoded value or what decodes before its cut. */
+  #byKey(s: ServerState, p: PacketRecord): void {
+    const source = p instanceof Packet ? p.treeSource : undefined;
+    const layout = source?.layout ?? layouts.find((l) => l.id === p.layout);
+    if (!layout) return;
+    const codec = source?.codec ?? {};
+    const a = layout.annotate(p.payload, codec);
+    const stated = statedByKey(p.layout, a.value ?? a.partial);
+    if (stated.players !== undefined && (s.players === null || stated.players > s.players)) s.players = stated.players;
+    if (stated.hostname !== undefined) s.hostname = stated.hostname;
   }
 
   #server(e: Endpoint, protocol: Protocol): ServerState {
