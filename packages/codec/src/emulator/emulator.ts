@@ -18,7 +18,6 @@ import { vcmpResponder } from './vcmp.ts';
 import { minecraftResponder } from './mcquery.ts';
 import type { Responder } from './responder.ts';
 
-/** What {@link startEmulator} starts: the servers, where they bind, and the abuse limits and Minecraft token settings. */
 /** What the per-source limits dropped of one source since it was last told (see {@link EmulatorConfig.onLimited}). */
 export interface LimitedEvent {
   readonly source: string;
@@ -28,6 +27,7 @@ export interface LimitedEvent {
   readonly replies: number;
 }
 
+/** What {@link startEmulator} starts: the servers, where they bind, and the abuse limits and Minecraft token settings. */
 export interface EmulatorConfig {
   readonly servers: readonly ServerState[];
   /** Bind address of servers that name none. Default 127.0.0.1. */
