@@ -34,12 +34,16 @@ function onTerminal(...args: string[]): string {
 }
 
 describe('summary lines', () => {
-  it('are the default on a terminal, and -P gives them anywhere', async () => {
+  it('are the default wherever the output goes, as with tshark (a terminal, a pipe, a file); -P says so', async () => {
     const want = `${(await dissected(veth)).lines.join('\n')}\n`;
     expect(onTerminal('dissect', veth)).toBe(want);
-    const r = run('dissect', veth, '-P');
-    expect([r.status, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toBe(want);
+    for (const flags of [[], ['-P']]) {
+      const r = run('dissect', veth, ...flags);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toBe(want);
+    }
+    // JSON when asked for.
+    expect((JSON.parse(run('dissect', veth, '-F', 'json').stdout) as { packets: unknown[] }).packets).toHaveLength(20);
   }, 60_000);
 
   it("count time from the capture's first frame, as tshark does, and carry links and round trips", () => {

@@ -104,7 +104,7 @@ export function dissectCommand(): Command {
     .action(async (given: string | undefined, opts: Opts) => {
       // The file, or with -i the interface (live.ts): what messages and the page's title name.
       const file = inputLabel(given, opts);
-      const view = chooseView(opts, !!process.stdout.isTTY);
+      const view = chooseView(opts);
       const filter = displayFilter(opts);
       if (opts.port.length && !opts.protocol) throw new Error("--port needs --protocol (the protocol to decode that port's traffic as)");
       for (const [flag, ms] of [

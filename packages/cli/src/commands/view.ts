@@ -70,10 +70,11 @@ export function collectFieldOption(value: string, previous: FieldOpts = {}): Fie
 }
 
 export const VIEW_HELP = `
-Output: on a terminal, one summary line per packet (frame, seconds since the first
-frame, source → destination, protocol, message length, info); -V prints each packet's
-tree instead, -x adds the hex pane (to either). Piped or redirected, the output is JSON;
--F text is the tree wherever it goes (as it always was), -P the summary lines.
+Output: one summary line per packet (frame, seconds since the first frame, source →
+destination, protocol, message length, info), on a terminal, piped or redirected alike,
+as tshark prints them; -V prints each packet's tree instead, -x adds the hex pane (to
+either). JSON with -F json (or -T json), one line per packet with -F ndjson; -F text is
+the tree (as it always was).
 Fields (-e NAME, repeatable; -T fields): one line per packet, the values tab-separated
 in -e order, as tshark -T fields prints them; -e takes every name -Y takes, and -E
 header=y, separator=/t|/s|C, occurrence=f|l|a, aggregator=,|/s|C, quote=d|s|n as tshark.
@@ -94,7 +95,7 @@ Statistics: -z stats (after the packets; -q for the statistics alone), or 'gameq
 export function addViewOptions(command: Command): Command {
   return command
     .option('-V, --verbose', 'print each packet as its tree (tshark -V), not as a summary line')
-    .option('-P, --summary', 'print summary lines even when the output is not a terminal')
+    .option('-P, --summary', 'print summary lines (the default; with -F text, instead of the tree)')
     .option('-Y, --display-filter <filter>', 'show only the packets this display filter passes (Wireshark syntax)')
     .addOption(
       new Option('-z, --stat <name>', 'statistics after the packets: stats (per server)')
@@ -120,11 +121,11 @@ export function addViewOptions(command: Command): Command {
 
 /**
  * The view the options ask for. JSON formats are what they say; otherwise -V is the
- * tree, -e the selected fields (under each packet's first line, as before), -P summary
- * lines, `-F text` the tree (what it always meant); with none of these, a terminal gets
- * summary lines and anything else JSON.
+ * tree, -e the fields (tshark's -T fields; with -V, -x or -F text the tree's), -P summary
+ * lines, `-F text` the tree (what it always meant); with none of these, summary lines,
+ * wherever the output goes (as tshark: `dissect x.pcap | grep 7777` greps lines, not JSON).
  */
-export function chooseView(o: ViewOpts, terminal: boolean): View {
+export function chooseView(o: ViewOpts): View {
   if (o.outputType === 'fields') {
     if (!o.field.length) throw new Error('-T fields: name the fields with -e (gamequery fields lists them)');
     if (o.format !== undefined || o.verbose || o.summary) throw new Error('-T fields writes its own lines: drop -F, -V and -P');
@@ -144,7 +145,7 @@ export function chooseView(o: ViewOpts, terminal: boolean): View {
   if (o.verbose || o.field.length) return 'tree';
   if (o.summary) return 'summary';
   if (o.format === 'text') return 'tree';
-  return terminal ? 'summary' : 'json';
+  return 'summary';
 }
 
 /** The display filter of `-Y`, compiled; a usage error (exit 2) with the position and the nearest names when it cannot be. */
