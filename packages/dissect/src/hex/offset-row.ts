@@ -145,7 +145,8 @@ function delimitedAsciiAgrees(text: string, bytes: readonly number[]): boolean {
 /**
  * Looks for the split `j` (hex is `groups[0, j)`, ASCII starts at `groups[j]`) where the rest of
  * the line shows exactly those bytes. Spaces at either end of the ASCII column may have merged
- * into the gap or been trimmed, so the comparison skips leading and trailing 0x20 bytes.
+ * into the gap or been trimmed, so the comparison skips leading and trailing 0x20 bytes, or
+ * takes them as shown (tcpdump -X writes a space as `.`).
  * Linear in the row: for each candidate the length test is O(1) and at most a few reach the
  * character comparison.
  */
@@ -169,14 +170,19 @@ function findAsciiSplit(
     const asciiStart = (groups[j] as Group).token.start;
     const gap = asciiStart - (groups[j - 1] as Group).token.end;
     const count = before[j] as number;
-    const lead = Math.min(leadRun, count);
-    if (gap - lead < minGap) continue;
-    const trail = lead === count ? 0 : (spaceRun[count - 1] as number);
     const shown = lineEnd - asciiStart;
-    if (shown !== count - lead - trail) continue;
-    let agrees = true;
-    for (let i = 0; i < shown && agrees; i++) agrees = charShowsByte(line.charCodeAt(asciiStart + i), bytes[lead + i] as number);
-    if (agrees) return j;
+    // Spaces at the ends merged into the gap or trimmed; or shown, as `.` (tcpdump -X shows only graphic characters).
+    const spaced = Math.min(leadRun, count);
+    for (const lead of spaced > 0 ? [spaced, 0] : [0]) {
+      if (gap - lead < minGap) continue;
+      const trailing = lead === count ? 0 : (spaceRun[count - 1] as number);
+      for (const trail of trailing > 0 ? [trailing, 0] : [0]) {
+        if (shown !== count - lead - trail) continue;
+        let agrees = true;
+        for (let i = 0; i < shown && agrees; i++) agrees = charShowsByte(line.charCodeAt(asciiStart + i), bytes[lead + i] as number);
+        if (agrees) return j;
+      }
+    }
   }
   return undefined;
 }

@@ -43,6 +43,14 @@ export { MAX_EXPANDED_BYTES } from './assembler.ts';
 const PANE_LABEL = /^(\S.*?)\s*\((\d+) bytes?\):$/;
 
 /** A bit-field line of tshark `-V` / Wireshark's tree: `0100 .... = Version: 4`. Prose, though it starts with hex. */
+/**
+ * tcpdump's line above each packet (`-x`, `-X`, `-xx`, `-XX`): a timestamp as `-t` variants
+ * write it (none, `HH:MM:SS.frac`, epoch seconds, a date before it), then what it decoded
+ * (`IP 10.0.0.1.5000 > …`, `IP6 …`, with `-e` the MACs, with `-i any` the interface).
+ */
+const TCPDUMP_HEADER =
+  /^(?:(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d{6,9} |\d{9,}\.\d{6,9} )?(?:IP6? |ARP,|[0-9a-f]{2}(?::[0-9a-f]{2}){5} |\S+ +(?:In|Out|B|M|P) +)/;
+
 const BITFIELD = /^[01.]+(?:[ \t][01.]+)*[ \t]+=[ \t]/;
 
 function paneKind(label: string): HexPaneKind {
@@ -168,6 +176,15 @@ export class HexDumpParser {
       this.rows++;
       this.#a.flushSkipped();
       this.#bareLine(line, n);
+      return;
+    }
+
+    if (TCPDUMP_HEADER.test(trimmed)) {
+      // The line tcpdump writes above each packet's dump: expected, so not a skipped line to warn of.
+      this.#prose(n);
+      const skipped = this.#a.skipped!;
+      if (skipped.from === n) this.#a.skipped = undefined;
+      else skipped.to = n - 1;
       return;
     }
 
