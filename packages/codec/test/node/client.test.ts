@@ -17,7 +17,11 @@ import {
   QueryClient,
   QueryError,
   RconSilenceError,
+  UnreachableError,
   WrongPasswordError,
+  ping as pingOnce,
+  queryMinecraft as queryMinecraftOnce,
+  querySamp as querySampOnce,
   startEmulator,
   type Emulator,
   type QueryClientOptions,
@@ -644,6 +648,24 @@ describe('scheduling', () => {
     } finally {
       process.off('warning', warn);
     }
+  });
+
+  it('one-shot queries connect their socket: a closed port fails at once, port unreachable, as the CLI finds it', async () => {
+    const p = await silentPort();
+    for (const once of [
+      () => querySampOnce('127.0.0.1', p, { timeoutMs: 1000 }),
+      () => queryMinecraftOnce('127.0.0.1', p, { timeoutMs: 1000 }),
+      () => pingOnce('127.0.0.1', p, { timeoutMs: 1000 }),
+    ]) {
+      const started = performance.now();
+      const e = await once().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(UnreachableError);
+      expect(performance.now() - started).toBeLessThan(900);
+    }
+    // Told otherwise, the shared socket hears no ICMP: every attempt times out.
+    await expect(querySampOnce('127.0.0.1', p, { timeoutMs: 100, retries: 1, connect: false })).rejects.toBeInstanceOf(NoReplyError);
+    // And a live server answers as before.
+    expect((await querySampOnce('127.0.0.1', port.samp, { timeoutMs: 1000 })).info.hostname).toBe('Client 0.3.7');
   });
 
   it('fails queries under way when closed, and every later one', async () => {
