@@ -204,19 +204,101 @@ export async function* dissectCaptureBatches(
     }
     return { packets };
   };
-  for await (const chunk of options.idleMs ? idling(source, options.idleMs) : source) {
-    if (typeof chunk === 'number') {
-      // Nothing came for a while: the clock moves on by as much.
-      const packets = dissector.tick(chunk);
-      if (packets.length) yield { packets };
-      continue;
+  const unpacked = gunzipped(source);
+  try {
+    for await (const chunk of options.idleMs ? idling(unpacked, options.idleMs) : unpacked) {
+      if (typeof chunk === 'number') {
+        // Nothing came for a while: the clock moves on by as much.
+        const packets = dissector.tick(chunk);
+        if (packets.length) yield { packets };
+        continue;
+      }
+      const batch = take(parser.push(chunk));
+      if (batch.packets.length || batch.error) yield batch;
+      if (batch.error) return;
     }
-    const batch = take(parser.push(chunk));
-    if (batch.packets.length || batch.error) yield batch;
-    if (batch.error) return;
+  } catch (e) {
+    if (!(e instanceof GzipError)) throw e;
+    // Damaged gzip: what came before it, then why it stopped.
+    const packets = [...take(parser.finish()).packets, ...dissector.finish()];
+    yield { packets, error: { kind: 'error', code: 'bad-gzip', offset: e.offset, message: e.message } };
+    return;
   }
   const last = take(parser.finish());
   yield last.error ? last : { packets: [...last.packets, ...dissector.finish()] };
+}
+
+/** A gzip stream that cannot be unpacked: `offset` bytes of it had been read. */
+class GzipError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The source as it is, or unpacked if it is gzip (it starts 1f 8b), as the command line reads
+ * `x.pcap.gz`: with `DecompressionStream` (browsers, Node 18+), chunk by chunk, never whole.
+ * A damaged or cut gzip stream throws {@link GzipError} after what came before the damage.
+ */
+async function* gunzipped(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  // The first two bytes, which may come in two chunks.
+  const head: Uint8Array[] = [];
+  let seen = 0;
+  let ended = false;
+  while (seen < 2) {
+    const r = await it.next();
+    if (r.done) {
+      ended = true;
+      break;
+    }
+    head.push(r.value);
+    seen += r.value.length;
+  }
+  const first = head.length ? (head[0]!.length >= 2 ? head[0]! : Uint8Array.from(head.flatMap((h) => [...h]).slice(0, 2))) : undefined;
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    yield* head;
+    if (ended) return;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  }
+  if (!first || first[0] !== 0x1f || first[1] !== 0x8b) {
+    yield* rest();
+    return;
+  }
+  const gz = new DecompressionStream('gzip');
+  const writer = gz.writable.getWriter();
+  let read = 0;
+  const pump = (async () => {
+    try {
+      for await (const chunk of rest()) {
+        read += chunk.length;
+        await writer.write(chunk);
+      }
+      await writer.close();
+    } catch (e) {
+      await writer.abort(e).catch(() => undefined);
+    }
+  })();
+  const reader = gz.readable.getReader();
+  try {
+    for (;;) {
+      let r: { done: true; value?: undefined } | { done: false; value: Uint8Array };
+      try {
+        r = await reader.read();
+      } catch (e) {
+        throw new GzipError(`damaged gzip data after ${read} bytes: ${e instanceof Error ? e.message : String(e)}`, read);
+      }
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+    await pump;
+    await it.return?.();
+  }
 }
 
 /**

@@ -29,6 +29,8 @@ export interface CapturePacket {
 export type CaptureErrorCode =
   /** The file starts with neither a pcap nor a pcapng magic, or a section has a bad byte-order magic. */
   | 'bad-magic'
+  /** The input is gzip (a `.pcap.gz`), and its compressed data is damaged or cut short. */
+  | 'bad-gzip'
   /** A format version, timestamp resolution or variant this reader does not handle. */
   | 'unsupported'
   /** The input ends inside a header, record or block. */
