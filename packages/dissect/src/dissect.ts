@@ -249,54 +249,60 @@ async function* gunzipped(source: AsyncIterable<Uint8Array> | Iterable<Uint8Arra
   const head: Uint8Array[] = [];
   let seen = 0;
   let ended = false;
-  while (seen < 2) {
-    const r = await it.next();
-    if (r.done) {
-      ended = true;
-      break;
-    }
-    head.push(r.value);
-    seen += r.value.length;
-  }
-  const first = head.length ? (head[0]!.length >= 2 ? head[0]! : Uint8Array.from(head.flatMap((h) => [...h]).slice(0, 2))) : undefined;
   async function* rest(): AsyncGenerator<Uint8Array> {
     yield* head;
     if (ended) return;
     for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
   }
-  if (!first || first[0] !== 0x1f || first[1] !== 0x8b) {
-    yield* rest();
-    return;
-  }
-  const gz = new DecompressionStream('gzip');
-  const writer = gz.writable.getWriter();
-  let read = 0;
-  const pump = (async () => {
-    try {
-      for await (const chunk of rest()) {
-        read += chunk.length;
-        await writer.write(chunk);
-      }
-      await writer.close();
-    } catch (e) {
-      await writer.abort(e).catch(() => undefined);
-    }
-  })();
-  const reader = gz.readable.getReader();
   try {
-    for (;;) {
-      let r: { done: true; value?: undefined } | { done: false; value: Uint8Array };
-      try {
-        r = await reader.read();
-      } catch (e) {
-        throw new GzipError(`damaged gzip data after ${read} bytes: ${e instanceof Error ? e.message : String(e)}`, read);
+    while (seen < 2) {
+      const r = await it.next();
+      if (r.done) {
+        ended = true;
+        break;
       }
-      if (r.done) return;
-      yield r.value;
+      head.push(r.value);
+      seen += r.value.length;
+    }
+    const first = Uint8Array.from(head.flatMap((h) => [...h.subarray(0, 2)]).slice(0, 2));
+    if (first[0] !== 0x1f || first[1] !== 0x8b) {
+      yield* rest();
+      return;
+    }
+    const gz = new DecompressionStream('gzip');
+    const writer = gz.writable.getWriter();
+    let read = 0;
+    // Fed as the reader takes (its writes wait for room); its failure ends the readable, which says why.
+    const pump = (async () => {
+      try {
+        for await (const chunk of rest()) {
+          read += chunk.length;
+          await writer.write(chunk);
+        }
+        await writer.close();
+      } catch (e) {
+        await writer.abort(e).catch(() => undefined);
+      }
+    })();
+    const reader = gz.readable.getReader();
+    try {
+      for (;;) {
+        let r: { done: true; value?: undefined } | { done: false; value: Uint8Array };
+        try {
+          r = await reader.read();
+        } catch (e) {
+          throw new GzipError(`damaged gzip data after ${read} bytes: ${e instanceof Error ? e.message : String(e)}`, read);
+        }
+        if (r.done) return;
+        yield r.value;
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+      // Not awaited: it may be waiting on a live source that the return below ends.
+      void pump;
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
-    await pump;
+    // Stopped early (-c N) or done: the source is told, which ends a live capture.
     await it.return?.();
   }
 }

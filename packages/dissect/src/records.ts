@@ -11,6 +11,8 @@
 import {
   ByteSink,
   CodecError,
+  UnknownOpcodeError,
+  fieldRegistry,
   malformedNode,
   maskSecrets,
   mcqueryMessages,
@@ -397,7 +399,7 @@ export class RecordMaker {
     e: CodecError,
   ): Packet {
     const payload = udp.payload;
-    const fields = [...this.#headerBefore(protocol, payload, e.info.offset), malformedNode(protocol, payload, e)];
+    const fields = [...this.#headerBefore(protocol, payload, e.info.offset), ...typeByte(payload, e), malformedNode(protocol, payload, e)];
     const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
     return new Packet(
       frame,
@@ -426,6 +428,24 @@ export class RecordMaker {
     return best;
   }
 }
+
+/**
+ * The type byte no message of the protocol has (`samp.opcode`, `mcquery.type`) as a field of
+ * its own, shown as the Wireshark plugin shows it (`A (0x41)`), so that `-Y 'samp.opcode == 0x41'`
+ * finds it; none for another error.
+ */
+function typeByte(bytes: Uint8Array, e: CodecError): FieldNode[] {
+  const at = e.info.offset;
+  if (!(e instanceof UnknownOpcodeError) || at >= bytes.length) return [];
+  const f = registered.get(e.info.field);
+  if (!f) return [];
+  const byte = bytes[at]!;
+  const hex = `0x${byte.toString(16).padStart(2, '0')}`;
+  const shown = f.base === 'char' && byte >= 0x20 && byte < 0x7f ? `${String.fromCharCode(byte)} (${hex})` : hex;
+  return [{ abbrev: f.abbrev, label: f.label, offset: at, length: 1, value: byte, show: shown }];
+}
+
+const registered = new Map(fieldRegistry.map((f) => [f.abbrev, f]));
 
 /**
  * What a datagram the pairer could not use is, by its bytes alone (and a Decode As hint):

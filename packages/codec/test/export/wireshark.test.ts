@@ -380,6 +380,8 @@ describe('Wireshark export, checked with tshark', () => {
     }
     expect(message).toBe('samp.opcode: unknown opcode 0x41 at offset 10');
     const header = layoutFor('samp', 'info', 'request').annotate(unknown).fields.slice(0, 3);
+    // The type byte no message has, as a field of its own (as the dissector shows it), then the malformed item.
+    const opcode: FieldNode = { abbrev: 'samp.opcode', label: 'Opcode', offset: 10, length: 1, value: 0x41, show: 'A (0x41)' };
     const malformed: FieldNode = {
       abbrev: 'samp.malformed',
       label: 'Malformed Packet',
@@ -393,7 +395,13 @@ describe('Wireshark export, checked with tshark', () => {
     // The summary as the dissector writes it for bytes that name no message (payload.ts).
     const summary = `${protocolNames.samp}: ${message}`;
     check(
-      { id: 'unknown-opcode', protocol: 'samp', layout: layoutFor('samp', 'info', 'request'), fields: [...header, malformed], summary },
+      {
+        id: 'unknown-opcode',
+        protocol: 'samp',
+        layout: layoutFor('samp', 'info', 'request'),
+        fields: [...header, opcode, malformed],
+        summary,
+      },
       packets[0],
       info[0],
       problems,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { infoResponse } from '@gamequery/codec';
-import { dissectHexDump, packetJson } from '@gamequery/dissect';
+import { compileFilter, dissectHexDump, packetJson } from '@gamequery/dissect';
 import { hexFixtures } from './helpers.ts';
 
 const formats = ['xxd', 'xxd-g1', 'xxd-c8', 'hexdump-C', 'hexdump', 'od-x1', 'od-x1z', 'od-x2', 'od-x4', 'xxd-p', 'xxd-i'];
@@ -30,8 +30,18 @@ describe('dissecting hex dumps', () => {
     ]);
     expect(r.stats).toMatchObject({ game: 2, nonGame: 2 });
     const [samp] = r.packets;
-    // What could be decoded (the header before the opcode), then the malformed item: as the Wireshark plugin shows it.
-    expect(samp!.fields.map((n) => n.abbrev)).toEqual(['samp.magic', 'samp.server_ip', 'samp.server_port', 'samp.malformed']);
+    // What could be decoded (the header before the opcode), the opcode, then the malformed item: as the Wireshark plugin shows it.
+    expect(samp!.fields.map((n) => n.abbrev)).toEqual([
+      'samp.magic',
+      'samp.server_ip',
+      'samp.server_port',
+      'samp.opcode',
+      'samp.malformed',
+    ]);
+    expect(samp!.fields[3]).toMatchObject({ offset: 10, length: 1, value: 0x41, show: 'A (0x41)' });
+    // So a filter on the opcode finds it.
+    const filtered = dissectHexDump('53414d507f000001611e41\n\n53414d507f000001611e69', { filter: compileFilter('samp.opcode == 0x41') });
+    expect(filtered.packets.map((p) => p.frame)).toEqual([1]);
     expect(samp!.fields.at(-1)).toMatchObject({ offset: 10, length: 1, value: 'UnknownOpcodeError' });
     expect(packetJson(samp!).malformed).toEqual({
       type: 'UnknownOpcodeError',
@@ -42,7 +52,7 @@ describe('dissecting hex dumps', () => {
     // Decode As claims anything on its ports.
     const forced = dissectHexDump('fefd4200000001', { decodeAs: { protocol: 'mcquery', ports: [0] } });
     expect(forced.packets.map((p) => p.summary)).toEqual(['Minecraft query: mcquery.type: unknown opcode 0x42 at offset 2']);
-    expect(forced.packets[0]!.fields.map((n) => n.abbrev)).toEqual(['mcquery.magic', 'mcquery.malformed']);
+    expect(forced.packets[0]!.fields.map((n) => n.abbrev)).toEqual(['mcquery.magic', 'mcquery.type', 'mcquery.malformed']);
   });
 
   it('walks a whole frame from tshark -x down to UDP, and pairs the request with its reply', () => {
