@@ -1470,6 +1470,8 @@ local function dissect(P, tvb, pinfo, tree, d)
   local info = L.info and (head .. ": " .. fill(L.info.template, values, "?", L.info.hex)) or head
   if ok and d.unknown then
     local s, n = d.unknown, read_selector(tvb, d.unknown)
+    -- The type byte no message has, as a field of its own (so that a filter on it finds the packet).
+    item:add(HF[s.a], tvb(s.offset, 1))
     err = { offset = s.offset, message = string.format("%s: unknown opcode 0x%02x at offset %d", s.a, n, s.offset) }
     info = P.display .. ": " .. err.message
   elseif err then
