@@ -124,6 +124,29 @@ describe('decode reads the dumps dissect reads', () => {
       expect(r.stderr).toMatch(/^gamequery: no signature: read as a Minecraft query \w+ response by its shape/);
       expect(run('decode', '--protocol', 'minecraft', '--direction', 'response', hex).stdout).toBe(r.stdout);
     }
+    // A protocol's magic with a type byte no message has: the header it read and the opcode, as dissect shows them (exit 1).
+    const unknown = run('decode', '53414d507f000001611e58');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout.split('\n').slice(0, 6)).toEqual([
+      'SA:MP: samp.opcode: unknown opcode 0x58 at offset 10',
+      '    Magic: SAMP',
+      '    Server IP: 127.0.0.1',
+      '    Server port: 7777',
+      '    Opcode: X (0x58)',
+      '    [Malformed Packet: samp.opcode: unknown opcode 0x58 at offset 10]',
+    ]);
+    const unknownJson = JSON.parse(run('decode', '--format', 'json', '53414d507f000001611e58').stdout) as {
+      fields: { abbrev: string }[];
+      error: { type: string };
+    };
+    expect(unknownJson.fields.map((f) => f.abbrev)).toEqual([
+      'samp.magic',
+      'samp.server_ip',
+      'samp.server_port',
+      'samp.opcode',
+      'samp.malformed',
+    ]);
+    expect(unknownJson.error.type).toBe('UnknownOpcodeError');
     const none = run('decode', '0a0b0c0d');
     expect(none.status).toBe(1);
     expect(none.stdout).toBe('');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsetChoices, escapeControls, minecraftReplyShape, type Charset, type PacketHint } from '@gamequery/codec';
-import { LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { LINKTYPE, UdpDecoder, dissectHexDump, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
 interface Opts {
@@ -150,6 +150,23 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
             `gamequery: no signature: read as a Minecraft query ${shape} response by its shape (--protocol to say otherwise)\n`,
           );
         } else {
+          // A protocol's magic with a type byte no message has: the header it could read, as dissect shows it.
+          const claimed = dissectHexDump(Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), codec).packets[0];
+          if (claimed?.malformed) {
+            const { protocol, direction, message, layout, summary, fields, malformed } = claimed;
+            const shown = fields.map((n) => nodeJson(n, !!opts.showSecrets));
+            process.stdout.write(
+              opts.format === 'json'
+                ? JSON.stringify(
+                    { protocol, direction, message, layout, summary, fields: shown, warnings: [], error: malformed, length: bytes.length },
+                    null,
+                    2,
+                  ) + '\n'
+                : [summary, ...renderTree(fields, { showSecrets: !!opts.showSecrets, indent: 1 })].map(escapeControls).join('\n') + '\n',
+            );
+            process.exitCode = 1;
+            return;
+          }
           // Nothing to show: the reason on stderr, with the options that would settle it.
           process.stderr.write(`gamequery: ${escapeControls(cliHint(d.summary))}\n`);
           process.exitCode = 1;
