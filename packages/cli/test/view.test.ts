@@ -135,13 +135,17 @@ describe('statistics', () => {
     const [packets, table] = r.stdout.split('\nPer-server statistics\n');
     expect(packets!.trimEnd().split('\n')).toHaveLength(20);
     const lines = table!.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed +RTT ms min\/median\/p95\/max +Players +Hostname$/,
-    );
-    expect(lines[2]).toMatch(
-      /^10\.231\.0\.2:47778 +mcquery +basic 1, handshake 1 +2 +0 +2 +0 +0 +0 +0 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/,
-    );
-    expect(lines.at(-1)).toMatch(/^4 servers +basic 2, handshake 2, info 2, ping 2, players 2 +10 +0 +10 .* 20 packets$/);
+    // Three blocks, none wider than 120 columns: the counts, what the servers say, the requests by message.
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
+    expect(lines[0]).toMatch(/^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed$/);
+    expect(lines[2]).toMatch(/^10\.231\.0\.2:47778 +mcquery +2 +2 +0 +2 +0 +0 +0 +0$/);
+    expect(lines[7]).toMatch(/^4 servers +10 +10 +0 +10 +0 +0 +0 +0$/);
+    expect(lines[9]).toMatch(/^Server +RTT ms min\/median\/p95\/max +Players +Hostname$/);
+    expect(lines[11]).toMatch(/^10\.231\.0\.2:47778 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
+    expect(lines[16]).toMatch(/^all +0\.135\/0\.431\/0\.871\/0\.871 +20 packets$/);
+    expect(lines[18]).toMatch(/^Server +Requests by message$/);
+    expect(lines[19]).toMatch(/^10\.231\.0\.2:47778 +basic 1, handshake 1$/);
+    expect(lines.at(-1)).toMatch(/^all +basic 2, handshake 2, info 2, ping 2, players 2$/);
     const quiet = run('dissect', veth, '-q', '-z', 'stats', '-F', 'text').stdout;
     expect(quiet).toBe(`Per-server statistics\n${table}`);
     expect(run('stats', veth).stdout).toBe(quiet);

@@ -1,25 +1,20 @@
-/** The per-server statistics as a text table (`-z stats` on a terminal). */
+/**
+ * The per-server statistics as text (`-z stats` on a terminal, `gamequery stats`) in 120
+ * columns, where one table was 238 wide: the counts; the round trips and what the servers say
+ * of themselves (a host name longer than its room cut with `…`: JSON has it whole); the
+ * requests by message, a list per server broken where it would pass the width.
+ */
 import { showText } from '@gamequery/codec';
 import { formatEndpoint } from '../net/address.ts';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
 
-const HEAD = [
-  'Server',
-  'Protocol',
-  'Requests',
-  'Answered',
-  'Unanswered',
-  'Replies',
-  'Dup',
-  'Late',
-  'Unmatched',
-  'Malformed',
-  'RTT ms min/median/p95/max',
-  'Players',
-  'Hostname',
-];
-/** Columns aligned right (numbers). */
-const RIGHT = new Set([3, 4, 5, 6, 7, 8, 9, 11]);
+/** The width the tables are made to fit, and the most a host name is given of it. */
+const WIDTH = 120;
+const HOSTNAME = 40;
+
+const COUNTS = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Dup', 'Late', 'Unmatched', 'Malformed'];
+const DETAILS = ['Server', 'RTT ms min/median/p95/max', 'Players', 'Hostname'];
+const MESSAGES = ['Server', 'Requests by message'];
 
 const requestsText = (r: Readonly<Record<string, number>>): string =>
   Object.entries(r)
@@ -28,8 +23,9 @@ const requestsText = (r: Readonly<Record<string, number>>): string =>
     .join(', ') || '-';
 const rttText = (r: RttSummary): string =>
   r.count ? [r.min, r.median, r.p95, r.max].map((v) => v!.toFixed(3)).join('/') + (r.exact ? '' : ' ~') : '-';
+const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
 const countsRow = (c: ServerCounts): string[] => [
-  requestsText(c.requests),
+  String(requested(c.requests)),
   String(c.answered),
   String(c.unanswered),
   String(c.replies),
@@ -37,29 +33,75 @@ const countsRow = (c: ServerCounts): string[] => [
   String(c.late),
   String(c.unmatched),
   String(c.malformed),
-  rttText(c.rtt),
 ];
 
-/** The table's lines: a heading, one line per server, and the totals. */
-export function renderStatsTable(report: StatsReport): string[] {
-  const rows = report.servers.map((s) => [
-    formatEndpoint(s.server),
-    s.protocol,
-    ...countsRow(s),
-    s.players === null ? '-' : String(s.players),
-    s.hostname === null ? '-' : showText(s.hostname),
-  ]);
-  const t = report.totals;
-  const total = [`${t.servers} server${t.servers === 1 ? '' : 's'}`, '', ...countsRow(t), '', `${t.packets} packets`];
-  const all = [HEAD, ...rows, total];
-  const widths = HEAD.map((_, i) => Math.max(...all.map((r) => [...r[i]!].length)));
+/** Rows as aligned lines under a rule; `right`: the columns aligned right (numbers). */
+function table(rows: readonly (readonly string[])[], right: ReadonlySet<number>, footer: readonly string[]): string[] {
+  const all = [...rows, footer];
+  const widths = rows[0]!.map((_, i) => Math.max(...all.map((r) => [...r[i]!].length)));
   const line = (r: readonly string[]): string =>
     r
-      .map((cell, i) => (i === r.length - 1 ? cell : RIGHT.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  const out = [line(HEAD), rule, ...rows.map(line), rule, line(total)];
+  return [line(rows[0]!), rule, ...rows.slice(1).map(line), rule, line(footer)];
+}
+
+/** `text` cut to `room` characters, the last one `…`. */
+function cut(text: string, room: number): string {
+  const chars = [...text];
+  return chars.length <= room ? text : `${chars.slice(0, Math.max(1, room - 1)).join('')}…`;
+}
+
+/** `text` in lines of at most {@link WIDTH} characters, broken after a comma, later lines indented by `indent`. */
+function wrap(text: string, indent: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of text.split(/(?<=, )/)) {
+    if (line.trim() && [...line].length + [...part].length > WIDTH) {
+      lines.push(line.trimEnd());
+      line = ' '.repeat(indent);
+    }
+    line += part;
+  }
+  return [...lines, line];
+}
+
+/** The tables' lines: the counts per server and their totals, then per server what else is known. */
+export function renderStatsTable(report: StatsReport): string[] {
+  const t = report.totals;
+  const servers = report.servers.map((s) => formatEndpoint(s.server));
+  const counts = table(
+    [COUNTS, ...report.servers.map((s, i) => [servers[i]!, s.protocol, ...countsRow(s)])],
+    new Set([2, 3, 4, 5, 6, 7, 8, 9]),
+    [`${t.servers} server${t.servers === 1 ? '' : 's'}`, '', ...countsRow(t)],
+  );
+  // The host name gets what the other columns leave of the width: at least its heading's, at most HOSTNAME.
+  const details = report.servers.map((s, i) => [
+    servers[i]!,
+    rttText(s.rtt),
+    s.players === null ? '-' : String(s.players),
+    s.hostname === null ? '-' : showText(s.hostname),
+  ]);
+  const footer = ['all', rttText(t.rtt), '', `${t.packets} packets`];
+  const widest = (i: number): number => Math.max(DETAILS[i]!.length, ...[...details, footer].map((r) => [...r[i]!].length));
+  const others = [0, 1, 2].reduce((sum, i) => sum + widest(i), 0) + 2 * (DETAILS.length - 1);
+  const room = Math.min(HOSTNAME, Math.max(DETAILS[3]!.length, WIDTH - others));
+  for (const row of details) row[3] = cut(row[3]!, room);
+  // Requests by message: a list per server, broken after a comma where it would pass the width.
+  const indent = Math.max(MESSAGES[0]!.length, ...servers.map((a) => [...a].length), 'all'.length) + 2;
+  const messages = [...report.servers.map((s, i) => [servers[i]!, requestsText(s.requests)]), ['all', requestsText(t.requests)]].flatMap(
+    ([server, text]) => wrap(`${server!.padEnd(indent)}${text}`, indent),
+  );
+  const out = [
+    ...counts,
+    '',
+    ...table([DETAILS, ...details], new Set([2]), footer),
+    '',
+    `${MESSAGES[0]!.padEnd(indent)}${MESSAGES[1]}`,
+    ...messages,
+  ];
   if (report.servers.some((s) => !s.rtt.exact) || !t.rtt.exact)
     out.push('~ median and p95 from a histogram of 64 buckets per doubling: within 0.55 % of the exact values');
   return out;
