@@ -158,7 +158,10 @@ describe('gamequery dissect -i (live capture)', () => {
     r.child.kill('SIGTERM');
     expect(await exitWithin(r, 10_000)).toBe(0);
     expect(r.stdout).toContain('Per-server statistics');
-    expect(r.stdout).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port} +samp +info 1, omp 1, players 1, rules 1 .* Live capture$`, 'm'));
+    const server = `^127\\.0\\.0\\.1:${port} +`;
+    expect(r.stdout).toMatch(new RegExp(`${server}samp +4 +`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`${server}\\S+ +1 +Live capture$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`${server}info 1, omp 1, players 1, rules 1$`, 'm'));
     expect(r.stderr).toMatch(CAPTURED);
   });
 
