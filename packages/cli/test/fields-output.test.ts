@@ -3,11 +3,11 @@
  * against tshark run on the same capture, and its -E settings, -Y and usage errors.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root, runSync as run } from './cli.ts';
+import { cliArgs, root, runSync as run } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const SHARED = [
@@ -21,22 +21,47 @@ const SHARED = [
   'udp.srcport',
   'udp.dstport',
   'udp.length',
+  'frame.len',
+  'frame.cap_len',
+  'ip.ttl',
+  'ip.len',
+  'ip.proto',
+  'ipv6.hlim',
+  'ipv6.plen',
 ];
 const e = (names: readonly string[]): string[] => names.flatMap((n) => ['-e', n]);
 const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
 
 describe('dissect -T fields', () => {
-  it.each(['lo-any.pcapng', 'veth-frag.pcap', 'any-sll2.pcap'])('%s: what tshark -T fields prints for the same frames', (name) => {
-    const file = captures + name;
-    const ours = run('dissect', file, '-T', 'fields', ...e(SHARED));
-    expect(ours.status, ours.stderr).toBe(0);
-    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED)], { encoding: 'utf8' });
-    expect(tshark.status, tshark.stderr).toBe(0);
-    const theirs = new Map(lines(tshark.stdout).map((l) => [l.split('\t')[0], l]));
-    const got = lines(ours.stdout);
-    expect(got.length).toBeGreaterThanOrEqual(8);
-    for (const l of got) expect(l).toBe(theirs.get(l.split('\t')[0]));
-  });
+  it.each(['lo-any.pcapng', 'veth-frag.pcap', 'any-sll2.pcap', 'lo-snap60.pcap', 'lo-v6.rawip6.pcap'])(
+    '%s: what tshark -T fields prints for the same frames, from the file and from a pipe',
+    (name) => {
+      const file = captures + name;
+      const ours = run('dissect', file, '-T', 'fields', ...e(SHARED));
+      expect(ours.status, ours.stderr).toBe(0);
+      const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED)], { encoding: 'utf8' });
+      expect(tshark.status, tshark.stderr).toBe(0);
+      const theirs = new Map(lines(tshark.stdout).map((l) => [l.split('\t')[0], l]));
+      const got = lines(ours.stdout);
+      expect(got.length).toBeGreaterThanOrEqual(8);
+      for (const l of got) expect(l).toBe(theirs.get(l.split('\t')[0]));
+      // Read once from a pipe (frames held until their exchange settles, written as they settle): the same values.
+      const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-T', 'fields', ...e(SHARED)]), {
+        cwd: root,
+        input: readFileSync(file),
+        encoding: 'utf8',
+      });
+      expect(lines(piped.stdout).sort()).toEqual([...got].sort());
+      // And a filter on them passes the frames tshark's passes.
+      const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
+      const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
+      const tsharkPassed = new Set(
+        lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
+      );
+      expect(passed.length).toBeGreaterThan(0);
+      expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
+    },
+  );
 
   it.each(['veth-frag.pcap', 'lo-any.pcapng', 'lo.pcapng', '../mcquery/full-stat-lo.pcap'])(
     "%s: the grammars' fields as tshark prints them with our plugin",

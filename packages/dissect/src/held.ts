@@ -24,6 +24,8 @@ export class HeldFrames {
   #length = new Int32Array(1024);
   /** The link type, or -1 for a bare payload. */
   #linkType = new Int32Array(1024);
+  /** Length on the wire (the capture's, else the bytes'). */
+  #original = new Float64Array(1024);
   #seconds = new Float64Array(1024);
   #ticks = new Float64Array(1024);
   #resolution: (TimeResolution | undefined)[] = [];
@@ -73,6 +75,7 @@ export class HeldFrames {
     this.#count++;
     const ts = 'payload' in frame ? null : frame.timestamp;
     this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
+    this.#original[s] = ('originalLength' in frame ? frame.originalLength : undefined) ?? n;
     this.#resolution[s] = ts?.resolution;
     if (ts) {
       this.#seconds[s] = ts.seconds;
@@ -105,6 +108,7 @@ export class HeldFrames {
     const frame = {
       index: this.#frame[s]!,
       linkType: this.#linkType[s]!,
+      originalLength: this.#original[s]!,
       data,
       payload: this.#linkType[s] === -1,
       timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
@@ -153,6 +157,7 @@ export class HeldFrames {
     this.#at = move(this.#at, (n) => new Int32Array(n));
     this.#length = move(this.#length, (n) => new Int32Array(n));
     this.#linkType = move(this.#linkType, (n) => new Int32Array(n));
+    this.#original = move(this.#original, (n) => new Float64Array(n));
     this.#seconds = move(this.#seconds, (n) => new Float64Array(n));
     this.#ticks = move(this.#ticks, (n) => new Float64Array(n));
     this.#resolution = this.#resolution.slice(this.#first, this.#next);

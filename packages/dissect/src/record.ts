@@ -134,6 +134,14 @@ export class Packet implements PacketRecord {
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
   ambiguous: string | undefined = undefined;
+  /** The UDP header's length field (`udp.length`: the payload's length and 8 even where the capture cut the payload). */
+  udpLength: number | undefined = undefined;
+  /** The frame's length on the wire and as captured (`frame.len`, `frame.cap_len`); undefined for a bare payload. */
+  frameLength: number | undefined = undefined;
+  capturedLength: number | undefined = undefined;
+  /** Its IP header's time to live (hop limit) and length (`ip.ttl`, `ip.len`; `ipv6.hlim`, `ipv6.plen`). */
+  ipTtl: number | undefined = undefined;
+  ipLength: number | undefined = undefined;
   /**
    * For a layout with secrets whose tree JSON the fast path wrote: whether that JSON shows
    * them in clear. Undefined for a layout without secrets.

@@ -125,7 +125,7 @@ export class RecordMaker {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
       return undefined;
     }
-    return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts);
+    return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame);
   }
 
   /** The record of a bare UDP payload (a hex dump of a payload): endpoints unknown. */
@@ -166,6 +166,7 @@ export class RecordMaker {
     udp: UdpDatagram,
     frameBytes: Uint8Array | undefined,
     facts: FrameFacts,
+    input?: FrameInput,
   ): Packet | undefined {
     const stats = this.#stats;
     stats.udp++;
@@ -204,6 +205,14 @@ export class RecordMaker {
       }
     }
     if (facts.ambiguous) p.ambiguous = AMBIGUOUS;
+    p.udpLength = udp.udpLength;
+    if (input) {
+      // What the frame and its IP header say (frame.len, ip.ttl, …), before a filter tests them.
+      p.frameLength = input.originalLength ?? input.data.length;
+      p.capturedLength = input.data.length;
+      p.ipTtl = udp.ipTtl;
+      p.ipLength = udp.ipLength;
+    }
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;
     if (filter) {

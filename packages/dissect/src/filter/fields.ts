@@ -129,6 +129,11 @@ function captureFields(): FilterField[] {
     (side: 'src' | 'dst') =>
     (p: PacketRecord): readonly FilterValue[] =>
       hasEndpoints(p) ? [p[side].port] : NONE;
+  /** A value of the frame's IP header, for a record of a frame of that IP version. */
+  const ipHeader =
+    (v6: boolean, get: (p: Packet) => number | undefined) =>
+    (p: PacketRecord): readonly FilterValue[] =>
+      p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
   const time = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
   return [
     field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
@@ -167,8 +172,43 @@ function captureFields(): FilterField[] {
     field('udp.srcport', 'number', 'UDP source port', port('src')),
     field('udp.dstport', 'number', 'UDP destination port', port('dst')),
     field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst'))),
-    field('udp.length', 'number', 'UDP length: the query message and the 8-byte header', (p) =>
-      hasEndpoints(p) ? [p.payloadLength + 8] : NONE,
+    field(
+      'udp.length',
+      'number',
+      'UDP length: the query message and the 8-byte header (as the header says, where the capture cut the frame)',
+      (p) => (hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE),
+    ),
+    field('frame.len', 'number', 'Frame length on the wire', (p) => one(p instanceof Packet ? p.frameLength : undefined)),
+    field('frame.cap_len', 'number', 'Frame length as captured', (p) => one(p instanceof Packet ? p.capturedLength : undefined)),
+    field(
+      'ip.ttl',
+      'number',
+      'IPv4 time to live',
+      ipHeader(false, (p) => p.ipTtl),
+    ),
+    field(
+      'ip.len',
+      'number',
+      'IPv4 total length (header included)',
+      ipHeader(false, (p) => p.ipLength),
+    ),
+    field(
+      'ip.proto',
+      'number',
+      'IPv4 protocol (17: UDP, the only one with records)',
+      ipHeader(false, () => 17),
+    ),
+    field(
+      'ipv6.hlim',
+      'number',
+      'IPv6 hop limit',
+      ipHeader(true, (p) => p.ipTtl),
+    ),
+    field(
+      'ipv6.plen',
+      'number',
+      'IPv6 payload length',
+      ipHeader(true, (p) => p.ipLength),
     ),
   ];
 }

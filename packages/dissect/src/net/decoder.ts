@@ -75,6 +75,9 @@ export class Located {
   udpLength = 0;
   truncated = false;
   fragments: readonly number[] | undefined = undefined;
+  /** IPv4 time to live or IPv6 hop limit, and IPv4 total length or IPv6 payload length, of the frame's IP header. */
+  ipTtl = 0;
+  ipLength = 0;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -116,6 +119,8 @@ export class UdpDecoder {
       udpLength: at.udpLength,
       fragments: at.fragments,
       truncated: at.truncated,
+      ipTtl: at.ipTtl,
+      ipLength: at.ipLength,
     };
   }
 
@@ -169,6 +174,8 @@ export class UdpDecoder {
     const fragmentOffset = (fragmentField & 0x1fff) * 8;
     const out = this.out;
     out.ipVersion = 4;
+    out.ipTtl = data[start + 8]!;
+    out.ipLength = u16(data, start + 2);
     out.addresses = data;
     out.srcAt = start + 12;
     out.dstAt = start + 16;
@@ -204,6 +211,8 @@ export class UdpDecoder {
     const end = cut ? data.length : declaredEnd;
     const out = this.out;
     out.ipVersion = 6;
+    out.ipTtl = data[start + 7]!;
+    out.ipLength = payloadLength;
     out.addresses = data;
     out.srcAt = start + 8;
     out.dstAt = start + 24;

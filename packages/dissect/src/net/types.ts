@@ -8,6 +8,8 @@ export interface FrameInput {
   readonly data: Uint8Array;
   /** Capture time, which drives the reassembly timeout; null when unknown (pcapng Simple Packet Block). */
   readonly timestamp: Timestamp | null;
+  /** Length on the wire, where the capture says (else the bytes' length). */
+  readonly originalLength?: number;
 }
 
 /** One end of a UDP datagram: IP address and port. */
@@ -38,6 +40,10 @@ export interface UdpDatagram {
    * (or the length field is larger than the IP packet). The payload holds what was captured.
    */
   readonly truncated: boolean;
+  /** The frame's IP header: IPv4 time to live or IPv6 hop limit. */
+  readonly ipTtl?: number;
+  /** The frame's IP header: IPv4 total length (header included) or IPv6 payload length. */
+  readonly ipLength?: number;
 }
 
 /** Why a frame yielded no UDP datagram. */

@@ -236,13 +236,14 @@ describe('IPv6 extension headers', () => {
     data = withExtension(data, 43, [0, 0, 0, 0, 0, 0, 0]); // routing, type 0, no segments left
     data = withExtension(data, 0, [0, 1, 4, 0, 0, 0, 0]); // hop-by-hop
     const result = udp(decode(data));
-    expect(result).toEqual({ ...reference, payloadOffset: reference.payloadOffset + 8 + 16 + 8 + 8 });
+    // The extension headers count in the IPv6 payload length.
+    expect(result).toEqual({ ...reference, payloadOffset: reference.payloadOffset + 8 + 16 + 8 + 8, ipLength: reference.ipLength! + 40 });
   });
 
   it('processes an atomic fragment (offset 0, no more fragments) in place', () => {
     const reference = udp(decode(frame.data));
     const result = udp(decode(withExtension(frame.data, 44, [0, 0, 0, 0x12, 0x34, 0x56, 0x78])));
-    expect(result).toEqual({ ...reference, payloadOffset: reference.payloadOffset + 8 });
+    expect(result).toEqual({ ...reference, payloadOffset: reference.payloadOffset + 8, ipLength: reference.ipLength! + 8 });
   });
 
   it('skips other upper layers and cut extension headers', () => {
