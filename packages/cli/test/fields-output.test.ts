@@ -23,6 +23,7 @@ const SHARED = [
   'udp.length',
   'frame.len',
   'frame.cap_len',
+  'frame.time_delta',
   'ip.ttl',
   'ip.len',
   'ip.proto',

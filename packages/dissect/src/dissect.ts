@@ -20,6 +20,7 @@
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem } from './capture/types.ts';
 import type { FrameInput } from './net/types.ts';
+import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { HeldFrames } from './held.ts';
 import { RecordMaker } from './records.ts';
@@ -78,11 +79,17 @@ export class Dissector {
     this.#maker.first(frame);
     const out: PacketRecord[] = [];
     this.#settle(out);
-    if (this.#first.isFinal(frame.index)) this.#make(frame, false, out);
-    else this.#held.put(frame);
+    // Records come out of capture order: each frame takes the time of the one before it along.
+    const previous = this.#last;
+    this.#last = frame.timestamp;
+    if (this.#first.isFinal(frame.index)) this.#make({ ...frame, previousTimestamp: previous }, false, out);
+    else this.#held.put(frame, previous);
     this.#let(out);
     return out;
   }
+
+  /** Settled order: the time of the last frame pushed. */
+  #last: Timestamp | null = null;
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): PacketRecord[] {

@@ -5,7 +5,7 @@
  * search: they are in order); a block is let go once every frame in it has left, and the
  * arrays drop what lies before the oldest frame still held. No object per frame held.
  */
-import type { TimeResolution } from './capture/timestamp.ts';
+import type { TimeResolution, Timestamp } from './capture/timestamp.ts';
 import type { FrameInput } from './net/types.ts';
 
 const BLOCK = 1 << 20;
@@ -26,6 +26,10 @@ export class HeldFrames {
   #linkType = new Int32Array(1024);
   /** Length on the wire (the capture's, else the bytes'). */
   #original = new Float64Array(1024);
+  /** The time of the frame before it in the capture, when given (settled order hands frames on out of order). */
+  #previousSeconds = new Float64Array(1024);
+  #previousTicks = new Float64Array(1024);
+  #previousResolution: (TimeResolution | null | undefined)[] = [];
   #seconds = new Float64Array(1024);
   #ticks = new Float64Array(1024);
   #resolution: (TimeResolution | undefined)[] = [];
@@ -52,7 +56,7 @@ export class HeldFrames {
     return this.#frame[this.#first]!;
   }
 
-  put(frame: FrameInput | { readonly index: number; readonly payload: Uint8Array }): void {
+  put(frame: FrameInput | { readonly index: number; readonly payload: Uint8Array }, previous?: Timestamp | null): void {
     const data = 'payload' in frame ? frame.payload : frame.data;
     if (this.#next === this.#frame.length) this.#grow();
     const s = this.#next++;
@@ -76,6 +80,12 @@ export class HeldFrames {
     const ts = 'payload' in frame ? null : frame.timestamp;
     this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
     this.#original[s] = ('originalLength' in frame ? frame.originalLength : undefined) ?? n;
+    // undefined: none given; null: the frame before had no time.
+    this.#previousResolution[s] = previous === undefined ? undefined : previous === null ? null : previous.resolution;
+    if (previous) {
+      this.#previousSeconds[s] = previous.seconds;
+      this.#previousTicks[s] = previous.ticks;
+    }
     this.#resolution[s] = ts?.resolution;
     if (ts) {
       this.#seconds[s] = ts.seconds;
@@ -109,11 +119,13 @@ export class HeldFrames {
       index: this.#frame[s]!,
       linkType: this.#linkType[s]!,
       originalLength: this.#original[s]!,
+      ...previousOf(this.#previousResolution[s], this.#previousSeconds[s]!, this.#previousTicks[s]!),
       data,
       payload: this.#linkType[s] === -1,
       timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
     };
     this.#resolution[s] = undefined;
+    this.#previousResolution[s] = undefined;
     this.#length[s] = -1;
     this.#bytes -= length;
     this.#count--;
@@ -158,10 +170,23 @@ export class HeldFrames {
     this.#length = move(this.#length, (n) => new Int32Array(n));
     this.#linkType = move(this.#linkType, (n) => new Int32Array(n));
     this.#original = move(this.#original, (n) => new Float64Array(n));
+    this.#previousSeconds = move(this.#previousSeconds, (n) => new Float64Array(n));
+    this.#previousTicks = move(this.#previousTicks, (n) => new Float64Array(n));
+    this.#previousResolution = this.#previousResolution.slice(this.#first, this.#next);
     this.#seconds = move(this.#seconds, (n) => new Float64Array(n));
     this.#ticks = move(this.#ticks, (n) => new Float64Array(n));
     this.#resolution = this.#resolution.slice(this.#first, this.#next);
     this.#first = 0;
     this.#next = used;
   }
+}
+
+/** A held frame's `previousTimestamp`, where one was given. */
+function previousOf(
+  resolution: TimeResolution | null | undefined,
+  seconds: number,
+  ticks: number,
+): { readonly previousTimestamp?: Timestamp | null } {
+  if (resolution === undefined) return {};
+  return { previousTimestamp: resolution === null ? null : { seconds, ticks, resolution } };
 }

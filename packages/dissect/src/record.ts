@@ -134,6 +134,8 @@ export class Packet implements PacketRecord {
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
   ambiguous: string | undefined = undefined;
+  /** Seconds since the capture's frame before it (`frame.time_delta`), exactly; undefined without times. */
+  timeDelta: string | undefined = undefined;
   /** The UDP header's length field (`udp.length`: the payload's length and 8 even where the capture cut the payload). */
   udpLength: number | undefined = undefined;
   /** The frame's length on the wire and as captured (`frame.len`, `frame.cap_len`); undefined for a bare payload. */

@@ -120,13 +120,19 @@ export class RecordMaker {
     stats.frames++;
     // The zero of relative times, for the display filter and the summary lines.
     if (!this.#started) this.first(frame);
+    // The frame before it in the capture: as it came, or as its holder says (frames handed on out of order).
+    const previous = frame.previousTimestamp !== undefined ? frame.previousTimestamp : this.#previous;
+    if (frame.previousTimestamp === undefined) this.#previous = frame.timestamp;
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
       return undefined;
     }
-    return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame);
+    return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
+
+  /** The time of the last frame made in capture order (`frame.time_delta` of the next); null before the first. */
+  #previous: Timestamp | null = null;
 
   /** The record of a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   payload(index: number, payload: Uint8Array, facts: FrameFacts): Packet | undefined {
@@ -167,6 +173,7 @@ export class RecordMaker {
     frameBytes: Uint8Array | undefined,
     facts: FrameFacts,
     input?: FrameInput,
+    previous?: Timestamp | null,
   ): Packet | undefined {
     const stats = this.#stats;
     stats.udp++;
@@ -212,6 +219,8 @@ export class RecordMaker {
       p.capturedLength = input.data.length;
       p.ipTtl = udp.ipTtl;
       p.ipLength = udp.ipLength;
+      // The first frame's is 0, as tshark has it.
+      if (timestamp) p.timeDelta = timestampDifference(timestamp, previous ?? timestamp);
     }
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;

@@ -80,7 +80,7 @@ in -e order, as tshark -T fields prints them; -e takes every name -Y takes, and 
 header=y, separator=/t|/s|C, occurrence=f|l|a, aggregator=,|/s|C, quote=d|s|n as tshark.
 With -V, -x or -F text, -e picks the fields of the tree instead.
 Display filter (-Y): Wireshark syntax over the field names of 'gamequery fields' and
-frame.number, frame.time_relative, frame.time_epoch, frame.len, frame.cap_len, ip.src,
+frame.number, frame.time_relative, frame.time_epoch, frame.time_delta, frame.len, frame.cap_len, ip.src,
 ip.dst, ip.addr, ip.ttl, ip.len, ip.proto, ipv6.*, ipv6.hlim, ipv6.plen, udp.srcport,
 udp.dstport, udp.port, udp.length, the protocols samp, vcmp, mcquery (minecraft), and
 per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched

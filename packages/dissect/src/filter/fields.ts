@@ -178,6 +178,13 @@ function captureFields(): FilterField[] {
       'UDP length: the query message and the 8-byte header (as the header says, where the capture cut the frame)',
       (p) => (hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE),
     ),
+    field(
+      'frame.time_delta',
+      'number',
+      "Seconds since the capture's frame before it",
+      (p) => one(p instanceof Packet && p.timeDelta !== undefined ? Number(p.timeDelta) : undefined),
+      (p) => (p instanceof Packet && p.timeDelta !== undefined ? [nanoseconds(p.timeDelta)] : []),
+    ),
     field('frame.len', 'number', 'Frame length on the wire', (p) => one(p instanceof Packet ? p.frameLength : undefined)),
     field('frame.cap_len', 'number', 'Frame length as captured', (p) => one(p instanceof Packet ? p.capturedLength : undefined)),
     field(
