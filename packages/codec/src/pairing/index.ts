@@ -44,7 +44,7 @@ export {
   type WhyCode,
 } from './capture/facts.ts';
 export { layoutAt, layoutNumber } from './capture/layouts.ts';
-export { numberReader } from './capture/token.ts';
+export { keyedReader, numberReader } from './capture/token.ts';
 export {
   isUnmatched,
   unansweredReason,

@@ -22,7 +22,18 @@ import { newStats, type DissectOptions, type DissectStats } from '../options.ts'
 import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition } from '../records.ts';
 import { noteStart } from '../start.ts';
-import { HOSTNAME, PLAYERS, newServerState, reportOf, statedByKey, statesByKey, type ServerState, type StatsReport } from './servers.ts';
+import {
+  HOSTNAME,
+  PLAYERS,
+  namedBy,
+  newServerState,
+  playersByKey,
+  reportOf,
+  statedByKey,
+  statesByKey,
+  type ServerState,
+  type StatsReport,
+} from './servers.ts';
 
 /** How a layout states a server's player count (read off the bytes) and its name (the value's property). */
 interface Stated {
@@ -85,9 +96,8 @@ export class FirstPassStats {
     for (const s of all) {
       s.unanswered = s.decoded - s.answered;
       if (s.named) {
-        const v = s.named.decode(s.name.subarray(0, s.nameLength), this.#codec).value as Record<string, unknown>;
-        const hostname = v[this.#statedBy(s.named)!.hostname!];
-        if (typeof hostname === 'string') s.hostname = hostname;
+        const hostname = namedBy(s.named, s.name.subarray(0, s.nameLength), this.#codec, this.#statedBy(s.named)?.hostname);
+        if (hostname !== undefined) s.hostname = hostname;
       }
     }
     return reportOf(all, this.#packets);
@@ -166,14 +176,19 @@ export class FirstPassStats {
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */
   #state(s: Filed, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
     if (statesByKey(layout.id)) {
-      // As key/value pairs (a Minecraft full stat): read now, what decodes of it.
-      const a = layout.annotate(payload, this.#codec);
-      const byKey = statedByKey(layout.id, a.value ?? a.partial);
-      if (byKey.players !== undefined && (s.players === null || byKey.players > s.players)) s.players = byKey.players;
-      if (byKey.hostname !== undefined) {
-        s.hostname = byKey.hostname;
-        s.named = undefined;
+      // As key/value pairs (a Minecraft full stat): the count read off the bytes, the name kept as for any other.
+      if (malformed) {
+        const byKey = statedByKey(layout.id, layout.annotate(payload, this.#codec).partial);
+        if (byKey.players !== undefined && (s.players === null || byKey.players > s.players)) s.players = byKey.players;
+        if (byKey.hostname !== undefined) {
+          s.hostname = byKey.hostname;
+          s.named = undefined;
+        }
+        return;
       }
+      const players = playersByKey(layout, payload);
+      if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
+      this.#keep(s, layout, payload);
       return;
     }
     const stated = this.#statedBy(layout);
@@ -191,7 +206,11 @@ export class FirstPassStats {
       }
       return;
     }
-    // Whole: its bytes are kept, to be read at the end if no later reply names the server.
+    this.#keep(s, layout, payload);
+  }
+
+  /** A whole reply that names the server: its bytes kept, to be read at the end if no later reply names it. */
+  #keep(s: Filed, layout: QueryLayout, payload: Uint8Array): void {
     if (s.name.length < payload.length) s.name = new Uint8Array(Math.max(payload.length, 2 * s.name.length));
     s.name.set(payload);
     s.nameLength = payload.length;

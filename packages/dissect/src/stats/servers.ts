@@ -8,7 +8,8 @@
  * host names are read from the fields named below (the same values `-Y` tests), from the
  * replies that carry them.
  */
-import { layouts, type Protocol } from '@gamequery/codec';
+import { layouts, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { keyedReader } from '@gamequery/codec/pairing';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord } from '../record.ts';
@@ -21,7 +22,7 @@ export const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.ba
 /**
  * Replies that state the player count and host name as key/value pairs, not fields of their
  * own: the Minecraft full stat (GameSpy4: `hostname`, `numplayers` among its keys). By
- * layout: the list in the decoded value and the keys.
+ * layout: the list in the declaration and its keys.
  */
 const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>> = {
   'mcquery.full.response': { list: 'kv', players: 'numplayers', hostname: 'hostname' },
@@ -30,7 +31,7 @@ const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players:
 /** Whether a layout states them by key (see {@link statedByKey}). */
 export const statesByKey = (layout: string): boolean => layout in BY_KEY;
 
-/** The player count and host name a key/value reply's decoded value states, where it states them. */
+/** The player count and host name a key/value reply's decoded value (or what decodes of it) states. */
 export function statedByKey(layout: string, value: unknown): { players?: number; hostname?: string } {
   const by = BY_KEY[layout];
   const out: { players?: number; hostname?: string } = {};
@@ -42,6 +43,39 @@ export function statedByKey(layout: string, value: unknown): { players?: number;
     else if (e.key === by.players && /^\d+$/.test(e.value)) out.players = Number(e.value);
   }
   return out;
+}
+
+const keyed = new Map<QueryLayout, { read: ReturnType<typeof keyedReader>; players: Uint8Array }>();
+
+/**
+ * The player count a whole key/value reply states, read off its bytes (a full stat is large:
+ * decoding each one was a third of `gamequery stats` on a real mix); undefined where it states none.
+ */
+export function playersByKey(layout: QueryLayout, bytes: Uint8Array): number | undefined {
+  const by = BY_KEY[layout.id];
+  if (!by) return undefined;
+  let k = keyed.get(layout);
+  if (!k) keyed.set(layout, (k = { read: keyedReader(layout, by.list), players: Uint8Array.from(by.players, (c) => c.charCodeAt(0)) }));
+  const v = k.read?.(bytes, k.players);
+  if (!v || v.length === 0 || v.length > 9) return undefined;
+  let n = 0;
+  for (const b of v) {
+    if (b < 0x30 || b > 0x39) return undefined;
+    n = n * 10 + b - 0x30;
+  }
+  return n;
+}
+
+/** The host name a whole reply kept as bytes states, decoded once, at the end. */
+export function namedBy(layout: QueryLayout, bytes: Uint8Array, codec: CodecOptions, field: string | undefined): string | undefined {
+  let v: Record<string, unknown>;
+  try {
+    v = layout.decode(bytes, codec).value as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const hostname = statesByKey(layout.id) ? statedByKey(layout.id, v).hostname : field === undefined ? undefined : v[field];
+  return typeof hostname === 'string' ? hostname : undefined;
 }
 
 /** Requests per server remembered as timed (see ServerState.timed). */
@@ -177,22 +211,42 @@ export class ServerStats {
       for (const v of f.values(p, CONTEXT)) if (typeof v === 'number' && (s.players === null || v > s.players)) s.players = v;
     }
     for (const f of this.#hostname) {
-      for (const v of f.values(p, CONTEXT)) if (typeof v === 'string') s.hostname = v;
+      for (const v of f.values(p, CONTEXT))
+        if (typeof v === 'string') {
+          s.hostname = v;
+          this.#named.delete(s);
+        }
     }
     if (statesByKey(p.layout)) this.#byKey(s, p);
   }
 
-  /** A reply that states them as key/value pairs (a Minecraft full stat), from its decoded value or what decodes before its cut. */
+  /**
+   * A reply that states them as key/value pairs (a Minecraft full stat): its player count read
+   * off its bytes, its bytes kept for the host name (decoded once, in the report, unless a later
+   * reply names the server); what decodes of one cut short, now.
+   */
   #byKey(s: ServerState, p: PacketRecord): void {
     const source = p instanceof Packet ? p.treeSource : undefined;
     const layout = source?.layout ?? layouts.find((l) => l.id === p.layout);
     if (!layout) return;
     const codec = source?.codec ?? {};
+    if (source && !p.malformed) {
+      const players = playersByKey(layout, p.payload);
+      if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
+      this.#named.set(s, { layout, bytes: p.payload.slice(), codec });
+      return;
+    }
     const a = layout.annotate(p.payload, codec);
     const stated = statedByKey(p.layout, a.value ?? a.partial);
     if (stated.players !== undefined && (s.players === null || stated.players > s.players)) s.players = stated.players;
-    if (stated.hostname !== undefined) s.hostname = stated.hostname;
+    if (stated.hostname !== undefined) {
+      s.hostname = stated.hostname;
+      this.#named.delete(s);
+    }
   }
+
+  /** Each server's last whole key/value reply, whose host name the report reads. */
+  readonly #named = new Map<ServerState, { layout: QueryLayout; bytes: Uint8Array; codec: CodecOptions }>();
 
   #server(e: Endpoint, protocol: Protocol): ServerState {
     const key = `${protocol} ${e.ip} ${e.port}`;
@@ -202,6 +256,7 @@ export class ServerStats {
   }
 
   report(): StatsReport {
+    for (const [s, n] of this.#named) s.hostname = namedBy(n.layout, n.bytes, n.codec, undefined) ?? s.hostname;
     return reportOf(this.#servers.values(), this.#packets);
   }
 }

@@ -74,3 +74,43 @@ export function numberReader(
   }
   return decoded;
 }
+
+/**
+ * Reads one value of a list of NUL-terminated key/value strings (a Minecraft full stat's
+ * `hostname`, `numplayers`) without decoding the message: the list's offset comes from the
+ * fixed-size fields before it in the declaration, then the pairs are walked to the key. The
+ * value's bytes (without its NUL), or undefined where the key is not there or the list is cut.
+ * Undefined where the declaration has no such list after fixed-size fields only.
+ */
+export function keyedReader(
+  layout: QueryLayout,
+  list: string,
+): ((bytes: Uint8Array, key: Uint8Array) => Uint8Array | undefined) | undefined {
+  const fields = layout.fields as readonly Field[];
+  const i = fields.findIndex((f) => f.kind === 'list' && f.name === list);
+  if (i < 0) return undefined;
+  const entry = (fields[i] as Extract<Field, { kind: 'list' }>).entry.fields;
+  const cstring = (f: Field | undefined): boolean => f?.kind === 'string' && 'terminator' in f.size;
+  if (entry.length !== 2 || !cstring(entry[0]) || !cstring(entry[1])) return undefined;
+  let at = 0;
+  for (const f of fields.slice(0, i)) {
+    const size = fixedSize(f);
+    if (size === undefined) return undefined;
+    at += size;
+  }
+  return (bytes, key) => {
+    for (let p = at; ;) {
+      const keyEnd = bytes.indexOf(0, p);
+      // The empty key ends the list.
+      if (keyEnd <= p) return undefined;
+      const valueEnd = bytes.indexOf(0, keyEnd + 1);
+      if (valueEnd < 0) return undefined;
+      if (keyEnd - p === key.length) {
+        let same = true;
+        for (let k = 0; k < key.length && same; k++) same = bytes[p + k] === key[k];
+        if (same) return bytes.subarray(keyEnd + 1, valueEnd);
+      }
+      p = valueEnd + 1;
+    }
+  };
+}

@@ -1,9 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { basicRequest, fullRequest, handshakeRequest, handshakeResponse, infoRequest, type QueryLayout } from '@gamequery/codec';
+import { readdirSync, readFileSync } from 'node:fs';
+import {
+  basicRequest,
+  fullRequest,
+  fullResponse,
+  handshakeRequest,
+  handshakeResponse,
+  infoRequest,
+  type QueryLayout,
+} from '@gamequery/codec';
 import { cstring, decimalCstring, i32be, magic, u32be } from '../../../src/grammar/fields.ts';
 import { defineLayout } from '../../../src/grammar/layout.ts';
-import { tokenReader } from '../../../src/pairing/capture/token.ts';
+import { keyedReader, tokenReader } from '../../../src/pairing/capture/token.ts';
+
+const vectorDir = new URL('../../../../../test-vectors/mcquery/', import.meta.url).pathname;
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
 
@@ -176,5 +187,39 @@ describe('tokenReader', () => {
     );
     const bytes = (s: string) => new Uint8Array([0xab, ...[...s].map((c) => c.charCodeAt(0)), 0]);
     for (const s of ['4294967295', '4294967296', '-1', '-0', '0']) expect(text(bytes(s)), s).toBe(decoded(unsignedText, bytes(s)));
+  });
+});
+
+describe('keyedReader', () => {
+  const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+  const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
+  const vectors = readdirSync(vectorDir)
+    .filter((f) => f.startsWith('full-response.'))
+    .map((f) => JSON.parse(readFileSync(`${vectorDir}${f}`, 'utf8')) as { hex: string });
+
+  it("reads a full stat's values as its decoder does, on every full-response vector (cut ones too)", () => {
+    const read = keyedReader(fullResponse, 'kv')!;
+    expect(read).toBeDefined();
+    expect(vectors.length).toBeGreaterThanOrEqual(5);
+    let compared = 0;
+    for (const v of vectors) {
+      const bytes = Uint8Array.from(Buffer.from(v.hex, 'hex'));
+      let kv: { key: string; value: string }[] | undefined;
+      try {
+        kv = (fullResponse.decode(bytes).value as { kv: { key: string; value: string }[] }).kv;
+      } catch {
+        kv = undefined;
+      }
+      for (const key of ['hostname', 'numplayers', 'map', 'no-such-key']) {
+        const got = text(read(bytes, ascii(key)));
+        // Where the message decodes, the same value; where it does not, at most what is there.
+        if (kv) expect(got, key).toBe(kv.find((e) => e.key === key)?.value);
+        if (got !== undefined) compared++;
+      }
+    }
+    // Values found: hostname, numplayers and map of the vectors that hold them.
+    expect(compared).toBeGreaterThanOrEqual(6);
+    expect(keyedReader(fullResponse, 'players')).toBeUndefined();
+    expect(keyedReader(basicRequest, 'kv')).toBeUndefined();
   });
 });
