@@ -3,7 +3,7 @@
  * The JSON shape is public API, described by `schema/packet.schema.json`.
  */
 import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Protocol, type QueryLayout } from '@gamequery/codec';
-import { formatTimestamp, type Timestamp } from './capture/timestamp.ts';
+import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import type { Endpoint } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
@@ -134,8 +134,14 @@ export class Packet implements PacketRecord {
   duplicateOf: number | undefined = undefined;
   incomplete: string | undefined = undefined;
   ambiguous: string | undefined = undefined;
+  /** The time of the capture's frame before it (its own for the first frame); undefined without times. */
+  previousTimestamp: Timestamp | null | undefined = undefined;
+
   /** Seconds since the capture's frame before it (`frame.time_delta`), exactly; undefined without times. */
-  timeDelta: string | undefined = undefined;
+  get timeDelta(): string | undefined {
+    const t = this.timestamp;
+    return t && this.previousTimestamp ? timestampDifference(t, this.previousTimestamp) : undefined;
+  }
   /** The UDP header's length field (`udp.length`: the payload's length and 8 even where the capture cut the payload). */
   udpLength: number | undefined = undefined;
   /** The frame's length on the wire and as captured (`frame.len`, `frame.cap_len`); undefined for a bare payload. */

@@ -220,7 +220,7 @@ export class RecordMaker {
       p.ipTtl = udp.ipTtl;
       p.ipLength = udp.ipLength;
       // The first frame's is 0, as tshark has it.
-      if (timestamp) p.timeDelta = timestampDifference(timestamp, previous ?? timestamp);
+      if (timestamp) p.previousTimestamp = previous ?? timestamp;
     }
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;
