@@ -17,6 +17,7 @@
  * (the timeout), and by `maxHeldBytes`: past that the oldest frame is let out with what is
  * known, and its record says so (`incomplete`).
  */
+import { peek } from './capture/peek.ts';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem } from './capture/types.ts';
 import type { FrameInput } from './net/types.ts';
@@ -82,7 +83,7 @@ export class Dissector {
     // Records come out of capture order: each frame takes the time of the one before it along.
     const previous = this.#last;
     this.#last = frame.timestamp;
-    if (this.#first.isFinal(frame.index)) this.#make({ ...frame, previousTimestamp: previous }, false, out);
+    if (this.#first.isFinal(frame.index)) this.#make(frame, false, out, previous);
     else this.#held.put(frame, previous);
     this.#let(out);
     return out;
@@ -121,7 +122,10 @@ export class Dissector {
     if (this.#settled) {
       out = [];
       this.#settle(out);
-      while (this.#held.size) this.#make(this.#held.shift(), true, out);
+      while (this.#held.size) {
+        const frame = this.#held.shift();
+        this.#make(frame, true, out, frame.previousTimestamp);
+      }
       this.#let(out);
     } else {
       out = this.#drain(true);
@@ -137,15 +141,15 @@ export class Dissector {
     if (settled.length > 1) settled.sort((a, b) => a - b);
     for (const f of settled) {
       const frame = this.#held.take(f);
-      if (frame) this.#make(frame, frame.payload, out);
+      if (frame) this.#make(frame, frame.payload, out, frame.previousTimestamp);
     }
     settled.length = 0;
   }
 
   /** The record of a frame (its facts read, not yet let go). */
-  #make(frame: FrameInput & { readonly payload?: boolean }, payload: boolean, out: PacketRecord[]): void {
+  #make(frame: FrameInput, payload: boolean, out: PacketRecord[], previous: Timestamp | null | undefined): void {
     const f: FrameFacts = this.#first.read(frame.index);
-    const p = payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
+    const p = payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f, previous);
     if (p) out.push(p);
   }
 
@@ -158,7 +162,7 @@ export class Dissector {
     const held = this.#held;
     while (held.size && (held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes)) {
       const frame = held.shift();
-      this.#make(frame, frame.payload, out);
+      this.#make(frame, frame.payload, out, frame.previousTimestamp);
     }
     while (first.size && first.isFinal(first.first) && !(held.size && held.oldest === first.first)) first.shift();
   }
@@ -251,29 +255,10 @@ class GzipError extends Error {
  * A damaged or cut gzip stream throws {@link GzipError} after what came before the damage.
  */
 async function* gunzipped(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-  // The first two bytes, which may come in two chunks.
-  const head: Uint8Array[] = [];
-  let seen = 0;
-  let ended = false;
-  async function* rest(): AsyncGenerator<Uint8Array> {
-    yield* head;
-    if (ended) return;
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
-  }
+  const { head, chunks, close } = await peek(source, 2);
   try {
-    while (seen < 2) {
-      const r = await it.next();
-      if (r.done) {
-        ended = true;
-        break;
-      }
-      head.push(r.value);
-      seen += r.value.length;
-    }
-    const first = Uint8Array.from(head.flatMap((h) => [...h.subarray(0, 2)]).slice(0, 2));
-    if (first[0] !== 0x1f || first[1] !== 0x8b) {
-      yield* rest();
+    if (head[0] !== 0x1f || head[1] !== 0x8b) {
+      yield* chunks;
       return;
     }
     const gz = new DecompressionStream('gzip');
@@ -282,7 +267,7 @@ async function* gunzipped(source: AsyncIterable<Uint8Array> | Iterable<Uint8Arra
     // Fed as the reader takes (its writes wait for room); its failure ends the readable, which says why.
     const pump = (async () => {
       try {
-        for await (const chunk of rest()) {
+        for await (const chunk of chunks) {
           read += chunk.length;
           await writer.write(chunk);
         }
@@ -310,7 +295,7 @@ async function* gunzipped(source: AsyncIterable<Uint8Array> | Iterable<Uint8Arra
     }
   } finally {
     // Stopped early (-c N) or done: the source is told, which ends a live capture.
-    await it.return?.();
+    await close();
   }
 }
 

@@ -10,8 +10,12 @@ import type { FrameInput } from './net/types.ts';
 
 const BLOCK = 1 << 20;
 
-/** A held frame as it leaves: a captured frame (its bytes copied out), or a bare payload. */
-export type HeldFrame = FrameInput & { readonly payload: boolean };
+/**
+ * A held frame as it leaves: a captured frame (its bytes copied out), or a bare payload; with
+ * the time of the capture's frame before it where it was given one (settled order hands frames
+ * on out of capture order).
+ */
+export type HeldFrame = FrameInput & { readonly payload: boolean; readonly previousTimestamp?: Timestamp | null };
 
 export class HeldFrames {
   /** Slots from `#first` to `#next` - 1 (positions in the arrays, which move down as the front goes). */

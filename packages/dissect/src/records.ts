@@ -115,14 +115,20 @@ export class RecordMaker {
   #started = false;
 
   /** The record of a captured frame, or undefined for a frame without query traffic (counted in the stats). */
-  frame(frame: FrameInput, facts: FrameFacts): Packet | undefined {
+  /**
+   * The record of a captured frame (undefined for one that is no query datagram). `previous`: the
+   * time of the capture's frame before it, for a frame handed on out of capture order; without
+   * it, frames come in order and the last one's time is kept here.
+   */
+  frame(frame: FrameInput, facts: FrameFacts, previous?: Timestamp | null): Packet | undefined {
     const stats = this.#stats;
     stats.frames++;
     // The zero of relative times, for the display filter and the summary lines.
     if (!this.#started) this.first(frame);
-    // The frame before it in the capture: as it came, or as its holder says (frames handed on out of order).
-    const previous = frame.previousTimestamp !== undefined ? frame.previousTimestamp : this.#previous;
-    if (frame.previousTimestamp === undefined) this.#previous = frame.timestamp;
+    if (previous === undefined) {
+      previous = this.#previous;
+      this.#previous = frame.timestamp;
+    }
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;

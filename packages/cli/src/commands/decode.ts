@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsetChoices, escapeControls, minecraftReplyShape, type Charset, type PacketHint } from '@gamequery/codec';
-import { LINKTYPE, UdpDecoder, dissectHexDump, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { Dissector, LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
 interface Opts {
@@ -151,7 +151,8 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
           );
         } else {
           // A protocol's magic with a type byte no message has: the header it could read, as dissect shows it.
-          const claimed = dissectHexDump(Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), codec).packets[0];
+          const dissector = new Dissector(codec);
+          const claimed = [...dissector.pushPayload(1, bytes), ...dissector.finish()][0];
           if (claimed?.malformed) {
             const { protocol, direction, message, layout, summary, fields, malformed } = claimed;
             const shown = fields.map((n) => nodeJson(n, !!opts.showSecrets));

@@ -12,7 +12,6 @@ import {
   FirstPassStats,
   NotAHexDumpError,
   FieldsLine,
-  UnknownFieldError,
   captureStats,
   dissectCaptureBatches,
   dissectHexDumpStream,
@@ -271,14 +270,9 @@ class Output {
     if (this.format === 'json') this.#text('{\n"packets": [\n');
   }
 
-  /** -T fields: packets as lines of the named fields (a usage error names the nearest to an unknown one); -E header=y writes the names first. */
+  /** -T fields: packets as lines of the named fields (checked when -e was parsed); -E header=y writes the names first. */
   fieldsLine(names: readonly string[], options: FieldsOptions & { header?: boolean }): void {
-    try {
-      this.#fields = new FieldsLine(names, options);
-    } catch (e) {
-      if (e instanceof UnknownFieldError) throw new Error(`-e: ${e.message}; gamequery fields lists them all`);
-      throw e;
-    }
+    this.#fields = new FieldsLine(names, options);
     if (options.header && !this.quiet) this.#text(`${this.#fields.header()}\n`);
   }
 

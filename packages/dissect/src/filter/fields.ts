@@ -99,7 +99,7 @@ function field(name: string, type: FilterType, doc: string, values: FilterField[
 }
 
 /** Seconds as tshark prints a time: nine places, however fine the capture's clock. */
-export function nanoseconds(seconds: string): string {
+function nanoseconds(seconds: string): string {
   const dot = seconds.indexOf('.');
   if (dot < 0) return `${seconds}.000000000`;
   const places = seconds.length - dot - 1;

@@ -179,16 +179,8 @@ export class HexDumpParser {
       return;
     }
 
-    if (TCPDUMP_HEADER.test(trimmed)) {
-      // The line tcpdump writes above each packet's dump: expected, so not a skipped line to warn of.
-      this.#prose(n);
-      const skipped = this.#a.skipped!;
-      if (skipped.from === n) this.#a.skipped = undefined;
-      else skipped.to = n - 1;
-      return;
-    }
-
-    this.#prose(n);
+    // The line tcpdump writes above each packet's dump: prose, but expected, so not a skipped line to warn of.
+    this.#prose(n, !TCPDUMP_HEADER.test(trimmed));
   }
 
   finish(): HexDumpResult {
@@ -221,8 +213,10 @@ export class HexDumpParser {
     if (format === 'bare' || format === 'prefixed' || format === 'escaped') this.#a.closeDraft();
   }
 
-  #prose(n: number): void {
-    if (this.#a.skipped === undefined) this.#a.skipped = { from: n, to: n };
+  /** A line that is no dump: it ends a bare dump, and is noted as skipped unless `noted` is false. */
+  #prose(n: number, noted = true): void {
+    if (!noted) this.#a.flushSkipped();
+    else if (this.#a.skipped === undefined) this.#a.skipped = { from: n, to: n };
     else this.#a.skipped.to = n;
     this.#a.separated = true;
     const format = this.#a.draft?.format;

@@ -10,11 +10,6 @@ export interface FrameInput {
   readonly timestamp: Timestamp | null;
   /** Length on the wire, where the capture says (else the bytes' length). */
   readonly originalLength?: number;
-  /**
-   * The time of the frame before it in the capture (`frame.time_delta`), for a frame handed on
-   * out of capture order; undefined where frames come in order (their maker keeps the last).
-   */
-  readonly previousTimestamp?: Timestamp | null;
 }
 
 /** One end of a UDP datagram: IP address and port. */

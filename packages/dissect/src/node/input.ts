@@ -8,6 +8,7 @@
  * device or a gzip file can be read only once, and comes back as a stream of chunks (the first
  * ones, read to sniff, are handed on first).
  */
+import { peek, type Peeked } from '../capture/peek.ts';
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -77,45 +78,11 @@ const refusal = (name: string, s: Sniffed, inside = ''): InputError =>
  * The first chunks of a stream, enough to sniff (`want` bytes, or fewer if the capture magic
  * settles it, or the stream ends), and the whole stream again, those chunks first.
  */
-async function peek(
-  source: AsyncIterable<Uint8Array>,
-  want: number,
-): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array>; close: () => Promise<unknown> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < want) {
-    const r = await iterator.next();
-    if (r.done) {
-      ended = true;
-      break;
-    }
-    seen.push(r.value);
-    length += r.value.length;
-    const format = length >= 4 ? sniffInput(concat(seen, 4)).format : undefined;
-    if (format !== undefined && format !== 'text') break;
-  }
-  const head = concat(seen, Math.min(length, want));
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    if (ended) return;
-    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
-  }
-  return { head, chunks: replay(), close: async () => iterator.return?.() };
-}
-
-function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of pieces) {
-    if (at >= length) break;
-    const take = Math.min(p.length, length - at);
-    out.set(p.subarray(0, take), at);
-    at += take;
-  }
-  return out;
-}
+const sniffed = (source: AsyncIterable<Uint8Array>, want: number): Promise<Peeked> =>
+  peek(source, want, (first) => {
+    const format = first.length >= 4 ? sniffInput(first.subarray(0, 4)).format : undefined;
+    return format !== undefined && format !== 'text';
+  });
 
 /** The stream unpacked; a damaged gzip becomes an {@link InputError} after what came before it. */
 async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -167,7 +134,7 @@ export async function openInput(path: string): Promise<OpenedInput> {
   }
   let outer: Awaited<ReturnType<typeof peek>>;
   try {
-    outer = await peek(source, HEAD);
+    outer = await sniffed(source, HEAD);
   } catch (e) {
     throw new InputError('unreadable', name, `${name}: cannot read it (${(e as { code?: string }).code ?? String(e)})`);
   }
@@ -182,7 +149,7 @@ export async function openInput(path: string): Promise<OpenedInput> {
     return s.format === 'text'
       ? { kind: 'text', gzip: false, live, chunks: outer.chunks }
       : { kind: 'capture', format: s.format, gzip: false, live, chunks: outer.chunks };
-  const inner = await peek(gunzip(name, outer.chunks), HEAD);
+  const inner = await sniffed(gunzip(name, outer.chunks), HEAD);
   const t = sniffInput(inner.head);
   if (t.format === undefined || t.format === 'gzip') {
     await inner.close();

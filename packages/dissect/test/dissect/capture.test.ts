@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packetJson } from '@gamequery/dissect';
-import { captureFiles, captures, decimalDifference, dissectFile, requests, tsharkRows } from './helpers.ts';
-
-/** Captures of whole query rounds: every request answered. */
-const complete = [
-  'lo-us.pcap',
-  'lo-ns.pcap',
-  'lo.pcapng',
-  'lo-any.pcapng',
-  'any-sll.pcap',
-  'any-sll2.pcap',
-  'lo-us.editcap.pcapng',
-  'two-sections.pcapng',
-  'veth-frag.pcap',
-  'veth-frag.rawip.pcap',
-  'lo-v4.rawip4.pcap',
-  'lo-v6.rawip6.pcap',
-];
+import { captureFiles, captures, complete, decimalDifference, dissectFile, requests, tsharkRows } from './helpers.ts';
 
 describe('dissecting captures', () => {
   it.each(complete)('%s: every query packet, endpoints and lengths as tshark saw them', async (name) => {

@@ -26,6 +26,22 @@ export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = 
   return { packets, errors, stats: dissector.stats };
 }
 
+/** Captures of whole query rounds: every request answered. */
+export const complete = [
+  'lo-us.pcap',
+  'lo-ns.pcap',
+  'lo.pcapng',
+  'lo-any.pcapng',
+  'any-sll.pcap',
+  'any-sll2.pcap',
+  'lo-us.editcap.pcapng',
+  'two-sections.pcapng',
+  'veth-frag.pcap',
+  'veth-frag.rawip.pcap',
+  'lo-v4.rawip4.pcap',
+  'lo-v6.rawip6.pcap',
+];
+
 /** tshark's view of a capture, from the committed `-T fields` output. */
 export function tsharkRows(file: string): Map<number, Record<string, string>> {
   const [head, ...lines] = readFileSync(`${file}.tshark.tsv`, 'utf8').trimEnd().split('\n');

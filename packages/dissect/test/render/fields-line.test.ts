@@ -6,26 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FieldsLine, UnknownFieldError, captureStart, compileFilter, dissectHexDump, type PacketRecord } from '@gamequery/dissect';
-import { captures, decimalDifference, dissectFile, tsharkRows } from '../dissect/helpers.ts';
+import { captures, complete, decimalDifference, dissectFile, tsharkRows } from '../dissect/helpers.ts';
 
 const SHARED = ['frame.number', 'frame.time_epoch', 'ip.src', 'ip.dst', 'ipv6.src', 'ipv6.dst', 'udp.srcport', 'udp.dstport', 'udp.length'];
 
-const CAPTURES = [
-  'lo-us.pcap',
-  'lo-ns.pcap',
-  'lo.pcapng',
-  'lo-any.pcapng',
-  'any-sll.pcap',
-  'any-sll2.pcap',
-  'lo-us.editcap.pcapng',
-  'two-sections.pcapng',
-  'veth-frag.pcap',
-  'lo-v4.rawip4.pcap',
-  'lo-v6.rawip6.pcap',
-];
-
 describe('-T fields', () => {
-  it.each(CAPTURES)("%s: the frame, IP and UDP fields as tshark writes them, and time_relative from tshark's epochs", async (name) => {
+  it.each(complete)("%s: the frame, IP and UDP fields as tshark writes them, and time_relative from tshark's epochs", async (name) => {
     const file = captures + name;
     const { packets, stats } = await dissectFile(file);
     const tshark = tsharkRows(file);

@@ -8,20 +8,11 @@
  */
 import type { CodecOptions, QueryLayout } from '../../grammar/layout.ts';
 import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
+import { intReaders } from '../../grammar/wire.ts';
 
 /** The token reader of `layout`, or undefined if it has no `token` field. */
 export const tokenReader = (layout: QueryLayout, codec: CodecOptions): ((bytes: Uint8Array) => number | undefined) | undefined =>
   numberReader(layout, 'token', codec);
-
-const INT: Partial<Record<string, (b: Uint8Array, at: number) => number>> = {
-  u8: (b, at) => b[at]!,
-  u16le: (b, at) => b[at]! | (b[at + 1]! << 8),
-  u16be: (b, at) => (b[at]! << 8) | b[at + 1]!,
-  u32le: (b, at) => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0,
-  u32be: (b, at) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0,
-  i32le: (b, at) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24),
-  i32be: (b, at) => (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!,
-};
 
 /** The reader of `layout`'s numeric field `name` (see the module comment), or undefined if it has none. */
 export function numberReader(
@@ -48,8 +39,8 @@ export function numberReader(
     at += size;
   }
   const f = fields[i]!;
-  const read = f.kind === 'int' ? INT[f.type] : undefined;
-  if (f.kind === 'int' && read) {
+  if (f.kind === 'int') {
+    const read = intReaders[f.type];
     const size = intSize[f.type];
     return (b) => (b.length < at + size ? undefined : read(b, at));
   }
