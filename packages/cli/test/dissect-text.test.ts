@@ -2,13 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  captureStart,
   dissectHexDump,
+  isFrameRecord,
+  newStats,
   packetJson,
   renderPacketText,
   type DissectOptions,
+  type DissectedRecord,
   type PacketRecord,
   type RenderOptions,
 } from '@gamequery/dissect';
+import type { Timestamp } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { cliArgs, root, runSync as run } from './cli.ts';
 
@@ -21,22 +26,29 @@ const captureFiles = readdirSync(captures)
 const FIELDS = ['samp.info.hostname', 'samp.info.players', 'samp.player.name', 'samp.response_in', 'mcquery.full.kv', 'mcquery.time'];
 const fieldArgs = FIELDS.flatMap((f) => ['-e', f]);
 
-/** What `gamequery dissect -F text` printed before it wrote through a buffer: each packet's lines, a blank line between packets. */
-const text = (packets: readonly PacketRecord[], render: RenderOptions): string =>
-  packets.map((p) => `${renderPacketText(p, render).join('\n')}\n`).join('\n');
+/**
+ * What `gamequery dissect -F text` prints, from the library's renderer: each frame's lines (a
+ * query packet's with the layers under it, as -V), a blank line between frames.
+ */
+const text = (packets: readonly DissectedRecord[], render: RenderOptions, start?: Timestamp | null): string =>
+  packets.map((p) => `${renderPacketText(p, { ...render, layers: true }, start).join('\n')}\n`).join('\n');
 
-/** A capture's packets, and what the command says of a damaged one on stderr. */
-async function dissected(file: string, options: DissectOptions): Promise<{ packets: PacketRecord[]; stderr: string }> {
-  const packets: PacketRecord[] = [];
+/** A capture's frames (every one, as text lists them), its first frame's time, and what the command says of a damaged one on stderr. */
+async function dissected(
+  file: string,
+  options: DissectOptions,
+): Promise<{ packets: DissectedRecord[]; start: Timestamp | null | undefined; stderr: string }> {
+  const packets: DissectedRecord[] = [];
+  const stats = newStats();
   let stderr = '';
-  for await (const batch of dissectCaptureFile(file, options)) {
+  for await (const batch of dissectCaptureFile(file, { ...options, allFrames: true }, stats)) {
     packets.push(...batch.packets);
     if (batch.error) stderr += `gamequery: ${batch.error.message}\n`;
   }
-  return { packets, stderr };
+  return { packets, start: captureStart(stats), stderr };
 }
 
-const records = async (file: string, options: DissectOptions): Promise<PacketRecord[]> => (await dissected(file, options)).packets;
+const records = async (file: string, options: DissectOptions) => await dissected(file, options);
 
 /** `gamequery dissect FILE ARGS…`'s stdout, and that it exited as a capture with no error does. */
 function dissect(file: string, args: readonly string[], stderr = ''): string {
@@ -51,8 +63,9 @@ describe('gamequery dissect -F text', () => {
     '%s: prints the text renderPacketText gives',
     async (name) => {
       const file = `${captures}${name}`;
-      const { packets, stderr } = await dissected(file, {});
-      expect(dissect(file, ['-F', 'text'], stderr)).toBe(text(packets, {}));
+      const { packets, start, stderr } = await dissected(file, {});
+      expect(packets.some(isFrameRecord) || name !== 'dns-lo.pcap').toBe(true);
+      expect(dissect(file, ['-F', 'text'], stderr)).toBe(text(packets, {}, start));
     },
     60_000,
   );
@@ -63,13 +76,15 @@ describe('gamequery dissect -F text', () => {
       const file = `${captures}${name}`;
       const masked = await records(file, {});
       const clear = await records(file, { showSecrets: true });
-      expect(dissect(file, ['-F', 'text', '-x'])).toBe(text(masked, { hex: true }));
-      expect(dissect(file, ['-F', 'text', ...fieldArgs])).toBe(text(masked, { fields: FIELDS }));
+      expect(dissect(file, ['-F', 'text', '-x'])).toBe(text(masked.packets, { hex: true }, masked.start));
+      expect(dissect(file, ['-F', 'text', ...fieldArgs])).toBe(text(masked.packets, { fields: FIELDS }, masked.start));
       expect(dissect(file, ['-F', 'text', '-x', '--show-secrets', ...fieldArgs])).toBe(
-        text(clear, { hex: true, showSecrets: true, fields: FIELDS }),
+        text(clear.packets, { hex: true, showSecrets: true, fields: FIELDS }, clear.start),
       );
+      // JSON lists the query packets only.
+      const games = masked.packets.filter((p): p is PacketRecord => !isFrameRecord(p));
       expect(dissect(file, ['-F', 'ndjson', ...fieldArgs])).toBe(
-        masked.map((p) => `${JSON.stringify(packetJson(p, { fields: FIELDS }))}\n`).join(''),
+        games.map((p) => `${JSON.stringify(packetJson(p, { fields: FIELDS }))}\n`).join(''),
       );
     },
     60_000,
@@ -99,6 +114,7 @@ describe('gamequery dissect -F text', () => {
     const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
     // The terminal writes each newline as CR LF.
-    expect(r.stdout.replaceAll('\r\n', '\n')).toBe(text(await records(file, {}), {}));
+    const { packets, start } = await records(file, {});
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe(text(packets, {}, start));
   }, 60_000);
 });

@@ -34,33 +34,68 @@ const e = (names: readonly string[]): string[] => names.flatMap((n) => ['-e', n]
 const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
 
 describe('dissect -T fields', () => {
-  it.each(['lo-any.pcapng', 'veth-frag.pcap', 'any-sll2.pcap', 'lo-snap60.pcap', 'lo-v6.rawip6.pcap'])(
-    '%s: what tshark -T fields prints for the same frames, from the file and from a pipe',
+  it.each([
+    'lo-any.pcapng',
+    'veth-frag.pcap',
+    'veth-frag.rawip.pcap',
+    'any-sll2.pcap',
+    'lo-snap60.pcap',
+    'lo-v6.rawip6.pcap',
+    'dns-lo.pcap',
+  ])('%s: what tshark -T fields prints for every frame, from the file and from a pipe', (name) => {
+    const file = captures + name;
+    const ours = run('dissect', file, '-T', 'fields', ...e(SHARED));
+    expect(ours.status, ours.stderr).toBe(0);
+    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED)], { encoding: 'utf8' });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    const got = lines(ours.stdout);
+    // Every frame, game or not (ICMPv6, fragments, DNS), in tshark's order.
+    expect(got).toEqual(lines(tshark.stdout));
+    expect(got.length).toBeGreaterThanOrEqual(4);
+    // Read once from a pipe (frames held until their exchange settles, written as they settle): the same values.
+    const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-T', 'fields', ...e(SHARED)]), {
+      cwd: root,
+      input: readFileSync(file),
+      encoding: 'utf8',
+    });
+    expect(lines(piped.stdout).sort()).toEqual([...got].sort());
+    // And a filter on them passes the frames tshark's passes.
+    const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
+    const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
+    const tsharkPassed = new Set(
+      lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
+    );
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
+    // frame.protocols: tshark's words, ours naming the query protocol where tshark without our plugin says data (and data for DNS, which we do not dissect).
+    const chains = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.protocols', '-e', 'samp', '-e', 'mcquery').stdout);
+    const tsharkChains = lines(spawnSync('tshark', ['-r', file, '-T', 'fields', '-e', 'frame.protocols'], { encoding: 'utf8' }).stdout);
+    expect(chains.length).toBe(tsharkChains.length);
+    chains.forEach((l, i) => {
+      const [chain, samp, mcquery] = l.split('\t');
+      const game = samp ? 'samp' : mcquery ? 'mcquery' : undefined;
+      expect(chain, `frame ${i + 1}`).toBe(game ? tsharkChains[i]!.replace(/data$/, game) : tsharkChains[i]!.replace(/dns$/, 'data'));
+    });
+  });
+
+  it.each(['veth-frag.pcap', 'dns-lo.pcap', 'lo-any.pcapng'])(
+    '%s: -Y on the frames without a query message passes what tshark passes',
     (name) => {
       const file = captures + name;
-      const ours = run('dissect', file, '-T', 'fields', ...e(SHARED));
-      expect(ours.status, ours.stderr).toBe(0);
-      const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED)], { encoding: 'utf8' });
-      expect(tshark.status, tshark.stderr).toBe(0);
-      const theirs = new Map(lines(tshark.stdout).map((l) => [l.split('\t')[0], l]));
-      const got = lines(ours.stdout);
-      expect(got.length).toBeGreaterThanOrEqual(8);
-      for (const l of got) expect(l).toBe(theirs.get(l.split('\t')[0]));
-      // Read once from a pipe (frames held until their exchange settles, written as they settle): the same values.
-      const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-T', 'fields', ...e(SHARED)]), {
-        cwd: root,
-        input: readFileSync(file),
-        encoding: 'utf8',
-      });
-      expect(lines(piped.stdout).sort()).toEqual([...got].sort());
-      // And a filter on them passes the frames tshark's passes.
-      const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
-      const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
-      const tsharkPassed = new Set(
-        lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
-      );
-      expect(passed.length).toBeGreaterThan(0);
-      expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
+      const numbers = (filter: string, tshark = false): string[] =>
+        lines(
+          tshark
+            ? spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout
+            : run('dissect', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number').stdout,
+        );
+      for (const filter of ['udp', 'icmpv6', 'ip.proto == 17', 'frame.len > 1000', 'eth || sll', 'ip && !udp']) {
+        expect(numbers(filter), filter).toEqual(numbers(filter, true));
+      }
+      // What is not a query message: tshark's frames less those we list as samp or mcquery; its data
+      // (and DNS, which we do not dissect: data to us) less the same.
+      const game = new Set(numbers('samp || mcquery'));
+      expect(numbers('!(samp || mcquery)')).toEqual(numbers('frame', true).filter((n) => !game.has(n)));
+      expect(numbers('data')).toEqual(numbers('data || dns', true).filter((n) => !game.has(n)));
     },
   );
 
@@ -95,6 +130,7 @@ describe('dissect -T fields', () => {
           'mcquery.full.kv',
           'mcquery.full.player',
           'mcquery.time',
+          'frame.protocols',
         ];
         const tshark = spawnSync(
           'tshark',
@@ -104,7 +140,7 @@ describe('dissect -T fields', () => {
           },
         );
         expect(tshark.status, tshark.stderr).toBe(0);
-        const ours = run('dissect', file, '-T', 'fields', ...e(names));
+        const ours = run('dissect', file, '-Y', 'samp || mcquery', '-T', 'fields', ...e(names));
         expect(lines(tshark.stdout).length).toBeGreaterThanOrEqual(8);
         expect(ours.stdout).toBe(tshark.stdout);
       } finally {

@@ -183,7 +183,7 @@ process.stdout.write(fs.readFileSync(${JSON.stringify(capture)}), () => {
     const r = start(['dissect', '-i', 'lo', '-f', 'udp port 47777', '-P'], { env: { PATH: bin } });
     expect(await exitWithin(r, 15_000)).toBe(1);
     expect(JSON.parse(readFileSync(join(bin, 'args.json'), 'utf8'))).toEqual(['-i', 'lo', '-q', '-w', '-', '-f', 'udp port 47777']);
-    expect(lines(r.stdout)).toHaveLength(20);
+    expect(lines(r.stdout)).toHaveLength(30);
     expect(r.stdout).toContain('SA:MP info response: "gamequery fixture server" 100/200 [Request In 5]');
     expect(lines(r.stderr)).toEqual([
       "Capturing on 'lo'",

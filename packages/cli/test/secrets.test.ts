@@ -163,13 +163,16 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
       ...masked.map((flags) => gamequery(['dissect', file, ...flags])),
       gamequery(['dissect', file, '-F', 'text', '-e', 'samp.rcon.command']),
       gamequery(['dissect', file, '-F', 'json', '--show-secrets']),
+      gamequery(['dissect', file, '-P']),
     ]);
+    const summary = runs.pop()!;
+    expect(leaks(summary, SECRET, NEW, OTHER)).toEqual([]);
+    expect(summary.stdout).toContain('SA:MP rcon request: rcon_password ********');
     for (const r of runs.slice(0, -1)) {
       expect(r.code).toBe(0);
       expect(leaks(r, SECRET, NEW, OTHER)).toEqual([]);
     }
     expect(runs[0]!.stdout).toContain('Command: rcon_password ********');
-    expect(runs[0]!.stdout).toContain('SA:MP rcon request: rcon_password ********');
     expect(runs[masked.length]!.stdout.match(/samp\.rcon\.command: .*/g)).toEqual([
       'samp.rcon.command: rcon_password ********',
       'samp.rcon.command: password ********',

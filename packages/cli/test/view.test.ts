@@ -4,7 +4,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { captureStart, compileFilter, newStats, packetSummary, renderPacketText, ServerStats, type PacketRecord } from '@gamequery/dissect';
+import {
+  captureStart,
+  compileFilter,
+  isFrameRecord,
+  newStats,
+  packetSummary,
+  renderPacketText,
+  ServerStats,
+  type DissectedRecord,
+  type PacketRecord,
+} from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { cliArgs, root, runSync as run } from './cli.ts';
 import { decimalDifference, tsharkRows } from '../../dissect/test/dissect/helpers.ts';
@@ -12,18 +22,24 @@ import { decimalDifference, tsharkRows } from '../../dissect/test/dissect/helper
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const veth = `${captures}veth-frag.pcap`;
 
-async function dissected(file: string, filter?: string): Promise<{ packets: PacketRecord[]; lines: string[] }> {
+/** A capture's records, every frame as text lists them (with `filter`, those it passes), their summary lines and -V text. */
+async function dissected(file: string, filter?: string): Promise<{ packets: DissectedRecord[]; lines: string[]; tree: string }> {
   const stats = newStats();
-  const packets: PacketRecord[] = [];
+  const packets: DissectedRecord[] = [];
   const lines: string[] = [];
-  for await (const b of dissectCaptureFile(file, filter ? { filter: compileFilter(filter) } : {}, stats)) {
+  const trees: string[] = [];
+  for await (const b of dissectCaptureFile(file, { allFrames: true, ...(filter ? { filter: compileFilter(filter) } : {}) }, stats)) {
     for (const p of b.packets) {
       packets.push(p);
       lines.push(packetSummary(p, captureStart(stats)));
+      trees.push(`${renderPacketText(p, { layers: true }, captureStart(stats)).join('\n')}\n`);
     }
   }
-  return { packets, lines };
+  return { packets, lines, tree: trees.join('\n') };
 }
+
+/** The query packets among records. */
+const games = (records: readonly DissectedRecord[]): PacketRecord[] => records.filter((p): p is PacketRecord => !isFrameRecord(p));
 
 /** `gamequery ARGS…` run on a terminal (script(1)); its output with the terminal's CR LF as LF. */
 function onTerminal(...args: string[]): string {
@@ -49,7 +65,10 @@ describe('summary lines', () => {
   it("count time from the capture's first frame, as tshark does, and carry links and round trips", () => {
     const rows = tsharkRows(veth);
     const first = rows.get(1)!['frame.time_epoch']!;
-    const lines = run('dissect', veth, '-P').stdout.trimEnd().split('\n');
+    const all = run('dissect', veth, '-P').stdout.trimEnd().split('\n');
+    // Every frame: 20 query packets, 6 ICMPv6, 4 fragments.
+    expect(all).toHaveLength(30);
+    const lines = all.filter((l) => /SAMP|MCQUERY/.test(l));
     expect(lines).toHaveLength(20);
     for (const line of lines) {
       const [frame, time] = line.trim().split(/\s+/);
@@ -70,7 +89,7 @@ describe('summary lines', () => {
     const words = (lines: readonly string[]) => lines.map((l) => l.trim().split(/\s+/));
     expect(words(x.slice(1, 5))).toEqual(words(tshark));
     expect(x.slice(5)).toEqual(['', '']);
-    const tree = `${(await dissected(veth)).packets.map((p) => `${renderPacketText(p).join('\n')}\n`).join('\n')}`;
+    const { tree } = await dissected(veth);
     expect(run('dissect', veth, '-V').stdout).toBe(tree);
     expect(run('dissect', veth, '-F', 'text').stdout).toBe(tree);
     expect(onTerminal('dissect', veth, '-V')).toBe(tree);
@@ -83,14 +102,14 @@ describe('summary lines', () => {
 
   it('-V after a command is its option; before one it is still the version', () => {
     expect(run('-V').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(run('dissect', veth, '-V').stdout).toMatch(/^Frame 5: /);
+    expect(run('dissect', veth, '-V').stdout).toMatch(/^Frame 1: 110 bytes on wire /);
   });
 });
 
 describe('-Y', () => {
   it('prints only what the filter passes, in every format', async () => {
     const filter = 'samp.info.players >= 100 || (mcquery && ipv6 && mcquery.response_to)';
-    const want = (await dissected(veth, filter)).packets.map((p) => p.frame);
+    const want = games((await dissected(veth, filter)).packets).map((p) => p.frame);
     expect(want).toEqual([6, 20, 28, 30]);
     const json = JSON.parse(run('dissect', veth, '-F', 'json', '-Y', filter).stdout);
     expect(json.packets.map((p: { frame: number }) => p.frame)).toEqual(want);
@@ -129,11 +148,11 @@ describe('-Y', () => {
 describe('statistics', () => {
   it('-z stats prints the table after the packets; -q leaves the packets out; gamequery stats is the same', async () => {
     const stats = new ServerStats();
-    for (const p of (await dissected(veth)).packets) stats.add(p);
+    for (const p of games((await dissected(veth)).packets)) stats.add(p);
     const r = run('dissect', veth, '-P', '-z', 'stats');
     expect(r.status).toBe(0);
     const [packets, table] = r.stdout.split('\nPer-server statistics\n');
-    expect(packets!.trimEnd().split('\n')).toHaveLength(20);
+    expect(packets!.trimEnd().split('\n')).toHaveLength(30);
     const lines = table!.trimEnd().split('\n');
     // Three blocks, none wider than 120 columns: the counts, what the servers say, the requests by message.
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);

@@ -25,6 +25,7 @@ import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { HeldFrames } from './held.ts';
 import { RecordMaker } from './records.ts';
+import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './record.ts';
 
 import { newStats, type DissectOptions, type DissectStats } from './options.ts';
@@ -52,7 +53,7 @@ const DEFAULT_MAX_HELD_BYTES = 256 << 20;
  * requests still waiting are held). {@link tick} moves a live input's clock on when no
  * frame has come for a while.
  */
-export class Dissector {
+export class Dissector<R extends DissectedRecord = PacketRecord> {
   readonly stats: DissectStats = newStats();
   readonly #first: FirstPass;
   readonly #maker: RecordMaker;
@@ -71,14 +72,14 @@ export class Dissector {
   }
 
   /** Takes one captured frame; returns the records now complete. */
-  pushFrame(frame: FrameInput): PacketRecord[] {
+  pushFrame(frame: FrameInput): R[] {
     this.#first.push(frame);
     if (!this.#settled) {
       this.#held.put(frame);
       return this.#drain(false);
     }
     this.#maker.first(frame);
-    const out: PacketRecord[] = [];
+    const out: R[] = [];
     this.#settle(out);
     // Records come out of capture order: each frame takes the time of the one before it along.
     const previous = this.#last;
@@ -93,7 +94,7 @@ export class Dissector {
   #last: Timestamp | null = null;
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
-  pushPayload(index: number, payload: Uint8Array): PacketRecord[] {
+  pushPayload(index: number, payload: Uint8Array): R[] {
     this.#held.put({ index, payload });
     this.#first.pushPayload(index, payload);
     return this.#drain(false);
@@ -103,10 +104,10 @@ export class Dissector {
    * No frame has come for `ms` of wall time (a live input gone quiet): the capture clock
    * moves on by as much past the last frame, and what that settles comes out.
    */
-  tick(ms: number): PacketRecord[] {
+  tick(ms: number): R[] {
     const first = this.#first;
     first.tick(first.after(ms));
-    const out: PacketRecord[] = [];
+    const out: R[] = [];
     if (this.#settled) {
       this.#settle(out);
       this.#let(out);
@@ -116,9 +117,9 @@ export class Dissector {
   }
 
   /** Ends the input: pending requests are settled as unanswered; returns the remaining records. */
-  finish(): PacketRecord[] {
+  finish(): R[] {
     this.#first.finish();
-    let out: PacketRecord[];
+    let out: R[];
     if (this.#settled) {
       out = [];
       this.#settle(out);
@@ -135,7 +136,7 @@ export class Dissector {
   }
 
   /** The held requests the last frame (or tick) settled, in frame order. */
-  #settle(out: PacketRecord[]): void {
+  #settle(out: R[]): void {
     const settled = this.#first.pairer.settled;
     if (!settled.length) return;
     if (settled.length > 1) settled.sort((a, b) => a - b);
@@ -147,17 +148,17 @@ export class Dissector {
   }
 
   /** The record of a frame (its facts read, not yet let go). */
-  #make(frame: FrameInput, payload: boolean, out: PacketRecord[], previous: Timestamp | null | undefined): void {
+  #make(frame: FrameInput, payload: boolean, out: R[], previous: Timestamp | null | undefined): void {
     const f: FrameFacts = this.#first.read(frame.index);
     const p = payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f, previous);
-    if (p) out.push(p);
+    if (p) out.push(p as R);
   }
 
   /**
    * Settled order: lets go of the facts of the frames at the front that are written and
    * final, and lets out the oldest held frames (with what is known) past the memory ceiling.
    */
-  #let(out: PacketRecord[]): void {
+  #let(out: R[]): void {
     const first = this.#first;
     const held = this.#held;
     while (held.size && (held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes)) {
@@ -168,8 +169,8 @@ export class Dissector {
   }
 
   /** Builds the records of the frames at the front whose facts are final (all of them at the end). */
-  #drain(all: boolean): PacketRecord[] {
-    const out: PacketRecord[] = [];
+  #drain(all: boolean): R[] {
+    const out: R[] = [];
     const first = this.#first;
     const held = this.#held;
     while (held.size) {
@@ -177,18 +178,18 @@ export class Dissector {
       const frame = held.shift();
       const f = first.shift();
       const p = frame.payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
-      if (p) out.push(p);
+      if (p) out.push(p as R);
     }
     return out;
   }
 }
 
 /** What {@link dissectCapture} yields: a dissected packet, or the error that stopped reading the capture. */
-export type DissectItem = { readonly kind: 'packet'; readonly packet: PacketRecord } | CaptureError;
+export type DissectItem<R extends DissectedRecord = PacketRecord> = { readonly kind: 'packet'; readonly packet: R } | CaptureError;
 
 /** What a chunk of capture completed: packets in frame order, then the error if the file is damaged there. */
-export interface DissectBatch {
-  readonly packets: PacketRecord[];
+export interface DissectBatch<R extends DissectedRecord = PacketRecord> {
+  readonly packets: R[];
   readonly error?: CaptureError;
 }
 
@@ -198,14 +199,14 @@ export interface DissectBatch {
  * await per chunk, not per packet) and, if the file is damaged, every intact packet
  * followed by one capture error.
  */
-export async function* dissectCaptureBatches(
+export async function* dissectCaptureBatches<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: DissectOptions = {},
-  dissector: Dissector = new Dissector(options),
-): AsyncGenerator<DissectBatch> {
+  options: O = {} as O,
+  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
+): AsyncGenerator<DissectBatch<Listed<O>>> {
   const parser = new CaptureParser(options.capture);
-  const take = (items: Iterable<CaptureItem>): DissectBatch => {
-    const packets: PacketRecord[] = [];
+  const take = (items: Iterable<CaptureItem>): DissectBatch<Listed<O>> => {
+    const packets: Listed<O>[] = [];
     for (const item of items) {
       if (item.kind === 'error') {
         for (const p of dissector.finish()) packets.push(p);
@@ -332,11 +333,11 @@ async function* idling(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
  * Dissects a pcap or pcapng capture, streamed: yields packets in frame order and, if the
  * file is damaged, every intact packet followed by one capture error.
  */
-export async function* dissectCapture(
+export async function* dissectCapture<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: DissectOptions = {},
-  dissector: Dissector = new Dissector(options),
-): AsyncGenerator<DissectItem> {
+  options: O = {} as O,
+  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
+): AsyncGenerator<DissectItem<Listed<O>>> {
   for await (const batch of dissectCaptureBatches(source, options, dissector)) {
     for (const packet of batch.packets) yield { kind: 'packet', packet };
     if (batch.error) yield batch.error;

@@ -13,6 +13,7 @@ import { HexDumpParser } from './hex/parse.ts';
 import { LineSplitter, MAX_LINE_LENGTH } from './hex/lines.ts';
 import type { HexDumpDiagnostic, HexDumpOptions, HexPacket } from './hex/types.ts';
 import { pushDumped } from './hexdump.ts';
+import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './record.ts';
 
 /** Bytes read without a single dump line before a stream is given up on. */
@@ -42,7 +43,7 @@ export interface HexStreamOptions extends DissectOptions {
 }
 
 /** A batch of packets; the last one carries the parser's diagnostics (errors and warnings, in line order). */
-export interface HexBatch extends DissectBatch {
+export interface HexBatch<R extends DissectedRecord = PacketRecord> extends DissectBatch<R> {
   readonly diagnostics?: readonly HexDumpDiagnostic[];
 }
 
@@ -54,11 +55,11 @@ const MiB = (n: number): string => (n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB`
  * last batch carries the diagnostics. Throws {@link NotAHexDumpError} when the input has no
  * dump line in its first `giveUpAfter` bytes, or none at all.
  */
-export async function* dissectHexDumpStream(
+export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStreamOptions & { readonly allFrames?: false }>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: HexStreamOptions = {},
-  dissector: Dissector = new Dissector(options),
-): AsyncGenerator<HexBatch> {
+  options: O = {} as O,
+  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
+): AsyncGenerator<HexBatch<Listed<O>>> {
   const parser = new HexDumpParser({ maxPacketBytes: MAX_STREAM_PACKET, ...options.hex });
   let lineCount = 0;
   const splitter = new LineSplitter(
@@ -80,7 +81,7 @@ export async function* dissectHexDumpStream(
   // of another frame comes (or the input ends), as its reassembled pane if it has one.
   let frame: HexPacket | undefined;
   let index = 0;
-  const take = (packets: PacketRecord[], end: boolean): void => {
+  const take = (packets: Listed<O>[], end: boolean): void => {
     for (const p of parser.take()) {
       if (frame !== undefined && p.frame === frame.frame) {
         if (p.pane?.kind === 'reassembled') frame = p;
@@ -103,7 +104,7 @@ export async function* dissectHexDumpStream(
         lines: lineCount,
       });
     }
-    const packets: PacketRecord[] = [];
+    const packets: Listed<O>[] = [];
     take(packets, false);
     if (packets.length) yield { packets };
   }
@@ -115,7 +116,7 @@ export async function* dissectHexDumpStream(
       lines: lineCount,
     });
   }
-  const packets: PacketRecord[] = [];
+  const packets: Listed<O>[] = [];
   take(packets, true);
   for (const p of dissector.finish()) packets.push(p);
   yield { packets, diagnostics: result.diagnostics };

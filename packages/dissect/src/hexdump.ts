@@ -7,14 +7,15 @@ import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOp
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
+import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './record.ts';
 
 /**
  * What {@link dissectHexDump} returns: the dissected packets, the hex dump parser's diagnostics and the
  * counts.
  */
-export interface HexDissection {
-  readonly packets: PacketRecord[];
+export interface HexDissection<R extends DissectedRecord = PacketRecord> {
+  readonly packets: R[];
   readonly diagnostics: readonly HexDumpDiagnostic[];
   readonly stats: DissectStats;
 }
@@ -42,7 +43,7 @@ function frameLinkType(bytes: Uint8Array): number | undefined {
 }
 
 /** Dissects one dumped buffer as frame `index`: a frame down to UDP if it is one, else a bare payload. */
-export function pushDumped(dissector: Dissector, index: number, bytes: Uint8Array): PacketRecord[] {
+export function pushDumped<R extends DissectedRecord>(dissector: Dissector<R>, index: number, bytes: Uint8Array): R[] {
   const linkType = frameLinkType(bytes);
   return linkType === undefined
     ? dissector.pushPayload(index, bytes)
@@ -53,10 +54,13 @@ export function pushDumped(dissector: Dissector, index: number, bytes: Uint8Arra
  * Parses a hex dump (text) and dissects every packet in it, in order; problems in the text come back as
  * diagnostics, not errors.
  */
-export function dissectHexDump(text: string, options: DissectOptions & { hex?: HexDumpOptions } = {}): HexDissection {
+export function dissectHexDump<O extends DissectOptions & { hex?: HexDumpOptions } = { readonly allFrames?: false }>(
+  text: string,
+  options: O = {} as O,
+): HexDissection<Listed<O>> {
   const parsed = parseHexDump(text, options.hex);
-  const dissector = new Dissector(options);
-  const packets: PacketRecord[] = [];
+  const dissector = new Dissector<Listed<O>>(options);
+  const packets: Listed<O>[] = [];
   preferReassembled(parsed.packets).forEach((p, i) => {
     packets.push(...pushDumped(dissector, i + 1, p.bytes));
   });

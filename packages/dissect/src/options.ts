@@ -77,6 +77,13 @@ export interface DissectOptions {
    * capture. Tested once a record's links are final, before any rendering.
    */
   readonly filter?: DisplayFilter;
+  /**
+   * List every frame, as tshark does: a frame without a query message (other UDP, other
+   * protocols, an IP fragment waiting for the rest) becomes a `FrameRecord` among the
+   * packets, where it would otherwise only be counted (`nonGame`, `skipped`). For text
+   * output; JSON output lists query packets only.
+   */
+  readonly allFrames?: boolean;
 }
 
 /**

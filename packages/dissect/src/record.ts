@@ -4,6 +4,7 @@
  */
 import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Protocol, type QueryLayout } from '@gamequery/codec';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
+import { frameLayers, type FrameLayers } from './net/layers.ts';
 import type { Endpoint } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
@@ -150,6 +151,26 @@ export class Packet implements PacketRecord {
   /** Its IP header's time to live (hop limit) and length (`ip.ttl`, `ip.len`; `ipv6.hlim`, `ipv6.plen`). */
   ipTtl: number | undefined = undefined;
   ipLength: number | undefined = undefined;
+  /** The frame's link type and bytes (those of the frame that completed it, when reassembled); undefined for a bare payload. */
+  linkType: number | undefined = undefined;
+  frameData: Uint8Array | undefined = undefined;
+
+  /** The layers under the message (net/layers.ts), with their tree when `tree`; undefined for a bare payload. */
+  layers(tree: boolean): FrameLayers | undefined {
+    const data = this.frameData;
+    if (this.linkType === undefined || !data) return undefined;
+    const f = this.fragments;
+    const length = this.udpLength ?? this.payloadLength + 8;
+    const reassembled = f?.length ? { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length } : undefined;
+    return frameLayers(this.linkType, data, tree, reassembled);
+  }
+
+  /** `frame.protocols`: the layers' chain and the protocol (`eth:ethertype:ip:udp:samp`); undefined for a bare payload. */
+  get protocols(): string | undefined {
+    const l = this.layers(false);
+    return l ? `${l.protocols}:${this.protocol}` : undefined;
+  }
+
   /**
    * For a layout with secrets whose tree JSON the fast path wrote: whether that JSON shows
    * them in clear. Undefined for a layout without secrets.

@@ -46,6 +46,7 @@ import {
 } from '@gamequery/codec/pairing';
 import type { FrameFacts } from './pairing/first-pass.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
+import { FrameRecord, type DissectedRecord } from './frame-record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
@@ -114,13 +115,13 @@ export class RecordMaker {
 
   #started = false;
 
-  /** The record of a captured frame, or undefined for a frame without query traffic (counted in the stats). */
   /**
-   * The record of a captured frame (undefined for one that is no query datagram). `previous`: the
+   * The record of a captured frame: undefined for one that is no query datagram (counted in the
+   * stats), unless `allFrames` asks for a {@link FrameRecord} of it. `previous`: the
    * time of the capture's frame before it, for a frame handed on out of capture order; without
    * it, frames come in order and the last one's time is kept here.
    */
-  frame(frame: FrameInput, facts: FrameFacts, previous?: Timestamp | null): Packet | undefined {
+  frame(frame: FrameInput, facts: FrameFacts, previous?: Timestamp | null): DissectedRecord | undefined {
     const stats = this.#stats;
     stats.frames++;
     // The zero of relative times, for the display filter and the summary lines.
@@ -132,7 +133,7 @@ export class RecordMaker {
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
-      return undefined;
+      return this.#options.allFrames ? this.#other(frame, previous, decoded.reason, decoded.detail) : undefined;
     }
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
@@ -141,7 +142,7 @@ export class RecordMaker {
   #previous: Timestamp | null = null;
 
   /** The record of a bare UDP payload (a hex dump of a payload): endpoints unknown. */
-  payload(index: number, payload: Uint8Array, facts: FrameFacts): Packet | undefined {
+  payload(index: number, payload: Uint8Array, facts: FrameFacts): DissectedRecord | undefined {
     this.#stats.frames++;
     const unknown = { ip: '0.0.0.0', port: 0 };
     return this.#udpRecord(
@@ -180,7 +181,7 @@ export class RecordMaker {
     facts: FrameFacts,
     input?: FrameInput,
     previous?: Timestamp | null,
-  ): Packet | undefined {
+  ): DissectedRecord | undefined {
     const stats = this.#stats;
     stats.udp++;
     let p: Packet | undefined;
@@ -200,7 +201,9 @@ export class RecordMaker {
     }
     if (!p) {
       stats.nonGame++;
-      return undefined;
+      if (!this.#options.allFrames) return undefined;
+      if (!input) return this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
+      return this.#other(input, previous ?? null, 'data', '', udp);
     }
     stats.game++;
     if (facts.requestIn) p.requestIn = facts.requestIn;
@@ -228,6 +231,10 @@ export class RecordMaker {
       // The first frame's is 0, as tshark has it.
       if (timestamp) p.previousTimestamp = previous ?? timestamp;
     }
+    if (input) {
+      p.linkType = input.linkType;
+      p.frameData = input.data;
+    }
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;
     if (filter) {
@@ -241,6 +248,38 @@ export class RecordMaker {
       if (this.#json) this.#withJson(p);
     }
     return p;
+  }
+
+  /** The record of a frame without a query message (`allFrames`), if the display filter passes it. */
+  #other(
+    input: FrameInput,
+    previous: Timestamp | null | undefined,
+    reason: FrameRecord['reason'],
+    detail: string,
+    udp?: UdpDatagram,
+  ): FrameRecord | undefined {
+    const r = new FrameRecord(
+      input.index,
+      input.timestamp,
+      input.linkType,
+      input.data,
+      input.originalLength ?? input.data.length,
+      reason,
+      detail,
+      udp,
+    );
+    if (input.timestamp) r.previousTimestamp = previous ?? input.timestamp;
+    return this.#shown(r);
+  }
+
+  /** A frame record, if the display filter passes it (counted then). */
+  #shown(r: FrameRecord): FrameRecord | undefined {
+    const filter = this.#options.filter;
+    if (filter) {
+      if (!filter.matches(r, this.#start)) return undefined;
+      this.#stats.displayed = (this.#stats.displayed ?? 0) + 1;
+    }
+    return r;
   }
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */

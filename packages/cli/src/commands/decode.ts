@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsetChoices, escapeControls, minecraftReplyShape, type Charset, type PacketHint } from '@gamequery/codec';
-import { Dissector, LINKTYPE, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { Dissector, LINKTYPE, isFrameRecord, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 
 interface Opts {
@@ -153,7 +153,7 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
           // A protocol's magic with a type byte no message has: the header it could read, as dissect shows it.
           const dissector = new Dissector(codec);
           const claimed = [...dissector.pushPayload(1, bytes), ...dissector.finish()][0];
-          if (claimed?.malformed) {
+          if (claimed && !isFrameRecord(claimed) && claimed.malformed) {
             const { protocol, direction, message, layout, summary, fields, malformed } = claimed;
             const shown = fields.map((n) => nodeJson(n, !!opts.showSecrets));
             process.stdout.write(

@@ -13,6 +13,7 @@ import {
   NotAHexDumpError,
   FieldsLine,
   captureStats,
+  isFrameRecord,
   dissectCaptureBatches,
   dissectHexDumpStream,
   newStats,
@@ -23,6 +24,7 @@ import {
   type DissectStats,
   type FieldsOptions,
   type HexBatch,
+  type DissectedRecord,
   type PacketRecord,
   type RenderOptions,
 } from '@gamequery/dissect';
@@ -121,12 +123,15 @@ export function dissectCommand(): Command {
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
+        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only).
+        allFrames: (view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet,
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
         hex: !!opts.hex,
         fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
+        layers: view === 'tree',
       };
       const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, !!opts.lineBuffered);
       if (view === 'fields') out.fieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets });
@@ -281,11 +286,12 @@ class Output {
     this.#watched = true;
   }
 
-  packet(p: PacketRecord): void {
-    if (this.tap.on) this.tap.add(p);
+  packet(p: DissectedRecord): void {
+    if (this.tap.on && !isFrameRecord(p)) this.tap.add(p);
     if (this.quiet) return;
     if (this.html) {
-      this.html.packet(p, this.stats && captureStart(this.stats));
+      // Frame records are listed by text output only (allFrames is off for the rest).
+      if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats));
     } else if (this.#fields) {
       this.#sink.raw(this.#fields.line(p, this.stats && captureStart(this.stats)));
       this.#sink.ascii('\n');
@@ -293,10 +299,10 @@ class Output {
       writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
     } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
-      writePacketText(p, this.#sink, this.render);
+      writePacketText(p, this.#sink, this.render, this.stats && captureStart(this.stats));
     } else {
       if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
-      writePacketLine(p, this.#sink, this.render);
+      writePacketLine(p as PacketRecord, this.#sink, this.render);
       if (this.format === 'ndjson') this.#sink.ascii('\n');
     }
     if (this.#sink.at >= 1 << 16 || this.lineBuffered) this.#flush();

@@ -193,3 +193,11 @@ export function compareTimestamps(a: Timestamp, b: Timestamp): number {
 export function timestampToNumber(ts: Timestamp): number {
   return ts.seconds + ts.ticks / ts.resolution.ticksPerSecond;
 }
+
+/** Seconds as tshark prints a time: nine places, however fine the capture's clock. */
+export function nanoseconds(seconds: string): string {
+  const dot = seconds.indexOf('.');
+  if (dot < 0) return `${seconds}.000000000`;
+  const places = seconds.length - dot - 1;
+  return places >= 9 ? seconds.slice(0, dot + 10) : seconds + '0'.repeat(9 - places);
+}

@@ -10,7 +10,7 @@
  * starts with `(?-i)`.
  */
 import type { Timestamp } from '../capture/timestamp.ts';
-import type { PacketRecord } from '../record.ts';
+import type { DissectedRecord } from '../frame-record.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import { nearestFields } from './suggest.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterType, type FilterValue } from './fields.ts';
@@ -30,11 +30,11 @@ export interface DisplayFilter {
   /** Whether it reads fields of the annotated tree (then a record's tree is built to test it). */
   readonly readsTree: boolean;
   /** Whether `p` passes. `start`: the capture's first frame's time, for `frame.time_relative`. */
-  matches(p: PacketRecord, start?: Timestamp | null): boolean;
+  matches(p: DissectedRecord, start?: Timestamp | null): boolean;
 }
 
-type Test = (p: PacketRecord, c: FilterContext) => boolean;
-type Values = (p: PacketRecord, c: FilterContext) => readonly FilterValue[];
+type Test = (p: DissectedRecord, c: FilterContext) => boolean;
+type Values = (p: DissectedRecord, c: FilterContext) => readonly FilterValue[];
 /** A literal converted for a field's type: a value, or (addresses) a network to be inside of. */
 type Constant = { readonly value: FilterValue } | { readonly network: bigint; readonly bits: number; readonly width: number };
 

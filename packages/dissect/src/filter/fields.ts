@@ -14,10 +14,12 @@ import {
   type FieldType,
   type Protocol,
 } from '@gamequery/codec';
-import { timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
+import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
+import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../record.ts';
 import { shownBytes } from '../secrets.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
+import type { IpFacts } from '../net/layers.ts';
 
 /** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
 export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
@@ -39,7 +41,7 @@ export interface FilterField {
   /** Where it comes from, for the field listing of the README and errors. */
   readonly doc: string;
   /** Its values in the packet (several for a repeated field), none when absent. */
-  values(p: PacketRecord, ctx: FilterContext): readonly FilterValue[];
+  values(p: DissectedRecord, ctx: FilterContext): readonly FilterValue[];
   /** Whether its values are read from the packet's annotated tree (codec fields). */
   readonly fromTree?: boolean;
   /**
@@ -47,7 +49,7 @@ export interface FilterField {
    * shows it (a time exactly to the nanosecond, an IPv6 address as text). Else the values
    * are formatted by type (render/fields-line.ts).
    */
-  readonly text?: (p: PacketRecord, ctx: FilterContext) => readonly string[];
+  readonly text?: (p: DissectedRecord, ctx: FilterContext) => readonly string[];
 }
 
 const NONE: readonly FilterValue[] = Object.freeze([]);
@@ -76,6 +78,34 @@ const typeOf: Record<FieldType, FilterType> = {
 const hasEndpoints = (p: PacketRecord): boolean =>
   !(p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0');
 const isV6 = (ip: string): boolean => ip.includes(':');
+/** A query packet (not a frame listed without one). */
+const isGame = (p: DissectedRecord): p is PacketRecord => !(p instanceof FrameRecord);
+
+/** A record's IP address on one side, when its frame has an IP header of that version. */
+function ipAddress(p: DissectedRecord, side: 'src' | 'dst', v6: boolean): string | undefined {
+  if (p instanceof FrameRecord) {
+    const ip = p.layers.ip;
+    return ip && (ip.version === 6) === v6 ? ip[side] : undefined;
+  }
+  if (!hasEndpoints(p)) return undefined;
+  const a = p[side].ip;
+  return isV6(a) === v6 ? a : undefined;
+}
+
+/** A record's UDP port on one side, when it is a UDP datagram. */
+function udpPort(p: DissectedRecord, side: 'src' | 'dst'): number | undefined {
+  if (p instanceof FrameRecord) {
+    const u = p.layers.udp;
+    return u && (side === 'src' ? u.srcPort : u.dstPort);
+  }
+  return hasEndpoints(p) ? p[side].port : undefined;
+}
+
+/** The `frame.protocols` words of a record (its layers read for a query packet). */
+function protocolsOf(p: DissectedRecord): string {
+  if (p instanceof FrameRecord) return p.protocols;
+  return (p instanceof Packet ? p.protocols : undefined) ?? p.protocol;
+}
 
 const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
 
@@ -98,43 +128,45 @@ function field(name: string, type: FilterType, doc: string, values: FilterField[
   return text ? { name, type, doc, values, text } : { name, type, doc, values };
 }
 
-/** Seconds as tshark prints a time: nine places, however fine the capture's clock. */
-function nanoseconds(seconds: string): string {
-  const dot = seconds.indexOf('.');
-  if (dot < 0) return `${seconds}.000000000`;
-  const places = seconds.length - dot - 1;
-  return places >= 9 ? seconds.slice(0, dot + 10) : seconds + '0'.repeat(9 - places);
-}
-
 const one = <T extends FilterValue>(v: T | undefined): readonly FilterValue[] => (v === undefined ? NONE : [v]);
 
 /** The frame, IP and UDP fields, as tshark names them. */
 function captureFields(): FilterField[] {
   const ip =
     (side: 'src' | 'dst', v6: boolean) =>
-    (p: PacketRecord): readonly FilterValue[] => {
-      if (!hasEndpoints(p)) return NONE;
-      const e = p[side];
-      if (isV6(e.ip) !== v6) return NONE;
-      return one(v6 ? ipv6Number(e.ip) : ipv4Number(e.ip));
+    (p: DissectedRecord): readonly FilterValue[] => {
+      const a = ipAddress(p, side, v6);
+      return a === undefined ? NONE : one(v6 ? ipv6Number(a) : ipv4Number(a));
     };
   const address =
     (side: 'src' | 'dst') =>
-    (p: PacketRecord): readonly string[] =>
-      hasEndpoints(p) && isV6(p[side].ip) ? [p[side].ip] : [];
+    (p: DissectedRecord): readonly string[] => {
+      const a = ipAddress(p, side, true);
+      return a === undefined ? [] : [a];
+    };
   const both =
     (a: FilterField['values'], b: FilterField['values']): FilterField['values'] =>
     (p, c) => [...a(p, c), ...b(p, c)];
   const port =
     (side: 'src' | 'dst') =>
-    (p: PacketRecord): readonly FilterValue[] =>
-      hasEndpoints(p) ? [p[side].port] : NONE;
+    (p: DissectedRecord): readonly FilterValue[] =>
+      one(udpPort(p, side));
   /** A value of the frame's IP header, for a record of a frame of that IP version. */
   const ipHeader =
-    (v6: boolean, get: (p: Packet) => number | undefined) =>
-    (p: PacketRecord): readonly FilterValue[] =>
-      p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
-  const time = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
+    (v6: boolean, get: (p: Packet) => number | undefined, other: (ip: IpFacts) => number) =>
+    (p: DissectedRecord): readonly FilterValue[] => {
+      if (p instanceof FrameRecord) {
+        const ip = p.layers.ip;
+        return ip && (ip.version === 6) === v6 ? [other(ip)] : NONE;
+      }
+      return p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
+    };
+  const time = (p: DissectedRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
+  /** A frame's own value (a query packet made from a frame, or a frame record). */
+  const framed =
+    (get: (p: Packet | FrameRecord) => number | undefined) =>
+    (p: DissectedRecord): readonly FilterValue[] =>
+      one(p instanceof Packet || p instanceof FrameRecord ? get(p) : undefined);
   return [
     field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
     field(
@@ -176,46 +208,86 @@ function captureFields(): FilterField[] {
       'udp.length',
       'number',
       'UDP length: the query message and the 8-byte header (as the header says, where the capture cut the frame)',
-      (p) => (hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE),
+      (p) => {
+        if (p instanceof FrameRecord) return one(p.layers.udp?.length);
+        return hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE;
+      },
     ),
     field(
       'frame.time_delta',
       'number',
       "Seconds since the capture's frame before it",
-      (p) => one(p instanceof Packet && p.timeDelta !== undefined ? Number(p.timeDelta) : undefined),
-      (p) => (p instanceof Packet && p.timeDelta !== undefined ? [nanoseconds(p.timeDelta)] : []),
+      framed((p) => (p.timeDelta !== undefined ? Number(p.timeDelta) : undefined)),
+      (p) => ((p instanceof Packet || p instanceof FrameRecord) && p.timeDelta !== undefined ? [nanoseconds(p.timeDelta)] : []),
     ),
-    field('frame.len', 'number', 'Frame length on the wire', (p) => one(p instanceof Packet ? p.frameLength : undefined)),
-    field('frame.cap_len', 'number', 'Frame length as captured', (p) => one(p instanceof Packet ? p.capturedLength : undefined)),
+    field(
+      'frame.len',
+      'number',
+      'Frame length on the wire',
+      framed((p) => p.frameLength),
+    ),
+    field(
+      'frame.cap_len',
+      'number',
+      'Frame length as captured',
+      framed((p) => p.capturedLength),
+    ),
+    field('frame.protocols', 'string', 'The protocols in the frame, outermost first (eth:ethertype:ip:udp:samp)', (p) => [protocolsOf(p)]),
     field(
       'ip.ttl',
       'number',
       'IPv4 time to live',
-      ipHeader(false, (p) => p.ipTtl),
+      ipHeader(
+        false,
+        (p) => p.ipTtl,
+        (ip) => ip.ttl,
+      ),
     ),
     field(
       'ip.len',
       'number',
       'IPv4 total length (header included)',
-      ipHeader(false, (p) => p.ipLength),
+      ipHeader(
+        false,
+        (p) => p.ipLength,
+        (ip) => ip.length,
+      ),
     ),
     field(
       'ip.proto',
       'number',
-      'IPv4 protocol (17: UDP, the only one with records)',
-      ipHeader(false, () => 17),
+      'IPv4 protocol (17 UDP, 1 ICMP, 6 TCP, …)',
+      ipHeader(
+        false,
+        () => 17,
+        (ip) => ip.protocol,
+      ),
     ),
     field(
       'ipv6.hlim',
       'number',
       'IPv6 hop limit',
-      ipHeader(true, (p) => p.ipTtl),
+      ipHeader(
+        true,
+        (p) => p.ipTtl,
+        (ip) => ip.ttl,
+      ),
     ),
     field(
       'ipv6.plen',
       'number',
       'IPv6 payload length',
-      ipHeader(true, (p) => p.ipLength),
+      ipHeader(
+        true,
+        (p) => p.ipLength,
+        (ip) => ip.length,
+      ),
+    ),
+    field('data.len', 'number', 'Length of a payload no query protocol claims (other UDP, a bare payload)', (p) =>
+      p instanceof FrameRecord && p.payload.length ? [p.payload.length] : NONE,
+    ),
+    field('data.data', 'bytes', 'A payload no query protocol claims', (p) =>
+      p instanceof FrameRecord && p.payload.length ? [p.payload] : NONE,
     ),
   ];
 }
@@ -224,8 +296,8 @@ function captureFields(): FilterField[] {
 function generatedFields(protocol: Protocol): FilterField[] {
   const of =
     (f: (p: PacketRecord) => FilterValue | undefined) =>
-    (p: PacketRecord): readonly FilterValue[] =>
-      p.protocol === protocol ? one(f(p) ?? undefined) : NONE;
+    (p: DissectedRecord): readonly FilterValue[] =>
+      isGame(p) && p.protocol === protocol ? one(f(p) ?? undefined) : NONE;
   const text = (s: string | undefined): string | undefined => (s ? s : undefined);
   return [
     field(
@@ -245,7 +317,7 @@ function generatedFields(protocol: Protocol): FilterField[] {
       'number',
       'Seconds between request and response',
       of((p) => (p.responseTime === undefined ? undefined : Number(p.responseTime))),
-      (p) => (p.protocol === protocol && p.responseTime !== undefined ? [nanoseconds(p.responseTime)] : []),
+      (p) => (isGame(p) && p.protocol === protocol && p.responseTime !== undefined ? [nanoseconds(p.responseTime)] : []),
     ),
     field(
       `${protocol}.unanswered`,
@@ -284,7 +356,7 @@ function generatedFields(protocol: Protocol): FilterField[] {
       of((p) => p.malformed?.message),
     ),
     field(`${protocol}.warning`, 'string', 'Something odd that did not stop decoding (one value per warning)', (p) =>
-      p.protocol === protocol ? p.warnings.map((w) => w.message) : NONE,
+      isGame(p) && p.protocol === protocol ? p.warnings.map((w) => w.message) : NONE,
     ),
   ];
 }
@@ -410,7 +482,7 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
       fromTree: true,
       values(p, ctx) {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
-        if (!layouts.has(p.layout) && p.layout !== unknown) return NONE;
+        if (!isGame(p) || (!layouts.has(p.layout) && p.layout !== unknown)) return NONE;
         const path = byLayout?.get(p.layout);
         if (typeof path === 'number') {
           if (p instanceof Packet && !p.malformed && p.treeSource) return [path];
@@ -444,10 +516,10 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
  */
 function protocolField(
   name: string,
-  test: (p: PacketRecord) => boolean,
+  test: (p: DissectedRecord) => boolean,
   doc: string,
   /** As `-T fields` prints it: tshark writes a protocol's tree line (ours, registered from Lua: its name). */
-  line: (p: PacketRecord) => string,
+  line: (p: DissectedRecord) => string,
   frame = false,
 ): FilterField {
   return field(
@@ -457,11 +529,24 @@ function protocolField(
     (p, c) => {
       if (!test(p)) return NONE;
       const bytes = frame ? (p.frameBytes ?? p.payload) : p.payload;
-      return [c.showSecrets ? bytes : shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
+      if (!isGame(p) || c.showSecrets) return [bytes];
+      return [shownBytes(p, bytes, frame && p.frameBytes ? p.payloadOffset : 0)];
     },
     (p) => (test(p) ? [line(p)] : []),
   );
 }
+
+/** Protocols below or beside the query protocols that a filter can name (as tshark names them). */
+const OTHER_PROTOCOLS: readonly (readonly [word: string, doc: string])[] = [
+  ['eth', 'Ethernet frames'],
+  ['sll', 'Linux cooked captures (v1 and v2)'],
+  ['vlan', '802.1Q VLAN-tagged frames'],
+  ['arp', 'ARP'],
+  ['icmp', 'ICMP'],
+  ['icmpv6', 'ICMPv6'],
+  ['tcp', 'TCP'],
+  ['igmp', 'IGMP'],
+];
 
 function buildCatalog(): Map<string, FilterField> {
   const generated = PROTOCOLS.flatMap(generatedFields);
@@ -476,28 +561,44 @@ function buildCatalog(): Map<string, FilterField> {
     ),
     protocolField(
       'ip',
-      (p) => hasEndpoints(p) && !isV6(p.src.ip),
+      (p) => ipAddress(p, 'src', false) !== undefined,
       'IPv4 packets',
-      (p) => `Internet Protocol Version 4, Src: ${p.src.ip}, Dst: ${p.dst.ip}`,
+      (p) => `Internet Protocol Version 4, Src: ${ipAddress(p, 'src', false)}, Dst: ${ipAddress(p, 'dst', false)}`,
     ),
     protocolField(
       'ipv6',
-      (p) => hasEndpoints(p) && isV6(p.src.ip),
+      (p) => ipAddress(p, 'src', true) !== undefined,
       'IPv6 packets',
-      (p) => `Internet Protocol Version 6, Src: ${p.src.ip}, Dst: ${p.dst.ip}`,
+      (p) => `Internet Protocol Version 6, Src: ${ipAddress(p, 'src', true)}, Dst: ${ipAddress(p, 'dst', true)}`,
     ),
     protocolField(
       'udp',
-      hasEndpoints,
+      (p) => udpPort(p, 'src') !== undefined,
       'UDP packets; its bytes are the payload',
-      (p) => `User Datagram Protocol, Src Port: ${p.src.port}, Dst Port: ${p.dst.port}`,
+      (p) => `User Datagram Protocol, Src Port: ${udpPort(p, 'src')}, Dst Port: ${udpPort(p, 'dst')}`,
     ),
     ...PROTOCOLS.map((proto) =>
       protocolField(
         proto,
-        (p) => p.protocol === proto,
+        (p) => isGame(p) && p.protocol === proto,
         `${proto} packets; its bytes are the payload`,
         () => proto,
+      ),
+    ),
+    protocolField(
+      'data',
+      (p) => p instanceof FrameRecord && p.payload.length > 0,
+      'A payload no query protocol claims (other UDP, a bare payload); its bytes are the payload',
+      (p) => `Data (${p.payload.length} bytes)`,
+    ),
+    // The other protocols a frame's layers name (frame.protocols' words): present or not, their bytes the frame's.
+    ...OTHER_PROTOCOLS.map(([word, doc]) =>
+      protocolField(
+        word,
+        (p) => protocolsOf(p).split(':').includes(word),
+        doc,
+        () => word,
+        true,
       ),
     ),
     ...captureFields(),

@@ -13,7 +13,7 @@ import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
-import type { PacketRecord } from '../record.ts';
+import type { Listed } from '../frame-record.ts';
 import { RecordMaker } from '../records.ts';
 
 /**
@@ -112,12 +112,12 @@ export function* fileChunks(path: string, chunk = 1 << 18): Generator<Uint8Array
  * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many
  * bytes each pass reads at a time (64 KiB).
  */
-export async function* dissectCaptureFile(
+export async function* dissectCaptureFile<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
   path: string,
-  options: DissectOptions = {},
+  options: O = {} as O,
   stats: DissectStats = newStats(),
   chunk = CHUNK,
-): AsyncGenerator<DissectBatch> {
+): AsyncGenerator<DissectBatch<Listed<O>>> {
   const links = new FirstPass(linkOptions(options), stats);
   const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
@@ -131,8 +131,8 @@ export async function* dissectCaptureFile(
   const facts = links;
 
   /** Records of the frames whose links are final (all of them once the first pass is done), {@link BATCH} at most. */
-  const settle = (all: boolean): PacketRecord[] => {
-    const out: PacketRecord[] = [];
+  const settle = (all: boolean): Listed<O>[] => {
+    const out: Listed<O>[] = [];
     while (facts.size && out.length < BATCH && (all || facts.isFinal(facts.first))) {
       while (head === behind.length) {
         const items = second.next();
@@ -148,7 +148,7 @@ export async function* dissectCaptureFile(
       if (item.index !== facts.first)
         throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
       const p = maker.frame(item, facts.shift());
-      if (p) out.push(p);
+      if (p) out.push(p as Listed<O>);
     }
     return out;
   };

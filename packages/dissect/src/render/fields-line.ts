@@ -18,7 +18,7 @@ import { fieldRegistry, type FieldType } from '@gamequery/codec';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
-import type { PacketRecord } from '../record.ts';
+import type { DissectedRecord } from '../frame-record.ts';
 
 /** tshark's `-E` options. */
 export interface FieldsOptions {
@@ -91,7 +91,7 @@ export class FieldsLine {
   }
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
-  line(p: PacketRecord, start?: Timestamp | null): string {
+  line(p: DissectedRecord, start?: Timestamp | null): string {
     if (start !== this.#context.start) this.#context = { start, showSecrets: this.#context.showSecrets };
     const ctx = this.#context;
     let out = '';

@@ -3,9 +3,11 @@
  * path made is written by its layout's compiled text emitter without building its tree.
  */
 import { asciiBytes, protocolTitles, type ByteSink, type QueryLayout } from '@gamequery/codec';
-import { writeTimestamp } from '../capture/timestamp.ts';
+import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
+import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
+import { layerLines } from './layers-text.ts';
 import type { Endpoint } from '../net/types.ts';
-import { Packet, type PacketRecord, type RecordKind } from '../record.ts';
+import { Packet, type RecordKind } from '../record.ts';
 import { hasSecrets } from '../secrets.ts';
 import { emitOptions } from './emit-options.ts';
 import { hexPane } from './hexpane.ts';
@@ -73,17 +75,19 @@ function titleOf(kind: RecordKind): Uint8Array {
  * that marks fields or hides secrets (which needs the tree's byte ranges), goes through
  * {@link renderPacketText}.
  */
-export function writePacketText(p: PacketRecord, sink: ByteSink, options: RenderOptions = {}): void {
+export function writePacketText(p: DissectedRecord, sink: ByteSink, options: RenderOptions = {}, first?: Timestamp | null): void {
   const source = p instanceof Packet ? p.treeSource : undefined;
   const picks = options.fields?.length ? options.fields : undefined;
   const secrets = !!options.showSecrets;
-  if (!source || (options.hex && (picks || (!secrets && hasSecrets(source.layout))))) {
-    writeLines(renderPacketText(p, options), sink);
+  if (!source || p instanceof FrameRecord || (options.hex && (picks || (!secrets && hasSecrets(source.layout))))) {
+    writeLines(renderPacketText(p, options, first), sink);
     return;
   }
   const q = p as Packet;
   const start = sink.at;
-  writeSummaryLine(q, sink);
+  const layers = options.layers && !picks ? layerLines(q, first) : undefined;
+  if (layers) writeLines(layers, sink);
+  else writeSummaryLine(q, sink);
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
   if (picks && !options.hex) {
@@ -93,7 +97,7 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
     if (!cache) byEmit.set(emit, (cache = new RenderCache()));
     if (cachedText(cache, layout, q.payload, sink, () => layout.emitFields(q.payload, sink, picks, 'text', emit)) === undefined) {
       sink.at = start;
-      writeLines(renderPacketText(p, options), sink);
+      writeLines(renderPacketText(p, options, first), sink);
       return;
     }
     // The generated items come last in the tree (generatedNodes), when selected.
@@ -120,7 +124,7 @@ export function writePacketText(p: PacketRecord, sink: ByteSink, options: Render
   if (!cache) trees.set(emit, (cache = new RenderCache()));
   if (cachedText(cache, layout, q.payload, sink, () => layout.emitText(q.payload, sink, emit)) === undefined) {
     sink.at = start;
-    writeLines(renderPacketText(p, options), sink);
+    writeLines(renderPacketText(p, options, first), sink);
     return;
   }
   if (q.responseIn !== undefined) {

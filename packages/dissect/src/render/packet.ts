@@ -5,7 +5,10 @@
  */
 import { nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
 import { formatEndpoint } from '../net/address.ts';
-import type { PacketRecord } from '../record.ts';
+import type { Timestamp } from '../capture/timestamp.ts';
+import { Packet, type PacketRecord } from '../record.ts';
+import { frameRecordText, layerLines } from './layers-text.ts';
+import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { secretRanges } from '../secrets.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { expertLine, renderTree, showOf } from './text.ts';
@@ -19,6 +22,11 @@ export interface RenderOptions {
   readonly fields?: readonly string[];
   /** Colour for the highlight (a TTY). */
   readonly colour?: boolean;
+  /**
+   * Text (`-V`): begin a packet made from a frame with tshark's Frame item and the layers
+   * under the message (link, IP, UDP: render/layers-text.ts) instead of the one-line header.
+   */
+  readonly layers?: boolean;
 }
 
 /** The generated items of a packet (links and response time), as tree nodes. */
@@ -46,9 +54,17 @@ export function summaryLine(p: PacketRecord): string {
   return `Frame ${p.frame}: ${p.captureTime ?? '-'} ${formatEndpoint(p.src)} → ${formatEndpoint(p.dst)} ${p.summary}`;
 }
 
-/** `tshark -V`-like text: a summary line, the protocol tree, and optionally the hex pane. */
-export function renderPacketText(p: PacketRecord, options: RenderOptions = {}): string[] {
-  const lines = [summaryLine(p)];
+/**
+ * `tshark -V`-like text: a summary line (with `layers`, the Frame item and the layers under
+ * the message), the protocol tree, and optionally the hex pane. A frame without a query
+ * message (listed with `allFrames`): its layers and its Data item. `start`: the capture's first
+ * frame's time, for the Frame item's time since it.
+ */
+export function renderPacketText(p: DissectedRecord, options: RenderOptions = {}, start?: Timestamp | null): string[] {
+  if (p instanceof FrameRecord) return frameRecordText(p, start, !!options.hex, options.colour);
+  const lines = (options.layers && p instanceof Packet && !(options.fields?.length && !options.hex) && layerLines(p, start)) || [
+    summaryLine(p),
+  ];
   const all = [...p.fields, ...generatedNodes(p)];
   if (options.fields?.length && !options.hex) {
     for (const n of walkNodes(all)) {

@@ -7,7 +7,9 @@
 import type { ByteSink } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
+import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import type { PacketRecord } from '../record.ts';
+import { hexPane } from './hexpane.ts';
 import { packetHexPane, type RenderOptions } from './packet.ts';
 
 /** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
@@ -45,24 +47,41 @@ export interface SummaryColumns {
   readonly source: string;
   readonly destination: string;
   readonly protocol: string;
-  /** Bytes of the query message (the UDP payload). */
+  /** Bytes of the query message (the UDP payload); for a frame without one, of the UDP payload, else of the frame. */
   readonly length: number;
   readonly info: string;
 }
 
-const timeOf = (p: PacketRecord): Timestamp | null => ('timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null);
+const timeOf = (p: DissectedRecord): Timestamp | null =>
+  'timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null;
 
 /**
  * A packet's columns. `start` is the capture's first frame's time (`captureStart(stats)`);
- * without it, times count from the packet's own time (0).
+ * without it, times count from the packet's own time (0). A frame without a query message
+ * (listed with `allFrames`) has tshark's columns for it: `UDP` and `42595 → 53 Len=29`,
+ * `ICMPv6` and `Neighbor Solicitation`, its IP addresses (with the ports for UDP, as ours are).
  */
-export function summaryColumns(p: PacketRecord, start?: Timestamp | null): SummaryColumns {
+export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): SummaryColumns {
   const t = timeOf(p);
+  const time = t ? timestampDifference(t, start ?? t) : '-';
+  if (p instanceof FrameRecord) {
+    const l = p.layers;
+    const { ip, udp } = l;
+    return {
+      frame: p.frame,
+      time,
+      source: ip && udp ? formatEndpoint({ ip: ip.src, port: udp.srcPort }) : l.source || '-',
+      destination: ip && udp ? formatEndpoint({ ip: ip.dst, port: udp.dstPort }) : l.destination || '-',
+      protocol: l.column,
+      length: l.udp || p.linkType === undefined ? p.payload.length : p.frameLength,
+      info: l.info,
+    };
+  }
   // A hex dump of a bare payload has no addresses (0.0.0.0:0 at both ends in its record).
   const bare = p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0';
   return {
     frame: p.frame,
-    time: t ? timestampDifference(t, start ?? t) : '-',
+    time,
     source: bare ? '-' : formatEndpoint(p.src),
     destination: bare ? '-' : formatEndpoint(p.dst),
     protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
@@ -72,7 +91,7 @@ export function summaryColumns(p: PacketRecord, start?: Timestamp | null): Summa
 }
 
 /** The summary line of a packet, columns padded as tshark pads them (without a newline). */
-export function packetSummary(p: PacketRecord, start?: Timestamp | null): string {
+export function packetSummary(p: DissectedRecord, start?: Timestamp | null): string {
   const c = summaryColumns(p, start);
   return `${String(c.frame).padStart(5)} ${c.time.padStart(11)} ${c.source.padStart(21)} → ${c.destination.padEnd(21)} ${c.protocol.padEnd(7)} ${String(c.length).padStart(5)} ${c.info}`;
 }
@@ -81,11 +100,11 @@ export function packetSummary(p: PacketRecord, start?: Timestamp | null): string
  * {@link packetSummary} and a newline, into `sink` as UTF-8; with `options.hex`, the hex
  * pane after it (tshark -x without -V), the `fields` marked, a blank line after the pane.
  */
-export function writePacketSummary(p: PacketRecord, sink: ByteSink, start?: Timestamp | null, options: RenderOptions = {}): void {
+export function writePacketSummary(p: DissectedRecord, sink: ByteSink, start?: Timestamp | null, options: RenderOptions = {}): void {
   sink.raw(packetSummary(p, start));
   sink.ascii('\n');
   if (!options.hex) return;
-  for (const line of packetHexPane(p, options)) {
+  for (const line of p instanceof FrameRecord ? hexPane(p.frameBytes, [], options.colour) : packetHexPane(p, options)) {
     sink.raw(line);
     sink.ascii('\n');
   }

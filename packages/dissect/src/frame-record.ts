@@ -1,0 +1,138 @@
+/**
+ * A frame that holds no query message — a DNS datagram, an ICMPv6 neighbour solicitation,
+ * an IP fragment still waiting for the rest — as the text outputs list it (tshark lists
+ * every frame), when `allFrames` asks for them. Its layers are read from its bytes when it
+ * is shown (net/layers.ts); JSON output never carries it (its shape is the query packet's).
+ */
+import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
+import { frameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
+import type { Endpoint, SkipReason, UdpDatagram } from './net/types.ts';
+import type { PacketRecord } from './record.ts';
+
+const EMPTY = new Uint8Array(0);
+
+/** Why a frame has no query record: what the decoder skipped it for, or `data` (UDP whose payload is no query message). */
+export type FrameReason = SkipReason | 'data';
+
+/** A frame without a query message. */
+export class FrameRecord {
+  /** The UDP payload given, for a UDP datagram the decoder read (a reassembled one's too). */
+  readonly #udpPayload: Uint8Array | undefined;
+  /** The UDP ends, for a UDP datagram. */
+  readonly src: Endpoint | undefined;
+  readonly dst: Endpoint | undefined;
+  /** The time of the capture's frame before it (its own for the first); undefined for a hex dump. */
+  previousTimestamp: Timestamp | null | undefined = undefined;
+  #layers: FrameLayers | undefined;
+  readonly #reassembled: Reassembled | undefined;
+
+  constructor(
+    readonly frame: number,
+    readonly timestamp: Timestamp | null,
+    /** LINKTYPE_* of the frame; undefined for a bare payload (a hex dump of a UDP payload). */
+    readonly linkType: number | undefined,
+    /** The frame's bytes (the payload's for a bare payload). */
+    readonly frameBytes: Uint8Array,
+    /** Length on the wire. */
+    readonly frameLength: number,
+    readonly reason: FrameReason,
+    /** The decoder's words for a skipped frame (`IP protocol 58`), empty for UDP. */
+    readonly detail: string,
+    udp?: UdpDatagram,
+  ) {
+    this.#udpPayload = udp ? udp.payload : linkType === undefined ? frameBytes : undefined;
+    this.src = udp?.src;
+    this.dst = udp?.dst;
+    this.#reassembled =
+      udp?.fragments && udp.fragments.length
+        ? { fragments: udp.fragments, length: udp.udpLength, srcPort: udp.src.port, dstPort: udp.dst.port, udpLength: udp.udpLength }
+        : undefined;
+  }
+
+  /**
+   * The bytes no layer reads, shown as tshark's Data: a UDP payload, a fragment's payload, what
+   * an unknown EtherType carries (a bare payload: all of it); empty when none.
+   */
+  get payload(): Uint8Array {
+    if (this.#udpPayload) return this.#udpPayload;
+    const l = this.layers;
+    return l.dataEnd > l.dataStart ? this.frameBytes.subarray(l.dataStart, l.dataEnd) : EMPTY;
+  }
+
+  get capturedLength(): number {
+    return this.frameBytes.length;
+  }
+
+  get captureTime(): string | null {
+    return this.timestamp ? formatTimestamp(this.timestamp) : null;
+  }
+
+  /** Seconds since the capture's frame before it, exactly; undefined without times. */
+  get timeDelta(): string | undefined {
+    const t = this.timestamp;
+    return t && this.previousTimestamp ? timestampDifference(t, this.previousTimestamp) : undefined;
+  }
+
+  /** Its layers (without their tree), read on first use. */
+  get layers(): FrameLayers {
+    return (this.#layers ??= this.#read(false));
+  }
+
+  /** Its layers with their tree (for `-V`). */
+  treeLayers(): FrameLayers {
+    const l = this.#read(true);
+    this.#layers = l;
+    return l;
+  }
+
+  #read(tree: boolean): FrameLayers {
+    if (this.linkType === undefined) return bareLayers(this.payload);
+    const l = frameLayers(this.linkType, this.frameBytes, tree, this.#reassembled);
+    // As tshark: a frame the snapshot length cut says so after its Info text.
+    return this.frameLength > this.frameBytes.length ? { ...l, info: `${l.info}[Packet size limited during capture]` } : l;
+  }
+
+  /** `frame.protocols`: the layers' chain, and `data` for a UDP payload. */
+  get protocols(): string {
+    const l = this.layers;
+    return l.udp && this.payload.length ? `${l.protocols}:data` : l.protocols;
+  }
+
+  /** The Protocol column. */
+  get column(): string {
+    return this.layers.column;
+  }
+
+  /** The Info column. */
+  get summary(): string {
+    return this.layers.info;
+  }
+}
+
+/** A bare payload's one layer: data. */
+function bareLayers(payload: Uint8Array): FrameLayers {
+  return {
+    protocols: 'data',
+    column: 'Data',
+    source: '',
+    destination: '',
+    info: `Data (${payload.length} bytes)`,
+    ip: undefined,
+    udp: undefined,
+    dataStart: 0,
+    dataEnd: payload.length,
+    nodes: [],
+  };
+}
+
+/** What the dissector lists: query packets, and with `allFrames` every other frame too. */
+export type DissectedRecord = PacketRecord | FrameRecord;
+
+/**
+ * What a dissection with options of type `O` lists: query packets only, unless its options
+ * may ask for every frame (`allFrames` true, or a boolean the types cannot tell).
+ */
+export type Listed<O> = O extends { readonly allFrames?: false | undefined } ? PacketRecord : DissectedRecord;
+
+/** Whether a listed record is a frame without a query message. */
+export const isFrameRecord = (r: DissectedRecord): r is FrameRecord => r instanceof FrameRecord;
