@@ -121,7 +121,7 @@ function bareLayers(payload: Uint8Array): FrameLayers {
     udp: undefined,
     dataStart: 0,
     dataEnd: payload.length,
-    nodes: [],
+    lines: [],
   };
 }
 

@@ -10,7 +10,6 @@
  * layouts are those of decoder.ts and link.ts.
  * @module
  */
-import type { FieldNode } from '@gamequery/codec';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { LINKTYPE } from './link.ts';
 
@@ -65,8 +64,8 @@ export interface FrameLayers {
   /** Bytes no layer here reads, as tshark's Data: a fragment's, an unknown EtherType's, a UDP payload ([start, end) in the frame; equal when none). */
   readonly dataStart: number;
   readonly dataEnd: number;
-  /** The link, IP (with extension headers) and UDP subtrees, offsets in the frame; empty unless asked for. */
-  readonly nodes: FieldNode[];
+  /** The link, IP (with extension headers) and UDP subtrees as tshark -V writes them, four spaces a level; empty unless asked for. */
+  readonly lines: string[];
 }
 
 const ETHERTYPES: Record<number, string> = {
@@ -163,13 +162,31 @@ const TCP_FLAGS = ['FIN', 'SYN', 'RST', 'PSH', 'ACK', 'URG', 'ECE', 'CWR', 'AE']
 const hex = (n: number, digits: number): string => `0x${n.toString(16).padStart(digits, '0')}`;
 const u16 = (d: Uint8Array, p: number): number => (d[p]! << 8) | d[p + 1]!;
 const u32 = (d: Uint8Array, p: number): number => ((d[p]! << 24) | (d[p + 1]! << 16) | (d[p + 2]! << 8) | d[p + 3]!) >>> 0;
-const mac = (d: Uint8Array, p: number, n = 6): string => Array.from(d.subarray(p, p + n), (b) => b.toString(16).padStart(2, '0')).join(':');
+const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+function mac(d: Uint8Array, p: number, n = 6): string {
+  let out = n > 0 ? HEX2[d[p]!]! : '';
+  for (let i = 1; i < n; i++) out += `:${HEX2[d[p + i]!]!}`;
+  return out;
+}
 
 /**
  * A bit field as tshark draws it: the field's `width` bits in groups of four, the masked ones
  * as the value's bits and the rest as dots (`0100 ....` for an IPv4 version of 4).
  */
 export function bitPattern(raw: number, mask: number, width: number): string {
+  // The same few fields take the same few values (a version, a header length, flags): drawn once each.
+  const key = `${width}/${mask}/${raw & mask}`;
+  let out = patterns.get(key);
+  if (out === undefined) {
+    if (patterns.size >= 4096) patterns.clear();
+    patterns.set(key, (out = drawBits(raw, mask, width)));
+  }
+  return out;
+}
+
+const patterns = new Map<string, string>();
+
+function drawBits(raw: number, mask: number, width: number): string {
   let out = '';
   for (let bit = width - 1; bit >= 0; bit--) {
     const m = 2 ** bit;
@@ -179,7 +196,7 @@ export function bitPattern(raw: number, mask: number, width: number): string {
   return out;
 }
 
-/** Reads a frame's layers; `tree` builds their nodes too; `reassembled` is what the frame completed. */
+/** Reads a frame's layers; `tree` writes their text too (tshark -V's lines); `reassembled` is what the frame completed. */
 export function frameLayers(linkType: number, data: Uint8Array, tree: boolean, reassembled?: Reassembled): FrameLayers {
   return new Walk(data, tree, reassembled).frame(linkType);
 }
@@ -187,7 +204,7 @@ export function frameLayers(linkType: number, data: Uint8Array, tree: boolean, r
 /** One walk down a frame. */
 class Walk {
   readonly words: string[] = [];
-  readonly nodes: FieldNode[] = [];
+  readonly lines: string[] = [];
   column = '';
   source = '';
   destination = '';
@@ -215,31 +232,31 @@ class Walk {
       udp: this.udp,
       dataStart: this.dataStart,
       dataEnd: this.dataEnd,
-      nodes: this.nodes,
+      lines: this.lines,
     };
   }
 
-  /** A subtree: its title line and its fields. */
-  layer(abbrev: string, title: string, offset: number, length: number, children: FieldNode[], into = this.nodes): void {
-    if (this.tree) into.push({ abbrev, label: title, offset, length, value: null, show: '', children });
+  /*
+   * The tree is written as text lines (what -V prints, for every frame of a capture: no node
+   * objects). Each call names tshark's abbreviation and the bytes the item covers, as its
+   * documentation: they are what a filter or a hex pane would use.
+   */
+
+  /** A subtree: its title line and its fields indented under it. */
+  layer(abbrev: string, title: string, offset: number, length: number, children: string[], into = this.lines): void {
+    if (!this.tree) return;
+    into.push(title);
+    for (const line of children) into.push(`    ${line}`);
   }
 
-  /** A field of a subtree (only built when the tree is asked for). */
-  field(
-    into: FieldNode[],
-    abbrev: string,
-    label: string,
-    offset: number,
-    length: number,
-    value: number | string,
-    show = String(value),
-  ): void {
-    if (this.tree) into.push({ abbrev, label, offset, length, value, show });
+  /** A field of a subtree, `Label: shown value` (only written when the tree is asked for). */
+  field(into: string[], abbrev: string, label: string, offset: number, length: number, value: number | string, show = String(value)): void {
+    if (this.tree) into.push(`${label}: ${show}`);
   }
 
   /** A field drawn as bits: `0100 .... = Version: 4`. */
   bits(
-    into: FieldNode[],
+    into: string[],
     abbrev: string,
     label: string,
     offset: number,
@@ -249,23 +266,14 @@ class Walk {
     value: number,
     show = String(value),
   ): void {
-    if (this.tree) into.push({ abbrev, label: `${bitPattern(raw, mask, length * 8)} = ${label}`, offset, length, value, show });
+    if (this.tree) into.push(`${bitPattern(raw, mask, length * 8)} = ${label}: ${show}`);
   }
 
   /** The frame stops early: what was read stays, and the column says where it stopped. */
   malformed(column: string, why: string, at: number): void {
     this.column ||= column;
     this.info = `[Malformed Packet: ${why}]`;
-    if (this.tree)
-      this.nodes.push({
-        abbrev: '_ws.malformed',
-        label: 'Malformed Packet',
-        offset: at,
-        length: Math.max(0, this.data.length - at),
-        value: why,
-        show: why,
-        generated: true,
-      });
+    if (this.tree) this.lines.push(`[Malformed Packet: ${why}]`);
   }
 
   link(linkType: number): void {
@@ -276,7 +284,7 @@ class Walk {
         if (d.length < 14) return this.malformed('Ethernet', `frame of ${d.length} bytes ends inside the 14-byte Ethernet header`, 0);
         const dst = mac(d, 0);
         const src = mac(d, 6);
-        const kids: FieldNode[] = [];
+        const kids: string[] = [];
         this.field(kids, 'eth.dst', 'Destination', 0, 6, dst);
         this.field(kids, 'eth.src', 'Source', 6, 6, src);
         const type = u16(d, 12);
@@ -289,7 +297,7 @@ class Walk {
       case LINKTYPE.LINUX_SLL: {
         this.words.push('sll', 'ethertype');
         if (d.length < 16) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 16-byte SLL header`, 0);
-        const kids: FieldNode[] = [];
+        const kids: string[] = [];
         const packetType = u16(d, 0);
         const hardware = u16(d, 2);
         const addressLength = u16(d, 4);
@@ -307,7 +315,7 @@ class Walk {
       case LINKTYPE.LINUX_SLL2: {
         this.words.push('sll', 'ethertype');
         if (d.length < 20) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 20-byte SLL2 header`, 0);
-        const kids: FieldNode[] = [];
+        const kids: string[] = [];
         const type = u16(d, 0);
         const hardware = u16(d, 8);
         const packetType = d[10]!;
@@ -329,7 +337,7 @@ class Walk {
         if (d.length < 4) return this.malformed('NULL', `frame of ${d.length} bytes ends inside the loopback header`, 0);
         const little = (d[0]! | (d[1]! << 8) | (d[2]! << 16) | (d[3]! << 24)) >>> 0;
         const family = little > 0xffff ? u32(d, 0) : little;
-        const kids: FieldNode[] = [];
+        const kids: string[] = [];
         const v6 = family === 24 || family === 28 || family === 30 || family === 10;
         this.field(kids, 'null.family', 'Family', 0, 4, family, `${family === 2 ? 'IP' : v6 ? 'IPv6' : 'Unknown'} (${family})`);
         this.layer('null', 'Null/Loopback', 0, 4, kids);
@@ -368,7 +376,7 @@ class Walk {
       this.words.push('vlan', 'ethertype');
       if (d.length < pos + 4) return this.malformed('VLAN', `frame of ${d.length} bytes ends inside a VLAN tag`, pos);
       const tci = u16(d, pos);
-      const kids: FieldNode[] = [];
+      const kids: string[] = [];
       this.bits(kids, 'vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13);
       this.bits(kids, 'vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1);
       this.bits(kids, 'vlan.id', 'ID', pos, 2, tci, 0x0fff, tci & 0xfff);
@@ -396,7 +404,7 @@ class Walk {
     const senderIp = formatIPv4(d, pos + 14);
     const targetIp = formatIPv4(d, pos + 24);
     this.info = op === 1 ? `Who has ${targetIp}? Tell ${senderIp}` : op === 2 ? `${senderIp} is at ${senderMac}` : `ARP opcode ${op}`;
-    const kids: FieldNode[] = [];
+    const kids: string[] = [];
     this.field(kids, 'arp.opcode', 'Opcode', pos + 6, 2, op, `${op === 1 ? 'request' : op === 2 ? 'reply' : 'unknown'} (${op})`);
     this.field(kids, 'arp.src.hw_mac', 'Sender MAC address', pos + 8, 6, senderMac);
     this.field(kids, 'arp.src.proto_ipv4', 'Sender IP address', pos + 14, 4, senderIp);
@@ -419,7 +427,7 @@ class Walk {
     const protocol = d[start + 9]!;
     const src = formatIPv4(d, start + 12);
     const dst = formatIPv4(d, start + 16);
-    const kids: FieldNode[] = [];
+    const kids: string[] = [];
     this.bits(kids, 'ip.version', 'Version', start, 1, first, 0xf0, first >> 4);
     this.bits(kids, 'ip.hdr_len', 'Header Length', start, 1, first, 0x0f, headerLength, `${headerLength} bytes (${first & 0x0f})`);
     const ds = d[start + 1]!;
@@ -493,7 +501,7 @@ class Walk {
     const hopLimit = d[start + 7]!;
     const src = formatIPv6(d, start + 8);
     const dst = formatIPv6(d, start + 24);
-    const kids: FieldNode[] = [];
+    const kids: string[] = [];
     this.bits(kids, 'ipv6.version', 'Version', start, 1, d[start]!, 0xf0, head >>> 28);
     const tclass = (head >>> 20) & 0xff;
     this.bits(
@@ -528,7 +536,7 @@ class Walk {
         return this.malformed('IPv6', `IPv6 extension header ${next} at offset ${pos} is cut off`, pos);
       const after = d[pos]!;
       const length = next === 44 ? 8 : next === 51 ? (d[pos + 1]! + 2) * 4 : (d[pos + 1]! + 1) * 8;
-      const ext: FieldNode[] = [];
+      const ext: string[] = [];
       // tshark's own capitals: "Next header" in the fragment header, "Next Header" in the others.
       this.field(ext, 'ipv6.nxt', next === 44 ? 'Next header' : 'Next Header', pos, 1, after, nextHeaderText(after));
       if (next === 44) {
@@ -545,16 +553,7 @@ class Walk {
         }
       } else {
         this.field(ext, 'ipv6.opt.length', 'Length', pos + 1, 1, d[pos + 1]!);
-        if (this.tree)
-          ext.push({
-            abbrev: 'ipv6.opt.length_bytes',
-            label: 'Length',
-            offset: pos + 1,
-            length: 1,
-            value: length,
-            show: `${length} bytes`,
-            generated: true,
-          });
+        if (this.tree) ext.push(`[Length: ${length} bytes]`);
       }
       this.layer(word, title, pos, length, ext, kids);
       if (fragment && this.reassembled) this.fragments(ext, 'IPv6');
@@ -581,18 +580,10 @@ class Walk {
   }
 
   /** The fragments a reassembly took, under the header of the frame that completed it. */
-  fragments(into: FieldNode[], version: string): void {
+  fragments(into: string[], version: string): void {
     const r = this.reassembled!;
     if (this.tree)
-      into.push({
-        abbrev: version === 'IPv4' ? 'ip.fragments' : 'ipv6.fragments',
-        label: `${r.fragments.length} ${version} Fragments (${r.length} bytes)`,
-        offset: 0,
-        length: 0,
-        value: r.fragments.join(','),
-        show: r.fragments.map((f) => `#${f}`).join(', '),
-        generated: true,
-      });
+      into.push(`[${r.fragments.length} ${version} Fragments (${r.length} bytes): ${r.fragments.map((f) => `#${f}`).join(', ')}]`);
   }
 
   /** The protocol after the IP header(s): UDP read field by field, the rest named. */
@@ -621,7 +612,7 @@ class Walk {
       const order = ['SYN', 'FIN', 'RST', 'PSH', 'ACK', 'URG', 'ECE', 'CWR', 'AE'];
       names.sort((a, b) => order.indexOf(a) - order.indexOf(b));
       this.info = `${srcPort} → ${dstPort} [${names.join(', ')}] Seq=${u32(d, pos + 4)}${flags & 0x10 ? ` Ack=${u32(d, pos + 8)}` : ''} Win=${u16(d, pos + 14)} Len=${Math.max(0, end - pos - headerLength)}`;
-      const kids: FieldNode[] = [];
+      const kids: string[] = [];
       this.field(kids, 'tcp.srcport', 'Source Port', pos, 2, srcPort);
       this.field(kids, 'tcp.dstport', 'Destination Port', pos + 2, 2, dstPort);
       this.layer('tcp', `Transmission Control Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`, pos, headerLength, kids);
@@ -631,7 +622,7 @@ class Walk {
   }
 
   icmp(word: string, title: string, pos: number, end: number, type: number, code: number, names: Record<number, string>): void {
-    const kids: FieldNode[] = [];
+    const kids: string[] = [];
     this.field(kids, `${word}.type`, 'Type', pos, 1, type, `${names[type] ?? 'Unknown'} (${type})`);
     this.field(kids, `${word}.code`, 'Code', pos + 1, 1, code);
     this.layer(word, title, pos, end - pos, kids);
@@ -642,7 +633,7 @@ class Walk {
     this.words.push('udp');
     this.column = 'UDP';
     const r = this.reassembled;
-    const kids: FieldNode[] = [];
+    const kids: string[] = [];
     let srcPort: number;
     let dstPort: number;
     let length: number;
@@ -674,15 +665,7 @@ class Walk {
     // The payload's bytes present (all of a reassembled one's); none when the capture cut the header itself.
     const present = r ? payload : payloadEnd - payloadStart;
     const whole = r !== undefined || end - pos >= 8;
-    if (this.tree && whole)
-      kids.push({
-        abbrev: 'udp.payload',
-        label: `UDP payload (${present} bytes)`,
-        offset: payloadStart,
-        length: payloadEnd - payloadStart,
-        value: null,
-        show: '',
-      });
+    if (this.tree && whole) kids.push(`UDP payload (${present} bytes)`);
     this.layer(
       'udp',
       `User Datagram Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`,
@@ -690,16 +673,7 @@ class Walk {
       r ? 0 : Math.min(8, end - pos),
       kids,
     );
-    if (this.tree && !whole)
-      this.nodes.push({
-        abbrev: '_ws.short',
-        label: 'Packet size limited during capture',
-        offset: pos,
-        length: end - pos,
-        value: 'UDP truncated',
-        show: 'UDP truncated',
-        generated: true,
-      });
+    if (this.tree && !whole) this.lines.push('[Packet size limited during capture: UDP truncated]');
     this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
     this.leaveData(payloadStart, payloadEnd);
     this.info = `${srcPort} → ${dstPort} Len=${payload}`;

@@ -8,7 +8,6 @@ import { FrameRecord } from '../frame-record.ts';
 import { LINKTYPE } from '../net/link.ts';
 import type { Packet } from '../record.ts';
 import { hexPane } from './hexpane.ts';
-import { renderTree } from './text.ts';
 
 /** tshark's words for the link types, with its own (wiretap) numbers for them. */
 const ENCAPSULATION: Record<number, string> = {
@@ -56,7 +55,7 @@ export function layerLines(p: Packet | FrameRecord, start: Timestamp | null | un
   }
   lines.push(`    Frame Number: ${p.frame}`, `    Frame Length: ${bytes(wire)}`, `    Capture Length: ${bytes(captured)}`);
   lines.push(`    [Protocols in frame: ${protocols}]`);
-  lines.push(...renderTree(layers.nodes));
+  lines.push(...layers.lines);
   return lines;
 }
 

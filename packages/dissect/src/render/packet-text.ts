@@ -86,7 +86,8 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   const q = p as Packet;
   const start = sink.at;
   const layers = options.layers && !picks ? layerLines(q, first) : undefined;
-  if (layers) writeLines(layers, sink);
+  // One string for the block: encoded natively at once, not line by line.
+  if (layers) sink.raw(`${layers.join('\n')}\n`);
   else writeSummaryLine(q, sink);
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
@@ -192,10 +193,7 @@ function generatedLine(sink: ByteSink, prefix: Uint8Array, text: string | undefi
 }
 
 function writeLines(lines: readonly string[], sink: ByteSink): void {
-  for (const line of lines) {
-    sink.raw(line);
-    sink.bytes(NEWLINE);
-  }
+  sink.raw(`${lines.join('\n')}\n`);
 }
 
 /** {@link summaryLine} and a newline. */
