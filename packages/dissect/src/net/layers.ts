@@ -269,11 +269,11 @@ class Walk {
     if (this.tree) into.push(`${bitPattern(raw, mask, length * 8)} = ${label}: ${show}`);
   }
 
-  /** The frame stops early: what was read stays, and the column says where it stopped. */
+  /** The frame stops early at offset `at`: what was read stays, and the column and the tree say where it stopped. */
   malformed(column: string, why: string, at: number): void {
     this.column ||= column;
     this.info = `[Malformed Packet: ${why}]`;
-    if (this.tree) this.lines.push(`[Malformed Packet: ${why}]`);
+    if (this.tree) this.lines.push(`[Malformed Packet: ${why} (from offset ${at})]`);
   }
 
   link(linkType: number): void {
