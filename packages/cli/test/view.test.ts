@@ -159,11 +159,15 @@ describe('statistics', () => {
     expect(lines[0]).toMatch(/^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed$/);
     expect(lines[2]).toMatch(/^10\.231\.0\.2:47778 +mcquery +2 +2 +0 +2 +0 +0 +0 +0$/);
     expect(lines[7]).toMatch(/^4 servers +10 +10 +0 +10 +0 +0 +0 +0$/);
-    expect(lines[9]).toMatch(/^Server +RTT ms min\/median\/p95\/max +Players +Hostname$/);
-    expect(lines[11]).toMatch(/^10\.231\.0\.2:47778 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
-    expect(lines[16]).toMatch(/^all +0\.135\/0\.431\/0\.871\/0\.871 +20 packets$/);
-    expect(lines[18]).toMatch(/^Server +Requests by message$/);
-    expect(lines[19]).toMatch(/^10\.231\.0\.2:47778 +basic 1, handshake 1$/);
+    // Bytes each way: the players reply's three fragments are on the wire (113 + 57 + 1514 + 1514 + 495 bytes of frames).
+    expect(lines[9]).toMatch(/^Server +Req bytes +Reply bytes +Amp +Req wire +Reply wire +Amp wire$/);
+    expect(lines[13]).toMatch(/^10\.231\.0\.2:47777 +37 +3499 +94\.568 +163 +3693 +22\.656$/);
+    expect(lines[16]).toMatch(/^all +110 +7126 +64\.782 +630 +7846 +12\.454$/);
+    expect(lines[18]).toMatch(/^Server +RTT ms min\/median\/p95\/max +Players +Hostname$/);
+    expect(lines[20]).toMatch(/^10\.231\.0\.2:47778 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
+    expect(lines[25]).toMatch(/^all +0\.135\/0\.431\/0\.871\/0\.871 +20 packets$/);
+    expect(lines[27]).toMatch(/^Server +Requests by message$/);
+    expect(lines[28]).toMatch(/^10\.231\.0\.2:47778 +basic 1, handshake 1$/);
     expect(lines.at(-1)).toMatch(/^all +basic 2, handshake 2, info 2, ping 2, players 2$/);
     const quiet = run('dissect', veth, '-q', '-z', 'stats', '-F', 'text').stdout;
     expect(quiet).toBe(`Per-server statistics\n${table}`);

@@ -51,7 +51,22 @@ export { editDistance } from './filter/suggest.ts';
 export { captureStart } from './start.ts';
 export { packetSummary, writePacketSummary, summaryColumns, pairingNotes, type SummaryColumns } from './render/summary.ts';
 export { FirstPassStats, captureStats, type CaptureStats } from './stats/first-pass.ts';
-export { ServerStats, type ServerCounts, type ServerReport, type StatsReport, type RttSummary } from './stats/servers.ts';
+export {
+  ServerStats,
+  type ServerCounts,
+  type ServerReport,
+  type StatsReport,
+  type RttSummary,
+  type Amplification,
+} from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
-export { renderStatsTable } from './render/stats.ts';
+export {
+  SourceStats,
+  DEFAULT_CAPACITY,
+  GUESSING_THRESHOLD,
+  type SourceCount,
+  type SourcesReport,
+  type RconGuesser,
+} from './stats/sources.ts';
+export { renderStatsTable, renderSourcesTable } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';

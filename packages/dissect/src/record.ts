@@ -148,6 +148,8 @@ export class Packet implements PacketRecord {
   /** The frame's length on the wire and as captured (`frame.len`, `frame.cap_len`); undefined for a bare payload. */
   frameLength: number | undefined = undefined;
   capturedLength: number | undefined = undefined;
+  /** The bytes its datagram took on the wire: its frame's, and for a reassembled one every fragment's frame. */
+  wireLength: number | undefined = undefined;
   /** Its IP header's time to live (hop limit) and length (`ip.ttl`, `ip.len`; `ipv6.hlim`, `ipv6.plen`). */
   ipTtl: number | undefined = undefined;
   ipLength: number | undefined = undefined;

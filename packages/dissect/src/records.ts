@@ -33,6 +33,7 @@ import {
 } from '@gamequery/codec';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
+import { FragmentWire } from './net/fragment-wire.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
 import {
   DECODED,
@@ -81,6 +82,8 @@ export class RecordMaker {
   /** Whether records carry their tree's JSON (a renderer writes it). */
   readonly #json: boolean;
   readonly #udp = new UdpDecoder();
+  /** The frame lengths of fragments held, for the wire bytes of their datagram (`wireLength`). */
+  readonly #fragments = new FragmentWire();
   readonly #stats: DissectStats;
   /** Where the fast path writes tree JSON; records keep ranges of its buffer. */
   #arena = new ByteSink(ARENA_BYTES);
@@ -133,6 +136,7 @@ export class RecordMaker {
     const decoded = this.#udp.decode(frame);
     if (decoded.kind === 'skipped') {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
+      if (decoded.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
       return this.#options.allFrames ? this.#other(frame, previous, decoded.reason, decoded.detail) : undefined;
     }
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
@@ -225,6 +229,7 @@ export class RecordMaker {
     if (input) {
       // What the frame and its IP header say (frame.len, ip.ttl, …), before a filter tests them.
       p.frameLength = input.originalLength ?? input.data.length;
+      p.wireLength = this.#fragments.total(udp.fragments, input.index, p.frameLength);
       p.capturedLength = input.data.length;
       p.ipTtl = udp.ipTtl;
       p.ipLength = udp.ipLength;

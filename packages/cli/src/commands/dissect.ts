@@ -150,19 +150,19 @@ export function dissectCommand(): Command {
       const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
       const input = live?.input ?? (await openInput(file));
       const progress = new Progress(live === undefined);
-      if (input.kind !== 'text' && opts.quiet && opts.stat.includes('stats') && !filter && !opts.protocol) {
+      if (input.kind !== 'text' && opts.quiet && (out.tap.servers || out.tap.sources) && !filter && !opts.protocol) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
-        const pass = new FirstPassStats(options, stats);
+        const pass = new FirstPassStats(options, stats, out.tap.newSources());
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {
           const { report, error } = await captureStats(source, options, pass, () => progress.tick(stats));
-          out.tap.use(report);
+          out.tap.use(report, pass.sourcesReport());
           if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
         } catch (e) {
           if (!(e instanceof InputError && e.info.code === 'bad-gzip')) throw e;
-          out.tap.use(pass.report());
+          out.tap.use(pass.report(), pass.sourcesReport());
           out.error({ type: 'InputError', code: e.info.code, message: e.message });
         } finally {
           progress.done();
@@ -171,7 +171,7 @@ export function dissectCommand(): Command {
         await live?.end(stats);
         return;
       }
-      let batches: AsyncIterable<DissectBatch | HexBatch>;
+      let batches: AsyncIterable<DissectBatch<DissectedRecord> | HexBatch<DissectedRecord>>;
       let stats: DissectStats;
       if (input.kind === 'capture-file') {
         // Each batch is written before the next is asked for: its buffers can be reused.
@@ -330,16 +330,21 @@ class Output {
 
   end(stats: DissectStats): void {
     const servers = this.tap.report();
+    const sources = this.tap.sourcesReport();
     if (this.html) {
       this.html.end(this.#errors.map((e) => (e as { message: string }).message));
     } else if (this.format === 'json') {
       this.#text(
-        `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}\n}\n`,
+        `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}${sources ? `,\n"sourceStats": ${JSON.stringify(sources)}` : ''}\n}\n`,
       );
-    } else if (servers) {
-      this.#text(this.format === 'ndjson' ? `${JSON.stringify({ serverStats: servers })}\n` : this.tap.text(this.quiet));
+    } else if (this.format === 'ndjson') {
+      if (servers) this.#text(`${JSON.stringify({ serverStats: servers })}\n`);
+      if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
+    } else if (servers || sources) {
+      this.#text(this.tap.text(this.quiet));
     }
     this.#flush();
+    for (const w of this.tap.warnings()) process.stderr.write(`gamequery: ${w}\n`);
     // Said in each such packet too; counted here so that it is not missed in a long output.
     if (stats.incomplete)
       process.stderr.write(

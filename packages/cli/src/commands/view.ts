@@ -1,16 +1,19 @@
 /**
  * How `gamequery dissect` shows traffic (tshark's habits): summary lines or the tree,
- * a display filter (`-Y`), per-server statistics (`-z stats`), packets hidden (`-q`).
+ * a display filter (`-Y`), statistics (`-z stats`, `-z sources`), packets hidden (`-q`).
  * The options and the choices they make; dissect.ts does the reading and writing.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   FilterError,
   ServerStats,
+  SourceStats,
   compileFilter,
+  renderSourcesTable,
   renderStatsTable,
   type DisplayFilter,
   type PacketRecord,
+  type SourcesReport,
   type StatsReport,
 } from '@gamequery/dissect';
 
@@ -20,6 +23,8 @@ export interface ViewOpts {
   summary?: boolean;
   displayFilter?: string;
   stat: string[];
+  /** `--by source`: who is asking too (`-z sources`). */
+  by?: 'server' | 'source';
   quiet?: boolean;
   field: string[];
   showSecrets?: boolean;
@@ -99,13 +104,18 @@ export function addViewOptions(command: Command): Command {
     .option('-P, --summary', 'print summary lines (the default; with -F text, instead of the tree)')
     .option('-Y, --display-filter <filter>', 'show only the packets this display filter passes (Wireshark syntax)')
     .addOption(
-      new Option('-z, --stat <name>', 'statistics after the packets: stats (per server)')
+      new Option(
+        '-z, --stat <name>',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification), sources (who is asking: top sources and networks, RCON password guessing)',
+      )
         .argParser((v: string, prev: string[] = []) => {
-          if (v !== 'stats') throw new Error(`-z ${v}: the one statistic is "stats" (per server)`);
+          if (v !== 'stats' && v !== 'sources')
+            throw new Error(`-z ${v}: the statistics are "stats" (per server) and "sources" (who is asking)`);
           return [...prev, v];
         })
         .default([]),
     )
+    .addOption(new Option('--by <what>', "with 'gamequery stats': source adds who is asking (as -z sources)").choices(['server', 'source']))
     .option('-q, --quiet', 'no packets: only statistics (-z) and errors')
     .addOption(
       new Option(
@@ -160,13 +170,24 @@ export function displayFilter(o: ViewOpts): DisplayFilter | undefined {
   }
 }
 
-/** `-z stats`: fed every packet shown, reported at the end. */
+/** `-z stats` and `-z sources`: fed every packet shown, reported at the end. */
 export class StatsTap {
   readonly #stats: ServerStats | undefined;
-  /** The report taken without records (in the first pass), when it was. */
+  /** Which were asked for: per server, who is asking. */
+  readonly servers: boolean;
+  readonly sources: boolean;
+  /** The reports taken without records (in the first pass), when they were. */
   #report: StatsReport | undefined;
+  #sourcesReport: SourcesReport | undefined;
   constructor(o: ViewOpts) {
-    this.#stats = o.stat.includes('stats') ? new ServerStats() : undefined;
+    this.servers = o.stat.includes('stats');
+    this.sources = o.stat.includes('sources') || o.by === 'source';
+    this.#stats = this.servers || this.sources ? new ServerStats(this.sources ? new SourceStats() : undefined) : undefined;
+  }
+
+  /** A new count of who is asking, for a first pass that counts without records; undefined unless asked for. */
+  newSources(): SourceStats | undefined {
+    return this.sources ? new SourceStats() : undefined;
   }
 
   get on(): boolean {
@@ -177,18 +198,39 @@ export class StatsTap {
     this.#stats?.add(p);
   }
 
-  /** The statistics were taken in the first pass: this is their report. */
-  use(report: StatsReport): void {
+  /** The statistics were taken in the first pass: these are their reports. */
+  use(report: StatsReport, sources?: SourcesReport): void {
     this.#report = report;
+    this.#sourcesReport = sources;
   }
 
+  /** Per server, with -z stats. */
   report(): StatsReport | undefined {
+    if (!this.servers) return undefined;
     return this.#report ?? this.#stats?.report();
   }
 
-  /** The report as text lines (a heading and the table), or nothing without -z stats. */
+  /** Who is asking, with -z sources. */
+  sourcesReport(): SourcesReport | undefined {
+    if (!this.sources) return undefined;
+    return this.#sourcesReport ?? this.#stats?.sources?.report();
+  }
+
+  /** The reports as text (headings and tables), or nothing without -z. */
   text(quiet = false): string {
     const r = this.report();
-    return r ? `${quiet ? '' : '\n'}Per-server statistics\n${renderStatsTable(r).join('\n')}\n` : '';
+    const sources = this.sourcesReport();
+    let out = r ? `${quiet ? '' : '\n'}Per-server statistics\n${renderStatsTable(r).join('\n')}\n` : '';
+    if (sources) out += `${quiet && !out ? '' : '\n'}${renderSourcesTable(sources).join('\n')}\n`;
+    return out;
+  }
+
+  /** One line on stderr per source guessing the RCON password (never the passwords). */
+  warnings(): string[] {
+    const sources = this.sourcesReport();
+    return (sources?.rconGuessers ?? []).map(
+      (g) =>
+        `${g.address} is guessing the RCON password: ${g.denied} refused of ${g.requests} RCON requests, ${g.distinctPasswords} distinct passwords (reported from ${sources!.guessingThreshold} refusals)`,
+    );
   }
 }

@@ -7,6 +7,7 @@
 import { showText } from '@gamequery/codec';
 import { formatEndpoint } from '../net/address.ts';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
+import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 
 /** The width the tables are made to fit, and the most a host name is given of it. */
 const WIDTH = 120;
@@ -15,6 +16,7 @@ const HOSTNAME = 40;
 const COUNTS = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Dup', 'Late', 'Unmatched', 'Malformed'];
 const DETAILS = ['Server', 'RTT ms min/median/p95/max', 'Players', 'Hostname'];
 const MESSAGES = ['Server', 'Requests by message'];
+const BYTES = ['Server', 'Req bytes', 'Reply bytes', 'Amp', 'Req wire', 'Reply wire', 'Amp wire'];
 
 const requestsText = (r: Readonly<Record<string, number>>): string =>
   Object.entries(r)
@@ -94,8 +96,24 @@ export function renderStatsTable(report: StatsReport): string[] {
   const messages = [...report.servers.map((s, i) => [servers[i]!, requestsText(s.requests)]), ['all', requestsText(t.requests)]].flatMap(
     ([server, text]) => wrap(`${server!.padEnd(indent)}${text}`, indent),
   );
+  // Bytes each way and what the server sent back for each byte it got (UDP payloads, then frames on the wire).
+  const bytesRow = (a: ServerCounts['amplification']): string[] => [
+    String(a.requestBytes),
+    String(a.replyBytes),
+    a.payload === null ? '-' : a.payload.toFixed(3),
+    String(a.requestWireBytes),
+    String(a.replyWireBytes),
+    a.wire === null ? '-' : a.wire.toFixed(3),
+  ];
+  const amplification = table(
+    [BYTES, ...report.servers.map((s, i) => [servers[i]!, ...bytesRow(s.amplification)])],
+    new Set([1, 2, 3, 4, 5, 6]),
+    ['all', ...bytesRow(t.amplification)],
+  );
   const out = [
     ...counts,
+    '',
+    ...amplification,
     '',
     ...table([DETAILS, ...details], new Set([2]), footer),
     '',
@@ -104,5 +122,56 @@ export function renderStatsTable(report: StatsReport): string[] {
   ];
   if (report.servers.some((s) => !s.rtt.exact) || !t.rtt.exact)
     out.push('~ median and p95 from a histogram of 64 buckets per doubling: within 0.55 % of the exact values');
+  return out;
+}
+
+const SOURCES = ['Source', 'Requests', '±', 'Answered', 'Req bytes', 'Reply bytes', 'Amp', 'Requests by message'];
+
+/** Reply bytes per request byte, as the tables write it (`-` without requests). */
+const ratioText = (reply: number, request: number): string => (request > 0 ? (reply / request).toFixed(3) : '-');
+
+/** A source's (or network's) row. */
+const sourceRow = (c: SourceCount): string[] => [
+  c.address,
+  String(c.requests),
+  c.error ? String(c.error) : '',
+  String(c.answered),
+  String(c.requestBytes),
+  String(c.replyBytes),
+  ratioText(c.replyBytes, c.requestBytes),
+  requestsText(c.byMessage),
+];
+
+/**
+ * Who is asking (`-z sources`): the top sources and networks by requests (± is how much a count
+ * may overstate: blank is exact), then the sources guessing the RCON password.
+ */
+export function renderSourcesTable(report: SourcesReport): string[] {
+  const right = new Set([1, 2, 3, 4, 5, 6]);
+  const footer = [`${report.requests} requests`, '', '', '', '', '', '', ''];
+  const out = [
+    'Top sources',
+    ...table([SOURCES, ...report.sources.map(sourceRow)], right, footer),
+    '',
+    'Top networks (IPv4 /24, IPv6 /48)',
+    ...table([['Network', ...SOURCES.slice(1)], ...report.networks.map(sourceRow)], right, footer),
+    `± how much a count may overstate (blank: exact); a source or network with more than ${report.threshold} requests (all ÷ ${report.capacity}) is never missed`,
+    '',
+  ];
+  if (!report.rconGuessers.length) {
+    out.push(`RCON password guessing: no source had ${report.guessingThreshold} passwords refused`);
+    return out;
+  }
+  out.push(
+    `RCON password guessing (${report.guessingThreshold} or more passwords refused)`,
+    ...table(
+      [
+        ['Source', 'RCON requests', 'Refused', 'Distinct passwords'],
+        ...report.rconGuessers.map((g) => [g.address, String(g.requests), String(g.denied), String(g.distinctPasswords)]),
+      ],
+      new Set([1, 2, 3]),
+      [`${report.rconGuessers.length} source${report.rconGuessers.length === 1 ? '' : 's'}`, '', '', ''],
+    ),
+  );
   return out;
 }

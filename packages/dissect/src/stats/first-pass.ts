@@ -11,7 +11,9 @@
  * counted unanswered unless a reply answered it, which by the end of the input is so.
  * Player counts and host names are read from the replies that state them, in frame order.
  */
-import { type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { rconDenies, rconPassword } from './rcon.ts';
+import { FragmentWire } from '../net/fragment-wire.ts';
 import { DECODED, RESPONSE, TIMED, Why, isUnmatched, kindOf, layoutAt, layoutOf, numberReader, whyOf } from '@gamequery/codec/pairing';
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
@@ -22,6 +24,7 @@ import { newStats, type DissectOptions, type DissectStats } from '../options.ts'
 import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition } from '../records.ts';
 import { noteStart } from '../start.ts';
+import { SourceStats, type SourcesReport } from './sources.ts';
 import {
   HOSTNAME,
   PLAYERS,
@@ -59,9 +62,14 @@ export class FirstPassStats {
   readonly #servers = new Map<number, Map<number, Filed>>();
   #packets = 0;
   readonly #stated = new Map<QueryLayout, Stated | null>();
+  /** Who is asking (`-z sources`), when asked for. */
+  readonly sources: SourceStats | undefined;
+  /** The frame lengths of fragments held, for the wire bytes of their datagram. */
+  readonly #fragments = new FragmentWire();
 
-  constructor(options: DissectOptions, stats: DissectStats) {
+  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats) {
     this.stats = stats;
+    this.sources = sources;
     this.first = new FirstPass(linkOptions(options), stats);
     const charset = recordOptions(options).charset;
     this.#codec = charset ? { charset } : {};
@@ -74,12 +82,14 @@ export class FirstPassStats {
     const stats = this.stats;
     if (stats.frames++ === 0) noteStart(stats, frame.timestamp);
     const at = first.located!;
+    const wire = frame.originalLength ?? frame.data.length;
     if (!at.found) {
       const reason = at.skipped.reason;
       stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
+      if (reason === 'fragment') this.#fragments.hold(frame.index, wire);
     } else {
       stats.udp++;
-      this.#count(frame.index, at.truncated);
+      this.#count(frame.index, at.truncated, Math.max(0, at.udpLength - 8), this.#fragments.total(at.fragments, frame.index, wire));
     }
     // Nothing renders here: facts go as soon as they are final.
     while (first.size && first.isFinal(first.first)) first.drop();
@@ -118,7 +128,8 @@ export class FirstPassStats {
     return s;
   }
 
-  #count(frame: number, truncated: boolean): void {
+  /** Counts a frame's datagram: `bytes` its UDP payload's length (as its header says), `wire` the frame's. */
+  #count(frame: number, truncated: boolean, bytes: number, wire: number): void {
     const first = this.first;
     const facts = first.pairer.facts;
     const payload = first.payload;
@@ -148,13 +159,24 @@ export class FirstPassStats {
     this.#packets++;
     const s = this.#server(protocol, response);
     if (malformed) s.malformed++;
+    const sources = this.sources;
+    const e = first.endpoints;
     if (!response) {
       const message = layout ? layout.message : 'unknown';
       s.requests.set(message, (s.requests.get(message) ?? 0) + 1);
       if (kind === DECODED) s.decoded++;
+      s.requestBytes += bytes;
+      s.requestWireBytes += wire;
+      if (sources) {
+        sources.request(e.src, e.v6, message, bytes, wire);
+        if (layout === samp.rconRequest && !malformed) sources.rconRequest(e.src, e.v6, rconPassword(payload, this.#codec));
+      }
       return;
     }
     s.replies++;
+    s.replyBytes += bytes;
+    s.replyWireBytes += wire;
+    let answers = false;
     if (kind === DECODED) {
       const why = whyOf(info);
       if (why === Why.duplicate) s.duplicates++;
@@ -165,12 +187,22 @@ export class FirstPassStats {
         const request = facts.link(frame);
         // The first reply answers its request (an RCON request's later lines do not again).
         if (facts.holds(request) && facts.link(request) === frame) {
+          answers = true;
           s.answered++;
           if (info & TIMED) s.rtt.add((first.time - facts.time(frame)) / 1e9);
         }
       }
     }
+    if (sources) {
+      sources.reply(e.dst, e.v6, answers, bytes, wire);
+      if (layout === samp.rconResponse && !malformed && rconDenies(payload, this.#codec)) sources.rconDenied(e.dst, e.v6);
+    }
     if (layout) this.#state(s, layout, payload, malformed);
+  }
+
+  /** Who is asking, as counted so far. */
+  sourcesReport(): SourcesReport | undefined {
+    return this.sources?.report();
   }
 
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */

@@ -8,7 +8,10 @@
  * host names are read from the fields named below (the same values `-Y` tests), from the
  * replies that carry them.
  */
-import { layouts, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { layouts, samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { ipv4Number, ipv6Number } from '../filter/addresses.ts';
+import { rconDenies, rconPassword } from './rcon.ts';
+import type { SourceStats } from './sources.ts';
 import { keyedReader } from '@gamequery/codec/pairing';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
@@ -102,6 +105,11 @@ export interface ServerState {
   readonly timed: Set<number>;
   players: number | null;
   hostname: string | null;
+  /** UDP payload bytes of the requests to it and of its replies; the same as frames on the wire. */
+  requestBytes: number;
+  replyBytes: number;
+  requestWireBytes: number;
+  replyWireBytes: number;
 }
 
 /** A server's state with nothing counted yet. */
@@ -121,6 +129,10 @@ export const newServerState = (ip: string, port: number, protocol: Protocol): Se
   timed: new Set(),
   players: null,
   hostname: null,
+  requestBytes: 0,
+  replyBytes: 0,
+  requestWireBytes: 0,
+  replyWireBytes: 0,
 });
 
 /** Round-trip times in milliseconds; null where there were none. */
@@ -152,6 +164,20 @@ export interface ServerCounts {
   /** Packets that did not decode (cut short or damaged). */
   readonly malformed: number;
   readonly rtt: RttSummary;
+  /** Bytes each way and what the server sent back for each byte it got, as UDP payloads and as frames on the wire. */
+  readonly amplification: Amplification;
+}
+
+/** Reply bytes ÷ request bytes (null without requests): the figure by which reflection risk is judged. */
+export interface Amplification {
+  readonly requestBytes: number;
+  readonly replyBytes: number;
+  readonly requestWireBytes: number;
+  readonly replyWireBytes: number;
+  /** replyBytes ÷ requestBytes, to 3 decimals. */
+  readonly payload: number | null;
+  /** replyWireBytes ÷ requestWireBytes, to 3 decimals. */
+  readonly wire: number | null;
 }
 
 /** What a capture showed of one server: its counts, round-trip times, player count and hostname. */
@@ -172,15 +198,21 @@ export interface StatsReport {
 }
 
 const CONTEXT: FilterContext = { start: undefined, showSecrets: false };
+const V4 = { v6: false };
+const V6 = { v6: true };
 
 /** Per-server statistics, fed one record at a time. */
 export class ServerStats {
   readonly #servers = new Map<string, ServerState>();
+  /** Who is asking (`-z sources`), when asked for. */
+  readonly sources: SourceStats | undefined;
+  readonly #words = new Uint32Array(4);
   readonly #players: readonly FilterField[];
   readonly #hostname: readonly FilterField[];
   #packets = 0;
 
-  constructor() {
+  constructor(sources?: SourceStats) {
+    this.sources = sources;
     const fields = filterFields();
     this.#players = PLAYERS.map((n) => fields.get(n)!);
     this.#hostname = HOSTNAME.map((n) => fields.get(n)!);
@@ -191,13 +223,31 @@ export class ServerStats {
     const response = p.direction === 'response' || (p.direction === 'either' && p.requestIn !== undefined);
     const s = this.#server(response ? p.src : p.dst, p.protocol);
     if (p.malformed) s.malformed++;
+    // The payload's length as the UDP header says it, and the frame's (a bare payload has no frame: its own length).
+    const bytes = p instanceof Packet && p.udpLength !== undefined ? p.udpLength - 8 : p.payloadLength;
+    const wire = (p instanceof Packet ? p.wireLength : undefined) ?? bytes;
+    const sources = this.sources;
+    const client = sources ? this.#client(response ? p.dst : p.src) : undefined;
     if (!response) {
+      s.requestBytes += bytes;
+      s.requestWireBytes += wire;
       s.requests.set(p.message, (s.requests.get(p.message) ?? 0) + 1);
+      if (sources && client) {
+        sources.request(this.#words, client.v6, p.message, bytes, wire);
+        if (p.layout === samp.rconRequest.id && !p.malformed) sources.rconRequest(this.#words, client.v6, rconPassword(p.payload, {}));
+      }
       if (p.responseIn !== undefined) s.answered++;
       if (p.unanswered) s.unanswered++;
       return;
     }
     s.replies++;
+    s.replyBytes += bytes;
+    s.replyWireBytes += wire;
+    if (sources && client) {
+      const answers = p.requestIn !== undefined && p.duplicateOf === undefined && !p.unmatched && !s.timed.has(p.requestIn);
+      sources.reply(this.#words, client.v6, answers, bytes, wire);
+      if (p.layout === samp.rconResponse.id && !p.malformed && rconDenies(p.payload, {})) sources.rconDenied(this.#words, client.v6);
+    }
     if (p.duplicateOf !== undefined) s.duplicates++;
     else if (p.unmatched) {
       if (p.unmatchedCause === 'late') s.late++;
@@ -248,6 +298,20 @@ export class ServerStats {
   /** Each server's last whole key/value reply, whose host name the report reads. */
   readonly #named = new Map<ServerState, { layout: QueryLayout; bytes: Uint8Array; codec: CodecOptions }>();
 
+  /** A client's address as words (in `#words`); undefined for a bare payload's. */
+  #client(e: Endpoint): { readonly v6: boolean } | undefined {
+    if (e.ip.includes(':')) {
+      const n = ipv6Number(e.ip);
+      if (n === undefined) return undefined;
+      for (let i = 0; i < 4; i++) this.#words[i] = Number((n >> BigInt(96 - 32 * i)) & 0xffffffffn);
+      return V6;
+    }
+    const n = ipv4Number(e.ip);
+    if (n === undefined || (n === 0 && e.port === 0)) return undefined;
+    this.#words[0] = n;
+    return V4;
+  }
+
   #server(e: Endpoint, protocol: Protocol): ServerState {
     const key = `${protocol} ${e.ip} ${e.port}`;
     let s = this.#servers.get(key);
@@ -285,6 +349,7 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const sorted: Record<string, number> = {};
   for (const m of Object.keys(requests).sort()) sorted[m] = requests[m]!;
   const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
+  const bytes = (k: 'requestBytes' | 'replyBytes' | 'requestWireBytes' | 'replyWireBytes'): number => states.reduce((n, s) => n + s[k], 0);
   return {
     requests: sorted,
     replies: sum('replies'),
@@ -302,6 +367,20 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       max: ms(rtt.max),
       exact: rtt.exact,
     },
+    amplification: amplification(bytes('requestBytes'), bytes('replyBytes'), bytes('requestWireBytes'), bytes('replyWireBytes')),
+  };
+}
+
+/** The bytes each way and their ratios. */
+export function amplification(requestBytes: number, replyBytes: number, requestWireBytes: number, replyWireBytes: number): Amplification {
+  const ratio = (a: number, b: number): number | null => (b > 0 ? Math.round((a / b) * 1000) / 1000 : null);
+  return {
+    requestBytes,
+    replyBytes,
+    requestWireBytes,
+    replyWireBytes,
+    payload: ratio(replyBytes, requestBytes),
+    wire: ratio(replyWireBytes, requestWireBytes),
   };
 }
 

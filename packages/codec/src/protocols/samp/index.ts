@@ -63,4 +63,4 @@ export const ompResponse: typeof omp.ompResponse = omp.ompResponse;
 export { sampHeader, sampOpcodes, queryHeader } from './header.ts';
 export { sampMessages, sampOlderForms } from './messages.ts';
 export { ompForms, ompFormOf, ompVersionOf, OMP_LOGO_CUT, ompExperts, ompLogoCut, type OmpForm, type OmpFormFacts } from './omp.ts';
-export { rconSecrets, maskSecrets, SETS_PASSWORD } from './rcon.ts';
+export { rconSecrets, maskSecrets, SETS_PASSWORD, INVALID_RCON_PASSWORD } from './rcon.ts';

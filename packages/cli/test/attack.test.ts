@@ -1,0 +1,145 @@
+/**
+ * Reading an attack: `gamequery stats --by source` (`-z sources`) and the amplification of
+ * `-z stats`, on a query flood generated with its truth (bench/flood.ts: spoofed sources,
+ * five unspoofed heavy hosts, an RCON password guesser) and on committed captures, the
+ * bytes checked against tshark's own reading of the same frames.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SourcesReport, StatsReport } from '@gamequery/dissect';
+import { writeFlood, type FloodSummary } from '../../../bench/flood.ts';
+import { root, runSync as run } from './cli.ts';
+
+const captures = `${root}packages/dissect/test/fixtures/captures/`;
+let dir: string;
+let flood: string;
+let truth: FloodSummary;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gamequery-attack-'));
+  flood = join(dir, 'flood.pcap');
+  truth = writeFlood(flood, { requests: 60_000, seed: 7 });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Document {
+  readonly serverStats?: StatsReport;
+  readonly sourceStats?: SourcesReport;
+}
+const json = (...args: string[]): Document => {
+  const r = run(...args);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Document;
+};
+
+/** tshark's UDP payload and frame bytes of the frames a filter passes: `udp.length` less the header, `frame.len`. */
+function tsharkBytes(file: string, filter: string): { payload: number; wire: number } {
+  const r = spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'udp.length', '-e', 'frame.len'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  let payload = 0;
+  let wire = 0;
+  for (const line of r.stdout.split('\n')) {
+    if (!line) continue;
+    const [udp, frame] = line.split('\t');
+    payload += Number(udp) - 8;
+    wire += Number(frame);
+  }
+  return { payload, wire };
+}
+
+describe('a query flood (bench/flood.ts): who is asking', () => {
+  it('lists the five unspoofed hosts first with exact counts, among ~60 000 spoofed sources, in fixed memory', () => {
+    const { sourceStats } = json('stats', flood, '--by', 'source', '-F', 'json');
+    const s = sourceStats!;
+    const heavy = [...truth.heavyHosts].sort((a, b) => b.requests - a.requests);
+    expect(s.sources.slice(0, 5).map((x) => x.address)).toEqual(heavy.map((h) => h.address));
+    for (const [i, h] of heavy.entries()) {
+      expect(s.sources[i], h.address).toMatchObject({
+        requests: h.requests,
+        error: 0,
+        answered: h.answered,
+        byMessage: { info: h.requests },
+      });
+    }
+    expect(s.requests).toBe(Object.values(truth.requests).reduce((a, b) => a + b, 0));
+    // The heavy hosts' networks: 198.51.100.0/24 holds all five.
+    expect(s.networks[0]).toMatchObject({ address: '198.51.100.0/24', requests: heavy.reduce((n, h) => n + h.requests, 0), error: 0 });
+    expect(s.capacity).toBe(4096);
+    expect(s.threshold).toBe(Math.floor(s.requests / 4096));
+  });
+
+  it('finds the RCON password guesser with its exact guess count, and says so on stderr without the passwords', () => {
+    const r = run('stats', flood, '--by', 'source');
+    expect(r.status).toBe(0);
+    const g = truth.guesser;
+    const { sourceStats } = json('stats', flood, '-z', 'sources', '-F', 'json');
+    expect(sourceStats!.rconGuessers).toEqual([
+      { address: g.address, requests: g.guesses, denied: g.guesses, distinctPasswords: g.distinctPasswords },
+    ]);
+    expect(r.stderr).toContain(`gamequery: ${g.address} is guessing the RCON password: ${g.guesses} refused of ${g.guesses} RCON requests`);
+    expect(r.stdout).toMatch(new RegExp(`^${g.address.replaceAll('.', '\\.')} +${g.guesses} +${g.guesses} +${g.distinctPasswords}$`, 'm'));
+    // A guessed password is never printed (they are dictionary words and a counter: "admin0", "rcon0", …).
+    expect(r.stdout + r.stderr).not.toMatch(/admin0|rcon0|password0/);
+  });
+
+  it('the same with -Y (records, not the first pass): the same sources', () => {
+    const first = json('stats', flood, '--by', 'source', '-F', 'json').sourceStats!;
+    const records = json('stats', flood, '--by', 'source', '-F', 'json', '-Y', 'samp').sourceStats!;
+    expect(records.sources.slice(0, 5)).toEqual(first.sources.slice(0, 5));
+    expect(records.rconGuessers).toEqual(first.rconGuessers);
+  });
+
+  it("counts the server's bytes each way as tshark reads them, and their ratio to 3 digits", () => {
+    const server = json('stats', flood, '-F', 'json').serverStats!.servers[0]!;
+    const requests = tsharkBytes(flood, 'ip.dst == 10.0.0.1 && udp.dstport == 7777');
+    const replies = tsharkBytes(flood, 'ip.src == 10.0.0.1 && udp.srcport == 7777');
+    expect(server.amplification).toEqual({
+      requestBytes: requests.payload,
+      replyBytes: replies.payload,
+      requestWireBytes: requests.wire,
+      replyWireBytes: replies.wire,
+      payload: Math.round((replies.payload / requests.payload) * 1000) / 1000,
+      wire: Math.round((replies.wire / requests.wire) * 1000) / 1000,
+    });
+  });
+});
+
+describe('amplification on a committed capture', () => {
+  it('veth-frag.pcap: a reassembled reply counts every fragment frame on the wire, as tshark sums them', () => {
+    const file = `${captures}veth-frag.pcap`;
+    for (const args of [[], ['-Y', 'frame']]) {
+      const servers = json('stats', file, '-F', 'json', ...args).serverStats!.servers;
+      const samp4 = servers.find((s) => s.server.ip === '10.231.0.2' && s.server.port === 47777)!;
+      // The fragments' frames carry no UDP header: tshark's frame bytes of every frame from the server to the client.
+      const wire = spawnSync(
+        'tshark',
+        [
+          '-r',
+          file,
+          '-o',
+          'ip.defragment:FALSE',
+          '-Y',
+          'ip.src == 10.231.0.2 && !(udp.srcport == 47778)',
+          '-T',
+          'fields',
+          '-e',
+          'frame.len',
+        ],
+        {
+          encoding: 'utf8',
+        },
+      )
+        .stdout.split('\n')
+        .filter(Boolean)
+        .reduce((n, l) => n + Number(l), 0);
+      expect(samp4.amplification.replyWireBytes, args.join(' ')).toBe(wire);
+      expect(samp4.amplification.replyBytes).toBe(tsharkBytes(file, 'ip.src == 10.231.0.2 && udp.srcport == 47777').payload);
+    }
+  });
+});
