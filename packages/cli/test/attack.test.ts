@@ -143,3 +143,55 @@ describe('amplification on a committed capture', () => {
     }
   });
 });
+
+/** tshark -z io,stat's rows: frames and bytes per interval. */
+function tsharkIo(file: string, interval: string, filter?: string): [number, number][] {
+  const z = `io,stat,${interval}${filter ? `,${filter}` : ''}`;
+  const r = spawnSync('tshark', ['-r', file, '-q', '-z', z], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return [...r.stdout.matchAll(/^\|\s*[\d.]+\s*<>\s*(?:[\d.]+|Dur)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|/gm)].map((m) => [
+    Number(m[1]),
+    Number(m[2]),
+  ]);
+}
+
+describe('-z io,stat', () => {
+  it.each(['veth-frag.pcap', 'lo-any.pcapng', 'dns-lo.pcap', 'lo-snap60.pcap', 'veth-frag.rawip.pcap'])(
+    "%s: frames and bytes per interval as tshark's (a gap a row of zeros), for the same intervals and filters",
+    (name) => {
+      const file = captures + name;
+      for (const interval of ['0.5', '0.01', '0']) {
+        for (const filter of [undefined, 'udp.port == 47777', 'icmpv6 || ip.proto != 17']) {
+          const z = `io,stat,${interval}${filter ? `,${filter}` : ''}`;
+          const io = (json('dissect', file, '-q', '-z', z, '-F', 'json') as { ioStats: { rows: { frames: number; bytes: number }[] } })
+            .ioStats;
+          const theirs = tsharkIo(file, interval, filter);
+          expect(theirs.length, z).toBeGreaterThan(0);
+          expect(
+            io.rows.map((r) => [r.frames, r.bytes]),
+            z,
+          ).toEqual(theirs);
+        }
+      }
+    },
+    120_000,
+  );
+
+  it('counts the requests, replies and answered of the flood exactly, 10 ms at a time, from the first pass and from records', () => {
+    const io = (
+      json('stats', flood, '-z', 'io,stat,0.01', '-F', 'json') as {
+        ioStats: { rows: { requests: number; replies: number; answered: number; frames: number }[] };
+      }
+    ).ioStats;
+    const requests = io.rows.reduce((n, r) => n + r.requests, 0);
+    expect(requests).toBe(Object.values(truth.requests).reduce((a, b) => a + b, 0));
+    expect(io.rows.reduce((n, r) => n + r.replies, 0)).toBe(truth.replies);
+    expect(io.rows.reduce((n, r) => n + r.answered, 0)).toBe(truth.answered);
+    expect(io.rows.reduce((n, r) => n + r.frames, 0)).toBe(truth.frames);
+    // 500 000 flood requests a second: 5 000 per 10 ms, and the guesser's and visitors' on top.
+    for (const r of io.rows.slice(0, -1)) expect(r.requests / 0.01 / truth.requestsPerSecond).toBeCloseTo(1, 1);
+    // The same through records (-Y): the same rows.
+    const records = (json('stats', flood, '-z', 'io,stat,0.01', '-F', 'json', '-Y', 'frame') as typeof io & { ioStats: typeof io }).ioStats;
+    expect(records.rows).toEqual(io.rows);
+  });
+});

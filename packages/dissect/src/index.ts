@@ -60,6 +60,7 @@ export {
   type Amplification,
 } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
+export { IoStats, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
 export {
   SourceStats,
   DEFAULT_CAPACITY,
@@ -68,5 +69,5 @@ export {
   type SourcesReport,
   type RconGuesser,
 } from './stats/sources.ts';
-export { renderStatsTable, renderSourcesTable } from './render/stats.ts';
+export { renderStatsTable, renderSourcesTable, renderIoTable } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';

@@ -123,8 +123,9 @@ export function dissectCommand(): Command {
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
-        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only).
-        allFrames: (view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet,
+        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). -z io,stat counts every frame.
+        allFrames:
+          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || opts.stat.some((z) => z.startsWith('io,')),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -150,19 +151,19 @@ export function dissectCommand(): Command {
       const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
       const input = live?.input ?? (await openInput(file));
       const progress = new Progress(live === undefined);
-      if (input.kind !== 'text' && opts.quiet && (out.tap.servers || out.tap.sources) && !filter && !opts.protocol) {
+      if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
-        const pass = new FirstPassStats(options, stats, out.tap.newSources());
+        const pass = new FirstPassStats(options, stats, out.tap.newSources(), out.tap.newIo());
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {
           const { report, error } = await captureStats(source, options, pass, () => progress.tick(stats));
-          out.tap.use(report, pass.sourcesReport());
+          out.tap.use(report, pass.sourcesReport(), pass.io?.report());
           if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
         } catch (e) {
           if (!(e instanceof InputError && e.info.code === 'bad-gzip')) throw e;
-          out.tap.use(pass.report(), pass.sourcesReport());
+          out.tap.use(pass.report(), pass.sourcesReport(), pass.io?.report());
           out.error({ type: 'InputError', code: e.info.code, message: e.message });
         } finally {
           progress.done();
@@ -287,8 +288,10 @@ class Output {
   }
 
   packet(p: DissectedRecord): void {
-    if (this.tap.on && !isFrameRecord(p)) this.tap.add(p);
+    if (this.tap.on) this.tap.add(p, this.stats && captureStart(this.stats));
     if (this.quiet) return;
+    // Frames without a query message are listed by text only (JSON keeps its shape): here for -z io,stat's counts.
+    if (isFrameRecord(p) && this.format !== 'text') return;
     if (this.html) {
       // Frame records are listed by text output only (allFrames is off for the rest).
       if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats));
@@ -331,16 +334,18 @@ class Output {
   end(stats: DissectStats): void {
     const servers = this.tap.report();
     const sources = this.tap.sourcesReport();
+    const io = this.tap.ioReport();
     if (this.html) {
       this.html.end(this.#errors.map((e) => (e as { message: string }).message));
     } else if (this.format === 'json') {
       this.#text(
-        `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}${sources ? `,\n"sourceStats": ${JSON.stringify(sources)}` : ''}\n}\n`,
+        `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}${sources ? `,\n"sourceStats": ${JSON.stringify(sources)}` : ''}${io ? `,\n"ioStats": ${JSON.stringify(io)}` : ''}\n}\n`,
       );
     } else if (this.format === 'ndjson') {
       if (servers) this.#text(`${JSON.stringify({ serverStats: servers })}\n`);
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
-    } else if (servers || sources) {
+      if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
+    } else if (servers || sources || io) {
       this.#text(this.tap.text(this.quiet));
     }
     this.#flush();

@@ -6,15 +6,21 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   FilterError,
+  IoStats,
   ServerStats,
   SourceStats,
   compileFilter,
+  isFrameRecord,
+  parseIoStat,
+  renderIoTable,
   renderSourcesTable,
   renderStatsTable,
   type DisplayFilter,
-  type PacketRecord,
+  type DissectedRecord,
+  type IoReport,
   type SourcesReport,
   type StatsReport,
+  type Timestamp,
 } from '@gamequery/dissect';
 
 export interface ViewOpts {
@@ -106,11 +112,13 @@ export function addViewOptions(command: Command): Command {
     .addOption(
       new Option(
         '-z, --stat <name>',
-        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification), sources (who is asking: top sources and networks, RCON password guessing)',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification), sources (who is asking: top sources and networks, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server)',
       )
         .argParser((v: string, prev: string[] = []) => {
-          if (v !== 'stats' && v !== 'sources')
-            throw new Error(`-z ${v}: the statistics are "stats" (per server) and "sources" (who is asking)`);
+          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v))
+            throw new Error(
+              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking) and "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture)`,
+            );
           return [...prev, v];
         })
         .default([]),
@@ -162,10 +170,15 @@ export function chooseView(o: ViewOpts): View {
 /** The display filter of `-Y`, compiled; a usage error (exit 2) with the position and the nearest names when it cannot be. */
 export function displayFilter(o: ViewOpts): DisplayFilter | undefined {
   if (o.displayFilter === undefined) return undefined;
+  return compiled(o.displayFilter, o, '-Y:');
+}
+
+/** A filter compiled for `what` (an option); a usage error with the position and the nearest names when it cannot be. */
+function compiled(text: string, o: ViewOpts, what: string): DisplayFilter {
   try {
-    return compileFilter(o.displayFilter, { showSecrets: !!o.showSecrets });
+    return compileFilter(text, { showSecrets: !!o.showSecrets });
   } catch (e) {
-    if (e instanceof FilterError) throw new Error(`-Y: ${e.message}\n${e.pointer}`);
+    if (e instanceof FilterError) throw new Error(`${what} ${e.message}\n${e.pointer}`);
     throw e;
   }
 }
@@ -176,13 +189,37 @@ export class StatsTap {
   /** Which were asked for: per server, who is asking. */
   readonly servers: boolean;
   readonly sources: boolean;
+  /** `-z io,stat,…`: its interval, and the filter its counts are taken through (tshark's column filter). */
+  readonly io: { readonly interval: number; readonly filter?: DisplayFilter } | undefined;
+  /** With an io,stat filter, the statistics it is counted in, apart from the rest. */
+  readonly #io: ServerStats | undefined;
   /** The reports taken without records (in the first pass), when they were. */
   #report: StatsReport | undefined;
   #sourcesReport: SourcesReport | undefined;
   constructor(o: ViewOpts) {
     this.servers = o.stat.includes('stats');
     this.sources = o.stat.includes('sources') || o.by === 'source';
-    this.#stats = this.servers || this.sources ? new ServerStats(this.sources ? new SourceStats() : undefined) : undefined;
+    const io = o.stat.map(parseIoStat).find((x) => x !== undefined);
+    this.io = io && {
+      interval: io.interval,
+      ...(io.filter !== undefined ? { filter: compiled(io.filter, o, `-z io,stat,${io.interval},`) } : {}),
+    };
+    const ioStats = io ? new IoStats(io.interval) : undefined;
+    this.#io = ioStats && this.io?.filter ? new ServerStats(undefined, ioStats) : undefined;
+    this.#stats =
+      this.servers || this.sources || ioStats
+        ? new ServerStats(this.sources ? new SourceStats() : undefined, this.#io ? undefined : ioStats)
+        : undefined;
+  }
+
+  /** Whether the statistics can be taken in the first pass alone (an io,stat filter needs records). */
+  get firstPass(): boolean {
+    return (this.servers || this.sources || this.io !== undefined) && !this.io?.filter;
+  }
+
+  /** A new rate over time for a first pass that counts without records; undefined unless asked for. */
+  newIo(): IoStats | undefined {
+    return this.io ? new IoStats(this.io.interval) : undefined;
   }
 
   /** A new count of who is asking, for a first pass that counts without records; undefined unless asked for. */
@@ -194,14 +231,35 @@ export class StatsTap {
     return this.#stats !== undefined;
   }
 
-  add(p: PacketRecord): void {
-    this.#stats?.add(p);
+  /** A record shown; `start`: the capture's first frame's time (io,stat counts from it). */
+  add(p: DissectedRecord, start: Timestamp | null | undefined): void {
+    const stats = this.#stats;
+    if (!stats) return;
+    stats.start = start;
+    if (isFrameRecord(p)) stats.frame(p);
+    else stats.add(p);
+    const io = this.#io;
+    if (io) {
+      io.start = start;
+      if (!this.io!.filter!.matches(p, start)) io.seen(p);
+      else if (isFrameRecord(p)) io.frame(p);
+      else io.add(p);
+    }
   }
 
   /** The statistics were taken in the first pass: these are their reports. */
-  use(report: StatsReport, sources?: SourcesReport): void {
+  use(report: StatsReport, sources?: SourcesReport, io?: IoReport): void {
     this.#report = report;
     this.#sourcesReport = sources;
+    this.#ioReport = io;
+  }
+
+  #ioReport: IoReport | undefined;
+
+  /** The rate over time, with -z io,stat. */
+  ioReport(): IoReport | undefined {
+    if (!this.io) return undefined;
+    return this.#ioReport ?? (this.#io ?? this.#stats)?.io?.report();
   }
 
   /** Per server, with -z stats. */
@@ -222,6 +280,8 @@ export class StatsTap {
     const sources = this.sourcesReport();
     let out = r ? `${quiet ? '' : '\n'}Per-server statistics\n${renderStatsTable(r).join('\n')}\n` : '';
     if (sources) out += `${quiet && !out ? '' : '\n'}${renderSourcesTable(sources).join('\n')}\n`;
+    const io = this.ioReport();
+    if (io) out += `${quiet && !out ? '' : '\n'}${renderIoTable(io).join('\n')}\n`;
     return out;
   }
 

@@ -8,6 +8,7 @@ import { showText } from '@gamequery/codec';
 import { formatEndpoint } from '../net/address.ts';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
+import type { IoReport, IoRow } from '../stats/io.ts';
 
 /** The width the tables are made to fit, and the most a host name is given of it. */
 const WIDTH = 120;
@@ -173,5 +174,50 @@ export function renderSourcesTable(report: SourcesReport): string[] {
       [`${report.rconGuessers.length} source${report.rconGuessers.length === 1 ? '' : 's'}`, '', '', ''],
     ),
   );
+  return out;
+}
+
+const IO = ['Interval', 'Frames', 'Bytes', 'Requests', 'Replies', 'Answered', 'Answered %', 'Req bytes', 'Reply bytes'];
+
+/** An interval's row: its bounds in seconds since the first frame, the counts, the share of its requests answered. */
+const ioRow = (r: IoRow, places: number): string[] => [
+  `${r.start.toFixed(places)} <> ${r.end.toFixed(places)}`,
+  String(r.frames),
+  String(r.bytes),
+  String(r.requests),
+  String(r.replies),
+  String(r.answered),
+  r.requests ? ((100 * r.answered) / r.requests).toFixed(1) : '-',
+  String(r.requestBytes),
+  String(r.replyBytes),
+];
+
+/** The rate over time (`-z io,stat`): the total by interval, then each server's. */
+export function renderIoTable(report: IoReport): string[] {
+  // As many decimals as the interval has (at least 3), so that neighbouring bounds differ.
+  const places = Math.max(3, (String(report.interval).split('.')[1] ?? '').length);
+  const right = new Set([1, 2, 3, 4, 5, 6, 7, 8]);
+  const sum = (rows: readonly IoRow[]): IoRow =>
+    rows.reduce(
+      (a, r) => ({
+        ...a,
+        frames: a.frames + r.frames,
+        bytes: a.bytes + r.bytes,
+        requests: a.requests + r.requests,
+        replies: a.replies + r.replies,
+        answered: a.answered + r.answered,
+        requestBytes: a.requestBytes + r.requestBytes,
+        replyBytes: a.replyBytes + r.replyBytes,
+      }),
+      { start: 0, end: report.duration, frames: 0, bytes: 0, requests: 0, replies: 0, answered: 0, requestBytes: 0, replyBytes: 0 },
+    );
+  const block = (rows: readonly IoRow[]): string[] => table([IO, ...rows.map((r) => ioRow(r, places))], right, ioRow(sum(rows), places));
+  const out = [
+    `IO statistics: ${report.interval > 0 ? `intervals of ${report.interval} s` : 'the whole capture'} over ${report.duration.toFixed(6)} s (seconds since the first frame)`,
+    ...block(report.rows),
+  ];
+  for (const s of report.servers) out.push('', `${formatEndpoint(s.server)} (${s.protocol}): its query datagrams`, ...block(s.rows));
+  if (report.serversOmitted)
+    out.push('', `${report.serversOmitted} more server${report.serversOmitted === 1 ? '' : 's'}: in the total only`);
   return out;
 }

@@ -25,6 +25,7 @@ import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition } from '../records.ts';
 import { noteStart } from '../start.ts';
 import { SourceStats, type SourcesReport } from './sources.ts';
+import type { IoStats } from './io.ts';
 import {
   HOSTNAME,
   PLAYERS,
@@ -67,9 +68,13 @@ export class FirstPassStats {
   /** The frame lengths of fragments held, for the wire bytes of their datagram. */
   readonly #fragments = new FragmentWire();
 
-  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats) {
+  /** The rate over time (`-z io,stat`), when asked for. */
+  readonly io: IoStats | undefined;
+
+  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats) {
     this.stats = stats;
     this.sources = sources;
+    this.io = io;
     this.first = new FirstPass(linkOptions(options), stats);
     const charset = recordOptions(options).charset;
     this.#codec = charset ? { charset } : {};
@@ -80,9 +85,13 @@ export class FirstPassStats {
     const first = this.first;
     first.push(frame);
     const stats = this.stats;
-    if (stats.frames++ === 0) noteStart(stats, frame.timestamp);
+    if (stats.frames++ === 0) {
+      noteStart(stats, frame.timestamp);
+      this.io?.origin(first.time);
+    }
     const at = first.located!;
     const wire = frame.originalLength ?? frame.data.length;
+    this.io?.frame(first.time, wire);
     if (!at.found) {
       const reason = at.skipped.reason;
       stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
@@ -167,6 +176,7 @@ export class FirstPassStats {
       if (kind === DECODED) s.decoded++;
       s.requestBytes += bytes;
       s.requestWireBytes += wire;
+      this.io?.request(first.time, s, bytes, wire);
       if (sources) {
         sources.request(e.src, e.v6, message, bytes, wire);
         if (layout === samp.rconRequest && !malformed) sources.rconRequest(e.src, e.v6, rconPassword(payload, this.#codec));
@@ -177,6 +187,7 @@ export class FirstPassStats {
     s.replyBytes += bytes;
     s.replyWireBytes += wire;
     let answers = false;
+    let requestAt: number | undefined;
     if (kind === DECODED) {
       const why = whyOf(info);
       if (why === Why.duplicate) s.duplicates++;
@@ -188,11 +199,13 @@ export class FirstPassStats {
         // The first reply answers its request (an RCON request's later lines do not again).
         if (facts.holds(request) && facts.link(request) === frame) {
           answers = true;
+          requestAt = facts.time(frame);
           s.answered++;
           if (info & TIMED) s.rtt.add((first.time - facts.time(frame)) / 1e9);
         }
       }
     }
+    this.io?.reply(first.time, s, bytes, wire, requestAt);
     if (sources) {
       sources.reply(e.dst, e.v6, answers, bytes, wire);
       if (layout === samp.rconResponse && !malformed && rconDenies(payload, this.#codec)) sources.rconDenied(e.dst, e.v6);

@@ -12,6 +12,9 @@ import { layouts, samp, type CodecOptions, type Protocol, type QueryLayout } fro
 import { ipv4Number, ipv6Number } from '../filter/addresses.ts';
 import { rconDenies, rconPassword } from './rcon.ts';
 import type { SourceStats } from './sources.ts';
+import { nanosecondsSince, secondsToNs, type IoStats } from './io.ts';
+import type { Timestamp } from '../capture/timestamp.ts';
+import type { DissectedRecord, FrameRecord } from '../frame-record.ts';
 import { keyedReader } from '@gamequery/codec/pairing';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
@@ -206,16 +209,44 @@ export class ServerStats {
   readonly #servers = new Map<string, ServerState>();
   /** Who is asking (`-z sources`), when asked for. */
   readonly sources: SourceStats | undefined;
+  /** The rate over time (`-z io,stat`), when asked for: fed every record given to {@link add} or {@link frame}. */
+  readonly io: IoStats | undefined;
   readonly #words = new Uint32Array(4);
+  /** The capture's first frame's time (`-z io,stat` counts from it). */
+  #start: Timestamp | null | undefined;
   readonly #players: readonly FilterField[];
   readonly #hostname: readonly FilterField[];
   #packets = 0;
 
-  constructor(sources?: SourceStats) {
+  constructor(sources?: SourceStats, io?: IoStats) {
     this.sources = sources;
+    this.io = io;
     const fields = filterFields();
     this.#players = PLAYERS.map((n) => fields.get(n)!);
     this.#hostname = HOSTNAME.map((n) => fields.get(n)!);
+  }
+
+  /** The capture's first frame's time, for `-z io,stat` (records carry absolute times). */
+  set start(t: Timestamp | null | undefined) {
+    this.#start = t;
+  }
+
+  /** Nanoseconds since the first frame of a record's time; undefined without times. */
+  #ns(p: { readonly timestamp?: Timestamp | null }): number | undefined {
+    const t = p.timestamp;
+    return t && this.#start ? nanosecondsSince(t, this.#start) : undefined;
+  }
+
+  /** A frame without a query message (`allFrames`): only the frame columns of `-z io,stat` count it. */
+  frame(p: FrameRecord): void {
+    const t = this.#ns(p);
+    if (this.io && t !== undefined) this.io.frame(t, p.frameLength);
+  }
+
+  /** A record that `-z io,stat`'s filter did not pass: its intervals still run to its time. */
+  seen(p: DissectedRecord): void {
+    const t = this.#ns(p as { readonly timestamp?: Timestamp | null });
+    if (this.io && t !== undefined) this.io.seen(t);
   }
 
   add(p: PacketRecord): void {
@@ -228,10 +259,14 @@ export class ServerStats {
     const wire = (p instanceof Packet ? p.wireLength : undefined) ?? bytes;
     const sources = this.sources;
     const client = sources ? this.#client(response ? p.dst : p.src) : undefined;
+    const io = this.io;
+    const t = io ? this.#ns(p as Packet) : undefined;
+    if (io && t !== undefined) io.frame(t, (p instanceof Packet ? p.frameLength : undefined) ?? bytes);
     if (!response) {
       s.requestBytes += bytes;
       s.requestWireBytes += wire;
       s.requests.set(p.message, (s.requests.get(p.message) ?? 0) + 1);
+      if (io && t !== undefined) io.request(t, s, bytes, wire);
       if (sources && client) {
         sources.request(this.#words, client.v6, p.message, bytes, wire);
         if (p.layout === samp.rconRequest.id && !p.malformed) sources.rconRequest(this.#words, client.v6, rconPassword(p.payload, {}));
@@ -243,8 +278,11 @@ export class ServerStats {
     s.replies++;
     s.replyBytes += bytes;
     s.replyWireBytes += wire;
+    const answers = p.requestIn !== undefined && p.duplicateOf === undefined && !p.unmatched && !s.timed.has(p.requestIn);
+    // The request answered was sent a response time before.
+    if (io && t !== undefined)
+      io.reply(t, s, bytes, wire, answers && p.responseTime !== undefined ? t - secondsToNs(p.responseTime) : undefined);
     if (sources && client) {
-      const answers = p.requestIn !== undefined && p.duplicateOf === undefined && !p.unmatched && !s.timed.has(p.requestIn);
       sources.reply(this.#words, client.v6, answers, bytes, wire);
       if (p.layout === samp.rconResponse.id && !p.malformed && rconDenies(p.payload, {})) sources.rconDenied(this.#words, client.v6);
     }

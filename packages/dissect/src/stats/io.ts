@@ -1,0 +1,234 @@
+/**
+ * The rate over time (`-z io,stat,INTERVAL`, tshark's syntax): per interval of capture time,
+ * the frames and their bytes (tshark's own columns), and the query traffic — requests,
+ * replies, how many of the interval's requests were answered, and bytes each way — in total
+ * and for each server (the first {@link MAX_SERVERS} seen; the rest are in the total and
+ * counted as omitted). An interval with no traffic is a row of zeros. Memory: seven numbers
+ * per interval per series, whatever the traffic.
+ */
+import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
+import type { Endpoint } from '../net/types.ts';
+import type { Protocol } from '@gamequery/codec';
+
+/** Servers given a series of their own, at most. */
+export const MAX_SERVERS = 16;
+
+const COLUMNS = 7;
+const FRAMES = 0,
+  BYTES = 1,
+  REQUESTS = 2,
+  REPLIES = 3,
+  ANSWERED = 4,
+  REQUEST_BYTES = 5,
+  REPLY_BYTES = 6;
+
+/** One interval's counts. */
+export interface IoRow {
+  /** Seconds since the capture's first frame: the interval's start and end (the last ends at the last frame). */
+  readonly start: number;
+  readonly end: number;
+  /** Every frame in the interval (as tshark counts them) and their bytes on the wire. */
+  readonly frames: number;
+  readonly bytes: number;
+  readonly requests: number;
+  readonly replies: number;
+  /** Requests sent in the interval that got a reply (whenever it came). */
+  readonly answered: number;
+  /** UDP payload bytes of the requests and of the replies in the interval. */
+  readonly requestBytes: number;
+  readonly replyBytes: number;
+}
+
+/** What {@link IoStats.report} returns. */
+export interface IoReport {
+  /** The interval in seconds (0: the whole capture as one). */
+  readonly interval: number;
+  /** Seconds from the first frame to the last. */
+  readonly duration: number;
+  readonly rows: readonly IoRow[];
+  /** Per server (its frames and bytes: its query datagrams'), the first ones seen. */
+  readonly servers: readonly { readonly server: Endpoint; readonly protocol: Protocol; readonly rows: readonly IoRow[] }[];
+  /** Servers seen past {@link MAX_SERVERS}: in the total rows only. */
+  readonly serversOmitted: number;
+}
+
+/** Growable columns of counts, by interval. */
+class Series {
+  counts = new Float64Array(COLUMNS * 64);
+  length = 0;
+
+  add(i: number, column: number, n: number): void {
+    if (i >= this.length) {
+      if (COLUMNS * (i + 1) > this.counts.length) {
+        let size = this.counts.length;
+        while (size < COLUMNS * (i + 1)) size *= 2;
+        const grown = new Float64Array(size);
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+      this.length = i + 1;
+    }
+    this.counts[COLUMNS * i + column]! += n;
+  }
+}
+
+/** The server a series is for. */
+export interface IoServer {
+  readonly ip: string;
+  readonly port: number;
+  readonly protocol: Protocol;
+}
+
+/** Counts by interval, fed frame by frame (times in nanoseconds since the capture's first frame). */
+export class IoStats {
+  readonly #total = new Series();
+  readonly #servers = new Map<IoServer, Series>();
+  #omitted = 0;
+  #last = 0;
+  /**
+   * The interval of the latest frame counted: one earlier in time (a capture of two
+   * interfaces) counts in it, as in tshark. (A request's answer counts in its request's own
+   * time's interval, so in such a capture the answered share of an interval can pass 100 %.)
+   */
+  #current = 0;
+  /** The time the times given count from, in their clock: the capture's first frame's. */
+  #origin = 0;
+  /** The interval in nanoseconds (0: one interval). */
+  readonly #ns: number;
+
+  /** `interval` in seconds, as tshark takes it (`1`, `0.5`, `0`: the whole capture). */
+  constructor(readonly interval: number) {
+    this.#ns = Math.round(interval * 1e9);
+  }
+
+  /**
+   * The capture's first frame is at `t` of the clock the times are given in (the first pass
+   * counts from the start of its first frame's second); by default 0.
+   */
+  origin(t: number): void {
+    this.#origin = t;
+  }
+
+  #index(t: number): number {
+    t -= this.#origin;
+    if (t > this.#last) this.#last = t;
+    const i = this.#ns > 0 ? Math.max(this.#current, Math.floor(t / this.#ns)) : 0;
+    return (this.#current = i);
+  }
+
+  /** The interval of a request's time, for its answer: not moved on to the current one. */
+  #at(t: number): number {
+    return this.#ns > 0 ? Math.max(0, Math.floor((t - this.#origin) / this.#ns)) : 0;
+  }
+
+  /** A frame at `t` that is not counted (a column filter did not pass it): the intervals still run to it. */
+  seen(t: number): void {
+    t -= this.#origin;
+    if (t > this.#last) this.#last = t;
+  }
+
+  #series(server: IoServer): Series | undefined {
+    let s = this.#servers.get(server);
+    if (!s) {
+      if (this.#servers.size >= MAX_SERVERS) {
+        this.#omitted++;
+        this.#servers.set(server, (s = new Series()));
+        // Kept empty and not reported: a marker that it was counted as omitted once.
+        s.length = -1;
+        return undefined;
+      }
+      this.#servers.set(server, (s = new Series()));
+    }
+    return s.length < 0 ? undefined : s;
+  }
+
+  /** A frame at `t`, `wire` bytes long. */
+  frame(t: number, wire: number): void {
+    const i = this.#index(t);
+    this.#total.add(i, FRAMES, 1);
+    this.#total.add(i, BYTES, wire);
+  }
+
+  /** A request to `server` at `t` (its frame counted with {@link frame}). */
+  request(t: number, server: IoServer, bytes: number, wire: number): void {
+    const i = this.#index(t);
+    this.#total.add(i, REQUESTS, 1);
+    this.#total.add(i, REQUEST_BYTES, bytes);
+    const s = this.#series(server);
+    if (!s) return;
+    s.add(i, FRAMES, 1);
+    s.add(i, BYTES, wire);
+    s.add(i, REQUESTS, 1);
+    s.add(i, REQUEST_BYTES, bytes);
+  }
+
+  /** A reply from `server` at `t`; `requestAt`: the time of the request it is the first reply to. */
+  reply(t: number, server: IoServer, bytes: number, wire: number, requestAt: number | undefined): void {
+    const i = this.#index(t);
+    this.#total.add(i, REPLIES, 1);
+    this.#total.add(i, REPLY_BYTES, bytes);
+    const s = this.#series(server);
+    if (s) {
+      s.add(i, FRAMES, 1);
+      s.add(i, BYTES, wire);
+      s.add(i, REPLIES, 1);
+      s.add(i, REPLY_BYTES, bytes);
+    }
+    if (requestAt === undefined) return;
+    const r = this.#at(requestAt);
+    this.#total.add(r, ANSWERED, 1);
+    s?.add(r, ANSWERED, 1);
+  }
+
+  report(): IoReport {
+    const duration = this.#last / 1e9;
+    const n = this.#ns > 0 ? Math.floor(this.#last / this.#ns) + 1 : 1;
+    const rows = (s: Series): IoRow[] =>
+      Array.from({ length: n }, (_, i) => {
+        const at = (c: number): number => (i < s.length ? s.counts[COLUMNS * i + c]! : 0);
+        const start = this.#ns > 0 ? (i * this.#ns) / 1e9 : 0;
+        return {
+          start,
+          end: this.#ns > 0 ? Math.min(((i + 1) * this.#ns) / 1e9, duration) : duration,
+          frames: at(FRAMES),
+          bytes: at(BYTES),
+          requests: at(REQUESTS),
+          replies: at(REPLIES),
+          answered: at(ANSWERED),
+          requestBytes: at(REQUEST_BYTES),
+          replyBytes: at(REPLY_BYTES),
+        };
+      });
+    return {
+      interval: this.interval,
+      duration,
+      rows: rows(this.#total),
+      servers: [...this.#servers]
+        .filter(([, s]) => s.length >= 0)
+        .map(([server, s]) => ({ server: { ip: server.ip, port: server.port }, protocol: server.protocol, rows: rows(s) })),
+      serversOmitted: this.#omitted,
+    };
+  }
+}
+
+/** Nanoseconds from `start` to `t`, exactly (for a capture shorter than 104 days). */
+export function nanosecondsSince(t: Timestamp, start: Timestamp): number {
+  return secondsToNs(timestampDifference(t, start));
+}
+
+/** Exact seconds as text (`1.000871`) in nanoseconds. */
+export function secondsToNs(d: string): number {
+  const negative = d.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? d.slice(1) : d).split('.');
+  const ns = Number(whole) * 1e9 + Number(fraction.padEnd(9, '0').slice(0, 9));
+  return negative ? -ns : ns;
+}
+
+/** An `-z io,stat,INTERVAL[,FILTER]` argument, as tshark takes it; undefined if it is none. */
+export function parseIoStat(arg: string): { readonly interval: number; readonly filter?: string } | undefined {
+  const m = /^io,stat,([0-9]*\.?[0-9]+)(?:,(.*))?$/.exec(arg);
+  if (!m) return undefined;
+  const interval = Number(m[1]);
+  if (!Number.isFinite(interval) || interval < 0) return undefined;
+  return m[2] !== undefined && m[2] !== '' ? { interval, filter: m[2] } : { interval };
+}
