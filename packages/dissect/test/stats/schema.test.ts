@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { ServerStats, SourceStats, compileFilter } from '@gamequery/dissect';
+import { IoStats, ServerStats, SourceStats, captureStart, compileFilter } from '@gamequery/dissect';
 import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from '../dissect/helpers.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/packet.schema.json', import.meta.url), 'utf8'));
@@ -11,21 +11,26 @@ ajv.addSchema(schema);
 const validateDocument = ajv.compile({ $ref: `${schema.$id}#/$defs/document` });
 const validateLine = ajv.compile({ $ref: `${schema.$id}#/$defs/serverStatsLine` });
 const validateSources = ajv.compile({ $ref: `${schema.$id}#/$defs/sourceStatsLine` });
+const validateIo = ajv.compile({ $ref: `${schema.$id}#/$defs/ioStatsLine` });
 
 describe('the statistics in the JSON output schema', () => {
   it.each(captureFiles)('hold for %s, filtered and not', async (name) => {
     for (const filter of [undefined, compileFilter('samp || mcquery.response_to')]) {
       const { packets, stats } = await dissectFile(captures + name, filter ? { filter } : {});
-      const servers = new ServerStats(new SourceStats());
+      const servers = new ServerStats(new SourceStats(), new IoStats(0.01));
+      servers.start = captureStart(stats);
       for (const p of packets) servers.add(p);
+      const ioStats = JSON.parse(JSON.stringify(servers.io!.report()));
+      expect(validateIo({ ioStats }), JSON.stringify(validateIo.errors)).toBe(true);
       const serverStats = JSON.parse(JSON.stringify(servers.report()));
       const sourceStats = JSON.parse(JSON.stringify(servers.sources!.report()));
       expect(sourceStats.requests).toBe(
         serverStats.totals.servers ? Object.values(serverStats.totals.requests as Record<string, number>).reduce((a, b) => a + b, 0) : 0,
       );
-      expect(validateDocument({ packets: [], errors: [], stats, serverStats, sourceStats }), JSON.stringify(validateDocument.errors)).toBe(
-        true,
-      );
+      expect(
+        validateDocument({ packets: [], errors: [], stats, serverStats, sourceStats, ioStats }),
+        JSON.stringify(validateDocument.errors),
+      ).toBe(true);
       expect(validateLine({ serverStats }), JSON.stringify(validateLine.errors)).toBe(true);
       expect(validateSources({ sourceStats }), JSON.stringify(validateSources.errors)).toBe(true);
     }
