@@ -169,3 +169,63 @@ describe('what the page holds', () => {
     await limited.close();
   });
 });
+
+describe('the statistics of the HTML view in Chromium', () => {
+  const visible = (): Promise<string[]> => page.$$eval('#list tbody tr:not(.out)', (rows) => rows.map((r) => r.id.slice(1)));
+  /** The query packets `gamequery dissect -Y` passes for a chart's display filter. */
+  const passed = (display: string): string[] =>
+    run('dissect', veth, '-Y', `(${display}) && (samp || mcquery)`, '-T', 'fields', '-e', 'frame.number')
+      .stdout.split('\n')
+      .filter(Boolean);
+
+  it('draws the rate over time per server, the round trips and the top sources, from the page alone', async () => {
+    await page.goto(`file://${join(dir, 'veth.html')}`);
+    const kinds = await page.$$eval('#stats svg.chart', (svgs) => svgs.map((s) => s.getAttribute('class')));
+    // In total, and the four servers; the histogram; the sources.
+    expect(kinds).toEqual(['chart io', 'chart io', 'chart io', 'chart io', 'chart io', 'chart rtt', 'chart sources']);
+    // Bars that are there: drawn with a height, and laid out by the browser.
+    const bars = await page.$$eval(
+      '#stats rect.req',
+      (rs) => rs.filter((r) => Number(r.getAttribute('height')) > 0 && r.getBoundingClientRect().height > 0).length,
+    );
+    expect(bars).toBeGreaterThan(10);
+    expect(requests).toEqual([]);
+    await page.screenshot({ path: join(artifacts, 'veth-stats.png'), fullPage: true });
+  });
+
+  it('a click on an interval, a histogram bin or a source shows the packets -Y with its filter passes', async () => {
+    await page.goto(`file://${join(dir, 'veth.html')}`);
+    const targets = await page.$$eval('#stats [data-filter]', (ts) =>
+      ts.map((t, i) => ({ i, display: t.getAttribute('data-display')!, title: t.querySelector('title')?.textContent ?? '' })),
+    );
+    // Those that count something: an interval with requests or replies, a bin with replies, every source.
+    const counting = targets.filter((t) => !/: 0 requests, 0 replies|: 0 replies$/.test(t.title));
+    expect(counting.length).toBeGreaterThanOrEqual(10);
+    for (const t of counting) {
+      await page.locator('#stats [data-filter]').nth(t.i).click({ force: true });
+      const shown = await visible();
+      expect(shown, t.display).toEqual(passed(t.display));
+      expect(shown.length, t.title).toBeGreaterThan(0);
+      // What the title counts is what is shown: an interval's requests and replies.
+      const m = /: (\d+) requests, (\d+) replies/.exec(t.title);
+      if (m) expect(shown.length, t.title).toBe(Number(m[1]) + Number(m[2]));
+      expect(await page.textContent('#filter span')).toBe(`${shown.length} of 20 packets: -Y "${t.display}"`);
+    }
+    await page.click('#clear');
+    expect((await visible()).length).toBe(20);
+  });
+
+  it('gamequery stats -F html: the statistics alone, the panes hidden, a click naming the filter', async () => {
+    const r = run('stats', veth, '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const file = join(dir, 'stats.html');
+    writeFileSync(file, r.stdout);
+    const alone = await browser.newPage();
+    await alone.goto(`file://${file}`);
+    expect(await alone.isVisible('main')).toBe(false);
+    expect(await alone.$$eval('#stats svg.chart', (s) => s.length)).toBe(7);
+    await alone.locator('#stats svg.sources g[data-filter]').first().click();
+    expect(await alone.textContent('#filter span')).toMatch(/^0 of 0 packets: -Y "(ipv6|ip)\.src == /);
+    await alone.close();
+  });
+});

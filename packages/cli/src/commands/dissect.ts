@@ -123,9 +123,11 @@ export function dissectCommand(): Command {
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
-        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). -z io,stat counts every frame.
+        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). -z io,stat and the charts count every frame.
         allFrames:
-          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || opts.stat.some((z) => z.startsWith('io,')),
+          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) ||
+          view === 'html' ||
+          opts.stat.some((z) => z.startsWith('io,')),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -336,7 +338,10 @@ class Output {
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     if (this.html) {
-      this.html.end(this.#errors.map((e) => (e as { message: string }).message));
+      this.html.end(
+        this.#errors.map((e) => (e as { message: string }).message),
+        { ...(servers ? { servers } : {}), ...(sources ? { sources } : {}), ...(io ? { io } : {}) },
+      );
     } else if (this.format === 'json') {
       this.#text(
         `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}${servers ? `,\n"serverStats": ${JSON.stringify(servers)}` : ''}${sources ? `,\n"sourceStats": ${JSON.stringify(sources)}` : ''}${io ? `,\n"ioStats": ${JSON.stringify(io)}` : ''}\n}\n`,

@@ -183,6 +183,9 @@ function compiled(text: string, o: ViewOpts, what: string): DisplayFilter {
   }
 }
 
+/** Intervals a chart of the page draws at most (from 1 ms up, doubling as the capture needs). */
+const CHART_ROWS = 120;
+
 /** `-z stats` and `-z sources`: fed every packet shown, reported at the end. */
 export class StatsTap {
   readonly #stats: ServerStats | undefined;
@@ -190,21 +193,25 @@ export class StatsTap {
   readonly servers: boolean;
   readonly sources: boolean;
   /** `-z io,stat,…`: its interval, and the filter its counts are taken through (tshark's column filter). */
-  readonly io: { readonly interval: number; readonly filter?: DisplayFilter } | undefined;
+  readonly io: { readonly interval: number; readonly maxRows?: number; readonly filter?: DisplayFilter } | undefined;
   /** With an io,stat filter, the statistics it is counted in, apart from the rest. */
   readonly #io: ServerStats | undefined;
   /** The reports taken without records (in the first pass), when they were. */
   #report: StatsReport | undefined;
   #sourcesReport: SourcesReport | undefined;
   constructor(o: ViewOpts) {
-    this.servers = o.stat.includes('stats');
-    this.sources = o.stat.includes('sources') || o.by === 'source';
-    const io = o.stat.map(parseIoStat).find((x) => x !== undefined);
+    // The page (-F html) draws them all: the rate over time in at most CHART_ROWS intervals unless -z io,stat says.
+    const page = o.format === 'html';
+    this.servers = o.stat.includes('stats') || page;
+    this.sources = o.stat.includes('sources') || o.by === 'source' || page;
+    const io: { interval: number; filter?: string; maxRows?: number } | undefined =
+      o.stat.map(parseIoStat).find((x) => x !== undefined) ?? (page ? { interval: 0.001, maxRows: CHART_ROWS } : undefined);
     this.io = io && {
       interval: io.interval,
+      ...(io.maxRows !== undefined ? { maxRows: io.maxRows } : {}),
       ...(io.filter !== undefined ? { filter: compiled(io.filter, o, `-z io,stat,${io.interval},`) } : {}),
     };
-    const ioStats = io ? new IoStats(io.interval) : undefined;
+    const ioStats = this.newIo();
     this.#io = ioStats && this.io?.filter ? new ServerStats(undefined, ioStats) : undefined;
     this.#stats =
       this.servers || this.sources || ioStats
@@ -219,7 +226,7 @@ export class StatsTap {
 
   /** A new rate over time for a first pass that counts without records; undefined unless asked for. */
   newIo(): IoStats | undefined {
-    return this.io ? new IoStats(this.io.interval) : undefined;
+    return this.io ? new IoStats(this.io.interval, this.io.maxRows) : undefined;
   }
 
   /** A new count of who is asking, for a first pass that counts without records; undefined unless asked for. */

@@ -39,6 +39,24 @@ a { color: var(--link); }
 #hex span { cursor: pointer; }
 #hex span.hl { background: var(--hl); }
 #hex .off { color: var(--muted); cursor: default; }
+#filter { margin: 2px 0; font: 12px ui-monospace, monospace; }
+body { display: flex; flex-direction: column; }
+header { order: 0; }
+#stats { order: 1; border-bottom: 1px solid var(--line); padding: 4px 10px; display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; max-height: 50vh; overflow: auto; }
+main { order: 2; }
+main[hidden] { display: none; }
+#stats .hint { flex-basis: 100%; margin: 0; color: var(--muted); }
+.chart { background: var(--bg); border: 1px solid var(--line); max-width: 100%; height: auto; }
+.chart text { fill: var(--fg); font: 10px system-ui, sans-serif; }
+.chart .t { font-weight: 600; font-size: 11px; }
+.chart .a { fill: var(--muted); }
+.chart .axis { stroke: var(--line); }
+.chart .req { fill: var(--link); opacity: 0.75; }
+.chart .rep { fill: none; stroke: var(--bad); stroke-width: 1.5; }
+.chart .hit { fill: transparent; cursor: pointer; }
+.chart .hit:hover, .chart .hit:focus, .chart g[data-filter]:hover .req, .chart .on { fill: var(--hl); opacity: 0.45; }
+.chart g[data-filter] { cursor: pointer; }
+tbody tr.out { display: none; }
 `;
 
 export const PAGE_SCRIPT = `
@@ -56,7 +74,11 @@ export const PAGE_SCRIPT = `
 
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
 
-  notice.textContent = info.omitted
+  // The statistics alone (gamequery stats -F html): no packets, so no panes; a chart's filter is for -Y.
+  if (!packets.length && document.getElementById('stats')) document.querySelector('main').hidden = true;
+  notice.textContent = !packets.length && document.getElementById('stats')
+    ? 'The statistics alone: no packets in this page. A click on a chart gives the display filter of what it counts, for gamequery dissect FILE -Y.'
+    : info.omitted
     ? 'The first ' + info.shown + ' packets of ' + (info.shown + info.omitted) + ' (' + info.omitted + ' more not in this page; choose fewer with -Y or -c).'
     : info.shown + ' packet' + (info.shown === 1 ? '' : 's') + '.';
   for (const e of info.errors) notice.append(' ', el('span', e, 'error'));
@@ -188,6 +210,39 @@ export const PAGE_SCRIPT = `
     }
     pick(best);
   });
+
+  // A chart's bar or interval: the packets it counts, the rest of the list hidden; its display filter shown.
+  const filterLine = document.getElementById('filter');
+  const endpoint = (s) => s.replace(/:\\d+$/, '').replace(/^\\[(.*)\\]$/, '$1');
+  const rttOf = (p) => { const m = /\\[RTT ([\\d.]+) ms\\]/.exec(p.k || ''); return m ? Number(m[1]) : undefined; };
+  function applyFilter(f, display, target) {
+    const keep = (p) => {
+      const t = Number(p.t);
+      // An interval holds its start, not its end; the last one holds the last frame, at its end.
+      if (f.from !== undefined && !(t >= f.from - 1e-9 && (t < f.to - 1e-9 || (f.last && t <= f.to + 1e-9)))) return false;
+      if (f.server !== undefined && p.s !== f.server && p.d !== f.server) return false;
+      if (f.src !== undefined && endpoint(p.s) !== f.src) return false;
+      if (f.rttFrom !== undefined) { const r = rttOf(p); if (r === undefined || r < f.rttFrom - 5e-4 || r > f.rttTo + 5e-4) return false; }
+      return true;
+    };
+    let n = 0, first = -1;
+    packets.forEach((p, i) => { const ok = keep(p); body.children[i].classList.toggle('out', !ok); if (ok) { n++; if (first < 0) first = i; } });
+    for (const e of document.querySelectorAll('#stats .on')) e.classList.remove('on');
+    target?.classList.add('on');
+    filterLine.hidden = false;
+    filterLine.firstElementChild.textContent = n + ' of ' + packets.length + ' packets: -Y "' + display + '"';
+    if (first >= 0) select(first, false);
+  }
+  document.getElementById('clear').addEventListener('click', () => {
+    for (const tr of body.children) tr.classList.remove('out');
+    for (const e of document.querySelectorAll('#stats .on')) e.classList.remove('on');
+    filterLine.hidden = true;
+  });
+  const stats = document.getElementById('stats');
+  const chosen = (e) => { const t = e.target.closest('[data-filter]'); if (t) applyFilter(JSON.parse(t.dataset.filter), t.dataset.display, t); };
+  stats?.addEventListener('click', chosen);
+  stats?.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); chosen(e); } });
+
   const start = location.hash && byFrame.get(Number(location.hash.slice(2)));
   if (packets.length) select(start || 0, true);
 })();

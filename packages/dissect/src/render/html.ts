@@ -12,6 +12,7 @@ import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { expertLine, lineOf } from './text.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
+import { chartsHtml } from './charts.ts';
 
 /** Options of {@link HtmlWriter}. */
 export interface HtmlOptions {
@@ -52,7 +53,7 @@ export class HtmlWriter {
     sink.raw(
       `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
         `<meta name="color-scheme" content="light dark"><title>${title}</title><style>${PAGE_STYLE}</style></head>\n` +
-        `<body><header><h1>${title}</h1><p id="notice" role="status"></p></header>\n` +
+        `<body><header><h1>${title}</h1><p id="notice" role="status"></p><p id="filter" role="status" hidden><span></span> <button type="button" id="clear">Show all</button></p></header>\n` +
         `<main><section id="list-pane" aria-label="Packets"><table id="list"><thead><tr><th>No.</th><th>Time</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Length</th><th>Info</th></tr></thead><tbody></tbody></table></section>\n` +
         `<section id="tree-pane" aria-label="Packet details"><ul id="tree" role="tree"></ul><ul id="notes"></ul></section>\n` +
         `<section id="hex-pane" aria-label="Packet bytes"><pre id="hex"></pre></section></main>\n` +
@@ -118,11 +119,14 @@ export class HtmlWriter {
     this.#shown++;
   }
 
-  /** Closes the page; `errors` (a damaged capture) are shown above the list. */
-  end(errors: readonly string[] = []): void {
+  /**
+   * Closes the page; `errors` (a damaged capture) are shown above the list; `stats`, the
+   * statistics drawn as charts (render/charts.ts) after the panes, each chart filtering the list.
+   */
+  end(errors: readonly string[] = [], stats: Parameters<typeof chartsHtml>[0] = {}): void {
     const info = { shown: this.#shown, omitted: this.#omitted, limit: this.#limit, errors };
     this.sink.raw(
-      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
+      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n${chartsHtml(stats)}<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
     );
   }
 }

@@ -85,6 +85,27 @@ export class RttDigest {
     return this.max;
   }
 
+  /**
+   * The times as a histogram of `bins` bins of equal width on a log scale from the minimum to
+   * the maximum (milliseconds): each bin's lower edge and count (the last bin includes the
+   * maximum). From the histogram's buckets past {@link EXACT} samples, each counted at its midpoint.
+   */
+  histogram(bins = 16): { readonly edges: number[]; readonly counts: number[] } {
+    if (!this.count) return { edges: [], counts: [] };
+    const lo = Math.max(this.min * 1e3, 1e-3);
+    const hi = Math.max(this.max * 1e3, lo * 1.0001);
+    const step = Math.log(hi / lo) / bins;
+    const edges = Array.from({ length: bins }, (_, i) => lo * Math.exp(step * i));
+    const counts = new Array<number>(bins).fill(0);
+    const put = (ms: number, n: number): void => {
+      const i = ms <= lo ? 0 : Math.min(bins - 1, Math.floor(Math.log(ms / lo) / step));
+      counts[i]! += n;
+    };
+    if (this.#exact) for (const s of this.#exact) put(s * 1e3, 1);
+    else this.#buckets!.forEach((n, b) => n && put(2 ** ((b - 0.5) / PER_OCTAVE) / 1e3, n));
+    return { edges, counts };
+  }
+
   #bucket(seconds: number): void {
     const us = seconds * 1e6;
     // Times of a microsecond or less (and zero) share the lowest bucket.

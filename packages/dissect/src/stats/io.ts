@@ -57,6 +57,17 @@ class Series {
   counts = new Float64Array(COLUMNS * 64);
   length = 0;
 
+  /** Neighbouring intervals summed in pairs: the series at twice the interval. */
+  coarsen(): void {
+    const half = Math.ceil(this.length / 2);
+    const c = this.counts;
+    for (let i = 0; i < half; i++)
+      for (let k = 0; k < COLUMNS; k++)
+        c[COLUMNS * i + k] = c[COLUMNS * 2 * i + k]! + (2 * i + 1 < this.length ? c[COLUMNS * (2 * i + 1) + k]! : 0);
+    c.fill(0, COLUMNS * half, COLUMNS * this.length);
+    this.length = half;
+  }
+
   add(i: number, column: number, n: number): void {
     if (i >= this.length) {
       if (COLUMNS * (i + 1) > this.counts.length) {
@@ -94,10 +105,20 @@ export class IoStats {
   /** The time the times given count from, in their clock: the capture's first frame's. */
   #origin = 0;
   /** The interval in nanoseconds (0: one interval). */
-  readonly #ns: number;
+  #ns: number;
+  /** Seconds; doubles when `maxRows` is set and the capture outgrows them. */
+  interval: number;
 
-  /** `interval` in seconds, as tshark takes it (`1`, `0.5`, `0`: the whole capture). */
-  constructor(readonly interval: number) {
+  /**
+   * `interval` in seconds, as tshark takes it (`1`, `0.5`, `0`: the whole capture). With
+   * `maxRows` (a chart's), the interval doubles whenever the capture would need more than that
+   * many (neighbours summed): any length of capture in the same few rows.
+   */
+  constructor(
+    interval: number,
+    readonly maxRows?: number,
+  ) {
+    this.interval = interval;
     this.#ns = Math.round(interval * 1e9);
   }
 
@@ -112,13 +133,27 @@ export class IoStats {
   #index(t: number): number {
     t -= this.#origin;
     if (t > this.#last) this.#last = t;
-    const i = this.#ns > 0 ? Math.max(this.#current, Math.floor(t / this.#ns)) : 0;
+    let i = this.#ns > 0 ? Math.max(this.#current, Math.floor(t / this.#ns)) : 0;
+    while (this.maxRows !== undefined && i >= this.maxRows) {
+      this.#coarsen();
+      i = Math.max(this.#current, Math.floor(t / this.#ns));
+    }
     return (this.#current = i);
+  }
+
+  /** Twice the interval: every series' neighbours summed. */
+  #coarsen(): void {
+    this.#ns *= 2;
+    this.interval *= 2;
+    this.#current = Math.floor(this.#current / 2);
+    this.#total.coarsen();
+    for (const s of this.#servers.values()) if (s.length > 0) s.coarsen();
   }
 
   /** The interval of a request's time, for its answer: not moved on to the current one. */
   #at(t: number): number {
-    return this.#ns > 0 ? Math.max(0, Math.floor((t - this.#origin) / this.#ns)) : 0;
+    // Never past the current interval (its reply's): a request comes before its reply.
+    return this.#ns > 0 ? Math.min(this.#current, Math.max(0, Math.floor((t - this.#origin) / this.#ns))) : 0;
   }
 
   /** A frame at `t` that is not counted (a column filter did not pass it): the intervals still run to it. */

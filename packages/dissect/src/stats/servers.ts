@@ -147,6 +147,8 @@ export interface RttSummary {
   readonly max: number | null;
   /** Whether median and p95 are exact (up to 64 samples) or read from the histogram (within 0.55 %). */
   readonly exact: boolean;
+  /** The times in 16 bins of equal width on a log scale, minimum to maximum: each bin's lower edge (ms) and count. */
+  readonly histogram: { readonly edges: readonly number[]; readonly counts: readonly number[] };
 }
 
 /** Packet counts of one server, or of all of them. */
@@ -404,6 +406,7 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       p95: ms(rtt.quantile(0.95)),
       max: ms(rtt.max),
       exact: rtt.exact,
+      histogram: ((h) => ({ edges: h.edges.map((e) => Math.round(e * 1e3) / 1e3), counts: h.counts }))(rtt.histogram()),
     },
     amplification: amplification(bytes('requestBytes'), bytes('replyBytes'), bytes('requestWireBytes'), bytes('replyWireBytes')),
   };

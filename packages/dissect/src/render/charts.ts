@@ -1,0 +1,168 @@
+/**
+ * The statistics of `-F html` as inline SVG, drawn here as text (no script draws them, no
+ * font or image is fetched): the rate over time of requests and replies (in total and per
+ * server), the round-trip times as a histogram, and the top sources as bars. Every bar or
+ * interval carries what it counts as a filter — `data-filter` for the page's script, which
+ * shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
+ */
+import { formatEndpoint } from '../net/address.ts';
+import type { IoReport, IoRow } from '../stats/io.ts';
+import type { StatsReport } from '../stats/servers.ts';
+import type { SourcesReport } from '../stats/sources.ts';
+
+const W = 640;
+const H = 140;
+const PAD = 36;
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(3));
+/** A bound in a filter: to the nanosecond, so that `-Y` takes what the chart counted. */
+const exact = (n: number): string => String(Number(n.toFixed(9)));
+
+/** A filter as the page's script applies it, and as `-Y` takes it. */
+interface ChartFilter {
+  /** What the page's rows are tested on. */
+  readonly test: {
+    readonly from?: number;
+    readonly to?: number;
+    readonly last?: boolean;
+    readonly server?: string;
+    readonly src?: string;
+    readonly rttFrom?: number;
+    readonly rttTo?: number;
+  };
+  /** The same as a Wireshark display filter. */
+  readonly display: string;
+}
+
+const attrs = (f: ChartFilter): string =>
+  ` data-filter="${esc(JSON.stringify(f.test))}" data-display="${esc(f.display)}" tabindex="0" role="button"`;
+
+/** `ip.src == a` or `ipv6.src == a`, by the address's family. */
+const ipField = (ip: string, side: 'src' | 'dst'): string => `${ip.includes(':') ? 'ipv6' : 'ip'}.${side} == ${ip}`;
+
+/** A server's traffic both ways, as a display filter. */
+const serverDisplay = (ip: string, port: number): string =>
+  `((${ipField(ip, 'dst')} && udp.dstport == ${port}) || (${ipField(ip, 'src')} && udp.srcport == ${port}))`;
+
+/** The axis: the largest value at the top, zero and the time span at the bottom. */
+function frame(title: string, top: number, left: string, right: string): string {
+  return (
+    `<text class="t" x="${PAD}" y="12">${esc(title)}</text>` +
+    `<text class="a" x="${PAD - 4}" y="${PAD - 8}" text-anchor="end">${esc(num(top))}</text>` +
+    `<text class="a" x="${PAD - 4}" y="${H - PAD}" text-anchor="end">0</text>` +
+    `<line class="axis" x1="${PAD}" y1="${H - PAD}" x2="${W - 8}" y2="${H - PAD}"/>` +
+    `<text class="a" x="${PAD}" y="${H - PAD + 14}">${esc(left)}</text>` +
+    `<text class="a" x="${W - 8}" y="${H - PAD + 14}" text-anchor="end">${esc(right)}</text>`
+  );
+}
+
+/** Requests (bars) and replies (a line) per interval; each interval a target that filters to its packets. */
+function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: string; readonly port: number }): string {
+  const n = Math.max(rows.length, 1);
+  const top = Math.max(1, ...rows.map((r) => Math.max(r.requests, r.replies)));
+  const plotW = W - PAD - 8;
+  const plotH = H - 2 * PAD;
+  const x = (i: number): number => PAD + (plotW * i) / n;
+  const y = (v: number): number => H - PAD - (plotH * v) / top;
+  const bw = Math.max(1, plotW / n - 1);
+  let bars = '';
+  let targets = '';
+  const line: string[] = [];
+  rows.forEach((r, i) => {
+    bars += `<rect class="req" x="${x(i).toFixed(1)}" y="${y(r.requests).toFixed(1)}" width="${bw.toFixed(1)}" height="${(H - PAD - y(r.requests)).toFixed(1)}"/>`;
+    line.push(`${(x(i) + bw / 2).toFixed(1)},${y(r.replies).toFixed(1)}`);
+    const test = {
+      from: r.start,
+      to: r.end,
+      ...(i === rows.length - 1 ? { last: true } : {}),
+      ...(server ? { server: formatEndpoint(server) } : {}),
+    };
+    const time = `frame.time_relative >= ${exact(r.start)} && frame.time_relative ${i === rows.length - 1 ? '<=' : '<'} ${exact(r.end)}`;
+    const display = server ? `${time} && ${serverDisplay(server.ip, server.port)}` : time;
+    const share = r.requests ? ` (${((100 * r.answered) / r.requests).toFixed(1)} % answered)` : '';
+    targets +=
+      `<rect class="hit" x="${x(i).toFixed(1)}" y="${PAD - 8}" width="${(plotW / n).toFixed(1)}" height="${plotH + 8}"${attrs({ test, display })}>` +
+      `<title>${esc(`${num(r.start)}–${num(r.end)} s: ${r.requests} requests, ${r.replies} replies${share}, ${r.frames} frames`)}</title></rect>`;
+  });
+  const last = rows.at(-1);
+  return (
+    `<svg class="chart io" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}">` +
+    frame(title, top, '0 s', `${num(last?.end ?? 0)} s`) +
+    bars +
+    `<polyline class="rep" points="${line.join(' ')}"/>` +
+    targets +
+    `<text class="a key" x="${W - 8}" y="12" text-anchor="end">■ requests  — replies</text>` +
+    `</svg>`
+  );
+}
+
+/** Round trips as a histogram (log-scale bins); each bin filters to the replies whose time falls in it. */
+function rttSvg(report: StatsReport): string {
+  const { edges, counts } = report.totals.rtt.histogram;
+  if (!counts.length) return '';
+  const top = Math.max(1, ...counts);
+  const plotW = W - PAD - 8;
+  const plotH = H - 2 * PAD;
+  const bw = plotW / counts.length;
+  const maxMs = report.totals.rtt.max ?? edges.at(-1)!;
+  let out = '';
+  counts.forEach((c, i) => {
+    const lo = edges[i]!;
+    const hi = i + 1 < edges.length ? edges[i + 1]! : maxMs;
+    const h = (plotH * c) / top;
+    const test = { rttFrom: lo, rttTo: hi };
+    const times = ['samp', 'vcmp', 'mcquery']
+      .map((p) => `(${p}.time >= ${exact(lo / 1e3)} && ${p}.time <= ${exact(hi / 1e3)})`)
+      .join(' || ');
+    out +=
+      `<rect class="req" x="${(PAD + bw * i).toFixed(1)}" y="${(H - PAD - h).toFixed(1)}" width="${Math.max(1, bw - 1).toFixed(1)}" height="${h.toFixed(1)}"/>` +
+      `<rect class="hit" x="${(PAD + bw * i).toFixed(1)}" y="${PAD - 8}" width="${bw.toFixed(1)}" height="${plotH + 8}"${attrs({ test, display: times })}>` +
+      `<title>${esc(`${num(lo)}–${num(hi)} ms: ${c} replies`)}</title></rect>`;
+  });
+  return (
+    `<svg class="chart rtt" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Round-trip times">` +
+    frame(`Round-trip times (${report.totals.rtt.count}, log scale)`, top, `${num(edges[0]!)} ms`, `${num(maxMs)} ms`) +
+    out +
+    `</svg>`
+  );
+}
+
+/** The top sources as bars; each filters to the packets from that source. */
+function sourcesSvg(report: SourcesReport): string {
+  const list = report.sources.slice(0, 10);
+  if (!list.length) return '';
+  const row = 18;
+  const height = 24 + row * list.length;
+  const top = Math.max(1, ...list.map((s) => s.requests));
+  const left = 150;
+  const plotW = W - left - 70;
+  let out = `<text class="t" x="4" y="12">Top sources by requests (± a count's possible overstatement)</text>`;
+  list.forEach((s, i) => {
+    const y = 20 + row * i;
+    const w = Math.max(1, (plotW * s.requests) / top);
+    out +=
+      `<g${attrs({ test: { src: s.address }, display: ipField(s.address, 'src') })}>` +
+      `<title>${esc(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received`)}</title>` +
+      `<text class="a" x="${left - 6}" y="${y + 12}" text-anchor="end">${esc(s.address)}</text>` +
+      `<rect class="req" x="${left}" y="${y + 2}" width="${w.toFixed(1)}" height="${row - 5}"/>` +
+      `<text class="a" x="${(left + w + 4).toFixed(1)}" y="${y + 12}">${s.requests}${s.error ? ` ±${s.error}` : ''}</text></g>`;
+  });
+  return `<svg class="chart sources" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="Top sources">${out}</svg>`;
+}
+
+/** The statistics section of the page: the charts that have data, in order. */
+export function chartsHtml(stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport }): string {
+  const parts: string[] = [];
+  const io = stats.io;
+  if (io) {
+    const step = io.interval > 0 ? `${num(io.interval)} s` : 'the whole capture';
+    parts.push(ioSvg(`Requests and replies per ${step}, all servers`, io.rows));
+    for (const s of io.servers) parts.push(ioSvg(`${formatEndpoint(s.server)} (${s.protocol})`, s.rows, s.server));
+  }
+  if (stats.servers) parts.push(rttSvg(stats.servers));
+  if (stats.sources) parts.push(sourcesSvg(stats.sources));
+  const charts = parts.filter(Boolean);
+  if (!charts.length) return '';
+  return `<section id="stats" aria-label="Statistics"><p class="hint">A click on a bar or an interval shows the packets it counts; its display filter (for <code>-Y</code>) is shown above the list.</p>${charts.join('')}</section>\n`;
+}
