@@ -27,6 +27,7 @@ let dir: string;
 let browser: Browser;
 let page: Page;
 const requests: string[] = [];
+const complaints: string[] = [];
 
 beforeAll(async () => {
   // Never skipped: without a browser the test fails and says what to install.
@@ -42,6 +43,11 @@ beforeAll(async () => {
     args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // What the console says is wrong (a script error, a refusal of the page's own Content-Security-Policy).
+  page.on('console', (m) => {
+    if (m.type() === 'error') complaints.push(m.text());
+  });
+  page.on('pageerror', (e) => complaints.push(String(e)));
   // Anything but the page itself would be the network: recorded, refused.
   await page.route('**/*', (route) => {
     const url = route.request().url();
@@ -190,6 +196,11 @@ describe('the statistics of the HTML view in Chromium', () => {
     );
     expect(bars).toBeGreaterThan(10);
     expect(requests).toEqual([]);
+    // Under its own strict policy (default-src 'none', its script and style by hash) nothing was refused.
+    expect(await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.getAttribute('content'))).toMatch(
+      /^default-src 'none'; script-src 'sha256-/,
+    );
+    expect(complaints).toEqual([]);
     await page.screenshot({ path: join(artifacts, 'veth-stats.png'), fullPage: true });
   });
 

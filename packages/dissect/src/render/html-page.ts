@@ -247,3 +247,18 @@ export const PAGE_SCRIPT = `
   if (packets.length) select(start || 0, true);
 })();
 `;
+
+/**
+ * The page's Content-Security-Policy, in a meta element before anything it governs: nothing
+ * from anywhere, and only this script and this style, by their SHA-256 (the JSON data blocks
+ * are not scripts). Written here by hand, checked against the constants by a test
+ * (test/render/html-csp.test.ts): change the script or the style and the test gives the new values.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'sha256-v0aeEnMxxKfFF6ifaeUsWgrHkALvS9AuEv+Oq7ZNDH8='",
+  "style-src 'sha256-5UqkHk6zOCcKe9EOeupPPtKoZjMrXjtc9Iq1hapDDHY='",
+  "img-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

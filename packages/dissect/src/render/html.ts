@@ -11,7 +11,7 @@ import type { PacketRecord } from '../record.ts';
 import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { expertLine, lineOf } from './text.ts';
-import { PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
+import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
 import { chartsHtml } from './charts.ts';
 
 /** Options of {@link HtmlWriter}. */
@@ -52,6 +52,7 @@ export class HtmlWriter {
     const title = escapeHtml(options.title ?? 'gamequery');
     sink.raw(
       `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+        `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">` +
         `<meta name="color-scheme" content="light dark"><title>${title}</title><style>${PAGE_STYLE}</style></head>\n` +
         `<body><header><h1>${title}</h1><p id="notice" role="status"></p><p id="filter" role="status" hidden><span></span> <button type="button" id="clear">Show all</button></p></header>\n` +
         `<main><section id="list-pane" aria-label="Packets"><table id="list"><thead><tr><th>No.</th><th>Time</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Length</th><th>Info</th></tr></thead><tbody></tbody></table></section>\n` +

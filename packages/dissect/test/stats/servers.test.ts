@@ -171,7 +171,12 @@ describe('ServerStats on a bundled capture', () => {
       ['samp', 'fd00:47::2:47777', 100, 'gamequery fixture server', { info: 1, ping: 1, players: 1 }],
     ]);
     // frames 5/6, 7/8, 9/12 (µs timestamps): 0.871, 0.135, 0.737 ms.
-    expect(r.servers[2]!.rtt).toEqual({ count: 3, min: 0.135, median: 0.737, p95: 0.871, max: 0.871, exact: true });
+    expect(r.servers[2]!.rtt).toMatchObject({ count: 3, min: 0.135, median: 0.737, p95: 0.871, max: 0.871, exact: true });
+    // The three in 16 log-scale bins from 0.135 to 0.871 ms: the first, and two in the last ones.
+    const { edges, counts } = r.servers[2]!.rtt.histogram;
+    expect(edges[0]).toBe(0.135);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect([counts[0], counts.at(-1)]).toEqual([1, 1]);
   });
 });
 
