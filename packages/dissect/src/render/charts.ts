@@ -144,6 +144,8 @@ function sourcesSvg(report: SourcesReport): string {
     out +=
       `<g${attrs({ test: { src: s.address }, display: ipField(s.address, 'src') })}>` +
       `<title>${esc(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received`)}</title>` +
+      // The whole row answers a click, not only the bar and the text.
+      `<rect class="hit" x="0" y="${y}" width="${W}" height="${row}"/>` +
       `<text class="a" x="${left - 6}" y="${y + 12}" text-anchor="end">${esc(s.address)}</text>` +
       `<rect class="req" x="${left}" y="${y + 2}" width="${w.toFixed(1)}" height="${row - 5}"/>` +
       `<text class="a" x="${(left + w + 4).toFixed(1)}" y="${y + 12}">${s.requests}${s.error ? ` ±${s.error}` : ''}</text></g>`;

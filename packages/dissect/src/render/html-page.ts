@@ -45,6 +45,7 @@ header { order: 0; }
 #stats { order: 1; border-bottom: 1px solid var(--line); padding: 4px 10px; display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; max-height: 50vh; overflow: auto; }
 main { order: 2; }
 main[hidden] { display: none; }
+body:has(main[hidden]) #stats { max-height: none; }
 #stats .hint { flex-basis: 100%; margin: 0; color: var(--muted); }
 .chart { background: var(--bg); border: 1px solid var(--line); max-width: 100%; height: auto; }
 .chart text { fill: var(--fg); font: 10px system-ui, sans-serif; }
@@ -54,7 +55,9 @@ main[hidden] { display: none; }
 .chart .req { fill: var(--link); opacity: 0.75; }
 .chart .rep { fill: none; stroke: var(--bad); stroke-width: 1.5; }
 .chart .hit { fill: transparent; cursor: pointer; }
-.chart .hit:hover, .chart .hit:focus, .chart g[data-filter]:hover .req, .chart .on { fill: var(--hl); opacity: 0.45; }
+.chart .hit:hover, .chart .hit:focus, .chart rect.hit.on { fill: var(--hl); opacity: 0.45; }
+.chart g[data-filter]:hover .req, .chart g[data-filter]:focus .req, .chart g.on .req { fill: var(--bad); opacity: 1; }
+.chart g[data-filter] .hit:hover { fill: transparent; }
 .chart g[data-filter] { cursor: pointer; }
 tbody tr.out { display: none; }
 `;
@@ -257,7 +260,7 @@ export const PAGE_SCRIPT = `
 export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'sha256-v0aeEnMxxKfFF6ifaeUsWgrHkALvS9AuEv+Oq7ZNDH8='",
-  "style-src 'sha256-5UqkHk6zOCcKe9EOeupPPtKoZjMrXjtc9Iq1hapDDHY='",
+  "style-src 'sha256-7jujWBPoqSTSvijATqf0jjw79MFgeI/MGpcu+8OcF5Q='",
   "img-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
