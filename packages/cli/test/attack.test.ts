@@ -4,14 +4,14 @@
  * five unspoofed heavy hosts, an RCON password guesser) and on committed captures, the
  * bytes checked against tshark's own reading of the same frames.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourcesReport, StatsReport } from '@gamequery/dissect';
 import { writeFlood, type FloodSummary } from '../../../bench/flood.ts';
-import { root, runSync as run } from './cli.ts';
+import { cliArgs, root, runSync as run, waitFor } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 let dir: string;
@@ -193,5 +193,26 @@ describe('-z io,stat', () => {
     // The same through records (-Y): the same rows.
     const records = (json('stats', flood, '-z', 'io,stat,0.01', '-F', 'json', '-Y', 'frame') as typeof io & { ioStats: typeof io }).ioStats;
     expect(records.rows).toEqual(io.rows);
+  });
+});
+
+describe('-z io,stat on a live input', () => {
+  it('writes each interval as it closes, while the input is still open, and the table at the end', async () => {
+    const bytes = readFileSync(`${captures}veth-frag.pcap`);
+    const child = spawn(process.execPath, cliArgs(['stats', '-', '-z', 'io,stat,0.5']), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    // The header and frames 1-5 (frame 5 at 1.52 s): three intervals are over.
+    child.stdin.write(bytes.subarray(0, 700));
+    const early = await waitFor(() => /^1\.000 <> 1\.500 +0 +0 /m.test(out), 15_000);
+    expect(early, out).toBe(true);
+    expect(child.exitCode).toBe(null);
+    expect(out).toMatch(/^0\.000 <> 0\.500 +2 +180 +0 +0 +0 +- +0 +0$/m);
+    expect(out).not.toContain('1.500 <>');
+    child.stdin.end(bytes.subarray(700));
+    expect(await exited).toBe(0);
+    // Then the whole table, the last interval with it.
+    expect(out).toMatch(/^1\.500 <> 1\.676 +26 +8648 +10 +10 +10 +100\.0 +110 +7126$/m);
   });
 });

@@ -69,5 +69,5 @@ export {
   type SourcesReport,
   type RconGuesser,
 } from './stats/sources.ts';
-export { renderStatsTable, renderSourcesTable, renderIoTable } from './render/stats.ts';
+export { renderStatsTable, renderSourcesTable, renderIoTable, ioRowLine, ioRowHeading } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';

@@ -30,7 +30,7 @@ import {
 } from '@gamequery/dissect';
 import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
 import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
-import { captureStart, writePacketSummary } from '@gamequery/dissect';
+import { captureStart, ioRowHeading, ioRowLine, writePacketSummary } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
@@ -160,7 +160,21 @@ export function dissectCommand(): Command {
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {
-          const { report, error } = await captureStats(source, options, pass, () => progress.tick(stats));
+          // A live capture (-i, a pipe): each interval of -z io,stat written as it closes, the whole table at the end.
+          const io = input.kind !== 'capture-file' && input.live && out.format === 'text' ? pass.io : undefined;
+          let heading = false;
+          const each = (): void => {
+            progress.tick(stats);
+            const rows = io?.closed();
+            if (!rows?.length) return;
+            if (!heading)
+              out.write(
+                `IO statistics as they come, intervals of ${io!.interval} s (the table follows at the end)\n${ioRowHeading(io!.interval)}\n`,
+              );
+            heading = true;
+            out.write(rows.map((r) => `${ioRowLine(r, io!.interval)}\n`).join(''));
+          };
+          const { report, error } = await captureStats(source, options, pass, each);
           out.tap.use(report, pass.sourcesReport(), pass.io?.report());
           if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
         } catch (e) {
@@ -360,6 +374,12 @@ class Output {
       process.stderr.write(
         `gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`,
       );
+  }
+
+  /** Text written at once (live statistics rows, between reads). */
+  write(text: string): void {
+    this.#sink.raw(text);
+    this.#flush();
   }
 
   #text(text: string): void {

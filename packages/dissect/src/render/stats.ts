@@ -192,10 +192,28 @@ const ioRow = (r: IoRow, places: number): string[] => [
   String(r.replyBytes),
 ];
 
+/** As many decimals as the interval has (at least 3), so that neighbouring bounds differ. */
+const placesOf = (interval: number): number => Math.max(3, (String(interval).split('.')[1] ?? '').length);
+
+/** Fixed widths of a live row, in {@link IO}'s order (the interval's own is made of its bounds). */
+const LIVE_WIDTHS = [0, 9, 12, 9, 8, 9, 11, 11, 12];
+
+/** The heading of rows written one at a time (a live capture), aligned as {@link ioRowLine} writes them. */
+export function ioRowHeading(interval: number): string {
+  const p = placesOf(interval);
+  return IO.map((h, i) => (i ? h.padStart(LIVE_WIDTHS[i]!) : h.padEnd(2 * (p + 6) + 4))).join('');
+}
+
+/** One interval as a line of fixed widths: a live capture writes each as it closes. */
+export function ioRowLine(row: IoRow, interval: number): string {
+  const p = placesOf(interval);
+  const cells = ioRow(row, p);
+  return cells.map((c, i) => (i ? c.padStart(LIVE_WIDTHS[i]!) : c.padEnd(2 * (p + 6) + 4))).join('');
+}
+
 /** The rate over time (`-z io,stat`): the total by interval, then each server's. */
 export function renderIoTable(report: IoReport): string[] {
-  // As many decimals as the interval has (at least 3), so that neighbouring bounds differ.
-  const places = Math.max(3, (String(report.interval).split('.')[1] ?? '').length);
+  const places = placesOf(report.interval);
   const right = new Set([1, 2, 3, 4, 5, 6, 7, 8]);
   const sum = (rows: readonly IoRow[]): IoRow =>
     rows.reduce(

@@ -215,25 +215,40 @@ export class IoStats {
     s?.add(r, ANSWERED, 1);
   }
 
+  /** Interval `i` of a series; its end is `duration` at the latest. */
+  #row(s: Series, i: number, duration: number): IoRow {
+    const at = (c: number): number => (i < s.length ? s.counts[COLUMNS * i + c]! : 0);
+    return {
+      start: this.#ns > 0 ? (i * this.#ns) / 1e9 : 0,
+      end: this.#ns > 0 ? Math.min(((i + 1) * this.#ns) / 1e9, duration) : duration,
+      frames: at(FRAMES),
+      bytes: at(BYTES),
+      requests: at(REQUESTS),
+      replies: at(REPLIES),
+      answered: at(ANSWERED),
+      requestBytes: at(REQUEST_BYTES),
+      replyBytes: at(REPLY_BYTES),
+    };
+  }
+
+  /** Total rows handed out by {@link closed} so far. */
+  #emitted = 0;
+
+  /**
+   * The total's intervals that ended since the last call (a frame came after them): what a live
+   * capture writes as it goes. Their answered counts are as they stand (a request answered
+   * after its interval closed is counted in the report, not here).
+   */
+  closed(): IoRow[] {
+    const out: IoRow[] = [];
+    for (; this.#ns > 0 && this.#emitted < this.#current; this.#emitted++) out.push(this.#row(this.#total, this.#emitted, Infinity));
+    return out;
+  }
+
   report(): IoReport {
     const duration = this.#last / 1e9;
     const n = this.#ns > 0 ? Math.floor(this.#last / this.#ns) + 1 : 1;
-    const rows = (s: Series): IoRow[] =>
-      Array.from({ length: n }, (_, i) => {
-        const at = (c: number): number => (i < s.length ? s.counts[COLUMNS * i + c]! : 0);
-        const start = this.#ns > 0 ? (i * this.#ns) / 1e9 : 0;
-        return {
-          start,
-          end: this.#ns > 0 ? Math.min(((i + 1) * this.#ns) / 1e9, duration) : duration,
-          frames: at(FRAMES),
-          bytes: at(BYTES),
-          requests: at(REQUESTS),
-          replies: at(REPLIES),
-          answered: at(ANSWERED),
-          requestBytes: at(REQUEST_BYTES),
-          replyBytes: at(REPLY_BYTES),
-        };
-      });
+    const rows = (s: Series): IoRow[] => Array.from({ length: n }, (_, i) => this.#row(s, i, duration));
     return {
       interval: this.interval,
       duration,
