@@ -101,7 +101,10 @@ masked text (samp.rcon.password == "********"), a protocol's bytes (frame, udp, 
 contains ...) as the hex pane shows them, each hidden byte a '*'.
 -F html writes one self-contained page (no network): the packet list, the tree and the
 hex pane linked both ways; at most the first 10 000 packets (choose with -Y or -c).
-Statistics: -z stats (after the packets; -q for the statistics alone), or 'gamequery stats'.`;
+Statistics (after the packets; -q for them alone, or 'gamequery stats'): -z stats per server
+(counts, round trips, bytes and amplification), -z sources who is asking (top sources and
+networks, RCON password guessing; 'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER]
+the rate over time as tshark takes it. -F html draws them as charts.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
 export function addViewOptions(command: Command): Command {

@@ -69,9 +69,12 @@ export interface SourcesReport {
 }
 
 /**
- * Space-Saving over numeric keys: `capacity` places, a min-heap of them by count, and per place
- * the details a source's report gives. A key is a number (an IPv4 address, a hash of an IPv6
- * one); the address words are kept to name it.
+ * Space-Saving over numeric keys: `capacity` places kept in the "Stream-Summary" of the paper
+ * (places of one count in a list, the counts' lists in increasing order), so that a count
+ * grows and the least counted place is found in constant time; and per place the details a
+ * source's report gives. A key is a number (an IPv4 address, a hash of an IPv6 one); the
+ * address words are kept to name it. (A binary heap took a tenth of a flood's time: a
+ * replaced place, one above the many at the least count, sank to the bottom every time.)
  */
 class TopK {
   readonly #slot: KeyIndex;
@@ -85,8 +88,19 @@ class TopK {
   /** The address words (4 per place) and whether IPv6, and the prefix length for a network. */
   readonly words: Uint32Array;
   readonly v6: Uint8Array;
-  readonly #heap: Int32Array;
-  readonly #at: Int32Array;
+  /** Each place's neighbours in its count's list, and its count's list (a group). */
+  readonly #next: Int32Array;
+  readonly #prev: Int32Array;
+  readonly #group: Int32Array;
+  /** Per group: its count, its first place, the groups of the next smaller and larger counts; unused groups stacked. */
+  readonly #groupCount: Float64Array;
+  readonly #groupHead: Int32Array;
+  readonly #groupNext: Int32Array;
+  readonly #groupPrev: Int32Array;
+  readonly #freeGroups: Int32Array;
+  #freeTop = 0;
+  /** The group of the least count, or -1. */
+  #least = -1;
   #size = 0;
   total = 0;
 
@@ -103,8 +117,17 @@ class TopK {
     this.byMessage = new Uint32Array(capacity * messages);
     this.words = new Uint32Array(capacity * 4);
     this.v6 = new Uint8Array(capacity);
-    this.#heap = new Int32Array(capacity);
-    this.#at = new Int32Array(capacity);
+    this.#next = new Int32Array(capacity);
+    this.#prev = new Int32Array(capacity);
+    this.#group = new Int32Array(capacity);
+    // At most one group per place, and one more while a place moves.
+    const groups = capacity + 1;
+    this.#groupCount = new Float64Array(groups);
+    this.#groupHead = new Int32Array(groups);
+    this.#groupNext = new Int32Array(groups);
+    this.#groupPrev = new Int32Array(groups);
+    this.#freeGroups = Int32Array.from({ length: groups }, (_, i) => groups - 1 - i);
+    this.#freeTop = groups;
     this.#slot = new KeyIndex(capacity);
   }
 
@@ -114,27 +137,75 @@ class TopK {
     let s = this.#slot.get(key);
     if (s < 0) {
       if (this.#size < this.capacity) {
-        // A new place, counted 1 (the least there is): it rises to the top of the heap.
+        // A new place, counted 1: into the group of count 1, made at the front if there is none.
         s = this.#size++;
-        this.#heap[s] = s;
-        this.#at[s] = s;
-        this.count[s] = 0;
         this.error[s] = 0;
-        this.#init(s, key, words, v6);
         this.count[s] = 1;
-        this.#up(s);
-        return s;
-      } else {
-        // The root of the heap: the least counted. Its count becomes the newcomer's error.
-        s = this.#heap[0]!;
-        this.#slot.delete(this.#keys[s]!);
-        this.error[s] = this.count[s]!;
         this.#init(s, key, words, v6);
+        let g = this.#least;
+        if (g < 0 || this.#groupCount[g] !== 1) g = this.#newGroup(1, -1, g);
+        this.#join(s, g);
+        return s;
       }
+      // The first of the least counted: its count becomes the newcomer's error, and one more its count.
+      s = this.#groupHead[this.#least]!;
+      this.#slot.delete(this.#keys[s]!);
+      this.error[s] = this.count[s]!;
+      this.#init(s, key, words, v6);
     }
-    this.count[s]!++;
-    this.#down(this.#at[s]!);
+    this.#increment(s);
     return s;
+  }
+
+  /** One more for place `s`: it moves to the group of its new count, made next to its old one if there is none. */
+  #increment(s: number): void {
+    const g = this.#group[s]!;
+    const c = this.count[s]! + 1;
+    this.count[s] = c;
+    let to = this.#groupNext[g]!;
+    if (to < 0 || this.#groupCount[to] !== c) to = this.#newGroup(c, g, to);
+    this.#leave(s);
+    this.#join(s, to);
+  }
+
+  /** A group of count `c` between groups `prev` and `next` (-1: none). */
+  #newGroup(c: number, prev: number, next: number): number {
+    const g = this.#freeGroups[--this.#freeTop]!;
+    this.#groupCount[g] = c;
+    this.#groupHead[g] = -1;
+    this.#groupPrev[g] = prev;
+    this.#groupNext[g] = next;
+    if (prev >= 0) this.#groupNext[prev] = g;
+    else this.#least = g;
+    if (next >= 0) this.#groupPrev[next] = g;
+    return g;
+  }
+
+  /** Place `s` first in group `g`'s list. */
+  #join(s: number, g: number): void {
+    const head = this.#groupHead[g]!;
+    this.#group[s] = g;
+    this.#prev[s] = -1;
+    this.#next[s] = head;
+    if (head >= 0) this.#prev[head] = s;
+    this.#groupHead[g] = s;
+  }
+
+  /** Place `s` out of its group's list; an emptied group is unlinked and freed. */
+  #leave(s: number): void {
+    const g = this.#group[s]!;
+    const prev = this.#prev[s]!;
+    const next = this.#next[s]!;
+    if (prev >= 0) this.#next[prev] = next;
+    else this.#groupHead[g] = next;
+    if (next >= 0) this.#prev[next] = prev;
+    if (this.#groupHead[g]! >= 0) return;
+    const before = this.#groupPrev[g]!;
+    const after = this.#groupNext[g]!;
+    if (before >= 0) this.#groupNext[before] = after;
+    else this.#least = after;
+    if (after >= 0) this.#groupPrev[after] = before;
+    this.#freeGroups[this.#freeTop++] = g;
   }
 
   /** Place `s` given to `key`: its details start from nothing. */
@@ -152,46 +223,9 @@ class TopK {
     this.v6[s] = v6 ? 1 : 0;
   }
 
-  /** A place counted less than its parent rises. */
-  #up(i: number): void {
-    const heap = this.#heap;
-    const s = heap[i]!;
-    const c = this.count[s]!;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.count[heap[parent]!]! <= c) break;
-      heap[i] = heap[parent]!;
-      this.#at[heap[i]!] = i;
-      i = parent;
-    }
-    heap[i] = s;
-    this.#at[s] = i;
-  }
-
   /** The place of `key`, or -1. */
   find(key: number): number {
     return this.#slot.get(key);
-  }
-
-  /** A count grew: the place sinks below the smaller of its children. */
-  #down(i: number): void {
-    const heap = this.#heap;
-    const count = this.count;
-    const n = this.#size;
-    const s = heap[i]!;
-    const c = count[s]!;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const m = r < n && count[heap[r]!]! < count[heap[l]!]! ? r : l;
-      if (count[heap[m]!]! >= c) break;
-      heap[i] = heap[m]!;
-      this.#at[heap[i]!] = i;
-      i = m;
-    }
-    heap[i] = s;
-    this.#at[s] = i;
   }
 
   /** The places held, most counted first. */
