@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { exportWireshark } from '@gamequery/codec/export';
 import { build, main, root } from '../scripts/build.mjs';
-import { FLOOD_FLOORS, FLOOD_RSS, MIX_FLOORS, floodCounts, judgePeak, judgeRate, met, type Mode } from './floors.ts';
+import { FLOOD_FLOORS, FLOOD_RSS, MIX_FLOORS, attackCounts, floodCounts, judgePeak, judgeRate, met, type Mode } from './floors.ts';
 import { writeFlood, type FloodSummary } from './flood.ts';
 import { formatRate } from './harness.ts';
 import { mib, showPeak, timed, type Figure } from './measure.ts';
@@ -228,6 +228,17 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
         for (const line of counts.lines) console.log(`    ${line}`);
         if (!counts.exact && f.stderr.trim()) console.log(`    it said: ${f.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      }
+    }
+    if (flood) {
+      console.log(` reading the attack, gamequery stats --by source -z io,stat,1 -F json against the generator's truth:`);
+      const out = join(dir, 'flood-attack.json');
+      const args = [main, 'stats', flood.capture.file, '--by', 'source', '-z', 'io,stat,1', '-F', 'json'];
+      const f = await timed('gamequery stats --by source -z io,stat,1', flood.capture.frames, process.execPath, args, { stdout: out });
+      if (f) {
+        const counts = attackCounts(flood.truth, readFileSync(out, 'utf8'));
+        console.log(`  ${counts.exact ? 'the five hosts first and exact, the guesser exact, every request in the rows' : 'NOT exact'}`);
+        for (const line of counts.lines) console.log(`    ${line}`);
       }
     }
     if (options.tshark && hasTshark()) {

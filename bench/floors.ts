@@ -106,3 +106,44 @@ export function floodCounts(truth: FloodSummary, document: string): { readonly e
   if (extra.length) lines.push(`also counted (the flood has none): ${extra.map((k) => `${k} ${totals[k]}`).join(', ')}`);
   return { exact, lines };
 }
+
+/**
+ * What `gamequery stats --by source -z io,stat,1 -F json` says of the flood against its truth:
+ * the five unspoofed hosts first with exact counts, the RCON guesser with its exact guesses,
+ * and every request in the per-second rows.
+ */
+export function attackCounts(truth: FloodSummary, document: string): { readonly exact: boolean; readonly lines: readonly string[] } {
+  interface Doc {
+    readonly sourceStats?: {
+      readonly sources: readonly { address: string; requests: number; error: number }[];
+      readonly rconGuessers: readonly { address: string; denied: number; distinctPasswords: number }[];
+    };
+    readonly ioStats?: { readonly rows: readonly { requests: number }[] };
+  }
+  let doc: Doc;
+  try {
+    doc = JSON.parse(document) as Doc;
+  } catch (error) {
+    return { exact: false, lines: [`its output is not JSON: ${(error as Error).message}`] };
+  }
+  const lines: string[] = [];
+  const heavy = [...truth.heavyHosts].sort((a, b) => b.requests - a.requests);
+  const top = doc.sourceStats?.sources.slice(0, heavy.length) ?? [];
+  heavy.forEach((h, i) => {
+    const s = top[i];
+    if (!s || s.address !== h.address || s.requests !== h.requests || s.error !== 0)
+      lines.push(
+        `source ${i + 1}: ${h.address} ${h.requests} in the capture, ${s ? `${s.address} ${s.requests} ±${s.error}` : 'none'} listed`,
+      );
+  });
+  const g = doc.sourceStats?.rconGuessers[0];
+  const want = truth.guesser;
+  if (!g || g.address !== want.address || g.denied !== want.guesses || g.distinctPasswords !== want.distinctPasswords)
+    lines.push(
+      `guesser: ${want.address} ${want.guesses} guesses in the capture, ${g ? `${g.address} ${g.denied} (${g.distinctPasswords} distinct)` : 'none'} found`,
+    );
+  const requests = Object.values(truth.requests).reduce((a, b) => a + b, 0);
+  const perSecond = doc.ioStats?.rows.reduce((n, r) => n + r.requests, 0);
+  if (perSecond !== requests) lines.push(`requests per second: ${requests} in the capture, ${perSecond ?? 'none'} in the rows`);
+  return { exact: lines.length === 0, lines };
+}
