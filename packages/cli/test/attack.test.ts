@@ -216,3 +216,19 @@ describe('-z io,stat on a live input', () => {
     expect(out).toMatch(/^1\.500 <> 1\.676 +26 +8648 +10 +10 +10 +100\.0 +110 +7126$/m);
   });
 });
+
+describe('-z io,stat, its limits', () => {
+  it('an interval too short for the capture is an error that says so (exit 2), not a run out of memory', () => {
+    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'io,stat,0.000001');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /^gamequery: -z io,stat,0\.000001: the capture runs past 1\.\d+ s, more than 1048576 intervals of 0\.000001 s; choose a longer interval\n$/,
+    );
+  });
+
+  it('a -z it does not know is a usage error naming the three', () => {
+    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'io,phs');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('"stats" (per server), "sources" (who is asking) and "io,stat,INTERVAL[,FILTER]"');
+  });
+});

@@ -60,7 +60,7 @@ export {
   type Amplification,
 } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
-export { IoStats, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
+export { IoStats, IoIntervalError, MAX_INTERVALS, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
 export {
   SourceStats,
   DEFAULT_CAPACITY,

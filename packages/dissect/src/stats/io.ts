@@ -13,6 +13,22 @@ import type { Protocol } from '@gamequery/codec';
 /** Servers given a series of their own, at most. */
 export const MAX_SERVERS = 16;
 
+/** Intervals a series holds at most (56 MiB each): past it an interval too short for the capture is an error, not a slow death. */
+export const MAX_INTERVALS = 1 << 20;
+
+/** `-z io,stat`'s interval is too short for the capture: more than {@link MAX_INTERVALS} rows. */
+export class IoIntervalError extends Error {
+  constructor(
+    readonly interval: number,
+    readonly seconds: number,
+  ) {
+    super(
+      `-z io,stat,${interval}: the capture runs past ${seconds.toFixed(3)} s, more than ${MAX_INTERVALS} intervals of ${interval} s; choose a longer interval`,
+    );
+    this.name = 'IoIntervalError';
+  }
+}
+
 const COLUMNS = 7;
 const FRAMES = 0,
   BYTES = 1,
@@ -138,6 +154,7 @@ export class IoStats {
       this.#coarsen();
       i = Math.max(this.#current, Math.floor(t / this.#ns));
     }
+    if (i >= MAX_INTERVALS) throw new IoIntervalError(this.interval, t / 1e9);
     return (this.#current = i);
   }
 
