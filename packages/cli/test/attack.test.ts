@@ -74,6 +74,12 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
     expect(s.threshold).toBe(Math.floor(s.requests / 4096));
   });
 
+  it('--top N lists N sources and networks', () => {
+    const { sourceStats } = json('stats', flood, '--by', 'source', '--top', '3', '-F', 'json');
+    expect([sourceStats!.sources.length, sourceStats!.networks.length]).toEqual([3, 3]);
+    expect(run('stats', flood, '--by', 'source', '--top', '0').status).toBe(2);
+  });
+
   it('finds the RCON password guesser with its exact guess count, and says so on stderr without the passwords', () => {
     const r = run('stats', flood, '--by', 'source');
     expect(r.status).toBe(0);

@@ -4,6 +4,7 @@
  * The options and the choices they make; dissect.ts does the reading and writing.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { integer } from '../args.ts';
 import {
   FilterError,
   IoStats,
@@ -31,6 +32,8 @@ export interface ViewOpts {
   stat: string[];
   /** `--by source`: who is asking too (`-z sources`). */
   by?: 'server' | 'source';
+  /** `--top N`: sources and networks listed. */
+  top?: number;
   quiet?: boolean;
   field: string[];
   showSecrets?: boolean;
@@ -127,6 +130,7 @@ export function addViewOptions(command: Command): Command {
         .default([]),
     )
     .addOption(new Option('--by <what>', "with 'gamequery stats': source adds who is asking (as -z sources)").choices(['server', 'source']))
+    .option('--top <n>', 'with -z sources: how many sources and networks to list (default 20)', integer(1, 10_000))
     .option('-q, --quiet', 'no packets: only statistics (-z) and errors')
     .addOption(
       new Option(
@@ -216,9 +220,10 @@ export class StatsTap {
     };
     const ioStats = this.newIo();
     this.#io = ioStats && this.io?.filter ? new ServerStats(undefined, ioStats) : undefined;
+    this.#top = o.top ?? 20;
     this.#stats =
       this.servers || this.sources || ioStats
-        ? new ServerStats(this.sources ? new SourceStats() : undefined, this.#io ? undefined : ioStats)
+        ? new ServerStats(this.sources ? new SourceStats(undefined, this.#top) : undefined, this.#io ? undefined : ioStats)
         : undefined;
   }
 
@@ -234,8 +239,11 @@ export class StatsTap {
 
   /** A new count of who is asking, for a first pass that counts without records; undefined unless asked for. */
   newSources(): SourceStats | undefined {
-    return this.sources ? new SourceStats() : undefined;
+    return this.sources ? new SourceStats(undefined, this.#top) : undefined;
   }
+
+  /** Sources and networks listed (`--top`). */
+  readonly #top: number;
 
   get on(): boolean {
     return this.#stats !== undefined;
