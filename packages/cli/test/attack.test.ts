@@ -99,7 +99,7 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
     const records = json('stats', flood, '--by', 'source', '-F', 'json', '-Y', 'samp').sourceStats!;
     expect(records.sources.slice(0, 5)).toEqual(first.sources.slice(0, 5));
     expect(records.rconGuessers).toEqual(first.rconGuessers);
-  });
+  }, 60_000);
 
   it("counts the server's bytes each way as tshark reads them, and their ratio to 3 digits", () => {
     const server = json('stats', flood, '-F', 'json').serverStats!.servers[0]!;
@@ -113,7 +113,7 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
       payload: Math.round((replies.payload / requests.payload) * 1000) / 1000,
       wire: Math.round((replies.wire / requests.wire) * 1000) / 1000,
     });
-  });
+  }, 60_000);
 });
 
 describe('amplification on a committed capture', () => {
@@ -147,7 +147,7 @@ describe('amplification on a committed capture', () => {
       expect(samp4.amplification.replyWireBytes, args.join(' ')).toBe(wire);
       expect(samp4.amplification.replyBytes).toBe(tsharkBytes(file, 'ip.src == 10.231.0.2 && udp.srcport == 47777').payload);
     }
-  });
+  }, 60_000);
 });
 
 /** tshark -z io,stat's rows: frames and bytes per interval. */
@@ -199,7 +199,7 @@ describe('-z io,stat', () => {
     // The same through records (-Y): the same rows.
     const records = (json('stats', flood, '-z', 'io,stat,0.01', '-F', 'json', '-Y', 'frame') as typeof io & { ioStats: typeof io }).ioStats;
     expect(records.rows).toEqual(io.rows);
-  });
+  }, 60_000);
 });
 
 describe('-z io,stat on a live input', () => {

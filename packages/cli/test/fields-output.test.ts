@@ -180,7 +180,7 @@ describe('dissect -T fields', () => {
     // -Y: only the packets it passes.
     const replies = run('dissect', file, '-e', 'frame.number', '-Y', 'samp.response_to');
     expect(lines(replies.stdout)).toEqual(['2', '4', '10', '12']);
-  });
+  }, 60_000);
 
   it('-T json is -F json, -T text the summary lines (the tree with -V)', () => {
     const file = `${captures}lo-us.pcap`;
