@@ -105,7 +105,7 @@ export interface DissectStats {
   duplicates: number;
   /** Records let out before their exchange settled (one pass, over its memory ceiling); absent when none. */
   incomplete?: number;
-  /** Packets a display filter passed; absent without one. */
+  /** Records a display filter passed (with `allFrames`, frames without a query message too); absent without one. */
   displayed?: number;
 }
 
