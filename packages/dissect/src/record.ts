@@ -145,9 +145,8 @@ export class Packet implements PacketRecord {
   }
   /** The UDP header's length field (`udp.length`: the payload's length and 8 even where the capture cut the payload). */
   udpLength: number | undefined = undefined;
-  /** The frame's length on the wire and as captured (`frame.len`, `frame.cap_len`); undefined for a bare payload. */
+  /** The frame's length on the wire (`frame.len`); undefined for a bare payload. */
   frameLength: number | undefined = undefined;
-  capturedLength: number | undefined = undefined;
   /** The bytes its datagram took on the wire: its frame's, and for a reassembled one every fragment's frame. */
   wireLength: number | undefined = undefined;
   /** Its IP header's time to live (hop limit) and length (`ip.ttl`, `ip.len`; `ipv6.hlim`, `ipv6.plen`). */
@@ -156,6 +155,11 @@ export class Packet implements PacketRecord {
   /** The frame's link type and bytes (those of the frame that completed it, when reassembled); undefined for a bare payload. */
   linkType: number | undefined = undefined;
   frameData: Uint8Array | undefined = undefined;
+
+  /** The frame's length as captured (`frame.cap_len`); undefined for a bare payload. */
+  get capturedLength(): number | undefined {
+    return this.frameData?.length;
+  }
 
   /** The layers under the message (net/layers.ts), with their tree when `tree`; undefined for a bare payload. */
   layers(tree: boolean): FrameLayers | undefined {

@@ -230,15 +230,12 @@ export class RecordMaker {
       // What the frame and its IP header say (frame.len, ip.ttl, …), before a filter tests them.
       p.frameLength = input.originalLength ?? input.data.length;
       p.wireLength = this.#fragments.total(udp.fragments, input.index, p.frameLength);
-      p.capturedLength = input.data.length;
       p.ipTtl = udp.ipTtl;
       p.ipLength = udp.ipLength;
-      // The first frame's is 0, as tshark has it.
-      if (timestamp) p.previousTimestamp = previous ?? timestamp;
-    }
-    if (input) {
       p.linkType = input.linkType;
       p.frameData = input.data;
+      // The first frame's is 0, as tshark has it.
+      if (timestamp) p.previousTimestamp = previous ?? timestamp;
     }
     // A display filter (-Y): tested once the record's links are final, before anything renders it.
     const filter = this.#options.filter;

@@ -114,6 +114,7 @@ export function dissectCommand(): Command {
       ] as const) {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }
+      const tap = new StatsTap(opts);
       const options: DissectOptions = {
         showSecrets: !!opts.showSecrets,
         // The tree's JSON is written while decoding only for output that copies it (whole trees as JSON).
@@ -123,11 +124,8 @@ export function dissectCommand(): Command {
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
-        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). -z io,stat and the charts count every frame.
-        allFrames:
-          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) ||
-          view === 'html' ||
-          opts.stat.some((z) => z.startsWith('io,')),
+        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) counts every frame.
+        allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined,
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -136,7 +134,7 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
         layers: view === 'tree',
       };
-      const out = new Output(view, render, new StatsTap(opts), !!opts.quiet, !!opts.lineBuffered);
+      const out = new Output(view, render, tap, !!opts.quiet, !!opts.lineBuffered);
       if (view === 'fields') out.fieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets });
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {

@@ -11,7 +11,7 @@
  * @module
  */
 import { formatIPv4, formatIPv6 } from './address.ts';
-import { LINKTYPE } from './link.ts';
+import { LINKTYPE, familyVersion, isVlanTag, loopbackFamily } from './link.ts';
 
 /** What a completed reassembly tells the frame that completed it (the UDP header lies in the first fragment). */
 export interface Reassembled {
@@ -304,9 +304,7 @@ class Walk {
         this.field(kids, 'sll.pkttype', 'Packet type', 0, 2, packetType, named(SLL_PACKET_TYPES, packetType));
         this.field(kids, 'sll.hatype', 'Link-layer address type', 2, 2, hardware, named(ARPHRD, hardware));
         this.field(kids, 'sll.halen', 'Link-layer address length', 4, 2, addressLength);
-        const n = Math.min(addressLength, 8);
-        this.field(kids, 'sll.src.eth', 'Source', 6, n, mac(d, 6, n));
-        if (n < 8) this.field(kids, 'sll.unused', 'Unused', 6 + n, 8 - n, hexBytes(d, 6 + n, 8 - n));
+        this.sllAddress(kids, 6, addressLength);
         const type = u16(d, 14);
         this.field(kids, 'sll.etype', 'Protocol', 14, 2, type, etherTypeText(type));
         this.layer('sll', 'Linux cooked capture v1', 0, 16, kids);
@@ -325,9 +323,7 @@ class Walk {
         this.field(kids, 'sll.hatype', 'Link-layer address type', 8, 2, hardware, named(ARPHRD, hardware));
         this.field(kids, 'sll.pkttype', 'Packet type', 10, 1, packetType, named(SLL_PACKET_TYPES, packetType));
         this.field(kids, 'sll.halen', 'Link-layer address length', 11, 1, addressLength);
-        const n = Math.min(addressLength, 8);
-        this.field(kids, 'sll.src.eth', 'Source', 12, n, mac(d, 12, n));
-        if (n < 8) this.field(kids, 'sll.unused', 'Unused', 12 + n, 8 - n, hexBytes(d, 12 + n, 8 - n));
+        this.sllAddress(kids, 12, addressLength);
         this.layer('sll', 'Linux cooked capture v2', 0, 20, kids);
         return this.etherType(type, 20);
       }
@@ -335,14 +331,13 @@ class Walk {
       case LINKTYPE.LOOP: {
         this.words.push(linkType === LINKTYPE.NULL ? 'null' : 'loop');
         if (d.length < 4) return this.malformed('NULL', `frame of ${d.length} bytes ends inside the loopback header`, 0);
-        const little = (d[0]! | (d[1]! << 8) | (d[2]! << 16) | (d[3]! << 24)) >>> 0;
-        const family = little > 0xffff ? u32(d, 0) : little;
+        const family = loopbackFamily(d);
+        const version = familyVersion(family);
         const kids: string[] = [];
-        const v6 = family === 24 || family === 28 || family === 30 || family === 10;
-        this.field(kids, 'null.family', 'Family', 0, 4, family, `${family === 2 ? 'IP' : v6 ? 'IPv6' : 'Unknown'} (${family})`);
+        this.field(kids, 'null.family', 'Family', 0, 4, family, `${version === 4 ? 'IP' : version === 6 ? 'IPv6' : 'Unknown'} (${family})`);
         this.layer('null', 'Null/Loopback', 0, 4, kids);
-        if (family === 2) return this.ipv4(4);
-        if (v6) return this.ipv6(4);
+        if (version === 4) return this.ipv4(4);
+        if (version === 6) return this.ipv6(4);
         this.column = 'NULL';
         this.info = `Address family ${family}`;
         return;
@@ -369,10 +364,17 @@ class Walk {
     }
   }
 
+  /** A cooked header's 8-byte address field at `at`: the address its length says, and what is left unused. */
+  sllAddress(kids: string[], at: number, length: number): void {
+    const n = Math.min(length, 8);
+    this.field(kids, 'sll.src.eth', 'Source', at, n, mac(this.data, at, n));
+    if (n < 8) this.field(kids, 'sll.unused', 'Unused', at + n, 8 - n, hexBytes(this.data, at + n, 8 - n));
+  }
+
   /** What an EtherType at `pos`'s header carries, VLAN tags stepped over. */
   etherType(type: number, pos: number): void {
     const d = this.data;
-    while (type === 0x8100 || type === 0x88a8 || type === 0x9100) {
+    while (isVlanTag(type)) {
       this.words.push('vlan', 'ethertype');
       if (d.length < pos + 4) return this.malformed('VLAN', `frame of ${d.length} bytes ends inside a VLAN tag`, pos);
       const tci = u16(d, pos);

@@ -80,7 +80,7 @@ function etherType(data: Uint8Array, typePos: number, out: NetworkLocation, next
   if (data.length < next) return ['malformed', `frame of ${data.length} bytes ends inside the link-layer header`];
   let type = (data[typePos]! << 8) | data[typePos + 1]!;
   let pos = next;
-  while (type === 0x8100 || type === 0x88a8 || type === 0x9100) {
+  while (isVlanTag(type)) {
     if (data.length < pos + 4) return ['malformed', `frame of ${data.length} bytes ends inside a VLAN tag`];
     type = (data[pos + 2]! << 8) | data[pos + 3]!;
     pos += 4;
@@ -95,16 +95,29 @@ function etherType(data: Uint8Array, typePos: number, out: NetworkLocation, next
 /** BSD loopback: a 4-byte address family in the capturing host's byte order (NULL) or network order (LOOP). */
 function addressFamily(data: Uint8Array, out: NetworkLocation): ReturnType<typeof findNetworkLayer> {
   if (data.length < 4) return ['malformed', `frame of ${data.length} bytes ends inside the loopback header`];
-  const little = (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0;
-  // A family is small: if the little-endian reading is not, the field was written big-endian.
-  const family = little > 0xffff ? ((data[0]! << 24) | (data[1]! << 16) | (data[2]! << 8) | data[3]!) >>> 0 : little;
+  const family = loopbackFamily(data);
   out.offset = 4;
-  if (family === 2) out.ipVersion = 4;
-  // AF_INET6: 24 NetBSD/OpenBSD, 28 FreeBSD/DragonFly, 30 Darwin (and 10 Linux, seen in converted files).
-  else if (family === 24 || family === 28 || family === 30 || family === 10) out.ipVersion = 6;
-  else return ['not-ip', `address family ${family}`];
+  const version = familyVersion(family);
+  if (version === 0) return ['not-ip', `address family ${family}`];
+  out.ipVersion = version;
   return undefined;
 }
+
+/** A BSD loopback header's address family (4 bytes at the frame's start, in either byte order). */
+export function loopbackFamily(data: Uint8Array): number {
+  const little = (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0;
+  // A family is small: if the little-endian reading is not, the field was written big-endian.
+  return little > 0xffff ? ((data[0]! << 24) | (data[1]! << 16) | (data[2]! << 8) | data[3]!) >>> 0 : little;
+}
+
+/** The IP version of a loopback address family: AF_INET 2; AF_INET6 24 NetBSD/OpenBSD, 28 FreeBSD/DragonFly, 30 Darwin (and 10 Linux, seen in converted files); else 0. */
+export function familyVersion(family: number): 0 | 4 | 6 {
+  if (family === 2) return 4;
+  return family === 24 || family === 28 || family === 30 || family === 10 ? 6 : 0;
+}
+
+/** Whether an EtherType is a VLAN tag's (802.1Q 0x8100, 802.1ad 0x88a8, the pre-standard 0x9100). */
+export const isVlanTag = (type: number): boolean => type === 0x8100 || type === 0x88a8 || type === 0x9100;
 
 /** Raw IP: the version nibble tells IPv4 from IPv6. */
 function ipVersion(data: Uint8Array, pos: number, out: NetworkLocation): ReturnType<typeof findNetworkLayer> {

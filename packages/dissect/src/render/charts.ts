@@ -6,6 +6,7 @@
  * shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
  */
 import { formatEndpoint } from '../net/address.ts';
+import { escapeHtml } from './html-page.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
 import type { StatsReport } from '../stats/servers.ts';
 import type { SourcesReport } from '../stats/sources.ts';
@@ -14,7 +15,6 @@ const W = 640;
 const H = 140;
 const PAD = 36;
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 /** A bound in a filter: to the nanosecond, so that `-Y` takes what the chart counted. */
 const exact = (n: number): string => String(Number(n.toFixed(9)));
@@ -36,7 +36,7 @@ interface ChartFilter {
 }
 
 const attrs = (f: ChartFilter): string =>
-  ` data-filter="${esc(JSON.stringify(f.test))}" data-display="${esc(f.display)}" tabindex="0" role="button"`;
+  ` data-filter="${escapeHtml(JSON.stringify(f.test))}" data-display="${escapeHtml(f.display)}" tabindex="0" role="button"`;
 
 /** `ip.src == a` or `ipv6.src == a`, by the address's family. */
 const ipField = (ip: string, side: 'src' | 'dst'): string => `${ip.includes(':') ? 'ipv6' : 'ip'}.${side} == ${ip}`;
@@ -48,12 +48,12 @@ const serverDisplay = (ip: string, port: number): string =>
 /** The axis: the largest value at the top, zero and the time span at the bottom. */
 function frame(title: string, top: number, left: string, right: string): string {
   return (
-    `<text class="t" x="${PAD}" y="12">${esc(title)}</text>` +
-    `<text class="a" x="${PAD - 4}" y="${PAD - 8}" text-anchor="end">${esc(num(top))}</text>` +
+    `<text class="t" x="${PAD}" y="12">${escapeHtml(title)}</text>` +
+    `<text class="a" x="${PAD - 4}" y="${PAD - 8}" text-anchor="end">${escapeHtml(num(top))}</text>` +
     `<text class="a" x="${PAD - 4}" y="${H - PAD}" text-anchor="end">0</text>` +
     `<line class="axis" x1="${PAD}" y1="${H - PAD}" x2="${W - 8}" y2="${H - PAD}"/>` +
-    `<text class="a" x="${PAD}" y="${H - PAD + 14}">${esc(left)}</text>` +
-    `<text class="a" x="${W - 8}" y="${H - PAD + 14}" text-anchor="end">${esc(right)}</text>`
+    `<text class="a" x="${PAD}" y="${H - PAD + 14}">${escapeHtml(left)}</text>` +
+    `<text class="a" x="${W - 8}" y="${H - PAD + 14}" text-anchor="end">${escapeHtml(right)}</text>`
   );
 }
 
@@ -83,11 +83,11 @@ function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: st
     const share = r.requests ? ` (${((100 * r.answered) / r.requests).toFixed(1)} % answered)` : '';
     targets +=
       `<rect class="hit" x="${x(i).toFixed(1)}" y="${PAD - 8}" width="${(plotW / n).toFixed(1)}" height="${plotH + 8}"${attrs({ test, display })}>` +
-      `<title>${esc(`${num(r.start)}–${num(r.end)} s: ${r.requests} requests, ${r.replies} replies${share}, ${r.frames} frames`)}</title></rect>`;
+      `<title>${escapeHtml(`${num(r.start)}–${num(r.end)} s: ${r.requests} requests, ${r.replies} replies${share}, ${r.frames} frames`)}</title></rect>`;
   });
   const last = rows.at(-1);
   return (
-    `<svg class="chart io" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}">` +
+    `<svg class="chart io" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">` +
     frame(title, top, '0 s', `${num(last?.end ?? 0)} s`) +
     bars +
     `<polyline class="rep" points="${line.join(' ')}"/>` +
@@ -118,7 +118,7 @@ function rttSvg(report: StatsReport): string {
     out +=
       `<rect class="req" x="${(PAD + bw * i).toFixed(1)}" y="${(H - PAD - h).toFixed(1)}" width="${Math.max(1, bw - 1).toFixed(1)}" height="${h.toFixed(1)}"/>` +
       `<rect class="hit" x="${(PAD + bw * i).toFixed(1)}" y="${PAD - 8}" width="${bw.toFixed(1)}" height="${plotH + 8}"${attrs({ test, display: times })}>` +
-      `<title>${esc(`${num(lo)}–${num(hi)} ms: ${c} replies`)}</title></rect>`;
+      `<title>${escapeHtml(`${num(lo)}–${num(hi)} ms: ${c} replies`)}</title></rect>`;
   });
   return (
     `<svg class="chart rtt" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Round-trip times">` +
@@ -143,10 +143,10 @@ function sourcesSvg(report: SourcesReport): string {
     const w = Math.max(1, (plotW * s.requests) / top);
     out +=
       `<g${attrs({ test: { src: s.address }, display: ipField(s.address, 'src') })}>` +
-      `<title>${esc(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received`)}</title>` +
+      `<title>${escapeHtml(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received`)}</title>` +
       // The whole row answers a click, not only the bar and the text.
       `<rect class="hit" x="0" y="${y}" width="${W}" height="${row}"/>` +
-      `<text class="a" x="${left - 6}" y="${y + 12}" text-anchor="end">${esc(s.address)}</text>` +
+      `<text class="a" x="${left - 6}" y="${y + 12}" text-anchor="end">${escapeHtml(s.address)}</text>` +
       `<rect class="req" x="${left}" y="${y + 2}" width="${w.toFixed(1)}" height="${row - 5}"/>` +
       `<text class="a" x="${(left + w + 4).toFixed(1)}" y="${y + 12}">${s.requests}${s.error ? ` ±${s.error}` : ''}</text></g>`;
   });

@@ -8,6 +8,9 @@
  * list. A click on a byte selects the innermost field that covers it.
  */
 
+/** Text as HTML (an element's text or an attribute's value): the five characters that could end either escaped. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export const PAGE_STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1b1b1b; --muted: #666; --line: #d0d0d0; --sel: #cfe3ff; --hl: #ffe08a; --link: #0645ad; --bad: #a40000; }
 @media (prefers-color-scheme: dark) { :root { --bg: #16181c; --fg: #e4e4e4; --muted: #9a9a9a; --line: #3a3d44; --sel: #23446e; --hl: #6b5314; --link: #8ab4f8; --bad: #ff8a80; } }

@@ -11,7 +11,7 @@ import type { PacketRecord } from '../record.ts';
 import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { expertLine, lineOf } from './text.ts';
-import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE } from './html-page.ts';
+import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, escapeHtml } from './html-page.ts';
 import { chartsHtml } from './charts.ts';
 
 /** Options of {@link HtmlWriter}. */
@@ -25,7 +25,6 @@ export interface HtmlOptions {
 /** A tree node as the page gets it: [text, offset in the shown bytes, length, children, abbreviation, frame it links to]. */
 type PageNode = [string, number, number, PageNode[], string, number?];
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a script element: nothing in it may close the element or open a comment. */
 const scriptJson = (v: unknown): string =>
   JSON.stringify(v)

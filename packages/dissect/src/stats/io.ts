@@ -109,7 +109,8 @@ export interface IoServer {
 /** Counts by interval, fed frame by frame (times in nanoseconds since the capture's first frame). */
 export class IoStats {
   readonly #total = new Series();
-  readonly #servers = new Map<IoServer, Series>();
+  /** Each server's series; null for one seen past {@link MAX_SERVERS} (counted in the total only). */
+  readonly #servers = new Map<IoServer, Series | null>();
   #omitted = 0;
   #last = 0;
   /**
@@ -164,7 +165,7 @@ export class IoStats {
     this.interval *= 2;
     this.#current = Math.floor(this.#current / 2);
     this.#total.coarsen();
-    for (const s of this.#servers.values()) if (s.length > 0) s.coarsen();
+    for (const s of this.#servers.values()) s?.coarsen();
   }
 
   /** The interval of a request's time, for its answer: not moved on to the current one. */
@@ -181,17 +182,12 @@ export class IoStats {
 
   #series(server: IoServer): Series | undefined {
     let s = this.#servers.get(server);
-    if (!s) {
-      if (this.#servers.size >= MAX_SERVERS) {
-        this.#omitted++;
-        this.#servers.set(server, (s = new Series()));
-        // Kept empty and not reported: a marker that it was counted as omitted once.
-        s.length = -1;
-        return undefined;
-      }
-      this.#servers.set(server, (s = new Series()));
+    if (s === undefined) {
+      s = this.#servers.size >= MAX_SERVERS ? null : new Series();
+      if (!s) this.#omitted++;
+      this.#servers.set(server, s);
     }
-    return s.length < 0 ? undefined : s;
+    return s ?? undefined;
   }
 
   /** A frame at `t`, `wire` bytes long. */
@@ -270,9 +266,9 @@ export class IoStats {
       interval: this.interval,
       duration,
       rows: rows(this.#total),
-      servers: [...this.#servers]
-        .filter(([, s]) => s.length >= 0)
-        .map(([server, s]) => ({ server: { ip: server.ip, port: server.port }, protocol: server.protocol, rows: rows(s) })),
+      servers: [...this.#servers].flatMap(([server, s]) =>
+        s ? [{ server: { ip: server.ip, port: server.port }, protocol: server.protocol, rows: rows(s) }] : [],
+      ),
       serversOmitted: this.#omitted,
     };
   }
