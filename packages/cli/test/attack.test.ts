@@ -53,6 +53,50 @@ function tsharkBytes(file: string, filter: string): { payload: number; wire: num
   return { payload, wire };
 }
 
+/** One frame as tshark reads it: addresses and ports, `udp.length` less the header, `frame.len`, the payload's byte 10 (SA:MP's opcode). */
+interface TsharkFrame {
+  readonly src: string;
+  readonly dst: string;
+  readonly srcport: number;
+  readonly dstport: number;
+  readonly payload: number;
+  readonly wire: number;
+  readonly opcode: number;
+}
+
+/** Every frame of a file as tshark reads it, in one run. */
+function tsharkFrames(file: string): TsharkFrame[] {
+  const fields = ['ip.src', 'ip.dst', 'udp.srcport', 'udp.dstport', 'udp.length', 'frame.len', 'udp.payload'];
+  const r = spawnSync('tshark', ['-r', file, '-T', 'fields', ...fields.flatMap((f) => ['-e', f])], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [src, dst, srcport, dstport, udp, frame, data] = line.split('\t');
+      return {
+        src: src!,
+        dst: dst!,
+        srcport: Number(srcport),
+        dstport: Number(dstport),
+        payload: Number(udp) - 8,
+        wire: Number(frame),
+        opcode: parseInt(data!.slice(20, 22), 16),
+      };
+    });
+}
+
+let floodFrames: TsharkFrame[] | undefined;
+/** The flood's frames as tshark reads them, read once. */
+const floodAsTshark = (): TsharkFrame[] => (floodFrames ??= tsharkFrames(flood));
+
+/** The payload and frame bytes of the frames `pass` passes. */
+const sum = (frames: readonly TsharkFrame[], pass: (f: TsharkFrame) => boolean): { payload: number; wire: number } =>
+  frames.filter(pass).reduce((n, f) => ({ payload: n.payload + f.payload, wire: n.wire + f.wire }), { payload: 0, wire: 0 });
+
 describe('a query flood (bench/flood.ts): who is asking', () => {
   it('lists the five unspoofed hosts first with exact counts, among ~60 000 spoofed sources, in fixed memory', () => {
     const { sourceStats } = json('stats', flood, '--by', 'source', '-F', 'json');
@@ -113,6 +157,50 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
       payload: Math.round((replies.payload / requests.payload) * 1000) / 1000,
       wire: Math.round((replies.wire / requests.wire) * 1000) / 1000,
     });
+  }, 60_000);
+});
+
+describe('a query flood: what the server sends back', () => {
+  it('amplification by message: the bytes each way of each opcode as tshark reads them', () => {
+    const byMessage = json('stats', flood, '-F', 'json').serverStats!.servers[0]!.byMessage;
+    const opcodes: Record<string, number> = { info: 0x69, rules: 0x72, clients: 0x63, rcon: 0x78 };
+    const frames = floodAsTshark();
+    expect(Object.keys(byMessage).sort()).toEqual(Object.keys(opcodes).sort());
+    for (const [message, opcode] of Object.entries(opcodes)) {
+      const requests = sum(frames, (f) => f.dstport === 7777 && f.opcode === opcode);
+      const replies = sum(frames, (f) => f.srcport === 7777 && f.opcode === opcode);
+      expect(byMessage[message], message).toEqual({
+        requests: truth.requests[message],
+        replies: byMessage[message]!.replies,
+        requestBytes: requests.payload,
+        replyBytes: replies.payload,
+        requestWireBytes: requests.wire,
+        replyWireBytes: replies.wire,
+        payload: Math.round((replies.payload / requests.payload) * 1000) / 1000,
+        wire: Math.round((replies.wire / requests.wire) * 1000) / 1000,
+      });
+    }
+    expect(Object.values(byMessage).reduce((n, m) => n + m.replies, 0)).toBe(truth.replies);
+  }, 60_000);
+
+  it('the sources sent the most reply bytes: each heavy host and the guesser with the bytes tshark counts to it', () => {
+    const { byReplyBytes } = json('stats', flood, '--by', 'source', '-F', 'json').sourceStats!;
+    const frames = floodAsTshark();
+    const sent = byReplyBytes.map((s) => s.replyBytes);
+    expect(sent).toEqual([...sent].sort((a, b) => b - a));
+    expect(sent.every((n) => n > 0)).toBe(true);
+    for (const address of [...truth.heavyHosts.map((h) => h.address), truth.guesser.address]) {
+      const source = byReplyBytes.find((s) => s.address === address);
+      const replies = sum(frames, (f) => f.dst === address && f.srcport === 7777);
+      const requests = sum(frames, (f) => f.src === address && f.dstport === 7777);
+      expect(source, address).toMatchObject({
+        error: 0,
+        requestBytes: requests.payload,
+        replyBytes: replies.payload,
+        requestWireBytes: requests.wire,
+        replyWireBytes: replies.wire,
+      });
+    }
   }, 60_000);
 });
 

@@ -187,8 +187,8 @@ describe('the statistics of the HTML view in Chromium', () => {
   it('draws the rate over time per server, the round trips and the top sources, from the page alone', async () => {
     await page.goto(`file://${join(dir, 'veth.html')}`);
     const kinds = await page.$$eval('#stats svg.chart', (svgs) => svgs.map((s) => s.getAttribute('class')));
-    // In total, and the four servers; the histogram; the sources.
-    expect(kinds).toEqual(['chart io', 'chart io', 'chart io', 'chart io', 'chart io', 'chart rtt', 'chart sources']);
+    // In total, and the four servers; the histogram; the sources by requests and by the reply bytes sent them.
+    expect(kinds).toEqual(['chart io', 'chart io', 'chart io', 'chart io', 'chart io', 'chart rtt', 'chart sources', 'chart sources']);
     // Bars that are there: drawn with a height, and laid out by the browser.
     const bars = await page.$$eval(
       '#stats rect.req',
@@ -204,7 +204,7 @@ describe('the statistics of the HTML view in Chromium', () => {
     await page.screenshot({ path: join(artifacts, 'veth-stats.png'), fullPage: true });
   });
 
-  it('a click on an interval, a histogram bin or a source shows the packets -Y with its filter passes', async () => {
+  it('a click on an interval, a histogram bin or a source (by requests or reply bytes) shows the packets -Y with its filter passes', async () => {
     await page.goto(`file://${join(dir, 'veth.html')}`);
     const targets = await page.$$eval('#stats [data-filter]', (ts) =>
       ts.map((t, i) => ({ i, display: t.getAttribute('data-display')!, title: t.querySelector('title')?.textContent ?? '' })),
@@ -238,7 +238,7 @@ describe('the statistics of the HTML view in Chromium', () => {
     const alone = await browser.newPage();
     await alone.goto(`file://${file}`);
     expect(await alone.isVisible('main')).toBe(false);
-    expect(await alone.$$eval('#stats svg.chart', (s) => s.length)).toBe(7);
+    expect(await alone.$$eval('#stats svg.chart', (s) => s.length)).toBe(8);
     await alone.locator('#stats svg.sources g[data-filter]').first().click();
     expect(await alone.textContent('#filter span')).toMatch(/^0 of 0 packets: -Y "(ipv6|ip)\.src == /);
     await alone.close();

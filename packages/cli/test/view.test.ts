@@ -154,7 +154,7 @@ describe('statistics', () => {
     const [packets, table] = r.stdout.split('\nPer-server statistics\n');
     expect(packets!.trimEnd().split('\n')).toHaveLength(30);
     const lines = table!.trimEnd().split('\n');
-    // Three blocks, none wider than 120 columns: the counts, what the servers say, the requests by message.
+    // Blocks none wider than 120 columns: the counts, the bytes, the bytes by message, what the servers say, the requests by message.
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
     expect(lines[0]).toMatch(/^Server +Protocol +Requests +Answered +Unanswered +Replies +Dup +Late +Unmatched +Malformed$/);
     expect(lines[2]).toMatch(/^10\.231\.0\.2:47778 +mcquery +2 +2 +0 +2 +0 +0 +0 +0$/);
@@ -163,11 +163,15 @@ describe('statistics', () => {
     expect(lines[9]).toMatch(/^Server +Req bytes +Reply bytes +Amp +Req wire +Reply wire +Amp wire$/);
     expect(lines[13]).toMatch(/^10\.231\.0\.2:47777 +37 +3499 +94\.568 +163 +3693 +22\.656$/);
     expect(lines[16]).toMatch(/^all +110 +7126 +64\.782 +630 +7846 +12\.454$/);
-    expect(lines[18]).toMatch(/^Server +RTT ms min\/median\/p95\/max +Players +Hostname$/);
-    expect(lines[20]).toMatch(/^10\.231\.0\.2:47778 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
-    expect(lines[25]).toMatch(/^all +0\.135\/0\.431\/0\.871\/0\.871 +20 packets$/);
-    expect(lines[27]).toMatch(/^Server +Requests by message$/);
-    expect(lines[28]).toMatch(/^10\.231\.0\.2:47778 +basic 1, handshake 1$/);
+    // The same by message over all servers: the players reply is the one a reflector would ask for.
+    expect(lines[18]).toMatch(/^Message +Requests +Replies +Req bytes +Reply bytes +Amp +Req wire +Reply wire +Amp wire$/);
+    expect(lines[24]).toMatch(/^players +2 +2 +22 +6826 +310\.273 +126 +7130 +56\.587$/);
+    expect(lines[26]!.split(/ +/).slice(3)).toEqual(lines[16]!.split(/ +/).slice(1));
+    expect(lines[28]).toMatch(/^Server +RTT ms min\/median\/p95\/max +Players +Hostname$/);
+    expect(lines[30]).toMatch(/^10\.231\.0\.2:47778 +0\.164\/0\.164\/0\.431\/0\.431 +2 +A Minecraft Server$/);
+    expect(lines[35]).toMatch(/^all +0\.135\/0\.431\/0\.871\/0\.871 +20 packets$/);
+    expect(lines[37]).toMatch(/^Server +Requests by message$/);
+    expect(lines[38]).toMatch(/^10\.231\.0\.2:47778 +basic 1, handshake 1$/);
     expect(lines.at(-1)).toMatch(/^all +basic 2, handshake 2, info 2, ping 2, players 2$/);
     const quiet = run('dissect', veth, '-q', '-z', 'stats', '-F', 'text').stdout;
     expect(quiet).toBe(`Per-server statistics\n${table}`);

@@ -58,6 +58,7 @@ export {
   type StatsReport,
   type RttSummary,
   type Amplification,
+  type MessageCounts,
 } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
 export { IoStats, IoIntervalError, MAX_INTERVALS, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';

@@ -28,6 +28,7 @@ interface ChartFilter {
     readonly last?: boolean;
     readonly server?: string;
     readonly src?: string;
+    readonly dst?: string;
     readonly rttFrom?: number;
     readonly rttTo?: number;
   };
@@ -128,29 +129,33 @@ function rttSvg(report: StatsReport): string {
   );
 }
 
-/** The top sources as bars; each filters to the packets from that source. */
-function sourcesSvg(report: SourcesReport): string {
-  const list = report.sources.slice(0, 10);
+/**
+ * Sources as bars of `value` (requests, or the reply bytes sent them), ten at most; each
+ * filters to the packets from (or to) that source.
+ */
+function sourcesSvg(title: string, list: readonly SourceCount[], value: (s: SourceCount) => number, side: 'src' | 'dst'): string {
+  list = list.slice(0, 10);
   if (!list.length) return '';
   const row = 18;
   const height = 24 + row * list.length;
-  const top = Math.max(1, ...list.map((s) => s.requests));
+  const top = Math.max(1, ...list.map(value));
   const left = 150;
   const plotW = W - left - 70;
-  let out = `<text class="t" x="4" y="12">Top sources by requests (± a count's possible overstatement)</text>`;
+  let out = `<text class="t" x="4" y="12">${escapeHtml(title)}</text>`;
   list.forEach((s, i) => {
     const y = 20 + row * i;
-    const w = Math.max(1, (plotW * s.requests) / top);
+    const w = Math.max(1, (plotW * value(s)) / top);
+    const amp = s.requestBytes > 0 ? `, ${(s.replyBytes / s.requestBytes).toFixed(3)} reply bytes per request byte` : '';
     out +=
-      `<g${attrs({ test: { src: s.address }, display: ipField(s.address, 'src') })}>` +
-      `<title>${escapeHtml(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received`)}</title>` +
+      `<g${attrs({ test: { [side]: s.address }, display: ipField(s.address, side) })}>` +
+      `<title>${escapeHtml(`${s.address}: ${s.requests} requests${s.error ? ` (± ${s.error})` : ''}, ${s.answered} answered, ${s.requestBytes} bytes sent, ${s.replyBytes} received${amp}`)}</title>` +
       // The whole row answers a click, not only the bar and the text.
       `<rect class="hit" x="0" y="${y}" width="${W}" height="${row}"/>` +
       `<text class="a" x="${left - 6}" y="${y + 12}" text-anchor="end">${escapeHtml(s.address)}</text>` +
       `<rect class="req" x="${left}" y="${y + 2}" width="${w.toFixed(1)}" height="${row - 5}"/>` +
-      `<text class="a" x="${(left + w + 4).toFixed(1)}" y="${y + 12}">${s.requests}${s.error ? ` ±${s.error}` : ''}</text></g>`;
+      `<text class="a" x="${(left + w + 4).toFixed(1)}" y="${y + 12}">${value(s)}${s.error && side === 'src' ? ` ±${s.error}` : ''}</text></g>`;
   });
-  return `<svg class="chart sources" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="Top sources">${out}</svg>`;
+  return `<svg class="chart sources" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(title)}">${out}</svg>`;
 }
 
 /** The statistics section of the page: the charts that have data, in order. */
@@ -163,7 +168,12 @@ export function chartsHtml(stats: { readonly servers?: StatsReport; readonly sou
     for (const s of io.servers) parts.push(ioSvg(`${formatEndpoint(s.server)} (${s.protocol})`, s.rows, s.server));
   }
   if (stats.servers) parts.push(rttSvg(stats.servers));
-  if (stats.sources) parts.push(sourcesSvg(stats.sources));
+  if (stats.sources) {
+    parts.push(sourcesSvg("Top sources by requests (± a count's possible overstatement)", stats.sources.sources, (s) => s.requests, 'src'));
+    parts.push(
+      sourcesSvg('Sources sent the most reply bytes (where reflected replies go)', stats.sources.byReplyBytes, (s) => s.replyBytes, 'dst'),
+    );
+  }
   const charts = parts.filter(Boolean);
   if (!charts.length) return '';
   return `<section id="stats" aria-label="Statistics"><p class="hint">A click on a bar or an interval shows the packets it counts; its display filter (for <code>-Y</code>) is shown above the list.</p>${charts.join('')}</section>\n`;

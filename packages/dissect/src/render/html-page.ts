@@ -228,6 +228,7 @@ export const PAGE_SCRIPT = `
       if (f.from !== undefined && !(t >= f.from - 1e-9 && (t < f.to - 1e-9 || (f.last && t <= f.to + 1e-9)))) return false;
       if (f.server !== undefined && p.s !== f.server && p.d !== f.server) return false;
       if (f.src !== undefined && endpoint(p.s) !== f.src) return false;
+      if (f.dst !== undefined && endpoint(p.d) !== f.dst) return false;
       if (f.rttFrom !== undefined) { const r = rttOf(p); if (r === undefined || r < f.rttFrom - 5e-4 || r > f.rttTo + 5e-4) return false; }
       return true;
     };
@@ -262,7 +263,7 @@ export const PAGE_SCRIPT = `
  */
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'sha256-v0aeEnMxxKfFF6ifaeUsWgrHkALvS9AuEv+Oq7ZNDH8='",
+  "script-src 'sha256-0N+49e4jcsdtwGHECQcOAnv69c6rUlUtv8upMa7WsD8='",
   "style-src 'sha256-7jujWBPoqSTSvijATqf0jjw79MFgeI/MGpcu+8OcF5Q='",
   "img-src 'none'",
   "base-uri 'none'",

@@ -18,6 +18,7 @@ const COUNTS = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Rep
 const DETAILS = ['Server', 'RTT ms min/median/p95/max', 'Players', 'Hostname'];
 const MESSAGES = ['Server', 'Requests by message'];
 const BYTES = ['Server', 'Req bytes', 'Reply bytes', 'Amp', 'Req wire', 'Reply wire', 'Amp wire'];
+const BY_MESSAGE = ['Message', 'Requests', 'Replies', ...BYTES.slice(1)];
 
 const requestsText = (r: Readonly<Record<string, number>>): string =>
   Object.entries(r)
@@ -111,10 +112,18 @@ export function renderStatsTable(report: StatsReport): string[] {
     new Set([1, 2, 3, 4, 5, 6]),
     ['all', ...bytesRow(t.amplification)],
   );
+  // The same by message, over all servers (JSON has it per server): which query is worth the most to a reflector.
+  const byMessage = table(
+    [BY_MESSAGE, ...Object.entries(t.byMessage).map(([name, m]) => [name, String(m.requests), String(m.replies), ...bytesRow(m)])],
+    new Set([1, 2, 3, 4, 5, 6, 7, 8]),
+    ['all', String(requested(t.requests)), String(t.replies), ...bytesRow(t.amplification)],
+  );
   const out = [
     ...counts,
     '',
     ...amplification,
+    '',
+    ...byMessage,
     '',
     ...table([DETAILS, ...details], new Set([2]), footer),
     '',
@@ -157,6 +166,18 @@ export function renderSourcesTable(report: SourcesReport): string[] {
     'Top networks (IPv4 /24, IPv6 /48)',
     ...table([['Network', ...SOURCES.slice(1)], ...report.networks.map(sourceRow)], right, footer),
     `± how much a count may overstate (blank: exact); a source or network with more than ${report.threshold} requests (all ÷ ${report.capacity}) is never missed`,
+    '',
+    'Sources sent the most reply bytes (where reflected replies go; Amp: reply bytes per request byte)',
+    ...table([SOURCES, ...report.byReplyBytes.map(sourceRow)], right, [
+      `${report.byReplyBytes.length} sources`,
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]),
     '',
   ];
   if (!report.rconGuessers.length) {

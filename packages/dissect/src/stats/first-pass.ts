@@ -28,6 +28,8 @@ import { SourceStats, type SourcesReport } from './sources.ts';
 import type { IoStats } from './io.ts';
 import {
   HOSTNAME,
+  countReply,
+  countRequest,
   PLAYERS,
   namedBy,
   newServerState,
@@ -172,10 +174,8 @@ export class FirstPassStats {
     const e = first.endpoints;
     if (!response) {
       const message = layout ? layout.message : 'unknown';
-      s.requests.set(message, (s.requests.get(message) ?? 0) + 1);
+      countRequest(s, message, bytes, wire);
       if (kind === DECODED) s.decoded++;
-      s.requestBytes += bytes;
-      s.requestWireBytes += wire;
       this.io?.request(first.time, s, bytes, wire);
       if (sources) {
         sources.request(e.src, e.v6, message, bytes, wire);
@@ -183,9 +183,7 @@ export class FirstPassStats {
       }
       return;
     }
-    s.replies++;
-    s.replyBytes += bytes;
-    s.replyWireBytes += wire;
+    countReply(s, layout ? layout.message : 'unknown', bytes, wire);
     let answers = false;
     let requestAt: number | undefined;
     if (kind === DECODED) {

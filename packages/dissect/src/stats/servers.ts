@@ -92,7 +92,8 @@ export interface ServerState {
   readonly ip: string;
   readonly port: number;
   readonly protocol: Protocol;
-  readonly requests: Map<string, number>;
+  /** By message name: its requests and replies and their bytes (a reply is filed under its own layout's message). */
+  readonly messages: Map<string, MessageState>;
   replies: number;
   answered: number;
   unanswered: number;
@@ -115,12 +116,51 @@ export interface ServerState {
   replyWireBytes: number;
 }
 
+/** One message's traffic to and from one server. */
+export interface MessageState {
+  requests: number;
+  replies: number;
+  requestBytes: number;
+  replyBytes: number;
+  requestWireBytes: number;
+  replyWireBytes: number;
+}
+
+/** Message `message`'s state at server `s`, made on first use. */
+function messageState(s: ServerState, message: string): MessageState {
+  let m = s.messages.get(message);
+  if (!m)
+    s.messages.set(message, (m = { requests: 0, replies: 0, requestBytes: 0, replyBytes: 0, requestWireBytes: 0, replyWireBytes: 0 }));
+  return m;
+}
+
+/** A request to server `s`: `bytes` of UDP payload in a frame of `wire` bytes (every fragment's). */
+export function countRequest(s: ServerState, message: string, bytes: number, wire: number): void {
+  const m = messageState(s, message);
+  m.requests++;
+  m.requestBytes += bytes;
+  m.requestWireBytes += wire;
+  s.requestBytes += bytes;
+  s.requestWireBytes += wire;
+}
+
+/** A reply from server `s`, as {@link countRequest}. */
+export function countReply(s: ServerState, message: string, bytes: number, wire: number): void {
+  const m = messageState(s, message);
+  m.replies++;
+  m.replyBytes += bytes;
+  m.replyWireBytes += wire;
+  s.replies++;
+  s.replyBytes += bytes;
+  s.replyWireBytes += wire;
+}
+
 /** A server's state with nothing counted yet. */
 export const newServerState = (ip: string, port: number, protocol: Protocol): ServerState => ({
   ip,
   port,
   protocol,
-  requests: new Map(),
+  messages: new Map(),
   replies: 0,
   answered: 0,
   unanswered: 0,
@@ -171,6 +211,18 @@ export interface ServerCounts {
   readonly rtt: RttSummary;
   /** Bytes each way and what the server sent back for each byte it got, as UDP payloads and as frames on the wire. */
   readonly amplification: Amplification;
+  /**
+   * The same by message name, with its requests and replies: which query the server answers
+   * with the most bytes for each byte asked (a reply counts under its own message: `info`
+   * answers `info`, an open.mp `ompbanners` reply has no request of its own name).
+   */
+  readonly byMessage: Readonly<Record<string, MessageCounts>>;
+}
+
+/** One message's requests, replies and {@link Amplification}. */
+export interface MessageCounts extends Amplification {
+  readonly requests: number;
+  readonly replies: number;
 }
 
 /** Reply bytes ÷ request bytes (null without requests): the figure by which reflection risk is judged. */
@@ -265,9 +317,7 @@ export class ServerStats {
     const t = io ? this.#ns(p as Packet) : undefined;
     if (io && t !== undefined) io.frame(t, (p instanceof Packet ? p.frameLength : undefined) ?? bytes);
     if (!response) {
-      s.requestBytes += bytes;
-      s.requestWireBytes += wire;
-      s.requests.set(p.message, (s.requests.get(p.message) ?? 0) + 1);
+      countRequest(s, p.message, bytes, wire);
       if (io && t !== undefined) io.request(t, s, bytes, wire);
       if (sources && client) {
         sources.request(this.#words, client.v6, p.message, bytes, wire);
@@ -277,9 +327,7 @@ export class ServerStats {
       if (p.unanswered) s.unanswered++;
       return;
     }
-    s.replies++;
-    s.replyBytes += bytes;
-    s.replyWireBytes += wire;
+    countReply(s, p.message, bytes, wire);
     const answers = p.requestIn !== undefined && p.duplicateOf === undefined && !p.unmatched && !s.timed.has(p.requestIn);
     // The request answered was sent a response time before.
     if (io && t !== undefined)
@@ -381,17 +429,32 @@ export function reportOf(all: Iterable<ServerState>, packets: number): StatsRepo
 }
 
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
-  const requests: Record<string, number> = {};
   const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number =>
     states.reduce((n, s) => n + s[k], 0);
   // By message name: the same order whichever order the records came in.
-  for (const s of states) for (const [m, n] of s.requests) requests[m] = (requests[m] ?? 0) + n;
-  const sorted: Record<string, number> = {};
-  for (const m of Object.keys(requests).sort()) sorted[m] = requests[m]!;
+  const messages = new Map<string, MessageState>();
+  for (const s of states)
+    for (const [name, m] of s.messages) {
+      const all = messages.get(name);
+      if (!all) messages.set(name, { ...m });
+      else for (const k of Object.keys(m) as (keyof MessageState)[]) all[k] += m[k];
+    }
+  const names = [...messages.keys()].sort();
+  const requests: Record<string, number> = {};
+  const byMessage: Record<string, MessageCounts> = {};
+  for (const name of names) {
+    const m = messages.get(name)!;
+    if (m.requests) requests[name] = m.requests;
+    byMessage[name] = {
+      requests: m.requests,
+      replies: m.replies,
+      ...amplification(m.requestBytes, m.replyBytes, m.requestWireBytes, m.replyWireBytes),
+    };
+  }
   const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
   const bytes = (k: 'requestBytes' | 'replyBytes' | 'requestWireBytes' | 'replyWireBytes'): number => states.reduce((n, s) => n + s[k], 0);
   return {
-    requests: sorted,
+    requests,
     replies: sum('replies'),
     answered: sum('answered'),
     unanswered: sum('unanswered'),
@@ -409,6 +472,7 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       histogram: ((h) => ({ edges: h.edges.map((e) => Math.round(e * 1e3) / 1e3), counts: h.counts }))(rtt.histogram()),
     },
     amplification: amplification(bytes('requestBytes'), bytes('replyBytes'), bytes('requestWireBytes'), bytes('replyWireBytes')),
+    byMessage,
   };
 }
 

@@ -63,6 +63,12 @@ export interface SourcesReport {
   /** The top sources by requests (at most `top`), then the top networks. */
   readonly sources: readonly SourceCount[];
   readonly networks: readonly SourceCount[];
+  /**
+   * The sources the servers sent the most reply bytes (at most `top`, none sent nothing), with
+   * what each got back per byte it sent: where a reflection's replies go. Among the sources
+   * kept; a source's bytes are counted since it took its place (exact where `error` is 0).
+   */
+  readonly byReplyBytes: readonly SourceCount[];
   /** Sources with at least {@link GUESSING_THRESHOLD} denied RCON passwords, most first. */
   readonly rconGuessers: readonly RconGuesser[];
   readonly guessingThreshold: number;
@@ -232,6 +238,12 @@ class TopK {
   ranked(): number[] {
     const all = Array.from({ length: this.#size }, (_, i) => i);
     return all.sort((a, b) => this.count[b]! - this.count[a]! || this.#keys[a]! - this.#keys[b]!);
+  }
+
+  /** The places sent any reply bytes, the most first. */
+  byReplyBytes(): number[] {
+    const all = Array.from({ length: this.#size }, (_, i) => i).filter((s) => this.bytes[4 * s + 1]! > 0);
+    return all.sort((a, b) => this.bytes[4 * b + 1]! - this.bytes[4 * a + 1]! || this.#keys[a]! - this.#keys[b]!);
   }
 }
 
@@ -441,30 +453,27 @@ export class SourceStats {
   }
 
   report(): SourcesReport {
-    const list = (t: TopK, network: boolean): SourceCount[] =>
-      t
-        .ranked()
-        .slice(0, this.top)
-        .map((s) => {
-          const byMessage: Record<string, number> = {};
-          this.#messages.forEach((name, i) => {
-            const n = t.byMessage[s * t.messages + i]!;
-            if (n) byMessage[name] = n;
-          });
-          const words = t.words.subarray(4 * s, 4 * s + 4);
-          const v6 = t.v6[s] === 1;
-          return {
-            address: addressText(words, v6) + (network ? (v6 ? '/48' : '/24') : ''),
-            requests: t.count[s]!,
-            error: t.error[s]!,
-            byMessage,
-            answered: t.answered[s]!,
-            requestBytes: t.bytes[4 * s]!,
-            replyBytes: t.bytes[4 * s + 1]!,
-            requestWireBytes: t.bytes[4 * s + 2]!,
-            replyWireBytes: t.bytes[4 * s + 3]!,
-          };
+    const list = (t: TopK, network: boolean, places = t.ranked()): SourceCount[] =>
+      places.slice(0, this.top).map((s) => {
+        const byMessage: Record<string, number> = {};
+        this.#messages.forEach((name, i) => {
+          const n = t.byMessage[s * t.messages + i]!;
+          if (n) byMessage[name] = n;
         });
+        const words = t.words.subarray(4 * s, 4 * s + 4);
+        const v6 = t.v6[s] === 1;
+        return {
+          address: addressText(words, v6) + (network ? (v6 ? '/48' : '/24') : ''),
+          requests: t.count[s]!,
+          error: t.error[s]!,
+          byMessage,
+          answered: t.answered[s]!,
+          requestBytes: t.bytes[4 * s]!,
+          replyBytes: t.bytes[4 * s + 1]!,
+          requestWireBytes: t.bytes[4 * s + 2]!,
+          replyWireBytes: t.bytes[4 * s + 3]!,
+        };
+      });
     const total = this.#sources.total;
     return {
       requests: total,
@@ -472,6 +481,7 @@ export class SourceStats {
       threshold: Math.floor(total / this.capacity),
       sources: list(this.#sources, false),
       networks: list(this.#networks, true),
+      byReplyBytes: list(this.#sources, false, this.#sources.byReplyBytes()),
       rconGuessers: this.guessers(),
       guessingThreshold: GUESSING_THRESHOLD,
     };
