@@ -311,6 +311,40 @@ describe('-z io,stat on a live input', () => {
   });
 });
 
+describe('-z io,stat on a live input, as NDJSON', () => {
+  it('writes each closed interval as an ioRow line while the input is open, then the ioStats line with the final counts', async () => {
+    const bytes = readFileSync(`${captures}veth-frag.pcap`);
+    const child = spawn(process.execPath, cliArgs(['stats', '-', '-z', 'io,stat,0.5', '-F', 'ndjson']), {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const lines = (): Record<string, unknown>[] =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The header and frames 1-5 (frame 5 at 1.52 s): three intervals are over.
+    child.stdin.write(bytes.subarray(0, 700));
+    expect(await waitFor(() => lines().length >= 3, 15_000), out).toBe(true);
+    expect(child.exitCode).toBe(null);
+    const early = lines();
+    expect(early.map((l) => Object.keys(l))).toEqual([['ioRow'], ['ioRow'], ['ioRow']]);
+    expect(early[0]).toEqual({
+      ioRow: { start: 0, end: 0.5, frames: 2, bytes: 180, requests: 0, replies: 0, answered: 0, requestBytes: 0, replyBytes: 0 },
+    });
+    child.stdin.end(bytes.subarray(700));
+    expect(await exited).toBe(0);
+    const all = lines();
+    const report = all.find((l) => 'ioStats' in l)!.ioStats as { rows: Record<string, unknown>[] };
+    // The rows written live are the report's first rows (no reply here answers a request of an earlier interval).
+    expect(early.map((l) => l.ioRow)).toEqual(report.rows.slice(0, 3));
+    expect(all.filter((l) => 'ioRow' in l)).toHaveLength(3);
+  });
+});
+
 describe('-z io,stat, its limits', () => {
   it('an interval too short for the capture is an error that says so (exit 2), not a run out of memory', () => {
     const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'io,stat,0.000001');

@@ -158,13 +158,19 @@ export function dissectCommand(): Command {
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {
-          // A live capture (-i, a pipe): each interval of -z io,stat written as it closes, the whole table at the end.
-          const io = input.kind !== 'capture-file' && input.live && out.format === 'text' ? pass.io : undefined;
+          // A live capture (-i, a pipe): each interval of -z io,stat written as it closes (as a line of the
+          // table, or an NDJSON line of its own), the whole report at the end.
+          const ndjson = out.format === 'ndjson';
+          const io = input.kind !== 'capture-file' && input.live && (out.format === 'text' || ndjson) ? pass.io : undefined;
           let heading = false;
           const each = (): void => {
             progress.tick(stats);
             const rows = io?.closed();
             if (!rows?.length) return;
+            if (ndjson) {
+              out.write(rows.map((r) => `${JSON.stringify({ ioRow: r })}\n`).join(''));
+              return;
+            }
             if (!heading)
               out.write(
                 `IO statistics as they come, intervals of ${io!.interval} s (the table follows at the end)\n${ioRowHeading(io!.interval)}\n`,

@@ -105,9 +105,11 @@ contains ...) as the hex pane shows them, each hidden byte a '*'.
 -F html writes one self-contained page (no network): the packet list, the tree and the
 hex pane linked both ways; at most the first 10 000 packets (choose with -Y or -c).
 Statistics (after the packets; -q for them alone, or 'gamequery stats'): -z stats per server
-(counts, round trips, bytes and amplification), -z sources who is asking (top sources and
-networks, RCON password guessing; 'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER]
-the rate over time as tshark takes it. -F html draws them as charts.`;
+(counts, round trips, bytes and amplification, also by message), -z sources who is asking (top
+sources and networks, the sources sent the most reply bytes, RCON password guessing;
+'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER] the rate over time as tshark takes
+it; with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
+{"ioRow": ...} line each). -F html draws them as charts.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
 export function addViewOptions(command: Command): Command {
@@ -118,7 +120,7 @@ export function addViewOptions(command: Command): Command {
     .addOption(
       new Option(
         '-z, --stat <name>',
-        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification), sources (who is asking: top sources and networks, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server)',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server)',
       )
         .argParser((v: string, prev: string[] = []) => {
           if (v !== 'stats' && v !== 'sources' && !parseIoStat(v))
