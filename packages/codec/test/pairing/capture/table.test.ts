@@ -150,7 +150,7 @@ describe('KeyTable', () => {
 
   it('keeps the newest-first order under each key through growth, keys whose low halves split and keys that share them', () => {
     const t = new KeyTable(1);
-    // 10 000 entries under keys that share bucket 7 of 1024, splitting at bits 10 to 13 as the table grows.
+    // 10 000 entries under keys that share bucket 7 of 1024, splitting at bits 10 to 13 as the table grows (two bits a time).
     const keys = [0, 1, 2, 3, 8, 15].flatMap((high) => [0, 0xdeadbeef].map((hi) => [7 + (high << 10), hi] as const));
     const model = keys.map(() => [] as number[]);
     for (let i = 0; i < 10_000; i++) {
@@ -160,8 +160,8 @@ describe('KeyTable', () => {
       model[k]!.unshift(e);
     }
     expect(t.size).toBe(10_000);
-    // The buckets doubled as entries passed two a bucket (to 8 192 here): more than the 1024 it starts with, 4 bytes each.
-    expect(t.bytes - t.rows.bytes).toBe(8_192 * 4);
+    // The buckets grew fourfold as entries passed two a bucket (1024, 4096, then 16 384 here), 4 bytes each.
+    expect(t.bytes - t.rows.bytes).toBe(16_384 * 4);
     keys.forEach(([lo, hi], k) => {
       const got: number[] = [];
       for (let e = t.find(lo, hi); e >= 0; e = t.older(e)) got.push(e);
