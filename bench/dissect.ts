@@ -1,6 +1,6 @@
 /**
  * `pnpm bench dissect`: the built command on captures that look like real traffic (bench/traffic.ts:
- * TRAFFIC.md's mix and rate and what real captures add) and on a query flood (bench/flood.ts: the
+ * the mix and rate of docs/traffic.md and what real captures add) and on a query flood (bench/flood.ts: the
  * attacked server's capture), as a user runs it: `gamequery dissect FILE -F … > /dev/null` and
  * `gamequery stats FILE`, wall time from spawn to exit and the process's peak RSS, at 1 M and 5 M
  * frames of the mix, at twice its rate, and on the flood (there also `stats -` fed through a pipe).

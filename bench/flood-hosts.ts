@@ -24,7 +24,7 @@ export const MESSAGE = { i: samp.infoRequest.message, r: samp.rulesRequest.messa
 /** What the server answers every wrong RCON password with. */
 export const INVALID_LINE = samp.rconResponse.encode({ ...AT, output: INVALID_RCON_PASSWORD });
 
-/** What the server answers from (it builds its replies once, as open.mp does); the `i` reply is 71 bytes, as TRAFFIC.md's. */
+/** What the server answers from (it builds its replies once, as open.mp does); the `i` reply is 71 bytes, as docs/traffic.md's. */
 export function serverReplies(): Record<keyof typeof REQUESTS, Uint8Array> {
   const names = ['Carl_Johnson', 'Tommy_Vercetti', '[LSPD]Frank_Tenpenny', 'Ivan_Petrov', 'Lucas_Silva', 'Kevin_Novak'];
   const clients = Array.from({ length: 12 }, (_, i) => ({ name: `${names[i % names.length]}${i < names.length ? '' : i}`, score: i * 37 }));

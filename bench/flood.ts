@@ -1,5 +1,5 @@
 /**
- * A SA:MP query flood as the attacked server records it (../shared/TRAFFIC.md, "Under attack"),
+ * A SA:MP query flood as the attacked server records it (docs/traffic.md, "A query flood"),
  * for the dissector's benchmark: a classic pcap (Ethernet, IPv4, UDP; nanosecond times) and the
  * exact counts a dissector's statistics must give of it.
  *
@@ -93,7 +93,7 @@ const GUESS_EVERY = 1000;
 const VISIT_ONE_IN = 100;
 const VISITORS = 300;
 const FLOOD_DELAY_NS = 200_000;
-/** Visitors' requests by weight, as TRAFFIC.md's mix has them. */
+/** Visitors' requests by weight, as the mix of docs/traffic.md has them. */
 const VISITS: readonly [keyof typeof REQUESTS, number][] = [
   ['i', 21.3],
   ['r', 16.6],

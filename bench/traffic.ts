@@ -1,7 +1,7 @@
 /**
  * Query traffic as users capture it, for the dissector's benchmark and its pairing test: a
  * classic pcap (Ethernet, IPv4, UDP; nanosecond times) of SA:MP, open.mp, VC:MP and Minecraft
- * exchanges in the proportions and at the rate of ../shared/TRAFFIC.md, with what real
+ * exchanges in the proportions and at the rate of docs/traffic.md, with what real
  * captures add (100-player lists split into IP fragments, long full-stat player lists,
  * cp1251/cp1252 text, multi-line RCON output and admin tools sending command after command on
  * one socket, replies with trailing bytes or cut short, silent servers, duplicated, late and
@@ -13,7 +13,7 @@
  * frames generate in flat memory. Every payload is made by the codec's encoders; each server's
  * replies are encoded once at the start (a server answers from what it is, as open.mp answers
  * from prebuilt buffers), Minecraft stat replies with the session id patched in per exchange
- * (what vanilla does with its cached full stat, PROTOCOLS.md §3.6).
+ * (what vanilla does with its cached full stat: packages/codec/src/protocols/minecraft/README.md).
  *
  * How it runs: an exchange starts every 5–40 µs of capture time (divided by `rate`); round trips
  * are short, but a request nobody answers (about 2 %) stays open for the dissector's 5 s
@@ -65,7 +65,7 @@ import {
  * | request, rcon-request, rcon-next-request | yes | `responseIn` = the first reply (line) |
  * | reply, warning-reply, fragmented-reply, rcon-line, rcon-next-line | yes | `requestIn` = its request |
  * | unanswered, late-request | yes | `unanswered` set, nothing else |
- * | late | yes | `requestIn` = the request that timed out, `unmatched` set (README: `--duplicate-window`) |
+ * | late | yes | `requestIn` = the request that timed out, `unmatched` set (docs/cli.md: `--duplicate-window`) |
  * | duplicate | yes | `requestIn` = the request, `duplicateOf` = the first copy |
  * | unexpected-port | yes | `requestIn` = the request it answers, `unmatched` set (a reply from the wrong address) |
  * | fragment | no | (its datagram's record is at the frame of its last fragment) |
@@ -784,7 +784,7 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
   };
   const listed = replies['c']![0];
   if (listed) {
-    // A plugin-modified count: more players announced than listed (PROTOCOLS.md §1.7), read as a short list.
+    // A plugin-modified count: more players announced than listed (packages/codec/src/protocols/samp/README.md), read as a short list.
     const short = listed.slice();
     const view = new DataView(short.buffer);
     view.setUint16(11, view.getUint16(11, true) + 2, true);
@@ -889,9 +889,9 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
   };
 }
 
-/** GS3's split header, "splitnum\0" 80 00 (PROTOCOLS.md §3.6). */
+/** GS3's split header, "splitnum\0" 80 00 (packages/codec/src/protocols/minecraft/README.md). */
 const SPLITNUM = Uint8Array.of(0x73, 0x70, 0x6c, 0x69, 0x74, 0x6e, 0x75, 0x6d, 0x00, 0x80, 0x00);
-/** Full-stat padding: zeros, or what GameDig and UT3 send (§3.2). */
+/** Full-stat padding: zeros, or what GameDig and UT3 send (packages/codec/src/protocols/minecraft/README.md). */
 const ZERO_PADDING = new Uint8Array(4);
 const GAMEDIG_PADDING = Uint8Array.of(0xff, 0xff, 0xff, 0x01);
 
@@ -1182,7 +1182,7 @@ export interface TrafficOptions {
   readonly frames: number;
   /** Default 1. */
   readonly seed?: number;
-  /** Capture rate as a multiple of TRAFFIC.md's (exchanges start `rate` times as often). Default 1. */
+  /** Capture rate as a multiple of docs/traffic.md's (exchanges start `rate` times as often). Default 1. */
   readonly rate?: number;
   /** Bytes per chunk, about. Default 1 MiB. */
   readonly chunkBytes?: number;
@@ -1212,7 +1212,7 @@ export interface TrafficSummary {
   readonly otherFrames: number;
 }
 
-/** The request kinds an exchange starts with, and their weight per 100 exchanges (TRAFFIC.md; stat requests follow handshakes). */
+/** The request kinds an exchange starts with, and their weight per 100 exchanges (docs/traffic.md; stat requests follow handshakes). */
 type Kind = 'i' | 'r' | 'x' | 'c' | 'p' | 'd' | 'o' | 'mc' | 'vi' | 'vc';
 const K_INFO = 0;
 const K_RULES = 1;
@@ -1506,7 +1506,7 @@ class TrafficGenerator {
     const plan: { at: number; command: RconCommand; lines: number[] }[] = [];
     let at = t;
     for (let k = 0; k < commands; k++) {
-      // Most commands print a line or two (TRAFFIC.md: 19 bytes a reply, median); `players` and `varlist` print pages.
+      // Most commands print a line or two (docs/traffic.md: 19 bytes a reply, median); `players` and `varlist` print pages.
       const command = wrong
         ? rcon.wrong
         : rng.chance(0.06)
@@ -1577,7 +1577,7 @@ class TrafficGenerator {
       this.push(copyAt, hs, ROLE_DUPLICATE, C.duplicate, server, client, hsReply);
     }
     if (!withStat) return;
-    // A stale token now and then: the server drops the request (PROTOCOLS.md §3.4).
+    // A stale token now and then: the server drops the request (packages/codec/src/protocols/minecraft/README.md).
     const quoted = statOutcome === 'silent' ? (token + 1) | 0 : token;
     const request = full
       ? fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING })

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { builtInProtocols, escapeControls, type Protocol } from '@gamequery/codec';
 import { editDistance, filterFields } from '@gamequery/dissect';
 
-/** The exit codes, the same in every command (README, `gamequery --help`). */
+/** The exit codes, the same in every command (docs/cli.md, `gamequery --help`). */
 export const EXIT = {
   /** All good. */
   ok: 0,

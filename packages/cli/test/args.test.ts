@@ -101,7 +101,7 @@ describe('decode reads the dumps dissect reads', () => {
     usage(run('decode', '53414d50', '7f00\u001b[2J'), /^gamequery: '\\x1b' at position 14 is not hex/);
   });
 
-  it('several arguments of bare hex are one datagram, in order (the README example)', () => {
+  it('several arguments of bare hex are one datagram, in order (the docs/cli.md example)', () => {
     const r = run('decode', '53414d507f000001611e70', '12345678');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('SA:MP ping request: nonce 0x12345678');

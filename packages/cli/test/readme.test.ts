@@ -1,20 +1,31 @@
 /**
- * The README's commands as a newcomer runs them: through `pnpm -s` (pnpm's own banner would
- * land in a redirected file), with output that parses.
+ * The commands of the README and of docs/ as a newcomer runs them: through `pnpm -s` (pnpm's own
+ * banner would land in a redirected file), with output that parses.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { root } from './cli.ts';
 
-const readme = readFileSync(`${root}README.md`, 'utf8');
+/** README.md and every page of docs/, by path from the root. */
+const pages = [
+  'README.md',
+  ...readdirSync(`${root}docs`)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+const lines = pages.flatMap((page) =>
+  readFileSync(`${root}${page}`, 'utf8')
+    .split('\n')
+    .map((line) => ({ page, line })),
+);
 const pnpm = (args: readonly string[]) => spawnSync('pnpm', args, { cwd: root, encoding: 'utf8' });
 
-describe('the README', () => {
-  it('runs gamequery through pnpm -s everywhere', () => {
-    const runs = readme.split('\n').filter((l) => /\bpnpm\b.*\bgamequery\b/.test(l) && !/`pnpm -s`/.test(l));
+describe('the README and docs/', () => {
+  it('run gamequery through pnpm -s everywhere', () => {
+    const runs = lines.filter(({ line }) => /\bpnpm\b.*\bgamequery\b/.test(line) && !/`pnpm -s`/.test(line));
     expect(runs.length).toBeGreaterThan(10);
-    expect(runs.filter((l) => !/pnpm -s gamequery/.test(l))).toEqual([]);
+    expect(runs.filter(({ line }) => !/pnpm -s gamequery/.test(line))).toEqual([]);
   });
 
   it('gives clean output when redirected: JSON that parses, an HTML page that starts as one', () => {

@@ -3,8 +3,9 @@
  * per message group, listed in its index.ts), vectors/vcmp.ts and vectors/minecraft.ts, with
  * the case shape and the byte builder `B` in vectors/builder.ts.
  *
- * Each case's bytes are either copied from PROTOCOLS.md (real captures quoted there, or
- * its constructed examples) or built with `B`, which knows nothing of our layouts; each
+ * Each case's bytes are either copied from the examples in a protocol's notes
+ * (src/protocols/<protocol>/README.md: exchanges quoted from wiki.vg, or constructed
+ * examples) or built with `B`, which knows nothing of our layouts; each
  * value is written by hand. A vector is only written when our codec decodes the bytes to
  * exactly that value and encodes the value back to the bytes (or to `canonical` where the
  * input is deliberately not canonical), and when its protocol is the one whose list holds

@@ -72,7 +72,7 @@ export interface Case {
   error?: { type: string; offset: number; field: string };
 }
 
-export const CONSTRUCTED = 'constructed from the layout in PROTOCOLS.md with an independent byte builder';
+export const CONSTRUCTED = 'constructed from the layout in packages/codec/docs/protocols/ with an independent byte builder';
 
 /** A protocol's case list, and the function that appends a case to it. */
 export function caseList(): [Case[], (c: Case) => void] {

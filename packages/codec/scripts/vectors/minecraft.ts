@@ -14,7 +14,7 @@ add({
   direction: 'request',
   name: 'basic',
   description: 'session id 1',
-  source: 'PROTOCOLS.md §3.10 (wiki.vg, real)',
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
   hex: 'fefd0900000001',
   value: { sessionId: 1 },
 });
@@ -44,7 +44,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: 'token 9513307',
-  source: 'PROTOCOLS.md §3.10 (wiki.vg, real)',
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
   hex: '09000000013935313333303700',
   value: { sessionId: 1, token: 9513307 },
 });
@@ -74,7 +74,7 @@ add({
   direction: 'response',
   name: 'unterminated-token',
   description: 'no NUL after the token',
-  source: 'PROTOCOLS.md §3.10 reply, cut by 1 byte',
+  source: "the handshake reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut by 1 byte",
   hex: '090000000139353133333037',
   error: { type: 'TruncatedError', offset: 5, field: 'mcquery.handshake.token' },
 });
@@ -94,7 +94,7 @@ add({
   direction: 'request',
   name: 'basic',
   description: 'token 9513307 as i32 BE 00 91 29 5B',
-  source: 'PROTOCOLS.md §3.10 (token bytes from wiki.vg)',
+  source: "the token bytes of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md",
   hex: 'fefd00000000010091295b',
   value: { sessionId: 1, token: 9513307 },
 });
@@ -126,7 +126,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: '"A Minecraft Server", 2/20, port 25565 little-endian',
-  source: 'PROTOCOLS.md §3.10 (wiki.vg, real)',
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
   hex: toHex(fromHex(basicHex)),
   value: {
     sessionId: 1,
@@ -168,7 +168,7 @@ add({
   direction: 'response',
   name: 'truncated-hostport',
   description: 'ends inside hostport',
-  source: 'PROTOCOLS.md §3.10 basic reply, cut',
+  source: "the basic reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut",
   hex: toHex(fromHex(basicHex).subarray(0, 40)),
   error: { type: 'TruncatedError', offset: 39, field: 'mcquery.basic.host_port' },
 });
@@ -188,7 +188,7 @@ add({
   direction: 'request',
   name: 'gamedig-padding',
   description: 'padding FF FF FF 01 as gamedig and UT3 send',
-  source: 'PROTOCOLS.md §3.2 (GD padding)',
+  source: 'the padding gamedig sends (packages/codec/src/protocols/minecraft/README.md)',
   hex: 'fefd000f0f0f0f0091295bffffff01',
   value: { sessionId: 0x0f0f0f0f, token: 9513307, padding: Uint8Array.of(0xff, 0xff, 0xff, 0x01) },
 });
@@ -233,7 +233,7 @@ add({
   direction: 'response',
   name: 'vanilla',
   description: 'vanilla key order, two players',
-  source: CONSTRUCTED + ' (key order from PROTOCOLS.md §3.6)',
+  source: CONSTRUCTED + ' (vanilla key order from packages/codec/src/protocols/minecraft/README.md)',
   hex: fullBytes('splitnum', vanillaKv, ['Notch', 'jeb_']).hexString,
   value: {
     sessionId: 1,
@@ -273,7 +273,7 @@ add({
   direction: 'response',
   name: 'geyser-split-header',
   description: 'Geyser writes GeyserMC instead of splitnum; hash-map key order; a name with a space',
-  source: CONSTRUCTED + ' (Geyser behaviour from PROTOCOLS.md §3.6)',
+  source: CONSTRUCTED + ' (Geyser behaviour from packages/codec/src/protocols/minecraft/README.md)',
   hex: fullBytes(
     'GeyserMC',
     [

@@ -32,7 +32,7 @@ for (const [op, message] of [
     direction: 'request',
     name: 'broadcast-address',
     description: 'VCB LAN discovery sends FF FF FF FF as address',
-    source: 'PROTOCOLS.md §2.1 (VCB LAN scan)',
+    source: 'the LAN scan of VCMPBrowser (ysc3839/VCMPBrowser ServerQueryUtil.h at 5ed9fdb; packages/codec/src/protocols/vcmp/README.md)',
     hex: new B().ascii('VCMP').raw(255, 255, 255, 255).u16le(8000).ascii(op).hexString,
     value: { serverIp: '255.255.255.255', serverPort: 8000 },
   });

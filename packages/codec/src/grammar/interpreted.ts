@@ -5,7 +5,7 @@
  * that way. Here every one of them is the interpreter (`annotate.ts`, the reference
  * semantics the compiled code is tested against) over the same declaration, and its tree
  * written out as the compiled code writes it: the same results, slower (each call builds
- * the annotated tree first; README, "Strict Content-Security-Policy", has the figures).
+ * the annotated tree first; docs/performance.md has the figures).
  *
  * Whether code can be generated is asked once per process, at the first compilation
  * ({@link codeGeneration}); a layout then holds either the compiled functions or these, so

@@ -152,7 +152,7 @@ describe('a layout declared outside the package', () => {
 
     it('names the protocol and its ports, and tshark shows every field of a request and its reply, linked', () => {
       expect(exportWireshark([statusRequest, statusResponse], { ports: { acme: [4999] } })).toContain('Ports (Decode As): acme 4999;');
-      // Ours and the built-in protocols in one plugin, as the README shows.
+      // Ours and the built-in protocols in one plugin, as docs/declaring-protocols.md shows.
       const plugin = exportWireshark([...layouts, statusRequest, statusResponse], { ports: { acme: [4999] } });
       expect(plugin).toContain('Ports (Decode As): samp 7777; vcmp 8192; mcquery 25565, 19132; acme 4999;');
       const lines = tsharkExchange(work, plugin, 4999, request, reply, [

@@ -86,7 +86,7 @@ describe('RCON secrets in the Wireshark plugin (tshark on a loopback capture)', 
     ).toHaveLength(3);
   });
 
-  it('cannot hide the bytes: the hex pane (-x) shows every secret, as the README says', () => {
+  it('cannot hide the bytes: the hex pane (-x) shows every secret, as docs/cli.md says', () => {
     // The ASCII column (from column 56 of `0000  <16 bytes in hex>   <ASCII>`), its lines joined: a secret may straddle two.
     const ascii = tshark('-x')
       .split('\n')

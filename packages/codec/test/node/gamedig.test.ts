@@ -184,7 +184,7 @@ describe('gamedig vcm (VC:MP)', () => {
 
   it('misreads the names-only c list by taking a score after each name', async () => {
     // gamedig commit 6bfc342 made the shared `c` reader take `int(4)` for VC:MP too, but a
-    // VC:MP list has names only (VCWIKI; PROTOCOLS.md §2.3). After "Tommy" it reads the
+    // VC:MP list has names only (VCWIKI; src/protocols/vcmp/README.md). After "Tommy" it reads the
     // next entry's length byte and "Lan" as a score, then 0x63 ('c') as a name length
     // and gets the one byte left, "e"; the read past the end yields score 0.
     const r = await query('vcm', port.vcmp!);

@@ -1,4 +1,4 @@
-/** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (PROTOCOLS.md §3). */
+/** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (src/protocols/minecraft/README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   basicRequest,

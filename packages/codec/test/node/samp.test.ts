@@ -1,7 +1,7 @@
 /**
  * SA-MP 0.3.7 and open.mp emulation over real UDP on 127.0.0.1: every opcode against
  * both flavors, the exact-length rules, the caps, the >100-player silence and the RCON
- * table of PROTOCOLS.md §1.8.
+ * table of src/protocols/samp/README.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

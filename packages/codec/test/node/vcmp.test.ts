@@ -1,4 +1,4 @@
-/** VC:MP 0.4 emulation over real UDP on 127.0.0.1 (PROTOCOLS.md §2). */
+/** VC:MP 0.4 emulation over real UDP on 127.0.0.1 (src/protocols/vcmp/README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   toHex,

@@ -119,7 +119,7 @@ describe('Minecraft replies without their request', () => {
 });
 
 describe('minecraftReplyShape', () => {
-  // The replies of the committed captures (PROTOCOLS.md §3.10's examples) and edge cases made from them.
+  // The replies of the committed captures (the wiki.vg examples of codec/src/protocols/minecraft/README.md) and edge cases made from them.
   const handshake = fromHex('09000000013935313333303700');
   it('knows each reply and refuses near misses', () => {
     expect(minecraftReplyShape(handshake)).toBe('handshake');

@@ -1,5 +1,5 @@
 // The dissector on traffic as users capture it (bench/traffic.ts: the mix and rate of
-// ../shared/TRAFFIC.md and what real captures add), every frame's links checked against the
+// docs/traffic.md and what real captures add), every frame's links checked against the
 // generator's ground truth. `pnpm bench dissect --check` does the same on 1 M frames through
 // the built CLI.
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import {
   type TrafficOptions,
 } from '../../../../bench/traffic.ts';
 
-/** Per 100 exchanges (TRAFFIC.md's table, stat = full + basic), plus open.mp's `o`, which the table leaves out. */
+/** Per 100 exchanges (the table of docs/traffic.md, stat = full + basic), plus open.mp's `o`, which the table leaves out. */
 const MIX: Readonly<Record<string, number>> = {
   'samp.info': 21.3,
   'samp.rules': 16.6,
@@ -101,7 +101,7 @@ const real = (): Promise<Dissected> => (atRate ??= dissectGenerated({ frames: 20
 const of = (report: LinkReport, category: (typeof CATEGORIES)[number]) => report.byCategory[category];
 
 describe('traffic that looks real (bench/traffic.ts)', () => {
-  it('links every request with its reply in the file both ways, to the right reply, and marks the unanswered ones: 200 000 frames at the rate of TRAFFIC.md', async () => {
+  it('links every request with its reply in the file both ways, to the right reply, and marks the unanswered ones: 200 000 frames at the rate of docs/traffic.md', async () => {
     const { report } = await real();
     // Every kind of frame the truth knows is in the capture (late replies need 5 s: see the next test).
     for (const c of CATEGORIES) if (c !== 'late' && c !== 'late-request') expect(of(report, c).frames, c).toBeGreaterThan(0);
@@ -126,7 +126,7 @@ describe('traffic that looks real (bench/traffic.ts)', () => {
     expect(report.mismatches.some((m) => DEBATABLE.has(m.category as (typeof CATEGORIES)[number]))).toBe(false);
   }, 180_000);
 
-  it('has the mix, rate and shape of TRAFFIC.md: shares per message, ≥ 80 k packets/s of capture time, thousands of clients, overlapping exchanges, fragments, RCON pages, other traffic', async () => {
+  it('has the mix, rate and shape of docs/traffic.md: shares per message, ≥ 80 k packets/s of capture time, thousands of clients, overlapping exchanges, fragments, RCON pages, other traffic', async () => {
     const d = await real();
     const total = [...d.requests.values()].reduce((a, b) => a + b, 0);
     const weights = Object.values(MIX).reduce((a, b) => a + b, 0);

@@ -17,7 +17,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: 'Discord invite only, no banners or logo',
-  source: 'PROTOCOLS.md §1.14 `o` example',
+  source: 'the `o` example of packages/codec/src/protocols/samp/README.md (constructed)',
   hex: toHex(fromHex(ompHex)),
   value: { ...local, discord: 'discord.gg/openmp', bannerLight: '', bannerDark: '', logo: '' },
 });
@@ -38,7 +38,7 @@ add({
   direction: 'response',
   name: 'truncated-logo-length',
   description: 'the datagram ends inside the logo length',
-  source: 'PROTOCOLS.md §1.14 `o` example, cut by 2 bytes',
+  source: 'the `o` example of packages/codec/src/protocols/samp/README.md (constructed), cut by 2 bytes',
   hex: toHex(fromHex(ompHex).subarray(0, 42)),
   error: { type: 'TruncatedError', offset: 40, field: 'samp.omp.logo.len' },
 });

@@ -17,7 +17,7 @@ for (const direction of ['request', 'response'] as const) {
     direction,
     name: 'basic',
     description: 'ping to 127.0.0.1:7777 with nonce 12 34 56 78 (request and reply are identical)',
-    source: 'PROTOCOLS.md §1.14 `p` example',
+    source: 'the `p` example of packages/codec/src/protocols/samp/README.md (constructed)',
     hex: toHex(fromHex(pingHex)),
     value: { ...local, nonce: 0x12345678 },
   });
@@ -37,7 +37,7 @@ for (const direction of ['request', 'response'] as const) {
     direction,
     name: 'truncated-nonce',
     description: '14 bytes: servers do not answer this',
-    source: 'PROTOCOLS.md §1.14 `p` example, cut by 1 byte',
+    source: 'the `p` example of packages/codec/src/protocols/samp/README.md (constructed), cut by 1 byte',
     hex: toHex(fromHex(pingHex).subarray(0, 14)),
     error: { type: 'TruncatedError', offset: 11, field: 'samp.ping.nonce' },
   });
@@ -52,7 +52,7 @@ add({
   direction: 'request',
   name: 'basic',
   description: 'password "wrong", command "players"',
-  source: 'PROTOCOLS.md §1.14 `x` example',
+  source: 'the `x` example of packages/codec/src/protocols/samp/README.md (constructed)',
   hex: toHex(fromHex(rconReq)),
   value: { ...local, password: 'wrong', command: 'players' },
 });
@@ -72,7 +72,7 @@ add({
   direction: 'request',
   name: 'truncated-password',
   description: 'the password is cut (open.mp answers "Invalid RCON password.", 0.3.7 is silent)',
-  source: 'PROTOCOLS.md §1.14 `x` example, cut inside the password',
+  source: 'the `x` example of packages/codec/src/protocols/samp/README.md (constructed), cut inside the password',
   hex: toHex(fromHex(rconReq).subarray(0, 16)),
   error: { type: 'TruncatedError', offset: 13, field: 'samp.rcon.password' },
 });
@@ -82,7 +82,7 @@ add({
   direction: 'response',
   name: 'invalid-password',
   description: 'the one-line reply to a wrong password',
-  source: 'PROTOCOLS.md §1.14 `x` reply example',
+  source: 'the `x` reply example of packages/codec/src/protocols/samp/README.md (constructed)',
   hex: toHex(fromHex(rconRes)),
   value: { ...local, output: 'Invalid RCON password.' },
 });
@@ -102,7 +102,7 @@ add({
   direction: 'response',
   name: 'truncated-output',
   description: 'the line is cut',
-  source: 'PROTOCOLS.md §1.14 `x` reply example, cut by 5 bytes',
+  source: 'the `x` reply example of packages/codec/src/protocols/samp/README.md (constructed), cut by 5 bytes',
   hex: toHex(fromHex(rconRes).subarray(0, 30)),
   error: { type: 'TruncatedError', offset: 13, field: 'samp.rcon.output' },
 });

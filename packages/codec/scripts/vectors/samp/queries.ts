@@ -32,7 +32,7 @@ for (const [op, message] of [
     direction: 'request',
     name: 'lgsl-placeholder-address',
     description: 'LGSL sent 21 21 21 21 00 00 as address and port; servers do not check them',
-    source: 'PROTOCOLS.md §1.2 (LGSL request bytes)',
+    source: 'the request bytes of LGSL (gamedig/node-gamedig reference/samp/lgsl.txt at f1467c5)',
     hex: samp(op, [0x21, 0x21, 0x21, 0x21], 0).hexString,
     value: { serverIp: '33.33.33.33', serverPort: 0 },
   });
@@ -115,7 +115,7 @@ add({
   message: 'info',
   direction: 'response',
   name: 'trailing-bytes',
-  description: 'two bytes after the last string are ignored (PROTOCOLS.md §1.13)',
+  description: 'two bytes after the last string are ignored (packages/codec/src/protocols/samp/README.md)',
   source: CONSTRUCTED,
   hex: samp('i').u8(0).u16le(1).u16le(2).str32('a').str32('b').str32('c').raw(0xde, 0xad).hexString,
   canonical: samp('i').u8(0).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
@@ -126,7 +126,7 @@ add({
   message: 'info',
   direction: 'response',
   name: 'flag-byte',
-  description: 'password byte 2 (PROTOCOLS.md §1.4 says 0 or 1): read as true, with a warning',
+  description: 'password byte 2 (a flag is 0 or 1): read as true, with a warning',
   source: CONSTRUCTED,
   hex: samp('i').u8(2).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
   canonical: samp('i').u8(1).u16le(1).u16le(2).str32('a').str32('b').str32('c').hexString,
@@ -173,7 +173,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: 'stock SA-MP 0.3.7 rules, sorted by name',
-  source: 'rule names and values as listed in PROTOCOLS.md §1.5; bytes ' + CONSTRUCTED,
+  source: 'rule names and values as listed in packages/codec/src/protocols/samp/README.md; bytes ' + CONSTRUCTED,
   hex: rulesBytes(stockRules).hexString,
   value: { ...local, rules: stockRules.map(([name, value]) => ({ name, value })) },
 });
@@ -228,7 +228,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: "two players from a live server's values",
-  source: 'PROTOCOLS.md §1.14 `c` example',
+  source: 'the `c` example of packages/codec/src/protocols/samp/README.md (constructed)',
   hex: toHex(fromHex(cExample)),
   value: {
     serverIp: '51.254.178.238',
@@ -283,7 +283,7 @@ add({
   direction: 'response',
   name: 'truncated-score',
   description: 'the datagram ends inside a score',
-  source: 'PROTOCOLS.md §1.14 `c` example, cut by 2 bytes',
+  source: 'the `c` example of packages/codec/src/protocols/samp/README.md (constructed), cut by 2 bytes',
   hex: toHex(fromHex(cExample).subarray(0, 54)),
   error: { type: 'TruncatedError', offset: 52, field: 'samp.client.score' },
 });

@@ -1,5 +1,5 @@
 /**
- * Minecraft query basic stat (docs/protocols/mcquery.md; errata 13–14).
+ * Minecraft query basic stat (docs/protocols/mcquery.md; README.md, where wiki.vg is wrong).
  *
  * Request (11 bytes): | FE FD | 00 | session id | token i32 BE |
  * Response: | 00 | session id | motd\0 | gametype\0 | map\0 | numplayers\0 | maxplayers\0 |

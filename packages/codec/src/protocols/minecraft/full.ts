@@ -1,5 +1,5 @@
 /**
- * Minecraft query full stat (docs/protocols/mcquery.md; errata 18–19).
+ * Minecraft query full stat (docs/protocols/mcquery.md; README.md, where wiki.vg is wrong).
  *
  * Request (exactly 15 bytes): | FE FD | 00 | session id | token i32 BE | padding (4) |
  * Response:

@@ -1,5 +1,5 @@
 /**
- * VC:MP `c` — player names, no scores (docs/protocols/vcmp.md; errata 10).
+ * VC:MP `c` — player names, no scores (docs/protocols/vcmp.md; README.md).
  *
  * Response: header, u16 LE count N, then N × ( u8 n | name ).
  * gamedig HEAD reads a 4-byte score here, which is wrong for VC:MP.

@@ -1,5 +1,5 @@
 /**
- * VC:MP `i` — server information (docs/protocols/vcmp.md; VCWIKI with errata 9, VCB).
+ * VC:MP `i` — server information (docs/protocols/vcmp.md; README.md: VCB, and VCWIKI's wrong offsets).
  *
  *   0          11            23   24        26    28   32     32+n  36+n   36+n+g 40+n+g
  *   | "MP04".. | version (12) | pw | players | max | n  | name | g    | mode | m    | map |
