@@ -9,7 +9,7 @@ import { formatEndpoint } from '../net/address.ts';
 import { escapeHtml } from './html-page.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
 import type { StatsReport } from '../stats/servers.ts';
-import type { SourcesReport } from '../stats/sources.ts';
+import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 
 const W = 640;
 const H = 140;

@@ -85,6 +85,11 @@ class Series {
   }
 
   add(i: number, column: number, n: number): void {
+    this.counts[this.row(i) + column]! += n;
+  }
+
+  /** Where interval `i`'s counts start in `counts` (made room for). */
+  row(i: number): number {
     if (i >= this.length) {
       if (COLUMNS * (i + 1) > this.counts.length) {
         let size = this.counts.length;
@@ -95,7 +100,7 @@ class Series {
       }
       this.length = i + 1;
     }
-    this.counts[COLUMNS * i + column]! += n;
+    return COLUMNS * i;
   }
 }
 
@@ -147,7 +152,18 @@ export class IoStats {
     this.#origin = t;
   }
 
+  /** The time last given to {@link #index} and its interval: a frame's request or reply asks again for the frame's. */
+  #lastT = NaN;
+  #lastI = 0;
+
   #index(t: number): number {
+    if (t === this.#lastT) return this.#lastI;
+    const i = this.#indexOf(t);
+    this.#lastT = t;
+    return (this.#lastI = i);
+  }
+
+  #indexOf(t: number): number {
     t -= this.#origin;
     if (t > this.#last) this.#last = t;
     let i = this.#ns > 0 ? Math.max(this.#current, Math.floor(t / this.#ns)) : 0;
@@ -161,6 +177,7 @@ export class IoStats {
 
   /** Twice the interval: every series' neighbours summed. */
   #coarsen(): void {
+    this.#lastT = NaN;
     this.#ns *= 2;
     this.interval *= 2;
     this.#current = Math.floor(this.#current / 2);
@@ -192,22 +209,27 @@ export class IoStats {
 
   /** A frame at `t`, `wire` bytes long. */
   frame(t: number, wire: number): void {
-    const i = this.#index(t);
-    this.#total.add(i, FRAMES, 1);
-    this.#total.add(i, BYTES, wire);
+    const total = this.#total;
+    const r = total.row(this.#index(t));
+    total.counts[r + FRAMES]!++;
+    total.counts[r + BYTES]! += wire;
   }
 
   /** A request to `server` at `t` (its frame counted with {@link frame}). */
   request(t: number, server: IoServer, bytes: number, wire: number): void {
     const i = this.#index(t);
-    this.#total.add(i, REQUESTS, 1);
-    this.#total.add(i, REQUEST_BYTES, bytes);
+    const total = this.#total;
+    const r = total.row(i);
+    total.counts[r + REQUESTS]!++;
+    total.counts[r + REQUEST_BYTES]! += bytes;
     const s = this.#series(server);
     if (!s) return;
-    s.add(i, FRAMES, 1);
-    s.add(i, BYTES, wire);
-    s.add(i, REQUESTS, 1);
-    s.add(i, REQUEST_BYTES, bytes);
+    const q = s.row(i);
+    const c = s.counts;
+    c[q + FRAMES]!++;
+    c[q + BYTES]! += wire;
+    c[q + REQUESTS]!++;
+    c[q + REQUEST_BYTES]! += bytes;
   }
 
   /** A reply from `server` at `t`; `requestAt`: the time of the request it is the first reply to. */

@@ -12,6 +12,7 @@ const validateDocument = ajv.compile({ $ref: `${schema.$id}#/$defs/document` });
 const validateLine = ajv.compile({ $ref: `${schema.$id}#/$defs/serverStatsLine` });
 const validateSources = ajv.compile({ $ref: `${schema.$id}#/$defs/sourceStatsLine` });
 const validateIo = ajv.compile({ $ref: `${schema.$id}#/$defs/ioStatsLine` });
+const validateIoRow = ajv.compile({ $ref: `${schema.$id}#/$defs/ioRowLine` });
 
 describe('the statistics in the JSON output schema', () => {
   it.each(captureFiles)('hold for %s, filtered and not', async (name) => {
@@ -22,6 +23,8 @@ describe('the statistics in the JSON output schema', () => {
       for (const p of packets) servers.add(p);
       const ioStats = JSON.parse(JSON.stringify(servers.io!.report()));
       expect(validateIo({ ioStats }), JSON.stringify(validateIo.errors)).toBe(true);
+      // A live row is a row of the report (JSON's ioRow line).
+      for (const ioRow of ioStats.rows) expect(validateIoRow({ ioRow }), JSON.stringify(validateIoRow.errors)).toBe(true);
       const serverStats = JSON.parse(JSON.stringify(servers.report()));
       const sourceStats = JSON.parse(JSON.stringify(servers.sources!.report()));
       expect(sourceStats.requests).toBe(
