@@ -109,6 +109,8 @@ class TopK {
   #least = -1;
   #size = 0;
   total = 0;
+  /** Message indexes in use (a place's counts past them are all zero). */
+  named = 0;
 
   constructor(
     readonly capacity: number,
@@ -155,7 +157,7 @@ class TopK {
       }
       // The first of the least counted: its count becomes the newcomer's error, and one more its count.
       s = this.#groupHead[this.#least]!;
-      this.#slot.delete(this.#keys[s]!);
+      this.#slot.delete(s);
       this.error[s] = this.count[s]!;
       this.#init(s, key, words, v6);
     }
@@ -223,7 +225,8 @@ class TopK {
     const words4 = this.words;
     for (let i = 4 * s; i < 4 * s + 4; i++) bytes[i] = 0;
     const byMessage = this.byMessage;
-    for (let i = s * this.messages, end = i + this.messages; i < end; i++) byMessage[i] = 0;
+    // Only the indexes named so far: no place has counted past them.
+    for (let i = s * this.messages, end = i + this.named; i < end; i++) byMessage[i] = 0;
     words4[4 * s] = words[0]!;
     if (v6) for (let i = 1; i < 4; i++) words4[4 * s + i] = words[i]!;
     this.v6[s] = v6 ? 1 : 0;
@@ -253,10 +256,14 @@ class TopK {
  * a Map's entries were most of the garbage and a third of the time. A quarter full, a miss,
  * a delete and an insert probe little: 0.30 µs a request for both tables, 0.41 half full (an
  * eighth full, 0.27 alone but no faster in a whole run: the larger table costs its cache).
+ * Each place's cell is kept, so that the place taken over is let go without its key looked
+ * up, and a new place zeroes only the message counts named so far: 0.23-0.26 µs.
  */
 class KeyIndex {
   readonly #keys: Float64Array;
   readonly #values: Int32Array;
+  /** Each place's cell: a place is let go without its key looked up. */
+  readonly #cellOf: Int32Array;
   readonly #mask: number;
 
   constructor(places: number) {
@@ -264,6 +271,7 @@ class KeyIndex {
     while (cells < 4 * places) cells *= 2;
     this.#keys = new Float64Array(cells);
     this.#values = new Int32Array(cells).fill(-1);
+    this.#cellOf = new Int32Array(places);
     this.#mask = cells - 1;
   }
 
@@ -284,24 +292,23 @@ class KeyIndex {
     }
   }
 
-  set(key: number, value: number): void {
+  /** Files `place` under `key`, which is not filed. */
+  set(key: number, place: number): void {
     const mask = this.#mask;
     let i = this.#home(key);
-    while (this.#values[i]! >= 0 && this.#keys[i] !== key) i = (i + 1) & mask;
+    while (this.#values[i]! >= 0) i = (i + 1) & mask;
     this.#keys[i] = key;
-    this.#values[i] = value;
+    this.#values[i] = place;
+    this.#cellOf[place] = i;
   }
 
-  delete(key: number): void {
+  /** Lets go of `place`'s key. */
+  delete(place: number): void {
     const mask = this.#mask;
     const keys = this.#keys;
     const values = this.#values;
-    let i = this.#home(key);
-    for (;;) {
-      if (values[i]! < 0) return;
-      if (keys[i] === key) break;
-      i = (i + 1) & mask;
-    }
+    const cellOf = this.#cellOf;
+    let i = cellOf[place]!;
     // Backward shift: every later entry of the run that may move into the hole does.
     for (let j = (i + 1) & mask; values[j]! >= 0; j = (j + 1) & mask) {
       const home = this.#home(keys[j]!);
@@ -309,6 +316,7 @@ class KeyIndex {
       if (i <= j ? home <= i || home > j : home <= i && home > j) {
         keys[i] = keys[j]!;
         values[i] = values[j]!;
+        cellOf[values[i]!] = i;
         i = j;
       }
     }
@@ -371,6 +379,7 @@ export class SourceStats {
       i = Math.min(this.#messages.length, last);
       if (i < last) this.#messages.push(name);
       else this.#messages[last] = 'other';
+      this.#sources.named = this.#networks.named = Math.max(this.#sources.named, i + 1);
       this.#messageIndex.set(name, i);
     }
     this.#lastName = name;
