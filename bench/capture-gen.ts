@@ -3,18 +3,7 @@
  * protocols, requests and replies) for the benchmarks, chunk by chunk, so even a
  * capture of hundreds of megabytes never exists in memory at once.
  */
-import {
-  infoRequest,
-  infoResponse,
-  clientsRequest,
-  clientsResponse,
-  handshakeRequest,
-  handshakeResponse,
-  basicRequest,
-  basicResponse,
-  vcmpInfoRequest,
-  vcmpInfoResponse,
-} from '@gamequery/codec';
+import { mcquery, samp, vcmp } from '@gamequery/codec';
 
 const server = { serverIp: '127.0.0.1', serverPort: 7777 };
 const vserver = { serverIp: '127.0.0.1', serverPort: 8192 };
@@ -30,9 +19,9 @@ function round(v: number): [Uint8Array, boolean, number][] {
   const sessionId = (0x01020304 + v * 0x00010101) & 0x0f0f0f0f;
   const token = 9513307 + v * 7919;
   return [
-    [infoRequest.encode(server), false, 7777],
+    [samp.infoRequest.encode(server), false, 7777],
     [
-      infoResponse.encode({
+      samp.infoResponse.encode({
         ...server,
         password: v % 5 === 0,
         players,
@@ -44,11 +33,11 @@ function round(v: number): [Uint8Array, boolean, number][] {
       true,
       7777,
     ],
-    [clientsRequest.encode(server), false, 7777],
-    [clientsResponse.encode({ ...server, clients }), true, 7777],
-    [vcmpInfoRequest.encode(vserver), false, 8192],
+    [samp.clientsRequest.encode(server), false, 7777],
+    [samp.clientsResponse.encode({ ...server, clients }), true, 7777],
+    [vcmp.infoRequest.encode(vserver), false, 8192],
     [
-      vcmpInfoResponse.encode({
+      vcmp.infoResponse.encode({
         ...vserver,
         version: '04rel006',
         password: false,
@@ -61,11 +50,11 @@ function round(v: number): [Uint8Array, boolean, number][] {
       true,
       8192,
     ],
-    [handshakeRequest.encode({ sessionId }), false, 25565],
-    [handshakeResponse.encode({ sessionId, token }), true, 25565],
-    [basicRequest.encode({ sessionId, token }), false, 25565],
+    [mcquery.handshakeRequest.encode({ sessionId }), false, 25565],
+    [mcquery.handshakeResponse.encode({ sessionId, token }), true, 25565],
+    [mcquery.basicRequest.encode({ sessionId, token }), false, 25565],
     [
-      basicResponse.encode({
+      mcquery.basicResponse.encode({
         sessionId,
         motd: `A Minecraft Server ${v}`,
         gametype: 'SMP',

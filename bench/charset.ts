@@ -2,7 +2,9 @@
  * Charset `auto` (packages/codec/src/grammar/detect.ts, the codec in charset.ts): its accuracy on the corpus of server
  * names by byte length, its cost per string, and that an all-ASCII reply costs what it did.
  */
-import { ByteSink, detect, infoResponse, textCodec } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
+import { ByteSink, textCodec, internals } from '@gamequery/codec/internal';
+import { detect } from '../packages/codec/src/grammar/detect.ts';
 import { accuracyByLength, corpus } from '../packages/codec/test/corpus/server-names.ts';
 import { benchGroup } from './harness.ts';
 
@@ -23,15 +25,15 @@ export function benchCharset(): void {
     { name: 'UTF-8 text', run: () => detect(utf8[i++ % utf8.length]!) },
   ]);
   const at = { serverIp: '127.0.0.1', serverPort: 7777, password: false, players: 13, maxPlayers: 250 };
-  const ascii = infoResponse.encode({ ...at, hostname: 'My SA-MP Server', gamemode: 'Freeroam', language: 'English' });
-  const russian = infoResponse.encode(
+  const ascii = samp.infoResponse.encode({ ...at, hostname: 'My SA-MP Server', gamemode: 'Freeroam', language: 'English' });
+  const russian = samp.infoResponse.encode(
     { ...at, hostname: 'Русский сервер | Москва RP', gamemode: 'Ролевая игра', language: 'Русский' },
     { charset: 'windows-1251' },
   );
   const sink = new ByteSink();
   const emit = (bytes: Uint8Array, charset: 'auto' | 'windows-1252' | 'windows-1251'): number => {
     sink.at = 0;
-    infoResponse.emitJson(bytes, sink, { charset });
+    internals(samp.infoResponse).emitJson(bytes, sink, { charset });
     return sink.at;
   };
   if (textCodec('auto').decode(ascii) !== textCodec('windows-1252').decode(ascii)) throw new Error('auto reads ASCII otherwise');

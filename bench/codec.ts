@@ -1,25 +1,12 @@
 /** Codec throughput: compiled decoder, annotating decode, encoder, against a hand-written parser. */
-import {
-  ByteSink,
-  CodecError,
-  fromHex,
-  fullResponse,
-  identify,
-  infoResponse,
-  interpretedLayout,
-  nodeJson,
-  playersResponse,
-  rconRequest,
-  rconResponse,
-  signatureOf,
-} from '@gamequery/codec';
+import { CodecError, fromHex, identify, nodeJson, signatureOf, mcquery, samp, type QueryLayout } from '@gamequery/codec';
+import { ByteSink, interpretedLayout, internals } from '@gamequery/codec/internal';
 import { benchGroup } from './harness.ts';
 import { benchCharset } from './charset.ts';
 import { parseInfo, parsePlayers } from './baseline/samp.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 export function benchCodec(): void {
-  const info = infoResponse.encode({
+  const info = samp.infoResponse.encode({
     serverIp: '127.0.0.1',
     serverPort: 7777,
     password: false,
@@ -36,23 +23,23 @@ export function benchCodec(): void {
     score: i * 37 - 500,
     ping: 20 + (i % 200),
   }));
-  const d = playersResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, players });
+  const d = samp.playersResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, players });
 
   // Each decoder must agree with the baseline before it is timed.
-  if (JSON.stringify(infoResponse.decode(info).value) !== JSON.stringify(parseInfo(info))) throw new Error('info decoders disagree');
-  if (JSON.stringify(playersResponse.decode(d).value) !== JSON.stringify(parsePlayers(d))) throw new Error('d decoders disagree');
+  if (JSON.stringify(samp.infoResponse.decode(info).value) !== JSON.stringify(parseInfo(info))) throw new Error('info decoders disagree');
+  if (JSON.stringify(samp.playersResponse.decode(d).value) !== JSON.stringify(parsePlayers(d))) throw new Error('d decoders disagree');
 
-  const infoValue = infoResponse.decode(info).value;
-  const dValue = playersResponse.decode(d).value;
+  const infoValue = samp.infoResponse.decode(info).value;
+  const dValue = samp.playersResponse.decode(d).value;
   benchGroup(`SA:MP i response (${info.length} bytes), decode`, 'packets', [
     { name: 'hand-written baseline parser', run: () => parseInfo(info) },
-    { name: 'codec decode (compiled binary-parser)', run: () => infoResponse.decode(info) },
-    { name: 'codec annotate (interpreted, with offsets)', run: () => infoResponse.annotate(info) },
+    { name: 'codec decode (compiled binary-parser)', run: () => samp.infoResponse.decode(info) },
+    { name: 'codec annotate (interpreted, with offsets)', run: () => samp.infoResponse.annotate(info) },
   ]);
   benchGroup(`SA:MP d response, 100 players (${d.length} bytes), decode`, 'packets', [
     { name: 'hand-written baseline parser', run: () => parsePlayers(d) },
-    { name: 'codec decode (compiled binary-parser)', run: () => playersResponse.decode(d) },
-    { name: 'codec annotate (interpreted, with offsets)', run: () => playersResponse.annotate(d) },
+    { name: 'codec decode (compiled binary-parser)', run: () => samp.playersResponse.decode(d) },
+    { name: 'codec annotate (interpreted, with offsets)', run: () => samp.playersResponse.annotate(d) },
   ]);
   // The dissector's JSON tree: generic (annotate, nodeJson, JSON.stringify) against the compiled emitter.
   const treeJson = (layout: QueryLayout, bytes: Uint8Array): string =>
@@ -61,40 +48,40 @@ export function benchCodec(): void {
   const sink = new ByteSink();
   const emit = (layout: QueryLayout, bytes: Uint8Array): number => {
     sink.at = 0;
-    layout.emitJson(bytes, sink);
+    internals(layout).emitJson(bytes, sink);
     return sink.at;
   };
   for (const [layout, bytes] of [
-    [infoResponse, info],
-    [playersResponse, d],
+    [samp.infoResponse, info],
+    [samp.playersResponse, d],
   ] as const) {
-    if (layout.annotateJson(bytes)?.json !== treeJson(layout, bytes)) throw new Error(`${layout.id}: the JSON trees disagree`);
+    if (internals(layout).annotateJson(bytes)?.json !== treeJson(layout, bytes)) throw new Error(`${layout.id}: the JSON trees disagree`);
     emit(layout, bytes);
     if (sink.text(0) !== treeJson(layout, bytes)) throw new Error(`${layout.id}: emitJson writes another tree`);
   }
   for (const [what, layout, bytes] of [
-    ['i response', infoResponse, info],
-    ['d response, 100 players', playersResponse, d],
+    ['i response', samp.infoResponse, info],
+    ['d response, 100 players', samp.playersResponse, d],
   ] as const) {
     benchGroup(`SA:MP ${what}: the annotated tree as JSON text (what the dissector writes)`, 'packets', [
       { name: 'annotate + nodeJson + JSON.stringify', run: () => treeJson(layout, bytes) },
-      { name: 'annotateJson (compiled from the declaration)', run: () => layout.annotateJson(bytes)!.json.length },
+      { name: 'annotateJson (compiled from the declaration)', run: () => internals(layout).annotateJson(bytes)!.json.length },
       { name: 'emitJson into a reused ByteSink (UTF-8 bytes)', run: () => emit(layout, bytes) },
     ]);
   }
   benchInterpreted([
-    ['i response', infoResponse, info],
-    ['d response, 100 players', playersResponse, d],
+    ['i response', samp.infoResponse, info],
+    ['d response, 100 players', samp.playersResponse, d],
   ]);
   benchRcon(treeJson);
   benchMeasure([
-    ['i response', infoResponse, info],
-    ['d response, 100 players', playersResponse, d],
-    ['Minecraft full stat, 20 players', fullResponse, fullStat()],
+    ['i response', samp.infoResponse, info],
+    ['d response, 100 players', samp.playersResponse, d],
+    ['Minecraft full stat, 20 players', mcquery.fullResponse, fullStat()],
   ]);
   benchGroup('encode', 'packets', [
-    { name: 'SA:MP i response: encode', run: () => infoResponse.encode(infoValue) },
-    { name: 'SA:MP d response, 100 players: encode', run: () => playersResponse.encode(dValue) },
+    { name: 'SA:MP i response: encode', run: () => samp.infoResponse.encode(infoValue) },
+    { name: 'SA:MP d response, 100 players: encode', run: () => samp.playersResponse.encode(dValue) },
   ]);
   benchCharset();
 }
@@ -108,19 +95,19 @@ function benchInterpreted(cases: readonly (readonly [string, QueryLayout, Uint8A
   const sink = new ByteSink();
   const emit = (layout: QueryLayout, bytes: Uint8Array): number => {
     sink.at = 0;
-    layout.emitJson(bytes, sink);
+    internals(layout).emitJson(bytes, sink);
     return sink.at;
   };
   for (const [what, layout, bytes] of cases) {
     const slow = interpretedLayout(layout);
-    if (JSON.stringify(slow.annotateJson(bytes)) !== JSON.stringify(layout.annotateJson(bytes)))
+    if (JSON.stringify(slow.annotateJson(bytes)) !== JSON.stringify(internals(layout).annotateJson(bytes)))
       throw new Error(`${layout.id}: the interpreter disagrees`);
     benchGroup(`SA:MP ${what}: compiled, and interpreted (no code generation: strict CSP)`, 'packets', [
       { name: 'decode, compiled (binary-parser)', run: () => layout.decode(bytes) },
       { name: 'decode, interpreted', run: () => slow.decode(bytes) },
       { name: 'emitJson, compiled', run: () => emit(layout, bytes) },
       { name: 'emitJson, interpreted', run: () => emit(slow, bytes) },
-      { name: 'measure, compiled', run: () => layout.measure(bytes) },
+      { name: 'measure, compiled', run: () => internals(layout).measure(bytes) },
       { name: 'measure, interpreted', run: () => slow.measure(bytes) },
     ]);
   }
@@ -132,13 +119,13 @@ function benchInterpreted(cases: readonly (readonly [string, QueryLayout, Uint8A
  * password masked, compiled (`emitJsonWith`) against the tree the dissector took before.
  */
 function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string): void {
-  const request = rconRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, password: 'changeme', command: 'players' });
-  const reply = rconResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, output: 'Invalid RCON password.' });
+  const request = samp.rconRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, password: 'changeme', command: 'players' });
+  const reply = samp.rconResponse.encode({ serverIp: '127.0.0.1', serverPort: 7777, output: 'Invalid RCON password.' });
   // The old recognition of an RCON datagram: the signature and opcode, then the first layout that decodes it exactly.
   const tryDecodes = (bytes: Uint8Array): QueryLayout | undefined => {
     if (signatureOf(bytes) !== 'samp' || bytes.length < 11 || bytes[10] !== 0x78) return undefined;
     let fallback: QueryLayout | undefined;
-    for (const l of [rconRequest, rconResponse]) {
+    for (const l of [samp.rconRequest, samp.rconResponse]) {
       try {
         if (l.decode(bytes).bytesRead === bytes.length) return l;
         fallback ??= l;
@@ -146,11 +133,11 @@ function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string)
         if (!(e instanceof CodecError)) throw e;
       }
     }
-    return fallback ?? rconRequest;
+    return fallback ?? samp.rconRequest;
   };
   for (const [what, bytes, layout] of [
-    ['reply', reply, rconResponse],
-    ['request', request, rconRequest],
+    ['reply', reply, samp.rconResponse],
+    ['request', request, samp.rconRequest],
   ] as const) {
     if (identify(bytes)?.layout !== layout || tryDecodes(bytes) !== layout) throw new Error(`RCON ${what}: recognised as something else`);
     benchGroup(`SA:MP x (RCON) ${what} (${bytes.length} bytes): recognise without a hint`, 'packets', [
@@ -159,17 +146,17 @@ function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string)
     ]);
   }
   const sink = new ByteSink();
-  const masked = treeJson(rconRequest, request);
+  const masked = treeJson(samp.rconRequest, request);
   sink.at = 0;
-  rconRequest.emitJsonWith(request, sink);
+  internals(samp.rconRequest).emitJsonWith(request, sink);
   if (sink.text(0) !== masked) throw new Error('RCON request: emitJsonWith writes another tree');
   benchGroup('SA:MP x (RCON) request: the annotated tree as JSON, password masked', 'packets', [
-    { name: 'annotate + nodeJson + JSON.stringify (before)', run: () => treeJson(rconRequest, request) },
+    { name: 'annotate + nodeJson + JSON.stringify (before)', run: () => treeJson(samp.rconRequest, request) },
     {
       name: 'emitJsonWith into a reused ByteSink',
       run: () => {
         sink.at = 0;
-        rconRequest.emitJsonWith(request, sink);
+        internals(samp.rconRequest).emitJsonWith(request, sink);
         return sink.at;
       },
     },
@@ -177,7 +164,7 @@ function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string)
       name: 'emitJson, { showSecrets: false }',
       run: () => {
         sink.at = 0;
-        rconRequest.emitJson(request, sink, { showSecrets: false });
+        internals(samp.rconRequest).emitJson(request, sink, { showSecrets: false });
         return sink.at;
       },
     },
@@ -199,16 +186,16 @@ function fullStat(): Uint8Array {
     hostip: '127.0.0.1',
   }).map(([key, value]) => ({ key, value }));
   const players = Array.from({ length: 20 }, (_, i) => `Player${i}_${'x'.repeat(i % 7)}`);
-  return fullResponse.encode({ sessionId: 1, splitnum: fromHex('73706c69746e756d008000'), kv, players });
+  return mcquery.fullResponse.encode({ sessionId: 1, splitnum: fromHex('73706c69746e756d008000'), kv, players });
 }
 
 /** Whether a datagram decodes, and how far: `measure` (lengths, counts, constants) against `decode`. */
 function benchMeasure(cases: readonly (readonly [string, QueryLayout, Uint8Array])[]): void {
   for (const [what, layout, bytes] of cases) {
-    if (layout.measure(bytes) !== layout.decode(bytes).bytesRead) throw new Error(`${layout.id}: measure and decode disagree`);
+    if (internals(layout).measure(bytes) !== layout.decode(bytes).bytesRead) throw new Error(`${layout.id}: measure and decode disagree`);
     benchGroup(`${what} (${bytes.length} bytes): does it decode, and how far?`, 'packets', [
       { name: 'decode (compiled binary-parser)', run: () => layout.decode(bytes).bytesRead },
-      { name: 'measure (compiled from the declaration)', run: () => layout.measure(bytes) },
+      { name: 'measure (compiled from the declaration)', run: () => internals(layout).measure(bytes) },
     ]);
   }
 }

@@ -9,7 +9,7 @@
  * The fleet, the proxy, the judging and the flood are the tests' own
  * (packages/codec/test/node/faults.ts, proxy.ts, flood.ts), at a larger size.
  */
-import { infoRequest, playersRequest } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { defaultLimits, type QueryClientOptions } from '@gamequery/codec/node';
 import { failures, runFaults, startTestbed, type RunFaults } from '../packages/codec/test/node/faults.ts';
 import { flood } from '../packages/codec/test/node/flood.ts';
@@ -82,8 +82,8 @@ export async function benchFaults(options: FaultBenchOptions = {}): Promise<void
       '127.0.0.2 asks `i` every 50 ms meanwhile',
   );
   for (const [name, build] of [
-    ['`d`', (p: number) => playersRequest.encode({ serverIp: '127.0.0.1', serverPort: p })],
-    ['`i`', (p: number) => infoRequest.encode({ serverIp: '127.0.0.1', serverPort: p })],
+    ['`d`', (p: number) => samp.playersRequest.encode({ serverIp: '127.0.0.1', serverPort: p })],
+    ['`i`', (p: number) => samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: p })],
   ] as const) {
     const f = await flood({ request: build, durationMs: seconds * 1000, rate: 3000 });
     const each = f.replies ? f.replyBytes / f.replies : 0;

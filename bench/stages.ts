@@ -18,7 +18,8 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ByteSink, recognize, type Layout } from '@gamequery/codec';
+import { recognize, type Layout } from '@gamequery/codec';
+import { ByteSink, internals } from '@gamequery/codec/internal';
 import { newStats, readCaptureSync, writePacketLine, type CaptureItem } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { FirstPass } from '../packages/dissect/src/pairing/first-pass.ts';
@@ -97,7 +98,7 @@ export async function benchStages(options: { frames: number; seed: number; floor
     const sink = new ByteSink(1 << 22);
     const tree = await best(payloads.length, () => {
       for (let i = 0; i < payloads.length; i++) {
-        layouts[i]!.emitJsonWith(payloads[i]!, sink);
+        internals(layouts[i]!).emitJsonWith(payloads[i]!, sink);
         if (sink.at > (1 << 22) - 131072) sink.at = 0;
       }
       sink.at = 0;

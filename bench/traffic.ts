@@ -27,32 +27,7 @@
  * point of the RCON sessions: the next command on the same socket follows 0.1–5 ms after the
  * last line of the previous one's output, which is unambiguous in time.
  */
-import {
-  clientsRequest,
-  clientsResponse,
-  fullRequest,
-  fullResponse,
-  handshakeRequest,
-  handshakeResponse,
-  basicRequest,
-  basicResponse,
-  infoRequest,
-  infoResponse,
-  ompRequest,
-  ompResponse,
-  pingRequest,
-  playersRequest,
-  playersResponse,
-  rconRequest,
-  rconResponse,
-  rulesRequest,
-  rulesResponse,
-  vcmpClientsRequest,
-  vcmpClientsResponse,
-  vcmpInfoRequest,
-  vcmpInfoResponse,
-  type Charset,
-} from '@gamequery/codec';
+import { mcquery, samp, vcmp, type Charset } from '@gamequery/codec';
 
 // ---------------------------------------------------------------------------------------
 // Ground truth
@@ -717,11 +692,15 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
     const n = crowded ? base + v : Math.max(0, Math.min(base - v, 100));
     players = roster.slice(0, Math.min(n, roster.length));
     replies['i']!.push(
-      infoResponse.encode({ ...at, password, players: n, maxPlayers, hostname, gamemode: text.gamemode, language: text.language }, codec),
+      samp.infoResponse.encode(
+        { ...at, password, players: n, maxPlayers, hostname, gamemode: text.gamemode, language: text.language },
+        codec,
+      ),
     );
     if (!crowded) {
-      replies['c']!.push(clientsResponse.encode({ ...at, clients: players.map(({ name, score }) => ({ name, score })) }, codec));
-      if (!openmp) replies['d']!.push(playersResponse.encode({ ...at, players: players.map((p) => ({ ...p, id: p.id & 255 })) }, codec));
+      replies['c']!.push(samp.clientsResponse.encode({ ...at, clients: players.map(({ name, score }) => ({ name, score })) }, codec));
+      if (!openmp)
+        replies['d']!.push(samp.playersResponse.encode({ ...at, players: players.map((p) => ({ ...p, id: p.id & 255 })) }, codec));
     }
   }
   const version = openmp ? `omp 1.${rng.int(4)}.0.${2600 + rng.int(200)}` : '0.3.7-R2';
@@ -745,11 +724,11 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
       },
       { name: 'worldtime', value: `${rng.int(24)}:00` },
     ];
-    replies['r']!.push(rulesResponse.encode({ ...at, rules }, codec));
+    replies['r']!.push(samp.rulesResponse.encode({ ...at, rules }, codec));
   }
   if (openmp) {
     replies['o']!.push(
-      ompResponse.encode(
+      samp.ompResponse.encode(
         {
           ...at,
           discord: rng.chance(0.7)
@@ -767,15 +746,15 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
     );
   }
   const requests = {
-    i: infoRequest.encode(at),
-    r: rulesRequest.encode(at),
-    c: clientsRequest.encode(at),
-    d: playersRequest.encode(at),
-    o: ompRequest.encode(at),
+    i: samp.infoRequest.encode(at),
+    r: samp.rulesRequest.encode(at),
+    c: samp.clientsRequest.encode(at),
+    d: samp.playersRequest.encode(at),
+    o: samp.ompRequest.encode(at),
   };
   const cut: Record<string, Uint8Array> = {};
-  const cutInfo = cutReply(replies['i']![0]!, (b) => infoResponse.decode(b));
-  const cutRules = cutReply(replies['r']![0]!, (b) => rulesResponse.decode(b));
+  const cutInfo = cutReply(replies['i']![0]!, (b) => samp.infoResponse.decode(b));
+  const cutRules = cutReply(replies['r']![0]!, (b) => samp.rulesResponse.decode(b));
   if (cutInfo) cut['i'] = cutInfo;
   if (cutRules) cut['r'] = cutRules;
   const odd: Record<string, Uint8Array> = {
@@ -792,9 +771,9 @@ function sampServer(rng: Rng, id: number, ip: number, port: number, openmp: bool
   }
   // RCON: the password, and what a handful of commands print (one line each mostly; `players` and `varlist` many).
   const rconPassword = `${rng.pick(['changeme', 'adminpass', 'Sup3rS3cret', 'rcon2024', 'qwerty123'])}${rng.int(100)}`;
-  const line = (s: string): Uint8Array => rconResponse.encode({ ...at, output: s }, codec);
+  const line = (s: string): Uint8Array => samp.rconResponse.encode({ ...at, output: s }, codec);
   const command = (cmd: string, output: readonly string[], pw = rconPassword): RconCommand => ({
-    request: rconRequest.encode({ ...at, password: pw, command: cmd }, codec),
+    request: samp.rconRequest.encode({ ...at, password: pw, command: cmd }, codec),
     lines: output.map(line),
   });
   const listing = roster.slice(0, Math.min(base, 39));
@@ -861,7 +840,7 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
   for (let v = 0; v < 3; v++) {
     const n = Math.max(0, Math.min(base - v, maxPlayers));
     replies['i']!.push(
-      vcmpInfoResponse.encode({
+      vcmp.infoResponse.encode({
         ...at,
         version: '04rel006',
         password: rng.chance(0.1),
@@ -872,9 +851,9 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
         map: 'Vice City',
       }),
     );
-    replies['c']!.push(vcmpClientsResponse.encode({ ...at, clients: names.slice(0, n).map((name) => ({ name })) }));
+    replies['c']!.push(vcmp.clientsResponse.encode({ ...at, clients: names.slice(0, n).map((name) => ({ name })) }));
   }
-  const cutInfo = cutReply(replies['i']![0]!, (b) => vcmpInfoResponse.decode(b));
+  const cutInfo = cutReply(replies['i']![0]!, (b) => vcmp.infoResponse.decode(b));
   const cut: Record<string, Uint8Array> = cutInfo ? { i: cutInfo } : {};
   return {
     id,
@@ -882,7 +861,7 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
     port,
     flavour: 'vcmp',
     down,
-    requests: { i: vcmpInfoRequest.encode(at), c: vcmpClientsRequest.encode(at) },
+    requests: { i: vcmp.infoRequest.encode(at), c: vcmp.clientsRequest.encode(at) },
     replies,
     cut,
     odd: { i: concat(replies['i']![1]!, Uint8Array.of(0, 0, 0, 0)) },
@@ -934,13 +913,13 @@ function minecraftServer(rng: Rng, id: number, ip: number, port: number, bedrock
           ['hostip', ipText(ip)],
         ];
     full.push(
-      fullResponse.encode(
+      mcquery.fullResponse.encode(
         { sessionId: 0, splitnum: SPLITNUM, kv: kv.map(([key, value]) => ({ key: key!, value: value! })), players: names.slice(0, n) },
         { charset },
       ),
     );
     basic.push(
-      basicResponse.encode(
+      mcquery.basicResponse.encode(
         { sessionId: 0, motd, gametype: 'SMP', map: 'world', numPlayers: n, maxPlayers, hostPort: port, hostIp: ipText(ip) },
         { charset },
       ),
@@ -1543,7 +1522,7 @@ class TrafficGenerator {
     const rng = this.rng;
     const sessionId = rng.u32() & 0x0f0f0f0f;
     const token = server.signedTokens ? rng.u32() | 0 : rng.int(1 << 24);
-    const hsReply = handshakeResponse.encode({ sessionId, token });
+    const hsReply = mcquery.handshakeResponse.encode({ sessionId, token });
     const rtt = this.rtt();
     let outcome: 'reply' | 'silent' | 'late' = server.down ? 'silent' : 'reply';
     if (outcome === 'reply' && rng.chance(0.0008)) outcome = 'late';
@@ -1563,7 +1542,7 @@ class TrafficGenerator {
       until = Math.max(until, statOutcome === 'reply' ? Math.max(statAt + statRtt, statCopyAt) + 1e6 : statAt + TIMEOUT_NS + MARGIN_NS);
     const client = this.client(server, K_MC, until);
     const hs = new Exchange(outcome === 'silent' ? C.unanswered : outcome === 'late' ? C['late-request'] : C.request);
-    this.push(t, hs, ROLE_REQUEST, 0, client, server, handshakeRequest.encode({ sessionId }));
+    this.push(t, hs, ROLE_REQUEST, 0, client, server, mcquery.handshakeRequest.encode({ sessionId }));
     this.count('mcquery.handshake');
     if (outcome === 'silent') this.stats.silent++;
     if (outcome === 'late') {
@@ -1580,8 +1559,8 @@ class TrafficGenerator {
     // A stale token now and then: the server drops the request (packages/codec/src/protocols/minecraft/README.md).
     const quoted = statOutcome === 'silent' ? (token + 1) | 0 : token;
     const request = full
-      ? fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING })
-      : basicRequest.encode({ sessionId, token: quoted });
+      ? mcquery.fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING })
+      : mcquery.basicRequest.encode({ sessionId, token: quoted });
     const stat = new Exchange(statOutcome === 'silent' ? C.unanswered : statOutcome === 'cut' ? C['malformed-request'] : C.request);
     this.push(statAt, stat, ROLE_REQUEST, 0, client, server, request);
     this.count(full ? 'mcquery.full' : 'mcquery.basic');
@@ -1701,7 +1680,7 @@ class TrafficGenerator {
       }
       case 'p': {
         const s = rng.pick(this.samp);
-        const ping = pingRequest.encode({ serverIp: ipText(s.ip), serverPort: s.port, nonce: rng.u32() });
+        const ping = samp.pingRequest.encode({ serverIp: ipText(s.ip), serverPort: s.port, nonce: rng.u32() });
         this.simple(t, s, K_PING, ping, ping, undefined, undefined, 'samp.ping');
         break;
       }

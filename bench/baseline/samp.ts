@@ -3,7 +3,7 @@
  * decoder is measured against. Straight DataView reads, the same text codec as the
  * codec uses, bounds checks that throw. Not used anywhere but the benchmark.
  */
-import { textCodec } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec/internal';
 
 const text = textCodec('windows-1252');
 

@@ -4,7 +4,8 @@
  * nearest valid names, never empty output. And the escaping of what a terminal is shown.
  */
 import { InvalidArgumentError } from 'commander';
-import { builtInProtocols, escapeControls, type Protocol } from '@gamequery/codec';
+import { builtInProtocols, type Protocol } from '@gamequery/codec';
+import { escapeControls } from '@gamequery/codec/internal';
 import { editDistance, filterFields } from '@gamequery/dissect';
 
 /** The exit codes, the same in every command (docs/cli.md, `gamequery --help`). */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { playersRequest, playersResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
 import { retimedExchange } from '../../dissect/test/dissect/helpers.ts';
 import { cliArgs, root, runSync as run } from './cli.ts';
@@ -94,8 +94,8 @@ describe('gamequery dissect to a slow reader', () => {
     // 6000 SA:MP `d` exchanges with 100 players each: about 380 MB of NDJSON from a 20 MB capture.
     const players = Array.from({ length: 100 }, (_, id) => ({ id, name: `player_${id}`, score: id, ping: 30 }));
     const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-    const request = playersRequest.encode(at);
-    const reply = playersResponse.encode({ ...at, players });
+    const request = samp.playersRequest.encode(at);
+    const reply = samp.playersResponse.encode({ ...at, players });
     const records: { seconds: number; ticks: number; data: Uint8Array }[] = [];
     for (let i = 0; i < 6000; i++) {
       for (const [payload, fromServer] of [

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ByteSink, rconRequest, rconResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
+import { ByteSink } from '@gamequery/codec/internal';
 import { HtmlWriter, type PacketRecord } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
@@ -140,9 +141,13 @@ describe('what the page holds', () => {
           {
             seconds: 1_700_000_000,
             ticks: 0,
-            data: udpFrame(rconRequest.encode({ ...header, password: 'Hunter2xyz', command: 'players' }), 50000, 7777),
+            data: udpFrame(samp.rconRequest.encode({ ...header, password: 'Hunter2xyz', command: 'players' }), 50000, 7777),
           },
-          { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+          {
+            seconds: 1_700_000_000,
+            ticks: 1000,
+            data: udpFrame(samp.rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000),
+          },
         ],
         { linkType: 1 },
       ),

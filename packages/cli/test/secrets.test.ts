@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rconRequest, rconResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { QueryClient, startEmulator, type Emulator } from '@gamequery/codec/node';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
 import { gamequery, type Ran } from './cli.ts';
@@ -33,8 +33,8 @@ const leaks = (r: Ran, ...secrets: string[]): string[] =>
   secrets.flatMap(traces).filter((t) => `${r.stdout}\n${r.stderr}`.toLowerCase().includes(t.toLowerCase()));
 
 const header = { serverIp: '127.0.0.1', serverPort: 7777 };
-const requestOf = (password: string, command: string): Uint8Array => rconRequest.encode({ ...header, password, command });
-const line = (output: string): Uint8Array => rconResponse.encode({ ...header, output });
+const requestOf = (password: string, command: string): Uint8Array => samp.rconRequest.encode({ ...header, password, command });
+const line = (output: string): Uint8Array => samp.rconResponse.encode({ ...header, output });
 
 /** An Ethernet/IPv4/UDP frame between 127.0.0.1:50000 (client) and 127.0.0.1:7777. */
 const frame = (payload: Uint8Array, fromServer: boolean): Uint8Array =>

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { infoRequest, infoResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 
 import { cliArgs, root } from './cli.ts';
 
@@ -98,9 +98,9 @@ describe('gamequery serve', () => {
         `minecraft "§aIPv6 world" on [::1]:${25566 + offset}`,
       ]);
       const port = 7777 + offset;
-      const reply = await queryOnce(infoRequest.encode({ serverIp: '127.0.0.1', serverPort: port }), port);
+      const reply = await queryOnce(samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: port }), port);
       expect(reply).toBeDefined();
-      expect(infoResponse.decode(reply!).value).toMatchObject({ hostname: 'My Server', players: 2, maxPlayers: 49 });
+      expect(samp.infoResponse.decode(reply!).value).toMatchObject({ hostname: 'My Server', players: 2, maxPlayers: 49 });
     } finally {
       expect(await stop(r!)).toBe(0);
     }

@@ -9,7 +9,8 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { layouts, protocolTitles, type AnyLayout, type Field, type Protocol } from '@gamequery/codec';
+import { layouts, type AnyLayout, type Field, type Protocol } from '@gamequery/codec';
+import { protocolTitles } from '@gamequery/codec/internal';
 
 /** Where the pages go. */
 export const pagesDir = fileURLToPath(new URL('../docs/protocols/', import.meta.url));

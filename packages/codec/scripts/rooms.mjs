@@ -36,6 +36,8 @@ export const mayImport = {
   'packet.ts': ['grammar', 'errors.ts', ...protocols],
   'registry.ts': ['grammar', 'packet.ts'],
   'index.ts': ['grammar', 'errors.ts', ...protocols, ...core],
+  // @gamequery/codec/define: the declaration language, all of it in grammar/.
+  'define.ts': ['grammar'],
   pairing: ['grammar', 'errors.ts', ...protocols, 'packet.ts'],
   'export/wireshark': ['grammar', 'errors.ts', ...protocols, ...core],
   'export/kaitai': ['grammar', 'errors.ts', ...protocols, ...core],
@@ -43,6 +45,8 @@ export const mayImport = {
   client: ['grammar', 'errors.ts', ...protocols, ...core, 'pairing'],
   emulator: ['grammar', 'errors.ts', ...protocols, ...core],
   node: ['client', 'emulator'],
+  // @gamequery/codec/internal: what the dissector and the CLI share with the codec, not API.
+  'internal.ts': ['grammar', ...protocols, 'pairing'],
 };
 
 /**

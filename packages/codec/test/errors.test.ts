@@ -6,15 +6,10 @@ import {
   LengthOutOfRangeError,
   TruncatedError,
   UnexpectedValueError,
-  clientsResponse,
   fromHex,
-  handshakeResponse,
-  infoRequest,
-  infoResponse,
-  rulesResponse,
-  fullResponse,
-  rconRequest,
   nodeJson,
+  mcquery,
+  samp,
 } from '@gamequery/codec';
 
 describe('typed errors', () => {
@@ -23,7 +18,7 @@ describe('typed errors', () => {
     const bytes = fromHex('53414d507f000001611e6900010002000c00000053657276657220');
     const err = (() => {
       try {
-        infoResponse.decode(bytes);
+        samp.infoResponse.decode(bytes);
       } catch (e) {
         return e;
       }
@@ -37,16 +32,18 @@ describe('typed errors', () => {
   });
 
   it('reports a wrong magic and a wrong opcode', () => {
-    expect(() => infoRequest.decode(fromHex('53414d517f000001611e69'))).toThrow(BadMagicError);
-    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(UnexpectedValueError);
-    expect(() => infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(
+    expect(() => samp.infoRequest.decode(fromHex('53414d517f000001611e69'))).toThrow(BadMagicError);
+    expect(() => samp.infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(UnexpectedValueError);
+    expect(() => samp.infoRequest.decode(fromHex('53414d507f000001611e72'))).toThrow(
       'samp.opcode: expected i (Information) (0x69), got r (Rules) (0x72) at offset 10',
     );
   });
 
   it('reports an invalid decimal token', () => {
-    expect(() => handshakeResponse.decode(fromHex('09000000013132610000'))).toThrow(InvalidValueError);
-    expect(() => handshakeResponse.decode(fromHex('0900000001393939393939393939393900'))).toThrow('is not a decimal signed 32-bit integer');
+    expect(() => mcquery.handshakeResponse.decode(fromHex('09000000013132610000'))).toThrow(InvalidValueError);
+    expect(() => mcquery.handshakeResponse.decode(fromHex('0900000001393939393939393939393900'))).toThrow(
+      'is not a decimal signed 32-bit integer',
+    );
   });
 
   it('never quotes a secret: encoding errors mask the password, a password cut short is a secret malformed item', () => {
@@ -61,40 +58,40 @@ describe('typed errors', () => {
       throw new Error('no error');
     };
     for (const e of [
-      errorOf(() => rconRequest.encode({ ...at, password: secret, command: 'players' })),
-      errorOf(() => rconRequest.encode({ ...at, password: 12345 as unknown as string, command: 'players' })),
+      errorOf(() => samp.rconRequest.encode({ ...at, password: secret, command: 'players' })),
+      errorOf(() => samp.rconRequest.encode({ ...at, password: 12345 as unknown as string, command: 'players' })),
     ]) {
       expect(e).toBeInstanceOf(InvalidValueError);
       expect(e.info.field).toBe('samp.rcon.password');
       expect(JSON.stringify({ json: e.toJSON(), message: e.message, info: e.info })).not.toMatch(/hunter2|12345/);
     }
     // The command is no secret: its value may be quoted.
-    expect(errorOf(() => rconRequest.encode({ ...at, password: 'x', command: 'Привет' })).info.actual).toBe('Привет');
-    const whole = rconRequest.encode({ ...at, password: 'hunter2', command: 'players' });
-    const cut = rconRequest.annotate(whole.subarray(0, 16));
+    expect(errorOf(() => samp.rconRequest.encode({ ...at, password: 'x', command: 'Привет' })).info.actual).toBe('Привет');
+    const whole = samp.rconRequest.encode({ ...at, password: 'hunter2', command: 'players' });
+    const cut = samp.rconRequest.annotate(whole.subarray(0, 16));
     expect(cut.error?.info.field).toBe('samp.rcon.password');
     expect(cut.fields.at(-1)).toMatchObject({ abbrev: 'samp.malformed', offset: 13, length: 3, secret: true });
-    expect(rconRequest.annotate(whole.subarray(0, 12)).fields.at(-1)!.secret).toBeUndefined();
+    expect(samp.rconRequest.annotate(whole.subarray(0, 12)).fields.at(-1)!.secret).toBeUndefined();
   });
 
   it('treats a command that sets a password as a secret in part: the tree, its JSON, the Info column and errors mask it', () => {
     const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-    const setting = rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: 'rcon_password hunter3' }));
+    const setting = samp.rconRequest.annotate(samp.rconRequest.encode({ ...at, password: 'x', command: 'rcon_password hunter3' }));
     const command = setting.fields.find((n) => n.abbrev === 'samp.rcon.command')!;
     expect(command).toMatchObject({ value: 'rcon_password hunter3', secret: true, masked: 'rcon_password ********' });
     expect(nodeJson(command, false)).toMatchObject({ value: 'rcon_password ********', show: 'rcon_password ********' });
     expect(nodeJson(command, true)).toMatchObject({ value: 'rcon_password hunter3' });
     expect(setting.info).toBe('SA:MP rcon request: rcon_password ********');
-    expect(rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: '  PASSWORD  join me' })).fields.at(-1)!.masked).toBe(
-      '  PASSWORD  ********',
-    );
+    expect(
+      samp.rconRequest.annotate(samp.rconRequest.encode({ ...at, password: 'x', command: '  PASSWORD  join me' })).fields.at(-1)!.masked,
+    ).toBe('  PASSWORD  ********');
     for (const plain of ['players', 'rcon_password', 'passwords x', 'say rcon_password x']) {
-      const n = rconRequest.annotate(rconRequest.encode({ ...at, password: 'x', command: plain })).fields.at(-1)!;
+      const n = samp.rconRequest.annotate(samp.rconRequest.encode({ ...at, password: 'x', command: plain })).fields.at(-1)!;
       expect(n.secret, plain).toBeUndefined();
     }
     const e = (() => {
       try {
-        rconRequest.encode({ ...at, password: 'x', command: 'rcon_password Пароль' });
+        samp.rconRequest.encode({ ...at, password: 'x', command: 'rcon_password Пароль' });
       } catch (err) {
         return err as InvalidValueError;
       }
@@ -104,26 +101,26 @@ describe('typed errors', () => {
 
   it('refuses to encode what the wire cannot carry', () => {
     const base = { serverIp: '127.0.0.1', serverPort: 7777 };
-    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(LengthOutOfRangeError);
-    expect(() => rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(
+    expect(() => samp.rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(LengthOutOfRangeError);
+    expect(() => samp.rulesResponse.encode({ ...base, rules: [{ name: 'x'.repeat(256), value: '' }] })).toThrow(
       'samp.rule.name.len: length 256 is out of range (0..255) at offset 13',
     );
-    expect(() => clientsResponse.encode({ ...base, clients: [{ name: 'a', score: 2 ** 31 }] })).toThrow(InvalidValueError);
-    expect(() => clientsResponse.encode({ ...base, serverPort: 70000, clients: [] })).toThrow('samp.server_port');
-    expect(() => clientsResponse.encode({ ...base, serverIp: '1.2.3', clients: [] })).toThrow('expected dotted IPv4 text');
+    expect(() => samp.clientsResponse.encode({ ...base, clients: [{ name: 'a', score: 2 ** 31 }] })).toThrow(InvalidValueError);
+    expect(() => samp.clientsResponse.encode({ ...base, serverPort: 70000, clients: [] })).toThrow('samp.server_port');
+    expect(() => samp.clientsResponse.encode({ ...base, serverIp: '1.2.3', clients: [] })).toThrow('expected dotted IPv4 text');
     expect(() =>
-      infoResponse.encode({ ...base, password: false, players: 0, maxPlayers: 0, hostname: 'Привет', gamemode: '', language: '' }),
+      samp.infoResponse.encode({ ...base, password: false, players: 0, maxPlayers: 0, hostname: 'Привет', gamemode: '', language: '' }),
     ).toThrow('text has characters that windows-1252 cannot encode');
-    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [{ key: '', value: 'x' }], players: [] })).toThrow(
-      'an empty first string would end the list',
-    );
-    expect(() => fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [], players: ['a\0b'] })).toThrow(
+    expect(() =>
+      mcquery.fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [{ key: '', value: 'x' }], players: [] }),
+    ).toThrow('an empty first string would end the list');
+    expect(() => mcquery.fullResponse.encode({ sessionId: 1, splitnum: new Uint8Array(11), kv: [], players: ['a\0b'] })).toThrow(
       'cannot contain NUL',
     );
   });
 
   it('keeps what was decoded before the error in the annotation', () => {
-    const ann = clientsResponse.annotate(fromHex('53414d507f000001611e6302000141010000000142'));
+    const ann = samp.clientsResponse.annotate(fromHex('53414d507f000001611e6302000141010000000142'));
     expect(ann.error).toBeInstanceOf(TruncatedError);
     expect(ann.partial).toEqual({ serverIp: '127.0.0.1', serverPort: 7777, clients: [{ name: 'A', score: 1 }] });
     const entries = ann.fields.filter((n) => n.abbrev === 'samp.client');

@@ -15,12 +15,14 @@ describe('JSDoc on public exports', () => {
   it('reads every entry of both packages', () => {
     expect(entriesOf('codec').map((e) => e.specifier)).toEqual([
       '@gamequery/codec',
+      '@gamequery/codec/define',
       '@gamequery/codec/rx',
       '@gamequery/codec/pairing',
       '@gamequery/codec/node',
       '@gamequery/codec/client',
       '@gamequery/codec/emulator',
       '@gamequery/codec/export',
+      '@gamequery/codec/internal',
     ]);
     expect(entriesOf('dissect').map((e) => e.specifier)).toEqual(['@gamequery/dissect', '@gamequery/dissect/node']);
     for (const e of [...entriesOf('codec'), ...entriesOf('dissect')]) expect(rows.some((r) => r.specifier === e.specifier)).toBe(true);

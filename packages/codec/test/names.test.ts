@@ -1,7 +1,7 @@
 /**
  * One naming scheme for every layout export: `samp.<message><Direction>`, `vcmp.…`, `mcquery.…`,
- * each namespace holding exactly its protocol's layouts; the old flat names stay, as
- * deprecated aliases of the same objects, for one release.
+ * each namespace holding exactly its protocol's layouts; the flat names of before
+ * (`infoResponse`, `vcmpInfoResponse`, `fullResponse`) are gone.
  */
 import { describe, expect, it } from 'vitest';
 import * as codec from '@gamequery/codec';
@@ -22,17 +22,11 @@ describe('layout names', () => {
     expect(named).toHaveLength(codec.layouts.length);
   });
 
-  it('keeps the old flat names as the same layouts', () => {
-    const old: Record<string, unknown> = codec;
-    expect(old['infoResponse']).toBe(codec.samp.infoResponse);
-    expect(old['vcmpInfoResponse']).toBe(codec.vcmp.infoResponse);
-    expect(old['vcmpPingRequest']).toBe(codec.vcmp.pingRequest);
-    expect(old['fullResponse']).toBe(codec.mcquery.fullResponse);
+  it('has no flat name for a layout: the namespaces are the one way to name them', () => {
+    const exported: Record<string, unknown> = codec;
     const flat = Object.entries(namespaces).flatMap(([protocol, ns]) =>
-      Object.entries(ns).map(([name, layout]) => [protocol === 'vcmp' ? `vcmp${capital(name)}` : name, layout] as const),
+      Object.keys(ns).map((name) => (protocol === 'vcmp' ? `vcmp${capital(name)}` : name)),
     );
-    // Layouts added after the renaming have no deprecated flat name.
-    const newer = new Set(['ompbannersResponse', 'ompechoRequest', 'ompechoResponse']);
-    for (const [name, layout] of flat) expect(old[name], name).toBe(newer.has(name) ? undefined : layout);
+    for (const name of flat) expect(exported[name], name).toBeUndefined();
   });
 });

@@ -6,16 +6,15 @@ import {
   fromHex,
   identify,
   layouts,
-  rconRequest,
-  rconResponse,
   recognize,
+  samp,
   type CodecOptions,
   type Recognized,
+  type QueryLayout,
 } from '@gamequery/codec';
 import { valueArb } from './helpers/arbitrary.ts';
 import { loadVectors } from './helpers/vectors.ts';
 import { mutatedMany } from '../fuzz/mutate.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
 type AnyLayout = QueryLayout;
@@ -53,7 +52,7 @@ function sameAnswer(bytes: Uint8Array, options?: CodecOptions): Recognized | und
   }
   expect(quiet).toEqual(loud);
   if (isRcon(bytes)) {
-    const layout = oldBestFit([rconRequest, rconResponse], bytes, options);
+    const layout = oldBestFit([samp.rconRequest, samp.rconResponse], bytes, options);
     expect(quiet).toEqual({ protocol: 'samp', direction: layout.direction, message: 'rcon', layout });
   }
   return quiet;
@@ -66,8 +65,8 @@ const rconSeeds = loadVectors()
 const rconBytes = fc
   .oneof(
     fc.constantFrom(...rconSeeds),
-    valueArb(rconRequest).map((v) => rconRequest.encode(v)),
-    valueArb(rconResponse).map((v) => rconResponse.encode(v)),
+    valueArb(samp.rconRequest).map((v) => samp.rconRequest.encode(v)),
+    valueArb(samp.rconResponse).map((v) => samp.rconResponse.encode(v)),
   )
   .chain((seed) => fc.oneof(fc.constant(seed), mutatedMany(seed)));
 /** Anything after an RCON header: the request and reply layouts both fail, or both fit. */
@@ -106,7 +105,7 @@ describe('recognising an RCON datagram by its length prefixes', () => {
     // A reply with a byte after it decodes, not exactly, as a reply; the request does not decode at all.
     expect(identify(Uint8Array.of(...reply, 0))?.direction).toBe('response');
     // A length past the end: neither decodes, and the request is the answer (decodePacket then says why).
-    expect(identify(fromHex('53414d507f000001611e78ff00'))?.layout).toBe(rconRequest);
+    expect(identify(fromHex('53414d507f000001611e78ff00'))?.layout).toBe(samp.rconRequest);
   });
 
   it('decodes nothing and throws nothing to recognise one (no exception on the hot path)', () => {

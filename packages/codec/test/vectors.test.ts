@@ -2,17 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
-import {
-  CodecError,
-  decodePacket,
-  fromHex,
-  layoutFor,
-  layouts,
-  nodeValueToJson,
-  toHex,
-  valueFromJson,
-  type FieldNode,
-} from '@gamequery/codec';
+import { CodecError, decodePacket, fromHex, layoutFor, layouts, toHex, valueFromJson, type FieldNode } from '@gamequery/codec';
+import { nodeValueToJson } from '../src/grammar/tree-json.ts';
 import { loadVectors, vectorRoot, type VectorNode } from './helpers/vectors.ts';
 
 const vectors = loadVectors();

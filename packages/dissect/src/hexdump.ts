@@ -2,7 +2,8 @@
  * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, or raw IP)
  * walked down to UDP, or a bare payload dissected directly.
  */
-import { CodecError, minecraftReplyShape, recognize } from '@gamequery/codec';
+import { CodecError, recognize } from '@gamequery/codec';
+import { minecraftReplyShape } from '@gamequery/codec/internal';
 import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOptions } from './hex/index.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';

@@ -27,7 +27,10 @@ export type { PacketRecord, RecordKind } from './record.ts';
 export { FrameRecord, isFrameRecord, type DissectedRecord, type FrameReason } from './frame-record.ts';
 export { frameLayers, type FrameLayers, type IpFacts, type UdpFacts, type Reassembled } from './net/layers.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';
-export { MASK, nodeJson, type JsonNode } from '@gamequery/codec';
+export { nodeJson, type JsonNode } from '@gamequery/codec';
+export { MASK } from '@gamequery/codec/internal';
+/** The growable buffer `writePacketLine`, `writePacketText` and `writePacketSummary` write UTF-8 into: `sink.buf` up to `sink.at`. */
+export { ByteSink } from '@gamequery/codec/internal';
 export {
   renderPacketText,
   packetHexPane,

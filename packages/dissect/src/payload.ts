@@ -5,9 +5,6 @@
  */
 import {
   CodecError,
-  decodeSamp6,
-  malformedNode,
-  protocolNames,
   recognize,
   type Annotation,
   type CodecOptions,
@@ -16,6 +13,7 @@ import {
   type PacketHint,
   type Protocol,
 } from '@gamequery/codec';
+import { decodeSamp6, malformedNode, protocolNames } from '@gamequery/codec/internal';
 
 /**
  * One UDP payload dissected: what it was recognised as, its summary, field tree, decoded value, warnings

@@ -2,7 +2,8 @@
  * One dissected packet: what the text, JSON and NDJSON outputs are made of.
  * The JSON shape is public API, described by `schema/packet.schema.json`.
  */
-import { asciiBytes, type CodecOptions, type Direction, type FieldNode, type Protocol, type QueryLayout } from '@gamequery/codec';
+import type { CodecOptions, Direction, FieldNode, Protocol } from '@gamequery/codec';
+import { asciiBytes, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { frameLayers, type FrameLayers } from './net/layers.ts';
 import type { Endpoint } from './net/types.ts';
@@ -108,7 +109,7 @@ export function recordKind(protocol: Protocol, direction: Direction | 'either', 
 }
 
 /** Where a record's tree comes from: built, or annotated from its layout on first use. */
-export type TreeSource = FieldNode[] | { readonly layout: QueryLayout; readonly codec: CodecOptions };
+export type TreeSource = FieldNode[] | { readonly layout: InternalQueryLayout; readonly codec: CodecOptions };
 
 const decoder = new TextDecoder();
 
@@ -270,7 +271,7 @@ export class Packet implements PacketRecord {
    * built (a record the fast path wrote): renderers that write the tree by other means
    * (the layout's compiled text emitter) read the payload with them. Undefined otherwise.
    */
-  get treeSource(): { readonly layout: QueryLayout; readonly codec: CodecOptions } | undefined {
+  get treeSource(): { readonly layout: InternalQueryLayout; readonly codec: CodecOptions } | undefined {
     const tree = this.#tree;
     return Array.isArray(tree) ? undefined : tree;
   }

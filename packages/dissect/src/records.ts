@@ -9,42 +9,44 @@
  * pairer could not use is recognised here by its bytes alone.
  */
 import {
-  ByteSink,
   CodecError,
   UnknownOpcodeError,
   fieldRegistry,
-  malformedNode,
-  maskSecrets,
-  mcqueryMessages,
   messages,
-  minecraftReplyShape,
-  minecraftRequestNotSeen,
-  protocolNames,
   recognize,
   signatureOf,
   type CodecOptions,
   type DecodeWarning,
   type Direction,
-  type EmitOptions,
   type FieldNode,
   type PacketHint,
   type Protocol,
   type Recognized,
 } from '@gamequery/codec';
+import {
+  ByteSink,
+  DECODED,
+  RAW,
+  Why,
+  internals,
+  isUnmatched,
+  malformedNode,
+  maskSecrets,
+  mcqueryMessages,
+  minecraftReplyShape,
+  minecraftRequestNotSeen,
+  protocolNames,
+  unansweredReason,
+  unmatchedCause,
+  unmatchedReason,
+  type EmitOptions,
+  type InternalQueryLayout,
+  type VerdictOptions,
+} from '@gamequery/codec/internal';
 import { timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import { FragmentWire } from './net/fragment-wire.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
-import {
-  DECODED,
-  RAW,
-  Why,
-  isUnmatched,
-  unansweredReason,
-  unmatchedCause,
-  unmatchedReason,
-  type VerdictOptions,
-} from '@gamequery/codec/pairing';
 import type { FrameFacts } from './pairing/first-pass.ts';
 import { Packet, recordKind, type PacketRecord } from './record.ts';
 import { FrameRecord, type DissectedRecord } from './frame-record.ts';
@@ -52,7 +54,6 @@ import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
 import { RenderCache } from './tree-cache.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 const NO_WARNINGS: PacketRecord['warnings'] = Object.freeze([]);
 /** Tree JSON is written into buffers of this size, shared by the records made from them. */
@@ -191,7 +192,7 @@ export class RecordMaker {
     let p: Packet | undefined;
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
-      const layout = hinted ? (safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
+      const layout = hinted ? internals(safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
       p = facts.secrets
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
@@ -312,7 +313,7 @@ export class RecordMaker {
     frameBytes: Uint8Array | undefined,
     protocol: Protocol,
     direction: Direction | 'either',
-    layout: QueryLayout,
+    layout: InternalQueryLayout,
     /** A warning of the record's own, before the decode's (a reply whose request was not seen). */
     extra?: DecodeWarning,
   ): Packet {
@@ -371,7 +372,7 @@ export class RecordMaker {
    * decode cleanly enough for it.
    */
   #tree(
-    layout: QueryLayout,
+    layout: InternalQueryLayout,
     bytes: Uint8Array,
     arena: ByteSink,
     json: boolean,
@@ -418,7 +419,7 @@ export class RecordMaker {
     udp: UdpDatagram,
     frameBytes: Uint8Array | undefined,
     direction: Direction,
-    layout: QueryLayout,
+    layout: InternalQueryLayout,
     secrets: readonly string[],
   ): Packet {
     const ann = layout.annotate(udp.payload, this.#codec);
@@ -521,19 +522,21 @@ export function rawRecognition(
   payload: Uint8Array,
   hint: PacketHint,
   codec: CodecOptions,
-): { protocol: Protocol; direction: Direction | 'either'; layout?: QueryLayout; warning?: DecodeWarning; error?: CodecError } | undefined {
+):
+  | { protocol: Protocol; direction: Direction | 'either'; layout?: InternalQueryLayout; warning?: DecodeWarning; error?: CodecError }
+  | undefined {
   if (!hint.protocol && !signatureOf(payload)) {
     // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
     const shape = minecraftReplyShape(payload);
     return shape
-      ? { protocol: 'mcquery', direction: 'response', layout: mcqueryMessages[shape].response, warning: REQUEST_NOT_SEEN }
+      ? { protocol: 'mcquery', direction: 'response', layout: internals(mcqueryMessages[shape].response), warning: REQUEST_NOT_SEEN }
       : undefined;
   }
   const r = recognizeOrError(payload, hint, codec);
   if (!(r instanceof CodecError)) {
     // A Minecraft reply the pairer could not pair has no request in the input.
     const alone = r.protocol === 'mcquery' && r.direction === 'response' ? REQUEST_NOT_SEEN : undefined;
-    return { protocol: r.protocol, direction: r.direction, layout: r.layout, ...(alone ? { warning: alone } : {}) };
+    return { protocol: r.protocol, direction: r.direction, layout: internals(r.layout), ...(alone ? { warning: alone } : {}) };
   }
   const protocol = hint.protocol ?? claimedBy(payload);
   return protocol ? { protocol, direction: 'either', error: r } : undefined;

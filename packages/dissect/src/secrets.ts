@@ -5,7 +5,8 @@
  * ranges a record hides, and its bytes as the hex pane shows them, each hidden byte a `*`
  * (what the display filter's byte fields compare unless secrets are shown).
  */
-import { layouts, secretFields, showText, type FieldNode, type QueryLayout } from '@gamequery/codec';
+import { layouts, type FieldNode, type QueryLayout } from '@gamequery/codec';
+import { secretFields, showText } from '@gamequery/codec/internal';
 import type { PacketRecord } from './record.ts';
 import type { ByteRange } from './render/hexpane.ts';
 

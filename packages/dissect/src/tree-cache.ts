@@ -15,7 +15,7 @@
  * bytes, renderings up to a slot's room; found by the hash, then compared byte for byte.
  */
 import type { QueryLayout } from '@gamequery/codec';
-import { hashBytes, hashed } from '@gamequery/codec/pairing';
+import { hashBytes, hashed } from '@gamequery/codec/internal';
 
 const SLOTS = 2048;
 const SLOT_BYTES = 4096;

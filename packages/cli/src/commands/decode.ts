@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsetChoices, escapeControls, minecraftReplyShape, type Charset, type PacketHint } from '@gamequery/codec';
+import { charsetChoices, type Charset, type PacketHint } from '@gamequery/codec';
+import { escapeControls, minecraftReplyShape } from '@gamequery/codec/internal';
 import { Dissector, LINKTYPE, isFrameRecord, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
 

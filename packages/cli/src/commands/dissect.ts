@@ -6,7 +6,8 @@
  */
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
-import { ByteSink, charsetChoices, escapeControls, type Charset, type Protocol } from '@gamequery/codec';
+import { charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
+import { ByteSink, escapeControls } from '@gamequery/codec/internal';
 import {
   Dissector,
   FirstPassStats,

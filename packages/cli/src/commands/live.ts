@@ -5,7 +5,7 @@
  * capture itself, which program runs and how, is the dissector's (`openLiveCapture`).
  */
 import type { Command } from 'commander';
-import { escapeControls } from '@gamequery/codec';
+import { escapeControls } from '@gamequery/codec/internal';
 import type { DissectStats } from '@gamequery/dissect';
 import { openLiveCapture, type LiveCapture } from '@gamequery/dissect/node';
 import { EXIT } from '../args.ts';

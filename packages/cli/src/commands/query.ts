@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, PROTOCOL_HELP, commandNameOf, integer, parseProtocol } from '../args.ts';
-import { builtInProtocols, charsetChoices, escapeControls, type Charset } from '@gamequery/codec';
+import { builtInProtocols, charsetChoices, type Charset } from '@gamequery/codec';
+import { escapeControls } from '@gamequery/codec/internal';
 import {
   DeadlineError,
   QueryClient,

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsets, maskSecrets, rconSecrets, type Charset } from '@gamequery/codec';
+import { charsets, type Charset } from '@gamequery/codec';
+import { maskSecrets, rconSecrets } from '@gamequery/codec/internal';
 import { DeadlineError, NoReplyError, QueryClient, QueryError, UnreachableError, defaultPorts, parseServer } from '@gamequery/codec/node';
 import { printable } from './query.ts';
 import { EXIT, integer } from '../args.ts';

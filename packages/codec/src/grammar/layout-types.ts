@@ -90,9 +90,10 @@ export interface LayoutSpec<
 }
 
 /**
- * A message layout: its declaration and everything derived from it. `V` is the decoded value's
- * type (inferred from the fields), `P`, `M` and `D` the protocol, message and direction as
- * literal types, so that a union of layouts' packets narrows on them.
+ * A message layout: its declaration and what a user calls on it (decode, annotate, encode,
+ * encodingLength). `V` is the decoded value's type (inferred from the fields), `P`, `M` and
+ * `D` the protocol, message and direction as literal types, so that a union of layouts'
+ * packets narrows on them.
  */
 export interface Layout<
   V = Record<string, unknown>,
@@ -115,6 +116,24 @@ export interface Layout<
   decode(bytes: Uint8Array, options?: CodecOptions): Decoded<V>;
   /** Decodes with offsets for every field; never throws on bad input. */
   annotate(bytes: Uint8Array, options?: CodecOptions): Annotation<V, P>;
+  /** The message's bytes; throws a typed {@link CodecError} on a value the layout cannot hold. */
+  encode(value: V, options?: CodecOptions): Uint8Array;
+  /** How many bytes `encode` makes of `value`, without encoding it. */
+  encodingLength(value: V, options?: CodecOptions): number;
+}
+
+/**
+ * Not API (`@gamequery/codec/internal`, no semver promise): the rest of what every layout
+ * `defineLayout` builds has, beside the {@link Layout} methods — the emitters, the measurer and
+ * the Info column the dissector, the pairers and the exports run on. The same object: a
+ * layout is an `InternalLayout` (`internals(layout)` says so to the type checker).
+ */
+export interface InternalLayout<
+  V = Record<string, unknown>,
+  P extends string = Protocol,
+  M extends string = string,
+  D extends Direction = Direction,
+> extends Layout<V, P, M, D> {
   /**
    * The annotated tree's fields as JSON text (`nodeJson` of each node), with the value,
    * several times faster than `annotate` + `JSON.stringify`. Only for a message that
@@ -174,10 +193,8 @@ export interface Layout<
    * comma. Compiled once per selection (the same array, or the same abbreviations).
    */
   emitFields(bytes: Uint8Array, sink: ByteSink, abbrevs: readonly string[], as: 'text' | 'json', options?: EmitOptions): number | undefined;
-  encode(value: V, options?: CodecOptions): Uint8Array;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
-  encodingLength(value: V, options?: CodecOptions): number;
   /** Info-column text for a decoded value. */
   describe(value: Partial<V>): string;
 }
@@ -186,3 +203,7 @@ export interface Layout<
 export type QueryLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it, so unknown will not do
 /** A layout of any value, protocol, message and direction: what exporters and registries take. */
 export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name
+/** Not API: {@link QueryLayout} with the machinery of an {@link InternalLayout}. */
+export type InternalQueryLayout = InternalLayout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout
+/** Not API: {@link AnyLayout} with the machinery of an {@link InternalLayout}. */
+export type InternalAnyLayout = InternalLayout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name

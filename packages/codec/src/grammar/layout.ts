@@ -17,7 +17,21 @@ import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
 import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer, interpretedText } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
-import type { AnyLayout, CodecOptions, Decoded, Described, Direction, EmitOptions, Layout, LayoutSpec, Protocol } from './layout-types.ts';
+import type {
+  AnyLayout,
+  CodecOptions,
+  Decoded,
+  Described,
+  Direction,
+  EmitOptions,
+  InternalAnyLayout,
+  InternalLayout,
+  InternalQueryLayout,
+  Layout,
+  LayoutSpec,
+  Protocol,
+  QueryLayout,
+} from './layout-types.ts';
 
 export type {
   Protocol,
@@ -32,6 +46,9 @@ export type {
   Layout,
   QueryLayout,
   AnyLayout,
+  InternalLayout,
+  InternalQueryLayout,
+  InternalAnyLayout,
 } from './layout-types.ts';
 
 /** Display names of the built-in protocols. */
@@ -76,22 +93,38 @@ const specs = new WeakMap<object, Spec>();
 export function defineLayout<const F extends readonly Field[], const P extends string, const M extends string, const D extends Direction>(
   spec: LayoutSpec<F, P, M, D>,
 ): Layout<ValueOf<F>, P, M, D> {
-  return build(spec, false) as Layout<ValueOf<F>, P, M, D>;
+  const layout: Layout<Record<string, unknown>, string> = build(spec, false);
+  return layout as Layout<ValueOf<F>, P, M, D>;
 }
 
 /**
  * A copy of `layout` that never generates code: what every layout becomes where
  * {@link codeGeneration} is false (a strict Content-Security-Policy). For tests and measurements.
  */
-export function interpretedLayout<L extends AnyLayout>(layout: L): L {
+export function interpretedLayout<V, P extends string, M extends string, D extends Direction>(
+  layout: Layout<V, P, M, D>,
+): InternalLayout<V, P, M, D> {
   const spec = specs.get(layout);
   if (!spec) throw new TypeError(`${layout.id}: not a layout made by defineLayout`);
-  return build(spec, true) as unknown as L;
+  return build(spec, true) as unknown as InternalLayout<V, P, M, D>;
 }
 
 type Spec = LayoutSpec<readonly Field[], string, string, Direction>;
 
-function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>, string> {
+/**
+ * Not API: `layout` with its machinery in its type (the emitters, the measurer, `describe`):
+ * every layout `defineLayout` builds has it. The layout itself, not a copy or a wrapper.
+ */
+export function internals<V, P extends string, M extends string, D extends Direction>(
+  layout: Layout<V, P, M, D>,
+): InternalLayout<V, P, M, D>;
+export function internals(layout: QueryLayout): InternalQueryLayout;
+export function internals(layout: AnyLayout): InternalAnyLayout;
+export function internals(layout: AnyLayout): InternalAnyLayout {
+  return layout as InternalAnyLayout;
+}
+
+function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, unknown>, string> {
   type V = Record<string, unknown>;
   type P = string;
   type M = string;
@@ -149,7 +182,7 @@ function build(spec: Spec, interpreted: boolean): Layout<Record<string, unknown>
   const described = (r: Decoded<unknown> | undefined): Described | undefined =>
     r && { info: layout.describe(r.value as Partial<V>), bytesRead: r.bytesRead, warnings: r.warnings };
 
-  const layout: Layout<V, P, M, D> = {
+  const layout: InternalLayout<V, P, M, D> = {
     id,
     protocol: spec.protocol,
     protocolName,

@@ -11,7 +11,7 @@
  */
 import type { CodecError } from '../errors.ts';
 import type { ExpertInfo } from './expert.ts';
-import type { AnyLayout, CodecOptions, Direction, Layout } from './layout.ts';
+import { internals, type AnyLayout, type CodecOptions, type Direction, type Layout } from './layout.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError } from '../errors.ts';
 
 /** A message's two layouts; `symmetric` when request and reply are the same bytes. */
@@ -215,7 +215,7 @@ export function found(direction: Direction | 'either', layout: AnyLayout): Recog
 export function bestFit(candidates: readonly AnyLayout[], bytes: Uint8Array, options?: CodecOptions): AnyLayout {
   let fallback: AnyLayout | undefined;
   for (const l of candidates) {
-    const n = l.measure(bytes, options);
+    const n = internals(l).measure(bytes, options);
     if (n === bytes.length) return l;
     if (n >= 0) fallback ??= l;
   }

@@ -4,7 +4,8 @@
  * `answersOf` does, and leaves on `window` whether the codec could generate code, whether
  * the page's own `new Function` was refused, the CSP violations seen, and the answers.
  */
-import { codeGeneration, layouts } from '@gamequery/codec';
+import { layouts } from '@gamequery/codec';
+import { codeGeneration } from '@gamequery/codec/internal';
 import { answersOf } from '../helpers/answers.ts';
 
 interface Vector {

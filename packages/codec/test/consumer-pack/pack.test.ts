@@ -201,8 +201,10 @@ describe('the packed packages in a consumer project', () => {
     expect(Object.keys(counts)).toEqual([
       '@gamequery/codec',
       '@gamequery/codec/client',
+      '@gamequery/codec/define',
       '@gamequery/codec/emulator',
       '@gamequery/codec/export',
+      '@gamequery/codec/internal',
       '@gamequery/codec/node',
       '@gamequery/codec/pairing',
       '@gamequery/dissect',

@@ -1,10 +1,10 @@
 /**
- * A layout of one's own, declared as another project would: through the package's public
- * entries only (`@gamequery/codec`, `@gamequery/codec/export`), no path into `src/`. A small
- * private protocol, "ACME", with a magic, an opcode, a counted list of players and a
- * length-prefixed message of the day, gets decode, encode, annotate, annotateJson, emitJson,
- * and both exports, each checked by the real tool (kaitai-struct-compiler and its runtime,
- * tshark with the generated plugin).
+ * A layout of one's own, declared as another project would: through the package's entries
+ * only (`@gamequery/codec`, `/define`, `/export`; `/internal` for the JSON emitters the
+ * dissector writes with), no path into `src/`. A small private protocol, "ACME", with a magic,
+ * an opcode, a counted list of players and a length-prefixed message of the day, gets decode,
+ * encode, annotate, the JSON emitters (annotateJson, emitJson) and both exports, each checked by
+ * the real tool (kaitai-struct-compiler and its runtime, tshark with the generated plugin).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import KaitaiStructCompiler from 'kaitai-struct-compiler';
 import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
-import { ByteSink, TruncatedError, constant, countedList, defineLayout, layouts, magic, prefixedString, u16le } from '@gamequery/codec';
+import { TruncatedError, layouts } from '@gamequery/codec';
+import { constant, countedList, defineLayout, magic, prefixedString, u16le } from '@gamequery/codec/define';
+import { ByteSink, internals } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { tsharkExchange } from '../helpers/text2pcap.ts';
 
@@ -114,12 +116,12 @@ describe('a layout declared outside the package', () => {
   });
 
   it('writes the tree as JSON, as text and into a ByteSink', () => {
-    const json = statusResponse.annotateJson(reply);
+    const json = internals(statusResponse).annotateJson(reply);
     expect(json!.value).toEqual(value);
     const nodes = JSON.parse(json!.json) as { abbrev: string; children?: unknown[] }[];
     expect(nodes.map((n) => n.abbrev)).toEqual(statusResponse.annotate(reply).fields.map((n) => n.abbrev));
     const sink = new ByteSink();
-    expect(statusResponse.emitJson(reply, sink)).toEqual(value);
+    expect(internals(statusResponse).emitJson(reply, sink)).toEqual(value);
     expect(sink.text()).toBe(json!.json);
   });
 

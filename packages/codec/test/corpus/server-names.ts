@@ -5,7 +5,7 @@
  * windows-1251 for Cyrillic, windows-1252 for the Latin ones it covers: not Polish ą ę ł ś ź ż ń
  * nor Turkish ş ğ ı), and cuts each into its words too, so that short strings are measured.
  */
-import { textCodec } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec/internal';
 
 export const names: Readonly<Record<string, readonly string[]>> = {
   ru: [

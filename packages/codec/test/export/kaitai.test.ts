@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import KaitaiStructCompiler from 'kaitai-struct-compiler';
 import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
-import { fromHex, layoutFor, layouts, textCodec, toHex, type Charset, type Field } from '@gamequery/codec';
+import { fromHex, layoutFor, layouts, toHex, type Charset, type Field } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec/internal';
 import { exportKaitai } from '../../src/export/index.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 

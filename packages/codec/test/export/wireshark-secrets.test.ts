@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SETS_PASSWORD } from '@gamequery/codec';
+import { SETS_PASSWORD } from '../../src/protocols/samp/rcon.ts';
 import { luaPatterns } from '../../src/export/wireshark/secrets.ts';
 import { luaString } from '../../src/export/wireshark/lua.ts';
 import { requireTshark, tsharkWithPlugin } from '../helpers/tshark.ts';

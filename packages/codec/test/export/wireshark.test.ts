@@ -14,18 +14,18 @@ import {
   UnrecognizedPacketError,
   builtInProtocols,
   fieldRegistry,
-  grammarExperts,
   fromHex,
   layoutFor,
   layouts,
-  protocolNames,
   recognize,
   toHex,
   type Charset,
   type DecodeWarning,
   type FieldNode,
   type Protocol,
+  type QueryLayout,
 } from '@gamequery/codec';
+import { grammarExperts, protocolNames } from '@gamequery/codec/internal';
 import { exportWireshark, wiresharkExpertAbbrev, wiresharkPorts } from '../../src/export/index.ts';
 import {
   checkPacket,
@@ -39,7 +39,6 @@ import {
   type PdmlNode,
 } from '../helpers/tshark.ts';
 import { loadVectors, type Vector } from '../helpers/vectors.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 const vectors = loadVectors();
 requireTshark();

@@ -16,7 +16,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emitterSource, layoutFor, textEmitterSource } from '@gamequery/codec';
+import { layoutFor } from '@gamequery/codec';
+import { emitterSource, textEmitterSource } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { firstDifference } from './diff.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { textCodec } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec/internal';
 import { upperHalf } from '../../scripts/make-codepages.ts';
 import { WINDOWS_1251_HIGH, WINDOWS_1252_HIGH } from '../../src/grammar/codepages.ts';
 

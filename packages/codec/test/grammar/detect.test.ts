@@ -3,11 +3,12 @@
  * leaning on their reply, and the tree, the compiled JSON emitter and the interpreter agreeing.
  */
 import { describe, expect, it } from 'vitest';
-import { ByteSink, detect, interpretedLayout, nodeJson, samp, textCodec, vcmp } from '@gamequery/codec';
+import { nodeJson, samp, vcmp, fromHex, type QueryLayout } from '@gamequery/codec';
+import { ByteSink, interpretedLayout, textCodec, internals } from '@gamequery/codec/internal';
 import { accuracyByLength, corpus } from '../corpus/server-names.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { fromHex, type QueryLayout } from '@gamequery/codec';
 import { detected } from '../../src/grammar/charset.ts';
+import { detect } from '../../src/grammar/detect.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
 const enc = (charset: 'windows-1251' | 'windows-1252' | 'utf8', text: string): Uint8Array => textCodec(charset).encode(text)!;
@@ -102,9 +103,9 @@ describe('charset auto-detection', () => {
     for (const [layout, bytes] of replies) {
       const tree = treeJson(layout, bytes);
       expect(tree).toMatch(/"charset":"(utf8|windows-125[12])","confidence":(0\.\d+|1)/);
-      expect(layout.annotateJson(bytes, { charset: 'auto' })?.json).toBe(tree);
+      expect(internals(layout).annotateJson(bytes, { charset: 'auto' })?.json).toBe(tree);
       sink.at = 0;
-      expect(layout.emitJsonWith(bytes, sink, { charset: 'auto' })).toBeDefined();
+      expect(internals(layout).emitJsonWith(bytes, sink, { charset: 'auto' })).toBeDefined();
       expect(sink.text(0)).toBe(tree);
       expect(interpretedLayout(layout).annotateJson(bytes, { charset: 'auto' })?.json).toBe(tree);
       expect(layout.decode(bytes, { charset: 'auto' }).value).toEqual(interpretedLayout(layout).decode(bytes, { charset: 'auto' }).value);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, hostPort, showText } from '@gamequery/codec';
+import { escapeControls, hostPort, showText } from '@gamequery/codec/internal';
 
 // eslint-disable-next-line no-control-regex -- the controls are what the escapers remove
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

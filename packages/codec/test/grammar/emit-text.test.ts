@@ -1,26 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ByteSink,
-  CodecError,
-  MASK,
-  charsets,
-  fromHex,
-  infoResponse,
-  layouts,
-  nodeJson,
-  playersResponse,
-  rconRequest,
-  type Charset,
-  type FieldNode,
-} from '@gamequery/codec';
+import { CodecError, charsets, fromHex, layouts, nodeJson, samp, type Charset, type FieldNode, type QueryLayout } from '@gamequery/codec';
+import { ByteSink, MASK, internals } from '@gamequery/codec/internal';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { abbrevsOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
 type AnyLayout = QueryLayout;
@@ -99,12 +86,14 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
     const clear = showSecrets === true;
     const options = { ...codec, ...(showSecrets === undefined ? {} : { showSecrets }) };
     for (const indent of [undefined, 1, 2]) {
-      const got = written(offset, (sink) => layout.emitText(bytes, sink, { ...options, ...(indent === undefined ? {} : { indent }) }));
+      const got = written(offset, (sink) =>
+        internals(layout).emitText(bytes, sink, { ...options, ...(indent === undefined ? {} : { indent }) }),
+      );
       if (tree.error) expect(got).toBeUndefined();
       else expect(got).toEqual({ text: output(treeText(tree.fields, clear, indent ?? 0)), read: tree.bytesRead });
     }
-    const text = written(offset, (sink) => layout.emitFields(bytes, sink, pick, 'text', options));
-    const json = written(offset, (sink) => layout.emitFields(bytes, sink, [...pick], 'json', options));
+    const text = written(offset, (sink) => internals(layout).emitFields(bytes, sink, pick, 'text', options));
+    const json = written(offset, (sink) => internals(layout).emitFields(bytes, sink, [...pick], 'json', options));
     if (tree.error) {
       expect(text).toBeUndefined();
       expect(json).toBeUndefined();
@@ -136,7 +125,7 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitText and emitFields',
   it('writes random valid values in every charset, with and without trailing bytes, with any selection', () => {
     for (const charset of charsets) {
       const values =
-        layout === rconRequest
+        layout === samp.rconRequest
           ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
           : valueArb(layout, charset);
       fc.assert(
@@ -179,7 +168,9 @@ describe('emitText', () => {
     const request = fromHex('53414d507f000001611e78 0500 77726f6e67 1700 72636f6e5f70617373776f72642073655c637222657431 abcd');
     const lines = (showSecrets?: boolean): string => {
       const sink = new ByteSink();
-      expect(rconRequest.emitText(request, sink, { indent: 1, ...(showSecrets === undefined ? {} : { showSecrets }) })).toBe(43);
+      expect(
+        internals(samp.rconRequest).emitText(request, sink, { indent: 1, ...(showSecrets === undefined ? {} : { showSecrets }) }),
+      ).toBe(43);
       return sink.text();
     };
     const masked = [
@@ -204,20 +195,20 @@ describe('emitText', () => {
     // "SAMP" 127.0.0.1:7777 'i' | password 02 | players 01 00 | max 02 00 | "" "b" "c"
     const info = fromHex('53414d507f000001611e69 02 0100 0200 00000000 0100000062 0100000063');
     const sink = new ByteSink();
-    expect(infoResponse.emitText(info, sink)).toBe(info.length);
+    expect(internals(samp.infoResponse).emitText(info, sink)).toBe(info.length);
     expect(sink.text().split('\n')).toEqual(expect.arrayContaining(['Password: Yes (2)', 'Hostname length: 0', 'Hostname']));
     // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
     const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
     const players = new ByteSink();
-    expect(playersResponse.emitText(d, players)).toBe(d.length);
+    expect(internals(samp.playersResponse).emitText(d, players)).toBe(d.length);
     expect(players.text()).toContain('Player count: 3\nPlayer: #1 ab (-1, 5 ms)\n    ID: 1\n');
-    expect(check(playersResponse, d, undefined, 7, ['samp.player', 'samp.player.name'])).toBe(true);
+    expect(check(samp.playersResponse, d, undefined, 7, ['samp.player', 'samp.player.name'])).toBe(true);
   });
 
   it('declines a cut message, leaving the sink where it was', () => {
     const sink = new ByteSink();
     sink.ascii('kept');
-    expect(infoResponse.emitText(fromHex('53414d507f000001611e69 00 0100'), sink)).toBeUndefined();
+    expect(internals(samp.infoResponse).emitText(fromHex('53414d507f000001611e69 00 0100'), sink)).toBeUndefined();
     expect(sink.text()).toBe('kept');
   });
 });

@@ -1,27 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ByteSink,
-  CodecError,
-  charsets,
-  fromHex,
-  infoResponse,
-  layouts,
-  nodeJson,
-  playersResponse,
-  rconRequest,
-  rulesResponse,
-  type Charset,
-  type EmitOptions,
-  type FieldNode,
-} from '@gamequery/codec';
+import { CodecError, charsets, fromHex, layouts, nodeJson, samp, type Charset, type FieldNode, type QueryLayout } from '@gamequery/codec';
+import { ByteSink, internals, type EmitOptions } from '@gamequery/codec/internal';
 import { secretFields, type Field } from '../../src/grammar/fields.ts';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 import { secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
 type AnyLayout = QueryLayout;
@@ -63,7 +49,7 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
     const options: EmitOptions = { ...(charset === undefined ? {} : { charset }), ...(showSecrets === undefined ? {} : { showSecrets }) };
     const want = expected(layout, bytes, charset, showSecrets === true);
     const { sink, before } = sinkAt(offset);
-    const got = layout.emitJsonWith(bytes, sink, options);
+    const got = internals(layout).emitJsonWith(bytes, sink, options);
     expect(sink.buf.subarray(0, offset)).toEqual(before);
     if (!want) {
       expect(got).toBeUndefined();
@@ -79,7 +65,7 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
     }
     // The summary-only emitter: the same bytes, the summary instead of the value (text not decoded where it is not needed).
     const brief = sinkAt(offset);
-    const described = layout.emitJsonInfo(bytes, brief.sink, options);
+    const described = internals(layout).emitJsonInfo(bytes, brief.sink, options);
     expect(brief.sink.buf.subarray(0, offset)).toEqual(before);
     if (!want) {
       expect(described).toBeUndefined();
@@ -89,9 +75,9 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
       expect(described).toEqual({ info: want.info, bytesRead: want.bytesRead, warnings: want.warnings });
     }
     // And without writing anything.
-    expect(layout.summarize(bytes, options)).toEqual(described);
+    expect(internals(layout).summarize(bytes, options)).toEqual(described);
     const plain = sinkAt(offset);
-    const value = layout.emitJson(bytes, plain.sink, options);
+    const value = internals(layout).emitJson(bytes, plain.sink, options);
     if (want && want.warnings.length === 0 && (!secrets || showSecrets !== undefined)) {
       expect(value).toEqual(want.value);
       expect(strictUtf8.decode(plain.sink.buf.subarray(offset, plain.sink.at))).toBe(want.json);
@@ -138,7 +124,7 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout
   it('writes random valid values in every charset, with and without trailing bytes', () => {
     for (const charset of charsets) {
       const values =
-        layout === rconRequest
+        layout === samp.rconRequest
           ? fc.tuple(valueArb(layout, charset), commandArb).map(([v, command]) => ({ ...v, command }))
           : valueArb(layout, charset);
       fc.assert(
@@ -223,7 +209,7 @@ describe('emitJsonWith', () => {
       [{ showSecrets: true }, clear],
     ] as const) {
       const sink = new ByteSink();
-      const r = rconRequest.emitJsonWith(request, sink, options);
+      const r = internals(samp.rconRequest).emitJsonWith(request, sink, options);
       expect(sink.text()).toBe(json);
       expect(r).toEqual({
         value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' },
@@ -232,28 +218,28 @@ describe('emitJsonWith', () => {
       });
       // Without the trailing bytes emitJson writes it too, once told how to write secrets.
       const exact = request.subarray(0, 43);
-      expect(rconRequest.emitJson(exact, new ByteSink(), {})).toBeUndefined();
+      expect(internals(samp.rconRequest).emitJson(exact, new ByteSink(), {})).toBeUndefined();
       const s2 = new ByteSink();
-      expect(rconRequest.emitJson(exact, s2, { showSecrets: options.showSecrets ?? false })).toEqual(r!.value);
+      expect(internals(samp.rconRequest).emitJson(exact, s2, { showSecrets: options.showSecrets ?? false })).toEqual(r!.value);
       expect(s2.text()).toBe(json);
-      expect(rconRequest.annotateJson(exact, { showSecrets: options.showSecrets ?? false })?.json).toBe(json);
+      expect(internals(samp.rconRequest).annotateJson(exact, { showSecrets: options.showSecrets ?? false })?.json).toBe(json);
     }
   });
 
   it('writes a flag byte above 1 and a list shorter than its count, with the warnings annotate gives', () => {
     // "SAMP" 127.0.0.1:7777 'i' | password 02 | players 01 00 | max 02 00 | "a" "b" "c"
     const info = fromHex('53414d507f000001611e69 02 0100 0200 0100000061 0100000062 0100000063');
-    const r = infoResponse.emitJsonWith(info, new ByteSink());
+    const r = internals(samp.infoResponse).emitJsonWith(info, new ByteSink());
     expect(r?.value).toMatchObject({ password: true });
-    expect(r?.warnings).toEqual(infoResponse.annotate(info).warnings);
+    expect(r?.warnings).toEqual(samp.infoResponse.annotate(info).warnings);
     expect(r?.warnings.map((w) => w.field)).toEqual(['samp.info.password']);
     // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
     const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
-    const p = playersResponse.emitJsonWith(d, new ByteSink());
-    expect(p?.warnings).toEqual(playersResponse.annotate(d).warnings);
+    const p = internals(samp.playersResponse).emitJsonWith(d, new ByteSink());
+    expect(p?.warnings).toEqual(samp.playersResponse.annotate(d).warnings);
     expect(p?.warnings.map((w) => w.field)).toEqual(['samp.players.count']);
-    expect(check(playersResponse, d, undefined, 7)).toBe(true);
-    expect(check(infoResponse, info, undefined, 7)).toBe(true);
+    expect(check(samp.playersResponse, d, undefined, 7)).toBe(true);
+    expect(check(samp.infoResponse, info, undefined, 7)).toBe(true);
   });
 
   it('reads a short string under `auto` in the light of the ASCII text before it, though that text is copied, not decoded', () => {
@@ -263,16 +249,16 @@ describe('emitJsonWith', () => {
       b.toString(16).padStart(2, '0'),
     ).join('');
     const rules = fromHex(`53414d507f000001611e72 0100 25 ${words} 02 80b8`);
-    const want = JSON.stringify(rulesResponse.annotate(rules, { charset: 'auto' }).fields.map((n) => nodeJson(n, false)));
+    const want = JSON.stringify(samp.rulesResponse.annotate(rules, { charset: 'auto' }).fields.map((n) => nodeJson(n, false)));
     expect(want).toContain('"value":"€¸"');
     const sink = new ByteSink();
-    expect(rulesResponse.emitJsonInfo(rules, sink, { charset: 'auto' })).toBeDefined();
+    expect(internals(samp.rulesResponse).emitJsonInfo(rules, sink, { charset: 'auto' })).toBeDefined();
     expect(sink.text()).toBe(want);
-    expect(check(rulesResponse, rules, 'auto', 3)).toBe(true);
+    expect(check(samp.rulesResponse, rules, 'auto', 3)).toBe(true);
     // Nothing is decoded when nothing is written, and the rule after one read that way is still read as Latin.
     const two = fromHex(`53414d507f000001611e72 0200 25 ${words} 01 41 02 80b8 01 41`);
-    expect(rulesResponse.annotate(two, { charset: 'auto' }).value!.rules[1]!.name).toBe('€¸');
-    expect(check(rulesResponse, two, 'auto', 0)).toBe(true);
+    expect(samp.rulesResponse.annotate(two, { charset: 'auto' }).value!.rules[1]!.name).toBe('€¸');
+    expect(check(samp.rulesResponse, two, 'auto', 0)).toBe(true);
   });
 
   it('summarizes text that other text precedes as the tree reads it, under `auto`, though it decodes none of that text', () => {
@@ -305,8 +291,8 @@ describe('emitJsonWith', () => {
     for (const [bytes, note] of cases) {
       const info = synthetic.annotate(bytes, { charset: 'auto' }).info;
       expect(info).toBe(`SA:MP synthetic response: ${note} false 0 1.2.3.4`);
-      expect(synthetic.summarize(bytes, { charset: 'auto' })?.info).toBe(info);
-      expect(synthetic.emitJsonInfo(bytes, new ByteSink(), { charset: 'auto' })?.info).toBe(info);
+      expect(internals(synthetic).summarize(bytes, { charset: 'auto' })?.info).toBe(info);
+      expect(internals(synthetic).emitJsonInfo(bytes, new ByteSink(), { charset: 'auto' })?.info).toBe(info);
     }
   });
 });

@@ -5,22 +5,11 @@
  * flag byte raised); each generic code is met on a vector's real bytes.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ByteSink,
-  FLAG_BYTE,
-  SHORT_LIST,
-  TRAILING_BYTES,
-  declareExperts,
-  decodePacket,
-  expertInfo,
-  expertInfos,
-  fromHex,
-  layoutFor,
-  minecraftExperts,
-  warning,
-  type DecodeWarning,
-} from '@gamequery/codec';
+import { decodePacket, expertInfo, expertInfos, fromHex, layoutFor, type DecodeWarning } from '@gamequery/codec';
+import { minecraftExperts, ByteSink, internals } from '@gamequery/codec/internal';
+import { declareExperts, warning } from '@gamequery/codec/define';
 import { unmatchedExperts, type UnmatchedCause } from '@gamequery/codec/pairing';
+import { FLAG_BYTE, SHORT_LIST, TRAILING_BYTES } from '../../src/grammar/expert.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 
 const vectors = loadVectors();
@@ -35,7 +24,7 @@ function warningsOf(v: (typeof vectors)[number], bytes: Uint8Array): DecodeWarni
   } catch {
     /* a damaged copy that does not decode */
   }
-  out.push(...(layout.emitJsonWith(bytes, new ByteSink(), opts)?.warnings ?? []));
+  out.push(...(internals(layout).emitJsonWith(bytes, new ByteSink(), opts)?.warnings ?? []));
   const hint = { protocol: v.protocol, direction: v.direction, ...(v.protocol === 'mcquery' ? { message: v.message } : {}) };
   try {
     out.push(...decodePacket(bytes, { ...opts, hint }).warnings);

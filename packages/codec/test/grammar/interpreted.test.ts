@@ -7,17 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  codeGeneration,
-  defineLayout,
-  fromHex,
-  infoResponse,
-  interpretedLayout,
-  layouts,
-  setCodeGeneration,
-  type AnyLayout,
-  type Charset,
-} from '@gamequery/codec';
+import { fromHex, layouts, samp, type AnyLayout, type Charset } from '@gamequery/codec';
+import { defineLayout } from '@gamequery/codec/define';
+import { codeGeneration, interpretedLayout, setCodeGeneration } from '@gamequery/codec/internal';
 import { answersOf } from '../helpers/answers.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
@@ -60,7 +52,7 @@ describe('the interpreter fallback (no code generation)', () => {
   });
 
   it('agrees on a flag byte above 1: true, with the warning, compiled too (found by the damaged copies)', () => {
-    const bytes = infoResponse.encode({
+    const bytes = samp.infoResponse.encode({
       serverIp: '1.2.3.4',
       serverPort: 7777,
       password: true,
@@ -77,9 +69,9 @@ describe('the interpreter fallback (no code generation)', () => {
       offset: 11,
       message: 'samp.info.password: flag byte is 2, expected 0 or 1',
     };
-    expect(infoResponse.decode(bytes).warnings).toEqual([warning]);
-    expect(infoResponse.decode(bytes).value.password).toBe(true);
-    agree(infoResponse, bytes);
+    expect(samp.infoResponse.decode(bytes).warnings).toEqual([warning]);
+    expect(samp.infoResponse.decode(bytes).value.password).toBe(true);
+    agree(samp.infoResponse, bytes);
   });
 
   it('gives what the compiled layout gives on random valid values in every layout, and encodes alike', () => {
@@ -96,8 +88,8 @@ describe('the interpreter fallback (no code generation)', () => {
   });
 
   it('is what a layout uses when setCodeGeneration(false) came before its first call: it compiles no function', () => {
-    const spec = { protocol: 'acme', message: 'info', direction: 'response', title: 'Info', fields: infoResponse.fields } as const;
-    const bytes = infoResponse.encode({
+    const spec = { protocol: 'acme', message: 'info', direction: 'response', title: 'Info', fields: samp.infoResponse.fields } as const;
+    const bytes = samp.infoResponse.encode({
       serverIp: '1.2.3.4',
       serverPort: 7777,
       password: true,

@@ -1,15 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  charsets,
-  fromHex,
-  handshakeResponse,
-  infoResponse,
-  layouts,
-  playersResponse,
-  type Charset,
-  type QueryLayout,
-} from '@gamequery/codec';
+import { charsets, fromHex, layouts, mcquery, samp, type Charset, type QueryLayout } from '@gamequery/codec';
 import { synthetic } from '../helpers/synthetic.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { checkRoundTrip } from '../helpers/roundtrip.ts';
@@ -100,31 +91,31 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
   };
 
   it('writes a clean info response', () => {
-    expect(both(infoResponse, info)).toBe(true);
+    expect(both(samp.infoResponse, info)).toBe(true);
   });
 
   it('declines a short read, a wrong opcode, a flag byte above 1 and trailing bytes, which annotate reports', () => {
-    expect(both(infoResponse, info.subarray(0, info.length - 1))).toBe(false);
-    expect(both(infoResponse, edited(info, 10, 0x72))).toBe(false);
-    expect(both(infoResponse, edited(info, 11, 2))).toBe(false);
-    expect(both(infoResponse, Uint8Array.of(...info, 0))).toBe(false);
+    expect(both(samp.infoResponse, info.subarray(0, info.length - 1))).toBe(false);
+    expect(both(samp.infoResponse, edited(info, 10, 0x72))).toBe(false);
+    expect(both(samp.infoResponse, edited(info, 11, 2))).toBe(false);
+    expect(both(samp.infoResponse, Uint8Array.of(...info, 0))).toBe(false);
   });
 
   it('declines a player list shorter than its count (tolerated, with a warning)', () => {
     // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
     const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
-    expect(both(playersResponse, d)).toBe(false);
-    expect(both(playersResponse, edited(d, 11, 2))).toBe(true);
+    expect(both(samp.playersResponse, d)).toBe(false);
+    expect(both(samp.playersResponse, edited(d, 11, 2))).toBe(true);
   });
 
   it('declines decimal text that is not canonical or out of range, and writes -0 and a UTF-8 byte order mark as annotate does', () => {
     // 09 | session 00 00 00 01 | token as decimal text, NUL-terminated
     const handshake = (token: string): Uint8Array => Uint8Array.of(0x09, 0, 0, 0, 1, ...Array.from(token, (c) => c.charCodeAt(0)), 0);
-    expect(both(handshakeResponse, handshake('12'))).toBe(true);
-    expect(both(handshakeResponse, handshake('007'))).toBe(false);
-    expect(both(handshakeResponse, handshake('2147483648'))).toBe(false);
-    expect(both(handshakeResponse, handshake('-0'))).toBe(true);
-    expect(both(handshakeResponse, handshake('\xef\xbb\xbf12'), 'utf8')).toBe(true);
+    expect(both(mcquery.handshakeResponse, handshake('12'))).toBe(true);
+    expect(both(mcquery.handshakeResponse, handshake('007'))).toBe(false);
+    expect(both(mcquery.handshakeResponse, handshake('2147483648'))).toBe(false);
+    expect(both(mcquery.handshakeResponse, handshake('-0'))).toBe(true);
+    expect(both(mcquery.handshakeResponse, handshake('\xef\xbb\xbf12'), 'utf8')).toBe(true);
   });
 
   it('writes every kind of field, wherever it sits, as annotate does', () => {
@@ -154,7 +145,7 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
   it('escapes quotes, backslashes and control characters, and encodes what the charset decodes as UTF-8', () => {
     const hostname = Uint8Array.of(0x22, 0x5c, 0x0a, 0x00, 0x7f, 0xc0, 0xe9, 0x98);
     const bytes = Uint8Array.of(...info.subarray(0, 16), hostname.length, 0, 0, 0, ...hostname, ...info.subarray(21));
-    expect(both(infoResponse, bytes, 'windows-1251')).toBe(true);
-    expect(both(infoResponse, bytes, 'utf8')).toBe(true);
+    expect(both(samp.infoResponse, bytes, 'windows-1251')).toBe(true);
+    expect(both(samp.infoResponse, bytes, 'utf8')).toBe(true);
   });
 });

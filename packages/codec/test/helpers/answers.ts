@@ -2,7 +2,8 @@
  * Everything a layout answers about some bytes, as JSON: for comparing two ways of answering
  * (compiled, interpreted, in a browser). Browser-safe: no Node built-ins.
  */
-import { ByteSink, CodecError, decodePacket, toHex, type AnyLayout, type Charset } from '@gamequery/codec';
+import { CodecError, decodePacket, toHex, type AnyLayout, type Charset } from '@gamequery/codec';
+import { ByteSink, internals } from '@gamequery/codec/internal';
 import { lengthMeta, type Field } from '../../src/grammar/fields.ts';
 
 /** What a call gave: its result, or the error it threw (type, message, info). */
@@ -59,7 +60,7 @@ export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charse
       layout: tree.layout.id,
       error: tree.error && { name: tree.error.name, message: tree.error.message, info: tree.error.info },
     },
-    measure: layout.measure(bytes, codec),
+    measure: internals(layout).measure(bytes, codec),
   };
   if (['samp', 'vcmp', 'mcquery'].includes(layout.protocol)) {
     const hint = { protocol: layout.protocol as 'samp', direction: layout.direction, message: layout.message };
@@ -68,13 +69,13 @@ export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charse
   for (const showSecrets of [undefined, false, true]) {
     const o = { ...codec, ...(showSecrets === undefined ? {} : { showSecrets }) };
     const key = String(showSecrets);
-    out[`annotateJson ${key}`] = layout.annotateJson(bytes, o);
-    out[`emitJson ${key}`] = sunk((sink) => layout.emitJson(bytes, sink, o));
-    out[`emitJsonWith ${key}`] = sunk((sink) => layout.emitJsonWith(bytes, sink, o));
-    out[`emitText ${key}`] = sunk((sink) => layout.emitText(bytes, sink, o));
-    out[`emitText 2 ${key}`] = sunk((sink) => layout.emitText(bytes, sink, { ...o, indent: 2 }));
-    out[`emitFields text ${key}`] = sunk((sink) => layout.emitFields(bytes, sink, pick, 'text', o));
-    out[`emitFields json ${key}`] = sunk((sink) => layout.emitFields(bytes, sink, pick, 'json', o));
+    out[`annotateJson ${key}`] = internals(layout).annotateJson(bytes, o);
+    out[`emitJson ${key}`] = sunk((sink) => internals(layout).emitJson(bytes, sink, o));
+    out[`emitJsonWith ${key}`] = sunk((sink) => internals(layout).emitJsonWith(bytes, sink, o));
+    out[`emitText ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, o));
+    out[`emitText 2 ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, { ...o, indent: 2 }));
+    out[`emitFields text ${key}`] = sunk((sink) => internals(layout).emitFields(bytes, sink, pick, 'text', o));
+    out[`emitFields json ${key}`] = sunk((sink) => internals(layout).emitFields(bytes, sink, pick, 'json', o));
   }
   return plain(out);
 }

@@ -3,8 +3,10 @@
  * so every layout gets property tests without a second list of its fields.
  */
 import fc from 'fast-check';
-import type { Charset, Field, IntType, QueryLayout } from '@gamequery/codec';
-import { rconRequest, textCodec } from '@gamequery/codec';
+import type { Charset, Field, QueryLayout } from '@gamequery/codec';
+import type { IntType } from '@gamequery/codec/define';
+import { samp } from '@gamequery/codec';
+import { textCodec } from '@gamequery/codec/internal';
 
 const ranges: Record<IntType, [number, number]> = {
   u8: [0, 0xff],
@@ -91,7 +93,7 @@ export const valueArb = (layout: QueryLayout, charset: Charset = layout.defaultC
 
 /** Text that the RCON command's redaction pattern matches, or nearly does. */
 export const commandArb = fc.oneof(
-  valueArb(rconRequest).map((v) => v.command as string),
+  valueArb(samp.rconRequest).map((v) => v.command as string),
   fc
     .tuple(
       fc.constantFrom('rcon_password', 'password', ' RCON_Password', '\tpassword', 'passwords', 'rcon_password'),

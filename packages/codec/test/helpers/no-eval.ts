@@ -4,7 +4,8 @@
  * prints, as one JSON document, whether the codec saw that it may not generate code and
  * what each vector gave (see `answersOf`).
  */
-import { codeGeneration, fromHex, layouts } from '@gamequery/codec';
+import { fromHex, layouts } from '@gamequery/codec';
+import { codeGeneration } from '@gamequery/codec/internal';
 import { loadVectors } from './vectors.ts';
 import { answersOf } from './answers.ts';
 

@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { CodecOptions, QueryLayout } from '@gamequery/codec';
+import { internals } from '@gamequery/codec/internal';
 
 export function checkRoundTrip(layout: QueryLayout, value: Record<string, unknown>, options?: CodecOptions): Uint8Array {
   const bytes = layout.encode(value, options);
@@ -15,7 +16,7 @@ export function checkRoundTrip(layout: QueryLayout, value: Record<string, unknow
   expect(layout.encode(decoded.value, options)).toEqual(bytes);
 
   const target = new Uint8Array(bytes.length + 7).fill(0xaa);
-  expect(layout.encodeInto(value, target, 5, options)).toBe(bytes.length);
+  expect(internals(layout).encodeInto(value, target, 5, options)).toBe(bytes.length);
   expect(target.subarray(5, 5 + bytes.length)).toEqual(bytes);
   expect(target[4]).toBe(0xaa);
   expect(target[5 + bytes.length]).toBe(0xaa);

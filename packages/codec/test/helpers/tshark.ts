@@ -9,7 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MASK, expertInfo, fieldRegistry, toHex, type DecodeWarning, type FieldNode, type Protocol } from '@gamequery/codec';
+import { expertInfo, fieldRegistry, toHex, type DecodeWarning, type FieldNode, type Protocol } from '@gamequery/codec';
+import { MASK } from '@gamequery/codec/internal';
 import { exportWireshark, wiresharkExpertAbbrev } from '@gamequery/codec/export';
 
 export const gameProtocols: readonly string[] = ['samp', 'vcmp', 'mcquery'] satisfies Protocol[];

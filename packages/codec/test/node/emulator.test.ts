@@ -5,20 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  fullRequest,
-  handshakeRequest,
-  infoRequest,
-  infoResponse,
-  ompRequest,
-  playersRequest,
-  rconRequest,
-  rulesRequest,
-  vcmpClientsRequest,
-  vcmpInfoRequest,
-  vcmpInfoResponse,
-  clientsRequest,
-} from '@gamequery/codec';
+import { mcquery, samp, vcmp } from '@gamequery/codec';
 import {
   StateError,
   isLoopback,
@@ -56,13 +43,13 @@ describe('startEmulator', () => {
       expect(new Set(ports).size).toBe(ports.length);
       for (const p of ports) expect(p).toBeGreaterThan(0);
 
-      const [samp, omp, vc, , mc6] = emulator.servers;
-      const [i] = await v4.query(infoRequest.encode({ serverIp: '127.0.0.1', serverPort: samp!.port }), samp!);
-      expect(infoResponse.decode(i!).value.hostname).toBe('My Server');
-      expect(await v4.query(ompRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port }), omp!)).toHaveLength(1);
-      const [v] = await v4.query(vcmpInfoRequest.encode({ serverIp: '127.0.0.1', serverPort: vc!.port }), vc!);
-      expect(vcmpInfoResponse.decode(v!).value.map).toBe('Vice City');
-      expect(await v6.query(handshakeRequest.encode({ sessionId: 1 }), mc6!)).toHaveLength(1);
+      const [sa037, omp, vc, , mc6] = emulator.servers;
+      const [i] = await v4.query(samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: sa037!.port }), sa037!);
+      expect(samp.infoResponse.decode(i!).value.hostname).toBe('My Server');
+      expect(await v4.query(samp.ompRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port }), omp!)).toHaveLength(1);
+      const [v] = await v4.query(vcmp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: vc!.port }), vc!);
+      expect(vcmp.infoResponse.decode(v!).value.map).toBe('Vice City');
+      expect(await v6.query(mcquery.handshakeRequest.encode({ sessionId: 1 }), mc6!)).toHaveLength(1);
     } finally {
       await v4.close();
       await v6.close();
@@ -80,10 +67,12 @@ describe('startEmulator', () => {
     const c = await client();
     try {
       const [omp, vc] = emulator.servers;
-      const info = infoRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port });
+      const info = samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port });
       const [reply] = await c.query(info, omp!);
-      expect(await c.query(playersRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port }), omp!, { timeoutMs: 200 })).toEqual([]);
-      expect(await c.query(vcmpClientsRequest.encode({ serverIp: '127.0.0.1', serverPort: vc!.port }), vc!)).toHaveLength(1);
+      expect(await c.query(samp.playersRequest.encode({ serverIp: '127.0.0.1', serverPort: omp!.port }), omp!, { timeoutMs: 200 })).toEqual(
+        [],
+      );
+      expect(await c.query(vcmp.clientsRequest.encode({ serverIp: '127.0.0.1', serverPort: vc!.port }), vc!)).toHaveLength(1);
       const stats = emulator.stats();
       expect(stats.servers[0]).toMatchObject({
         flavor: 'openmp',
@@ -186,7 +175,7 @@ describe('startEmulator', () => {
     await emulator.close();
     const c = await client();
     try {
-      expect(await c.query(vcmpInfoRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port }), to, { timeoutMs: 200 })).toEqual([]);
+      expect(await c.query(vcmp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port }), to, { timeoutMs: 200 })).toEqual([]);
     } finally {
       await c.close();
     }
@@ -274,21 +263,21 @@ describe('amplification factors (as documented in limits.ts)', () => {
     logo: 'u'.repeat(200),
     rcon: { password: 'x' },
   };
-  const samp = sampResponder(resolveServer({ ...full, flavor: 'samp037' }) as ResolvedSamp);
+  const sampResponder037 = sampResponder(resolveServer({ ...full, flavor: 'samp037' }) as ResolvedSamp);
   const omp = sampResponder(resolveServer({ ...full, flavor: 'openmp' }) as ResolvedSamp);
-  const vcmp = vcmpResponder(resolveServer({ ...full, flavor: 'vcmp' }) as ResolvedVcmp);
+  const vcmpResponder04 = vcmpResponder(resolveServer({ ...full, flavor: 'vcmp' }) as ResolvedVcmp);
   const round = (n: number) => Math.round(n * 10) / 10;
 
   it('SA:MP and VC:MP at the caps with 100 players of 24-byte names', () => {
-    expect(round(factor(samp, infoRequest.encode(h)))).toBe(12.5);
-    expect(round(factor(omp, infoRequest.encode(h)))).toBe(15.4);
-    expect(round(factor(samp, rulesRequest.encode(h)))).toBe(9.9);
-    expect(round(factor(omp, rulesRequest.encode(h)))).toBe(12.3);
-    expect(round(factor(samp, clientsRequest.encode(h)))).toBe(264.8);
-    expect(round(factor(samp, playersRequest.encode(h)))).toBe(310.3);
-    expect(round(factor(omp, ompRequest.encode(h)))).toBe(50.6);
-    expect(round(factor(omp, rconRequest.encode({ ...h, password: '', command: '' })))).toBe(2.3);
-    expect(round(factor(vcmp, vcmpClientsRequest.encode(h)))).toBe(228.5);
+    expect(round(factor(sampResponder037, samp.infoRequest.encode(h)))).toBe(12.5);
+    expect(round(factor(omp, samp.infoRequest.encode(h)))).toBe(15.4);
+    expect(round(factor(sampResponder037, samp.rulesRequest.encode(h)))).toBe(9.9);
+    expect(round(factor(omp, samp.rulesRequest.encode(h)))).toBe(12.3);
+    expect(round(factor(sampResponder037, samp.clientsRequest.encode(h)))).toBe(264.8);
+    expect(round(factor(sampResponder037, samp.playersRequest.encode(h)))).toBe(310.3);
+    expect(round(factor(omp, samp.ompRequest.encode(h)))).toBe(50.6);
+    expect(round(factor(omp, samp.rconRequest.encode({ ...h, password: '', command: '' })))).toBe(2.3);
+    expect(round(factor(vcmpResponder04, vcmp.clientsRequest.encode(h)))).toBe(228.5);
   });
 
   it('Minecraft: at most 2 for a handshake; stat replies need the token', () => {
@@ -298,9 +287,9 @@ describe('amplification factors (as documented in limits.ts)', () => {
       tokenSource: () => 0xffffff,
     });
     try {
-      expect(factor(mc, handshakeRequest.encode({ sessionId: 1 }))).toBe(2);
-      expect(factor(mc, fullRequest.encode({ sessionId: 1, token: 1, padding: new Uint8Array(4) }))).toBe(0);
-      expect(round(factor(mc, fullRequest.encode({ sessionId: 1, token: 0xffffff, padding: new Uint8Array(4) })))).toBe(12.7);
+      expect(factor(mc, mcquery.handshakeRequest.encode({ sessionId: 1 }))).toBe(2);
+      expect(factor(mc, mcquery.fullRequest.encode({ sessionId: 1, token: 1, padding: new Uint8Array(4) }))).toBe(0);
+      expect(round(factor(mc, mcquery.fullRequest.encode({ sessionId: 1, token: 0xffffff, padding: new Uint8Array(4) })))).toBe(12.7);
     } finally {
       mc.close();
     }

@@ -5,7 +5,7 @@
  * the per-source limits let through: reply bytes per request byte, reply bytes per second,
  * and how much of the second source's asking was answered.
  */
-import { infoRequest } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { defaultLimits, startEmulator, type AbuseLimits, type ServerState } from '@gamequery/codec/node';
 import { client } from './udp.ts';
 
@@ -59,7 +59,7 @@ export async function flood(o: FloodOptions): Promise<FloodFigures> {
   try {
     const to = { address: emulator.servers[0]!.address, port: emulator.servers[0]!.port };
     const bytes = o.request(to.port);
-    const info = infoRequest.encode({ serverIp: to.address, serverPort: to.port });
+    const info = samp.infoRequest.encode({ serverIp: to.address, serverPort: to.port });
     const start = performance.now();
     const end = start + o.durationMs;
     let requests = 0;

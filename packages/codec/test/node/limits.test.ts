@@ -3,7 +3,7 @@
  * one loopback address while a second one (127.0.0.2) is still answered.
  */
 import { describe, expect, it } from 'vitest';
-import { infoRequest, playersRequest } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { SourceLimiter, defaultLimits, type SampServerState } from '@gamequery/codec/node';
 import { client, setup } from './udp.ts';
 import { flood as floodFigures } from './flood.ts';
@@ -90,7 +90,7 @@ describe('request rate over UDP', () => {
     const other = await client('127.0.0.2');
     try {
       const to = { address: '127.0.0.1', port: s.server().port };
-      const info = infoRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port });
+      const info = samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port });
       const start = performance.now();
       await flood(s.client, info, to, 300);
       const answeredOther = await other.query(info, to);
@@ -123,7 +123,7 @@ describe('reply bytes over UDP', () => {
     const other = await client('127.0.0.2');
     try {
       const to = { address: '127.0.0.1', port: s.server().port };
-      const d = playersRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port });
+      const d = samp.playersRequest.encode({ serverIp: '127.0.0.1', serverPort: to.port });
       const [one] = await other.query(d, to);
       const size = one!.length;
       expect(size).toBeGreaterThan(3000); // 100 players with 24-byte names: 3413 bytes
@@ -150,7 +150,7 @@ describe('a flood from one source, with the default limits', () => {
   const header = (port: number) => ({ serverIp: '127.0.0.1', serverPort: port });
 
   it('holds the reply bytes of 3000 `d` requests a second to the byte budget, and keeps answering a second source', async () => {
-    const f = await floodFigures({ request: (p) => playersRequest.encode(header(p)), durationMs: 800, rate: 3000 });
+    const f = await floodFigures({ request: (p) => samp.playersRequest.encode(header(p)), durationMs: 800, rate: 3000 });
     console.info(`flood of d: ${JSON.stringify(f)}`);
     expect(f.requests).toBeGreaterThan(500);
     expect(f.replyBytes).toBeGreaterThan(0);
@@ -166,7 +166,7 @@ describe('a flood from one source, with the default limits', () => {
   });
 
   it('holds 3000 `i` requests a second to the request rate, and keeps answering a second source', async () => {
-    const f = await floodFigures({ request: (p) => infoRequest.encode(header(p)), durationMs: 800, rate: 3000 });
+    const f = await floodFigures({ request: (p) => samp.infoRequest.encode(header(p)), durationMs: 800, rate: 3000 });
     console.info(`flood of i: ${JSON.stringify(f)}`);
     expect(f.replies).toBeGreaterThanOrEqual(defaultLimits.requestBurst);
     expect(f.replies).toBeLessThanOrEqual(f.allowedRequests);

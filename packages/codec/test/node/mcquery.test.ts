@@ -1,15 +1,6 @@
 /** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (src/protocols/minecraft/README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  basicRequest,
-  basicResponse,
-  fromHex,
-  fullRequest,
-  fullResponse,
-  handshakeRequest,
-  handshakeResponse,
-  toHex,
-} from '@gamequery/codec';
+import { fromHex, toHex, mcquery } from '@gamequery/codec';
 import type { EmulatorConfig, MinecraftServerState } from '@gamequery/codec/node';
 import { client as newClient, concat, setup, type Client, type Target } from './udp.ts';
 
@@ -23,9 +14,9 @@ const state: MinecraftServerState = {
   players: [{ name: 'Notch' }, { name: 'jeb_' }],
 };
 
-const handshake = (sessionId: number) => handshakeRequest.encode({ sessionId });
-const basic = (sessionId: number, token: number) => basicRequest.encode({ sessionId, token });
-const full = (sessionId: number, token: number) => fullRequest.encode({ sessionId, token, padding: fromHex('ffffff01') });
+const handshake = (sessionId: number) => mcquery.handshakeRequest.encode({ sessionId });
+const basic = (sessionId: number, token: number) => mcquery.basicRequest.encode({ sessionId, token });
+const full = (sessionId: number, token: number) => mcquery.fullRequest.encode({ sessionId, token, padding: fromHex('ffffff01') });
 const asResponse = { protocol: 'mcquery', direction: 'response' } as const;
 // kvOf: the codec types fullResponse's `kv` entries as `string | { key, value }` (its
 // terminatedList infers Flat as boolean when no options are given); they are objects.
@@ -33,7 +24,7 @@ const asResponse = { protocol: 'mcquery', direction: 'response' } as const;
 /** Handshakes from `c` and returns the token. */
 async function tokenFor(c: Client, to: Target, sessionId = 1): Promise<number> {
   const [r] = await c.query(handshake(sessionId), to);
-  return handshakeResponse.decode(r!).value.token;
+  return mcquery.handshakeResponse.decode(r!).value.token;
 }
 
 /** One emulator per describe: `config` for its Minecraft server(s). */
@@ -59,7 +50,7 @@ describe('Minecraft handshake', () => {
     const [r] = await ctx.client.query(handshake(0x01020304), ctx.to);
     expect(toHex(r!.subarray(0, 5))).toBe('0901020304');
     expect(r![r!.length - 1]).toBe(0);
-    const { token } = handshakeResponse.decode(r!).value;
+    const { token } = mcquery.handshakeResponse.decode(r!).value;
     expect(token).toBeGreaterThanOrEqual(0);
     expect(token).toBeLessThan(0x1000000);
   });
@@ -78,7 +69,7 @@ describe('Minecraft stat', () => {
   it('answers an 11-byte stat with a valid token with the basic stat', async () => {
     const token = await tokenFor(ctx.client, ctx.to, 7);
     const [r] = await ctx.client.query(basic(7, token), ctx.to);
-    const d = basicResponse.decode(r!);
+    const d = mcquery.basicResponse.decode(r!);
     expect(d.value).toEqual({
       sessionId: 7,
       motd: '§aA Minecraft Server',
@@ -97,7 +88,7 @@ describe('Minecraft stat', () => {
   it('answers exactly 15 bytes with the full stat: split header, vanilla key order, player section', async () => {
     const token = await tokenFor(ctx.client, ctx.to, 9);
     const [r] = await ctx.client.query(full(9, token), ctx.to);
-    const d = fullResponse.decode(r!);
+    const d = mcquery.fullResponse.decode(r!);
     const kv = d.value.kv as Array<{ key: string; value: string }>; // see kvOf
     expect(d.bytesRead).toBe(r!.length);
     expect(toHex(d.value.splitnum)).toBe('73706c69746e756d008000');
@@ -130,16 +121,16 @@ describe('Minecraft stat', () => {
     const token = await tokenFor(ctx.client, ctx.to);
     for (const extra of [1, 3, 5, 9]) {
       const [r] = await ctx.client.query(concat(basic(1, token), new Uint8Array(extra)), ctx.to);
-      expect(basicResponse.decode(r!).bytesRead).toBe(r!.length);
+      expect(mcquery.basicResponse.decode(r!).bytesRead).toBe(r!.length);
     }
   });
 
   it("carries the session id stored at handshake time, not the stat request's", async () => {
     const token = await tokenFor(ctx.client, ctx.to, 0x01010101);
     const [b] = await ctx.client.query(basic(0x0a0b0c0d, token), ctx.to);
-    expect(basicResponse.decode(b!).value.sessionId).toBe(0x01010101);
+    expect(mcquery.basicResponse.decode(b!).value.sessionId).toBe(0x01010101);
     const [f] = await ctx.client.query(full(0x0a0b0c0d, token), ctx.to);
-    expect(fullResponse.decode(f!).value.sessionId).toBe(0x01010101);
+    expect(mcquery.fullResponse.decode(f!).value.sessionId).toBe(0x01010101);
   });
 
   it('drops a wrong token', async () => {
@@ -200,7 +191,7 @@ describe('Minecraft token 0', () => {
   it('answers a stat shorter than 11 bytes when the token is 0 (vanilla reads a missing token as 0)', async () => {
     expect(await tokenFor(ctx.client, ctx.to)).toBe(0);
     const [r] = await ctx.client.query(fromHex('fefd0000000001'), ctx.to);
-    expect(basicResponse.decode(r!).value.motd).toBe('§aA Minecraft Server');
+    expect(mcquery.basicResponse.decode(r!).value.motd).toBe('§aA Minecraft Server');
   });
 });
 
@@ -231,7 +222,9 @@ describe('Minecraft over IPv6', () => {
     expect(ctx.to.address).toBe('::1');
     const token = await tokenFor(ctx.client, ctx.to);
     const [r] = await ctx.client.query(full(1, token), ctx.to);
-    const kv = Object.fromEntries((fullResponse.decode(r!).value.kv as Array<{ key: string; value: string }>).map((p) => [p.key, p.value]));
+    const kv = Object.fromEntries(
+      (mcquery.fullResponse.decode(r!).value.kv as Array<{ key: string; value: string }>).map((p) => [p.key, p.value]),
+    );
     expect(kv['hostip']).toBe('::1');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePacket, fromHex, ompRequest, samp, toHex } from '@gamequery/codec';
+import { decodePacket, fromHex, samp, toHex } from '@gamequery/codec';
 import { QueryClient, resolveServer, StateError, type SampServerState } from '@gamequery/codec/node';
 import { setup, type Client } from './udp.ts';
 
@@ -45,12 +45,12 @@ describe('the emulator as an open.mp release', () => {
   it('v1.1 echoes a 15-byte `o` and ignores the 11-byte one', async () => {
     const got = await ask('v11', echoOf('v11'));
     expect(got.map(toHex)).toEqual([toHex(echoOf('v11'))]);
-    expect(await ask('v11', ompRequest.encode(head('v11')), 300)).toEqual([]);
+    expect(await ask('v11', samp.ompRequest.encode(head('v11')), 300)).toEqual([]);
     expect((await ask('byRule', echoOf('byRule'))).map(toHex)).toEqual([toHex(echoOf('byRule'))]);
   });
 
   it('v1.2 answers the 11 bytes with three strings, banners cut to 120 bytes, and ignores the echo', async () => {
-    const [reply] = await ask('v12', ompRequest.encode(head('v12')));
+    const [reply] = await ask('v12', samp.ompRequest.encode(head('v12')));
     const p = decodePacket(reply!);
     expect(p.message).toBe('ompbanners');
     expect(p.value).toEqual({
@@ -63,7 +63,7 @@ describe('the emulator as an open.mp release', () => {
   });
 
   it('v1.3.1 and later answer with four strings cut to 160 bytes', async () => {
-    const [reply] = await ask('v14', ompRequest.encode(head('v14')));
+    const [reply] = await ask('v14', samp.ompRequest.encode(head('v14')));
     const p = decodePacket(reply!);
     expect(p.message).toBe('omp');
     expect(p.value).toMatchObject({ bannerLight: extras.bannerLight.slice(0, 160), logo: extras.logo });

@@ -4,26 +4,9 @@
  * table of src/protocols/samp/README.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clientsRequest,
-  clientsResponse,
-  infoRequest,
-  infoResponse,
-  ompRequest,
-  ompResponse,
-  pingRequest,
-  playersRequest,
-  playersResponse,
-  rconRequest,
-  rconResponse,
-  rulesRequest,
-  rulesResponse,
-  toHex,
-  type Layout,
-} from '@gamequery/codec';
+import { toHex, samp, type Layout, type QueryLayout } from '@gamequery/codec';
 import { sampResponder, resolveServer, type ResolvedSamp, type SampServerState } from '@gamequery/codec/node';
 import { ascii, concat, pad, setup, type Client } from './udp.ts';
-import type { QueryLayout } from '@gamequery/codec';
 
 type Target = { address: string; port: number };
 
@@ -113,24 +96,24 @@ async function reply<V>(role: Role, bytes: Uint8Array, layout: Layout<V>, charse
 
 const rconBytes = (role: Role, password: Uint8Array | string, command: string) =>
   typeof password === 'string'
-    ? rconRequest.encode({ ...head(role), password, command })
+    ? samp.rconRequest.encode({ ...head(role), password, command })
     : // A password with bytes the layout's text cannot carry (an embedded NUL): p, then the bytes.
       concat(
-        infoRequest.encode(head(role)).subarray(0, 10),
+        samp.infoRequest.encode(head(role)).subarray(0, 10),
         ascii('x'),
         [password.length & 0xff, password.length >> 8],
         password,
         [command.length, 0],
         ascii(command),
       );
-const lines = (got: Uint8Array[]) => got.map((b) => rconResponse.decode(b).value.output);
+const lines = (got: Uint8Array[]) => got.map((b) => samp.rconResponse.decode(b).value.output);
 
 describe.each([
   ['SA-MP 0.3.7', 'samp' as const],
   ['open.mp', 'omp' as const],
 ])('%s: common behaviour', (_title, role) => {
   it('answers i with the state, counting humans only and max players minus NPCs', async () => {
-    const { value, bytes } = await reply(role, request(infoRequest, role), infoResponse);
+    const { value, bytes } = await reply(role, request(samp.infoRequest, role), samp.infoResponse);
     expect(value).toMatchObject({
       password: false,
       players: 2,
@@ -138,17 +121,17 @@ describe.each([
       hostname: servers[role].hostname,
       gamemode: servers[role].gamemode,
     });
-    expect(toHex(bytes.subarray(0, 11))).toBe(toHex(request(infoRequest, role)));
+    expect(toHex(bytes.subarray(0, 11))).toBe(toHex(request(samp.infoRequest, role)));
   });
 
   it('echoes bytes 4–9 unchecked (LGSL sent 21 21 21 21 00 00)', async () => {
-    const odd = infoRequest.encode({ serverIp: '33.33.33.33', serverPort: 0 });
-    const { bytes } = await reply(role, odd, infoResponse);
+    const odd = samp.infoRequest.encode({ serverIp: '33.33.33.33', serverPort: 0 });
+    const { bytes } = await reply(role, odd, samp.infoResponse);
     expect(toHex(bytes.subarray(0, 11))).toBe('53414d5021212121000069');
   });
 
   it('answers r with the rules sorted by the bytes of their names', async () => {
-    const { value } = await reply(role, request(rulesRequest, role), rulesResponse);
+    const { value } = await reply(role, request(samp.rulesRequest, role), samp.rulesResponse);
     const names = value.rules.map((r) => r.name);
     expect(names).toEqual([...names].sort());
     if (role === 'samp') expect(names).toEqual(['SAMPCAC version', 'lagcomp', 'mapname', 'weburl']);
@@ -156,7 +139,7 @@ describe.each([
   });
 
   it('answers c with names and signed scores, NPCs left out', async () => {
-    const { value } = await reply(role, request(clientsRequest, role), clientsResponse);
+    const { value } = await reply(role, request(samp.clientsRequest, role), samp.clientsResponse);
     expect(value.clients).toEqual([
       { name: 'Alice', score: 120 },
       { name: 'Bob', score: -3 },
@@ -164,7 +147,7 @@ describe.each([
   });
 
   it('answers p (exactly 15 bytes) with the request, byte for byte', async () => {
-    const ping = pingRequest.encode({ ...head(role), nonce: 0x12345678 });
+    const ping = samp.pingRequest.encode({ ...head(role), nonce: 0x12345678 });
     expect(await ask(role, ping)).toEqual([ping]);
     await silent(role, ping.subarray(0, 14));
     await silent(role, concat(ping, [0]));
@@ -173,13 +156,13 @@ describe.each([
   it('answers c with 100 players but not with 101 (c), while i still counts them', async () => {
     const r100 = role === 'samp' ? 'samp100' : 'omp100';
     const r101 = role === 'samp' ? 'samp101' : 'omp101';
-    expect((await reply(r100, request(clientsRequest, r100), clientsResponse)).value.clients).toHaveLength(100);
-    await silent(r101, request(clientsRequest, r101));
-    expect((await reply(r101, request(infoRequest, r101), infoResponse)).value).toMatchObject({ players: 101, maxPlayers: 200 });
+    expect((await reply(r100, request(samp.clientsRequest, r100), samp.clientsResponse)).value.clients).toHaveLength(100);
+    await silent(r101, request(samp.clientsRequest, r101));
+    expect((await reply(r101, request(samp.infoRequest, r101), samp.infoResponse)).value).toMatchObject({ players: 101, maxPlayers: 200 });
   });
 
   it('says nothing to an unknown opcode, a foreign magic or fewer than 11 bytes', async () => {
-    const info = request(infoRequest, role);
+    const info = request(samp.infoRequest, role);
     await silent(role, concat(info.subarray(0, 10), ascii('z')));
     await silent(role, concat(ascii('PMAS'), info.subarray(4)));
     await silent(role, info.subarray(0, 10));
@@ -215,10 +198,10 @@ describe.each([
 describe('SA-MP 0.3.7 (YSF) quirks', () => {
   it('answers i r c d at any length of at least 11', async () => {
     for (const [req, res] of [
-      [infoRequest, infoResponse],
-      [rulesRequest, rulesResponse],
-      [clientsRequest, clientsResponse],
-      [playersRequest, playersResponse],
+      [samp.infoRequest, samp.infoResponse],
+      [samp.rulesRequest, samp.rulesResponse],
+      [samp.clientsRequest, samp.clientsResponse],
+      [samp.playersRequest, samp.playersResponse],
     ] as const) {
       for (const extra of [1, 4, 30]) {
         const padded = concat(request(req, 'samp'), pad(extra, 0xaa));
@@ -231,7 +214,7 @@ describe('SA-MP 0.3.7 (YSF) quirks', () => {
   });
 
   it('answers d with the low 8 bits of each id, score and ping', async () => {
-    const { value } = await reply('samp', request(playersRequest, 'samp'), playersResponse);
+    const { value } = await reply('samp', request(samp.playersRequest, 'samp'), samp.playersResponse);
     expect(value.players).toEqual([
       { id: 0, name: 'Alice', score: 120, ping: 35 },
       { id: 300 & 0xff, name: 'Bob', score: -3, ping: 80 },
@@ -239,20 +222,20 @@ describe('SA-MP 0.3.7 (YSF) quirks', () => {
   });
 
   it('withholds d above 100 players and sends it at 100', async () => {
-    await silent('samp101', request(playersRequest, 'samp101'));
-    expect((await reply('samp100', request(playersRequest, 'samp100'), playersResponse)).value.players).toHaveLength(100);
+    await silent('samp101', request(samp.playersRequest, 'samp101'));
+    expect((await reply('samp100', request(samp.playersRequest, 'samp100'), samp.playersResponse)).value.players).toHaveLength(100);
   });
 
   it('never answers o', async () => {
-    await silent('samp', request(ompRequest, 'samp'));
+    await silent('samp', request(samp.ompRequest, 'samp'));
   });
 
   it('sends the mapname rule as the third i string when language is empty', async () => {
-    expect((await reply('samp', request(infoRequest, 'samp'), infoResponse)).value.language).toBe('Las Venturas');
+    expect((await reply('samp', request(samp.infoRequest, 'samp'), samp.infoResponse)).value.language).toBe('Las Venturas');
   });
 
   it('caps hostname, gamemode and language at 50, 30 and 30 bytes', async () => {
-    const { value } = await reply('sampLong', request(infoRequest, 'sampLong'), infoResponse);
+    const { value } = await reply('sampLong', request(samp.infoRequest, 'sampLong'), samp.infoResponse);
     expect([value.hostname.length, value.gamemode.length, value.language.length]).toEqual([50, 30, 30]);
   });
 
@@ -278,35 +261,35 @@ describe('SA-MP 0.3.7 (YSF) quirks', () => {
 
 describe('open.mp quirks', () => {
   it('answers i r c o only to exactly 11 bytes', async () => {
-    for (const layout of [infoRequest, rulesRequest, clientsRequest, ompRequest]) {
+    for (const layout of [samp.infoRequest, samp.rulesRequest, samp.clientsRequest, samp.ompRequest]) {
       expect(await ask('omp', request(layout, 'omp'))).toHaveLength(1);
       await silent('omp', concat(request(layout, 'omp'), [0]));
     }
   });
 
   it('never answers d, at any length', async () => {
-    await silent('omp', request(playersRequest, 'omp'));
-    await silent('omp', concat(request(playersRequest, 'omp'), pad(4)));
+    await silent('omp', request(samp.playersRequest, 'omp'));
+    await silent('omp', concat(request(samp.playersRequest, 'omp'), pad(4)));
   });
 
   it('answers o with Discord invite, banners and logo, banner URLs cut to 160 bytes', async () => {
-    const { value, bytes } = await reply('omp', request(ompRequest, 'omp'), ompResponse);
+    const { value, bytes } = await reply('omp', request(samp.ompRequest, 'omp'), samp.ompResponse);
     expect(bytes[10]).toBe(0x6f);
     expect(value).toMatchObject({ discord: 'discord.gg/openmp', bannerDark: 'https://e.com/dark.png', logo: 'https://e.com/logo.png' });
     expect(value.bannerLight).toBe(servers.omp.bannerLight.slice(0, 160));
   });
 
   it('sends the Discord invite empty when it is longer than 50 bytes', async () => {
-    const { value } = await reply('ompLong', request(ompRequest, 'ompLong'), ompResponse);
+    const { value } = await reply('ompLong', request(samp.ompRequest, 'ompLong'), samp.ompResponse);
     expect(value.discord).toBe('');
   });
 
   it('defaults the language to EN', async () => {
-    expect((await reply('omp', request(infoRequest, 'omp'), infoResponse)).value.language).toBe('EN');
+    expect((await reply('omp', request(samp.infoRequest, 'omp'), samp.infoResponse)).value.language).toBe('EN');
   });
 
   it('caps hostname, gamemode and language at 63, 39 and 39 bytes, cutting a UTF-8 character in half', async () => {
-    const { value } = await reply('ompLong', request(infoRequest, 'ompLong'), infoResponse, 'latin1');
+    const { value } = await reply('ompLong', request(samp.infoRequest, 'ompLong'), samp.infoResponse, 'latin1');
     expect([value.hostname.length, value.gamemode.length, value.language.length]).toEqual([63, 39, 39]);
     // 40 × "é" is 80 bytes (C3 A9 …); byte 63 is the lead byte C3 of the 32nd.
     expect(value.hostname.charCodeAt(62)).toBe(0xc3);
@@ -333,8 +316,8 @@ describe('open.mp quirks', () => {
 
 describe('SA-MP 0.3.7 flood guard (YSF CheckQueryFlood), at the responder with a made-up clock', () => {
   const state = (floodGuard: boolean) => resolveServer({ flavor: 'samp037', port: 0, maxPlayers: 10, floodGuard }) as ResolvedSamp;
-  const info = infoRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777 });
-  const ping = pingRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, nonce: 1 });
+  const info = samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777 });
+  const ping = samp.pingRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, nonce: 1 });
   const a = { address: '10.0.0.1', port: 5000 };
   const b = { address: '10.0.0.2', port: 5000 };
   const answered = (r: ReturnType<typeof sampResponder>, from: typeof a, at: number, bytes = info) => r.respond(bytes, from, at).length > 0;

@@ -1,15 +1,6 @@
 /** VC:MP 0.4 emulation over real UDP on 127.0.0.1 (src/protocols/vcmp/README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  toHex,
-  vcmpClientsRequest,
-  vcmpClientsResponse,
-  vcmpInfoRequest,
-  vcmpInfoResponse,
-  vcmpPingRequest,
-  vcmpPingResponse,
-  infoRequest,
-} from '@gamequery/codec';
+import { toHex, samp, vcmp } from '@gamequery/codec';
 import type { VcmpServerState } from '@gamequery/codec/node';
 import { ascii, concat, setup, type Client } from './udp.ts';
 
@@ -44,11 +35,11 @@ const silent = async (bytes: Uint8Array, to = vc) => expect(await client.query(b
 
 describe('VC:MP i', () => {
   it('replies MP04 + the request bytes 4–10, version, counts and the map as third string', async () => {
-    const req = vcmpInfoRequest.encode(head());
+    const req = vcmp.infoRequest.encode(head());
     const [r] = await client.query(req, vc);
     expect(toHex(r!.subarray(0, 4))).toBe(toHex(ascii('MP04')));
     expect(toHex(r!.subarray(4, 11))).toBe(toHex(req.subarray(4, 11)));
-    expect(vcmpInfoResponse.decode(r!).value).toEqual({
+    expect(vcmp.infoResponse.decode(r!).value).toEqual({
       ...head(),
       version: '04rel006',
       password: true,
@@ -61,14 +52,14 @@ describe('VC:MP i', () => {
   });
 
   it('does not answer the SA:MP magic', async () => {
-    await silent(infoRequest.encode(head()));
+    await silent(samp.infoRequest.encode(head()));
   });
 });
 
 describe('VC:MP c', () => {
   it('lists names only, no scores', async () => {
-    const [r] = await client.query(vcmpClientsRequest.encode(head()), vc);
-    const d = vcmpClientsResponse.decode(r!);
+    const [r] = await client.query(vcmp.clientsRequest.encode(head()), vc);
+    const d = vcmp.clientsResponse.decode(r!);
     expect(d.value.clients).toEqual([{ name: 'Tommy' }, { name: 'Lance' }]);
     expect(d.bytesRead).toBe(r!.length);
     // 11 + count 2 + (1 + 5) + (1 + 5)
@@ -76,20 +67,20 @@ describe('VC:MP c', () => {
   });
 
   it('withholds the list above 100 players', async () => {
-    await silent(vcmpClientsRequest.encode({ ...head(), serverPort: vc101.port }), vc101);
+    await silent(vcmp.clientsRequest.encode({ ...head(), serverPort: vc101.port }), vc101);
   });
 });
 
 describe('VC:MP p', () => {
   it('echoes the 4 nonce bytes behind the MP04 header', async () => {
-    const req = vcmpPingRequest.encode({ ...head(), nonce: 0xdeadbeef });
+    const req = vcmp.pingRequest.encode({ ...head(), nonce: 0xdeadbeef });
     const [r] = await client.query(req, vc);
     expect(toHex(r!)).toBe(toHex(concat(ascii('MP04'), req.subarray(4))));
-    expect(vcmpPingResponse.decode(r!).value.nonce).toBe(0xdeadbeef);
+    expect(vcmp.pingResponse.decode(r!).value.nonce).toBe(0xdeadbeef);
   });
 
   it('needs exactly 15 bytes', async () => {
-    const req = vcmpPingRequest.encode({ ...head(), nonce: 1 });
+    const req = vcmp.pingRequest.encode({ ...head(), nonce: 1 });
     await silent(req.subarray(0, 11));
     await silent(concat(req, [0]));
   });
@@ -97,7 +88,7 @@ describe('VC:MP p', () => {
 
 describe('VC:MP other opcodes', () => {
   it('has no r, d, x or o', async () => {
-    const i = vcmpInfoRequest.encode(head());
+    const i = vcmp.infoRequest.encode(head());
     for (const op of 'rdxo') await silent(concat(i.subarray(0, 10), ascii(op)));
   });
 });

@@ -21,7 +21,7 @@ import {
   unansweredReason,
   unmatchedReason,
   whyOf,
-} from '@gamequery/codec/pairing';
+} from '@gamequery/codec/internal';
 import { loadVectors } from '../helpers/vectors.ts';
 
 export const client: Endpoint = { address: '192.0.2.10', port: 50123 };

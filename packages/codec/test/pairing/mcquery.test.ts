@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  basicRequest,
-  basicResponse,
-  fullRequest,
-  fullResponse,
-  handshakeRequest,
-  handshakeResponse,
-  valueFromJson,
-} from '@gamequery/codec';
+import { valueFromJson, mcquery } from '@gamequery/codec';
 import { answer, ask, mcServer as server, only, otherClient, pairAll, pairSummaries, vector } from './helpers.ts';
 
 const TOKEN = 9513307;
-const hello = (sessionId: number) => handshakeRequest.encode({ sessionId });
-const token = (sessionId: number, t = TOKEN) => handshakeResponse.encode({ sessionId, token: t });
-const basic = (sessionId: number, t = TOKEN) => basicRequest.encode({ sessionId, token: t });
-const full = (sessionId: number, t = TOKEN) => fullRequest.encode({ sessionId, token: t, padding: new Uint8Array(4) });
+const hello = (sessionId: number) => mcquery.handshakeRequest.encode({ sessionId });
+const token = (sessionId: number, t = TOKEN) => mcquery.handshakeResponse.encode({ sessionId, token: t });
+const basic = (sessionId: number, t = TOKEN) => mcquery.basicRequest.encode({ sessionId, token: t });
+const full = (sessionId: number, t = TOKEN) => mcquery.fullRequest.encode({ sessionId, token: t, padding: new Uint8Array(4) });
 const basicReply = (sessionId: number) =>
-  basicResponse.encode({
+  mcquery.basicResponse.encode({
     sessionId,
     motd: 'A Minecraft Server',
     gametype: 'SMP',
@@ -27,8 +19,8 @@ const basicReply = (sessionId: number) =>
     hostIp: '127.0.0.1',
   });
 const fullReply = (sessionId: number) =>
-  fullResponse.encode({
-    ...valueFromJson(fullResponse, {
+  mcquery.fullResponse.encode({
+    ...valueFromJson(mcquery.fullResponse, {
       sessionId,
       splitnum: '73706c69746e756d008000',
       kv: [{ key: 'hostname', value: 'A Minecraft Server' }],

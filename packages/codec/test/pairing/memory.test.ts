@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handshakeRequest, handshakeResponse, infoRequest, infoResponse } from '@gamequery/codec';
+import { mcquery, samp } from '@gamequery/codec';
 import { ExchangeMemory, TokenMemory, copyOf, replyOf, requestOf, type Outcome, type Remembered } from '../../src/pairing/memory.ts';
 import { keyRules, tokenKey } from '../../src/pairing/rules.ts';
 import type { Datagram, Endpoint } from '../../src/pairing/types.ts';
@@ -11,7 +11,7 @@ const at = { serverIp: '127.0.0.1', serverPort: 7777 };
 
 /** An info request from client port `port` (its conversation), at `time`. */
 const ask = (port: number, time: bigint, meta?: string): Datagram<string> => ({
-  bytes: infoRequest.encode(at),
+  bytes: samp.infoRequest.encode(at),
   from: clientAt(port),
   to: server,
   time,
@@ -20,7 +20,7 @@ const ask = (port: number, time: bigint, meta?: string): Datagram<string> => ({
 
 /** An info reply to client port `port`, with a hostname of its own. */
 const reply = (port: number, hostname: string, time = 0n, meta?: string): Datagram<string> => ({
-  bytes: infoResponse.encode({ ...at, password: false, players: 0, maxPlayers: 2, hostname, gamemode: '', language: '' }),
+  bytes: samp.infoResponse.encode({ ...at, password: false, players: 0, maxPlayers: 2, hostname, gamemode: '', language: '' }),
   from: server,
   to: clientAt(port),
   time,
@@ -35,7 +35,7 @@ const remember = (
   outcome: Outcome = 'answered',
 ): void =>
   memory.remember(
-    { layout: infoRequest, datagram: request, issuer: undefined, keys: keyRules.samp.request(request), outcome, collects: false },
+    { layout: samp.infoRequest, datagram: request, issuer: undefined, keys: keyRules.samp.request(request), outcome, collects: false },
     replies.map((datagram) => ({ datagram })),
     deadline,
   );
@@ -144,14 +144,14 @@ describe('ExchangeMemory', () => {
 
 describe('TokenMemory', () => {
   const hello = (port: number, sessionId: number, time = 0n): Datagram<string> => ({
-    bytes: handshakeRequest.encode({ sessionId }),
+    bytes: mcquery.handshakeRequest.encode({ sessionId }),
     from: clientAt(port),
     to: server,
     time,
     meta: `hello${port}`,
   });
   const token = (request: Datagram<string>, value: number): Datagram<string> => ({
-    bytes: handshakeResponse.encode({ sessionId: 1, token: value }),
+    bytes: mcquery.handshakeResponse.encode({ sessionId: 1, token: value }),
     from: { ...request.to },
     to: { ...request.from },
     time: request.time + 5n,
@@ -162,7 +162,7 @@ describe('TokenMemory', () => {
       {
         key: tokenKey(request, value),
         token: value,
-        layouts: [handshakeRequest, handshakeResponse],
+        layouts: [mcquery.handshakeRequest, mcquery.handshakeResponse],
         request,
         reply: token(request, value),
       },

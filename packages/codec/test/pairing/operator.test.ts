@@ -2,16 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Subject, map, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import fc from 'fast-check';
-import {
-  clientsRequest,
-  handshakeRequest,
-  handshakeResponse,
-  infoRequest,
-  infoResponse,
-  pingRequest,
-  rconRequest,
-  rconResponse,
-} from '@gamequery/codec';
+import { mcquery, samp } from '@gamequery/codec';
 import { pairQueries, type PairingEvent, type PairingOptions } from '@gamequery/codec/rx';
 import {
   answer,
@@ -30,10 +21,18 @@ import {
 } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-const info = infoRequest.encode(at);
-const infoReply = infoResponse.encode({ ...at, password: false, players: 1, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
-const rcon = rconRequest.encode({ ...at, password: 'pw', command: 'cmdlist' });
-const line = (text: string) => rconResponse.encode({ ...at, output: text });
+const info = samp.infoRequest.encode(at);
+const infoReply = samp.infoResponse.encode({
+  ...at,
+  password: false,
+  players: 1,
+  maxPlayers: 10,
+  hostname: 'h',
+  gamemode: 'g',
+  language: 'l',
+});
+const rcon = samp.rconRequest.encode({ ...at, password: 'pw', command: 'cmdlist' });
+const line = (text: string) => samp.rconResponse.encode({ ...at, output: text });
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -53,7 +52,7 @@ describe('pairQueries on the scheduler clock (marbles)', () => {
   it('uses the given scheduler and timeoutMs', () => {
     const ts = scheduler();
     ts.run(({ hot, expectObservable }) => {
-      const source = hot<Named>('a 99ms b', { a: ask('q1', info, server, 0), b: ask('q2', clientsRequest.encode(at), server, 100) });
+      const source = hot<Named>('a 99ms b', { a: ask('q1', info, server, 0), b: ask('q2', samp.clientsRequest.encode(at), server, 100) });
       expectObservable(source.pipe(live({ scheduler: ts, timeoutMs: 250 }))).toBe('250ms u 99ms v', {
         u: 'unanswered q1',
         v: 'unanswered q2',
@@ -170,7 +169,7 @@ describe('pairQueries on the datagram clock', () => {
     expect(
       pairSummaries([
         ask('q', info, server, 0),
-        ask('other', pingRequest.encode({ ...at, nonce: 1 }), server, 999),
+        ask('other', samp.pingRequest.encode({ ...at, nonce: 1 }), server, 999),
         answer('r', infoReply, server, 1000),
         ask('late', info, server, 5000),
       ]),
@@ -218,11 +217,11 @@ describe('pairQueries under load', () => {
   it('drops the oldest pending request with an overflow event beyond maxPending', () => {
     const events = pairAll(
       [
-        ask('q1', pingRequest.encode({ ...at, nonce: 1 }), server, 0),
-        ask('q2', pingRequest.encode({ ...at, nonce: 2 }), server, 1),
-        ask('q3', pingRequest.encode({ ...at, nonce: 3 }), server, 2),
-        answer('r1', pingRequest.encode({ ...at, nonce: 1 }), server, 3),
-        answer('r3', pingRequest.encode({ ...at, nonce: 3 }), server, 4),
+        ask('q1', samp.pingRequest.encode({ ...at, nonce: 1 }), server, 0),
+        ask('q2', samp.pingRequest.encode({ ...at, nonce: 2 }), server, 1),
+        ask('q3', samp.pingRequest.encode({ ...at, nonce: 3 }), server, 2),
+        answer('r1', samp.pingRequest.encode({ ...at, nonce: 1 }), server, 3),
+        answer('r3', samp.pingRequest.encode({ ...at, nonce: 3 }), server, 4),
       ],
       { maxPending: 2 },
     );
@@ -256,10 +255,10 @@ describe('pairQueries under load', () => {
       () => infoReply,
       () => rcon,
       () => line('x'),
-      (n) => pingRequest.encode({ ...at, nonce: n % 3 }),
-      () => clientsRequest.encode(at),
-      (n) => handshakeRequest.encode({ sessionId: n % 2 }),
-      (n) => handshakeResponse.encode({ sessionId: n % 2, token: 7 }),
+      (n) => samp.pingRequest.encode({ ...at, nonce: n % 3 }),
+      () => samp.clientsRequest.encode(at),
+      (n) => mcquery.handshakeRequest.encode({ sessionId: n % 2 }),
+      (n) => mcquery.handshakeResponse.encode({ sessionId: n % 2, token: 7 }),
       () => new Uint8Array([0, 0, 0, 0, 1, 0x41]),
       () => new Uint8Array([1, 2, 3]),
     ];

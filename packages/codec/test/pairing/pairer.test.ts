@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { infoRequest, infoResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { QueryPairer, type Endpoint } from '@gamequery/codec/rx';
 import { answer, ask, ns, sampServer as server, summary } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-const info = infoRequest.encode(at);
-const infoReply = infoResponse.encode({ ...at, password: true, players: 0, maxPlayers: 2, hostname: '', gamemode: '', language: '' });
+const info = samp.infoRequest.encode(at);
+const infoReply = samp.infoResponse.encode({ ...at, password: true, players: 0, maxPlayers: 2, hostname: '', gamemode: '', language: '' });
 
 describe('QueryPairer', () => {
   it('runs without RxJS: receive, then expire at the deadline it announces', () => {

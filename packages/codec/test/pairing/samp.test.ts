@@ -1,35 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clientsRequest,
-  clientsResponse,
-  infoRequest,
-  infoResponse,
-  ompRequest,
-  ompResponse,
-  pingRequest,
-  playersRequest,
-  playersResponse,
-  rconRequest,
-  rconResponse,
-  rulesRequest,
-  rulesResponse,
-  toHex,
-} from '@gamequery/codec';
+import { toHex, samp } from '@gamequery/codec';
 import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, summary, vector } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-const ping = (nonce: number) => pingRequest.encode({ ...at, nonce });
-const info = infoResponse.encode({ ...at, password: false, players: 3, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
+const ping = (nonce: number) => samp.pingRequest.encode({ ...at, nonce });
+const info = samp.infoResponse.encode({
+  ...at,
+  password: false,
+  players: 3,
+  maxPlayers: 50,
+  hostname: 'Test',
+  gamemode: 'DM',
+  language: 'EN',
+});
 
 describe('SA:MP pairing', () => {
   it.each([
-    ['info', infoRequest.encode(at), info],
-    ['rules', rulesRequest.encode(at), rulesResponse.encode({ ...at, rules: [{ name: 'lagcomp', value: 'On' }] })],
-    ['clients', clientsRequest.encode(at), clientsResponse.encode({ ...at, clients: [{ name: 'Tommy', score: -3 }] })],
-    ['players', playersRequest.encode(at), playersResponse.encode({ ...at, players: [{ id: 1, name: 'Tommy', score: 5, ping: 40 }] })],
-    ['omp', ompRequest.encode(at), ompResponse.encode({ ...at, discord: 'discord.gg/x', bannerLight: '', bannerDark: '', logo: '' })],
+    ['info', samp.infoRequest.encode(at), info],
+    ['rules', samp.rulesRequest.encode(at), samp.rulesResponse.encode({ ...at, rules: [{ name: 'lagcomp', value: 'On' }] })],
+    ['clients', samp.clientsRequest.encode(at), samp.clientsResponse.encode({ ...at, clients: [{ name: 'Tommy', score: -3 }] })],
+    [
+      'players',
+      samp.playersRequest.encode(at),
+      samp.playersResponse.encode({ ...at, players: [{ id: 1, name: 'Tommy', score: 5, ping: 40 }] }),
+    ],
+    [
+      'omp',
+      samp.ompRequest.encode(at),
+      samp.ompResponse.encode({ ...at, discord: 'discord.gg/x', bannerLight: '', bannerDark: '', logo: '' }),
+    ],
     ['ping', ping(0x12345678), ping(0x12345678)],
-    ['rcon', rconRequest.encode({ ...at, password: 'pw', command: 'echo hi' }), rconResponse.encode({ ...at, output: 'hi' })],
+    ['rcon', samp.rconRequest.encode({ ...at, password: 'pw', command: 'echo hi' }), samp.rconResponse.encode({ ...at, output: 'hi' })],
   ])('pairs a %s request with its reply, rtt from the datagram times', (message, request, response) => {
     const events = pairAll([ask('q', request, server, 0), answer('r', response, server, 42.5)]);
     const exchange = only(events, 'exchange');
@@ -61,8 +62,8 @@ describe('SA:MP pairing', () => {
   it('pairs two identical pending requests first in, first out', () => {
     expect(
       pairSummaries([
-        ask('q1', infoRequest.encode(at), server, 0),
-        ask('q2', infoRequest.encode(at), server, 10),
+        ask('q1', samp.infoRequest.encode(at), server, 0),
+        ask('q2', samp.infoRequest.encode(at), server, 10),
         answer('r1', info, server, 20),
         answer('r2', info, server, 30),
       ]),
@@ -70,11 +71,11 @@ describe('SA:MP pairing', () => {
   });
 
   it('pairs reordered replies to different opcodes', () => {
-    const rules = rulesResponse.encode({ ...at, rules: [] });
+    const rules = samp.rulesResponse.encode({ ...at, rules: [] });
     expect(
       pairSummaries([
-        ask('qi', infoRequest.encode(at), server, 0),
-        ask('qr', rulesRequest.encode(at), server, 1),
+        ask('qi', samp.infoRequest.encode(at), server, 0),
+        ask('qr', samp.rulesRequest.encode(at), server, 1),
         answer('rr', rules, server, 10),
         answer('ri', info, server, 11),
       ]),
@@ -84,8 +85,8 @@ describe('SA:MP pairing', () => {
   it('keeps conversations of different clients apart', () => {
     expect(
       pairSummaries([
-        ask('a', infoRequest.encode(at), server, 0, client),
-        ask('b', infoRequest.encode(at), server, 0, otherClient),
+        ask('a', samp.infoRequest.encode(at), server, 0, client),
+        ask('b', samp.infoRequest.encode(at), server, 0, otherClient),
         answer('rb', info, server, 5, otherClient),
         answer('ra', info, server, 6, client),
       ]),
@@ -94,7 +95,7 @@ describe('SA:MP pairing', () => {
 
   it('does not pair a reply from another address than the request went to', () => {
     const elsewhere = { address: '127.0.0.2', port: 7777 };
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, elsewhere, 5)]);
+    const events = pairAll([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', info, elsewhere, 5)]);
     expect(events.map((e) => e.kind)).toEqual(['unmatched', 'unanswered']);
     const unmatched = only(events, 'unmatched');
     expect(unmatched.reason).toBe('reply from 127.0.0.2:7777, but the request went to 127.0.0.1:7777');
@@ -103,14 +104,14 @@ describe('SA:MP pairing', () => {
   });
 
   it('reports a byte-identical second reply as a duplicate of the first', () => {
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', info, server, 6)]);
+    const events = pairAll([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', info, server, 6)]);
     expect(events.map((e) => e.kind)).toEqual(['exchange', 'duplicate']);
     const dup = only(events, 'duplicate');
     expect([dup.of.datagram.meta, dup.original.datagram.meta, dup.response.message]).toEqual(['q', 'r', 'info']);
   });
 
   it('reports a different second reply as unmatched, naming the request it followed', () => {
-    const other = infoResponse.encode({
+    const other = samp.infoResponse.encode({
       ...at,
       password: false,
       players: 4,
@@ -119,7 +120,11 @@ describe('SA:MP pairing', () => {
       gamemode: 'DM',
       language: 'EN',
     });
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 5), answer('r2', other, server, 6)]);
+    const events = pairAll([
+      ask('q', samp.infoRequest.encode(at), server, 0),
+      answer('r', info, server, 5),
+      answer('r2', other, server, 6),
+    ]);
     expect(only(events, 'unmatched')).toMatchObject({
       reason: 'another, different reply to a request already answered',
       cause: 'extra',
@@ -128,26 +133,28 @@ describe('SA:MP pairing', () => {
   });
 
   it('reports a reply before any request as unmatched', () => {
-    const events = pairAll([answer('r', info, server, 0), ask('q', infoRequest.encode(at), server, 1)]);
+    const events = pairAll([answer('r', info, server, 0), ask('q', samp.infoRequest.encode(at), server, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['unmatched', 'unanswered']);
     expect(only(events, 'unmatched')).toMatchObject({ reason: 'no pending request for this reply', decoded: { message: 'info' } });
   });
 
   it('explains a silent client list request with the >100 players rule', () => {
-    const events = pairAll([ask('q', clientsRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)]);
+    const events = pairAll([ask('q', samp.clientsRequest.encode(at), server, 0), ask('next', samp.infoRequest.encode(at), server, 1500)]);
     expect(events[0]).toMatchObject({ kind: 'unanswered', reason: 'no reply (>100 players, open.mp `d`, or throttled)' });
-    expect(pairAll([ask('q', playersRequest.encode(at), server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({
+    expect(
+      pairAll([ask('q', samp.playersRequest.encode(at), server, 0), ask('next', samp.infoRequest.encode(at), server, 1500)])[0],
+    ).toMatchObject({
       reason: 'no reply (>100 players, open.mp `d`, or throttled)',
     });
     // Input that ends before the timeout proves nothing about the server.
-    expect(pairAll([ask('q', playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply before the input ended' });
+    expect(pairAll([ask('q', samp.playersRequest.encode(at), server, 0)])[0]).toMatchObject({ reason: 'no reply before the input ended' });
   });
 
   it('gives a generic reason for other silent requests', () => {
     const events = pairAll([
-      ask('q', infoRequest.encode(at), server, 0),
-      ask('q2', infoRequest.encode(at), server, 1001),
-      ask('q3', rulesRequest.encode(at), server, 1002),
+      ask('q', samp.infoRequest.encode(at), server, 0),
+      ask('q2', samp.infoRequest.encode(at), server, 1001),
+      ask('q3', samp.rulesRequest.encode(at), server, 1002),
     ]);
     expect(events.map((e) => e.kind === 'unanswered' && e.reason)).toEqual([
       'no reply within 1000 ms',
@@ -157,7 +164,7 @@ describe('SA:MP pairing', () => {
   });
 
   it('reports a reply after the timeout as unanswered, then a late unmatched reply', () => {
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1200)]);
+    const events = pairAll([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', info, server, 1200)]);
     expect(events.map((e) => e.kind)).toEqual(['unanswered', 'unmatched']);
     expect(only(events, 'unmatched')).toMatchObject({
       reason: 'late reply, 1200 ms after the request (timeout 1000 ms)',
@@ -167,7 +174,7 @@ describe('SA:MP pairing', () => {
   });
 
   it('accepts a reply exactly at the deadline', () => {
-    expect(pairSummaries([ask('q', infoRequest.encode(at), server, 0), answer('r', info, server, 1000)])).toEqual(['exchange q>r']);
+    expect(pairSummaries([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', info, server, 1000)])).toEqual(['exchange q>r']);
   });
 
   it('reads a late ping reply as a late reply, not as a new request', () => {
@@ -179,12 +186,12 @@ describe('SA:MP pairing', () => {
 
 describe('SA:MP identical requests', () => {
   const reply = (players: number) =>
-    infoResponse.encode({ ...at, password: false, players, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
+    samp.infoResponse.encode({ ...at, password: false, players, maxPlayers: 10, hostname: 'h', gamemode: 'g', language: 'l' });
 
   it('marks two identical requests from one socket, pending at once, as ambiguous, and pairs them first come, first served', () => {
     const events = pairAll([
-      ask('q1', infoRequest.encode(at), server, 0),
-      ask('q2', infoRequest.encode(at), server, 1),
+      ask('q1', samp.infoRequest.encode(at), server, 0),
+      ask('q2', samp.infoRequest.encode(at), server, 1),
       answer('r1', reply(1), server, 2),
       answer('r2', reply(2), server, 3),
     ]);
@@ -194,11 +201,11 @@ describe('SA:MP identical requests', () => {
 
   it('does not mark the same request from two sockets, or one sent after the first was answered', () => {
     const events = pairAll([
-      ask('mine', infoRequest.encode(at), server, 0),
-      ask('theirs', infoRequest.encode(at), server, 1, otherClient),
+      ask('mine', samp.infoRequest.encode(at), server, 0),
+      ask('theirs', samp.infoRequest.encode(at), server, 1, otherClient),
       answer('r1', reply(1), server, 2),
       answer('r2', reply(2), server, 3, otherClient),
-      ask('again', infoRequest.encode(at), server, 4),
+      ask('again', samp.infoRequest.encode(at), server, 4),
       answer('r3', reply(3), server, 5),
     ]);
     expect(events.map(summary)).toEqual(['exchange mine>r1', 'exchange theirs>r2', 'exchange again>r3']);
@@ -207,8 +214,8 @@ describe('SA:MP identical requests', () => {
 
   it('marks the one left unanswered too', () => {
     const events = pairAll([
-      ask('q1', infoRequest.encode(at), server, 0),
-      ask('q2', infoRequest.encode(at), server, 1),
+      ask('q1', samp.infoRequest.encode(at), server, 0),
+      ask('q2', samp.infoRequest.encode(at), server, 1),
       answer('r1', reply(1), server, 2),
     ]);
     expect(events.map(summary)).toEqual(['exchange q1>r1', 'unanswered q2']);
@@ -217,8 +224,8 @@ describe('SA:MP identical requests', () => {
 });
 
 describe('SA:MP RCON', () => {
-  const command = rconRequest.encode({ ...at, password: 'secret', command: 'players' });
-  const line = (text: string) => rconResponse.encode({ ...at, output: text });
+  const command = samp.rconRequest.encode({ ...at, password: 'secret', command: 'players' });
+  const line = (text: string) => samp.rconResponse.encode({ ...at, output: text });
 
   it('collects every line until the quiet period, then reports one exchange', () => {
     const events = pairAll([
@@ -226,7 +233,7 @@ describe('SA:MP RCON', () => {
       answer('l1', line('ID Name Ping IP'), server, 30),
       answer('l2', line('0 Tommy 40 1.2.3.4'), server, 31),
       answer('l3', line('1 Lance 55 5.6.7.8'), server, 400),
-      ask('later', infoRequest.encode(at), server, 901),
+      ask('later', samp.infoRequest.encode(at), server, 901),
     ]);
     expect(events[0]).toMatchObject({ kind: 'exchange', rtt: 30_000_000n });
     expect(events.map((e) => (e.kind === 'exchange' ? e.responses.map((r) => r.value['output']) : e.kind))[0]).toEqual([
@@ -242,7 +249,7 @@ describe('SA:MP RCON', () => {
         ask('q', command, server, 0),
         answer('l1', line('a'), server, 10),
         answer('l2', line('b'), server, 510),
-        ask('later', infoRequest.encode(at), server, 1011),
+        ask('later', samp.infoRequest.encode(at), server, 1011),
       ]),
     ).toEqual(['exchange q>l1+l2', 'unanswered later']);
   });
@@ -276,7 +283,7 @@ describe('SA:MP RCON', () => {
 
   it('gives the lines after a newer command from the same socket to that command, not to the one before', () => {
     // An admin tool: `players`, its lines, then `kick 3` 2 ms later, well inside the quiet period.
-    const kick = rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
+    const kick = samp.rconRequest.encode({ ...at, password: 'secret', command: 'kick 3' });
     expect(
       pairSummaries([
         ask('players', command, server, 0),
@@ -293,7 +300,7 @@ describe('SA:MP RCON', () => {
   it('gives the lines after a newer command to it even when the older has none yet (the newest first)', () => {
     // `gmx` prints nothing; the admin tool sends `players` 0.1 ms later: a line names no command,
     // and the ones that follow a newer command from the same socket are the newer one's.
-    const gmx = rconRequest.encode({ ...at, password: 'secret', command: 'gmx' });
+    const gmx = samp.rconRequest.encode({ ...at, password: 'secret', command: 'gmx' });
     const events = pairAll([
       ask('gmx', gmx, server, 0),
       ask('players', command, server, 0.1),
@@ -310,7 +317,7 @@ describe('SA:MP RCON', () => {
     // The 0.1 ms interleaving, then the same command from the same port 2.3 s later: its
     // reply is its own (RTT 0.4 ms), not a 2.3 s "reply" to the command superseded before.
     const events = pairAll([
-      ask('gmx', rconRequest.encode({ ...at, password: 'secret', command: 'gmx' }), server, 0),
+      ask('gmx', samp.rconRequest.encode({ ...at, password: 'secret', command: 'gmx' }), server, 0),
       ask('players', command, server, 0.1),
       answer('p1', line('ID Name'), server, 0.6),
       ask('players again', command, server, 2300),
@@ -333,7 +340,7 @@ describe('SA:MP RCON', () => {
   });
 
   it('reports a silent RCON request with the reasons RCON stays silent', () => {
-    expect(pairAll([ask('q', command, server, 0), ask('next', infoRequest.encode(at), server, 1500)])[0]).toMatchObject({
+    expect(pairAll([ask('q', command, server, 0), ask('next', samp.infoRequest.encode(at), server, 1500)])[0]).toMatchObject({
       kind: 'unanswered',
       reason: 'no reply (RCON or query disabled, or a malformed request)',
     });
@@ -354,7 +361,7 @@ describe('SA:MP undecodable datagrams', () => {
 
   it('reports a SA:MP reply that does not decode', () => {
     const truncated = info.subarray(0, 22);
-    const events = pairAll([ask('q', infoRequest.encode(at), server, 0), answer('r', truncated, server, 1)]);
+    const events = pairAll([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', truncated, server, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['undecodable', 'unanswered']);
     expect(only(events, 'undecodable').error).toMatchObject({ type: 'TruncatedError', field: 'samp.info.hostname', offset: 20 });
     expect(toHex(only(events, 'undecodable').datagram.bytes)).toBe(toHex(truncated));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vcmpClientsRequest, vcmpClientsResponse, vcmpInfoRequest, vcmpPingRequest, vcmpPingResponse } from '@gamequery/codec';
+import { vcmp } from '@gamequery/codec';
 import { answer, ask, only, pairAll, pairSummaries, vcmpServer as server, vector } from './helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 8192 };
@@ -18,19 +18,19 @@ describe('VC:MP pairing', () => {
 
   it('compares the echoed bytes 4–10, not the magic', () => {
     // Same address and port, different opcode: a clients reply does not answer an info request.
-    const clients = vcmpClientsResponse.encode({ ...at, clients: [] });
+    const clients = vcmp.clientsResponse.encode({ ...at, clients: [] });
     expect(
       pairSummaries([
-        ask('qi', vcmpInfoRequest.encode(at), server, 0),
-        ask('qc', vcmpClientsRequest.encode(at), server, 0),
+        ask('qi', vcmp.infoRequest.encode(at), server, 0),
+        ask('qc', vcmp.clientsRequest.encode(at), server, 0),
         answer('rc', clients, server, 5),
       ]),
     ).toEqual(['exchange qc>rc', 'unanswered qi']);
   });
 
   it('pairs pings by nonce', () => {
-    const req = (nonce: number) => vcmpPingRequest.encode({ ...at, nonce });
-    const res = (nonce: number) => vcmpPingResponse.encode({ ...at, nonce });
+    const req = (nonce: number) => vcmp.pingRequest.encode({ ...at, nonce });
+    const res = (nonce: number) => vcmp.pingResponse.encode({ ...at, nonce });
     expect(
       pairSummaries([
         ask('q1', req(1), server, 0),

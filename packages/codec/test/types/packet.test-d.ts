@@ -4,19 +4,8 @@
  * and the lines marked @ts-expect-error must stay errors (tsc fails on one that compiles).
  */
 import { expectTypeOf } from 'vitest';
-import {
-  countedList,
-  decodePacket,
-  defineLayout,
-  infoResponse,
-  magic,
-  playersResponse,
-  prefixedString,
-  u16le,
-  u8,
-  type DecodedPacket,
-  type Layout,
-} from '@gamequery/codec';
+import { decodePacket, samp, type DecodedPacket, type Layout } from '@gamequery/codec';
+import { countedList, defineLayout, magic, prefixedString, u16le, u8 } from '@gamequery/codec/define';
 import type { ExchangeEvent } from '@gamequery/codec/pairing';
 
 declare const bytes: Uint8Array;
@@ -28,10 +17,10 @@ expectTypeOf(p.protocol).toEqualTypeOf<'samp' | 'vcmp' | 'mcquery'>();
 p.value.hostname;
 
 if (p.protocol === 'samp' && p.message === 'info' && p.direction === 'response') {
-  expectTypeOf(p.value).toEqualTypeOf<ReturnType<typeof infoResponse.decode>['value']>();
+  expectTypeOf(p.value).toEqualTypeOf<ReturnType<typeof samp.infoResponse.decode>['value']>();
   expectTypeOf(p.value.hostname).toBeString();
   expectTypeOf(p.value.players).toBeNumber();
-  expectTypeOf(p.layout).toEqualTypeOf<typeof infoResponse>();
+  expectTypeOf(p.layout).toEqualTypeOf<typeof samp.infoResponse>();
 }
 
 if (p.protocol === 'samp' && p.message === 'info' && p.direction === 'request') {
@@ -41,7 +30,7 @@ if (p.protocol === 'samp' && p.message === 'info' && p.direction === 'request') 
 }
 
 if (p.protocol === 'samp' && p.message === 'players' && p.direction === 'response') {
-  expectTypeOf(p.value).toEqualTypeOf<ReturnType<typeof playersResponse.decode>['value']>();
+  expectTypeOf(p.value).toEqualTypeOf<ReturnType<typeof samp.playersResponse.decode>['value']>();
   expectTypeOf(p.value.players[0]!.score).toBeNumber();
 }
 
@@ -126,3 +115,9 @@ const status = defineLayout({
 });
 expectTypeOf(status.decode(bytes).value).toEqualTypeOf<{ players: { name: string; score: number }[]; motd: string }>();
 expectTypeOf(status.protocol).toEqualTypeOf<'acme'>();
+
+// A layout's public methods are what a user calls: decode, annotate, encode, encodingLength.
+type Methods<L> = { [K in keyof L]-?: L[K] extends (...args: never[]) => unknown ? K : never }[keyof L];
+expectTypeOf<Methods<typeof samp.infoResponse>>().toEqualTypeOf<'decode' | 'annotate' | 'encode' | 'encodingLength'>();
+// @ts-expect-error -- the emitters the dissector writes with are internal (`internals(layout)`, @gamequery/codec/internal).
+samp.infoResponse.emitJson;

@@ -8,7 +8,7 @@
  * difference helpers below work in bigint, so no value is ever rounded on the exact paths.
  * @module
  */
-import type { ByteSink } from '@gamequery/codec';
+import type { ByteSink } from '@gamequery/codec/internal';
 
 /** A timestamp resolution: ticks of `base`^-`exponent` seconds. */
 export interface TimeResolution {

@@ -4,16 +4,8 @@
  * (`ip.src`, `udp.port`, …), and the dissector's generated items per protocol — the
  * registry's links and response time, and the pairing outcomes (`samp.unanswered`, …).
  */
-import {
-  builtInProtocols,
-  fieldRegistry,
-  layouts,
-  MASK,
-  type Field,
-  type FieldNode,
-  type FieldType,
-  type Protocol,
-} from '@gamequery/codec';
+import { builtInProtocols, fieldRegistry, layouts, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
+import { MASK } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../record.ts';

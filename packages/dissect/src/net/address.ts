@@ -4,7 +4,7 @@
  * IPv4-mapped address ends in dotted decimal, "::ffff:192.0.2.1").
  * @module
  */
-import { hostPort, ipv6Text } from '@gamequery/codec';
+import { hostPort, ipv6Text } from '@gamequery/codec/internal';
 
 const ipv4Cache = new Map<number, string>();
 const IPV4_CACHE_LIMIT = 4096;

@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { escapeControls } from '@gamequery/codec';
+import { escapeControls } from '@gamequery/codec/internal';
 import { sniffInput } from '../capture/sniff.ts';
 
 /** A capture program: how it is told to write one interface's capture to stdout, and how it states its counts. */

@@ -12,17 +12,12 @@
  * RCON request's secrets (its replies may echo them), and exact times of frames whose
  * resolution is not the capture's first one.
  */
+import type { Charset, CodecOptions, Direction } from '@gamequery/codec';
 import {
   rconRequest,
   rconResponse,
   rconSecrets,
   textCodec,
-  type Charset,
-  type CodecOptions,
-  type Direction,
-  type QueryLayout,
-} from '@gamequery/codec';
-import {
   AMBIGUOUS,
   CapturePairer,
   DECODED,
@@ -38,9 +33,10 @@ import {
   layoutOf,
   namedOf,
   whyOf,
+  type InternalQueryLayout as QueryLayout,
   type PairingCounts,
   type WhyCode,
-} from '@gamequery/codec/pairing';
+} from '@gamequery/codec/internal';
 import type { Timestamp, TimeResolution } from '../capture/timestamp.ts';
 import { UdpDecoder, type Located } from '../net/decoder.ts';
 import type { FrameInput } from '../net/types.ts';

@@ -5,7 +5,8 @@
  * all in the page, which works from `file://`. Written as it goes: a head, one JSON line
  * per packet, a tail; past `limit` packets only counted.
  */
-import type { ByteSink, FieldNode } from '@gamequery/codec';
+import type { FieldNode } from '@gamequery/codec';
+import type { ByteSink } from '@gamequery/codec/internal';
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { PacketRecord } from '../record.ts';
 import { generatedNodes } from './packet.ts';

@@ -2,7 +2,8 @@
  * A packet as one line of JSON (NDJSON), written into a byte sink without making it a
  * string: a record the fast path made copies the tree JSON it wrote while decoding.
  */
-import { ByteSink, asciiBytes, nodeJson } from '@gamequery/codec';
+import { nodeJson } from '@gamequery/codec';
+import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
 import { writeTimestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';
 import { emitOptions, type TreeSource } from './emit-options.ts';

@@ -2,7 +2,7 @@
  * A packet's text (renderPacketText's lines) written into a byte sink: a record the fast
  * path made is written by its layout's compiled text emitter without building its tree.
  */
-import { asciiBytes, protocolTitles, type ByteSink, type QueryLayout } from '@gamequery/codec';
+import { asciiBytes, protocolTitles, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { layerLines } from './layers-text.ts';
@@ -26,7 +26,7 @@ const picked = new WeakMap<readonly string[], WeakMap<EmitTreeOptions, RenderCac
  */
 function cachedText(
   cache: RenderCache,
-  layout: QueryLayout,
+  layout: InternalQueryLayout,
   payload: Uint8Array,
   sink: ByteSink,
   write: () => number | undefined,

@@ -3,7 +3,8 @@
  * JSON document. The byte writers for millions of packets, which skip building the tree,
  * are packet-line.ts (NDJSON) and packet-text.ts (text).
  */
-import { nodeJson, protocolTitles, type FieldNode, type JsonNode } from '@gamequery/codec';
+import { nodeJson, type FieldNode, type JsonNode } from '@gamequery/codec';
+import { protocolTitles } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../record.ts';

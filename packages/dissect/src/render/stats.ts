@@ -4,7 +4,7 @@
  * of themselves (a host name longer than its room cut with `…`: JSON has it whole); the
  * requests by message, a list per server broken where it would pass the width.
  */
-import { showText } from '@gamequery/codec';
+import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import type { RttSummary, ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';

@@ -4,7 +4,7 @@
  * column. The Info text is the record's summary — made from its layout's declaration
  * (`info` template) — followed by what pairing found, in brackets.
  */
-import type { ByteSink } from '@gamequery/codec';
+import type { ByteSink } from '@gamequery/codec/internal';
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';

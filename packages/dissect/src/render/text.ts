@@ -4,7 +4,8 @@
  * the malformed item as `[Malformed Packet: why]`, a warning as tshark's expert item
  * `[Expert Info (Warning/Malformed): why]` (severity and group declared with its code).
  */
-import { MASK, expertInfo, type FieldNode } from '@gamequery/codec';
+import { expertInfo, type FieldNode } from '@gamequery/codec';
+import { MASK } from '@gamequery/codec/internal';
 
 /** Options of the text renderers. */
 export interface TextOptions {

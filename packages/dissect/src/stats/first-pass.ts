@@ -11,10 +11,22 @@
  * counted unanswered unless a reply answered it, which by the end of the input is so.
  * Player counts and host names are read from the replies that state them, in frame order.
  */
-import { samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { samp, type CodecOptions, type Protocol } from '@gamequery/codec';
 import { rconDenies, rconPassword } from './rcon.ts';
 import { FragmentWire } from '../net/fragment-wire.ts';
-import { DECODED, RESPONSE, TIMED, Why, isUnmatched, kindOf, layoutAt, layoutOf, numberReader, whyOf } from '@gamequery/codec/pairing';
+import {
+  DECODED,
+  RESPONSE,
+  TIMED,
+  Why,
+  isUnmatched,
+  kindOf,
+  layoutAt,
+  layoutOf,
+  numberReader,
+  whyOf,
+  type InternalQueryLayout as QueryLayout,
+} from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
 import { CaptureParser } from '../capture/reader.ts';

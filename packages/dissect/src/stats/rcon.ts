@@ -3,7 +3,8 @@
  * by the caller, never kept) and whether a reply refuses it ("Invalid RCON password.", the
  * codec's INVALID_RCON_PASSWORD). Decoded only for RCON datagrams, a few in a capture.
  */
-import { INVALID_RCON_PASSWORD, samp, type CodecOptions } from '@gamequery/codec';
+import { samp, type CodecOptions } from '@gamequery/codec';
+import { INVALID_RCON_PASSWORD } from '@gamequery/codec/internal';
 
 /** The password an RCON request tries (it is hashed, never kept). */
 export function rconPassword(payload: Uint8Array, codec: CodecOptions): string {

@@ -15,7 +15,7 @@ import type { SourceStats } from './sources.ts';
 import { nanosecondsSince, secondsToNs, type IoStats } from './io.ts';
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { DissectedRecord, FrameRecord } from '../frame-record.ts';
-import { keyedReader } from '@gamequery/codec/pairing';
+import { keyedReader } from '@gamequery/codec/internal';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord } from '../record.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteSink } from '@gamequery/codec';
+import { ByteSink } from '@gamequery/codec/internal';
 import {
   compareTimestamps,
   formatTimestamp,

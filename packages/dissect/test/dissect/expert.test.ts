@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ByteSink, minecraftReplyShape, fromHex } from '@gamequery/codec';
+import { fromHex } from '@gamequery/codec';
+import { ByteSink, minecraftReplyShape } from '@gamequery/codec/internal';
 import { dissectHexDump, packetJson, packetLine, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { dissectFile } from './helpers.ts';

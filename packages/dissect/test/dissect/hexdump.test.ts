@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { infoResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { compileFilter, dissectHexDump, packetJson } from '@gamequery/dissect';
 import { hexFixtures } from './helpers.ts';
 
@@ -8,7 +8,7 @@ const formats = ['xxd', 'xxd-g1', 'xxd-c8', 'hexdump-C', 'hexdump', 'od-x1', 'od
 
 describe('dissecting hex dumps', () => {
   const bin = readFileSync(`${hexFixtures}samp-info-response.bin`);
-  const expected = infoResponse.decode(bin).value;
+  const expected = samp.infoResponse.decode(bin).value;
 
   it.each(formats)('a SA:MP info reply dumped by %s dissects to the bytes the tool read', (format) => {
     const r = dissectHexDump(readFileSync(`${hexFixtures}samp-info-response.${format}.txt`, 'utf8'));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ByteSink, charsets, fromHex, layouts, type Charset } from '@gamequery/codec';
+import { charsets, fromHex, layouts, type Charset } from '@gamequery/codec';
+import { ByteSink, internals } from '@gamequery/codec/internal';
 import {
   dissectHexDump,
   packetJson,
@@ -188,7 +189,7 @@ describe('Layout.emitText', () => {
         for (const showSecrets of [false, true]) {
           const tree = layout.annotate(bytes, { charset });
           const sink = new ByteSink(8);
-          const read = layout.emitText(bytes, sink, { charset, showSecrets, indent: 1 });
+          const read = internals(layout).emitText(bytes, sink, { charset, showSecrets, indent: 1 });
           if (tree.error) expect(read).toBeUndefined();
           else
             expect(sink.text(), v.id).toBe(

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { ByteSink, expertInfo, fromHex, grammarExperts, minecraftExperts } from '@gamequery/codec';
+import { expertInfo, fromHex } from '@gamequery/codec';
+import { grammarExperts, minecraftExperts, ByteSink } from '@gamequery/codec/internal';
 import {
   dissectHexDump,
   dissectPayload,

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rconRequest, rconResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { FilterError, Packet, compileFilter, dissectHexDump, filterFields, type PacketRecord } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange } from '../dissect/helpers.ts';
@@ -58,9 +58,9 @@ describe('secrets', () => {
       {
         seconds: 1_700_000_000,
         ticks: 0,
-        data: udpFrame(rconRequest.encode({ ...header, password: 'hunter2', command: 'players' }), 50000, 7777),
+        data: udpFrame(samp.rconRequest.encode({ ...header, password: 'hunter2', command: 'players' }), 50000, 7777),
       },
-      { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
+      { seconds: 1_700_000_000, ticks: 1000, data: udpFrame(samp.rconResponse.encode({ ...header, output: 'no players' }), 7777, 50000) },
     ],
     { linkType: 1 },
   );

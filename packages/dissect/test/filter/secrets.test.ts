@@ -8,7 +8,8 @@
  * `varlist`, `rcon_password new<0x01>ctl` and its echo: secrets the text shows escaped).
  */
 import { describe, expect, it } from 'vitest';
-import { ByteSink, nodeJson } from '@gamequery/codec';
+import { nodeJson } from '@gamequery/codec';
+import { ByteSink } from '@gamequery/codec/internal';
 import { compileFilter, packetJson, packetLine, renderPacketText, walkNodes, writePacketText, type PacketRecord } from '@gamequery/dissect';
 import { captures, dissectFile } from '../dissect/helpers.ts';
 

@@ -1,7 +1,7 @@
 /** The page's Content-Security-Policy names the SHA-256 of its own script and style (render/html-page.ts). */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ByteSink } from '@gamequery/codec';
+import { ByteSink } from '@gamequery/codec/internal';
 import { HtmlWriter } from '@gamequery/dissect';
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE } from '../../src/render/html-page.ts';
 

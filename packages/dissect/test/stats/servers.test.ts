@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBATABLE, Truth, generateTraffic, type Category } from '../../../../bench/traffic.ts';
-import { infoRequest, infoResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import {
   RttDigest,
   ServerStats,
@@ -186,12 +186,12 @@ describe('renderStatsTable', () => {
     const hostname = 'evil\x1b[2J\x07name\x7f';
     const pcap = writePcap(
       [
-        { seconds: 1_700_000_000, ticks: 0, data: udpFrame(infoRequest.encode(server), 50000, 7777) },
+        { seconds: 1_700_000_000, ticks: 0, data: udpFrame(samp.infoRequest.encode(server), 50000, 7777) },
         {
           seconds: 1_700_000_000,
           ticks: 250,
           data: udpFrame(
-            infoResponse.encode({ ...server, password: false, players: 3, maxPlayers: 10, hostname, gamemode: 'g', language: 'l' }),
+            samp.infoResponse.encode({ ...server, password: false, players: 3, maxPlayers: 10, hostname, gamemode: 'g', language: 'l' }),
             7777,
             50000,
           ),

@@ -11,7 +11,7 @@
 import { charsets, textCodec } from '../../grammar/charset.ts';
 import type { Field, IntType } from '../../grammar/fields.ts';
 import { fixedSize, intSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
-import type { AnyLayout, Protocol } from '../../grammar/layout.ts';
+import { internals, type AnyLayout, type Protocol } from '../../grammar/layout.ts';
 import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
 import type { ProtocolDeclaration, RecognitionHint } from '../../grammar/protocol.ts';
 import { layouts } from '../../packet.ts';
@@ -130,7 +130,7 @@ function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string
   const every = (v: (key: string) => unknown) =>
     new Proxy({}, { has: () => true, get: (_, k) => (typeof k === 'string' ? v(k) : undefined) });
   const head = `${layout.protocolName} ${layout.message} ${layout.direction}: `;
-  const text = layout.describe(every((k) => `{${k}}`) as Partial<unknown>);
+  const text = internals(layout).describe(every((k) => `{${k}}`) as Partial<unknown>);
   if (!text.startsWith(head)) return undefined;
   const template = text.slice(head.length);
   const keys = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -140,7 +140,7 @@ function infoTemplate(layout: AnyLayout): { template: string; hex: Record<string
       .map(escapeRegExp)
       .join('(0x0+|0)')}$`,
   );
-  const zeros = layout
+  const zeros = internals(layout)
     .describe(every(() => 0) as Partial<unknown>)
     .slice(head.length)
     .match(pattern);

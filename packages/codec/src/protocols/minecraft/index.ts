@@ -16,19 +16,6 @@ export const mcquery = {
   fullResponse: full.fullResponse,
 } as const;
 
-/** @deprecated Use `mcquery.handshakeRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const handshakeRequest: typeof handshake.handshakeRequest = handshake.handshakeRequest;
-/** @deprecated Use `mcquery.handshakeResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const handshakeResponse: typeof handshake.handshakeResponse = handshake.handshakeResponse;
-/** @deprecated Use `mcquery.basicRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const basicRequest: typeof basic.basicRequest = basic.basicRequest;
-/** @deprecated Use `mcquery.basicResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const basicResponse: typeof basic.basicResponse = basic.basicResponse;
-/** @deprecated Use `mcquery.fullRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const fullRequest: typeof full.fullRequest = full.fullRequest;
-/** @deprecated Use `mcquery.fullResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const fullResponse: typeof full.fullResponse = full.fullResponse;
-
 export { mcqueryTypes, mcqueryRequestHeader, mcqueryResponseHeader, HANDSHAKE, STAT } from './header.ts';
 export { statToken } from './basic.ts';
 export { mcqueryMessages } from './messages.ts';

@@ -4,7 +4,7 @@
  * is the header's (header.ts), read from the layouts.
  */
 import { bestFit, byOpcode, defineProtocol, found, isPair, type ProtocolDeclaration, type Recognized } from '../../grammar/protocol.ts';
-import type { CodecOptions, Direction } from '../../grammar/layout.ts';
+import { internals, type CodecOptions, type Direction } from '../../grammar/layout.ts';
 import type { PacketHint } from '../../grammar/protocol.ts';
 import { sampMessages, sampOlderForms } from './messages.ts';
 import { ompForms } from './omp.ts';
@@ -35,7 +35,9 @@ function recognizeOmp(bytes: Uint8Array, hint: PacketHint, options?: CodecOption
   const banners = sampOlderForms.ompbanners.response;
   return found(
     direction,
-    sampMessages.o.response.measure(bytes, options) !== n && banners.measure(bytes, options) === n ? banners : sampMessages.o.response,
+    internals(sampMessages.o.response).measure(bytes, options) !== n && internals(banners).measure(bytes, options) === n
+      ? banners
+      : sampMessages.o.response,
   );
 }
 

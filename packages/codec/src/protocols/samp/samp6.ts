@@ -15,7 +15,7 @@
  * with today's layouts, the tree's offsets moved back — not a layout of its own, so the dissector
  * of captures, the pairer and the exports do not know it; `dissectPayload` (`gamequery decode`) does.
  */
-import type { Annotation, CodecOptions, Direction } from '../../grammar/layout.ts';
+import { internals, type Annotation, type CodecOptions, type Direction } from '../../grammar/layout.ts';
 import type { FieldNode } from '../../grammar/annotate.ts';
 import { sampMessages } from './messages.ts';
 import { sampProtocol } from './protocol.ts';
@@ -92,7 +92,7 @@ export function decodeSamp6(bytes: Uint8Array, options?: CodecOptions): Samp6Pac
   // Today's reading first: an IPv4 query to 54.x.x.x that decodes exactly stays one.
   try {
     const r = recognize(bytes, {}, options);
-    if (r.layout.measure(bytes, options) === bytes.length) return undefined;
+    if (internals(r.layout).measure(bytes, options) === bytes.length) return undefined;
   } catch {
     /* not IPv4 */
   }
@@ -103,7 +103,7 @@ export function decodeSamp6(bytes: Uint8Array, options?: CodecOptions): Samp6Pac
   } catch {
     return undefined;
   }
-  if (r.layout.measure(inner, options) !== inner.length) return undefined;
+  if (internals(r.layout).measure(inner, options) !== inner.length) return undefined;
   const ann = r.layout.annotate(inner, options);
   const header: FieldNode[] = [
     { abbrev: 'samp.magic', label: 'Magic (proposed IPv6 form, open.mp #1204)', offset: 0, length: 5, value: 'SAMP6', show: 'SAMP6' },

@@ -16,18 +16,5 @@ export const vcmp = {
   pingResponse: ping.vcmpPingResponse,
 } as const;
 
-/** @deprecated Use `vcmp.infoRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpInfoRequest: typeof info.vcmpInfoRequest = info.vcmpInfoRequest;
-/** @deprecated Use `vcmp.infoResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpInfoResponse: typeof info.vcmpInfoResponse = info.vcmpInfoResponse;
-/** @deprecated Use `vcmp.clientsRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpClientsRequest: typeof clients.vcmpClientsRequest = clients.vcmpClientsRequest;
-/** @deprecated Use `vcmp.clientsResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpClientsResponse: typeof clients.vcmpClientsResponse = clients.vcmpClientsResponse;
-/** @deprecated Use `vcmp.pingRequest` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpPingRequest: typeof ping.vcmpPingRequest = ping.vcmpPingRequest;
-/** @deprecated Use `vcmp.pingResponse` (one naming scheme for every protocol); this name goes in the next release. */
-export const vcmpPingResponse: typeof ping.vcmpPingResponse = ping.vcmpPingResponse;
-
 export { vcmpOpcodes, vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
 export { vcmpMessages } from './messages.ts';

@@ -3,9 +3,10 @@
  * tarball (not the repository's sources) and served under `script-src 'self'`. Decodes a
  * SA:MP info reply and a Minecraft full-stat reply from `/vectors.json` and leaves on
  * `globalThis.gamequery` what it found, whether the page's own `new Function` was refused
- * and whether the codec could generate code.
+ * and whether the codec could generate code (`codeGeneration`, of the internal entry).
  */
-import { codeGeneration, decodePacket, fromHex } from '@gamequery/codec';
+import { decodePacket, fromHex } from '@gamequery/codec';
+import { codeGeneration } from '@gamequery/codec/internal';
 
 async function run() {
   let evalRefused: string | undefined;

@@ -5,8 +5,10 @@
  */
 import * as codec from '@gamequery/codec';
 import * as codecClient from '@gamequery/codec/client';
+import * as codecDefine from '@gamequery/codec/define';
 import * as codecEmulator from '@gamequery/codec/emulator';
 import * as codecExport from '@gamequery/codec/export';
+import * as codecInternal from '@gamequery/codec/internal';
 import * as codecNode from '@gamequery/codec/node';
 import * as pairing from '@gamequery/codec/pairing';
 import * as dissect from '@gamequery/dissect';
@@ -15,8 +17,10 @@ import * as dissectNode from '@gamequery/dissect/node';
 const entries: Record<string, object> = {
   '@gamequery/codec': codec,
   '@gamequery/codec/client': codecClient,
+  '@gamequery/codec/define': codecDefine,
   '@gamequery/codec/emulator': codecEmulator,
   '@gamequery/codec/export': codecExport,
+  '@gamequery/codec/internal': codecInternal,
   '@gamequery/codec/node': codecNode,
   '@gamequery/codec/pairing': pairing,
   '@gamequery/dissect': dissect,

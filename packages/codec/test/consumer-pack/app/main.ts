@@ -6,18 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  TruncatedError,
-  decodePacket,
-  defineLayout,
-  fromHex,
-  magic,
-  prefixedString,
-  samp,
-  u8,
-  type DecodedPacket,
-  type FieldNode,
-} from '@gamequery/codec';
+import { TruncatedError, decodePacket, fromHex, samp, type DecodedPacket, type FieldNode } from '@gamequery/codec';
+import { defineLayout, magic, prefixedString, u8 } from '@gamequery/codec/define';
 import { QueryPairer, type Datagram, type PairingEvent } from '@gamequery/codec/pairing';
 import { exportKaitai } from '@gamequery/codec/export';
 import { dissectHexDump, type PacketRecord } from '@gamequery/dissect';

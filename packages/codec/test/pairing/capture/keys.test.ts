@@ -1,32 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  basicRequest,
-  basicResponse,
-  handshakeRequest,
-  handshakeResponse,
-  infoRequest,
-  infoResponse,
-  mcqueryProtocol,
-  ompRequest,
-  ompResponse,
-  pingRequest,
-  pingResponse,
-  rulesRequest,
-  sampProtocol,
-  vcmpInfoRequest,
-  vcmpInfoResponse,
-  vcmpPingRequest,
-  vcmpPingResponse,
-  vcmpProtocol,
-} from '@gamequery/codec';
+import { mcqueryProtocol, sampProtocol, vcmpProtocol, mcquery, samp, vcmp } from '@gamequery/codec';
 import { Endpoints, Side, hashBytes, key, keyRule, tokenKey, type KeyRule } from '../../../src/pairing/capture/keys.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
 
 /** The compiled keys, tagged as the capture pairer tags them (the built-in protocols' order, from 1). */
-const samp = keyRule(sampProtocol, 1)!;
-const vcmp = keyRule(vcmpProtocol, 2)!;
+const sampKeys = keyRule(sampProtocol, 1)!;
+const vcmpKeys = keyRule(vcmpProtocol, 2)!;
 const mc = keyRule(mcqueryProtocol, 3)!;
 
 /** An address and port: IPv4 dotted or IPv6 as eight groups. */
@@ -73,7 +54,7 @@ const v6Server: At = { address: '2001:db8:0:0:0:0:0:1', port: 7777 };
 
 const sampAt = { serverIp: '127.0.0.1', serverPort: 7777 };
 const vcmpAt = { serverIp: '127.0.0.1', serverPort: 8192 };
-const sampInfo = infoResponse.encode({
+const sampInfo = samp.infoResponse.encode({
   ...sampAt,
   password: false,
   players: 3,
@@ -82,7 +63,7 @@ const sampInfo = infoResponse.encode({
   gamemode: 'DM',
   language: 'EN',
 });
-const vcmpInfo = vcmpInfoResponse.encode({
+const vcmpInfo = vcmp.infoResponse.encode({
   ...vcmpAt,
   version: '04rel006',
   password: false,
@@ -93,7 +74,7 @@ const vcmpInfo = vcmpInfoResponse.encode({
   map: 'Vice',
 });
 const basicReply = (sessionId: number) =>
-  basicResponse.encode({
+  mcquery.basicResponse.encode({
     sessionId,
     motd: 'A Minecraft Server',
     gametype: 'SMP',
@@ -106,31 +87,37 @@ const basicReply = (sessionId: number) =>
 
 /** Each protocol's request and reply pairs, with the server they go to. */
 const pairs: readonly [string, KeyRule, At, Uint8Array, Uint8Array][] = [
-  ['samp info', samp, sampServer, infoRequest.encode(sampAt), sampInfo],
+  ['samp info', sampKeys, sampServer, samp.infoRequest.encode(sampAt), sampInfo],
   [
     'samp ping',
-    samp,
+    sampKeys,
     sampServer,
-    pingRequest.encode({ ...sampAt, nonce: 0xdeadbeef }),
-    pingResponse.encode({ ...sampAt, nonce: 0xdeadbeef }),
+    samp.pingRequest.encode({ ...sampAt, nonce: 0xdeadbeef }),
+    samp.pingResponse.encode({ ...sampAt, nonce: 0xdeadbeef }),
   ],
   [
     'samp omp',
-    samp,
+    sampKeys,
     sampServer,
-    ompRequest.encode(sampAt),
-    ompResponse.encode({ ...sampAt, discord: 'd', bannerLight: '', bannerDark: '', logo: '' }),
+    samp.ompRequest.encode(sampAt),
+    samp.ompResponse.encode({ ...sampAt, discord: 'd', bannerLight: '', bannerDark: '', logo: '' }),
   ],
-  ['vcmp info', vcmp, vcmpServer, vcmpInfoRequest.encode(vcmpAt), vcmpInfo],
-  ['vcmp ping', vcmp, vcmpServer, vcmpPingRequest.encode({ ...vcmpAt, nonce: 42 }), vcmpPingResponse.encode({ ...vcmpAt, nonce: 42 })],
+  ['vcmp info', vcmpKeys, vcmpServer, vcmp.infoRequest.encode(vcmpAt), vcmpInfo],
+  [
+    'vcmp ping',
+    vcmpKeys,
+    vcmpServer,
+    vcmp.pingRequest.encode({ ...vcmpAt, nonce: 42 }),
+    vcmp.pingResponse.encode({ ...vcmpAt, nonce: 42 }),
+  ],
   [
     'mcquery handshake',
     mc,
     mcServer,
-    handshakeRequest.encode({ sessionId: 0x01020304 }),
-    handshakeResponse.encode({ sessionId: 0x01020304, token: 9513307 }),
+    mcquery.handshakeRequest.encode({ sessionId: 0x01020304 }),
+    mcquery.handshakeResponse.encode({ sessionId: 0x01020304, token: 9513307 }),
   ],
-  ['mcquery basic', mc, mcServer, basicRequest.encode({ sessionId: 0x0f0f0f0f, token: 9513307 }), basicReply(0x0f0f0f0f)],
+  ['mcquery basic', mc, mcServer, mcquery.basicRequest.encode({ sessionId: 0x0f0f0f0f, token: 9513307 }), basicReply(0x0f0f0f0f)],
 ];
 
 describe('pairing keys', () => {
@@ -160,16 +147,16 @@ describe('pairing keys', () => {
   );
 
   it('tells IPv6 endpoints apart by each of their four words', () => {
-    const request = infoRequest.encode(sampAt);
-    const k = requestKey(samp, request, v6Client, v6Server);
+    const request = samp.infoRequest.encode(sampAt);
+    const k = requestKey(sampKeys, request, v6Client, v6Server);
     const others = [
-      requestKey(samp, request, { ...v6Client, address: '2001:db9:0:0:0:0:0:10' }, v6Server),
-      requestKey(samp, request, { ...v6Client, address: '2001:db8:1:0:0:0:0:10' }, v6Server),
-      requestKey(samp, request, { ...v6Client, address: '2001:db8:0:0:0:1:0:10' }, v6Server),
-      requestKey(samp, request, { ...v6Client, address: '2001:db8:0:0:0:0:0:11' }, v6Server),
-      requestKey(samp, request, v6Client, { ...v6Server, address: '2001:db8:0:0:0:0:1:1' }),
+      requestKey(sampKeys, request, { ...v6Client, address: '2001:db9:0:0:0:0:0:10' }, v6Server),
+      requestKey(sampKeys, request, { ...v6Client, address: '2001:db8:1:0:0:0:0:10' }, v6Server),
+      requestKey(sampKeys, request, { ...v6Client, address: '2001:db8:0:0:0:1:0:10' }, v6Server),
+      requestKey(sampKeys, request, { ...v6Client, address: '2001:db8:0:0:0:0:0:11' }, v6Server),
+      requestKey(sampKeys, request, v6Client, { ...v6Server, address: '2001:db8:0:0:0:0:1:1' }),
       // The IPv4 address that is IPv6's first word: not the same endpoint.
-      requestKey(samp, request, { address: '32.1.13.184', port: v6Client.port }, { address: '32.1.13.184', port: v6Server.port }),
+      requestKey(sampKeys, request, { address: '32.1.13.184', port: v6Client.port }, { address: '32.1.13.184', port: v6Server.port }),
     ];
     expect(new Set([k, ...others]).size).toBe(others.length + 1);
   });
@@ -177,89 +164,91 @@ describe('pairing keys', () => {
   it('gives requests that differ in the bytes a reply echoes different keys', () => {
     const k = (rule: KeyRule, request: Uint8Array, server = sampServer) => requestKey(rule, request, client, server);
     const keys = [
-      k(samp, infoRequest.encode(sampAt)),
-      k(samp, rulesRequest.encode(sampAt)),
-      k(samp, infoRequest.encode({ ...sampAt, serverIp: '127.0.0.2' })),
-      k(samp, infoRequest.encode({ ...sampAt, serverPort: 7778 })),
-      k(samp, pingRequest.encode({ ...sampAt, nonce: 1 })),
-      k(samp, pingRequest.encode({ ...sampAt, nonce: 2 })),
+      k(sampKeys, samp.infoRequest.encode(sampAt)),
+      k(sampKeys, samp.rulesRequest.encode(sampAt)),
+      k(sampKeys, samp.infoRequest.encode({ ...sampAt, serverIp: '127.0.0.2' })),
+      k(sampKeys, samp.infoRequest.encode({ ...sampAt, serverPort: 7778 })),
+      k(sampKeys, samp.pingRequest.encode({ ...sampAt, nonce: 1 })),
+      k(sampKeys, samp.pingRequest.encode({ ...sampAt, nonce: 2 })),
       // open.mp's 15-byte echo form of `o` echoes its 4 trailing bytes: not the 11-byte `o`'s key.
-      k(samp, ompRequest.encode(sampAt)),
-      k(samp, new Uint8Array([...ompRequest.encode(sampAt), 1, 2, 3, 4])),
-      k(samp, new Uint8Array([...ompRequest.encode(sampAt), 1, 2, 3, 5])),
+      k(sampKeys, samp.ompRequest.encode(sampAt)),
+      k(sampKeys, new Uint8Array([...samp.ompRequest.encode(sampAt), 1, 2, 3, 4])),
+      k(sampKeys, new Uint8Array([...samp.ompRequest.encode(sampAt), 1, 2, 3, 5])),
       // The same header bytes under another protocol.
-      k(vcmp, new Uint8Array([...new TextEncoder().encode('VCMP'), ...infoRequest.encode(sampAt).subarray(4)])),
-      k(mc, handshakeRequest.encode({ sessionId: 1 }), mcServer),
-      k(mc, handshakeRequest.encode({ sessionId: 2 }), mcServer),
-      k(mc, basicRequest.encode({ sessionId: 1, token: 5 }), mcServer),
+      k(vcmpKeys, new Uint8Array([...new TextEncoder().encode('VCMP'), ...samp.infoRequest.encode(sampAt).subarray(4)])),
+      k(mc, mcquery.handshakeRequest.encode({ sessionId: 1 }), mcServer),
+      k(mc, mcquery.handshakeRequest.encode({ sessionId: 2 }), mcServer),
+      k(mc, mcquery.basicRequest.encode({ sessionId: 1, token: 5 }), mcServer),
     ];
     expect(new Set(keys).size).toBe(keys.length);
     // What a reply does not echo (SA:MP's magic, a stat request's token) is not in the key.
-    const magicless = infoRequest.encode(sampAt).slice();
+    const magicless = samp.infoRequest.encode(sampAt).slice();
     magicless[0] = 0x58;
-    expect(k(samp, magicless)).toBe(keys[0]);
-    expect(k(mc, basicRequest.encode({ sessionId: 1, token: 6 }), mcServer)).toBe(keys[12]);
+    expect(k(sampKeys, magicless)).toBe(keys[0]);
+    expect(k(mc, mcquery.basicRequest.encode({ sessionId: 1, token: 6 }), mcServer)).toBe(keys[12]);
   });
 
   it('keys a datagram cut short before the end of its echo by what it has', () => {
-    const ping = pingRequest.encode({ ...sampAt, nonce: 0x01020304 });
-    const keys = [11, 12, 13, 14, 15].map((n) => requestKey(samp, ping.subarray(0, n), client, sampServer));
+    const ping = samp.pingRequest.encode({ ...sampAt, nonce: 0x01020304 });
+    const keys = [11, 12, 13, 14, 15].map((n) => requestKey(sampKeys, ping.subarray(0, n), client, sampServer));
     expect(new Set(keys).size).toBe(5);
     // Also where the bytes it lacks would be zeros: its length is in the key.
-    const zeros = pingRequest.encode({ ...sampAt, nonce: 0 });
-    expect(new Set([11, 12, 13, 14, 15].map((n) => requestKey(samp, zeros.subarray(0, n), client, sampServer))).size).toBe(5);
+    const zeros = samp.pingRequest.encode({ ...sampAt, nonce: 0 });
+    expect(new Set([11, 12, 13, 14, 15].map((n) => requestKey(sampKeys, zeros.subarray(0, n), client, sampServer))).size).toBe(5);
     // Bytes past the echo do not count.
-    expect(requestKey(samp, new Uint8Array([...ping, 9, 9]), client, sampServer)).toBe(keys[4]);
+    expect(requestKey(sampKeys, new Uint8Array([...ping, 9, 9]), client, sampServer)).toBe(keys[4]);
   });
 
   it('finds the request a reply from another address was filed under, by the address its echo names', () => {
-    const request = infoRequest.encode(sampAt);
-    const filed = requestKey(samp, request, client, sampServer);
+    const request = samp.infoRequest.encode(sampAt);
+    const filed = requestKey(sampKeys, request, client, sampServer);
     // The server answers from another address of its host.
     const other: At = { address: '10.0.0.5', port: 7777 };
     const e = endpoints(other, client);
-    expect(samp.near(sampInfo, e, 0)).toBe(true);
+    expect(sampKeys.near(sampInfo, e, 0)).toBe(true);
     expect(`${key.lo}:${key.hi}`).toBe(filed);
-    expect(replyKey(samp, sampInfo, other, client)).not.toBe(filed);
-    expect(samp.near(sampInfo, e, 1)).toBe(false);
+    expect(replyKey(sampKeys, sampInfo, other, client)).not.toBe(filed);
+    expect(sampKeys.near(sampInfo, e, 1)).toBe(false);
     // From another port too (the echo names the port, little-endian).
-    expect(samp.near(sampInfo, endpoints({ address: '127.0.0.1', port: 7778 }, client), 0)).toBe(true);
+    expect(sampKeys.near(sampInfo, endpoints({ address: '127.0.0.1', port: 7778 }, client), 0)).toBe(true);
     expect(`${key.lo}:${key.hi}`).toBe(filed);
     // Ping: the nonce is in the key the echo names.
-    const ping = pingRequest.encode({ ...sampAt, nonce: 77 });
-    expect(vcmp.near(vcmpPingResponse.encode({ ...vcmpAt, nonce: 77 }), endpoints(other, client), 0)).toBe(true);
-    expect(`${key.lo}:${key.hi}`).toBe(requestKey(vcmp, vcmpPingRequest.encode({ ...vcmpAt, nonce: 77 }), client, vcmpServer));
-    expect(samp.near(ping, endpoints(other, client), 0)).toBe(true);
-    expect(`${key.lo}:${key.hi}`).toBe(requestKey(samp, ping, client, sampServer));
+    const ping = samp.pingRequest.encode({ ...sampAt, nonce: 77 });
+    expect(vcmpKeys.near(vcmp.pingResponse.encode({ ...vcmpAt, nonce: 77 }), endpoints(other, client), 0)).toBe(true);
+    expect(`${key.lo}:${key.hi}`).toBe(requestKey(vcmpKeys, vcmp.pingRequest.encode({ ...vcmpAt, nonce: 77 }), client, vcmpServer));
+    expect(sampKeys.near(ping, endpoints(other, client), 0)).toBe(true);
+    expect(`${key.lo}:${key.hi}`).toBe(requestKey(sampKeys, ping, client, sampServer));
   });
 
   it('looks for no near miss from the address the echo names, over IPv6, or in a reply too short to name one', () => {
-    expect(samp.near(sampInfo, endpoints(sampServer, client), 0)).toBe(false);
-    expect(samp.near(sampInfo, endpoints(v6Server, v6Client), 0)).toBe(false);
-    expect(samp.near(sampInfo.subarray(0, 9), endpoints({ address: '10.0.0.5', port: 7777 }, client), 0)).toBe(false);
+    expect(sampKeys.near(sampInfo, endpoints(sampServer, client), 0)).toBe(false);
+    expect(sampKeys.near(sampInfo, endpoints(v6Server, v6Client), 0)).toBe(false);
+    expect(sampKeys.near(sampInfo.subarray(0, 9), endpoints({ address: '10.0.0.5', port: 7777 }, client), 0)).toBe(false);
   });
 
   it('finds the Minecraft request of another type a reply names by its session id', () => {
     // A handshake reply to a client whose basic stat request waits: that request's key, and no other.
-    const reply = handshakeResponse.encode({ sessionId: 0x0f0f0f0f, token: 1 });
-    const basic = requestKey(mc, basicRequest.encode({ sessionId: 0x0f0f0f0f, token: 1 }), client, mcServer);
+    const reply = mcquery.handshakeResponse.encode({ sessionId: 0x0f0f0f0f, token: 1 });
+    const basic = requestKey(mc, mcquery.basicRequest.encode({ sessionId: 0x0f0f0f0f, token: 1 }), client, mcServer);
     const e = endpoints(mcServer, client);
     expect(mc.near(reply, e, 0)).toBe(true);
     expect(`${key.lo}:${key.hi}`).toBe(basic);
     expect(mc.near(reply, e, 1)).toBe(false);
     // And the other way: a stat reply names the waiting handshake.
     expect(mc.near(basicReply(0x0f0f0f0f), e, 0)).toBe(true);
-    expect(`${key.lo}:${key.hi}`).toBe(requestKey(mc, handshakeRequest.encode({ sessionId: 0x0f0f0f0f }), client, mcServer));
+    expect(`${key.lo}:${key.hi}`).toBe(requestKey(mc, mcquery.handshakeRequest.encode({ sessionId: 0x0f0f0f0f }), client, mcServer));
   });
 
   it('reads a Minecraft session id, and keys a request as if it carried another', () => {
-    const request = basicRequest.encode({ sessionId: 0xfedcba98, token: 1 });
+    const request = mcquery.basicRequest.encode({ sessionId: 0xfedcba98, token: 1 });
     expect(mc.session(request, Side.Request)).toBe(0xfedcba98);
     expect(mc.session(basicReply(0x01020304), Side.Reply)).toBe(0x01020304);
     mc.withSession(request, endpoints(client, mcServer), 0x11111111);
-    expect(`${key.lo}:${key.hi}`).toBe(requestKey(mc, basicRequest.encode({ sessionId: 0x11111111, token: 1 }), client, mcServer));
-    expect(samp.session(infoRequest.encode(sampAt), Side.Request)).toBe(0);
-    expect(() => samp.withSession(infoRequest.encode(sampAt), endpoints(client, sampServer), 1)).toThrow('an echo key has no session');
+    expect(`${key.lo}:${key.hi}`).toBe(requestKey(mc, mcquery.basicRequest.encode({ sessionId: 0x11111111, token: 1 }), client, mcServer));
+    expect(sampKeys.session(samp.infoRequest.encode(sampAt), Side.Request)).toBe(0);
+    expect(() => sampKeys.withSession(samp.infoRequest.encode(sampAt), endpoints(client, sampServer), 1)).toThrow(
+      'an echo key has no session',
+    );
   });
 
   it('keys a token by its conversation, from either side, and the token', () => {

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { infoRequest, infoResponse, rconRequest, rconResponse } from '@gamequery/codec';
+import { samp } from '@gamequery/codec';
 import { answer, ask, captureVerdicts, pairAll, sampServer as server } from '../helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };
-const command = (text: string) => rconRequest.encode({ ...at, password: 'secret', command: text });
-const line = (text: string) => rconResponse.encode({ ...at, output: text });
-const info = infoResponse.encode({ ...at, password: false, players: 3, maxPlayers: 50, hostname: 'Test', gamemode: 'DM', language: 'EN' });
+const command = (text: string) => samp.rconRequest.encode({ ...at, password: 'secret', command: text });
+const line = (text: string) => samp.rconResponse.encode({ ...at, output: text });
+const info = samp.infoResponse.encode({
+  ...at,
+  password: false,
+  players: 3,
+  maxPlayers: 50,
+  hostname: 'Test',
+  gamemode: 'DM',
+  language: 'EN',
+});
 const options = { timeoutMs: 1000, rconQuietMs: 500, duplicateWindowMs: 5000 };
 
 const SUPERSEDED = "unanswered c1 (no reply before the next command from the same client (the lines that follow are the newer command's))";
@@ -18,7 +26,7 @@ const SUPERSEDED = "unanswered c1 (no reply before the next command from the sam
 // window, and every exchange that finished after it waits behind it, remembered past its window.
 describe('CapturePairer: the duplicate window after a superseded RCON command', () => {
   it('lets an exchange go a window after it ended when no command was superseded (control)', () => {
-    const datagrams = [ask('q', infoRequest.encode(at), server, 20), answer('r', info, server, 30), answer('r2', info, server, 5500)];
+    const datagrams = [ask('q', samp.infoRequest.encode(at), server, 20), answer('r', info, server, 30), answer('r2', info, server, 5500)];
     expect(captureVerdicts(datagrams, options)).toEqual(['exchange q>r', 'unmatched r2 (no pending request for this reply)']);
     pairAll(datagrams, options);
   });
@@ -29,7 +37,7 @@ describe('CapturePairer: the duplicate window after a superseded RCON command', 
     const datagrams = [
       ask('c1', command('a'), server, 0),
       ask('c2', command('b'), server, 10),
-      ask('q', infoRequest.encode(at), server, 20),
+      ask('q', samp.infoRequest.encode(at), server, 20),
       answer('r', info, server, 30),
       answer('r2', info, server, 5500),
     ];

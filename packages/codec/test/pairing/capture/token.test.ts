@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import {
-  basicRequest,
-  fullRequest,
-  fullResponse,
-  handshakeRequest,
-  handshakeResponse,
-  infoRequest,
-  type QueryLayout,
-} from '@gamequery/codec';
+import { mcquery, samp, type QueryLayout } from '@gamequery/codec';
 import { cstring, decimalCstring, i32be, magic, u32be } from '../../../src/grammar/fields.ts';
 import { defineLayout } from '../../../src/grammar/layout.ts';
 import { keyedReader, tokenReader } from '../../../src/pairing/capture/token.ts';
@@ -75,16 +67,16 @@ const unsignedText = defineLayout({
 
 describe('tokenReader', () => {
   it('has no reader for a layout without a token', () => {
-    expect(tokenReader(infoRequest as QueryLayout, {})).toBeUndefined();
-    expect(tokenReader(handshakeRequest as QueryLayout, {})).toBeUndefined();
+    expect(tokenReader(samp.infoRequest as QueryLayout, {})).toBeUndefined();
+    expect(tokenReader(mcquery.handshakeRequest as QueryLayout, {})).toBeUndefined();
   });
 
   it.each([
-    ['basic', basicRequest as QueryLayout, (sessionId: number, token: number) => basicRequest.encode({ sessionId, token })],
+    ['basic', mcquery.basicRequest as QueryLayout, (sessionId: number, token: number) => mcquery.basicRequest.encode({ sessionId, token })],
     [
       'full',
-      fullRequest as QueryLayout,
-      (sessionId: number, token: number) => fullRequest.encode({ sessionId, token, padding: new Uint8Array(4) }),
+      mcquery.fullRequest as QueryLayout,
+      (sessionId: number, token: number) => mcquery.fullRequest.encode({ sessionId, token, padding: new Uint8Array(4) }),
     ],
   ])("reads a %s stat request's token as its decoder does", (_, layout, encode) => {
     const read = readerOf(layout);
@@ -102,12 +94,12 @@ describe('tokenReader', () => {
   });
 
   it("reads a handshake reply's decimal token as its decoder does, on random tokens", () => {
-    const read = readerOf(handshakeResponse as QueryLayout);
+    const read = readerOf(mcquery.handshakeResponse as QueryLayout);
     fc.assert(
       fc.property(u32, i32, (sessionId, token) => {
-        const bytes = handshakeResponse.encode({ sessionId, token });
+        const bytes = mcquery.handshakeResponse.encode({ sessionId, token });
         expect(read(bytes)).toBe(token);
-        expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+        expect(read(bytes)).toBe(decoded(mcquery.handshakeResponse as QueryLayout, bytes));
       }),
       { numRuns: runs },
     );
@@ -122,8 +114,8 @@ describe('tokenReader', () => {
     ['-0', -0],
   ])('reads the decimal token %s', (text, token) => {
     const bytes = handshakeReply(text);
-    expect(readerOf(handshakeResponse as QueryLayout)(bytes)).toBe(token);
-    expect(decoded(handshakeResponse as QueryLayout, bytes)).toBe(token);
+    expect(readerOf(mcquery.handshakeResponse as QueryLayout)(bytes)).toBe(token);
+    expect(decoded(mcquery.handshakeResponse as QueryLayout, bytes)).toBe(token);
   });
 
   it.each([
@@ -140,23 +132,23 @@ describe('tokenReader', () => {
     ['with a minus after digits', '5-'],
   ])('agrees with the decoder on a token %s', (_, text) => {
     const bytes = handshakeReply(text);
-    expect(readerOf(handshakeResponse as QueryLayout)(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+    expect(readerOf(mcquery.handshakeResponse as QueryLayout)(bytes)).toBe(decoded(mcquery.handshakeResponse as QueryLayout, bytes));
   });
 
   it('agrees with the decoder on a token without its NUL, and with bytes after it', () => {
-    const read = readerOf(handshakeResponse as QueryLayout);
+    const read = readerOf(mcquery.handshakeResponse as QueryLayout);
     for (const bytes of [handshakeReply('123', []), handshakeReply('123', [0, 0x41]), handshakeReply('', []), new Uint8Array([9, 1])]) {
-      expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+      expect(read(bytes)).toBe(decoded(mcquery.handshakeResponse as QueryLayout, bytes));
     }
   });
 
   it('agrees with the decoder on random token text', () => {
-    const read = readerOf(handshakeResponse as QueryLayout);
+    const read = readerOf(mcquery.handshakeResponse as QueryLayout);
     const text = fc.array(fc.constantFrom(...'0123456789-+ a'), { maxLength: 12 }).map((cs) => cs.join(''));
     fc.assert(
       fc.property(text, fc.boolean(), (t, nul) => {
         const bytes = handshakeReply(t, nul ? [0] : []);
-        expect(read(bytes)).toBe(decoded(handshakeResponse as QueryLayout, bytes));
+        expect(read(bytes)).toBe(decoded(mcquery.handshakeResponse as QueryLayout, bytes));
       }),
       { numRuns: runs * 3 },
     );
@@ -198,7 +190,7 @@ describe('keyedReader', () => {
     .map((f) => JSON.parse(readFileSync(`${vectorDir}${f}`, 'utf8')) as { hex: string });
 
   it("reads a full stat's values as its decoder does, on every full-response vector (cut ones too)", () => {
-    const read = keyedReader(fullResponse, 'kv')!;
+    const read = keyedReader(mcquery.fullResponse, 'kv')!;
     expect(read).toBeDefined();
     expect(vectors.length).toBeGreaterThanOrEqual(5);
     let compared = 0;
@@ -206,7 +198,7 @@ describe('keyedReader', () => {
       const bytes = Uint8Array.from(Buffer.from(v.hex, 'hex'));
       let kv: { key: string; value: string }[] | undefined;
       try {
-        kv = (fullResponse.decode(bytes).value as { kv: { key: string; value: string }[] }).kv;
+        kv = (mcquery.fullResponse.decode(bytes).value as { kv: { key: string; value: string }[] }).kv;
       } catch {
         kv = undefined;
       }
@@ -219,7 +211,7 @@ describe('keyedReader', () => {
     }
     // Values found: hostname, numplayers and map of the vectors that hold them.
     expect(compared).toBeGreaterThanOrEqual(6);
-    expect(keyedReader(fullResponse, 'players')).toBeUndefined();
-    expect(keyedReader(basicRequest, 'kv')).toBeUndefined();
+    expect(keyedReader(mcquery.fullResponse, 'players')).toBeUndefined();
+    expect(keyedReader(mcquery.basicRequest, 'kv')).toBeUndefined();
   });
 });

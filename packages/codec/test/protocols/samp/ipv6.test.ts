@@ -5,7 +5,9 @@
  * 54.x.x.x server ('6' is 54), which must stay one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnknownOpcodeError, decodePacket, decodeSamp6, encodeSamp6, fromHex, ipv6Text, recognize, samp, toHex } from '@gamequery/codec';
+import { UnknownOpcodeError, decodePacket, fromHex, recognize, samp, toHex } from '@gamequery/codec';
+import { decodeSamp6, ipv6Text } from '@gamequery/codec/internal';
+import { encodeSamp6 } from '../../../src/protocols/samp/samp6.ts';
 import { QueryClient, startEmulator, type Emulator } from '@gamequery/codec/node';
 
 const to54 = { serverIp: '54.1.2.3', serverPort: 7777 };

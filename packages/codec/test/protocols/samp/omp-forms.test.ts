@@ -3,7 +3,8 @@
  * lengths add up to, decoded and encoded byte for byte, and paired with their requests.
  */
 import { describe, expect, it } from 'vitest';
-import { decodePacket, encodePacket, fromHex, ompFormOf, ompForms, recognize, samp, toHex } from '@gamequery/codec';
+import { decodePacket, encodePacket, fromHex, recognize, samp, toHex } from '@gamequery/codec';
+import { ompFormOf, ompForms } from '../../../src/protocols/samp/omp.ts';
 import { answer, ask, only, pairAll, sampServer as server } from '../../pairing/helpers.ts';
 
 const at = { serverIp: '127.0.0.1', serverPort: 7777 };

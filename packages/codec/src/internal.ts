@@ -1,0 +1,82 @@
+/**
+ * @gamequery/codec/internal — NOT API. What @gamequery/dissect and @gamequery/cli share with
+ * the codec beyond its public entries: the layouts' machinery (the emitters and the measurer
+ * every layout has beside its public methods, the code-generation switches), the byte sink
+ * the emitters write into, display helpers, the protocols' details the dissector reads, and
+ * the capture pairer with the facts it keeps per frame.
+ *
+ * No semver promise: anything here may change or go in any release, a patch release too. It is
+ * an entry of the package's `exports` only so that the packages built on the codec reach it
+ * when installed from the registry. Use `@gamequery/codec` and its other entries instead.
+ */
+import { internals } from './grammar/layout.ts';
+import { samp } from './protocols/samp/index.ts';
+
+// A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.
+export {
+  internals,
+  interpretedLayout,
+  malformedNode,
+  protocolNames,
+  protocolTitles,
+  type InternalLayout,
+  type InternalQueryLayout,
+  type InternalAnyLayout,
+  type EmitOptions,
+  type TextEmitOptions,
+  type Described,
+} from './grammar/layout.ts';
+export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
+/** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
+export { emitterSource } from './grammar/emit.ts';
+export { textEmitterSource, type TextMode } from './grammar/emit-text.ts';
+export { ByteSink, asciiBytes } from './grammar/sink.ts';
+// Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
+export { MASK, escapeControls, hostPort, showText } from './grammar/display.ts';
+export { textCodec, type TextCodec } from './grammar/charset.ts';
+export { secretFields } from './grammar/fields.ts';
+
+// The protocols' details the dissector reads.
+/** SA:MP's RCON request and reply, as the dissector's first pass keeps an RCON exchange's secrets. */
+export const rconRequest = internals(samp.rconRequest);
+/** See {@link rconRequest}. */
+export const rconResponse = internals(samp.rconResponse);
+export { rconSecrets, maskSecrets, INVALID_RCON_PASSWORD } from './protocols/samp/rcon.ts';
+export { decodeSamp6, ipv6Text, type Samp6Packet } from './protocols/samp/samp6.ts';
+export { mcqueryMessages } from './protocols/minecraft/messages.ts';
+export { minecraftReplyShape, type MinecraftReplyShape } from './protocols/minecraft/heuristic.ts';
+export { minecraftRequestNotSeen, minecraftExperts } from './protocols/minecraft/expert.ts';
+/** The expert items of the grammar's own warnings (a flag byte, a short list, trailing bytes). */
+export { grammarExperts } from './grammar/expert.ts';
+
+// The capture pairer (pairing/capture/): the pairing rules on numbers, and what it keeps per frame.
+export { CapturePairer, type CapturePairerOptions, type PairingCounts } from './pairing/capture/pairer.ts';
+/** `hashBytes(b)` leaves a 64-bit hash of `b` in `hashed.lo` and `hashed.hi`: what copies of a datagram are told by. */
+export { Endpoints, hashBytes, key as hashed } from './pairing/capture/keys.ts';
+export {
+  FrameFacts,
+  Why,
+  DECODED,
+  RAW,
+  NONE,
+  RESPONSE,
+  FINAL,
+  AMBIGUOUS,
+  HAS_TIME,
+  TIMED,
+  kindOf,
+  layoutOf,
+  whyOf,
+  namedOf,
+  type WhyCode,
+} from './pairing/capture/facts.ts';
+export { layoutAt, layoutNumber } from './pairing/capture/layouts.ts';
+export { keyedReader, numberReader } from './pairing/capture/token.ts';
+export {
+  isUnmatched,
+  unansweredReason,
+  unmatchedCause,
+  unmatchedReason,
+  type UnmatchedReply,
+  type VerdictOptions,
+} from './pairing/capture/verdicts.ts';
