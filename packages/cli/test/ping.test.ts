@@ -126,7 +126,8 @@ describe('gamequery ping', () => {
   });
 
   it('a closed port: the request sent, "port unreachable", and the statistics block with the error, as ping(8) prints them', async () => {
-    const r = await gamequery(['ping', 'samp', '127.0.0.1:1', '-c', '3', '-i', '20']);
+    // Room enough for the port-unreachable error to come back before a second request, on a loaded machine too.
+    const r = await gamequery(['ping', 'samp', '127.0.0.1:1', '-c', '3', '-i', '300']);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('from 127.0.0.1:1: seq=1 port unreachable\n');
     expect(r.stdout).toContain(
