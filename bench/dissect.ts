@@ -44,6 +44,8 @@ export interface DissectBenchOptions {
   readonly jobs: number | undefined;
   /** Whether to run tshark when it is installed. */
   readonly tshark: boolean;
+  /** Whether tshark also runs with our Lua plugin (the frame walks run whenever tshark does). */
+  readonly plugin?: boolean;
   readonly seed: number;
   /**
    * Another build's `packages/cli/dist/main.js` (a worktree of an older commit): each format runs it
@@ -246,21 +248,24 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       for (const capture of [main1, big, flood?.capture]) if (capture) results.get(capture)!.set('tshark', await frameWalk(capture));
       // Our plugin in Lua is some 25× slower than tshark alone: the 1 M capture only.
       const plugin = join(dir, 'gamequery.lua');
-      writeFileSync(plugin, exportWireshark());
-      results
-        .get(main1)!
-        .set(
-          'tshark+plugin',
-          await timed(`tshark + our Lua plugin -T fields -e ${FIELDS.join(' -e ')}, ${main1.label}`, main1.frames, 'tshark', [
-            '-X',
-            `lua_script:${plugin}`,
-            '-r',
-            main1.file,
-            '-T',
-            'fields',
-            ...FIELDS.flatMap((f) => ['-e', f]),
-          ]),
-        );
+      if (options.plugin === false) console.log('  tshark with our Lua plugin left out (GAMEQUERY_BENCH_PLUGIN=0)');
+      else {
+        writeFileSync(plugin, exportWireshark());
+        results
+          .get(main1)!
+          .set(
+            'tshark+plugin',
+            await timed(`tshark + our Lua plugin -T fields -e ${FIELDS.join(' -e ')}, ${main1.label}`, main1.frames, 'tshark', [
+              '-X',
+              `lua_script:${plugin}`,
+              '-r',
+              main1.file,
+              '-T',
+              'fields',
+              ...FIELDS.flatMap((f) => ['-e', f]),
+            ]),
+          );
+      }
     } else {
       console.log(options.tshark ? '  tshark not installed: no reference figure' : '  tshark left out (GAMEQUERY_BENCH_TSHARK=0)');
     }

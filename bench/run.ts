@@ -14,6 +14,7 @@
  *                                  stats: gamequery stats FILE, and on the flood also stats - from a pipe; default all)
  *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
  *   GAMEQUERY_BENCH_TSHARK=0       no tshark (default: run it when installed)
+ *   GAMEQUERY_BENCH_PLUGIN=0       tshark's frame walks only, not the run with our Lua plugin (some 6 minutes)
  *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
  *   GAMEQUERY_BENCH_BASELINE_CLI   another build's packages/cli/dist/main.js (e.g. a worktree of an older commit): run
  *                                  before ours on each capture and format, with the ratio (before/after on one input)
@@ -52,6 +53,7 @@ if (!only || only === 'dissect') {
       jobs,
       formats: chosen as Format[],
       tshark: env.GAMEQUERY_BENCH_TSHARK !== '0',
+      plugin: env.GAMEQUERY_BENCH_PLUGIN !== '0',
       bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
       floodRequests: Number(env.GAMEQUERY_BENCH_FLOOD ?? 2_000_000),
