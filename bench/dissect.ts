@@ -219,6 +219,9 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       }
     }
     let exact: boolean | undefined;
+    /** Reading the attack (issue 29): its run, and whether its answers were right. */
+    let attack: Figure | undefined;
+    let attackExact: boolean | undefined;
     if (flood) {
       console.log(` the flood's counts, gamequery stats -F json against the generator's truth:`);
       const out = join(dir, 'flood-stats.json');
@@ -237,8 +240,10 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       const out = join(dir, 'flood-attack.json');
       const args = [main, 'stats', flood.capture.file, '--by', 'source', '-z', 'io,stat,1', '-F', 'json'];
       const f = await timed('gamequery stats --by source -z io,stat,1', flood.capture.frames, process.execPath, args, { stdout: out });
+      attack = f;
       if (f) {
         const counts = attackCounts(flood.truth, readFileSync(out, 'utf8'));
+        attackExact = counts.exact;
         console.log(`  ${counts.exact ? 'the five hosts first and exact, the guesser exact, every request in the rows' : 'NOT exact'}`);
         for (const line of counts.lines) console.log(`    ${line}`);
       }
@@ -300,6 +305,8 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     if (floodRow) {
       for (const [mode, floor] of Object.entries(FLOOD_FLOORS) as [Mode, (typeof FLOOD_FLOORS)[Mode]][])
         if (floor) judgeRate(`${mode}, ${flood!.capture.label}`, floor, floodRow.get(mode), floodRow.get('tshark'));
+      // Reading the attack, every answer at once, as fast as `stats` must be.
+      judgeRate('stats --by source -z io,stat,1, flood', FLOOD_FLOORS.stats!, attack, floodRow.get('tshark'));
     }
     const one = results.get(main1)!;
     const bigRow = big ? results.get(big) : undefined;
@@ -308,7 +315,11 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       if (bigRow) judgePeak(`${format}, ${big!.label}`, bigRow.get(format), one.get(format));
     }
     if (floodRow) for (const mode of FLOOD_RSS) judgePeak(`${mode}, flood`, floodRow.get(mode));
-    if (flood) console.log(`  the flood's counts exact: ${exact === undefined ? 'no figure' : met(exact)}`);
+    if (flood) {
+      judgePeak('stats --by source -z io,stat,1, flood', attack);
+      console.log(`  the flood's counts exact: ${exact === undefined ? 'no figure' : met(exact)}`);
+      console.log(`  the attack read right (hosts, guesser, rows): ${attackExact === undefined ? 'no figure' : met(attackExact)}`);
+    }
     const twice = double ? results.get(double)!.get('ndjson') : undefined;
     if (twice?.peak !== undefined)
       console.log(
