@@ -137,6 +137,9 @@ export function renderStatsTable(report: StatsReport): string[] {
 
 const SOURCES = ['Source', 'Requests', '±', 'Answered', 'Req bytes', 'Reply bytes', 'Amp', 'Requests by message'];
 
+/** `n thing` or `n things`. */
+const plural = (n: number, thing: string): string => `${n} ${thing}${n === 1 ? '' : 's'}`;
+
 /** Reply bytes per request byte, as the tables write it (`-` without requests). */
 const ratioText = (reply: number, request: number): string => (request > 0 ? (reply / request).toFixed(3) : '-');
 
@@ -167,17 +170,21 @@ export function renderSourcesTable(report: SourcesReport): string[] {
     ...table([['Network', ...SOURCES.slice(1)], ...report.networks.map(sourceRow)], right, footer),
     `± how much a count may overstate (blank: exact); a source or network with more than ${report.threshold} requests (all ÷ ${report.capacity}) is never missed`,
     '',
-    'Sources sent the most reply bytes (where reflected replies go; Amp: reply bytes per request byte)',
-    ...table([SOURCES, ...report.byReplyBytes.map(sourceRow)], right, [
-      `${report.byReplyBytes.length} sources`,
-      '',
-      '',
-      '',
-      '',
-      '',
-      '',
-      '',
-    ]),
+    ...(report.byReplyBytes.length
+      ? [
+          'Sources sent the most reply bytes (where reflected replies go; Amp: reply bytes per request byte)',
+          ...table([SOURCES, ...report.byReplyBytes.map(sourceRow)], right, [
+            plural(report.byReplyBytes.length, 'source'),
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+          ]),
+        ]
+      : ['Sources sent the most reply bytes: none was sent any']),
     '',
   ];
   if (!report.rconGuessers.length) {
@@ -192,7 +199,7 @@ export function renderSourcesTable(report: SourcesReport): string[] {
         ...report.rconGuessers.map((g) => [g.address, String(g.requests), String(g.denied), String(g.distinctPasswords)]),
       ],
       new Set([1, 2, 3]),
-      [`${report.rconGuessers.length} source${report.rconGuessers.length === 1 ? '' : 's'}`, '', '', ''],
+      [plural(report.rconGuessers.length, 'source'), '', '', ''],
     ),
   );
   return out;
