@@ -9,7 +9,7 @@ import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 
 /**
  * What {@link dissectHexDump} returns: the dissected packets, the hex dump parser's diagnostics and the

@@ -48,7 +48,7 @@ import { UdpDecoder } from './net/decoder.ts';
 import { FragmentWire } from './net/fragment-wire.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
 import type { FrameFacts } from './pairing/first-pass.ts';
-import { Packet, recordKind, type PacketRecord } from './record.ts';
+import { Packet, recordKind, type PacketRecord } from './packet-record.ts';
 import { FrameRecord, type DissectedRecord } from './frame-record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
