@@ -52,7 +52,7 @@ export const mayImport = {
 /**
  * Stated exceptions, `from → to` by file: each with its reason.
  * samp6.ts reads open.mp's proposed IPv6 header by re-decoding the payload behind today's
- * 11-byte header with the packet-level `recognize` (it is no layout of its own).
+ * 11-byte header with the packet-level `identify` (it is no layout of its own).
  */
 export const exceptions = new Set(['protocols/samp/samp6.ts -> packet.ts']);
 

@@ -12,6 +12,7 @@ import {
   CodecError,
   UnknownOpcodeError,
   fieldRegistry,
+  identify,
   messages,
   recognize,
   signatureOf,
@@ -192,7 +193,7 @@ export class RecordMaker {
     let p: Packet | undefined;
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
-      const layout = hinted ? internals(safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
+      const layout = hinted ? internals(identify(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
       p = facts.secrets
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
@@ -559,9 +560,4 @@ function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptio
     if (e instanceof CodecError) return e;
     throw e;
   }
-}
-
-function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
-  const r = recognizeOrError(bytes, hint, codec);
-  return r instanceof CodecError ? undefined : r;
 }

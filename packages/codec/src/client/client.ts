@@ -36,7 +36,7 @@ import type { RemoteInfo } from 'node:dgram';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { Protocol } from '../grammar/layout.ts';
 import { SHORT_LIST, type DecodeWarning } from '../grammar/expert.ts';
-import { recognize } from '../packet.ts';
+import { identify } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
 import { ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError } from './errors.ts';
@@ -649,11 +649,8 @@ const unreachableError = (server: QueryTarget, protocol: Protocol): UnreachableE
 
 /** A datagram that reads as a query request: ours go out, such ones never come back to us. */
 function isRequest(bytes: Uint8Array): boolean {
-  try {
-    return recognize(bytes).direction === 'request';
-  } catch {
-    return false; // no magic (a Minecraft reply) or not a query at all: the pairer says which
-  }
+  // Not recognised: no magic (a Minecraft reply) or not a query at all; the pairer says which.
+  return identify(bytes)?.direction === 'request';
 }
 
 /** What each caller's signal stops when it aborts: the queries in flight that were given it. */

@@ -16,9 +16,9 @@ export interface ProtocolSet<P extends string = string> {
   readonly protocols: readonly ProtocolDeclaration<P>[];
   /** The protocol whose signature (leading magic) the bytes start with, whether or not the rest is a message of it. */
   signatureOf(bytes: Uint8Array): P | undefined;
-  /** The layout the bytes (and hint) name; throws a typed CodecError. */
+  /** The layout the bytes (and hint) name; throws a typed CodecError where none fits ({@link ProtocolSet.identify} does not). */
   recognize(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P>;
-  /** {@link ProtocolSet.recognize} without the error: undefined where it would throw. */
+  /** {@link ProtocolSet.recognize} that returns undefined instead of throwing. */
   identify(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P> | undefined;
   /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
   layoutFor(protocol: P, message: string, direction: Direction | 'either'): Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
