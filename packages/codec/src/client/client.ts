@@ -66,7 +66,7 @@ export type { ClientStats, QueryClientOptions } from './options.ts';
 
 type Settle =
   | { readonly kind: 'exchange'; readonly exchange: ExchangeEvent<unknown> }
-  | { readonly kind: 'silence'; readonly reason: string; readonly cut?: DecodeWarning }
+  | { readonly kind: 'unanswered'; readonly reason: string; readonly cut?: DecodeWarning }
   | { readonly kind: 'error'; readonly error: QueryError };
 
 interface Job {
@@ -441,7 +441,7 @@ export class QueryClient {
   #settle(attempt: Attempt, result: Settle): void {
     if (attempt.settled) return;
     attempt.settled = true;
-    attempt.timedOut = result.kind === 'silence';
+    attempt.timedOut = result.kind === 'unanswered';
     attempt.job.bound?.attempts!.delete(attempt);
     this.#freeSlot(attempt);
     const job = attempt.job;
@@ -451,7 +451,7 @@ export class QueryClient {
       this.#releaseKey(job);
       return;
     }
-    if (result.kind === 'silence' && job.attempts <= job.retries) {
+    if (result.kind === 'unanswered' && job.attempts <= job.retries) {
       const base = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (job.attempts - 1));
       job.state = 'backoff';
       job.backoff = setTimeout(
@@ -470,8 +470,8 @@ export class QueryClient {
       case 'exchange':
         this.#finish(job, { kind: 'reply', exchange: result.exchange, attempts: job.attempts, rttMs: Number(result.exchange.rtt) / 1e6 });
         break;
-      case 'silence':
-        this.#finish(job, { kind: 'silence', reason: result.reason, attempts: job.attempts, cut: result.cut });
+      case 'unanswered':
+        this.#finish(job, { kind: 'unanswered', reason: result.reason, attempts: job.attempts, cut: result.cut });
         break;
       case 'error':
         this.#finish(job, { kind: 'error', error: result.error });
@@ -555,7 +555,7 @@ export class QueryClient {
               a,
               cut === undefined
                 ? { kind: 'exchange', exchange: e }
-                : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut },
+                : { kind: 'unanswered', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut },
             );
           break;
         }
@@ -564,7 +564,7 @@ export class QueryClient {
           const a = e.request.datagram.meta;
           if (!a) break; // a request-shaped datagram somebody sent us
           this.#stats.unanswered++;
-          this.#settle(a, { kind: 'silence', reason: e.reason });
+          this.#settle(a, { kind: 'unanswered', reason: e.reason });
           break;
         }
         case 'unmatched': {

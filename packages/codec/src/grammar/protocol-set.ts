@@ -59,7 +59,8 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   });
   const rules: RecognitionRule[] = protocols.map((p) => p.recognize);
   const index = new Map<string, number>(protocols.map((p, i) => [p.name, i]));
-  const unsigned = protocols.filter((p) => p.unsigned);
+  /** The protocols that may send a reply without magic (their spec's `unsigned`). */
+  const magicless = protocols.filter((p) => p.unsigned);
   const noSignature = `no ${orList(protocols.map((p) => p.title))} signature`;
 
   const signatureIndex = (bytes: Uint8Array): number => {
@@ -79,7 +80,7 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
     if (i < 0) {
       if (hint.protocol !== undefined) return fail(() => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(hint.protocol)}`));
       return fail(() => {
-        const maybe = unsigned.find((p) => p.unsigned!.mayBe(bytes));
+        const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
         return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
       });
     }
