@@ -82,12 +82,12 @@ export type Recognized = Found<Protocol>;
 /** The built-in protocols as one recogniser (see {@link protocolSet}). */
 const builtIn: ProtocolSet<Protocol> = protocolSet(builtInProtocols);
 
-/** Looks at the bytes (and the hint) and names the layout, without decoding fully. Throws a typed CodecError. */
+/** Names the layout of the bytes (and hint) without decoding them fully; throws a typed CodecError where none fits ({@link identify} does not). */
 export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized {
   return builtIn.recognize(bytes, hint, options);
 }
 
-/** {@link recognize} without the error: undefined where it would throw (call `recognize` to learn why). */
+/** {@link recognize} that returns undefined instead of throwing, for callers that only ask whether the bytes are a message. */
 export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized | undefined {
   return builtIn.identify(bytes, hint, options);
 }

@@ -1,10 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { CodecError, decodePacket, fromHex, layoutFor, layouts, toHex, valueFromJson, type FieldNode } from '@gamequery/codec';
 import { nodeValueToJson } from '../src/grammar/tree-json.ts';
 import { loadVectors, vectorRoot, type VectorNode } from './helpers/vectors.ts';
+import { minecraftCases } from '../scripts/vectors/minecraft.ts';
+import { sampCases } from '../scripts/vectors/samp/index.ts';
+import { vcmpCases } from '../scripts/vectors/vcmp.ts';
+import { vectorId, vectorOf } from '../scripts/vectors/vector.ts';
 
 const vectors = loadVectors();
 const schema = JSON.parse(readFileSync(`${vectorRoot}schema.json`, 'utf8'));
@@ -28,6 +33,31 @@ describe('test-vectors/', () => {
     });
     expect(r.stdout).toMatch(/^\d+ cases, 0 failures$/m);
     expect(r.status).toBe(0);
+  });
+
+  it("expects what the byte builder wrote and the cases state, never the codec's own output", () => {
+    // The cases, the builder and vectorOf import no code of the codec (its types only), so that
+    // no offset, error or warning of a vector can be copied from annotate.
+    const dir = new URL('../scripts/vectors/', import.meta.url).pathname;
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain('vector.ts');
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text, `${file} loads a module at run time`).not.toMatch(/\bimport\(|\brequire\(/);
+      for (const [, typeOnly, from] of text.matchAll(/^import\s+(type\s+)?[^;]*?\sfrom\s+'([^']+)'/gm)) {
+        const inside = from.startsWith('.') && join(dir, dirname(file), from).startsWith(dir);
+        expect(inside || from.startsWith('node:') || !!typeOnly, `${file} imports ${from}`).toBe(true);
+      }
+    }
+    // Every vector file is what vectorOf makes of its case, here without the codec.
+    const byId = new Map(vectors.map((v) => [v.id, v]));
+    const cases = [...sampCases, ...vcmpCases, ...minecraftCases];
+    expect(cases.length).toBe(vectors.length);
+    for (const c of cases) expect(vectorOf(c), vectorId(c)).toEqual(byId.get(vectorId(c)));
+    // And the generator writes that vector as it is: it checks the codec against it, and changes nothing in it.
+    const generator = readFileSync(new URL('../scripts/make-vectors.ts', import.meta.url), 'utf8');
+    expect(generator).toMatch(/const vector = vectorOf\(c\);/);
+    expect(generator).not.toMatch(/\bvector(\.\w+|\[[^\]]*\])\s*=[^=]/);
   });
 
   it('has at least three cases per layout: a normal, an edge and a bad one', () => {

@@ -6,7 +6,7 @@
  * Two passes over every frame. The first (pairing/first-pass.ts) reads only what pairing
  * needs and runs the codec's capture pairer — the pairing rules the live query client
  * follows, executed on numbers — in capture time, leaving each frame's links as 16 bytes
- * of facts. The second (records.ts) reads the frame again once its facts are final and
+ * of facts. The second (record-maker.ts) reads the frame again once its facts are final and
  * builds its record, so a record is complete when it is made and nothing rendered waits.
  *
  * A file is read twice (`dissectCaptureFile`, node/file.ts): between the passes only the
@@ -24,9 +24,9 @@ import type { FrameInput } from './net/types.ts';
 import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { HeldFrames } from './held.ts';
-import { RecordMaker } from './records.ts';
+import { RecordMaker } from './record-maker.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 
 import { newStats, type DissectOptions, type DissectStats } from './options.ts';
 

@@ -7,7 +7,7 @@
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { frameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
 import type { Endpoint, SkipReason, UdpDatagram } from './net/types.ts';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 
 const EMPTY = new Uint8Array(0);
 

@@ -14,7 +14,7 @@ import { LineSplitter, MAX_LINE_LENGTH } from './hex/lines.ts';
 import type { HexDumpDiagnostic, HexDumpOptions, HexPacket } from './hex/types.ts';
 import { pushDumped } from './hexdump.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 
 /** Bytes read without a single dump line before a stream is given up on. */
 export const GIVE_UP_AFTER = 1 << 20;

@@ -2,14 +2,14 @@
  * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, or raw IP)
  * walked down to UDP, or a bare payload dissected directly.
  */
-import { CodecError, recognize } from '@gamequery/codec';
+import { identify } from '@gamequery/codec';
 import { minecraftReplyShape } from '@gamequery/codec/internal';
 import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOptions } from './hex/index.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 
 /**
  * What {@link dissectHexDump} returns: the dissected packets, the hex dump parser's diagnostics and the
@@ -22,16 +22,7 @@ export interface HexDissection<R extends DissectedRecord = PacketRecord> {
 }
 
 /** A query message by its signature, or a Minecraft reply by its shape: a payload, not a frame to walk down. */
-const isQueryPayload = (bytes: Uint8Array): boolean => {
-  if (minecraftReplyShape(bytes)) return true;
-  try {
-    recognize(bytes);
-    return true;
-  } catch (e) {
-    if (e instanceof CodecError) return false;
-    throw e;
-  }
-};
+const isQueryPayload = (bytes: Uint8Array): boolean => minecraftReplyShape(bytes) !== undefined || identify(bytes) !== undefined;
 
 /** Which link type a dumped frame is, if it is a frame at all. */
 function frameLinkType(bytes: Uint8Array): number | undefined {

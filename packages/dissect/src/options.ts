@@ -1,7 +1,7 @@
 /**
  * What a dissection is asked to do and what it counts: the {@link DissectOptions} every entry
  * (captures, streams, hex dumps) takes and the {@link DissectStats} it fills. A module of its own
- * so that the passes (records.ts, start.ts) and the dissector share the types without importing
+ * so that the passes (record-maker.ts, start.ts) and the dissector share the types without importing
  * each other.
  */
 import type { Charset, Protocol } from '@gamequery/codec';

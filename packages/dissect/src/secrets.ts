@@ -7,7 +7,7 @@
  */
 import { layouts, type FieldNode, type QueryLayout } from '@gamequery/codec';
 import { secretFields, showText } from '@gamequery/codec/internal';
-import type { PacketRecord } from './record.ts';
+import type { PacketRecord } from './packet-record.ts';
 import type { ByteRange } from './render/hexpane.ts';
 
 /** What a hidden byte reads as: `*`, as the hex pane's ASCII column shows it. */

@@ -1,7 +1,7 @@
 /**
  * The time of a capture's first frame, the zero of relative times (`frame.time_relative`,
  * the summary lines' Time column), noted by the dissector against its stats object. Kept
- * beside the stats rather than in them, so their JSON (public API) is unchanged.
+ * beside the stats, not in them: the stats' JSON is public API and has no such field.
  */
 import type { Timestamp } from './capture/timestamp.ts';
 import type { DissectStats } from './options.ts';

@@ -1,8 +1,14 @@
 /**
  * Minecraft (GameSpy4 query, protocol `mcquery`) test vectors: handshake, basic and full stat.
  */
-import { fromHex, toHex } from '@gamequery/codec';
-import { B, CONSTRUCTED, caseList } from './builder.ts';
+import { B, CONSTRUCTED, badMagic, caseList, notDecimal, unexpected } from './builder.ts';
+
+/** A request: fe fd, the type, the session id. */
+const request = (type: number, sessionId: number) =>
+  new B().bytes([0xfe, 0xfd], 'mcquery.magic').u8(type, 'mcquery.type').u32be(sessionId, 'mcquery.session_id');
+/** A reply: the type, the session id. */
+const reply = (type: number, sessionId: number) => new B().u8(type, 'mcquery.type').u32be(sessionId, 'mcquery.session_id');
+const handshakeReply = (sessionId: number, token: number) => reply(9, sessionId).decimal(token, 'mcquery.handshake.token');
 
 const [minecraftCases, add] = caseList();
 export { minecraftCases };
@@ -15,7 +21,7 @@ add({
   name: 'basic',
   description: 'session id 1',
   source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
-  hex: 'fefd0900000001',
+  bytes: request(9, 1).is('fefd0900000001'),
   value: { sessionId: 1 },
 });
 add({
@@ -25,7 +31,7 @@ add({
   name: 'masked-session',
   description: 'session id with every byte at 0x0F, the masked maximum',
   source: CONSTRUCTED,
-  hex: 'fefd090f0f0f0f',
+  bytes: request(9, 0x0f0f0f0f),
   value: { sessionId: 0x0f0f0f0f },
 });
 add({
@@ -35,8 +41,7 @@ add({
   name: 'truncated-session',
   description: 'only 2 of 4 session bytes',
   source: CONSTRUCTED,
-  hex: 'fefd090000',
-  error: { type: 'TruncatedError', offset: 3, field: 'mcquery.session_id' },
+  bytes: request(9, 0).cutAt(5, 'mcquery.session_id'),
 });
 add({
   protocol: 'mcquery',
@@ -45,7 +50,7 @@ add({
   name: 'basic',
   description: 'token 9513307',
   source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
-  hex: '09000000013935313333303700',
+  bytes: handshakeReply(1, 9513307).is('09000000013935313333303700'),
   value: { sessionId: 1, token: 9513307 },
 });
 add({
@@ -55,7 +60,7 @@ add({
   name: 'negative-token',
   description: 'PocketMine/Geyser/Velocity send signed tokens',
   source: CONSTRUCTED,
-  hex: new B().u8(9).u32be(2).cstr('-123456789').hexString,
+  bytes: handshakeReply(2, -123456789),
   value: { sessionId: 2, token: -123456789 },
 });
 add({
@@ -65,7 +70,7 @@ add({
   name: 'max-token',
   description: 'the largest i32 token and a zero token is legal too',
   source: CONSTRUCTED,
-  hex: new B().u8(9).u32be(3).cstr('2147483647').hexString,
+  bytes: handshakeReply(3, 2147483647),
   value: { sessionId: 3, token: 2147483647 },
 });
 add({
@@ -75,8 +80,7 @@ add({
   name: 'unterminated-token',
   description: 'no NUL after the token',
   source: "the handshake reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut by 1 byte",
-  hex: '090000000139353133333037',
-  error: { type: 'TruncatedError', offset: 5, field: 'mcquery.handshake.token' },
+  bytes: handshakeReply(1, 9513307).cutAt(12, 'mcquery.handshake.token'),
 });
 add({
   protocol: 'mcquery',
@@ -85,8 +89,9 @@ add({
   name: 'token-not-a-number',
   description: 'a token that is not decimal',
   source: CONSTRUCTED,
-  hex: new B().u8(9).u32be(1).cstr('12a').hexString,
-  error: { type: 'InvalidValueError', offset: 5, field: 'mcquery.handshake.token' },
+  bytes: reply(9, 1)
+    .fault(notDecimal('mcquery.handshake.token', '12a', 'signed'))
+    .cstr('12a'),
 });
 add({
   protocol: 'mcquery',
@@ -95,7 +100,7 @@ add({
   name: 'basic',
   description: 'token 9513307 as i32 BE 00 91 29 5B',
   source: "the token bytes of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md",
-  hex: 'fefd00000000010091295b',
+  bytes: request(0, 1).i32be(9513307, 'mcquery.token').is('fefd00000000010091295b'),
   value: { sessionId: 1, token: 9513307 },
 });
 add({
@@ -105,7 +110,7 @@ add({
   name: 'negative-token',
   description: "token -123456789 in two's complement",
   source: CONSTRUCTED,
-  hex: new B().raw(0xfe, 0xfd, 0).u32be(0x01020304).i32be(-123456789).hexString,
+  bytes: request(0, 0x01020304).i32be(-123456789, 'mcquery.token'),
   value: { sessionId: 0x01020304, token: -123456789 },
 });
 add({
@@ -115,11 +120,20 @@ add({
   name: 'truncated-token',
   description: 'token cut (vanilla checks it against token 0)',
   source: CONSTRUCTED,
-  hex: 'fefd00000000010091',
-  error: { type: 'TruncatedError', offset: 7, field: 'mcquery.token' },
+  bytes: request(0, 1).i32be(9513307, 'mcquery.token').cutAt(9, 'mcquery.token'),
 });
 const basicHex =
   '00 00 00 00 01 41 20 4D 69 6E 65 63 72 61 66 74 20 53 65 72 76 65 72 00 53 4D 50 00 77 6F 72 6C 64 00 32 00 32 30 00 DD 63 31 32 37 2E 30 2E 30 2E 31 00';
+const basicReply = (sessionId: number, motd: string, players: number, maxPlayers: number, hostPort: number, hostIp: string) =>
+  reply(0, sessionId)
+    .cstr(motd, 'mcquery.basic.motd')
+    .cstr('SMP', 'mcquery.basic.gametype')
+    .cstr('world', 'mcquery.basic.map')
+    .decimal(players, 'mcquery.basic.num_players')
+    .decimal(maxPlayers, 'mcquery.basic.max_players')
+    .u16le(hostPort, 'mcquery.basic.host_port')
+    .cstr(hostIp, 'mcquery.basic.host_ip');
+const basicBuilt = () => basicReply(1, 'A Minecraft Server', 2, 20, 25565, '127.0.0.1').is(basicHex);
 add({
   protocol: 'mcquery',
   message: 'basic',
@@ -127,7 +141,7 @@ add({
   name: 'basic',
   description: '"A Minecraft Server", 2/20, port 25565 little-endian',
   source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
-  hex: toHex(fromHex(basicHex)),
+  bytes: basicBuilt(),
   value: {
     sessionId: 1,
     motd: 'A Minecraft Server',
@@ -146,20 +160,7 @@ add({
   name: 'latin1-motd',
   description: 'vanilla writes § as the single byte A7 and newlines as 0A',
   source: CONSTRUCTED,
-  hex: new B()
-    .u8(0)
-    .u32be(5)
-    .raw(0xa7)
-    .ascii('aHello')
-    .u8(0x0a)
-    .ascii('World')
-    .u8(0)
-    .cstr('SMP')
-    .cstr('world')
-    .cstr('0')
-    .cstr('0')
-    .u16le(19132)
-    .cstr('').hexString,
+  bytes: basicReply(5, '§aHello\nWorld', 0, 0, 19132, ''),
   value: { sessionId: 5, motd: '§aHello\nWorld', gametype: 'SMP', map: 'world', numPlayers: 0, maxPlayers: 0, hostPort: 19132, hostIp: '' },
 });
 add({
@@ -169,8 +170,7 @@ add({
   name: 'truncated-hostport',
   description: 'ends inside hostport',
   source: "the basic reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut",
-  hex: toHex(fromHex(basicHex).subarray(0, 40)),
-  error: { type: 'TruncatedError', offset: 39, field: 'mcquery.basic.host_port' },
+  bytes: basicBuilt().cutAt(40, 'mcquery.basic.host_port'),
 });
 add({
   protocol: 'mcquery',
@@ -179,7 +179,7 @@ add({
   name: 'basic',
   description: 'padding 00 00 00 00',
   source: CONSTRUCTED,
-  hex: 'fefd00000000010091295b00000000',
+  bytes: request(0, 1).i32be(9513307, 'mcquery.token').bytes([0, 0, 0, 0], 'mcquery.padding'),
   value: { sessionId: 1, token: 9513307, padding: new Uint8Array(4) },
 });
 add({
@@ -189,7 +189,7 @@ add({
   name: 'gamedig-padding',
   description: 'padding FF FF FF 01 as gamedig and UT3 send',
   source: 'the padding gamedig sends (packages/codec/src/protocols/minecraft/README.md)',
-  hex: 'fefd000f0f0f0f0091295bffffff01',
+  bytes: request(0, 0x0f0f0f0f).i32be(9513307, 'mcquery.token').bytes([0xff, 0xff, 0xff, 0x01], 'mcquery.padding'),
   value: { sessionId: 0x0f0f0f0f, token: 9513307, padding: Uint8Array.of(0xff, 0xff, 0xff, 0x01) },
 });
 add({
@@ -199,21 +199,25 @@ add({
   name: 'truncated-padding',
   description: '14 bytes (vanilla would answer basic stat)',
   source: CONSTRUCTED,
-  hex: 'fefd00000000010091295b000000',
-  error: { type: 'TruncatedError', offset: 11, field: 'mcquery.padding' },
+  bytes: request(0, 1).i32be(9513307, 'mcquery.token').bytes([0, 0, 0, 0], 'mcquery.padding').cutAt(14, 'mcquery.padding'),
 });
 
-const split = (tag: string) => new B().ascii(tag).raw(0, 0x80, 0);
-const fullBytes = (tag: string, kv: [string, string][], players: string[]) => {
-  const b = new B()
-    .u8(0)
-    .u32be(1)
-    .raw(...split(tag).out);
-  for (const [k, v] of kv) b.cstr(k).cstr(v);
-  b.u8(0).u8(1).cstr('player_').u8(0);
-  for (const p of players) b.cstr(p);
-  return b.u8(0);
+/** The 11 bytes after the session id: `splitnum` (or Geyser's tag), 00 80 00. */
+const split = (tag: string) => [...tag].map((c) => c.charCodeAt(0)).concat(0, 0x80, 0);
+/** The key/value section up to its end marker. */
+const fullHead = (tag: string, kv: [string, string][]) => {
+  const b = reply(0, 1).bytes(split(tag), 'mcquery.full.splitnum');
+  for (const [k, v] of kv) b.group('mcquery.full.kv', (g) => g.cstr(k, 'mcquery.full.key').cstr(v, 'mcquery.full.value'));
+  return b.u8(0, 'mcquery.full.kv_end');
 };
+/** The player section's key, `player_` and its NUL, which the tree shows as the magic it is. */
+const PLAYER_KEY = { abbrev: 'mcquery.full.players.key', value: 'player_\\0' };
+const fullBytes = (tag: string, kv: [string, string][], players: string[]) =>
+  fullHead(tag, kv).group('mcquery.full.players', (b) => {
+    b.u8(1, 'mcquery.full.players.marker').cstr('player_', PLAYER_KEY).u8(0, 'mcquery.full.players.index');
+    for (const p of players) b.cstr(p, 'mcquery.full.player');
+    b.u8(0, 'mcquery.full.players.end');
+  });
 const vanillaKv: [string, string][] = [
   ['hostname', 'A Minecraft Server'],
   ['gametype', 'SMP'],
@@ -226,7 +230,7 @@ const vanillaKv: [string, string][] = [
   ['hostport', '25565'],
   ['hostip', '127.0.0.1'],
 ];
-const splitValue = (tag: string) => Uint8Array.from(split(tag).out);
+const splitValue = (tag: string) => Uint8Array.from(split(tag));
 add({
   protocol: 'mcquery',
   message: 'full',
@@ -234,7 +238,7 @@ add({
   name: 'vanilla',
   description: 'vanilla key order, two players',
   source: CONSTRUCTED + ' (vanilla key order from packages/codec/src/protocols/minecraft/README.md)',
-  hex: fullBytes('splitnum', vanillaKv, ['Notch', 'jeb_']).hexString,
+  bytes: fullBytes('splitnum', vanillaKv, ['Notch', 'jeb_']),
   value: {
     sessionId: 1,
     splitnum: splitValue('splitnum'),
@@ -249,14 +253,14 @@ add({
   name: 'zero-players',
   description: 'no players: the tail is 00 01 player_ 00 00 00',
   source: CONSTRUCTED,
-  hex: fullBytes(
+  bytes: fullBytes(
     'splitnum',
     [
       ['hostname', 'x'],
       ['numplayers', '0'],
     ],
     [],
-  ).hexString,
+  ),
   value: {
     sessionId: 1,
     splitnum: splitValue('splitnum'),
@@ -274,7 +278,7 @@ add({
   name: 'geyser-split-header',
   description: 'Geyser writes GeyserMC instead of splitnum; hash-map key order; a name with a space',
   source: CONSTRUCTED + ' (Geyser behaviour from packages/codec/src/protocols/minecraft/README.md)',
-  hex: fullBytes(
+  bytes: fullBytes(
     'GeyserMC',
     [
       ['numplayers', '1'],
@@ -282,7 +286,7 @@ add({
       ['game_id', 'MINECRAFT'],
     ],
     ['Bedrock Player'],
-  ).hexString,
+  ),
   value: {
     sessionId: 1,
     splitnum: splitValue('GeyserMC'),
@@ -301,7 +305,7 @@ add({
   name: 'empty-kv',
   description: 'no key/value pairs at all',
   source: CONSTRUCTED,
-  hex: fullBytes('splitnum', [], ['a']).hexString,
+  bytes: fullBytes('splitnum', [], ['a']),
   value: { sessionId: 1, splitnum: splitValue('splitnum'), kv: [], players: ['a'] },
 });
 add({
@@ -311,8 +315,7 @@ add({
   name: 'truncated-players',
   description: 'the player list never ends',
   source: CONSTRUCTED,
-  hex: fullBytes('splitnum', [['hostname', 'x']], ['Notch']).hexString.slice(0, -2),
-  error: { type: 'TruncatedError', offset: 44, field: 'mcquery.full.players.end' },
+  bytes: fullBytes('splitnum', [['hostname', 'x']], ['Notch']).cutAt(44, 'mcquery.full.players.end'),
 });
 add({
   protocol: 'mcquery',
@@ -321,16 +324,14 @@ add({
   name: 'bad-section-key',
   description: 'the player section key is not "player_"',
   source: CONSTRUCTED,
-  hex: new B()
-    .u8(0)
-    .u32be(1)
-    .raw(...split('splitnum').out)
-    .u8(0)
-    .u8(1)
-    .cstr('players')
-    .u8(0)
-    .u8(0).hexString,
-  error: { type: 'BadMagicError', offset: 18, field: 'mcquery.full.players.key' },
+  bytes: fullHead('splitnum', []).group('mcquery.full.players', (b) =>
+    b
+      .u8(1, 'mcquery.full.players.marker')
+      .fault(badMagic('mcquery.full.players.key', 'player_\\0', 'players\\0'))
+      .cstr('players')
+      .u8(0)
+      .u8(0),
+  ),
 });
 add({
   protocol: 'mcquery',
@@ -339,15 +340,13 @@ add({
   name: 'bad-start-index',
   description: 'the player section starts at index 1, not 00 (found by fuzzing: the compiled decoder let any index through)',
   source: CONSTRUCTED,
-  hex: new B()
-    .u8(0)
-    .u32be(1)
-    .raw(...split('splitnum').out)
-    .u8(0)
-    .u8(1)
-    .cstr('player_')
-    .u8(1)
-    .cstr('Notch')
-    .u8(0).hexString,
-  error: { type: 'UnexpectedValueError', offset: 26, field: 'mcquery.full.players.index' },
+  bytes: fullHead('splitnum', []).group('mcquery.full.players', (b) =>
+    b
+      .u8(1, 'mcquery.full.players.marker')
+      .cstr('player_', PLAYER_KEY)
+      .fault(unexpected('mcquery.full.players.index', '0', '1'))
+      .u8(1)
+      .cstr('Notch')
+      .u8(0),
+  ),
 });

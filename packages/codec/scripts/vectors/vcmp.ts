@@ -1,12 +1,27 @@
 /**
  * VC:MP test vectors: `i`, `c` and `p`, both directions.
  */
-import { B, CONSTRUCTED, caseList } from './builder.ts';
+import { B, CONSTRUCTED, badMagic, caseList } from './builder.ts';
 import { samp } from './samp/header.ts';
 
-const vcmpReq = (op: string) => new B().ascii('VCMP').raw(127, 0, 0, 1).u16le(8192).ascii(op);
-const vcmpRes = (op: string) => new B().ascii('MP04').raw(127, 0, 0, 1).u16le(8192).ascii(op);
+const header = (magic: string, op: string, ip = '127.0.0.1', port = 8192) =>
+  new B().ascii(magic, 'vcmp.magic').ip(ip, 'vcmp.server_ip').u16le(port, 'vcmp.server_port').u8(op.charCodeAt(0), 'vcmp.opcode');
+const vcmpReq = (op: string, ip?: string, port?: number) => header('VCMP', op, ip, port);
+const vcmpRes = (op: string) => header('MP04', op);
 const vlocal = { serverIp: '127.0.0.1', serverPort: 8192 };
+const info = (b: B, password: boolean, players: number, maxPlayers: number, hostname: string, gamemode: string, map: string) =>
+  b
+    .u8(Number(password), { abbrev: 'vcmp.info.password', value: password })
+    .u16le(players, 'vcmp.info.players')
+    .u16le(maxPlayers, 'vcmp.info.max_players')
+    .str32(hostname, 'vcmp.info.hostname')
+    .str32(gamemode, 'vcmp.info.gamemode')
+    .str32(map, 'vcmp.info.map');
+const clients = (names: string[]) => {
+  const b = vcmpRes('c').u16le(names.length, 'vcmp.clients.count');
+  for (const name of names) b.group('vcmp.client', (c) => c.str8(name, 'vcmp.client.name'));
+  return b;
+};
 
 const [vcmpCases, add] = caseList();
 export { vcmpCases };
@@ -23,7 +38,7 @@ for (const [op, message] of [
     name: 'basic',
     description: `${message} request to 127.0.0.1:8192`,
     source: CONSTRUCTED,
-    hex: vcmpReq(op).hexString,
+    bytes: vcmpReq(op),
     value: vlocal,
   });
   add({
@@ -33,7 +48,7 @@ for (const [op, message] of [
     name: 'broadcast-address',
     description: 'VCB LAN discovery sends FF FF FF FF as address',
     source: 'the LAN scan of VCMPBrowser (ysc3839/VCMPBrowser ServerQueryUtil.h at 5ed9fdb; packages/codec/src/protocols/vcmp/README.md)',
-    hex: new B().ascii('VCMP').raw(255, 255, 255, 255).u16le(8000).ascii(op).hexString,
+    bytes: vcmpReq(op, '255.255.255.255', 8000),
     value: { serverIp: '255.255.255.255', serverPort: 8000 },
   });
   add({
@@ -43,11 +58,12 @@ for (const [op, message] of [
     name: 'bad-magic',
     description: 'SA:MP magic in a VC:MP request',
     source: CONSTRUCTED,
-    hex: samp(op).hexString,
-    error: { type: 'BadMagicError', offset: 0, field: 'vcmp.magic' },
+    bytes: new B().fault(badMagic('vcmp.magic', 'VCMP', 'SAMP')).raw(...samp(op).out),
   });
 }
-const version = (s: string) => new B().ascii(s).raw(...new Array(12 - s.length).fill(0)).hexString;
+/** The 12-byte version field, NUL-padded. */
+const version = (b: B, s: string) =>
+  b.bytes([...s].map((c) => c.charCodeAt(0)).concat(new Array(12 - s.length).fill(0)), { abbrev: 'vcmp.info.version', value: s });
 add({
   protocol: 'vcmp',
   message: 'info',
@@ -55,7 +71,7 @@ add({
   name: 'basic',
   description: '04rel006 server, map name as third string',
   source: CONSTRUCTED,
-  hex: vcmpRes('i').hex(version('04rel006')).u8(0).u16le(3).u16le(100).str32('VC:MP Server').str32('Freeroam').str32('Vice City').hexString,
+  bytes: info(version(vcmpRes('i'), '04rel006'), false, 3, 100, 'VC:MP Server', 'Freeroam', 'Vice City'),
   value: {
     ...vlocal,
     version: '04rel006',
@@ -74,7 +90,7 @@ add({
   name: 'full-width-version-empty-strings',
   description: '12-character version with no NUL; empty strings; password set',
   source: CONSTRUCTED,
-  hex: vcmpRes('i').ascii('04rel006-abc').u8(1).u16le(0).u16le(0).u32le(0).u32le(0).u32le(0).hexString,
+  bytes: info(version(vcmpRes('i'), '04rel006-abc'), true, 0, 0, '', '', ''),
   value: { ...vlocal, version: '04rel006-abc', password: true, players: 0, maxPlayers: 0, hostname: '', gamemode: '', map: '' },
 });
 add({
@@ -84,8 +100,7 @@ add({
   name: 'truncated-version',
   description: 'shorter than the 32 bytes VCB requires',
   source: CONSTRUCTED,
-  hex: vcmpRes('i').ascii('04rel0').hexString,
-  error: { type: 'TruncatedError', offset: 11, field: 'vcmp.info.version' },
+  bytes: version(vcmpRes('i'), '04rel006').cutAt(17, 'vcmp.info.version'),
 });
 add({
   protocol: 'vcmp',
@@ -94,7 +109,7 @@ add({
   name: 'basic',
   description: 'names only, no scores (gamedig HEAD wrongly reads scores)',
   source: CONSTRUCTED,
-  hex: vcmpRes('c').u16le(2).str8('Tommy').str8('Lance').hexString,
+  bytes: clients(['Tommy', 'Lance']),
   value: { ...vlocal, clients: [{ name: 'Tommy' }, { name: 'Lance' }] },
 });
 add({
@@ -104,7 +119,7 @@ add({
   name: 'empty',
   description: 'no players',
   source: CONSTRUCTED,
-  hex: vcmpRes('c').u16le(0).hexString,
+  bytes: clients([]),
   value: { ...vlocal, clients: [] },
 });
 add({
@@ -114,8 +129,7 @@ add({
   name: 'truncated-name',
   description: 'the second name is cut',
   source: CONSTRUCTED,
-  hex: vcmpRes('c').u16le(2).str8('Tommy').u8(5).ascii('La').hexString,
-  error: { type: 'TruncatedError', offset: 20, field: 'vcmp.client.name' },
+  bytes: clients(['Tommy', 'Lance']).cutAt(22, 'vcmp.client.name'),
 });
 for (const [direction, head] of [
   ['request', vcmpReq],
@@ -128,7 +142,7 @@ for (const [direction, head] of [
     name: 'basic',
     description: 'ping with nonce 12 34 56 78 (layout by lineage from SA:MP, unconfirmed)',
     source: CONSTRUCTED,
-    hex: head('p').u32be(0x12345678).hexString,
+    bytes: head('p').u32be(0x12345678, 'vcmp.ping.nonce'),
     value: { ...vlocal, nonce: 0x12345678 },
   });
   add({
@@ -138,7 +152,7 @@ for (const [direction, head] of [
     name: 'zero-nonce',
     description: 'nonce 0',
     source: CONSTRUCTED,
-    hex: head('p').u32be(0).hexString,
+    bytes: head('p').u32be(0, 'vcmp.ping.nonce'),
     value: { ...vlocal, nonce: 0 },
   });
   add({
@@ -148,7 +162,6 @@ for (const [direction, head] of [
     name: 'truncated-nonce',
     description: 'nonce missing',
     source: CONSTRUCTED,
-    hex: head('p').hexString,
-    error: { type: 'TruncatedError', offset: 11, field: 'vcmp.ping.nonce' },
+    bytes: head('p').u32be(0x12345678, 'vcmp.ping.nonce').cutAt(11, 'vcmp.ping.nonce'),
   });
 }

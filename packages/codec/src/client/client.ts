@@ -36,7 +36,7 @@ import type { RemoteInfo } from 'node:dgram';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { Protocol } from '../grammar/layout.ts';
 import { SHORT_LIST, type DecodeWarning } from '../grammar/expert.ts';
-import { recognize } from '../packet.ts';
+import { identify } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent } from '../pairing/types.ts';
 import { ClientClosedError, DeadlineError, QueryError, SendError, TRUNCATED_REPLY, UnreachableError } from './errors.ts';
@@ -66,7 +66,7 @@ export type { ClientStats, QueryClientOptions } from './options.ts';
 
 type Settle =
   | { readonly kind: 'exchange'; readonly exchange: ExchangeEvent<unknown> }
-  | { readonly kind: 'silence'; readonly reason: string; readonly cut?: DecodeWarning }
+  | { readonly kind: 'unanswered'; readonly reason: string; readonly cut?: DecodeWarning }
   | { readonly kind: 'error'; readonly error: QueryError };
 
 interface Job {
@@ -441,7 +441,7 @@ export class QueryClient {
   #settle(attempt: Attempt, result: Settle): void {
     if (attempt.settled) return;
     attempt.settled = true;
-    attempt.timedOut = result.kind === 'silence';
+    attempt.timedOut = result.kind === 'unanswered';
     attempt.job.bound?.attempts!.delete(attempt);
     this.#freeSlot(attempt);
     const job = attempt.job;
@@ -451,7 +451,7 @@ export class QueryClient {
       this.#releaseKey(job);
       return;
     }
-    if (result.kind === 'silence' && job.attempts <= job.retries) {
+    if (result.kind === 'unanswered' && job.attempts <= job.retries) {
       const base = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (job.attempts - 1));
       job.state = 'backoff';
       job.backoff = setTimeout(
@@ -470,8 +470,8 @@ export class QueryClient {
       case 'exchange':
         this.#finish(job, { kind: 'reply', exchange: result.exchange, attempts: job.attempts, rttMs: Number(result.exchange.rtt) / 1e6 });
         break;
-      case 'silence':
-        this.#finish(job, { kind: 'silence', reason: result.reason, attempts: job.attempts, cut: result.cut });
+      case 'unanswered':
+        this.#finish(job, { kind: 'unanswered', reason: result.reason, attempts: job.attempts, cut: result.cut });
         break;
       case 'error':
         this.#finish(job, { kind: 'error', error: result.error });
@@ -555,7 +555,7 @@ export class QueryClient {
               a,
               cut === undefined
                 ? { kind: 'exchange', exchange: e }
-                : { kind: 'silence', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut },
+                : { kind: 'unanswered', reason: `${TRUNCATED_REPLY} (${cut.message})`, cut },
             );
           break;
         }
@@ -564,7 +564,7 @@ export class QueryClient {
           const a = e.request.datagram.meta;
           if (!a) break; // a request-shaped datagram somebody sent us
           this.#stats.unanswered++;
-          this.#settle(a, { kind: 'silence', reason: e.reason });
+          this.#settle(a, { kind: 'unanswered', reason: e.reason });
           break;
         }
         case 'unmatched': {
@@ -649,11 +649,8 @@ const unreachableError = (server: QueryTarget, protocol: Protocol): UnreachableE
 
 /** A datagram that reads as a query request: ours go out, such ones never come back to us. */
 function isRequest(bytes: Uint8Array): boolean {
-  try {
-    return recognize(bytes).direction === 'request';
-  } catch {
-    return false; // no magic (a Minecraft reply) or not a query at all: the pairer says which
-  }
+  // Not recognised: no magic (a Minecraft reply) or not a query at all; the pairer says which.
+  return identify(bytes)?.direction === 'request';
 }
 
 /** What each caller's signal stops when it aborts: the queries in flight that were given it. */

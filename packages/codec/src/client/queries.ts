@@ -83,7 +83,7 @@ function optional(o: Outcome, request: string, notes: string[]): Reply | undefin
   return o.kind === 'reply' ? o : undefined;
 }
 
-const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'silence' }> => o.kind === 'silence' && o.cut !== undefined;
+const wasCut = (o: Outcome): o is Extract<Outcome, { kind: 'unanswered' }> => o.kind === 'unanswered' && o.cut !== undefined;
 
 const SAMP_HINT =
   'is the server running, is the port its game port, and is the query enabled (server.cfg `query 1`, open.mp `enable_query`)?';
@@ -95,7 +95,7 @@ const MINECRAFT_HINT = 'is enable-query=true and query.port correct?';
 export async function sampQuery(s: Session, options: CallOptions & SampParts): Promise<SampQueryResult> {
   const header = headerOf(s);
   const charset = options.charset ?? 'auto';
-  const never: Promise<Outcome> = Promise.resolve({ kind: 'silence', reason: 'not asked', attempts: 0 });
+  const never: Promise<Outcome> = Promise.resolve({ kind: 'unanswered', reason: 'not asked', attempts: 0 });
   // Identical requests to one server are indistinguishable: the opcode is the lock key.
   const ask = (layout: Layout<{ serverIp: string; serverPort: number }>, op: string, o: RequestOptions = {}): Promise<Outcome> => {
     const bytes = layout.encode(header);
@@ -301,7 +301,7 @@ export function minecraftQuery(s: Session, options: CallOptions & { readonly mod
     let handshakes = 1;
     // The first stat is sent once: if its token has expired, resending it cannot help.
     let o = await stat(await handshake(), 0);
-    if (o.kind === 'silence') {
+    if (o.kind === 'unanswered') {
       notes.push(`no reply to the ${mode} stat (token expired?): handshook again`);
       handshakes++;
       o = await stat(await handshake(), s.retries);
@@ -400,7 +400,7 @@ export async function rconQuery(s: Session, password: string, command: string, o
   }
   const o = await s.request(() => bytes, { lockKey: 'x' });
   if (o.kind === 'error') throw o.error;
-  if (o.kind === 'silence') {
+  if (o.kind === 'unanswered') {
     throw noReply(
       s,
       'x',

@@ -72,7 +72,7 @@ export function value<V>(s: Session, reply: Reply, layout: Layout<V>, charset: C
 export function noReply(
   s: Session,
   request: string,
-  o: Extract<Outcome, { kind: 'silence' }>,
+  o: Extract<Outcome, { kind: 'unanswered' }>,
   message: string,
   kind = NoReplyError,
 ): QueryError {

@@ -37,7 +37,7 @@ export interface QueryTarget {
 export type Outcome =
   | { readonly kind: 'reply'; readonly exchange: ExchangeEvent<unknown>; readonly attempts: number; readonly rttMs: number }
   | {
-      readonly kind: 'silence';
+      readonly kind: 'unanswered';
       readonly reason: string;
       readonly attempts: number;
       /** The reply was there but cut short: the warning (code `short-list`, or the request's `cut`) that made it unusable. */

@@ -1,9 +1,9 @@
 /**
- * The text emitter's compiler, first half (emit-text.ts has the second): the writes of a
- * node as tree line, `-e` text or `-e` JSON, and the code for every field that is not a list
- * (magic, constants, numbers, flags, strings and their length prefixes). A list, and a group's
- * subtree, are the subclass's (`list`, `textSubtree`). Compile time only: the generated
- * source is the same as before the split, byte for byte (the golden test holds it).
+ * The base of the text emitter's compiler (`TextFields`; emit-text.ts's `TextCompiler`
+ * extends it): the writes of a node as tree line, `-e` text or `-e` JSON, and the code for
+ * every field that is not a list (magic, constants, numbers, flags, strings and their length
+ * prefixes). A list, and a group's subtree, are the subclass's (`list`, `textSubtree`).
+ * Compile time only; the golden test holds the generated source byte for byte.
  */
 import { showInt, showText } from './display.ts';
 import type { Field, IntType, StringField } from './fields.ts';

@@ -1,7 +1,7 @@
 /**
  * What the compiled text emitters (emit-text.ts) call at run time, per message: strings shown
  * as `showText` shows them (copied when plain ASCII), secrets masked, decimal text, byte
- * lists, and the flag tables. Moved out of emit-text.ts unchanged.
+ * lists, and the flag tables. The generated code is handed these; nothing here is compiled.
  */
 import type { TextCodec } from './charset.ts';
 import { MASK, redacted, showText } from './display.ts';

@@ -16,9 +16,9 @@ export interface ProtocolSet<P extends string = string> {
   readonly protocols: readonly ProtocolDeclaration<P>[];
   /** The protocol whose signature (leading magic) the bytes start with, whether or not the rest is a message of it. */
   signatureOf(bytes: Uint8Array): P | undefined;
-  /** The layout the bytes (and hint) name; throws a typed CodecError. */
+  /** The layout the bytes (and hint) name; throws a typed CodecError where none fits ({@link ProtocolSet.identify} does not). */
   recognize(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P>;
-  /** {@link ProtocolSet.recognize} without the error: undefined where it would throw. */
+  /** {@link ProtocolSet.recognize} that returns undefined instead of throwing. */
   identify(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P> | undefined;
   /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
   layoutFor(protocol: P, message: string, direction: Direction | 'either'): Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
@@ -59,7 +59,8 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   });
   const rules: RecognitionRule[] = protocols.map((p) => p.recognize);
   const index = new Map<string, number>(protocols.map((p, i) => [p.name, i]));
-  const unsigned = protocols.filter((p) => p.unsigned);
+  /** The protocols that may send a reply without magic (their spec's `unsigned`). */
+  const magicless = protocols.filter((p) => p.unsigned);
   const noSignature = `no ${orList(protocols.map((p) => p.title))} signature`;
 
   const signatureIndex = (bytes: Uint8Array): number => {
@@ -79,7 +80,7 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
     if (i < 0) {
       if (hint.protocol !== undefined) return fail(() => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(hint.protocol)}`));
       return fail(() => {
-        const maybe = unsigned.find((p) => p.unsigned!.mayBe(bytes));
+        const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
         return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
       });
     }

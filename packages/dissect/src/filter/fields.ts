@@ -8,7 +8,7 @@ import { builtInProtocols, fieldRegistry, layouts, type Field, type FieldNode, t
 import { MASK } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
-import { Packet, type PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';

@@ -3,7 +3,7 @@
  * offset state), the ones closed so far, and the diagnostics, each pointing at the packet it
  * concerns. The line classifier (parse.ts) and the offset-dump reader (offset-dump.ts) drive it.
  */
-import { ByteSink } from './byte-sink.ts';
+import { GrowableBytes } from './growable-bytes.ts';
 import type { Nibble } from './literal.ts';
 import type { RowProblem } from './offset-row.ts';
 import type {
@@ -50,7 +50,7 @@ export interface OffsetState {
 
 export interface Draft {
   format: HexDumpFormat;
-  readonly sink: ByteSink;
+  readonly bytes: GrowableBytes;
   readonly firstLine: number;
   lastLine: number;
   readonly startOffset: number;
@@ -116,12 +116,12 @@ export class PacketAssembler {
 
   /** Leaves out what a packet holds past the limit (one warning a packet); its offsets stay true. */
   cap(draft: Draft, n: number): void {
-    const extra = draft.sink.length - this.maxPacketBytes;
+    const extra = draft.bytes.length - this.maxPacketBytes;
     if (draft.dropped === 0) {
       this.report('warning', 'too-large', n, 1, `packet longer than ${this.maxPacketBytes} bytes: the rest of it is left out`, true);
     }
     draft.dropped += extra;
-    draft.sink.truncate(this.maxPacketBytes);
+    draft.bytes.truncate(this.maxPacketBytes);
     if (draft.offset !== undefined) draft.offset.base += extra;
   }
 
@@ -167,7 +167,7 @@ export class PacketAssembler {
     }
     const draft: Draft = {
       format,
-      sink: new ByteSink(),
+      bytes: new GrowableBytes(),
       firstLine: pending?.line ?? n,
       lastLine: n,
       startOffset,
@@ -211,23 +211,23 @@ export class PacketAssembler {
         draft,
       );
     }
-    if (draft.pane !== undefined && draft.pane.declaredLength !== draft.sink.length) {
+    if (draft.pane !== undefined && draft.pane.declaredLength !== draft.bytes.length) {
       this.report(
         'warning',
         'length-mismatch',
         draft.firstLine,
         1,
-        `pane '${draft.pane.label}' announces ${plural(draft.pane.declaredLength, 'byte')} but ${draft.sink.length} were read`,
+        `pane '${draft.pane.label}' announces ${plural(draft.pane.declaredLength, 'byte')} but ${draft.bytes.length} were read`,
         true,
         draft,
       );
     }
-    if (draft.sink.length === 0) {
+    if (draft.bytes.length === 0) {
       for (const index of draft.diagnostics) delete (this.diagnostics[index] as MutableDiagnostic).packet;
       return;
     }
     const packet: HexPacket = {
-      bytes: draft.sink.toBytes(),
+      bytes: draft.bytes.toBytes(),
       format: draft.format,
       firstLine: draft.firstLine,
       lastLine: draft.lastLine,

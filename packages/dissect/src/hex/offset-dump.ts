@@ -76,11 +76,11 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
   // Does the row continue the open packet?
   let continues = false;
   if (sameFamily && draft !== undefined && state !== undefined) {
-    const expected = draft.sink.length + state.base;
+    const expected = draft.bytes.length + state.base;
     if (state.repeat !== undefined) {
       const claimed = parseOffset(field.digits, state.radices[0] as Radix);
       if (claimed !== undefined && claimed >= expected && state.lastRow !== undefined) {
-        if (a.mayExpand(claimed - expected, state.repeat)) draft.sink.appendRepeated(state.lastRow, claimed - expected);
+        if (a.mayExpand(claimed - expected, state.repeat)) draft.bytes.appendRepeated(state.lastRow, claimed - expected);
         else state.base += claimed - expected;
         state.repeat = undefined;
         continues = true;
@@ -104,7 +104,7 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
             true,
           );
         }
-        if (a.options.fillGaps === true && a.mayExpand(missing, { line: n, column: field.start + 1 })) draft.sink.appendZeros(missing);
+        if (a.options.fillGaps === true && a.mayExpand(missing, { line: n, column: field.start + 1 })) draft.bytes.appendZeros(missing);
         else state.base += missing;
         continues = true;
       }
@@ -157,7 +157,7 @@ export function offsetRow(a: PacketAssembler, line: string, n: number, field: Of
   if (draft === undefined || state === undefined) return;
 
   a.reportRow(n, row.problems);
-  draft.sink.append(row.bytes);
+  draft.bytes.append(row.bytes);
   draft.lastLine = n;
   if (row.bytes.length > 0) state.lastRow = row.bytes;
   state.groupBytes = Math.max(state.groupBytes, row.groupBytes);
@@ -181,7 +181,7 @@ function initialRadices(a: PacketAssembler, field: OffsetField, ascii: string): 
 
 /** An offset alone on a line: the total length (`hexdump`, `od`), or the end of a `*` run. */
 function finalOffset(a: PacketAssembler, draft: Draft, state: OffsetState, n: number, field: OffsetField): void {
-  const expected = draft.sink.length + state.base;
+  const expected = draft.bytes.length + state.base;
   if (state.repeat === undefined) {
     const agreeing = state.radices.filter((r) => parseOffset(field.digits, r) === expected);
     if (agreeing.length > 0) state.radices = agreeing;
@@ -194,18 +194,18 @@ function finalOffset(a: PacketAssembler, draft: Draft, state: OffsetState, n: nu
   if (draft.format === 'hexdump' && radix !== 16) draft.format = 'od';
   if (claimed === undefined) return;
   if (state.repeat !== undefined && state.lastRow !== undefined && claimed >= expected) {
-    if (a.mayExpand(claimed - expected, state.repeat)) draft.sink.appendRepeated(state.lastRow, claimed - expected);
+    if (a.mayExpand(claimed - expected, state.repeat)) draft.bytes.appendRepeated(state.lastRow, claimed - expected);
     state.repeat = undefined;
     return;
   }
   if (claimed === expected) return;
   if (claimed < expected && expected - claimed < state.groupBytes) {
     // The last word was padded with zero bytes (od -t x2 / hexdump of an odd-length input).
-    draft.sink.truncate(draft.sink.length - (expected - claimed));
+    draft.bytes.truncate(draft.bytes.length - (expected - claimed));
     return;
   }
   if (state.lastRowHadErrors) return;
-  const read = draft.sink.length;
+  const read = draft.bytes.length;
   a.report(
     'warning',
     'length-mismatch',

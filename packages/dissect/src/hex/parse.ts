@@ -109,7 +109,7 @@ export class HexDumpParser {
   line(line: string, n: number): void {
     this.#classify(line, n);
     const draft = this.#a.draft;
-    if (draft !== undefined && draft.sink.length > this.#a.maxPacketBytes) this.#a.cap(draft, n);
+    if (draft !== undefined && draft.bytes.length > this.#a.maxPacketBytes) this.#a.cap(draft, n);
   }
 
   #classify(line: string, n: number): void {
@@ -232,7 +232,7 @@ export class HexDumpParser {
     }
     const target = this.#a.draft as Draft;
     this.#a.reportRow(n, result.problems);
-    for (const byte of result.bytes) target.sink.push(byte);
+    for (const byte of result.bytes) target.bytes.push(byte);
     target.lastLine = n;
     this.#a.separated = false;
     if (result.endsStatement) this.#a.closeDraft();
@@ -244,7 +244,7 @@ export class HexDumpParser {
     if (array === undefined || draft === undefined) return;
     const result = readArrayContent(line, from, array);
     this.#a.reportRow(n, result.problems);
-    for (const byte of result.bytes) draft.sink.push(byte);
+    for (const byte of result.bytes) draft.bytes.push(byte);
     draft.lastLine = n;
     this.#a.separated = false;
     if (result.closedAt !== undefined) {
@@ -268,7 +268,7 @@ export class HexDumpParser {
     }
     draft.carry = result.carryOut === undefined ? undefined : { ...result.carryOut, line: n };
     this.#a.reportRow(n, result.problems);
-    for (const byte of result.bytes) draft.sink.push(byte);
+    for (const byte of result.bytes) draft.bytes.push(byte);
     draft.lastLine = n;
     this.#a.separated = false;
   }

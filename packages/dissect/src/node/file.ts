@@ -14,7 +14,7 @@ import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
 import type { Listed } from '../frame-record.ts';
-import { RecordMaker } from '../records.ts';
+import { RecordMaker } from '../record-maker.ts';
 
 /**
  * Bytes read at a time by each pass. A chunk's frames are alive together while it is

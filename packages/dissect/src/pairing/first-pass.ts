@@ -5,7 +5,7 @@
  * pairing rules, executed on numbers) reads it in capture time, leaving its facts — how to
  * read it, its links, why it is unanswered or unmatched — in typed arrays by frame number.
  *
- * The renderer (records.ts) reads each frame again once its facts are final, through
+ * The renderer (record-maker.ts) reads each frame again once its facts are final, through
  * {@link FirstPass.read}: what is held between the passes is 16 bytes a frame for about
  * one request timeout of capture, and the pairer's tables (a few dozen bytes a request
  * waiting, or an exchange remembered). Beside them, for the few frames that need more: an

@@ -1,6 +1,6 @@
 /** What the layouts' compiled emitters are told when they write a packet's tree (packet-line.ts, packet-text.ts). */
 import type { CodecOptions } from '@gamequery/codec';
-import type { Packet } from '../record.ts';
+import type { Packet } from '../packet-record.ts';
 
 /** Where a record's unbuilt tree comes from: its layout and codec options. */
 export type TreeSource = NonNullable<Packet['treeSource']>;

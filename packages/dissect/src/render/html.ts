@@ -8,7 +8,7 @@
 import type { FieldNode } from '@gamequery/codec';
 import type { ByteSink } from '@gamequery/codec/internal';
 import type { Timestamp } from '../capture/timestamp.ts';
-import type { PacketRecord } from '../record.ts';
+import type { PacketRecord } from '../packet-record.ts';
 import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { expertLine, lineOf } from './text.ts';

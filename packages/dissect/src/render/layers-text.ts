@@ -6,7 +6,7 @@
 import { formatTimestamp, nanoseconds, timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord } from '../frame-record.ts';
 import { LINKTYPE } from '../net/link.ts';
-import type { Packet } from '../record.ts';
+import type { Packet } from '../packet-record.ts';
 import { hexPane } from './hexpane.ts';
 
 /** tshark's words for the link types, with its own (wiretap) numbers for them. */

@@ -5,7 +5,7 @@
 import { nodeJson } from '@gamequery/codec';
 import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
 import { writeTimestamp } from '../capture/timestamp.ts';
-import { Packet, type PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../packet-record.ts';
 import { emitOptions, type TreeSource } from './emit-options.ts';
 import { packetJson, pickedJson, type RenderOptions } from './packet.ts';
 

@@ -7,7 +7,7 @@ import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { layerLines } from './layers-text.ts';
 import type { Endpoint } from '../net/types.ts';
-import { Packet, type RecordKind } from '../record.ts';
+import { Packet, type RecordKind } from '../packet-record.ts';
 import { hasSecrets } from '../secrets.ts';
 import { emitOptions } from './emit-options.ts';
 import { hexPane } from './hexpane.ts';

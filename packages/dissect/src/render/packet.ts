@@ -7,7 +7,7 @@ import { nodeJson, type FieldNode, type JsonNode } from '@gamequery/codec';
 import { protocolTitles } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import type { Timestamp } from '../capture/timestamp.ts';
-import { Packet, type PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../packet-record.ts';
 import { frameRecordText, layerLines } from './layers-text.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { secretRanges } from '../secrets.ts';

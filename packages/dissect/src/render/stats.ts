@@ -1,8 +1,8 @@
 /**
  * The per-server statistics as text (`-z stats` on a terminal, `gamequery stats`) in 120
- * columns, where one table was 238 wide: the counts; the round trips and what the servers say
- * of themselves (a host name longer than its room cut with `…`: JSON has it whole); the
- * requests by message, a list per server broken where it would pass the width.
+ * columns, as three tables rather than one too wide for a terminal: the counts; the round trips
+ * and what the servers say of themselves (a host name longer than its column cut with `…`: JSON
+ * has it whole); the requests by message, a list per server broken where it would pass the width.
  */
 import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';

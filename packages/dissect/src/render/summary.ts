@@ -8,7 +8,7 @@ import type { ByteSink } from '@gamequery/codec/internal';
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
-import type { PacketRecord } from '../record.ts';
+import type { PacketRecord } from '../packet-record.ts';
 import { hexPane } from './hexpane.ts';
 import { packetHexPane, type RenderOptions } from './packet.ts';
 

@@ -34,7 +34,7 @@ import type { CaptureError, CaptureItem } from '../capture/types.ts';
 import { linkOptions, recordOptions } from '../dissect.ts';
 import { newStats, type DissectOptions, type DissectStats } from '../options.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
-import { rawRecognition } from '../records.ts';
+import { rawRecognition } from '../record-maker.ts';
 import { noteStart } from '../start.ts';
 import { SourceStats, type SourcesReport } from './sources.ts';
 import type { IoStats } from './io.ts';

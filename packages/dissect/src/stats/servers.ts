@@ -18,7 +18,7 @@ import type { DissectedRecord, FrameRecord } from '../frame-record.ts';
 import { keyedReader } from '@gamequery/codec/internal';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
-import { Packet, type PacketRecord } from '../record.ts';
+import { Packet, type PacketRecord } from '../packet-record.ts';
 import { RttDigest } from './digest.ts';
 
 /** Fields that state a server's player count and its name, by protocol (a Minecraft basic stat says both). */

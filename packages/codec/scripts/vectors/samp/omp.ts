@@ -1,7 +1,6 @@
 /**
  * SA:MP test vectors: open.mp's `o` in its three published forms (protocols/samp/omp.ts).
  */
-import { fromHex, toHex } from '@gamequery/codec';
 import { CONSTRUCTED, caseList } from '../builder.ts';
 import { local, samp } from './header.ts';
 
@@ -11,6 +10,15 @@ export { ompCases };
 /* ---------------- open.mp o ---------------- */
 const ompHex =
   '53 41 4D 50 7F 00 00 01 61 1E 6F 11 00 00 00 64 69 73 63 6F 72 64 2E 67 67 2F 6F 70 65 6E 6D 70 00 00 00 00 00 00 00 00 00 00 00 00';
+/** An `o` reply of open.mp v1.2 (three strings), or of v1.3.1 and later (four, with the logo). */
+const ompBytes = (discord: string, bannerLight: string, bannerDark: string, logo?: string) => {
+  const b = samp('o')
+    .str32(discord, 'samp.omp.discord')
+    .str32(bannerLight, 'samp.omp.banner_light')
+    .str32(bannerDark, 'samp.omp.banner_dark');
+  return logo === undefined ? b : b.str32(logo, 'samp.omp.logo');
+};
+const ompBuilt = () => ompBytes('discord.gg/openmp', '', '', '').is(ompHex);
 add({
   protocol: 'samp',
   message: 'omp',
@@ -18,7 +26,7 @@ add({
   name: 'basic',
   description: 'Discord invite only, no banners or logo',
   source: 'the `o` example of packages/codec/src/protocols/samp/README.md (constructed)',
-  hex: toHex(fromHex(ompHex)),
+  bytes: ompBuilt(),
   value: { ...local, discord: 'discord.gg/openmp', bannerLight: '', bannerDark: '', logo: '' },
 });
 const url = 'https://example.com/' + 'x'.repeat(140);
@@ -29,7 +37,7 @@ add({
   name: 'max-urls',
   description: 'all four strings, URLs at the 160-byte cap',
   source: CONSTRUCTED,
-  hex: samp('o').str32('discord.gg/abc').str32(url).str32(url).str32(url).hexString,
+  bytes: ompBytes('discord.gg/abc', url, url, url),
   value: { ...local, discord: 'discord.gg/abc', bannerLight: url, bannerDark: url, logo: url },
 });
 add({
@@ -39,8 +47,7 @@ add({
   name: 'truncated-logo-length',
   description: 'the datagram ends inside the logo length',
   source: 'the `o` example of packages/codec/src/protocols/samp/README.md (constructed), cut by 2 bytes',
-  hex: toHex(fromHex(ompHex).subarray(0, 42)),
-  error: { type: 'TruncatedError', offset: 40, field: 'samp.omp.logo.len' },
+  bytes: ompBuilt().cutAt(42, 'samp.omp.logo.len'),
 });
 
 /* ---------------- open.mp o, older forms (samp/omp.ts) ---------------- */
@@ -55,7 +62,7 @@ add({
   name: 'basic',
   description: 'the open.mp detection probe of v1.1 and older: header + 4 arbitrary bytes',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0x12345678).hexString,
+  bytes: samp('o').u32be(0x12345678, 'samp.ompecho.nonce'),
   value: { ...local, nonce: 0x12345678 },
 });
 add({
@@ -65,7 +72,7 @@ add({
   name: 'basic',
   description: 'open.mp v1.0/v1.1 answer: the 15-byte request unchanged',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0x12345678).hexString,
+  bytes: samp('o').u32be(0x12345678, 'samp.ompecho.nonce'),
   value: { ...local, nonce: 0x12345678 },
 });
 add({
@@ -75,7 +82,7 @@ add({
   name: 'nonce-zero',
   description: 'the echo probe with four zero bytes',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0).hexString,
+  bytes: samp('o').u32be(0, 'samp.ompecho.nonce'),
   value: { ...local, nonce: 0 },
 });
 add({
@@ -85,7 +92,7 @@ add({
   name: 'nonce-zero',
   description: 'its echo',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0).hexString,
+  bytes: samp('o').u32be(0, 'samp.ompecho.nonce'),
   value: { ...local, nonce: 0 },
 });
 add({
@@ -95,8 +102,7 @@ add({
   name: 'truncated-nonce',
   description: '14 bytes: the echo is cut',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0x12345678).hexString.slice(0, 28),
-  error: { type: 'TruncatedError', offset: 11, field: 'samp.ompecho.nonce' },
+  bytes: samp('o').u32be(0x12345678, 'samp.ompecho.nonce').cutAt(14, 'samp.ompecho.nonce'),
 });
 add({
   protocol: 'samp',
@@ -105,8 +111,7 @@ add({
   name: 'truncated-nonce',
   description: '13 bytes: the nonce is cut (no open.mp version answers this)',
   source: ECHO_SRC,
-  hex: samp('o').u32be(0x12345678).hexString.slice(0, 26),
-  error: { type: 'TruncatedError', offset: 11, field: 'samp.ompecho.nonce' },
+  bytes: samp('o').u32be(0x12345678, 'samp.ompecho.nonce').cutAt(13, 'samp.ompecho.nonce'),
 });
 add({
   protocol: 'samp',
@@ -115,7 +120,7 @@ add({
   name: 'basic',
   description: 'open.mp v1.2.0.2670: Discord invite and both banners, no logo',
   source: BANNERS_SRC,
-  hex: samp('o').str32('discord.gg/openmp').str32('https://example.com/light.png').str32('https://example.com/dark.png').hexString,
+  bytes: ompBytes('discord.gg/openmp', 'https://example.com/light.png', 'https://example.com/dark.png'),
   value: {
     ...local,
     discord: 'discord.gg/openmp',
@@ -131,7 +136,7 @@ add({
   name: 'long-discord-dropped',
   description: 'v1.2: an invite over 50 bytes is sent with length 0, banners at the 120-byte cap',
   source: BANNERS_SRC,
-  hex: samp('o').u32le(0).str32(url120).str32(url120).hexString,
+  bytes: ompBytes('', url120, url120),
   value: { ...local, discord: '', bannerLight: url120, bannerDark: url120 },
 });
 add({
@@ -141,7 +146,7 @@ add({
   name: 'empty',
   description: 'v1.2 defaults: three empty strings (23 bytes)',
   source: BANNERS_SRC,
-  hex: samp('o').u32le(0).u32le(0).u32le(0).hexString,
+  bytes: ompBytes('', '', ''),
   value: { ...local, discord: '', bannerLight: '', bannerDark: '' },
 });
 add({
@@ -151,11 +156,7 @@ add({
   name: 'logo',
   description: 'open.mp v1.3.1 and later: all four strings',
   source: LOGO_SRC,
-  hex: samp('o')
-    .str32('discord.gg/openmp')
-    .str32('https://example.com/light.png')
-    .str32('https://example.com/dark.png')
-    .str32('https://example.com/logo.png').hexString,
+  bytes: ompBytes('discord.gg/openmp', 'https://example.com/light.png', 'https://example.com/dark.png', 'https://example.com/logo.png'),
   value: {
     ...local,
     discord: 'discord.gg/openmp',
@@ -171,12 +172,7 @@ add({
   name: 'truncated-dark-banner',
   description: 'v1.2 reply cut inside the dark banner URL',
   source: BANNERS_SRC,
-  hex: samp('o')
-    .u32le(0)
-    .u32le(0)
-    .str32('https://example.com/dark.png')
-    .hexString.slice(0, 2 * 40),
-  error: { type: 'TruncatedError', offset: 23, field: 'samp.omp.banner_dark' },
+  bytes: ompBytes('', '', 'https://example.com/dark.png').cutAt(40, 'samp.omp.banner_dark'),
 });
 add({
   protocol: 'samp',
@@ -185,6 +181,6 @@ add({
   name: 'empty',
   description: 'v1.3.1+ defaults: four empty strings (27 bytes)',
   source: LOGO_SRC,
-  hex: samp('o').u32le(0).u32le(0).u32le(0).u32le(0).hexString,
+  bytes: ompBytes('', '', '', ''),
   value: { ...local, discord: '', bannerLight: '', bannerDark: '', logo: '' },
 });

@@ -56,6 +56,7 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
     }
     return found(direction, looksLikeFullStat(bytes) ? mcqueryMessages.full.response : mcqueryMessages.basic.response);
   },
+  // Replies carry no magic (they start with the type byte): how one may look, and what a caller who passed one without a hint is told.
   unsigned: {
     mayBe: mayBeMinecraftReply,
     advice:
@@ -63,6 +64,7 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
   },
   // The session id: request bytes 3–6, reply bytes 1–4; the type byte before it.
   pairing: { kind: 'session', request: { type: TYPE_AT.request, session: [3, 7] }, response: { type: TYPE_AT.response, session: [1, 5] } },
+  // Why a request may go unanswered, by message.
   silence: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
   recognitionHints: {
     // What looksLikeFullStat reads: a full-stat reply's split header ends 00 80 00 at offset 13.

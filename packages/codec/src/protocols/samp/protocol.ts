@@ -75,7 +75,9 @@ export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
     // Bytes 4–9: the server's IPv4 address and port (little-endian), as the client addressed it.
     server: { address: 4, port: 8 },
   },
+  // RCON answers with any number of lines and no end marker: its replies are gathered until a quiet period.
   collected: ['rcon'],
+  // Why a request may go unanswered, by message.
   silence: {
     clients: '>100 players, open.mp `d`, or throttled',
     players: '>100 players, open.mp `d`, or throttled',

@@ -19,7 +19,7 @@ import { internals, type Annotation, type CodecOptions, type Direction } from '.
 import type { FieldNode } from '../../grammar/annotate.ts';
 import { sampMessages } from './messages.ts';
 import { sampProtocol } from './protocol.ts';
-import { recognize } from '../../packet.ts';
+import { identify } from '../../packet.ts';
 import { toHex } from '../../grammar/wire.ts';
 
 /** Length of the proposed SAMP6 header in bytes: magic, IPv6 address, port and opcode. */
@@ -90,20 +90,11 @@ export function decodeSamp6(bytes: Uint8Array, options?: CodecOptions): Samp6Pac
   if (bytes.length < SAMP6_HEADER || MAGIC6.some((m, i) => bytes[i] !== m)) return undefined;
   if (!(String.fromCharCode(bytes[23]!) in sampMessages)) return undefined;
   // Today's reading first: an IPv4 query to 54.x.x.x that decodes exactly stays one.
-  try {
-    const r = recognize(bytes, {}, options);
-    if (internals(r.layout).measure(bytes, options) === bytes.length) return undefined;
-  } catch {
-    /* not IPv4 */
-  }
+  const ipv4 = identify(bytes, {}, options);
+  if (ipv4 && internals(ipv4.layout).measure(bytes, options) === bytes.length) return undefined;
   const inner = asIpv4(bytes);
-  let r;
-  try {
-    r = recognize(inner, {}, options);
-  } catch {
-    return undefined;
-  }
-  if (internals(r.layout).measure(inner, options) !== inner.length) return undefined;
+  const r = identify(inner, {}, options);
+  if (!r || internals(r.layout).measure(inner, options) !== inner.length) return undefined;
   const ann = r.layout.annotate(inner, options);
   const header: FieldNode[] = [
     { abbrev: 'samp.magic', label: 'Magic (proposed IPv6 form, open.mp #1204)', offset: 0, length: 5, value: 'SAMP6', show: 'SAMP6' },

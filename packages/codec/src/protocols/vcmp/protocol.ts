@@ -27,6 +27,7 @@ export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
     longer: { to: 15, messages: [{ opcode: 'p' }] },
     server: { address: 4, port: 8 },
   },
+  // Why a request may go unanswered, by message.
   silence: { clients: 'possibly >100 players, or throttled' },
 });
 

@@ -1,16 +1,16 @@
 /**
- * The codec's rooms (scripts/rooms.mjs) and the cycle check, both run by `pnpm lint`: the real
+ * The codec's layers (scripts/layers.mjs) and the cycle check, both run by `pnpm lint`: the real
  * sources pass, and each check fails on the kind of import it exists to stop.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { roomOf, sources, violations } from '../scripts/rooms.mjs';
+import { layerOf, sources, violations } from '../scripts/layers.mjs';
 
 const dpdm = new URL('../../../node_modules/.bin/dpdm', import.meta.url).pathname;
 
-describe('the codec rooms', () => {
+describe('the codec layers', () => {
   it('finds every import of src/ pointing an allowed way', () => {
     const files = sources();
     expect(Object.keys(files)).toEqual(
@@ -25,12 +25,12 @@ describe('the codec rooms', () => {
     expect(violations(files)).toEqual([]);
   });
 
-  it('names rooms by folder, protocols/ and export/ by subfolder, top-level files by name', () => {
-    expect(roomOf('protocols/samp/info.ts')).toBe('protocols/samp');
-    expect(roomOf('export/wireshark/plugin.ts')).toBe('export/wireshark');
-    expect(roomOf('export/index.ts')).toBe('export');
-    expect(roomOf('client/queries.ts')).toBe('client');
-    expect(roomOf('packet.ts')).toBe('packet.ts');
+  it('names layers by folder, protocols/ and export/ by subfolder, top-level files by name', () => {
+    expect(layerOf('protocols/samp/info.ts')).toBe('protocols/samp');
+    expect(layerOf('export/wireshark/plugin.ts')).toBe('export/wireshark');
+    expect(layerOf('export/index.ts')).toBe('export');
+    expect(layerOf('client/queries.ts')).toBe('client');
+    expect(layerOf('packet.ts')).toBe('packet.ts');
   });
 
   it('rejects an import up the layers, sideways between client and emulator, type-only or dynamic alike', () => {
@@ -49,9 +49,9 @@ describe('the codec rooms', () => {
     ]);
   });
 
-  it('rejects a file in no room, and lets packages and the stated exception through', () => {
+  it('rejects a file in no layer, and lets packages and the stated exception through', () => {
     expect(violations({ 'query/client.ts': '' })).toEqual([
-      'query/client.ts: in no room (add its room to packages/codec/scripts/rooms.mjs)',
+      'query/client.ts: in no layer (add its layer to packages/codec/scripts/layers.mjs)',
     ]);
     expect(
       violations({

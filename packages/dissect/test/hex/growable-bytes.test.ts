@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ByteSink } from '../../src/hex/byte-sink.ts';
+import { GrowableBytes } from '../../src/hex/growable-bytes.ts';
 
-describe('ByteSink', () => {
+describe('GrowableBytes', () => {
   it('grows past its initial capacity and returns exactly the bytes written', () => {
-    const sink = new ByteSink(16);
+    const sink = new GrowableBytes(16);
     for (let i = 0; i < 1000; i++) sink.push(i & 0xff);
     sink.append(new Uint8Array([1, 2, 3]));
     const bytes = sink.toBytes();
@@ -13,13 +13,13 @@ describe('ByteSink', () => {
   });
 
   it('repeats a pattern cyclically, ending mid-pattern if asked', () => {
-    const sink = new ByteSink();
+    const sink = new GrowableBytes();
     sink.appendRepeated(new Uint8Array([0x41, 0x42, 0x43]), 7);
     expect(Array.from(sink.toBytes())).toEqual([0x41, 0x42, 0x43, 0x41, 0x42, 0x43, 0x41]);
   });
 
   it('appends zeros and truncates', () => {
-    const sink = new ByteSink();
+    const sink = new GrowableBytes();
     sink.push(9);
     sink.appendZeros(3);
     sink.truncate(2);

@@ -12,6 +12,7 @@ import {
   CodecError,
   UnknownOpcodeError,
   fieldRegistry,
+  identify,
   messages,
   recognize,
   signatureOf,
@@ -48,7 +49,7 @@ import { UdpDecoder } from './net/decoder.ts';
 import { FragmentWire } from './net/fragment-wire.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
 import type { FrameFacts } from './pairing/first-pass.ts';
-import { Packet, recordKind, type PacketRecord } from './record.ts';
+import { Packet, recordKind, type PacketRecord } from './packet-record.ts';
 import { FrameRecord, type DissectedRecord } from './frame-record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
@@ -192,7 +193,7 @@ export class RecordMaker {
     let p: Packet | undefined;
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
-      const layout = hinted ? internals(safeRecognize(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
+      const layout = hinted ? internals(identify(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
       p = facts.secrets
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
@@ -559,9 +560,4 @@ function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptio
     if (e instanceof CodecError) return e;
     throw e;
   }
-}
-
-function safeRecognize(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | undefined {
-  const r = recognizeOrError(bytes, hint, codec);
-  return r instanceof CodecError ? undefined : r;
 }

@@ -1,11 +1,11 @@
 /**
- * The codec's rooms and which way their imports may point (`pnpm lint` runs this file; the
- * cycle check is dpdm's, `pnpm lint:cycles`). Each source file under src/ belongs to a room:
+ * The codec's layers and which way their imports may point (`pnpm lint` runs this file; the
+ * cycle check is dpdm's, `pnpm lint:cycles`). Each source file under src/ belongs to a layer:
  * its folder (protocols/ and export/ by subfolder) or, at the top of src/, the file itself.
- * A room may import itself and the rooms listed for it, nothing else; a file not in any room
+ * A layer may import itself and the layers listed for it, nothing else; a file not in any layer
  * is an error too, so a new folder gets a line here (and a README saying what it holds).
  *
- *   node packages/codec/scripts/rooms.mjs   prints each import that points the wrong way; exit 1 if any
+ *   node packages/codec/scripts/layers.mjs   prints each import that points the wrong way; exit 1 if any
  *
  * Plain JavaScript; reads imports with TypeScript's own pre-processor (static, type-only,
  * re-exports and `import()` alike).
@@ -17,12 +17,12 @@ import ts from 'typescript';
 
 export const src = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** Each protocol's room, and `protocols/index.ts` (room `protocols`) over all of them. */
+/** Each protocol's layer, and `protocols/index.ts` (layer `protocols`) over all of them. */
 const protocols = ['protocols/samp', 'protocols/vcmp', 'protocols/minecraft', 'protocols'];
 /** The codec's own entry and the tables over every protocol (src/*.ts). */
 const core = ['packet.ts', 'registry.ts', 'json.ts'];
 
-/** Room → the rooms it may import. Dependencies point one way: down this list. */
+/** Layer → the layers it may import. Dependencies point one way: down this list. */
 export const mayImport = {
   types: [],
   'errors.ts': [],
@@ -52,12 +52,12 @@ export const mayImport = {
 /**
  * Stated exceptions, `from → to` by file: each with its reason.
  * samp6.ts reads open.mp's proposed IPv6 header by re-decoding the payload behind today's
- * 11-byte header with the packet-level `recognize` (it is no layout of its own).
+ * 11-byte header with the packet-level `identify` (it is no layout of its own).
  */
 export const exceptions = new Set(['protocols/samp/samp6.ts -> packet.ts']);
 
-/** The room of a path relative to src/. */
-export function roomOf(path) {
+/** The layer of a path relative to src/. */
+export function layerOf(path) {
   const parts = path.split('/');
   if (parts.length === 1) return parts[0];
   if ((parts[0] === 'protocols' || parts[0] === 'export') && parts.length > 2) return `${parts[0]}/${parts[1]}`;
@@ -65,16 +65,16 @@ export function roomOf(path) {
 }
 
 /**
- * The imports that point the wrong way, as `from -> to (room → room)` lines. `files` maps each
- * path relative to src/ to its text; only relative specifiers are read (packages are not rooms).
+ * The imports that point the wrong way, as `from -> to (layer → layer)` lines. `files` maps each
+ * path relative to src/ to its text; only relative specifiers are read (packages are not layers).
  */
 export function violations(files) {
   const out = [];
   for (const [path, text] of Object.entries(files)) {
-    const from = roomOf(path);
+    const from = layerOf(path);
     const allowed = mayImport[from];
     if (!allowed) {
-      out.push(`${path}: in no room (add its room to packages/codec/scripts/rooms.mjs)`);
+      out.push(`${path}: in no layer (add its layer to packages/codec/scripts/layers.mjs)`);
       continue;
     }
     for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
@@ -82,7 +82,7 @@ export function violations(files) {
       const target = normalize(join(dirname(path), fileName))
         .split('\\')
         .join('/');
-      const to = roomOf(target);
+      const to = layerOf(target);
       if (to === from || allowed.includes(to) || exceptions.has(`${path} -> ${target}`)) continue;
       out.push(`${path} -> ${target} (${from} may not import ${to})`);
     }
@@ -107,8 +107,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const found = violations(sources());
   for (const line of found) console.error(`packages/codec/src/${line}`);
   if (found.length > 0) {
-    console.error(`${found.length} import(s) against the codec's rooms (packages/codec/scripts/rooms.mjs)`);
+    console.error(`${found.length} import(s) against the codec's layers (packages/codec/scripts/layers.mjs)`);
     process.exit(1);
   }
-  console.log('codec rooms: every import points the allowed way');
+  console.log('codec layers: every import points the allowed way');
 }

@@ -1,8 +1,9 @@
 /**
- * A growable byte buffer: appends are amortised O(1) (capacity doubles), so reading a dump of
- * n bytes costs O(n) however it arrives.
+ * The bytes of a packet being read from a hex dump, growing as rows arrive: appends are
+ * amortised O(1) (capacity doubles), so reading a dump of n bytes costs O(n) however it
+ * arrives. Not the codec's `ByteSink`, which writes JSON and text as UTF-8.
  */
-export class ByteSink {
+export class GrowableBytes {
   private buffer: Uint8Array;
   private used = 0;
 
