@@ -5,7 +5,7 @@
  * and without a record. A capture of any length, and a pipe, in the memory of the first
  * pass and one small state per server.
  *
- * The record a frame would make is told as the renderer tells it (records.ts: the layout
+ * The record a frame would make is told as the renderer tells it (record-maker.ts: the layout
  * the pairer settled, or `rawRecognition` for a datagram it could not use); a reply counts
  * as it arrives, its request's outcome with it (answered, round-trip time); a request is
  * counted unanswered unless a reply answered it, which by the end of the input is so.
