@@ -3,7 +3,8 @@
  * `decodePacket` recognises protocol, direction and message from the bytes where the
  * bytes allow it (and says so where they don't), `encodePacket` is its inverse.
  */
-import type { Layout, Protocol, Direction, CodecOptions, QueryLayout } from './grammar/layout.ts';
+import type { Layout, Direction, CodecOptions } from './grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, QueryLayout } from './protocols/index.ts';
 import type { DecodeWarning } from './grammar/annotate.ts';
 import type { MessagePair, PacketHint as ProtocolHint, Recognized as Found } from './grammar/protocol.ts';
 import type { sampMessages, sampOlderForms } from './protocols/samp/messages.ts';

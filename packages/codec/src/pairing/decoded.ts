@@ -6,7 +6,8 @@
  * these per datagram exactly as it did.
  */
 import { CodecError } from '../errors.ts';
-import type { CodecOptions, Decoded, Direction, Protocol, QueryLayout } from '../grammar/layout.ts';
+import type { CodecOptions, Decoded, Direction } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, QueryLayout } from '../protocols/index.ts';
 import { decodePacket, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
 import type { CodecErrorJson, Datagram, DecodedDatagram, PairingEvent, UndecodableEvent } from './types.ts';
 

@@ -5,7 +5,7 @@
  * makes of requests, and `ByKey`, the map from a rule's hash to what is filed under it,
  * which the memory of finished exchanges and tokens (memory.ts) files with too.
  */
-import type { QueryLayout } from '../grammar/layout.ts';
+import type { QueryLayout } from '../protocols/index.ts';
 import { collected, sameEndpoint, type Filed, type Keys } from './rules.ts';
 import type { Datagram } from './types.ts';
 

@@ -14,7 +14,7 @@
  * event is a copy. Both let go strictly from the oldest: entries leave in the order they
  * came, as every deadline here is a fixed duration after a time that does not go back.
  */
-import type { Protocol, QueryLayout } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, QueryLayout } from '../protocols/index.ts';
 import { ByKey, BySide, sideEnd, sideStart, type Side } from './filing.ts';
 import { keyRules, sameEndpoint, type Filed, type Keys } from './rules.ts';
 import type { Datagram, Endpoint } from './types.ts';

@@ -23,7 +23,7 @@
  * (decoded.ts), the pending requests (filing.ts), what is remembered (memory.ts), the
  * options (settings.ts), each protocol's keys (rules.ts).
  */
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import { identify, recognize, type PacketHint } from '../packet.ts';
 import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder } from './decoded.ts';
 import { Pending, collects, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';

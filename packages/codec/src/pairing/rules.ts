@@ -13,7 +13,7 @@
  * the server for SA:MP/VC:MP (a reply from the wrong address), the type for Minecraft (a
  * stat reply to a handshake, as Geyser sends).
  */
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import { echoEnd as echoEndOf, magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
 import { hostPort } from '../grammar/display.ts';
 import { builtInProtocols, mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';

@@ -3,7 +3,8 @@
  * Shared by the live-socket and the capture-file paths; nothing here depends on Node.
  */
 import type { Charset } from '../grammar/charset.ts';
-import type { Direction, Protocol } from '../grammar/layout.ts';
+import type { Direction } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { DecodedPacket } from '../packet.ts';
 

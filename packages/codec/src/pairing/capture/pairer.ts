@@ -24,7 +24,8 @@
  * an exchange remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';
-import type { CodecOptions, Direction, Protocol, InternalQueryLayout as QueryLayout } from '../../grammar/layout.ts';
+import type { CodecOptions, Direction } from '../../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, InternalQueryLayout as QueryLayout } from '../../protocols/index.ts';
 import type { PacketHint, ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { identify } from '../../packet.ts';
 import { builtInProtocols } from '../../protocols/index.ts';

@@ -6,7 +6,8 @@
  * Elsewhere (after a variable field) the layout's own decoder reads it, or for bytes cut
  * short what its annotation read. Undefined where there is no number to read.
  */
-import type { CodecOptions, QueryLayout } from '../../grammar/layout.ts';
+import type { CodecOptions } from '../../grammar/layout.ts';
+import type { QueryLayout } from '../../protocols/index.ts';
 import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
 import { intReaders } from '../../grammar/wire.ts';
 

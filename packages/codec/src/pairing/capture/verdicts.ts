@@ -3,7 +3,7 @@
  * the words are the live pairer's (reasons.ts); what they name that the facts do not keep
  * (the address a reply came from, the one its echo names, its type) is read from the frame.
  */
-import type { QueryLayout } from '../../grammar/layout.ts';
+import type { QueryLayout } from '../../protocols/index.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 import { ENDED, EXTRA, DROPPED, NO_REQUEST, SUPERSEDED, fromElsewhere, late, otherType, rconClosed, timedOut } from '../reasons.ts';
 import type { UnmatchedCause } from '../types.ts';
