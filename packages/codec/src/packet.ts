@@ -81,16 +81,16 @@ export type DecodedPacket =
 export type Recognized = Found<Protocol>;
 
 /** The built-in protocols as one recogniser (see {@link protocolSet}). */
-const builtIn: ProtocolSet<Protocol> = protocolSet(builtInProtocols);
+export const builtInSet: ProtocolSet<Protocol> = protocolSet(builtInProtocols);
 
 /** Looks at the bytes (and the hint) and names the layout, without decoding fully. Throws a typed CodecError. */
 export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized {
-  return builtIn.recognize(bytes, hint, options);
+  return builtInSet.recognize(bytes, hint, options);
 }
 
 /** {@link recognize} without the error: undefined where it would throw (call `recognize` to learn why). */
 export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized | undefined {
-  return builtIn.identify(bytes, hint, options);
+  return builtInSet.identify(bytes, hint, options);
 }
 
 /**
@@ -98,7 +98,7 @@ export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: Cod
  * or not the rest is a message of it. Minecraft replies have none.
  */
 export function signatureOf(bytes: Uint8Array): Protocol | undefined {
-  return builtIn.signatureOf(bytes);
+  return builtInSet.signatureOf(bytes);
 }
 
 /** Decodes a datagram of any of the three protocols. Throws a typed CodecError. */
@@ -135,5 +135,5 @@ export function encodePacket(packet: PacketToEncode, options?: CodecOptions): Ui
 
 /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
 export function layoutFor(protocol: Protocol, message: string, direction: Direction | 'either'): QueryLayout {
-  return builtIn.layoutFor(protocol, message, direction);
+  return builtInSet.layoutFor(protocol, message, direction);
 }

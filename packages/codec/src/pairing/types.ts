@@ -47,7 +47,7 @@ export interface ExchangeEvent<M = unknown> {
   readonly responses: readonly DecodedDatagram<M>[];
   /** First response time − request time, in nanoseconds (negative if the capture's clock stepped back). */
   readonly rtt: bigint;
-  /** Minecraft stat requests: the handshake exchange that issued the token they carry. */
+  /** A request quoting a token (a session key's, see rules.ts): the exchange whose reply issued it. */
   readonly handshake?: ExchangeEvent<M>;
   /**
    * Present when another request, byte for byte the same, from the same client to the
