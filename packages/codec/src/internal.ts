@@ -14,6 +14,8 @@ import { samp } from './protocols/samp/index.ts';
 
 // A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.
 export { protocolNames, protocolTitles } from './protocols/index.ts';
+/** The tree title of any declared protocol's messages, by its name (`protocolTitles` for a built-in one). */
+export { treeTitleOf } from './grammar/naming.ts';
 export {
   internals,
   interpretedLayout,

@@ -192,10 +192,11 @@ export function defineProtocol<const P extends string, const Port extends number
     if (!seen) signatures.push({ bytes: f.bytes, directions: [l.direction] });
     else if (!seen.directions.includes(l.direction)) seen.directions.push(l.direction);
   }
-  declareNaming(spec.name, { title: spec.title, charset });
+  const treeTitle = spec.treeTitle ?? `${spec.title} Query Protocol`;
+  declareNaming(spec.name, { title: spec.title, charset, treeTitle });
   return Object.freeze({
     ...spec,
-    treeTitle: spec.treeTitle ?? `${spec.title} Query Protocol`,
+    treeTitle,
     charset,
     commandName: spec.commandName ?? spec.name,
     aliases: spec.aliases ?? [],
