@@ -108,7 +108,7 @@ export interface Layout<
   /** `<protocol>.<message>.<direction>`, e.g. `acme.status.response`. */
   readonly id: string;
   readonly protocol: P;
-  /** The protocol's display name, e.g. `SA:MP` (see {@link LayoutSpec.protocolName}). */
+  /** The protocol's display name, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
   readonly protocolName: string;
   readonly message: M;
   readonly direction: D;

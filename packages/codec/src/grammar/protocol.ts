@@ -122,7 +122,7 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
   readonly treeTitle?: string;
   /** Charset of its strings where the caller names none: its layouts' (default: windows-1252). */
   readonly charset?: Charset;
-  /** What the protocol covers, for help texts (`SA:MP and open.mp`). */
+  /** What the protocol covers, for help texts (`ACME and Acme Plus`). */
   readonly summary?: string;
   /** The name the CLI shows (default: `name`). */
   readonly commandName?: string;

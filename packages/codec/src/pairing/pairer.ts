@@ -8,7 +8,7 @@
  *               sends `players`, reads it, sends `kick 3`: the lines after the new command
  *               are the new command's; one still without a line leaves unanswered)
  *   reply     → the oldest pending request under its key takes it (FIFO: two identical
- *               SA:MP requests to one server cannot be told apart); an RCON request keeps
+ *               requests to one server cannot be told apart); an RCON request keeps
  *               collecting lines until `rconQuietMs` of silence
  *   neither   → `undecodable`
  * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for

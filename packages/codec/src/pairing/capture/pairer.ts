@@ -638,7 +638,7 @@ export class CapturePairer {
 
   /**
    * A reply without magic, read as a reply to `message` (the request's), or by its shape
-   * where it does not fit that (Geyser answers a basic request with a full stat); a reply
+   * where it does not fit that (a server may answer one message with another's reply); a reply
    * to the message whose reply issues a token is read as nothing else. Undefined where it
    * does not decode.
    */
