@@ -446,7 +446,7 @@ export class QueryPairer<M = unknown> {
     }
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
-    const reason = cause === 'timeout' ? timedOut(protocol, message, this.#o.timeoutMs) : ENDED;
+    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.silence, message, this.#o.timeoutMs) : ENDED;
     this.#finish(p, 'unanswered', when, reason, out);
   }
 

@@ -4,20 +4,17 @@
  * keep a code that the dissector turns into these words when it renders the frame. The
  * words may change; programs read the codes (`UnmatchedCause`, the facts' `Why`).
  */
-import { builtInProtocols } from '../protocols/index.ts';
 import { hostPort } from '../grammar/display.ts';
-
-/** Why a request of a message may have gone unanswered, by `<protocol>.<message>`, for the messages whose declared silence means something. */
-export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])),
-);
 
 /** Milliseconds as the reasons write them: whole microseconds, in ms. */
 export const showMs = (ns: number): string => `${Math.trunc(ns / 1000) / 1000} ms`;
 
-/** A request that had no reply when its timeout passed: its message's hint where it has one. */
-export const timedOut = (protocol: string, message: string, timeoutMs: number): string => {
-  const hint = silenceReasons[`${protocol}.${message}`];
+/**
+ * A request of message `message` that had no reply when its timeout passed: why, where its
+ * protocol's declaration says what the silence of that message means (its `silence`).
+ */
+export const timedOut = (silence: Readonly<Record<string, string>> | undefined, message: string, timeoutMs: number): string => {
+  const hint = silence?.[message];
   return hint ? `no reply (${hint})` : `no reply within ${timeoutMs} ms`;
 };
 
