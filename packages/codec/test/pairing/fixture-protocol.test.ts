@@ -5,7 +5,9 @@
  * protocols they know, pair its requests with their replies by that declaration alone.
  */
 import { describe, expect, it } from 'vitest';
+import { firstValueFrom, from, toArray } from 'rxjs';
 import { QueryPairer, type Datagram, type PairingEvent } from '@gamequery/codec/pairing';
+import { pairQueries } from '@gamequery/codec/rx';
 import { builtInProtocols, fromHex } from '@gamequery/codec';
 import { CapturePairer, DECODED, Endpoints, RESPONSE, Why, kindOf, layoutAt, layoutOf, whyOf } from '@gamequery/codec/internal';
 import { tinyqMessages, tinyqProtocol } from '../fixtures/protocols/tinyq/protocol.ts';
@@ -63,6 +65,11 @@ describe('a declared protocol, paired live (QueryPairer)', () => {
     expect(run(new QueryPairer({ protocols }), [d]).map((e) => [e.kind, 'request' in e ? e.request?.protocol : undefined])).toEqual(
       run(new QueryPairer(), [d]).map((e) => [e.kind, 'request' in e ? e.request?.protocol : undefined]),
     );
+  });
+
+  it('pairs through the RxJS operator given it among its protocols', async () => {
+    const events = await firstValueFrom(from([ask(bye, 0), answer(byeReply, 2)]).pipe(pairQueries({ protocols }), toArray()));
+    expect(events.map((e) => [e.kind, 'request' in e ? e.request?.protocol : undefined])).toEqual([['exchange', 'tinyq']]);
   });
 
   it('is no query message to a pairer that does not know it (the default: the built-in protocols)', () => {
