@@ -29,17 +29,36 @@ const PROTOCOL_ALIASES: Record<string, Protocol> = Object.fromEntries(
   builtInProtocols.flatMap((p) => [p.name, p.commandName, ...p.aliases].map((alias) => [alias, p.name])),
 );
 
+/** The other names a protocol is accepted by: its library name and aliases, less the command name. */
+const alsoOf = (p: (typeof builtInProtocols)[number]): string[] => [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
+
 /** `samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)`, from the declarations. */
 export const PROTOCOL_HELP: string = builtInProtocols
   .map((p) => {
-    const also = [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
+    const also = alsoOf(p);
     const notes = [p.summary, also.length ? `also ${also.join(', ')}` : undefined].filter((n) => n !== undefined);
     return notes.length ? `${p.commandName} (${notes.join('; ')})` : p.commandName;
   })
   .join(', ');
 
+/** `samp, vcmp, minecraft (also mcquery, mc, gs4)`: the command names and the others accepted, from the declarations. */
+export const PROTOCOL_LIST: string = builtInProtocols
+  .map((p) => {
+    const also = alsoOf(p);
+    return also.length ? `${p.commandName} (also ${also.join(', ')})` : p.commandName;
+  })
+  .join(', ');
+
+/** `samp, vcmp, mcquery (minecraft)`: the library names, as display filters spell them, with the command name where it differs. */
+export const FILTER_PROTOCOLS: string = builtInProtocols
+  .map((p) => (p.commandName === p.name ? p.name : `${p.name} (${p.commandName})`))
+  .join(', ');
+
 /** The name the CLI shows for a protocol (`minecraft` for mcquery). */
 export const commandNameOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.commandName ?? p;
+
+/** A protocol's title, as its declaration has it (`SA:MP`). */
+export const titleOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.title ?? p;
 
 /** Up to `count` of `names` nearest to `word` (those sharing its prefix first), for "did you mean". */
 export function nearest(word: string, names: readonly string[], count = 3): string[] {

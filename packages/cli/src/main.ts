@@ -39,6 +39,9 @@ function commandsFor(args: readonly string[]): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  const names = commandsFor(argv.slice(2));
+  // The program's own help, shown where every command is loaded, names the protocols as their declarations do.
+  const protocols = names.length > 1 ? (await import('./args.ts')).PROTOCOL_LIST : undefined;
   const program = new Command('gamequery')
     .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
     .version('0.1.0')
@@ -46,9 +49,7 @@ async function main(argv: readonly string[]): Promise<void> {
     .enablePositionalOptions()
     .addHelpText(
       'after',
-      `
-Protocols, in every command: samp, vcmp, minecraft (also mcquery, mc, gs4).
-
+      `${protocols ? `\nProtocols, in every command: ${protocols}.\n` : ''}
 Exit codes, in every command:
   0  all good
   1  the input is damaged (intact packets still printed, the error on stderr)
@@ -56,7 +57,7 @@ Exit codes, in every command:
   3  query, rcon, ping: a server did not answer`,
     )
     .showHelpAfterError();
-  for (const command of await Promise.all(commandsFor(argv.slice(2)).map((name) => commands[name]!()))) {
+  for (const command of await Promise.all(names.map((name) => commands[name]!()))) {
     program.addCommand(command);
   }
   // A usage error exits 2 in every command (commander's own code is 1); it has printed its message.

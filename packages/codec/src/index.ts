@@ -14,7 +14,8 @@ export type { Field } from './grammar/fields.ts';
 export type { FieldNode, NodeValue, DecodeWarning } from './grammar/annotate.ts';
 // Expert items: every kind of warning declared once (code, group, severity, summary); warnings carry the code.
 export { expertInfo, expertInfos, type ExpertInfo, type ExpertGroup, type ExpertSeverity } from './grammar/expert.ts';
-export type { Layout, AnyLayout, QueryLayout, Protocol, Direction, CodecOptions, Decoded, Annotation } from './grammar/layout.ts';
+export type { Layout, AnyLayout, Direction, CodecOptions, Decoded, Annotation } from './grammar/layout.ts';
+export type { QueryLayout, BuiltInProtocol as Protocol } from './protocols/index.ts';
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { samp } from './protocols/samp/index.ts';
 export { vcmp } from './protocols/vcmp/index.ts';

@@ -13,19 +13,20 @@ import { internals } from './grammar/layout.ts';
 import { samp } from './protocols/samp/index.ts';
 
 // A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.
+export { protocolNames, protocolTitles } from './protocols/index.ts';
+/** The tree title of any declared protocol's messages, by its name (`protocolTitles` for a built-in one). */
+export { treeTitleOf } from './grammar/naming.ts';
 export {
   internals,
   interpretedLayout,
   malformedNode,
-  protocolNames,
-  protocolTitles,
   type InternalLayout,
-  type InternalQueryLayout,
   type InternalAnyLayout,
   type EmitOptions,
   type TextEmitOptions,
   type Described,
 } from './grammar/layout.ts';
+export type { InternalQueryLayout } from './protocols/index.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
 /** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
 export { emitterSource } from './grammar/emit.ts';

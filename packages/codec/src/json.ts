@@ -6,7 +6,7 @@
 import type { Field } from './grammar/fields.ts';
 import { toHex } from './grammar/wire.ts';
 import { MASK } from './grammar/display.ts';
-import type { QueryLayout } from './grammar/layout.ts';
+import type { AnyLayout } from './grammar/layout.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -35,12 +35,12 @@ function convert(fields: readonly Field[], value: Obj, bytesTo: (v: unknown) => 
 }
 
 /** A decoded value as plain JSON (bytes as hex). */
-export function valueToJson(layout: QueryLayout, value: Obj): Obj {
+export function valueToJson(layout: AnyLayout, value: Obj): Obj {
   return convert(layout.fields, value, (v) => (v instanceof Uint8Array ? toHex(v) : v));
 }
 
 /** The inverse of {@link valueToJson}. */
-export function valueFromJson(layout: QueryLayout, json: Obj): Obj {
+export function valueFromJson(layout: AnyLayout, json: Obj): Obj {
   return convert(layout.fields, json, (v) => (typeof v === 'string' ? fromHex(v) : v));
 }
 

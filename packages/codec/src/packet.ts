@@ -3,7 +3,8 @@
  * `decodePacket` recognises protocol, direction and message from the bytes where the
  * bytes allow it (and says so where they don't), `encodePacket` is its inverse.
  */
-import type { Layout, Protocol, Direction, CodecOptions, QueryLayout } from './grammar/layout.ts';
+import type { Layout, Direction, CodecOptions } from './grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, QueryLayout } from './protocols/index.ts';
 import type { DecodeWarning } from './grammar/annotate.ts';
 import type { MessagePair, PacketHint as ProtocolHint, Recognized as Found } from './grammar/protocol.ts';
 import type { sampMessages, sampOlderForms } from './protocols/samp/messages.ts';
@@ -80,16 +81,16 @@ export type DecodedPacket =
 export type Recognized = Found<Protocol>;
 
 /** The built-in protocols as one recogniser (see {@link protocolSet}). */
-const builtIn: ProtocolSet<Protocol> = protocolSet(builtInProtocols);
+export const builtInSet: ProtocolSet<Protocol> = protocolSet(builtInProtocols);
 
 /** Names the layout of the bytes (and hint) without decoding them fully; throws a typed CodecError where none fits ({@link identify} does not). */
 export function recognize(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized {
-  return builtIn.recognize(bytes, hint, options);
+  return builtInSet.recognize(bytes, hint, options);
 }
 
 /** {@link recognize} that returns undefined instead of throwing, for callers that only ask whether the bytes are a message. */
 export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: CodecOptions): Recognized | undefined {
-  return builtIn.identify(bytes, hint, options);
+  return builtInSet.identify(bytes, hint, options);
 }
 
 /**
@@ -97,7 +98,7 @@ export function identify(bytes: Uint8Array, hint: PacketHint = {}, options?: Cod
  * or not the rest is a message of it. Minecraft replies have none.
  */
 export function signatureOf(bytes: Uint8Array): Protocol | undefined {
-  return builtIn.signatureOf(bytes);
+  return builtInSet.signatureOf(bytes);
 }
 
 /** Decodes a datagram of any of the three protocols. Throws a typed CodecError. */
@@ -134,5 +135,5 @@ export function encodePacket(packet: PacketToEncode, options?: CodecOptions): Ui
 
 /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
 export function layoutFor(protocol: Protocol, message: string, direction: Direction | 'either'): QueryLayout {
-  return builtIn.layoutFor(protocol, message, direction);
+  return builtInSet.layoutFor(protocol, message, direction);
 }

@@ -72,8 +72,8 @@ const surface: Record<string, readonly string[]> = {
     'u8',
     'warning',
   ],
-  '@gamequery/codec/pairing': ['QueryPairer', 'clientOf', 'pairingPart', 'shardOf', 'unmatchedExperts'],
-  '@gamequery/codec/rx': ['QueryPairer', 'clientOf', 'pairQueries', 'pairingPart', 'shardOf', 'unmatchedExperts'],
+  '@gamequery/codec/pairing': ['QueryPairer', 'pairingPart', 'unmatchedExperts'],
+  '@gamequery/codec/rx': ['QueryPairer', 'pairQueries', 'pairingPart', 'unmatchedExperts'],
   '@gamequery/codec/node': [
     'AbortedError',
     'BadReplyError',

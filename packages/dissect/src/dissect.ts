@@ -38,6 +38,7 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
   ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
   ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),
   ...(options.charset ? { charset: options.charset } : {}),
+  ...(options.protocols ? { protocols: options.protocols } : {}),
 });
 
 /** The record maker's options: the charset `auto` unless one is named. */

@@ -4,7 +4,7 @@
  * so that the passes (record-maker.ts, start.ts) and the dissector share the types without importing
  * each other.
  */
-import type { Charset, Protocol } from '@gamequery/codec';
+import type { Charset, Protocol, ProtocolDeclaration } from '@gamequery/codec';
 import type { CaptureReaderOptions } from './capture/types.ts';
 import type { DisplayFilter } from './filter/compile.ts';
 
@@ -15,6 +15,12 @@ export interface DissectOptions {
    * the choice and its confidence on each non-ASCII string's node (`charset`, `confidence`).
    */
   readonly charset?: Charset;
+  /**
+   * The protocols whose datagrams are paired and shown, each as its declaration says: by
+   * default the built-in ones. A protocol declared elsewhere (`defineProtocol`) pairs like a
+   * built-in one; its datagrams that do not pair are shown as other traffic.
+   */
+  readonly protocols?: readonly ProtocolDeclaration[];
   /** Decode UDP to or from these ports as this protocol ("Decode As"), whatever the content says. */
   readonly decodeAs?: { readonly protocol: Protocol; readonly ports: readonly number[] };
   /** How long a request waits for its reply, in capture time. Default 5000 ms. */

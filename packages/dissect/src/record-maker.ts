@@ -101,7 +101,7 @@ export class RecordMaker {
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
-    this.#verdicts = { timeoutMs: options.timeoutMs ?? 5000 };
+    this.#verdicts = { timeoutMs: options.timeoutMs ?? 5000, ...(options.protocols ? { protocols: options.protocols } : {}) };
     this.#stats = stats;
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsetChoices, type Charset, type PacketHint } from '@gamequery/codec';
+import { charsetChoices, type Charset, type PacketHint, type Protocol } from '@gamequery/codec';
 import { escapeControls, minecraftReplyShape } from '@gamequery/codec/internal';
 import { Dissector, LINKTYPE, isFrameRecord, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
-import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, commandNameOf, parseProtocol } from '../args.ts';
 
 interface Opts {
   file?: string;
@@ -89,8 +89,7 @@ function argumentsText(args: readonly string[]): string {
 /** A codec message's hint in command-line terms: `{ protocol: "mcquery", direction: "response" }` → the options. */
 function cliHint(message: string): string {
   return message.replace(/pass the hint \{ protocol: "(\w+)", direction: "(\w+)" \}/, (_, protocol: string, direction: string) => {
-    const name = protocol === 'mcquery' ? 'minecraft' : protocol;
-    return `pass --protocol ${name} --direction ${direction}`;
+    return `pass --protocol ${commandNameOf(protocol as Protocol)} --direction ${direction}`;
   });
 }
 

@@ -15,7 +15,7 @@ import {
   type ServerAddress,
 } from '@gamequery/codec/node';
 import { printable } from './query.ts';
-import { EXIT, integer, protocolAmong } from '../args.ts';
+import { EXIT, integer, protocolAmong, titleOf } from '../args.ts';
 
 type Kind = 'samp' | 'vcmp';
 
@@ -42,8 +42,6 @@ interface Summary {
   readonly lossPercent: number;
   readonly rttMs: { readonly min: number; readonly avg: number; readonly max: number; readonly mdev: number } | null;
 }
-
-const TITLE: Record<Kind, string> = { samp: 'SA:MP', vcmp: 'VC:MP' };
 
 /** min/avg/max and ping(8)'s mdev (the standard deviation), ms. */
 export function summarize(r: Pick<Report, 'sent' | 'received' | 'replies'>): Summary {
@@ -110,7 +108,7 @@ Examples:
       try {
         if (!opts.json) {
           for (const t of targets)
-            print(`PING ${t.text} (${TITLE[kind]} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`);
+            print(`PING ${t.text} (${titleOf(kind)} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`);
         }
         reports = await Promise.all(targets.map((t) => pingServer(client, kind, t, opts, stop.signal, print)));
       } finally {
@@ -132,7 +130,7 @@ Examples:
           if (r.error) process.stderr.write(`gamequery: ${printable(r.error.message)}\n`);
           if (r.sent === 0) continue;
           const s = summarize(r);
-          print(`\n--- ${r.server} ${TITLE[kind]} ping statistics ---`);
+          print(`\n--- ${r.server} ${titleOf(kind)} ping statistics ---`);
           // As ping(8): "+N errors" counts the requests answered with an error (port unreachable), not silence.
           const errors = r.replies.filter((x) => 'error' in x && x.error.type !== 'NoReplyError').length;
           print(

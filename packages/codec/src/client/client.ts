@@ -34,7 +34,7 @@
  */
 import type { RemoteInfo } from 'node:dgram';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import { SHORT_LIST, type DecodeWarning } from '../grammar/expert.ts';
 import { identify } from '../packet.ts';
 import { QueryPairer } from '../pairing/pairer.ts';

@@ -3,7 +3,7 @@
  * stable `name`, a structured `info` and a message that says what to check. Messages and
  * `info` never carry an RCON password.
  */
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 
 /** The `code` of a {@link QueryError}: which way the query failed, one for each error class. */
 export type QueryFailure =

@@ -3,7 +3,7 @@
  * caller's AbortSignal, the client's close, or its own end — and that reason as the
  * {@link QueryError} of one server (`stopError`).
  */
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import { AbortedError, QueryError } from './errors.ts';
 
 /** Why a query stopped: a QueryError, or what an AbortSignal carried. */

@@ -4,7 +4,7 @@
  * them from here, so neither imports the other's types in a circle.
  */
 import type { Charset } from '../grammar/charset.ts';
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import type { DecodeWarning } from '../grammar/expert.ts';
 import type { DecodedDatagram, ExchangeEvent } from '../pairing/types.ts';
 import type { QueryError } from './errors.ts';

@@ -6,7 +6,7 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import type { Endpoint } from '../pairing/types.ts';
 import { ResolveError } from './errors.ts';
 import type { QueryTarget } from './session.ts';

@@ -8,7 +8,7 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { BlockList, isIP } from 'node:net';
-import type { Protocol } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import { hostPort } from '../grammar/display.ts';
 import { CodecError } from '../errors.ts';
 import { resolveServer, type Flavor, type ResolvedServer, type ServerState } from './state.ts';

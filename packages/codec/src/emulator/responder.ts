@@ -3,7 +3,8 @@
  * datagrams out. An empty array is silence — the only answer these protocols have for
  * a request they do not like.
  */
-import type { Annotation, QueryLayout } from '../grammar/layout.ts';
+import type { Annotation } from '../grammar/layout.ts';
+import type { QueryLayout } from '../protocols/index.ts';
 import { BYTES } from './text.ts';
 
 /** Where a datagram came from: the sender's IP address and port. */

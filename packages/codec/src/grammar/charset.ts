@@ -1,11 +1,10 @@
 /**
  * Text encodings for the query protocols' strings.
  *
- * None of the three protocols marks its encoding: SA:MP and VC:MP strings are whatever
- * the server's ANSI code page produced (commonly Windows-1251 or -1252), vanilla
- * Minecraft writes the low byte of each UTF-16 unit (ISO-8859-1), and Bedrock-side
- * servers send UTF-8. Callers therefore choose the charset; raw bytes stay available
- * through the annotating decode.
+ * Query protocols rarely mark their encoding: strings are whatever the server's ANSI code
+ * page produced (commonly Windows-1251 or -1252), the low byte of each UTF-16 unit
+ * (ISO-8859-1), or UTF-8. A protocol declares the charset it defaults to; callers choose
+ * another where they know better, and raw bytes stay available through the annotating decode.
  *
  * Single-byte code pages are decoded through a 256-entry table and encoded through its
  * inverse, so both directions agree and nothing here needs Node's Buffer. The tables

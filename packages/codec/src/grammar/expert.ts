@@ -3,7 +3,7 @@
  * and summary — as Wireshark declares its expert items (`ei_register_info`). A warning
  * carries its code; renderers read group and severity from the table; a program decides on
  * the code, never on the words. The generic kinds (any layout can meet them) are declared
- * here; a protocol declares its own beside its layouts (protocols/minecraft/expert.ts), the
+ * here; a protocol declares its own beside its layouts (its declaration's `experts`), the
  * pairing layer its outcomes (pairing/expert.ts).
  */
 

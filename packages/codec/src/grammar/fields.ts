@@ -23,7 +23,7 @@ export type ValueTable = Readonly<Record<number, string>>;
 
 /** What every field declares about itself for display: exported as `FieldMeta`. */
 export interface Meta {
-  /** Display-filter abbreviation, `<protocol>.<message>.<field>` (e.g. `samp.info.hostname`): public API, never renamed. */
+  /** Display-filter abbreviation, `<protocol>.<message>.<field>` (e.g. `acme.status.hostname`): public API, never renamed. */
   readonly abbrev: string;
   /** Human label shown in trees, e.g. "Max players". */
   readonly label: string;
@@ -35,7 +35,7 @@ export interface Meta {
 export interface MagicField extends Meta {
   readonly kind: 'magic';
   readonly bytes: Uint8Array;
-  /** Show as text (`SAMP`) or as hex (`fefd`). */
+  /** Show as text (`ACME`) or as hex (`fefd`). */
   readonly display: 'text' | 'hex';
 }
 
@@ -237,7 +237,7 @@ export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' |
 
 const latin1Bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
-/** Fixed bytes given as text (`"SAMP"`) or as an array of byte values. */
+/** Fixed bytes given as text (`"ACME"`) or as an array of byte values. */
 export const magic = (value: string | readonly number[], meta: Meta): MagicField =>
   typeof value === 'string'
     ? { kind: 'magic', bytes: latin1Bytes(value), display: 'text', ...meta }

@@ -9,14 +9,12 @@ import type { DecodeWarning, FieldNode } from './annotate.ts';
 import type { ByteSink } from './sink.ts';
 import type { CodecError } from '../errors.ts';
 
-/** The protocols built in. A layout declared with {@link defineLayout} may name any other. */
-export type Protocol = 'samp' | 'vcmp' | 'mcquery';
 /** Who sends a message: the client (`request`) or the server (`response`). */
 export type Direction = 'request' | 'response';
 
 /** Options of a layout's decode, encode and annotate calls. */
 export interface CodecOptions {
-  /** Charset of the strings; defaults to the protocol's (windows-1252, or latin1 for Minecraft). */
+  /** Charset of the strings; defaults to the layout's (its declaration's, else windows-1252). */
   readonly charset?: Charset;
 }
 
@@ -47,7 +45,7 @@ export interface Described {
 }
 
 /** The annotated tree of one message; on bad input, what was decoded plus why it stopped. */
-export interface Annotation<V, P extends string = Protocol> {
+export interface Annotation<V, P extends string = string> {
   readonly layout: Layout<V, P>;
   /** Tree nodes in wire order; ends with a `<protocol>.malformed` node when `error` is set. */
   readonly fields: FieldNode[];
@@ -70,7 +68,7 @@ export interface LayoutSpec<
   D extends Direction = Direction,
 > {
   /**
-   * Protocol name, lowercase (`samp`, or your own: `acme`): the first part of the layout's id,
+   * Protocol name, lowercase (`acme`): the first part of the layout's id,
    * of its field abbreviations (a test of yours should hold them to it) and of the exports' names.
    */
   readonly protocol: P;
@@ -83,9 +81,15 @@ export interface LayoutSpec<
   /** Info-column template with `{field}` placeholders, e.g. `"{hostname}" {players}/{maxPlayers}`. */
   readonly info?: string;
   readonly doc?: string;
-  /** The protocol's display name (`SA:MP`); defaults to the built-in protocol's, else to `protocol`. */
+  /**
+   * The protocol's display name (`ACME`, the `title` of its declaration); defaults to the title of
+   * the protocol declared under `protocol` before this layout, else to `protocol`.
+   */
   readonly protocolName?: string;
-  /** Charset of the strings when the caller names none; defaults to windows-1252 (latin1 for `mcquery`). */
+  /**
+   * Charset of the strings when the caller names none (its declaration's `charset`); defaults to
+   * that of the protocol declared under `protocol` before this layout, else to windows-1252.
+   */
   readonly charset?: Charset;
 }
 
@@ -97,14 +101,14 @@ export interface LayoutSpec<
  */
 export interface Layout<
   V = Record<string, unknown>,
-  P extends string = Protocol,
+  P extends string = string,
   M extends string = string,
   D extends Direction = Direction,
 > {
-  /** `<protocol>.<message>.<direction>`, e.g. `samp.info.response`. */
+  /** `<protocol>.<message>.<direction>`, e.g. `acme.status.response`. */
   readonly id: string;
   readonly protocol: P;
-  /** The protocol's display name, e.g. `SA:MP` (see {@link LayoutSpec.protocolName}). */
+  /** The protocol's display name, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
   readonly protocolName: string;
   readonly message: M;
   readonly direction: D;
@@ -130,7 +134,7 @@ export interface Layout<
  */
 export interface InternalLayout<
   V = Record<string, unknown>,
-  P extends string = Protocol,
+  P extends string = string,
   M extends string = string,
   D extends Direction = Direction,
 > extends Layout<V, P, M, D> {
@@ -199,11 +203,7 @@ export interface InternalLayout<
   describe(value: Partial<V>): string;
 }
 
-/** A layout of one of the protocols, its value type left open: what code that handles every message holds. */
-export type QueryLayout = Layout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it, so unknown will not do
 /** A layout of any value, protocol, message and direction: what exporters and registries take. */
-export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name
-/** Not API: {@link QueryLayout} with the machinery of an {@link InternalLayout}. */
-export type InternalQueryLayout = InternalLayout<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout
+export type AnyLayout = Layout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it, so unknown will not do
 /** Not API: {@link AnyLayout} with the machinery of an {@link InternalLayout}. */
-export type InternalAnyLayout = InternalLayout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueryLayout, for any protocol name
+export type InternalAnyLayout = InternalLayout<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as AnyLayout

@@ -3,6 +3,7 @@
  */
 import type { Charset } from './charset.ts';
 import { textCodec, type TextCodec } from './charset.ts';
+import { namingOf } from './naming.ts';
 import type { Field, ValueOf } from './fields.ts';
 import { secretFields } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
@@ -26,15 +27,11 @@ import type {
   EmitOptions,
   InternalAnyLayout,
   InternalLayout,
-  InternalQueryLayout,
   Layout,
   LayoutSpec,
-  Protocol,
-  QueryLayout,
 } from './layout-types.ts';
 
 export type {
-  Protocol,
   Direction,
   CodecOptions,
   EmitOptions,
@@ -44,22 +41,13 @@ export type {
   Annotation,
   LayoutSpec,
   Layout,
-  QueryLayout,
   AnyLayout,
   InternalLayout,
-  InternalQueryLayout,
   InternalAnyLayout,
 } from './layout-types.ts';
 
-/** Display names of the built-in protocols. */
-export const protocolNames: Record<Protocol, string> = { samp: 'SA:MP', vcmp: 'VC:MP', mcquery: 'Minecraft query' };
-
-/** Protocol names as a tree's top item, like Wireshark's protocol titles. */
-export const protocolTitles: Record<Protocol, string> = {
-  samp: 'SA:MP Query Protocol',
-  vcmp: 'VC:MP Query Protocol',
-  mcquery: 'Minecraft Query Protocol (GameSpy4)',
-};
+/** The charset of a layout (and a protocol) that names none. */
+export const DEFAULT_CHARSET: Charset = 'windows-1252';
 
 const NO_WARNINGS: readonly DecodeWarning[] = Object.freeze([]);
 
@@ -118,7 +106,7 @@ type Spec = LayoutSpec<readonly Field[], string, string, Direction>;
 export function internals<V, P extends string, M extends string, D extends Direction>(
   layout: Layout<V, P, M, D>,
 ): InternalLayout<V, P, M, D>;
-export function internals(layout: QueryLayout): InternalQueryLayout;
+export function internals<P extends string>(layout: Layout<any, P>): InternalLayout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a layout of any message of protocol P
 export function internals(layout: AnyLayout): InternalAnyLayout;
 export function internals(layout: AnyLayout): InternalAnyLayout {
   return layout as InternalAnyLayout;
@@ -130,8 +118,9 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
   type M = string;
   type D = Direction;
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
-  const defaultCharset: Charset = spec.charset ?? (spec.protocol === 'mcquery' ? 'latin1' : 'windows-1252');
-  const protocolName = spec.protocolName ?? (protocolNames as Partial<Record<string, string>>)[spec.protocol] ?? spec.protocol;
+  const declared = namingOf(spec.protocol);
+  const defaultCharset: Charset = spec.charset ?? declared?.charset ?? DEFAULT_CHARSET;
+  const protocolName = spec.protocolName ?? declared?.title ?? spec.protocol;
   // Settled at the first compilation, once per layout: no call asks again.
   let generate: boolean | undefined;
   const compiles = (): boolean => (generate ??= !interpreted && codeGeneration());

@@ -20,7 +20,7 @@ export interface ProtocolSet<P extends string = string> {
   recognize(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P>;
   /** {@link ProtocolSet.recognize} that returns undefined instead of throwing. */
   identify(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P> | undefined;
-  /** The layout of a message, e.g. `layoutFor('samp', 'info', 'response')`. */
+  /** The layout of a message, e.g. `layoutFor('acme', 'status', 'response')`. */
   layoutFor(protocol: P, message: string, direction: Direction | 'either'): Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
 }
 

@@ -10,8 +10,10 @@
  * names and aliases, the Wireshark and Kaitai exports ports, byte order and hints.
  */
 import type { CodecError } from '../errors.ts';
+import type { Charset } from './charset.ts';
 import type { ExpertInfo } from './expert.ts';
-import { internals, type AnyLayout, type CodecOptions, type Direction, type Layout } from './layout.ts';
+import { declareNaming } from './naming.ts';
+import { DEFAULT_CHARSET, internals, type AnyLayout, type CodecOptions, type Direction, type Layout } from './layout.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError } from '../errors.ts';
 
 /** A message's two layouts; `symmetric` when request and reply are the same bytes. */
@@ -25,7 +27,7 @@ export interface MessagePair {
 export interface PacketHint<P extends string = string> {
   readonly protocol?: P;
   readonly direction?: Direction;
-  /** Message name, for what the bytes cannot tell (Minecraft basic vs full response). */
+  /** Message name, for what the bytes cannot tell (a magic-less reply to one message or another). */
   readonly message?: string;
 }
 
@@ -39,8 +41,8 @@ export interface Recognized<P extends string = string> {
 
 /**
  * What to do where recognition fails: `recognize` throws the error, `identify` returns
- * undefined without building it (a capture is mostly Minecraft replies, which carry no
- * magic, and non-game traffic: an exception each would dominate the cost).
+ * undefined without building it (a capture may be mostly replies that carry no magic, and
+ * non-game traffic: an exception each would dominate the cost).
  */
 export type Fail<E> = (error: () => CodecError) => E;
 
@@ -52,7 +54,11 @@ export type RecognitionRule = <E>(bytes: Uint8Array, hint: PacketHint, options: 
  * - `echo`: the reply repeats request bytes `from`–`to` (past the magic); `longer` lists the
  *   messages (by opcode at `opcodeAt`, and a request length where the opcode alone does not
  *   tell) whose echo runs on to `longer.to`; `server`, where the echo names the server.
- * - `session`: request and reply carry a type byte and a session id at their own offsets.
+ * - `session`: request and reply carry a type byte and a session id at their own offsets. A
+ *   request that quotes a token (a layout field named `token`) is also filed under the
+ *   session id of the request whose reply issued that token (a reply layout with a `token`).
+ *   A reply of another type than its request's is a near miss, named by the value table of
+ *   the reply layouts' type field; `answeredAgain` tells a known server's habit apart.
  */
 export type PairingKey =
   | {
@@ -72,6 +78,11 @@ export type PairingKey =
       readonly kind: 'session';
       readonly request: { readonly type: number; readonly session: readonly [number, number] };
       readonly response: { readonly type: number; readonly session: readonly [number, number] };
+      /**
+       * A reply of type `type` to a request of message `message` that was answered already,
+       * as a server is known to send: `note` says so in the near miss's words.
+       */
+      readonly answeredAgain?: { readonly message: string; readonly type: number; readonly note: string };
     };
 
 /**
@@ -101,13 +112,17 @@ export interface RecognitionHint {
 
 /** What a protocol declares: see the module comment. */
 export interface ProtocolSpec<P extends string = string, Port extends number = number> {
-  /** The library name (`samp`, `vcmp`, `mcquery`): first part of every layout id and abbreviation. */
+  /** The library name (`acme`): first part of every layout id and abbreviation. */
   readonly name: P;
-  /** Display name (`SA:MP`), as in "SA:MP query". */
+  /** Display name (`ACME`), as in "ACME query": its layouts' `protocolName`. */
   readonly title: string;
-  /** The name in a document's title (`SA:MP / open.mp`; default: `title`). */
+  /** The name in a document's title (`ACME / Acme Plus`; default: `title`). */
   readonly fullTitle?: string;
-  /** What the protocol covers, for help texts (`SA:MP and open.mp`). */
+  /** The top item of a packet's tree, as Wireshark titles a protocol (default: `<title> Query Protocol`). */
+  readonly treeTitle?: string;
+  /** Charset of its strings where the caller names none: its layouts' (default: windows-1252). */
+  readonly charset?: Charset;
+  /** What the protocol covers, for help texts (`ACME and Acme Plus`). */
   readonly summary?: string;
   /** The name the CLI shows (default: `name`). */
   readonly commandName?: string;
@@ -124,7 +139,10 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
   /** Bytes a datagram must have for its magic to count as this protocol's signature (default: the magic's length). */
   readonly signatureMinLength?: number;
   readonly recognize: RecognitionRule;
-  /** A magic-less reply this protocol may send, and what to tell a caller who passed one without a hint. */
+  /**
+   * A reply without magic this protocol may send (`mayBe` tells its shape), and what to tell a
+   * caller who passed one without a hint. The pairer reads such a reply within its conversation.
+   */
   readonly unsigned?: { readonly mayBe: (bytes: Uint8Array) => boolean; readonly advice: string };
   readonly pairing?: PairingKey;
   /** Messages answered by several datagrams and no end marker, collected until a quiet period. */
@@ -145,6 +163,8 @@ export interface Signature {
 
 /** A declared protocol: its spec, and what is derived from its layouts. */
 export interface ProtocolDeclaration<P extends string = string, Port extends number = number> extends ProtocolSpec<P, Port> {
+  readonly treeTitle: string;
+  readonly charset: Charset;
   readonly commandName: string;
   readonly aliases: readonly string[];
   readonly ports: readonly number[];
@@ -156,22 +176,28 @@ export interface ProtocolDeclaration<P extends string = string, Port extends num
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Declares a protocol: checks that every layout names it, and derives its layouts and signatures. */
+/** Declares a protocol: checks that every layout names it and has its charset, and derives its layouts and signatures. */
 export function defineProtocol<const P extends string, const Port extends number>(
   spec: ProtocolSpec<P, Port>,
 ): ProtocolDeclaration<P, Port> {
   const layouts = [...new Set(Object.values(spec.messages).flatMap((m) => [m.request, m.response]))] as AnyLayout[];
   const signatures: { bytes: Uint8Array; directions: Direction[] }[] = [];
+  const charset = spec.charset ?? DEFAULT_CHARSET;
   for (const l of layouts) {
     if (l.protocol !== spec.name) throw new Error(`protocol ${spec.name}: layout ${l.id} names protocol ${l.protocol}`);
+    if (l.defaultCharset !== charset) throw new Error(`protocol ${spec.name}: layout ${l.id} reads ${l.defaultCharset}, not ${charset}`);
     const f = l.fields[0];
     if (f?.kind !== 'magic') continue;
     const seen = signatures.find((s) => sameBytes(s.bytes, f.bytes));
     if (!seen) signatures.push({ bytes: f.bytes, directions: [l.direction] });
     else if (!seen.directions.includes(l.direction)) seen.directions.push(l.direction);
   }
+  const treeTitle = spec.treeTitle ?? `${spec.title} Query Protocol`;
+  declareNaming(spec.name, { title: spec.title, charset, treeTitle });
   return Object.freeze({
     ...spec,
+    treeTitle,
+    charset,
     commandName: spec.commandName ?? spec.name,
     aliases: spec.aliases ?? [],
     ports: spec.ports ?? [spec.defaultPort],

@@ -5,7 +5,7 @@
  */
 import type { Base, Field, IntType, ValueTable } from './fields.ts';
 import { lengthMeta } from './fields.ts';
-import type { Layout, Protocol } from './layout.ts';
+import type { Layout } from './layout.ts';
 
 /** Wireshark field types, as `tshark -G fields` prints them. */
 export type FieldType =
@@ -23,7 +23,7 @@ export type FieldType =
   | 'FT_RELATIVE_TIME';
 
 /** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`). */
-export interface RegisteredField<P extends string = Protocol> {
+export interface RegisteredField<P extends string = string> {
   readonly abbrev: string;
   readonly label: string;
   readonly protocol: P;
@@ -137,7 +137,7 @@ export function generatedRows(protocol: string): Row[] {
  * layouts (headers); it must then have the same label and type everywhere, or the
  * declarations disagree and this throws.
  */
-export function buildRegistry<P extends string = Protocol>(layouts: readonly Layout<unknown, P>[]): RegisteredField<P>[] {
+export function buildRegistry<P extends string = string>(layouts: readonly Layout<unknown, P>[]): RegisteredField<P>[] {
   const byAbbrev = new Map<string, RegisteredField<P> & { layouts: string[] }>();
   const add = (protocol: P, row: Row, layout?: string): void => {
     const seen = byAbbrev.get(row.abbrev);

@@ -2,19 +2,21 @@
  * A datagram read as a query message, as the pairer's events carry it: decoded now
  * (`DecodedMessage`, one object that is both the event's record and its packet), read again
  * from remembered bytes only when asked (`Recalled`), or no message at all, its error built
- * only when asked (`Unrecognized`). Moved out of pairer.ts unchanged: the pairer calls
- * these per datagram exactly as it did.
+ * only when asked (`Unrecognized`), with the decoders the pairer calls per datagram.
  */
 import { CodecError } from '../errors.ts';
-import type { CodecOptions, Decoded, Direction, Protocol, QueryLayout } from '../grammar/layout.ts';
-import { decodePacket, type AnyDecodedPacket, type DecodedPacket, type PacketHint, type Recognized } from '../packet.ts';
+import type { CodecOptions, Decoded, Direction } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, QueryLayout } from '../protocols/index.ts';
+import type { ProtocolSet } from '../grammar/protocol-set.ts';
+import type { Recognized } from '../grammar/protocol.ts';
+import type { AnyDecodedPacket, DecodedPacket } from '../packet.ts';
 import type { CodecErrorJson, Datagram, DecodedDatagram, PairingEvent, UndecodableEvent } from './types.ts';
 
 /**
  * How a recognised datagram is decoded: `layout.decode` unless the pairer's owner wants
  * more from the same read (the dissector keeps the annotated tree). Throws a CodecError.
  * The value it returns is what the events carry; the pairer itself reads only a
- * Minecraft `token` from it.
+ * `token` from it (a session key's, see rules.ts).
  */
 export type PacketDecoder<M> = (
   datagram: Datagram<M>,
@@ -27,7 +29,7 @@ export const decodeByLayout: PacketDecoder<unknown> = (d, layout, codec) => layo
 const NO_VALUE: Record<string, unknown> = Object.freeze({});
 
 /**
- * The part of a decoded value the pairer reads (a Minecraft token): what a decoder that
+ * The part of a decoded value the pairer reads (a token): what a decoder that
  * keeps the whole value elsewhere may hand it, since it holds on to values for its
  * duplicate window.
  */
@@ -57,7 +59,16 @@ export class DecodedMessage<M> implements DecodedDatagram<M>, AnyDecodedPacket {
 }
 
 export const decorate = <M>(datagram: Datagram<M>, r: Recognized, d: Decoded<Record<string, unknown>>): DecodedDatagram<M> =>
-  new DecodedMessage(datagram, r.protocol, r.direction as Direction, r.message, r.layout, d.value, d.bytesRead, d.warnings);
+  new DecodedMessage(
+    datagram,
+    r.protocol as Protocol,
+    r.direction as Direction,
+    r.message,
+    r.layout as QueryLayout,
+    d.value,
+    d.bytesRead,
+    d.warnings,
+  );
 
 export const errorJson = (e: unknown): CodecErrorJson =>
   e instanceof CodecError
@@ -87,29 +98,17 @@ export class Unrecognized<M> implements UndecodableEvent<M> {
   constructor(
     readonly datagram: Datagram<M>,
     private readonly codec: CodecOptions | undefined,
+    private readonly protocols: ProtocolSet,
   ) {}
 
   get error(): CodecErrorJson {
-    return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec)));
+    return (this.#error ??= errorJson(errorOf(this.datagram.bytes, this.codec, this.protocols)));
   }
 
   toJSON(): { kind: 'undecodable'; datagram: Datagram<M>; error: CodecErrorJson } {
     return { kind: this.kind, datagram: this.datagram, error: this.error };
   }
 }
-
-/** The hint that reads a Minecraft reply as a message's, one per message (a reply has no magic to tell). */
-const replyHints = new Map<string | undefined, PacketHint>();
-export const replyHint = (message: string | undefined): PacketHint => {
-  let hint = replyHints.get(message);
-  if (!hint)
-    replyHints.set(
-      message,
-      (hint =
-        message === undefined ? { protocol: 'mcquery', direction: 'response' } : { protocol: 'mcquery', direction: 'response', message }),
-    );
-  return hint;
-};
 
 /**
  * A remembered datagram, read again as `layout` (what it decoded as the first time) when
@@ -181,10 +180,10 @@ export const redecorate = <M>(datagram: Datagram<M>, like: DecodedDatagram<M>): 
     like.packet.warnings,
   );
 
-/** Why bytes are no query message: the error `decodePacket` throws (built only when needed). */
-export function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined): unknown {
+/** Why bytes are no query message of `protocols`: the error recognising and decoding them throws (built only when needed). */
+export function errorOf(bytes: Uint8Array, codec: CodecOptions | undefined, protocols: ProtocolSet): unknown {
   try {
-    decodePacket(bytes, {}, codec);
+    protocols.recognize(bytes, {}, codec).layout.decode(bytes, codec);
   } catch (error) {
     return error;
   }

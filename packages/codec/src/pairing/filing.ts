@@ -5,8 +5,7 @@
  * makes of requests, and `ByKey`, the map from a rule's hash to what is filed under it,
  * which the memory of finished exchanges and tokens (memory.ts) files with too.
  */
-import type { QueryLayout } from '../grammar/layout.ts';
-import { collected, sameEndpoint, type Filed, type Keys } from './rules.ts';
+import { sameEndpoint, type Filed, type Keys } from './rules.ts';
 import type { Datagram } from './types.ts';
 
 export type Side = 'exact' | 'loose';
@@ -243,11 +242,3 @@ export const identical = (r: Filed, d: Datagram): boolean =>
 
 /** An RCON command seen as the reply its predecessor's lines would be: the same conversation, turned round. */
 export const turnedRound = <M>(d: Datagram<M>): Datagram<M> => ({ bytes: d.bytes, from: d.to, to: d.from, time: d.time });
-
-/** Whether a request's layout collects replies until a quiet period (RCON); answered once per layout. */
-const collecting = new Map<QueryLayout, boolean>();
-export const collects = (layout: QueryLayout): boolean => {
-  let yes = collecting.get(layout);
-  if (yes === undefined) collecting.set(layout, (yes = collected.has(`${layout.protocol}.${layout.message}`)));
-  return yes;
-};

@@ -6,7 +6,6 @@
  * `@gamequery/codec/internal`.
  */
 export { QueryPairer, pairingPart, type PacketDecoder, type QueryPairerOptions } from './pairer.ts';
-export { clientOf, shardOf } from './rules.ts';
 export { unmatchedExperts } from './expert.ts';
 export type {
   Endpoint,

@@ -2,21 +2,21 @@
  * What the pairer remembers once an exchange has left, one small object each:
  *
  *   ExchangeMemory   a finished request for the duplicate window: its keys, its request and
- *                    the handshake request that issued its token (what the rules read), its
+ *                    the request whose reply issued its token (what the rules read), its
  *                    outcome, and per reply the length, two hashes, time and meta: enough to
  *                    tell a copy from another reply without keeping its bytes. A repeated
  *                    reply reads as `duplicate`, a late or misdirected one names its request
- *   TokenMemory      a handshake's token for its lifetime, with its exchange: a stat request
- *                    quoting the token is linked to the handshake
+ *   TokenMemory      a token a reply issued, for its lifetime, with its exchange: a request
+ *                    quoting the token is linked to that exchange
  *
  * A request is held as the pairer kept it (see `retain`); a reply's bytes, which the pairer
  * does not keep, are copied where they are read again (a handshake's). What goes out in an
  * event is a copy. Both let go strictly from the oldest: entries leave in the order they
  * came, as every deadline here is a fixed duration after a time that does not go back.
  */
-import type { Protocol, QueryLayout } from '../grammar/layout.ts';
+import type { QueryLayout } from '../protocols/index.ts';
 import { ByKey, BySide, sideEnd, sideStart, type Side } from './filing.ts';
-import { keyRules, sameEndpoint, type Filed, type Keys } from './rules.ts';
+import { keyRules, sameEndpoint, type Filed, type KeyRule, type Keys } from './rules.ts';
 import type { Datagram, Endpoint } from './types.ts';
 
 /** How a finished request left: answered, unanswered, or dropped by the maxPending limit. */
@@ -136,6 +136,13 @@ export interface Remembered<M> extends Finished<M>, Filed, Entry<Remembered<M>> 
 
 export class ExchangeMemory<M> extends Memory<Remembered<M>> {
   readonly #filed = new BySide<Remembered<M>>();
+  readonly #rules: Readonly<Record<string, KeyRule>>;
+
+  /** `rules`: the key rules of the protocols remembered, by name (default: the built-in protocols'). */
+  constructor(rules: Readonly<Record<string, KeyRule>> = keyRules) {
+    super();
+    this.#rules = rules;
+  }
 
   /** Keeps a finished request and its replies until `deadline`. */
   remember(f: Finished<M>, replies: readonly { readonly datagram: Datagram<M> }[], deadline: bigint): void {
@@ -163,8 +170,8 @@ export class ExchangeMemory<M> extends Memory<Remembered<M>> {
   }
 
   /** Entries under one of the keys of one side, newest first key by key, whose request `reply` answers. */
-  *under(protocol: Protocol, keys: Keys, side: Side, reply: Datagram): Generator<Remembered<M>, void> {
-    const rule = keyRules[protocol];
+  *under(protocol: string, keys: Keys, side: Side, reply: Datagram): Generator<Remembered<M>, void> {
+    const rule = this.#rules[protocol]!;
     const test = side === 'exact' ? rule.exact : rule.loose;
     for (let i = sideStart(keys, side); i < sideEnd(keys, side); i++) {
       const list = this.#filed.under(keys[i]!, side);
@@ -173,7 +180,7 @@ export class ExchangeMemory<M> extends Memory<Remembered<M>> {
   }
 
   /** The newest of {@link under}. */
-  newest(protocol: Protocol, keys: Keys, side: Side, reply: Datagram): Remembered<M> | undefined {
+  newest(protocol: string, keys: Keys, side: Side, reply: Datagram): Remembered<M> | undefined {
     for (const e of this.under(protocol, keys, side, reply)) return e;
     return undefined;
   }

@@ -8,7 +8,7 @@
  *               sends `players`, reads it, sends `kick 3`: the lines after the new command
  *               are the new command's; one still without a line leaves unanswered)
  *   reply     → the oldest pending request under its key takes it (FIFO: two identical
- *               SA:MP requests to one server cannot be told apart); an RCON request keeps
+ *               requests to one server cannot be told apart); an RCON request keeps
  *               collecting lines until `rconQuietMs` of silence
  *   neither   → `undecodable`
  * A request leaves as `exchange`, `unanswered` or `overflow`, and is remembered for
@@ -21,15 +21,23 @@
  * every datagram reads and writes, and each step of the state machine above is a method.
  * What runs the same from any module has its own file: the decoded records and decoders
  * (decoded.ts), the pending requests (filing.ts), what is remembered (memory.ts), the
- * options (settings.ts), each protocol's keys (rules.ts).
+ * options (settings.ts), what each protocol's declaration says of pairing (rules.ts).
+ *
+ * Every protocol is paired as its declaration says (rules.ts `Plan`): its key; the messages
+ * it collects; a reply without magic, read within its conversation as a reply to the
+ * request pending there; a token its replies issue, kept so that a request quoting it
+ * is linked to the exchange that issued it. `protocols` (default: the built-in ones) says
+ * which protocols the pairer knows.
  */
-import type { Protocol } from '../grammar/layout.ts';
-import { identify, recognize, type PacketHint } from '../packet.ts';
-import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, replyHint, undecodable, type PacketDecoder } from './decoded.ts';
-import { Pending, collects, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';
+import type { PacketHint, ProtocolDeclaration } from '../grammar/protocol.ts';
+import { protocolSet, type ProtocolSet } from '../grammar/protocol-set.ts';
+import { builtInSet } from '../packet.ts';
+import { builtInProtocols, type QueryLayout } from '../protocols/index.ts';
+import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, undecodable, type PacketDecoder } from './decoded.ts';
+import { Pending, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';
 import { ExchangeMemory, TokenMemory, copyOf, replyOf, requestOf, type Outcome, type Remembered, type Token } from './memory.ts';
-import { keyRules, mayBeMinecraftReply, tokenKey } from './rules.ts';
-import { DROPPED, ENDED, EXTRA, NO_MINECRAFT_REQUEST, NO_REQUEST, SUPERSEDED, late, rconClosed, timedOut } from './reasons.ts';
+import { builtInPlans, keyRules, plansOf, tokenKey, type KeyRule, type Plan } from './rules.ts';
+import { DROPPED, ENDED, EXTRA, NO_REQUEST, SUPERSEDED, late, rconClosed, timedOut } from './reasons.ts';
 import { settingsOf, type QueryPairerOptions, type Settings } from './settings.ts';
 import type { Datagram, DecodedDatagram, ExchangeEvent, PairingEvent, UnmatchedCause } from './types.ts';
 
@@ -47,8 +55,10 @@ interface Filing<M> extends PendingRequest<Filing<M>> {
   responses: readonly DecodedDatagram<M>[];
   /** Several replies, no end marker (RCON). */
   readonly collects: boolean;
-  /** The remembered token of the handshake a stat request quotes. */
+  /** The remembered token this request quotes, with the exchange that issued it. */
   readonly token: Token<M> | undefined;
+  /** Its reply issues a token, to be kept for the requests that quote it. */
+  readonly issues: boolean;
   /** Another request, byte for byte the same, from the same client to the same server, was pending with it. */
   ambiguous: boolean;
 }
@@ -62,12 +72,17 @@ export class QueryPairer<M = unknown> {
   readonly #o: Settings;
   readonly #decode: PacketDecoder<M>;
   readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
+  /** The protocols known: recognition over them, and what each one's declaration says of pairing, by name. */
+  readonly #protocols: ProtocolSet;
+  readonly #plans: Readonly<Record<string, Plan>>;
+  /** Those whose replies may carry no magic. */
+  readonly #unsigned: readonly Plan[];
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests: under their keys, in the order they came (overflow evicts the oldest), by deadline. */
   readonly #pending = new Pending<Filing<M>>();
   /** Finished requests for the duplicate window. */
-  readonly #memory = new ExchangeMemory<M>();
+  readonly #memory: ExchangeMemory<M>;
   /** Handshakes' tokens for their lifetime. */
   readonly #tokens = new TokenMemory<M>();
 
@@ -75,6 +90,14 @@ export class QueryPairer<M = unknown> {
     const o = (this.#o = settingsOf(options));
     this.#decode = options.decode ?? decodeByLayout;
     this.#retain = options.retain;
+    const protocols = options.protocols;
+    this.#protocols = protocols ? protocolSet(protocols) : builtInSet;
+    const plans = (this.#plans = protocols ? plansOf(protocols) : builtInPlans);
+    this.#unsigned = (protocols ?? builtInProtocols).flatMap((p: ProtocolDeclaration) => {
+      const plan = plans[p.name];
+      return p.unsigned && plan ? [plan] : [];
+    });
+    this.#memory = new ExchangeMemory<M>(protocols ? Object.fromEntries(Object.entries(plans).map(([n, p]) => [n, p.rule])) : keyRules);
     this.#ns = {
       timeout: nanos(o.timeoutMs),
       quiet: nanos(o.rconQuietMs),
@@ -106,9 +129,9 @@ export class QueryPairer<M = unknown> {
   }
 
   /**
-   * Time has reached `now` by a datagram this pairer does not take (one of another
-   * shard, see `shardOf`): ends what `now` has passed, exactly as {@link receive} would
-   * before taking a datagram at `now` (a reply at its request's deadline still counts).
+   * Time has reached `now` by a datagram this pairer does not take: ends what `now` has
+   * passed, exactly as {@link receive} would before taking a datagram at `now` (a reply at
+   * its request's deadline still counts).
    */
   tick(now: bigint): PairingEvent<M>[] {
     const out: PairingEvent<M>[] = [];
@@ -153,41 +176,60 @@ export class QueryPairer<M = unknown> {
 
   #take(d: Datagram<M>, now: bigint, out: PairingEvent<M>[]): void {
     const codec = this.#o.codec;
-    let r = identify(d.bytes, {}, codec);
+    const protocols = this.#protocols;
+    let r = protocols.identify(d.bytes, {}, codec);
     if (!r) {
-      if (!mayBeMinecraftReply(d.bytes)) {
-        out.push(new Unrecognized(d, codec));
+      const unsigned = this.#unsignedOf(d.bytes);
+      if (!unsigned) {
+        out.push(new Unrecognized(d, codec, protocols));
         return;
       }
-      // No magic: a Minecraft reply only within its conversation.
-      this.#reply(d, 'mcquery', now, out, undefined);
+      // No magic: a reply of that protocol only within its conversation.
+      this.#reply(d, unsigned, now, out, undefined);
+      return;
+    }
+    const plan = this.#plans[r.protocol];
+    if (!plan) {
+      out.push(undecodable(d, new Error(`${r.protocol}: no pairing key declared`)));
       return;
     }
     if (r.direction === 'either') {
-      // A SA:MP ping reply is its request, byte for byte: it is a reply if a request it answers is known.
-      const direction = this.#isKnownReply(d, r.protocol) ? 'response' : 'request';
-      r = identify(d.bytes, { protocol: r.protocol, direction, message: r.message }, codec)!;
+      // A reply the same bytes as its request (a ping): a reply if a request it answers is known.
+      const direction = this.#isKnownReply(d, plan) ? 'response' : 'request';
+      r = protocols.identify(d.bytes, { protocol: r.protocol, direction, message: r.message }, codec)!;
     }
     let decoded: DecodedDatagram<M>;
     try {
-      decoded = decorate(d, r, this.#decode(d, r.layout, codec));
+      decoded = decorate(d, r, this.#decode(d, r.layout as QueryLayout, codec));
     } catch (error) {
       out.push(undecodable(d, error));
       return;
     }
-    if (decoded.direction === 'request') this.#request(decoded, now, out);
-    else this.#reply(d, decoded.protocol, now, out, decoded);
+    if (decoded.direction === 'request') this.#request(decoded, plan, now, out);
+    else this.#reply(d, plan, now, out, decoded);
+  }
+
+  /** The first protocol known whose replies may carry no magic and that `bytes` may be a reply of. */
+  #unsignedOf(bytes: Uint8Array): Plan | undefined {
+    for (const plan of this.#unsigned) if (plan.protocol.unsigned!.mayBe(bytes)) return plan;
+    return undefined;
   }
 
   /**
    * The reply read as the request's `message` would have it: `decoded` if the bytes told
-   * already, else (a Minecraft reply, which has no magic) read now. Undefined, with the
-   * `undecodable` event out, if it does not decode.
+   * already, else (a reply without magic) read now. Undefined, with the `undecodable` event
+   * out, if it does not decode.
    */
-  #read(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined, out: PairingEvent<M>[], message?: string): DecodedDatagram<M> | undefined {
+  #read(
+    d: Datagram<M>,
+    plan: Plan,
+    decoded: DecodedDatagram<M> | undefined,
+    out: PairingEvent<M>[],
+    message?: string,
+  ): DecodedDatagram<M> | undefined {
     if (decoded) return decoded;
     try {
-      return this.#readMinecraftReply(d, message);
+      return this.#readUnsigned(d, plan, message);
     } catch (error) {
       out.push(undecodable(d, error));
       return undefined;
@@ -195,56 +237,55 @@ export class QueryPairer<M = unknown> {
   }
 
   /** The event for a reply with no request anywhere near. */
-  #orphan(d: Datagram<M>, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
+  #orphan(d: Datagram<M>, plan: Plan, decoded: DecodedDatagram<M> | undefined): PairingEvent<M> {
     if (decoded) return { kind: 'unmatched', datagram: d, decoded, reason: NO_REQUEST, cause: 'no-request' };
     try {
-      const reply = this.#readMinecraftReply(d);
+      const reply = this.#readUnsigned(d, plan);
       if (reply.packet.bytesRead === d.bytes.length && reply.packet.warnings.length === 0) {
         return {
           kind: 'unmatched',
           datagram: d,
           decoded: reply,
-          reason: NO_MINECRAFT_REQUEST,
+          reason: plan.noRequest,
           cause: 'no-request',
         };
       }
     } catch {
       /* not a reply either: report the error of the plain decode */
     }
-    return new Unrecognized(d, this.#o.codec);
+    return new Unrecognized(d, this.#o.codec, this.#protocols);
   }
 
-  #isKnownReply(d: Datagram<M>, protocol: Protocol): boolean {
-    const rule = keyRules[protocol];
+  #isKnownReply(d: Datagram<M>, plan: Plan): boolean {
+    const rule = plan.rule;
     const keys = rule.response(d);
     return (
       this.#pending.first(keys, 'exact', rule.exact, d) !== undefined ||
-      this.#memory.newest(protocol, keys, 'exact', d) !== undefined ||
+      this.#memory.newest(plan.protocol.name, keys, 'exact', d) !== undefined ||
       this.#pending.first(keys, 'loose', rule.loose, d) !== undefined
     );
   }
 
-  #request(decoded: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+  #request(decoded: DecodedDatagram<M>, plan: Plan, now: bigint, out: PairingEvent<M>[]): void {
     const request = this.#kept(decoded);
     const token = request.value['token'];
     const issued =
-      request.protocol === 'mcquery' && typeof token === 'number'
-        ? this.#tokens.find(tokenKey(request.datagram, token), token, request.datagram)
-        : undefined;
-    const collecting = collects(request.packet.layout);
-    if (collecting) this.#closeEarlier(request, now, out);
+      plan.quotes && typeof token === 'number' ? this.#tokens.find(tokenKey(request.datagram, token), token, request.datagram) : undefined;
+    const collecting = plan.collects.has(request.packet.layout);
+    if (collecting) this.#closeEarlier(request, plan.rule, now, out);
     if (this.#pending.size >= this.#o.maxPending) {
       const oldest = this.#pending.oldest!;
       this.#finish(oldest, 'overflow', now, `more than ${this.#o.maxPending} requests pending: stopped waiting for the oldest`, out);
     }
     const issuer = issued?.request;
-    const keys = keyRules[request.protocol].request(request.datagram, issuer);
+    const keys = plan.rule.request(request.datagram, issuer);
     const p: Filing<M> = {
       request,
       protocol: request.protocol,
       datagram: request.datagram,
       issuer,
       token: issued,
+      issues: plan.issues.has(request.message),
       responses: NO_RESPONSES,
       older: undefined,
       newer: undefined,
@@ -271,11 +312,11 @@ export class QueryPairer<M = unknown> {
    * conversation: the lines that follow are the new command's (the newest first). One with
    * lines leaves answered, one without them unanswered.
    */
-  #closeEarlier(request: DecodedDatagram<M>, now: bigint, out: PairingEvent<M>[]): void {
+  #closeEarlier(request: DecodedDatagram<M>, rule: KeyRule, now: bigint, out: PairingEvent<M>[]): void {
     const d = request.datagram;
     const seen = turnedRound(d);
-    const keys = keyRules[request.protocol].response(seen);
-    const match = keyRules[request.protocol].exact;
+    const keys = rule.response(seen);
+    const match = rule.exact;
     let earlier: Filing<M>[] | undefined;
     for (let i = sideStart(keys, 'exact'); i < sideEnd(keys, 'exact'); i++) {
       const filed = this.#pending.under(keys[i]!, 'exact');
@@ -288,13 +329,14 @@ export class QueryPairer<M = unknown> {
     }
   }
 
-  #reply(d: Datagram<M>, protocol: Protocol, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
-    const rule = keyRules[protocol];
+  #reply(d: Datagram<M>, plan: Plan, now: bigint, out: PairingEvent<M>[], decoded: DecodedDatagram<M> | undefined): void {
+    const rule = plan.rule;
+    const protocol = plan.protocol.name;
     const keys = rule.response(d);
 
     const pending = this.#pending.first(keys, 'exact', rule.exact, d);
     if (pending) {
-      const r = this.#read(d, decoded, out, pending.request.message);
+      const r = this.#read(d, plan, decoded, out, pending.request.message);
       if (r) this.#answer(pending, r, now, out);
       return;
     }
@@ -312,7 +354,7 @@ export class QueryPairer<M = unknown> {
       }
     }
     if (newest) {
-      const r = this.#read(d, decoded, out, newest.layout.message);
+      const r = this.#read(d, plan, decoded, out, newest.layout.message);
       if (r) {
         out.push(
           copy
@@ -338,13 +380,13 @@ export class QueryPairer<M = unknown> {
     const near = this.#pending.first(keys, 'loose', rule.loose, d);
     const nearby = near ? undefined : this.#memory.newest(protocol, keys, 'loose', d);
     if (near || nearby) {
-      const r = this.#read(d, decoded, out);
+      const r = this.#read(d, plan, decoded, out);
       const request = near ? near.request : this.#recall(nearby!);
       const reason = rule.nearMiss(d, request, nearby?.outcome === 'answered');
       if (r) out.push({ kind: 'unmatched', datagram: d, decoded: r, reason, cause: 'near-miss', request });
       return;
     }
-    out.push(this.#orphan(d, decoded));
+    out.push(this.#orphan(d, plan, decoded));
   }
 
   /** A remembered request, read again from its bytes for an event that names it. */
@@ -404,7 +446,7 @@ export class QueryPairer<M = unknown> {
     }
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
-    const reason = cause === 'timeout' ? timedOut(protocol, message, this.#o.timeoutMs) : ENDED;
+    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.silence, message, this.#o.timeoutMs) : ENDED;
     this.#finish(p, 'unanswered', when, reason, out);
   }
 
@@ -421,7 +463,7 @@ export class QueryPairer<M = unknown> {
           : { kind: 'exchange', request, responses, rtt };
         if (p.ambiguous) (exchange as { ambiguous?: true }).ambiguous = true;
         out.push(exchange);
-        if (request.protocol === 'mcquery' && request.message === 'handshake') this.#keepToken(exchange, when);
+        if (p.issues) this.#keepToken(exchange, when);
         break;
       }
       case 'unanswered':
@@ -447,7 +489,7 @@ export class QueryPairer<M = unknown> {
     if (memory.size > this.#o.maxPending) memory.forgetOldest();
   }
 
-  /** Links later stat requests carrying this handshake's token to it. */
+  /** Links later requests quoting the token this exchange's reply issued to it. */
   #keepToken(exchange: ExchangeEvent<M>, when: bigint): void {
     const reply = exchange.responses[0]!;
     const token = reply.value['token'];
@@ -465,9 +507,8 @@ export class QueryPairer<M = unknown> {
   }
 
   /**
-   * The exchange of the handshake that issued a remembered token, rebuilt (when the stat
-   * exchange it belongs to ends, not when its request came: most stat requests wait no
-   * longer than a round trip).
+   * The exchange that issued a remembered token, rebuilt (when the exchange of the request
+   * quoting it ends, not when that request came: most wait no longer than a round trip).
    */
   #handshake(t: Token<M>): ExchangeEvent<M> {
     const [requestLayout, replyLayout] = t.layouts;
@@ -481,15 +522,19 @@ export class QueryPairer<M = unknown> {
     };
   }
 
-  /** A Minecraft reply, read as the pending request's message (Geyser answers basic with full: then by shape). */
-  #readMinecraftReply(d: Datagram<M>, message?: string): DecodedDatagram<M> {
-    if (message === undefined) return this.#decodeAs(d, replyHint(undefined));
+  /**
+   * A reply without magic, read as the pending request's message, or by its shape where it
+   * does not fit that (a server may answer one message with another's reply); a reply to a
+   * message whose reply issues a token is read as nothing else.
+   */
+  #readUnsigned(d: Datagram<M>, plan: Plan, message?: string): DecodedDatagram<M> {
+    if (message === undefined) return this.#decodeAs(d, plan.reply);
     try {
-      return this.#decodeAs(d, replyHint(message));
+      return this.#decodeAs(d, plan.replyAs.get(message) ?? { ...plan.reply, message });
     } catch (error) {
-      if (message === 'handshake') throw error;
+      if (plan.issues.has(message)) throw error;
       try {
-        return this.#decodeAs(d, replyHint(undefined));
+        return this.#decodeAs(d, plan.reply);
       } catch {
         throw error;
       }
@@ -499,7 +544,8 @@ export class QueryPairer<M = unknown> {
   /** Decodes with a hint; throws the CodecError. */
   #decodeAs(d: Datagram<M>, hint: PacketHint): DecodedDatagram<M> {
     const codec = this.#o.codec;
-    const r = identify(d.bytes, hint, codec) ?? recognize(d.bytes, hint, codec);
-    return decorate(d, r, this.#decode(d, r.layout, codec));
+    const protocols = this.#protocols;
+    const r = protocols.identify(d.bytes, hint, codec) ?? protocols.recognize(d.bytes, hint, codec);
+    return decorate(d, r, this.#decode(d, r.layout as QueryLayout, codec));
   }
 }

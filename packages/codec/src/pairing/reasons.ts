@@ -4,20 +4,17 @@
  * keep a code that the dissector turns into these words when it renders the frame. The
  * words may change; programs read the codes (`UnmatchedCause`, the facts' `Why`).
  */
-import { builtInProtocols } from '../protocols/index.ts';
 import { hostPort } from '../grammar/display.ts';
-
-/** Why a request of a message may have gone unanswered, for the messages whose silence means something (`samp.clients`). */
-export const silenceReasons: Readonly<Record<string, string>> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => Object.entries(p.silence ?? {}).map(([m, why]) => [`${p.name}.${m}`, why])),
-);
 
 /** Milliseconds as the reasons write them: whole microseconds, in ms. */
 export const showMs = (ns: number): string => `${Math.trunc(ns / 1000) / 1000} ms`;
 
-/** A request that had no reply when its timeout passed: its message's hint where it has one. */
-export const timedOut = (protocol: string, message: string, timeoutMs: number): string => {
-  const hint = silenceReasons[`${protocol}.${message}`];
+/**
+ * A request of message `message` that had no reply when its timeout passed: why, where its
+ * protocol's declaration says what the silence of that message means (its `silence`).
+ */
+export const timedOut = (silence: Readonly<Record<string, string>> | undefined, message: string, timeoutMs: number): string => {
+  const hint = silence?.[message];
   return hint ? `no reply (${hint})` : `no reply within ${timeoutMs} ms`;
 };
 
@@ -27,7 +24,8 @@ export const ENDED = 'no reply before the input ended';
 export const SUPERSEDED = "no reply before the next command from the same client (the lines that follow are the newer command's)";
 
 export const NO_REQUEST = 'no pending request for this reply';
-export const NO_MINECRAFT_REQUEST = 'no Minecraft query request pending in this conversation';
+/** A reply without magic (told by its shape) with no request of its protocol (titled `title`) in its conversation. */
+export const noRequestIn = (title: string): string => `no ${title} request pending in this conversation`;
 export const EXTRA = 'another, different reply to a request already answered';
 export const DROPPED = 'reply to a request dropped by the maxPending limit';
 
@@ -48,10 +46,8 @@ export const fromElsewhere = (from: { address: string; port: number }, to: { add
 
 /**
  * A reply of another type than its request's (`type` its type byte, `name` what the
- * protocol calls that type), to a request of message `message`; `geyser`: the request is a
- * handshake answered already and this is a stat reply, as Geyser sends (GEY: its handshake
- * case falls through to the stat case).
+ * protocol calls that type), to a request of message `message`; `note`: why, where the
+ * protocol declares this a known server's habit (its session key's `answeredAgain`).
  */
-export const otherType = (type: number, name: string | undefined, message: string, geyser: boolean): string =>
-  `a ${name ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')}) to a ${message} request` +
-  (geyser ? ' (Geyser answers a handshake with a token and then a full stat)' : '');
+export const otherType = (type: number, name: string | undefined, message: string, note: string | undefined): string =>
+  `a ${name ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')}) to a ${message} request` + (note ? ` (${note})` : '');

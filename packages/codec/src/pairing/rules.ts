@@ -1,23 +1,24 @@
 /**
- * What ties a reply to its request, per protocol, and how a request's silence reads.
+ * What ties a reply to its request, per protocol, read from its declared pairing key
+ * (grammar/protocol.ts), and what else the live pairer reads of a declaration: the messages
+ * it collects, the token its replies issue, the replies it sends without magic.
  *
  * A key is the conversation (client and server endpoint) plus what the reply echoes:
  *
- *   samp, vcmp   bytes 4–10 (address, port, opcode; VC:MP swaps the magic) and, for `p`
- *                and open.mp's 15-byte `o`, the 4 bytes at 11–14
- *   mcquery      type + session id (request bytes 2–6, reply bytes 0–4); a stat request is
- *                also filed under the session id of the handshake that issued its token,
- *                because vanilla replies carry that one
+ *   echo      the request's bytes `from`–`to` (or `longer.to`, for the messages the key lists)
+ *   session   the type byte and the session id, at the request's and the reply's offsets; a
+ *             request quoting a token is also filed under the session id of the request
+ *             whose reply issued the token, because servers may answer with that one
  *
  * The loose key drops one part, so a near miss can be explained instead of just reported:
- * the server for SA:MP/VC:MP (a reply from the wrong address), the type for Minecraft (a
- * stat reply to a handshake, as Geyser sends).
+ * the server for an echo key (a reply from the wrong address), the type for a session key
+ * (a reply of another type than its request's).
  */
-import type { Protocol } from '../grammar/layout.ts';
-import { echoEnd as echoEndOf, magicNumber, selectorOf, type PairingKey } from '../grammar/protocol.ts';
+import type { AnyLayout } from '../grammar/layout.ts';
+import { echoEnd as echoEndOf, type PacketHint, type PairingKey, type ProtocolDeclaration } from '../grammar/protocol.ts';
 import { hostPort } from '../grammar/display.ts';
-import { builtInProtocols, mcqueryProtocol, sampProtocol, vcmpProtocol } from '../protocols/index.ts';
-import { mayBeMinecraftReply } from '../protocols/minecraft/protocol.ts';
+import { builtInProtocols, type BuiltInProtocol } from '../protocols/index.ts';
+import { noRequestIn, otherType } from './reasons.ts';
 import type { Datagram, DecodedDatagram, Endpoint } from './types.ts';
 
 export type Side = 'request' | 'response';
@@ -29,16 +30,16 @@ export type Side = 'request' | 'response';
  */
 export type Keys = readonly number[];
 
-/** A request as filed: its datagram, and the handshake request that issued its token (Minecraft stat). */
+/** A request as filed: its datagram, and the request whose reply issued the token it quotes. */
 export interface Filed {
-  readonly protocol: Protocol;
+  readonly protocol: string;
   readonly datagram: Datagram;
   readonly issuer: Datagram | undefined;
 }
 
 export interface KeyRule {
-  /** Keys a request is filed under; `handshake` is the request that issued a stat request's token. */
-  request(d: Datagram, handshake?: Datagram): Keys;
+  /** Keys a request is filed under; `issuer` is the request whose reply issued the token it quotes. */
+  request(d: Datagram, issuer?: Datagram): Keys;
   /** Keys a reply is looked up by. */
   response(d: Datagram): Keys;
   /** Whether the reply answers the request: the identity the exact key hashes (hashes collide; this does not). */
@@ -88,23 +89,14 @@ const sameRange = (a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, b
 const sameConversation = (request: Datagram, reply: Datagram): boolean =>
   sameEndpoint(request.from, reply.to) && sameEndpoint(request.to, reply.from);
 
-const PROTOCOL_IDS: Record<Protocol, number> = { samp: 1, vcmp: 2, mcquery: 3 };
-/** Token keys hash apart from every protocol's request keys. */
-const TOKENS = 4;
+/** Token keys hash apart from every protocol's request keys (protocols are numbered from 1). */
+const TOKENS = 0;
 
 type EchoKey = Extract<PairingKey, { kind: 'echo' }>;
 type SessionKey = Extract<PairingKey, { kind: 'session' }>;
-const pairingOf = <K extends PairingKey['kind']>(
-  p: { readonly name: string; readonly pairing?: PairingKey },
-  kind: K,
-): Extract<PairingKey, { kind: K }> => {
-  if (p.pairing?.kind !== kind) throw new Error(`${p.name}: expected a pairing key of kind ${kind}`);
-  return p.pairing as Extract<PairingKey, { kind: K }>;
-};
 
-/** SA:MP and VC:MP: the reply echoes bytes 4–10 (and a ping its nonce), as their declarations say. */
-const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
-  const id = PROTOCOL_IDS[protocol];
+/** An echo key: the reply repeats the request's bytes `from`–`to` (longer for some messages). */
+function echoRule(protocol: string, id: number, key: EchoKey): KeyRule {
   const FROM = key.from;
   const echoEnd = echoEndOf(key);
   const echo = (h: number, b: Uint8Array): number => bytes(h, b, FROM, echoEnd(b));
@@ -120,160 +112,134 @@ const echoed = (protocol: 'samp' | 'vcmp', key: EchoKey): KeyRule => {
     loose: (r, reply) => r.protocol === protocol && sameEndpoint(r.datagram.from, reply.to) && sameEcho(r.datagram.bytes, reply.bytes),
     nearMiss: (reply, request) => `reply from ${showEndpoint(reply.from)}, but the request went to ${showEndpoint(request.datagram.to)}`,
   };
-};
+}
 
-const mcKey: SessionKey = pairingOf(mcqueryProtocol, 'session');
-const MC_REQ_TYPE = mcKey.request.type,
-  MC_REQ_FROM = mcKey.request.session[0],
-  MC_REQ_TO = mcKey.request.session[1];
-const MC_REP_TYPE = mcKey.response.type,
-  MC_REP_FROM = mcKey.response.session[0],
-  MC_REP_TO = mcKey.response.session[1];
-const HANDSHAKE = selectorOf(mcqueryProtocol.messages.handshake!.response);
-const STAT = selectorOf(mcqueryProtocol.messages.basic!.response);
-const mcTypes: Record<number, string> = { [HANDSHAKE]: 'handshake', [STAT]: 'stat' };
-const MC = PROTOCOL_IDS.mcquery;
-const mcConversation = (d: Datagram, side: Side): number => endpoint(endpoint(mix(SEED, MC), client(d, side)), server(d, side));
-/** A request's session id (bytes 3–6) is the reply's (bytes 1–4). */
-const sessionOf = (request: Datagram, reply: Datagram): boolean =>
-  sameRange(request.bytes, MC_REQ_FROM, MC_REQ_TO, reply.bytes, MC_REP_FROM, MC_REP_TO);
-/** The session ids a request answers to: its own, and that of the handshake that issued its token. */
-const sessionMatch = (r: Filed, reply: Datagram): boolean =>
-  sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
+/**
+ * The names of a protocol's reply types, by type byte: the value table of its reply layouts'
+ * type field (lower case), as a near miss names them.
+ */
+function typeNames(p: ProtocolDeclaration): Readonly<Record<number, string>> {
+  const names: Record<number, string> = {};
+  for (const m of Object.values(p.messages)) {
+    const f = m.response.fields.find((x) => x.kind === 'const');
+    if (f?.kind !== 'const') continue;
+    for (const [value, name] of Object.entries(f.values ?? {})) names[Number(value)] ??= name.toLowerCase();
+  }
+  return names;
+}
 
-const minecraft: KeyRule = {
-  request(d, handshake) {
-    const conv = mcConversation(d, 'request');
-    const type = bytes(conv, d.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1);
-    const exact = done(bytes(type, d.bytes, MC_REQ_FROM, MC_REQ_TO));
-    const loose = done(bytes(conv, d.bytes, MC_REQ_FROM, MC_REQ_TO));
-    if (handshake && !sameRange(handshake.bytes, MC_REQ_FROM, MC_REQ_TO, d.bytes, MC_REQ_FROM, MC_REQ_TO)) {
+/** A session key: request and reply carry a type byte and a session id, at offsets of their own. */
+function sessionRule(p: ProtocolDeclaration, id: number, key: SessionKey): KeyRule {
+  const protocol = p.name;
+  const REQ_TYPE = key.request.type,
+    REQ_FROM = key.request.session[0],
+    REQ_TO = key.request.session[1];
+  const REP_TYPE = key.response.type,
+    REP_FROM = key.response.session[0],
+    REP_TO = key.response.session[1];
+  const names = typeNames(p);
+  const habit = key.answeredAgain;
+  const conversationOf = (d: Datagram, side: Side): number => endpoint(endpoint(mix(SEED, id), client(d, side)), server(d, side));
+  /** A request's session id is the reply's. */
+  const sessionOf = (request: Datagram, reply: Datagram): boolean =>
+    sameRange(request.bytes, REQ_FROM, REQ_TO, reply.bytes, REP_FROM, REP_TO);
+  /** The session ids a request answers to: its own, and that of the request whose reply issued its token. */
+  const sessionMatch = (r: Filed, reply: Datagram): boolean =>
+    sessionOf(r.datagram, reply) || (r.issuer !== undefined && sessionOf(r.issuer, reply));
+  return {
+    request(d, issuer) {
+      const conv = conversationOf(d, 'request');
+      const type = bytes(conv, d.bytes, REQ_TYPE, REQ_TYPE + 1);
+      const exact = done(bytes(type, d.bytes, REQ_FROM, REQ_TO));
+      const loose = done(bytes(conv, d.bytes, REQ_FROM, REQ_TO));
+      if (issuer && !sameRange(issuer.bytes, REQ_FROM, REQ_TO, d.bytes, REQ_FROM, REQ_TO)) {
+        return [exact, done(bytes(type, issuer.bytes, REQ_FROM, REQ_TO)), loose, done(bytes(conv, issuer.bytes, REQ_FROM, REQ_TO))];
+      }
+      return [exact, loose];
+    },
+    response(d) {
+      const conv = conversationOf(d, 'response');
       return [
-        exact,
-        done(bytes(type, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)),
-        loose,
-        done(bytes(conv, handshake.bytes, MC_REQ_FROM, MC_REQ_TO)),
+        done(bytes(bytes(conv, d.bytes, REP_TYPE, REP_TYPE + 1), d.bytes, REP_FROM, REP_TO)),
+        done(bytes(conv, d.bytes, REP_FROM, REP_TO)),
       ];
-    }
-    return [exact, loose];
-  },
-  response(d) {
-    const conv = mcConversation(d, 'response');
-    return [
-      done(bytes(bytes(conv, d.bytes, MC_REP_TYPE, MC_REP_TYPE + 1), d.bytes, MC_REP_FROM, MC_REP_TO)),
-      done(bytes(conv, d.bytes, MC_REP_FROM, MC_REP_TO)),
-    ];
-  },
-  exact: (r, reply) =>
-    r.protocol === 'mcquery' &&
-    sameConversation(r.datagram, reply) &&
-    sameRange(r.datagram.bytes, MC_REQ_TYPE, MC_REQ_TYPE + 1, reply.bytes, MC_REP_TYPE, MC_REP_TYPE + 1) &&
-    sessionMatch(r, reply),
-  loose: (r, reply) => r.protocol === 'mcquery' && sameConversation(r.datagram, reply) && sessionMatch(r, reply),
-  nearMiss(reply, request, answered) {
-    const type = reply.bytes[MC_REP_TYPE]!;
-    const what = `a ${mcTypes[type] ?? 'unknown'} reply (type 0x${type.toString(16).padStart(2, '0')})`;
-    // GEY: the handshake case falls through to the stat case.
-    const geyser =
-      answered && request.message === 'handshake' && type === STAT ? ' (Geyser answers a handshake with a token and then a full stat)' : '';
-    return `${what} to a ${request.message} request${geyser}`;
-  },
-};
+    },
+    exact: (r, reply) =>
+      r.protocol === protocol &&
+      sameConversation(r.datagram, reply) &&
+      sameRange(r.datagram.bytes, REQ_TYPE, REQ_TYPE + 1, reply.bytes, REP_TYPE, REP_TYPE + 1) &&
+      sessionMatch(r, reply),
+    loose: (r, reply) => r.protocol === protocol && sameConversation(r.datagram, reply) && sessionMatch(r, reply),
+    nearMiss(reply, request, answered) {
+      const type = reply.bytes[REP_TYPE]!;
+      const known = habit !== undefined && answered && request.message === habit.message && type === habit.type;
+      return otherType(type, names[type], request.message, known ? habit.note : undefined);
+    },
+  };
+}
 
-/** Key functions by protocol. */
-export const keyRules: Record<Protocol, KeyRule> = {
-  samp: echoed('samp', pairingOf(sampProtocol, 'echo')),
-  vcmp: echoed('vcmp', pairingOf(vcmpProtocol, 'echo')),
-  mcquery: minecraft,
-};
+/** The key rule of declaration `p`, numbered `id` (≥ 1) so that its keys hash apart from other protocols'. */
+export function keyRuleOf(p: ProtocolDeclaration, id: number): KeyRule | undefined {
+  const key = p.pairing;
+  if (!key) return undefined;
+  return key.kind === 'echo' ? echoRule(p.name, id, key) : sessionRule(p, id, key);
+}
 
-/** A handshake's token within its conversation, hashed; {@link sameToken} tells. */
+/** What the live pairer reads of one protocol's declaration. */
+export interface Plan {
+  readonly protocol: ProtocolDeclaration;
+  readonly rule: KeyRule;
+  /** Request layouts answered by several datagrams and no end marker, collected until a quiet period. */
+  readonly collects: ReadonlySet<AnyLayout>;
+  /** Whether a request may quote a token a reply issued (a session key, and a layout with a `token` field). */
+  readonly quotes: boolean;
+  /** Messages whose reply issues a token (a reply layout with a `token` field): kept for the requests that quote it. */
+  readonly issues: ReadonlySet<string>;
+  /** The hints a reply without magic is read by: as a reply to each message, and by its shape. */
+  readonly replyAs: ReadonlyMap<string, PacketHint>;
+  readonly reply: PacketHint;
+  /** Why a reply without magic has no request: none of this protocol in its conversation. */
+  readonly noRequest: string;
+}
+
+const hasToken = (l: AnyLayout): boolean => l.fields.some((f) => 'name' in f && f.name === 'token');
+
+/** The plan of declaration `p` (numbered `id`), or undefined where it declares no pairing key. */
+function planOf(p: ProtocolDeclaration, id: number): Plan | undefined {
+  const rule = keyRuleOf(p, id);
+  if (!rule) return undefined;
+  const session = p.pairing?.kind === 'session';
+  const messages = Object.entries(p.messages);
+  return {
+    protocol: p,
+    rule,
+    collects: new Set((p.collected ?? []).map((m) => p.messages[m]!.request)),
+    quotes: session && messages.some(([, m]) => hasToken(m.request)),
+    issues: new Set(session ? messages.flatMap(([name, m]) => (hasToken(m.response) ? [name] : [])) : []),
+    replyAs: new Map(messages.map(([message]) => [message, { protocol: p.name, direction: 'response', message }])),
+    reply: { protocol: p.name, direction: 'response' },
+    noRequest: noRequestIn(p.title),
+  };
+}
+
+/** The plans of `protocols` by name (those with a pairing key), numbered in their order from 1. */
+export function plansOf(protocols: readonly ProtocolDeclaration[]): Readonly<Record<string, Plan>> {
+  const plans: Record<string, Plan> = {};
+  protocols.forEach((p, i) => {
+    const plan = planOf(p, i + 1);
+    if (plan) plans[p.name] = plan;
+  });
+  return plans;
+}
+
+/** The plans of the built-in protocols. */
+export const builtInPlans: Readonly<Record<string, Plan>> = plansOf(builtInProtocols);
+
+/** The key rules of the built-in protocols, by name. */
+export const keyRules: Readonly<Record<BuiltInProtocol, KeyRule>> = Object.fromEntries(
+  builtInProtocols.map((p) => [p.name, builtInPlans[p.name]!.rule]),
+) as Record<BuiltInProtocol, KeyRule>;
+
+/** A token within the conversation its request names, hashed; the token memory tells by the token and endpoints. */
 export const tokenKey = (request: Datagram, token: number): number =>
   done(mix(endpoint(endpoint(mix(SEED, TOKENS), request.from), request.to), token));
-/** Whether a token filed for `handshake` lives in the conversation of `request` (the token itself is compared by the caller). */
-export const sameClientAndServer = (handshake: Datagram, request: Datagram): boolean =>
-  sameEndpoint(handshake.from, request.from) && sameEndpoint(handshake.to, request.to);
-
-/** A Minecraft reply has no magic: type 09 or 00 and a session id is all it shows (declared with the protocol). */
-export { mayBeMinecraftReply };
-
-/** Messages that answer with several datagrams and no end marker: collected until a quiet period (`samp.rcon`). */
-export const collected: ReadonlySet<string> = new Set(builtInProtocols.flatMap((p) => (p.collected ?? []).map((m) => `${p.name}.${m}`)));
-
-/** The SA:MP/VC:MP magic at bytes 0–3, as one number. */
-const first4 = (b: Uint8Array): number => (b.length < 4 ? -1 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0);
-const MAGIC_SAMP = magicNumber(sampProtocol, 'request');
-const MAGIC_VCMP = magicNumber(vcmpProtocol, 'request');
-const MAGIC_MP04 = magicNumber(vcmpProtocol, 'response');
-
-/** Whether `e` has the server port a SA:MP/VC:MP datagram carries at bytes 8–9. */
-const embeddedPort = (b: Uint8Array, e: Endpoint): boolean => e.port === (b[8]! | (b[9]! << 8));
-/** Whether `e` is the server address a SA:MP/VC:MP datagram carries at bytes 4–9 (as the client addressed it). */
-const isEmbedded = (b: Uint8Array, e: Endpoint): boolean => embeddedPort(b, e) && isDotted(b, 4, e.address);
-/**
- * Whether `text` is the dotted decimal of the four bytes at `at`, compared digit by digit:
- * a sharded dissector asks this of every datagram of the capture, and a string made
- * per datagram to compare was most of what a datagram of another shard cost.
- */
-export const isDotted = (b: Uint8Array, at: number, text: string): boolean => {
-  let i = 0;
-  for (let k = 0; k < 4; k++) {
-    if (k > 0 && text.charCodeAt(i++) !== 0x2e) return false;
-    const v = b[at + k]!;
-    if (v >= 100 && text.charCodeAt(i++) !== 0x30 + ((v / 100) | 0)) return false;
-    if (v >= 10 && text.charCodeAt(i++) !== 0x30 + (((v / 10) | 0) % 10)) return false;
-    if (text.charCodeAt(i++) !== 0x30 + (v % 10)) return false;
-  }
-  return i === text.length;
-};
-/** Either endpoint, the same one whichever way the datagram travels. */
-const eitherWay = (d: Pick<Datagram, 'from' | 'to'>): Endpoint =>
-  d.from.address < d.to.address || (d.from.address === d.to.address && d.from.port <= d.to.port) ? d.from : d.to;
-
-/**
- * The client of the conversation a datagram belongs to, by its bytes alone: the sender
- * of a request, the receiver of a reply. A SA:MP or VC:MP datagram names its server at
- * bytes 4–9 (echoed by the reply), so the client is the other end — by address and
- * port, else by port (an address rewritten by NAT, a reply from another address of the
- * server); failing both, the direction its bytes show, and for a ping (the same bytes
- * both ways) either end, chosen the same whichever way it travels. A Minecraft request
- * starts fe fd; anything starting 00 or 09 may be a reply.
- */
-export function clientOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>): Endpoint {
-  const b = d.bytes;
-  const magic = first4(b);
-  if ((magic === MAGIC_SAMP || magic === MAGIC_VCMP || magic === MAGIC_MP04) && b.length >= 11) {
-    if (isEmbedded(b, d.to)) return d.from;
-    if (isEmbedded(b, d.from)) return d.to;
-    const toServer = embeddedPort(b, d.to);
-    if (toServer !== embeddedPort(b, d.from)) return toServer ? d.from : d.to;
-    if (magic !== MAGIC_SAMP) return magic === MAGIC_VCMP ? d.from : d.to;
-    const opcode = b[10];
-    // open.mp's echo form of `o` (12–15 bytes, samp/omp.ts) is its request, like a ping.
-    if (opcode === PING || opcode === RCON || (opcode === OMP && b.length > 11 && b.length <= 15)) return eitherWay(d);
-    return b.length === 11 ? d.from : d.to;
-  }
-  if (b.length >= MC_MIN && b[0] === MC_MAGIC0 && b[1] === MC_MAGIC1) return d.from;
-  if (mayBeMinecraftReply(b)) return d.to;
-  return d.from;
-}
-
-const MC_MAGIC = mcqueryProtocol.signatures[0]!.bytes;
-const MC_MAGIC0 = MC_MAGIC[0],
-  MC_MAGIC1 = MC_MAGIC[1],
-  MC_MIN = mcqueryProtocol.signatureMinLength ?? MC_MAGIC.length;
-const PING = selectorOf(sampProtocol.messages.ping!.request);
-const RCON = selectorOf(sampProtocol.messages.rcon!.request);
-const OMP = selectorOf(sampProtocol.messages.omp!.request);
-
-/**
- * Which of `count` shards pairs a datagram: a hash of {@link clientOf}, so that a request,
- * its replies, their copies and near misses, and the stat request quoting a handshake's
- * token all meet in one shard (every key of every rule names the client). The same in
- * every thread and process (a fixed seed, unlike the keys').
- */
-export function shardOf(d: Pick<Datagram, 'bytes' | 'from' | 'to'>, count: number): number {
-  if (count <= 1) return 0;
-  const c = clientOf(d);
-  return (mix(text(0x811c9dc5, c.address), c.port) >>> 0) % count;
-}

@@ -15,13 +15,13 @@
  * everything still pending is flushed.
  */
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { QueryPairer, settingsOf } from './pairer.ts';
+import { QueryPairer, settingsOf, type QueryPairerOptions } from './pairer.ts';
 import type { Datagram, PairerOptions, PairingEvent } from './types.ts';
 
 export * from './index.ts';
 
-/** Options of {@link pairQueries}. */
-export interface PairingOptions extends PairerOptions {
+/** Options of {@link pairQueries}: the pairing options, and the protocols paired (as {@link QueryPairer}'s). */
+export interface PairingOptions extends PairerOptions, Pick<QueryPairerOptions<unknown>, 'protocols'> {
   /**
    * `datagram` (default without a `scheduler`): time advances with the datagrams' `time`.
    * `scheduler` (default with one): timeouts fire from the scheduler.

@@ -4,6 +4,7 @@
  * options fail at the call, not at subscription).
  */
 import type { CodecOptions } from '../grammar/layout.ts';
+import type { ProtocolDeclaration } from '../grammar/protocol.ts';
 import type { PacketDecoder } from './decoded.ts';
 import type { Datagram, PairerOptions } from './types.ts';
 
@@ -13,6 +14,13 @@ import type { Datagram, PairerOptions } from './types.ts';
  */
 export interface QueryPairerOptions<M> extends PairerOptions {
   readonly decode?: PacketDecoder<M>;
+  /**
+   * The protocols whose datagrams are recognised and paired, each as its declaration says
+   * (its pairing key, the messages it collects, the token its replies issue, the replies it
+   * sends without magic): by default the built-in ones. A datagram of a protocol that
+   * declares no pairing key is reported undecodable.
+   */
+  readonly protocols?: readonly ProtocolDeclaration[];
   /**
    * What the pairer keeps of a datagram it holds on to past the call that gave it (a
    * request waiting for its reply, an RCON line while its command collects): by default

@@ -3,7 +3,8 @@
  * Shared by the live-socket and the capture-file paths; nothing here depends on Node.
  */
 import type { Charset } from '../grammar/charset.ts';
-import type { Direction, Protocol } from '../grammar/layout.ts';
+import type { Direction } from '../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { DecodedPacket } from '../packet.ts';
 
@@ -46,7 +47,7 @@ export interface ExchangeEvent<M = unknown> {
   readonly responses: readonly DecodedDatagram<M>[];
   /** First response time − request time, in nanoseconds (negative if the capture's clock stepped back). */
   readonly rtt: bigint;
-  /** Minecraft stat requests: the handshake exchange that issued the token they carry. */
+  /** A request quoting a token (a session key's, see rules.ts): the exchange whose reply issued it. */
   readonly handshake?: ExchangeEvent<M>;
   /**
    * Present when another request, byte for byte the same, from the same client to the

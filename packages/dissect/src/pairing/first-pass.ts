@@ -12,7 +12,7 @@
  * RCON request's secrets (its replies may echo them), and exact times of frames whose
  * resolution is not the capture's first one.
  */
-import type { Charset, CodecOptions, Direction } from '@gamequery/codec';
+import type { Charset, CodecOptions, Direction, ProtocolDeclaration } from '@gamequery/codec';
 import {
   rconRequest,
   rconResponse,
@@ -46,6 +46,8 @@ export interface LinkOptions {
   readonly timeoutMs: number;
   readonly duplicateWindowMs?: number;
   readonly tokenLifetimeMs?: number;
+  /** The protocols paired (default: the built-in ones). */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** Counts of what the pairer said. */
@@ -133,6 +135,7 @@ export class FirstPass {
         forget: (frame) => this.#rcon.delete(frame),
       },
       stats,
+      options.protocols,
     );
     this.stats = this.pairer.counts;
   }

@@ -11,7 +11,8 @@
 import { charsets, textCodec } from '../../grammar/charset.ts';
 import type { Field, IntType } from '../../grammar/fields.ts';
 import { fixedSize, intSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
-import { internals, type AnyLayout, type Protocol } from '../../grammar/layout.ts';
+import { internals, type AnyLayout } from '../../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol } from '../../protocols/index.ts';
 import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
 import type { ProtocolDeclaration, RecognitionHint } from '../../grammar/protocol.ts';
 import { layouts } from '../../packet.ts';

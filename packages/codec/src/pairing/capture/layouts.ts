@@ -3,7 +3,7 @@
  * built-in protocols' layouts first, in declaration order, then any other layout the first
  * time it is asked for (a caller's own protocol). 0 is no layout.
  */
-import type { InternalQueryLayout as QueryLayout } from '../../grammar/layout.ts';
+import type { InternalQueryLayout as QueryLayout } from '../../protocols/index.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 
 const byNumber: (QueryLayout | undefined)[] = [undefined];

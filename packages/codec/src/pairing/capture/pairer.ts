@@ -24,9 +24,11 @@
  * an exchange remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';
-import type { CodecOptions, Direction, Protocol, InternalQueryLayout as QueryLayout } from '../../grammar/layout.ts';
+import type { CodecOptions, Direction } from '../../grammar/layout.ts';
+import type { BuiltInProtocol as Protocol, InternalQueryLayout as QueryLayout } from '../../protocols/index.ts';
 import type { PacketHint, ProtocolDeclaration } from '../../grammar/protocol.ts';
-import { identify } from '../../packet.ts';
+import { protocolSet, type ProtocolSet } from '../../grammar/protocol-set.ts';
+import { builtInSet } from '../../packet.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 import { AMBIGUOUS, DECODED, FINAL, FrameFacts, HAS_TIME, LINES, TIMED, WAITING, Why, kindOf, layoutOf, type WhyCode } from './facts.ts';
 import { Endpoints, Side, hashBytes, key, keyRule, tokenKey, type KeyRule } from './keys.ts';
@@ -93,6 +95,8 @@ export class CapturePairer {
   /** Whether {@link settled} is kept (a one-pass reader that writes records as they settle). */
   tracksSettled = false;
   readonly #codec: CodecOptions;
+  /** Recognition over the protocols paired. */
+  readonly #protocols: ProtocolSet;
   readonly #timeout: number;
   readonly #quiet: number;
   readonly #tokenLife: number;
@@ -145,6 +149,7 @@ export class CapturePairer {
     const window = check('duplicateWindowMs', options.duplicateWindowMs ?? 5000);
     this.#memory = new ExchangeMemory(window, options.forget);
     this.#codec = options.charset ? { charset: options.charset } : {};
+    this.#protocols = protocols === builtInProtocols ? builtInSet : protocolSet(protocols);
     protocols.forEach((p, i) => {
       const rule = keyRule(p, i + 1);
       if (!rule) return;
@@ -188,7 +193,8 @@ export class CapturePairer {
     this.expire(time, true);
     const facts = this.facts;
     facts.open(frame, time, timed, false);
-    let r = identify(bytes, NO_HINT, this.#codec);
+    const protocols = this.#protocols;
+    let r = protocols.identify(bytes, NO_HINT, this.#codec);
     if (!r) {
       const p = this.#unsignedOf(bytes);
       if (p) this.#reply(frame, time, bytes, truncated, e, this.#plans.get(p.name)!, undefined);
@@ -203,7 +209,7 @@ export class CapturePairer {
     if (r.direction === 'either') {
       // A ping reply is its request, byte for byte: a reply if a request it answers is known.
       const direction: Direction = this.#knownReply(bytes, e, plan) ? 'response' : 'request';
-      r = identify(bytes, { protocol: r.protocol, direction, message: r.message }, this.#codec)!;
+      r = protocols.identify(bytes, { protocol: r.protocol, direction, message: r.message }, this.#codec)!;
     }
     const layout = r.layout as QueryLayout;
     if (!truncated && layout.measure(bytes, this.#codec) < 0) {
@@ -632,13 +638,13 @@ export class CapturePairer {
 
   /**
    * A reply without magic, read as a reply to `message` (the request's), or by its shape
-   * where it does not fit that (Geyser answers a basic request with a full stat); a reply
+   * where it does not fit that (a server may answer one message with another's reply); a reply
    * to the message whose reply issues a token is read as nothing else. Undefined where it
    * does not decode.
    */
   #readReply(plan: Plan, bytes: Uint8Array, truncated: boolean, message: string | undefined): QueryLayout | undefined {
     if (message !== undefined) {
-      const as = identify(
+      const as = this.#protocols.identify(
         bytes,
         plan.replyAs.get(message) ?? { protocol: plan.protocol.name as Protocol, direction: 'response', message },
         this.#codec,
@@ -646,7 +652,7 @@ export class CapturePairer {
       if (as && (truncated || as.measure(bytes, this.#codec) >= 0)) return as;
       if (as && this.#does[layoutNumber(as)]! & TOKEN) return undefined;
     }
-    const shaped = identify(bytes, plan.reply, this.#codec)?.layout as QueryLayout | undefined;
+    const shaped = this.#protocols.identify(bytes, plan.reply, this.#codec)?.layout as QueryLayout | undefined;
     return shaped && (truncated || shaped.measure(bytes, this.#codec) >= 0) ? shaped : undefined;
   }
 }

@@ -1,12 +1,13 @@
 /**
- * Reading one numeric field of a message straight from the bytes: a Minecraft `token` (a
- * stat request quotes the token a handshake reply issued) for the capture pairer, a player
+ * Reading one numeric field of a message straight from the bytes: a `token` (a request
+ * quotes the token an earlier reply issued, under a session key) for the capture pairer, a player
  * count for the statistics the first pass takes. Where every field before it has a fixed
  * size, its offset is known, and an integer is read there, or decimal text up to its NUL.
  * Elsewhere (after a variable field) the layout's own decoder reads it, or for bytes cut
  * short what its annotation read. Undefined where there is no number to read.
  */
-import type { CodecOptions, QueryLayout } from '../../grammar/layout.ts';
+import type { CodecOptions } from '../../grammar/layout.ts';
+import type { QueryLayout } from '../../protocols/index.ts';
 import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
 import { intReaders } from '../../grammar/wire.ts';
 
@@ -67,7 +68,7 @@ export function numberReader(
 }
 
 /**
- * Reads one value of a list of NUL-terminated key/value strings (a Minecraft full stat's
+ * Reads one value of a list of NUL-terminated key/value strings (a full status reply's
  * `hostname`, `numplayers`) without decoding the message: the list's offset comes from the
  * fixed-size fields before it in the declaration, then the pairs are walked to the key. The
  * value's bytes (without its NUL), or undefined where the key is not there or the list is cut.

@@ -3,23 +3,25 @@
  * the words are the live pairer's (reasons.ts); what they name that the facts do not keep
  * (the address a reply came from, the one its echo names, its type) is read from the frame.
  */
-import type { QueryLayout } from '../../grammar/layout.ts';
+import type { ProtocolDeclaration } from '../../grammar/protocol.ts';
+import type { QueryLayout } from '../../protocols/index.ts';
 import { builtInProtocols } from '../../protocols/index.ts';
 import { ENDED, EXTRA, DROPPED, NO_REQUEST, SUPERSEDED, fromElsewhere, late, otherType, rconClosed, timedOut } from '../reasons.ts';
 import type { UnmatchedCause } from '../types.ts';
 import { Why, type WhyCode } from './facts.ts';
 
-/** The durations the words name. */
+/** The durations the words name, and the protocols whose declarations they read (default: the built-in ones). */
 export interface VerdictOptions {
   readonly timeoutMs: number;
   readonly rconQuietMs?: number;
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** Why a request went unanswered, or undefined when it did not. */
 export function unansweredReason(why: WhyCode, request: QueryLayout, o: VerdictOptions): string | undefined {
   switch (why) {
     case Why.timeout:
-      return timedOut(request.protocol, request.message, o.timeoutMs);
+      return timedOut(declarationOf(request.protocol, o)?.silence, request.message, o.timeoutMs);
     case Why.ended:
       return ENDED;
     case Why.superseded:
@@ -65,7 +67,9 @@ export interface UnmatchedReply {
   readonly named: QueryLayout | undefined;
 }
 
-const declarations = new Map<string, (typeof builtInProtocols)[number]>(builtInProtocols.map((p) => [p.name, p]));
+/** The declaration of protocol `name` among those `o` names. */
+const declarationOf = (name: string, o: VerdictOptions): ProtocolDeclaration | undefined =>
+  (o.protocols ?? builtInProtocols).find((p) => p.name === name);
 
 /** Why a reply is unmatched, in words. */
 export function unmatchedReason(why: WhyCode, r: UnmatchedReply, o: VerdictOptions): string {
@@ -79,27 +83,29 @@ export function unmatchedReason(why: WhyCode, r: UnmatchedReply, o: VerdictOptio
     case Why.dropped:
       return DROPPED;
     case Why.nearMissServer: {
-      const key = declarations.get(r.layout.protocol)?.pairing;
+      const declared = declarationOf(r.layout.protocol, o);
+      const key = declared?.pairing;
       const server = key?.kind === 'echo' ? key.server : undefined;
       if (!server) return NO_REQUEST;
       const b = r.bytes;
       const a = server.address,
         p = server.port;
       const address = `${b[a]}.${b[a + 1]}.${b[a + 2]}.${b[a + 3]}`;
-      const port = declarations.get(r.layout.protocol)!.endian === 'le' ? b[p]! | (b[p + 1]! << 8) : (b[p]! << 8) | b[p + 1]!;
+      const port = declared!.endian === 'le' ? b[p]! | (b[p + 1]! << 8) : (b[p]! << 8) | b[p + 1]!;
       return fromElsewhere(r.from, { address, port });
     }
     case Why.nearMissType:
     case Why.nearMissTypeAnswered: {
-      const key = declarations.get(r.layout.protocol)?.pairing;
+      const key = declarationOf(r.layout.protocol, o)?.pairing;
       const at = key?.kind === 'session' ? key.response.type : 0;
       const type = r.bytes[at] ?? 0;
       const field = r.layout.fields.find((f) => f.kind === 'const');
       const name = field?.kind === 'const' ? field.values?.[type]?.toLowerCase() : undefined;
       const message = r.named?.message ?? 'unknown';
-      // GEY: its handshake case falls through to the stat case.
-      const geyser = why === Why.nearMissTypeAnswered && message === 'handshake' && name === 'stat';
-      return otherType(type, name, message, geyser);
+      // A known server's habit, as the protocol declares it.
+      const habit = key?.kind === 'session' ? key.answeredAgain : undefined;
+      const known = habit !== undefined && why === Why.nearMissTypeAnswered && message === habit.message && type === habit.type;
+      return otherType(type, name, message, known ? habit.note : undefined);
     }
     default:
       return NO_REQUEST;

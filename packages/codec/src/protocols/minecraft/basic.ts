@@ -10,7 +10,7 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { cstring, decimalCstring, i32be, u16le } from '../../grammar/fields.ts';
-import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
+import { STAT, mcqueryRequestHeader, mcqueryResponseHeader, mcqueryNaming } from './header.ts';
 
 /**
  * The challenge token (i32 BE) that ends the basic and full stat requests: the number the handshake
@@ -19,7 +19,7 @@ import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
 export const statToken = i32be('token', { abbrev: 'mcquery.token', label: 'Challenge token', doc: 'Token from the handshake, i32 BE' });
 
 export const basicRequest = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'basic',
   direction: 'request',
   title: 'Basic stat',
@@ -28,7 +28,7 @@ export const basicRequest = defineLayout({
 });
 
 export const basicResponse = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'basic',
   direction: 'response',
   title: 'Basic stat',

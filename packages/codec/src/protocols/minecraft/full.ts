@@ -12,11 +12,11 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { bytes, constant, cstring, group, magic, terminatedList } from '../../grammar/fields.ts';
-import { STAT, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
+import { STAT, mcqueryRequestHeader, mcqueryResponseHeader, mcqueryNaming } from './header.ts';
 import { statToken } from './basic.ts';
 
 export const fullRequest = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'full',
   direction: 'request',
   title: 'Full stat',
@@ -29,7 +29,7 @@ export const fullRequest = defineLayout({
 });
 
 export const fullResponse = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'full',
   direction: 'response',
   title: 'Full stat',

@@ -9,10 +9,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { decimalCstring } from '../../grammar/fields.ts';
-import { HANDSHAKE, mcqueryRequestHeader, mcqueryResponseHeader } from './header.ts';
+import { HANDSHAKE, mcqueryRequestHeader, mcqueryResponseHeader, mcqueryNaming } from './header.ts';
 
 export const handshakeRequest = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'handshake',
   direction: 'request',
   title: 'Handshake',
@@ -21,7 +21,7 @@ export const handshakeRequest = defineLayout({
 });
 
 export const handshakeResponse = defineLayout({
-  protocol: 'mcquery',
+  ...mcqueryNaming,
   message: 'handshake',
   direction: 'response',
   title: 'Handshake',

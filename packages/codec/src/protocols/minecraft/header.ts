@@ -9,6 +9,12 @@
  */
 import { constant, magic, u32be, type ValueTable } from '../../grammar/fields.ts';
 
+/**
+ * What every Minecraft query layout says of its protocol: its name, title and charset (vanilla
+ * writes the low byte of each UTF-16 unit), as its declaration (protocol.ts) has them.
+ */
+export const mcqueryNaming = { protocol: 'mcquery', protocolName: 'Minecraft query', charset: 'latin1' } as const;
+
 /** Names of the Minecraft query type byte's values. */
 export const mcqueryTypes: ValueTable = { 0x09: 'Handshake', 0x00: 'Stat' };
 

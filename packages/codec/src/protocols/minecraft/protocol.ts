@@ -6,7 +6,7 @@
 import { defineProtocol, found, unknownType, type ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { UnrecognizedPacketError } from '../../errors.ts';
 import { mcqueryMessages } from './messages.ts';
-import { HANDSHAKE, STAT } from './header.ts';
+import { HANDSHAKE, STAT, mcqueryNaming } from './header.ts';
 import { minecraftExperts } from './expert.ts';
 
 /** Where a request's and a reply's type byte are. */
@@ -25,9 +25,11 @@ export const mayBeMinecraftReply = (b: Uint8Array): boolean => b.length >= 5 && 
 
 /** Minecraft query (GameSpy4). */
 export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProtocol({
-  name: 'mcquery',
-  title: 'Minecraft query',
+  name: mcqueryNaming.protocol,
+  title: mcqueryNaming.protocolName,
   fullTitle: 'Minecraft (GameSpy4)',
+  treeTitle: 'Minecraft Query Protocol (GameSpy4)',
+  charset: mcqueryNaming.charset,
   summary: 'GameSpy4 query',
   commandName: 'minecraft',
   aliases: ['minecraft', 'mc', 'gs4'],
@@ -63,7 +65,13 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
       'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
   },
   // The session id: request bytes 3–6, reply bytes 1–4; the type byte before it.
-  pairing: { kind: 'session', request: { type: TYPE_AT.request, session: [3, 7] }, response: { type: TYPE_AT.response, session: [1, 5] } },
+  pairing: {
+    kind: 'session',
+    request: { type: TYPE_AT.request, session: [3, 7] },
+    response: { type: TYPE_AT.response, session: [1, 5] },
+    // GEY: its handshake case falls through to the stat case.
+    answeredAgain: { message: 'handshake', type: STAT, note: 'Geyser answers a handshake with a token and then a full stat' },
+  },
   // Why a request may go unanswered, by message.
   silence: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
   recognitionHints: {

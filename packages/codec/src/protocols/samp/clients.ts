@@ -8,10 +8,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { countedList, i32le, prefixedString } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 export const clientsRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'clients',
   direction: 'request',
   title: 'Client list',
@@ -19,7 +19,7 @@ export const clientsRequest = defineLayout({
 });
 
 export const clientsResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'clients',
   direction: 'response',
   title: 'Client list',

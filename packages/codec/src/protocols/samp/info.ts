@@ -11,10 +11,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { bool, prefixedString, u16le } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 export const infoRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'info',
   direction: 'request',
   title: 'Server information',
@@ -22,7 +22,7 @@ export const infoRequest = defineLayout({
 });
 
 export const infoResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'info',
   direction: 'response',
   title: 'Server information',

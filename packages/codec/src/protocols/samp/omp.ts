@@ -38,7 +38,7 @@
 import { declareExperts, warning, type DecodeWarning, type ExpertInfo } from '../../grammar/expert.ts';
 import { defineLayout } from '../../grammar/layout.ts';
 import { prefixedString, u32be } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 const discord = prefixedString('discord', 'u32le', {
   abbrev: 'samp.omp.discord',
@@ -51,7 +51,7 @@ const logo = prefixedString('logo', 'u32le', { abbrev: 'samp.omp.logo', label: '
 
 /** v1.2 onwards: the 11-byte header (the request of the banners form too). */
 export const ompRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'omp',
   direction: 'request',
   title: 'open.mp extra information',
@@ -61,7 +61,7 @@ export const ompRequest = defineLayout({
 
 /** v1.3.1 onwards: four strings. */
 export const ompResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'omp',
   direction: 'response',
   title: 'open.mp extra information',
@@ -72,7 +72,7 @@ export const ompResponse = defineLayout({
 
 /** v1.2: three strings, no logo. */
 export const ompbannersResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'ompbanners',
   direction: 'response',
   title: 'open.mp extra information (v1.2)',
@@ -88,7 +88,7 @@ const echoFields = [
 
 /** Up to v1.1: the request, 15 bytes. */
 export const ompechoRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'ompecho',
   direction: 'request',
   title: 'open.mp detection (echo, v1.1 and older)',
@@ -99,7 +99,7 @@ export const ompechoRequest = defineLayout({
 
 /** Up to v1.1: the request echoed, byte for byte. */
 export const ompechoResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'ompecho',
   direction: 'response',
   title: 'open.mp detection (echo, v1.1 and older)',

@@ -7,7 +7,7 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { u32be } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 const fields = [
   ...sampHeader('p'),
@@ -15,7 +15,7 @@ const fields = [
 ] as const;
 
 export const pingRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'ping',
   direction: 'request',
   title: 'Ping',
@@ -23,7 +23,7 @@ export const pingRequest = defineLayout({
   fields,
 });
 export const pingResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'ping',
   direction: 'response',
   title: 'Ping',

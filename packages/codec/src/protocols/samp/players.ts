@@ -8,10 +8,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { countedList, i32le, prefixedString, u32le, u8 } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 export const playersRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'players',
   direction: 'request',
   title: 'Detailed player list',
@@ -19,7 +19,7 @@ export const playersRequest = defineLayout({
 });
 
 export const playersResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'players',
   direction: 'response',
   title: 'Detailed player list',

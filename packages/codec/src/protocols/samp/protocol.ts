@@ -8,6 +8,7 @@ import { internals, type CodecOptions, type Direction } from '../../grammar/layo
 import type { PacketHint } from '../../grammar/protocol.ts';
 import { sampMessages, sampOlderForms } from './messages.ts';
 import { ompForms } from './omp.ts';
+import { sampNaming } from './header.ts';
 
 /** The opcode is the 11th byte, after magic, server address and port. */
 const OPCODE_AT = 10;
@@ -43,8 +44,8 @@ function recognizeOmp(bytes: Uint8Array, hint: PacketHint, options?: CodecOption
 
 /** SA:MP / open.mp query. */
 export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
-  name: 'samp',
-  title: 'SA:MP',
+  name: sampNaming.protocol,
+  title: sampNaming.protocolName,
   fullTitle: 'SA:MP / open.mp',
   summary: 'SA:MP and open.mp',
   defaultPort: 7777,

@@ -10,7 +10,7 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { prefixedString } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 import { MASK } from '../../grammar/display.ts';
 
 /** A command that sets a password: `rcon_password NEW` (the RCON password), `password NEW` (the join password); the new one is group 1. */
@@ -38,7 +38,7 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 }
 
 export const rconRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'rcon',
   direction: 'request',
   title: 'RCON command',
@@ -62,7 +62,7 @@ export const rconRequest = defineLayout({
 });
 
 export const rconResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'rcon',
   direction: 'response',
   title: 'RCON command',

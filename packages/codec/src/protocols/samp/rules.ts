@@ -7,10 +7,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { countedList, prefixedString } from '../../grammar/fields.ts';
-import { sampHeader } from './header.ts';
+import { sampHeader, sampNaming } from './header.ts';
 
 export const rulesRequest = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'rules',
   direction: 'request',
   title: 'Rules',
@@ -18,7 +18,7 @@ export const rulesRequest = defineLayout({
 });
 
 export const rulesResponse = defineLayout({
-  protocol: 'samp',
+  ...sampNaming,
   message: 'rules',
   direction: 'response',
   title: 'Rules',

@@ -6,10 +6,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { countedList, prefixedString } from '../../grammar/fields.ts';
-import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
+import { vcmpRequestHeader, vcmpResponseHeader, vcmpNaming } from './header.ts';
 
 export const vcmpClientsRequest = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'clients',
   direction: 'request',
   title: 'Client list',
@@ -17,7 +17,7 @@ export const vcmpClientsRequest = defineLayout({
 });
 
 export const vcmpClientsResponse = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'clients',
   direction: 'response',
   title: 'Client list',

@@ -7,6 +7,9 @@
 import type { ValueTable } from '../../grammar/fields.ts';
 import { queryHeader } from '../samp/header.ts';
 
+/** What every VC:MP layout says of its protocol: its name and title, as its declaration (protocol.ts) has them. */
+export const vcmpNaming = { protocol: 'vcmp', protocolName: 'VC:MP' } as const;
+
 /** VC:MP opcodes (VCWIKI): no `r`, `d` or `x`. */
 export const vcmpOpcodes: ValueTable = { 0x69: 'Information', 0x63: 'Client list', 0x70: 'Ping' };
 

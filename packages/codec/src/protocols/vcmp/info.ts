@@ -9,10 +9,10 @@
  */
 import { defineLayout } from '../../grammar/layout.ts';
 import { bool, fixedString, prefixedString, u16le } from '../../grammar/fields.ts';
-import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
+import { vcmpRequestHeader, vcmpResponseHeader, vcmpNaming } from './header.ts';
 
 export const vcmpInfoRequest = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'info',
   direction: 'request',
   title: 'Server information',
@@ -20,7 +20,7 @@ export const vcmpInfoRequest = defineLayout({
 });
 
 export const vcmpInfoResponse = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'info',
   direction: 'response',
   title: 'Server information',

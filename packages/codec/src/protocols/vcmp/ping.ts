@@ -6,12 +6,12 @@
 // XXX - does a VC:MP server need the 4 nonce bytes, and does it echo them? (needs a capture)
 import { defineLayout } from '../../grammar/layout.ts';
 import { u32be } from '../../grammar/fields.ts';
-import { vcmpRequestHeader, vcmpResponseHeader } from './header.ts';
+import { vcmpRequestHeader, vcmpResponseHeader, vcmpNaming } from './header.ts';
 
 const nonce = u32be('nonce', { abbrev: 'vcmp.ping.nonce', label: 'Nonce', base: 'hex', doc: 'Four arbitrary bytes, echoed' });
 
 export const vcmpPingRequest = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'ping',
   direction: 'request',
   title: 'Ping',
@@ -20,7 +20,7 @@ export const vcmpPingRequest = defineLayout({
 });
 
 export const vcmpPingResponse = defineLayout({
-  protocol: 'vcmp',
+  ...vcmpNaming,
   message: 'ping',
   direction: 'response',
   title: 'Ping',

@@ -4,11 +4,12 @@
  */
 import { byOpcode, defineProtocol, first4, found, isPair, magicNumber, type ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { vcmpMessages } from './messages.ts';
+import { vcmpNaming } from './header.ts';
 
 /** VC:MP 0.4 query. */
 export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
-  name: 'vcmp',
-  title: 'VC:MP',
+  name: vcmpNaming.protocol,
+  title: vcmpNaming.protocolName,
   defaultPort: 8192,
   endian: 'le',
   messages: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
