@@ -116,7 +116,7 @@ function benchInterpreted(cases: readonly (readonly [string, QueryLayout, Uint8A
 /**
  * RCON: recognised by its length prefixes (`measure`) against the way it was before, decoding
  * request and reply in turn until one does not throw; and a request's tree as JSON, its
- * password masked, compiled (`emitJsonWith`) against the tree the dissector took before.
+ * password masked, compiled (`emitJsonWithWarnings`) against the tree the dissector took before.
  */
 function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string): void {
   const request = samp.rconRequest.encode({ serverIp: '127.0.0.1', serverPort: 7777, password: 'changeme', command: 'players' });
@@ -148,15 +148,15 @@ function benchRcon(treeJson: (layout: QueryLayout, bytes: Uint8Array) => string)
   const sink = new ByteSink();
   const masked = treeJson(samp.rconRequest, request);
   sink.at = 0;
-  internals(samp.rconRequest).emitJsonWith(request, sink);
-  if (sink.text(0) !== masked) throw new Error('RCON request: emitJsonWith writes another tree');
+  internals(samp.rconRequest).emitJsonWithWarnings(request, sink);
+  if (sink.text(0) !== masked) throw new Error('RCON request: emitJsonWithWarnings writes another tree');
   benchGroup('SA:MP x (RCON) request: the annotated tree as JSON, password masked', 'packets', [
     { name: 'annotate + nodeJson + JSON.stringify (before)', run: () => treeJson(samp.rconRequest, request) },
     {
-      name: 'emitJsonWith into a reused ByteSink',
+      name: 'emitJsonWithWarnings into a reused ByteSink',
       run: () => {
         sink.at = 0;
-        internals(samp.rconRequest).emitJsonWith(request, sink);
+        internals(samp.rconRequest).emitJsonWithWarnings(request, sink);
         return sink.at;
       },
     },

@@ -1,7 +1,7 @@
 /**
  * What a layout is, as types: the {@link Layout} every declaration becomes, its {@link LayoutSpec},
  * the options its decoders and emitters take, and what they return. `layout.ts` builds layouts
- * (`defineLayout`); this module only describes them. Split from it to keep each file one job.
+ * (`defineLayout`); this module only describes them.
  */
 import type { Charset } from './charset.ts';
 import type { Field } from './fields.ts';
@@ -161,9 +161,9 @@ export interface InternalLayout<
    * (`********`, or the redacted text) unless `showSecrets`. Undefined, with `sink.at`
    * where it was, where `decode` would throw.
    */
-  emitJsonWith(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<V> | undefined;
+  emitJsonWithWarnings(bytes: Uint8Array, sink: ByteSink, options?: EmitOptions): Decoded<V> | undefined;
   /**
-   * {@link emitJsonWith} for a reader of the tree and its summary only: the same JSON, and
+   * {@link emitJsonWithWarnings} for a reader of the tree and its summary only: the same JSON, and
    * the Info column (`describe`) instead of the value, which is never built (text the
    * summary does not name is copied as bytes where it can be, not decoded). What the
    * dissector writes a capture's records with.

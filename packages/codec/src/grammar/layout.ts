@@ -226,7 +226,7 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
       return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true, null) as V | undefined;
     },
 
-    emitJsonWith(bytes, sink, options) {
+    emitJsonWithWarnings(bytes, sink, options) {
       emitter ??= compiles() ? compileJson(spec.fields) : interpretedJson(id, spec.fields);
       return emitDecoded(emitter, bytes, sink, options) as Decoded<V> | undefined;
     },

@@ -145,9 +145,15 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
    */
   readonly unsigned?: { readonly mayBe: (bytes: Uint8Array) => boolean; readonly advice: string };
   readonly pairing?: PairingKey;
-  /** Messages answered by several datagrams and no end marker, collected until a quiet period. */
+  /**
+   * Messages answered by several datagrams and no end marker (a command's output, a line a
+   * datagram): the pairer collects the replies to one until the conversation is quiet.
+   */
   readonly collected?: readonly string[];
-  /** Why a request of a message may have gone unanswered, for the messages whose silence means something. */
+  /**
+   * Why a request of a message may have gone unanswered, by message name: the reason an
+   * unanswered request is given (a request quoting a token: the token was wrong or expired).
+   */
   readonly silence?: Readonly<Record<string, string>>;
   /** Byte patterns beyond the declarations that tell layouts apart, by layout id (the Wireshark heuristics). */
   readonly recognitionHints?: Readonly<Record<string, RecognitionHint>>;

@@ -545,7 +545,7 @@ export class QueryPairer<M = unknown> {
   #decodeAs(d: Datagram<M>, hint: PacketHint): DecodedDatagram<M> {
     const codec = this.#o.codec;
     const protocols = this.#protocols;
-    const r = protocols.identify(d.bytes, hint, codec) ?? protocols.recognize(d.bytes, hint, codec);
+    const r = protocols.recognize(d.bytes, hint, codec);
     return decorate(d, r, this.#decode(d, r.layout as QueryLayout, codec));
   }
 }

@@ -24,7 +24,7 @@ function warningsOf(v: (typeof vectors)[number], bytes: Uint8Array): DecodeWarni
   } catch {
     /* a damaged copy that does not decode */
   }
-  out.push(...(internals(layout).emitJsonWith(bytes, new ByteSink(), opts)?.warnings ?? []));
+  out.push(...(internals(layout).emitJsonWithWarnings(bytes, new ByteSink(), opts)?.warnings ?? []));
   const hint = { protocol: v.protocol, direction: v.direction, ...(v.protocol === 'mcquery' ? { message: v.message } : {}) };
   try {
     out.push(...decodePacket(bytes, { ...opts, hint }).warnings);

@@ -46,7 +46,7 @@ const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unkno
 
 /**
  * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,
- * measure, and per secrets mode annotateJson, emitJson, emitJsonWith, emitText and emitFields
+ * measure, and per secrets mode annotateJson, emitJson, emitJsonWithWarnings, emitText and emitFields
  * (every other abbreviation, as text and JSON). Plain JSON.
  */
 export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): unknown {
@@ -71,7 +71,7 @@ export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charse
     const key = String(showSecrets);
     out[`annotateJson ${key}`] = internals(layout).annotateJson(bytes, o);
     out[`emitJson ${key}`] = sunk((sink) => internals(layout).emitJson(bytes, sink, o));
-    out[`emitJsonWith ${key}`] = sunk((sink) => internals(layout).emitJsonWith(bytes, sink, o));
+    out[`emitJsonWithWarnings ${key}`] = sunk((sink) => internals(layout).emitJsonWithWarnings(bytes, sink, o));
     out[`emitText ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, o));
     out[`emitText 2 ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, { ...o, indent: 2 }));
     out[`emitFields text ${key}`] = sunk((sink) => internals(layout).emitFields(bytes, sink, pick, 'text', o));

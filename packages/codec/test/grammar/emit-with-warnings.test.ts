@@ -15,7 +15,7 @@ type AnyLayout = QueryLayout;
 /** Decodes exactly: valid UTF-8 decoding to the same text is the same bytes. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** What `emitJsonWith` must give, from the interpreter: the tree's JSON as `nodeJson` masks it, the value, bytes read and warnings. */
+/** What `emitJsonWithWarnings` must give, from the interpreter: the tree's JSON as `nodeJson` masks it, the value, bytes read and warnings. */
 function expected(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefined, showSecrets: boolean) {
   const tree = layout.annotate(bytes, charset === undefined ? {} : { charset });
   if (tree.error) return undefined;
@@ -37,7 +37,7 @@ function sinkAt(offset: number): { sink: ByteSink; before: Uint8Array } {
 }
 
 /**
- * emitJsonWith, emitJsonInfo, summarize and emitJson against the interpreter, secrets masked (by default and when
+ * emitJsonWithWarnings, emitJsonInfo, summarize and emitJson against the interpreter, secrets masked (by default and when
  * asked) and in clear: the same JSON byte for byte, value, bytes read (`decode`'s too, for
  * the real layouts) and warnings; emitJson only for a message without warnings, and for a
  * layout with secrets only when told how to write them. Returns whether the message decodes.
@@ -49,7 +49,7 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
     const options: EmitOptions = { ...(charset === undefined ? {} : { charset }), ...(showSecrets === undefined ? {} : { showSecrets }) };
     const want = expected(layout, bytes, charset, showSecrets === true);
     const { sink, before } = sinkAt(offset);
-    const got = internals(layout).emitJsonWith(bytes, sink, options);
+    const got = internals(layout).emitJsonWithWarnings(bytes, sink, options);
     expect(sink.buf.subarray(0, offset)).toEqual(before);
     if (!want) {
       expect(got).toBeUndefined();
@@ -111,7 +111,7 @@ function warnableFields(fields: readonly Field[], out = new Map<string, Slot['ty
 const vectors = loadVectors();
 const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
 
-describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout) => {
+describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWithWarnings', (_, layout) => {
   it('writes the tree of every test vector, of any layout, cut and extended, with its warnings', () => {
     for (const v of vectors) {
       const bytes = fromHex(v.hex);
@@ -193,7 +193,7 @@ describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWith', (_, layout
   });
 });
 
-describe('emitJsonWith', () => {
+describe('emitJsonWithWarnings', () => {
   // "SAMP" 127.0.0.1:7777 'x' | 05 00 "wrong" | 17 00 "rcon_password se\cr"et1" | ab cd (trailing)
   const request = fromHex('53414d507f000001611e78 0500 77726f6e67 1700 72636f6e5f70617373776f72642073655c637222657431 abcd');
   // What `gamequery dissect -F ndjson` printed for these bytes as "fields" (commit 8d5144a, from the tree), without and with --show-secrets.
@@ -209,7 +209,7 @@ describe('emitJsonWith', () => {
       [{ showSecrets: true }, clear],
     ] as const) {
       const sink = new ByteSink();
-      const r = internals(samp.rconRequest).emitJsonWith(request, sink, options);
+      const r = internals(samp.rconRequest).emitJsonWithWarnings(request, sink, options);
       expect(sink.text()).toBe(json);
       expect(r).toEqual({
         value: { serverIp: '127.0.0.1', serverPort: 7777, password: 'wrong', command: 'rcon_password se\\cr"et1' },
@@ -229,13 +229,13 @@ describe('emitJsonWith', () => {
   it('writes a flag byte above 1 and a list shorter than its count, with the warnings annotate gives', () => {
     // "SAMP" 127.0.0.1:7777 'i' | password 02 | players 01 00 | max 02 00 | "a" "b" "c"
     const info = fromHex('53414d507f000001611e69 02 0100 0200 0100000061 0100000062 0100000063');
-    const r = internals(samp.infoResponse).emitJsonWith(info, new ByteSink());
+    const r = internals(samp.infoResponse).emitJsonWithWarnings(info, new ByteSink());
     expect(r?.value).toMatchObject({ password: true });
     expect(r?.warnings).toEqual(samp.infoResponse.annotate(info).warnings);
     expect(r?.warnings.map((w) => w.field)).toEqual(['samp.info.password']);
     // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
     const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
-    const p = internals(samp.playersResponse).emitJsonWith(d, new ByteSink());
+    const p = internals(samp.playersResponse).emitJsonWithWarnings(d, new ByteSink());
     expect(p?.warnings).toEqual(samp.playersResponse.annotate(d).warnings);
     expect(p?.warnings.map((w) => w.field)).toEqual(['samp.players.count']);
     expect(check(samp.playersResponse, d, undefined, 7)).toBe(true);
