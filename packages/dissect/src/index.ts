@@ -33,7 +33,8 @@ export { MASK } from '@gamequery/codec/internal';
  * The output formats, one function each, every one a string without its final newline (the
  * JSON document a value): `packetText` the `tshark -V`-like text, `packetJson` the JSON
  * document, `packetLine` that document as one line (NDJSON), `packetSummary` the summary line
- * (tshark without -V), `FieldsLine` the `-T fields` lines.
+ * (tshark without -V), `FieldsLine` the `-T fields` lines; and `HtmlWriter` the HTML page, into
+ * a `ByteSink`. Their byte-writing forms, for the command line, are `@gamequery/dissect/internal`.
  */
 export { packetText, packetJson, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
 export { packetLine } from './render/packet-line.ts';
@@ -70,3 +71,5 @@ export {
 } from './stats/sources.ts';
 export { renderStatsTable, renderSourcesTable, renderIoTable, ioRowLine, ioRowHeading } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';
+/** The growable buffer `HtmlWriter` writes its page into, as UTF-8: `sink.buf` up to `sink.at`. */
+export { ByteSink } from '@gamequery/codec/internal';

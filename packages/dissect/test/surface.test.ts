@@ -4,7 +4,8 @@
  * so that the change is a decision (and a line of the diff), not a side effect of an
  * `export *`. Each output format has one public function, which gives a string (the JSON
  * document a value): `packetText`, `packetJson`, `packetLine`, `packetSummary` and
- * `FieldsLine`'s `line`. Their byte-writing forms, which the CLI uses, are in `/internal`:
+ * `FieldsLine`'s `line`; the HTML page is `HtmlWriter`'s, written into a `ByteSink`. The
+ * byte-writing forms of the others, which the CLI uses, are in `/internal`:
  * not API and not listed (no promise is made of it), only held to being there.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const surface: Record<string, readonly string[]> = {
   '@gamequery/dissect': [
+    'ByteSink',
     'CaptureParser',
     'DEFAULT_CAPACITY',
     'DEFAULT_MAX_RECORD_LENGTH',
