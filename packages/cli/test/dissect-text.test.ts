@@ -7,7 +7,7 @@ import {
   isFrameRecord,
   newStats,
   packetJson,
-  renderPacketText,
+  packetText,
   type DissectOptions,
   type DissectedRecord,
   type PacketRecord,
@@ -31,7 +31,7 @@ const fieldArgs = FIELDS.flatMap((f) => ['-e', f]);
  * query packet's with the layers under it, as -V), a blank line between frames.
  */
 const text = (packets: readonly DissectedRecord[], render: RenderOptions, start?: Timestamp | null): string =>
-  packets.map((p) => `${renderPacketText(p, { ...render, layers: true }, start).join('\n')}\n`).join('\n');
+  packets.map((p) => `${packetText(p, { ...render, layers: true }, start)}\n`).join('\n');
 
 /** A capture's frames (every one, as text lists them), its first frame's time, and what the command says of a damaged one on stderr. */
 async function dissected(
@@ -60,7 +60,7 @@ function dissect(file: string, args: readonly string[], stderr = ''): string {
 
 describe('gamequery dissect -F text', () => {
   it.each(captureFiles)(
-    '%s: prints the text renderPacketText gives',
+    '%s: prints the text packetText gives',
     async (name) => {
       const file = `${captures}${name}`;
       const { packets, start, stderr } = await dissected(file, {});

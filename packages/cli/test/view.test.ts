@@ -10,7 +10,7 @@ import {
   isFrameRecord,
   newStats,
   packetSummary,
-  renderPacketText,
+  packetText,
   ServerStats,
   type DissectedRecord,
   type PacketRecord,
@@ -32,7 +32,7 @@ async function dissected(file: string, filter?: string): Promise<{ packets: Diss
     for (const p of b.packets) {
       packets.push(p);
       lines.push(packetSummary(p, captureStart(stats)));
-      trees.push(`${renderPacketText(p, { layers: true }, captureStart(stats)).join('\n')}\n`);
+      trees.push(`${packetText(p, { layers: true }, captureStart(stats))}\n`);
     }
   }
   return { packets, lines, tree: trees.join('\n') };

@@ -24,7 +24,11 @@ describe('JSDoc on public exports', () => {
       '@gamequery/codec/export',
       '@gamequery/codec/internal',
     ]);
-    expect(entriesOf('dissect').map((e) => e.specifier)).toEqual(['@gamequery/dissect', '@gamequery/dissect/node']);
+    expect(entriesOf('dissect').map((e) => e.specifier)).toEqual([
+      '@gamequery/dissect',
+      '@gamequery/dissect/node',
+      '@gamequery/dissect/internal',
+    ]);
     for (const e of [...entriesOf('codec'), ...entriesOf('dissect')]) expect(rows.some((r) => r.specifier === e.specifier)).toBe(true);
     // A name with JSDoc reads as documented (the allow-listed ones as undocumented: the last test).
     expect(rows.find((r) => r.specifier === '@gamequery/codec' && r.name === 'decodePacket')?.documented).toBe(true);

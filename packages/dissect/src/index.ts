@@ -29,20 +29,17 @@ export { frameLayers, type FrameLayers, type IpFacts, type UdpFacts, type Reasse
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';
 export { nodeJson, type JsonNode } from '@gamequery/codec';
 export { MASK } from '@gamequery/codec/internal';
-/** The growable buffer `writePacketLine`, `writePacketText` and `writePacketSummary` write UTF-8 into: `sink.buf` up to `sink.at`. */
-export { ByteSink } from '@gamequery/codec/internal';
-export {
-  renderPacketText,
-  packetHexPane,
-  packetJson,
-  summaryLine,
-  generatedNodes,
-  walkNodes,
-  type RenderOptions,
-} from './render/packet.ts';
-export { packetLine, writePacketLine } from './render/packet-line.ts';
+/**
+ * The output formats, one function each, every one a string without its final newline (the
+ * JSON document a value): `packetText` the `tshark -V`-like text, `packetJson` the JSON
+ * document, `packetLine` that document as one line (NDJSON), `packetSummary` the summary line
+ * (tshark without -V), `FieldsLine` the `-T fields` lines; and `HtmlWriter` the HTML page, into
+ * a `ByteSink`. Their byte-writing forms, for the command line, are `@gamequery/dissect/internal`.
+ */
+export { packetText, packetJson, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
+export { packetLine } from './render/packet-line.ts';
+export { packetSummary } from './render/summary.ts';
 export { FieldsLine, UnknownFieldError, type FieldsOptions } from './render/fields-line.ts';
-export { writePacketText } from './render/packet-text.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';
 export * from './net/index.ts';
@@ -52,7 +49,6 @@ export { filterFields, type FilterField, type FilterType } from './filter/fields
 /** Edit distance between two names, as the suggestions ("did you mean") of filters and of the command's arguments use it. */
 export { editDistance } from './filter/suggest.ts';
 export { captureStart } from './start.ts';
-export { packetSummary, writePacketSummary, summaryColumns, pairingNotes, type SummaryColumns } from './render/summary.ts';
 export { FirstPassStats, captureStats, type CaptureStats } from './stats/first-pass.ts';
 export {
   ServerStats,
@@ -75,3 +71,5 @@ export {
 } from './stats/sources.ts';
 export { renderStatsTable, renderSourcesTable, renderIoTable, ioRowLine, ioRowHeading } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';
+/** The growable buffer `HtmlWriter` writes its page into, as UTF-8: `sink.buf` up to `sink.at`. */
+export { ByteSink } from '@gamequery/codec/internal';

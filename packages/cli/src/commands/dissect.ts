@@ -18,8 +18,6 @@ import {
   dissectCaptureBatches,
   dissectHexDumpStream,
   newStats,
-  writePacketLine,
-  writePacketText,
   type DissectBatch,
   type DissectOptions,
   type DissectStats,
@@ -29,9 +27,10 @@ import {
   type PacketRecord,
   type RenderOptions,
 } from '@gamequery/dissect';
+import { writePacketLine, writePacketSummary, writePacketText } from '@gamequery/dissect/internal';
 import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
 import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
-import { captureStart, ioRowHeading, ioRowLine, writePacketSummary } from '@gamequery/dissect';
+import { captureStart, ioRowHeading, ioRowLine } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';

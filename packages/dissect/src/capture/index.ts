@@ -3,7 +3,6 @@ export type { CaptureError, CaptureErrorCode, CaptureFormat, CaptureItem, Captur
 export {
   compareTimestamps,
   formatTimestamp,
-  writeTimestamp,
   MAX_TICKS_PER_SECOND,
   MICROSECONDS,
   NANOSECONDS,

@@ -1,5 +1,5 @@
 /**
- * A packet's text (renderPacketText's lines) written into a byte sink: a record the fast
+ * A packet's text (`packetText`'s, and a newline) written into a byte sink: a record the fast
  * path made is written by its layout's compiled text emitter without building its tree.
  */
 import { asciiBytes, treeTitleOf, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
@@ -11,7 +11,7 @@ import { Packet, type RecordKind } from '../packet-record.ts';
 import { hasSecrets } from '../secrets.ts';
 import { emitOptions } from './emit-options.ts';
 import { hexPane } from './hexpane.ts';
-import { renderPacketText, type RenderOptions } from './packet.ts';
+import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
 import { RenderCache } from '../tree-cache.ts';
 import type { EmitTreeOptions } from './emit-options.ts';
@@ -67,20 +67,20 @@ function titleOf(kind: RecordKind): Uint8Array {
 }
 
 /**
- * Writes {@link renderPacketText}'s lines, each with its newline, into `sink` as UTF-8: the
+ * Writes {@link packetText}'s text and a newline into `sink` as UTF-8: the
  * text output of a capture of millions of packets. A record the dissector's fast path made
  * (its tree not built) is written without its tree: the header line, the tree by its
  * layout's compiled text emitter (or, for `fields` without `hex`, the selected fields by its
  * compiled extractor), the links, and the hex pane when asked. Anything else, or a hex pane
  * that marks fields or hides secrets (which needs the tree's byte ranges), goes through
- * {@link renderPacketText}.
+ * {@link packetText}.
  */
 export function writePacketText(p: DissectedRecord, sink: ByteSink, options: RenderOptions = {}, first?: Timestamp | null): void {
   const source = p instanceof Packet ? p.treeSource : undefined;
   const picks = options.fields?.length ? options.fields : undefined;
   const secrets = !!options.showSecrets;
   if (!source || p instanceof FrameRecord || (options.hex && (picks || (!secrets && hasSecrets(source.layout))))) {
-    writeLines(renderPacketText(p, options, first), sink);
+    writeText(packetText(p, options, first), sink);
     return;
   }
   const q = p as Packet;
@@ -98,7 +98,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
     if (!cache) byEmit.set(emit, (cache = new RenderCache()));
     if (cachedText(cache, layout, q.payload, sink, () => layout.emitFields(q.payload, sink, picks, 'text', emit)) === undefined) {
       sink.at = start;
-      writeLines(renderPacketText(p, options, first), sink);
+      writeText(packetText(p, options, first), sink);
       return;
     }
     // The generated items come last in the tree (generatedNodes), when selected.
@@ -125,7 +125,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   if (!cache) trees.set(emit, (cache = new RenderCache()));
   if (cachedText(cache, layout, q.payload, sink, () => layout.emitText(q.payload, sink, emit)) === undefined) {
     sink.at = start;
-    writeLines(renderPacketText(p, options, first), sink);
+    writeText(packetText(p, options, first), sink);
     return;
   }
   if (q.responseIn !== undefined) {
@@ -162,7 +162,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   if (options.hex) {
     // Nothing to mark and nothing to hide (see above): the bytes as they are.
     sink.bytes(NEWLINE);
-    writeLines(hexPane(q.frameBytes ?? q.payload), sink);
+    writeText(hexPane(q.frameBytes ?? q.payload).join('\n'), sink);
   }
 }
 
@@ -192,11 +192,11 @@ function generatedLine(sink: ByteSink, prefix: Uint8Array, text: string | undefi
   sink.bytes(CLOSE_TEXT);
 }
 
-function writeLines(lines: readonly string[], sink: ByteSink): void {
-  sink.raw(`${lines.join('\n')}\n`);
+function writeText(text: string, sink: ByteSink): void {
+  sink.raw(`${text}\n`);
 }
 
-/** {@link summaryLine} and a newline. */
+/** The text's header line (packet.ts `headerLine`) and a newline. */
 function writeSummaryLine(p: Packet, sink: ByteSink): void {
   sink.bytes(FRAME_TEXT);
   sink.number(p.frame);

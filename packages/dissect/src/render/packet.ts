@@ -1,7 +1,7 @@
 /**
- * A dissected packet rendered from its tree: text lines (`tshark -V`), the hex pane and the
+ * A dissected packet rendered from its tree: its text (`tshark -V`), the hex pane and the
  * JSON document. The byte writers for millions of packets, which skip building the tree,
- * are packet-line.ts (NDJSON) and packet-text.ts (text).
+ * are packet-line.ts (NDJSON) and packet-text.ts (text); they fall back on these.
  */
 import { nodeJson, type FieldNode, type JsonNode } from '@gamequery/codec';
 import { treeTitleOf } from '@gamequery/codec/internal';
@@ -50,21 +50,26 @@ export function* walkNodes(nodes: readonly FieldNode[]): Generator<FieldNode> {
   }
 }
 
-/** The one-line summary of a packet: frame number, capture time, source → destination and the info text. */
-export function summaryLine(p: PacketRecord): string {
+/** The text's first line: frame number, capture time, source → destination and the info text (packet-text.ts writes it as bytes). */
+function headerLine(p: PacketRecord): string {
   return `Frame ${p.frame}: ${p.captureTime ?? '-'} ${formatEndpoint(p.src)} → ${formatEndpoint(p.dst)} ${p.summary}`;
 }
 
 /**
- * `tshark -V`-like text: a summary line (with `layers`, the Frame item and the layers under
- * the message), the protocol tree, and optionally the hex pane. A frame without a query
- * message (listed with `allFrames`): its layers and its Data item. `start`: the capture's first
- * frame's time, for the Frame item's time since it.
+ * A packet as `tshark -V`-like text, its lines joined by newlines (none after the last): a
+ * header line (with `layers`, the Frame item and the layers under the message), the protocol
+ * tree, and optionally the hex pane. A frame without a query message (listed with
+ * `allFrames`): its layers and its Data item. `start`: the capture's first frame's time, for
+ * the Frame item's time since it.
  */
-export function renderPacketText(p: DissectedRecord, options: RenderOptions = {}, start?: Timestamp | null): string[] {
+export function packetText(p: DissectedRecord, options: RenderOptions = {}, start?: Timestamp | null): string {
+  return textLines(p, options, start).join('\n');
+}
+
+function textLines(p: DissectedRecord, options: RenderOptions, start: Timestamp | null | undefined): string[] {
   if (p instanceof FrameRecord) return frameRecordText(p, start, !!options.hex, options.colour);
   const lines = (options.layers && p instanceof Packet && !(options.fields?.length && !options.hex) && layerLines(p, start)) || [
-    summaryLine(p),
+    headerLine(p),
   ];
   const all = [...p.fields, ...generatedNodes(p)];
   if (options.fields?.length && !options.hex) {

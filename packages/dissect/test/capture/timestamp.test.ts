@@ -4,7 +4,6 @@ import { ByteSink } from '@gamequery/codec/internal';
 import {
   compareTimestamps,
   formatTimestamp,
-  writeTimestamp,
   MICROSECONDS,
   NANOSECONDS,
   splitTicks,
@@ -14,6 +13,7 @@ import {
   type TimeResolution,
   type Timestamp,
 } from '../../src/capture/index.ts';
+import { writeTimestamp } from '../../src/internal.ts';
 
 const ts = (seconds: number, ticks: number, resolution: TimeResolution): Timestamp => ({ seconds, ticks, resolution });
 

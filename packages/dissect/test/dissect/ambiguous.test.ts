@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCaptureSync, renderPacketText } from '@gamequery/dissect';
+import { readCaptureSync, packetText } from '@gamequery/dissect';
 import { fixture, writePcap } from '../capture/helpers.ts';
 import { dissectBytes } from './helpers.ts';
 
@@ -21,7 +21,7 @@ describe('identical requests pending at once', () => {
       [4, undefined, 2],
     ]);
     for (const p of packets) expect(p.ambiguous).toMatch(/^an identical request from the same client to the same server was waiting/);
-    expect(renderPacketText(packets[0]!).join('\n')).toContain('[Ambiguous: an identical request');
+    expect(packetText(packets[0]!)).toContain('[Ambiguous: an identical request');
   });
 
   it('marks nothing when the second request comes after the first was answered', async () => {

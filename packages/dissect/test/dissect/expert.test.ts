@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '@gamequery/codec';
 import { ByteSink, minecraftReplyShape } from '@gamequery/codec/internal';
-import { dissectHexDump, packetJson, packetLine, renderPacketText, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import { dissectHexDump, packetJson, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';
+import { writePacketText } from '@gamequery/dissect/internal';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { dissectFile } from './helpers.ts';
 
@@ -39,7 +40,7 @@ describe('warnings in text output', () => {
       expect(fast.at(-2)).toBe(line);
       expect(fast.at(-3)).toMatch(/^ {4}\[Time: 0\.000\d+ seconds\]$/);
       // The tree path gives the same lines.
-      expect(renderPacketText(p)).toEqual(fast.slice(0, -1));
+      expect(packetText(p).split('\n')).toEqual(fast.slice(0, -1));
       expect(packetJson(p)['warnings']).toHaveLength(1);
     }
     // Requests have none.
@@ -48,7 +49,7 @@ describe('warnings in text output', () => {
 
   it('adds nothing to clean packets', async () => {
     const { packets } = await dissectFile(`${captures}lo-us.pcap`);
-    for (const p of packets) expect(renderPacketText(p).join('\n')).not.toContain('Expert Info');
+    for (const p of packets) expect(packetText(p)).not.toContain('Expert Info');
   });
 });
 
@@ -91,7 +92,7 @@ describe('Minecraft replies without their request', () => {
     const [p] = dissectHexDump(text, { decodeAs: { protocol: 'mcquery', ports: [] } }).packets;
     expect(p!.layout).toBe('mcquery.basic.response');
     expect(p!.malformed?.field).toBe('mcquery.basic.map');
-    expect(renderPacketText(p!)).toContain(NOT_SEEN);
+    expect(packetText(p!).split('\n')).toContain(NOT_SEEN);
     // A port no payload of a hex dump has.
     expect(dissectHexDump(text, { decodeAs: { protocol: 'mcquery', ports: [25565] } }).packets).toEqual([]);
   });
@@ -147,7 +148,9 @@ describe('RCON secrets echoed by replies', () => {
     writePacketText(p, sink, { showSecrets });
     writePacketText(p, sink, { showSecrets, hex: true });
     writePacketText(p, sink, { showSecrets, fields: ['samp.rcon.output', 'samp.rcon.command'] });
-    const pane = renderPacketText(p, { showSecrets, hex: true }).filter((l) => /^[0-9a-f]{4} {2}/.test(l));
+    const pane = packetText(p, { showSecrets, hex: true })
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{4} {2}/.test(l));
     // The hex pane's bytes in a row, and its ASCII column in a row (a secret may straddle two lines).
     const paneHex = pane.map((l) => l.slice(6, 53).replaceAll(' ', '')).join('');
     const paneAscii = pane.map((l) => l.slice(55)).join('');
@@ -181,8 +184,8 @@ describe('RCON secrets echoed by replies', () => {
     for (const p of masked) expect(leaks(outputs(p, false))).toEqual([]);
     expect(masked[2]!.summary).toBe('SA:MP rcon response: "  rcon_password\\t= "********"  (string)"');
     expect(masked[5]!.summary).toBe('SA:MP rcon response: "  rcon_password\\t= "********"  (string)"');
-    expect(renderPacketText(masked[5]!)).toContain('    Output:   rcon_password\\t= "********"  (string)');
-    expect(renderPacketText(masked[3]!)).toContain('    Output:   hostname\\t= "expert fixture"  (string)');
+    expect(packetText(masked[5]!).split('\n')).toContain('    Output:   rcon_password\\t= "********"  (string)');
+    expect(packetText(masked[3]!).split('\n')).toContain('    Output:   hostname\\t= "expert fixture"  (string)');
     const shown = await read({ showSecrets: true });
     const all = shown.map((p) => outputs(p, true)).join('\n');
     expect(SECRETS.every((s) => all.includes(s))).toBe(true);

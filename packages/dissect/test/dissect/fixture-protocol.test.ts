@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInProtocols, fromHex } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
-import { renderPacketText } from '@gamequery/dissect';
+import { packetText } from '@gamequery/dissect';
 import { dissectBytes } from './helpers.ts';
 import { tinyqProtocol } from '../../../codec/test/fixtures/protocols/tinyq/protocol.ts';
 
@@ -46,7 +46,7 @@ describe('a declared protocol in a capture', () => {
     expect(packets[2]!.summary).toBe('TinyQ bye response: "server closed"');
     expect(stats).toMatchObject({ exchanges: 2, unmatched: 1 });
     // Its tree is titled by its declaration, as a built-in protocol's is.
-    expect(renderPacketText(packets[2]!)).toContain('TinyQ Query Protocol, bye response');
+    expect(packetText(packets[2]!).split('\n')).toContain('TinyQ Query Protocol, bye response');
   });
 
   it('is other traffic to a dissector that does not know it (the default)', async () => {

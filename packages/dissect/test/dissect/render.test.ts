@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dissectHexDump, hexPane, packetJson, packetLine, renderPacketText } from '@gamequery/dissect';
+import { dissectHexDump, hexPane, packetJson, packetLine, packetText } from '@gamequery/dissect';
 import { captureFiles, captures, dissectFile } from './helpers.ts';
 
 // 53 41 4d 50 7f 00 00 01 61 1e 78 | 05 00 "wrong" | 07 00 "players"
@@ -9,33 +9,37 @@ describe('rendering', () => {
   const [p] = dissectHexDump(rcon).packets;
 
   it('masks RCON passwords in text and JSON unless asked', () => {
-    const text = renderPacketText(p!).join('\n');
+    const text = packetText(p!);
     expect(text).toContain('Password: ********');
     expect(text).not.toContain('wrong');
     expect(JSON.stringify(packetJson(p!))).not.toContain('wrong');
-    expect(renderPacketText(p!, { showSecrets: true }).join('\n')).toContain('Password: wrong');
+    expect(packetText(p!, { showSecrets: true })).toContain('Password: wrong');
   });
 
   it('prints tshark -V-like lines with enumerations and generated items', () => {
-    const text = renderPacketText(p!);
+    const text = packetText(p!).split('\n');
     expect(text[0]).toMatch(/^Frame 1: - 0\.0\.0\.0:0 → 0\.0\.0\.0:0 SA:MP rcon request: players$/);
     expect(text).toContain('    Opcode: x (RCON command) (0x78)');
     expect(text).toContain('    [No response: end of input]'.replace('end of input', p!.unanswered!));
   });
 
   it('prints only the selected fields, like tshark -T fields -e', () => {
-    expect(renderPacketText(p!, { fields: ['samp.rcon.command'] }).slice(1)).toEqual(['    samp.rcon.command: players']);
+    expect(
+      packetText(p!, { fields: ['samp.rcon.command'] })
+        .split('\n')
+        .slice(1),
+    ).toEqual(['    samp.rcon.command: players']);
   });
 
   it('marks the bytes of a selected field in the hex pane', () => {
-    const lines = renderPacketText(p!, { hex: true, fields: ['samp.rcon.command'] });
+    const lines = packetText(p!, { hex: true, fields: ['samp.rcon.command'] }).split('\n');
     const pane = lines.slice(lines.indexOf('') + 1);
     // The password's bytes are masked in the pane as in the tree.
     expect(pane).toEqual([
       '0000  53 41 4d 50 7f 00 00 01 61 1e 78 05 00 ** ** **  SAMP....a.x..***',
       '0010  ** ** 07 00 [70 6c 61 79 65 72 73]                 **..[players]',
     ]);
-    const clear = renderPacketText(p!, { hex: true, showSecrets: true });
+    const clear = packetText(p!, { hex: true, showSecrets: true }).split('\n');
     expect(clear.at(-1)).toBe('0010  6e 67 07 00 70 6c 61 79 65 72 73                 ng..players');
   });
 

@@ -5,14 +5,13 @@ import { ByteSink, internals } from '@gamequery/codec/internal';
 import {
   dissectHexDump,
   packetJson,
-  renderPacketText,
+  packetText,
   renderTree,
-  writePacketLine,
-  writePacketText,
   type DissectOptions,
   type PacketRecord,
   type RenderOptions,
 } from '@gamequery/dissect';
+import { writePacketLine, writePacketText } from '@gamequery/dissect/internal';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { loadVectors } from '../../../codec/test/helpers/vectors.ts';
 import { captureFiles, captures, hexFixtures } from './helpers.ts';
@@ -66,12 +65,12 @@ const RENDERINGS: readonly RenderOptions[] = [false, true].flatMap((showSecrets)
   { showSecrets, hex: true, fields: FIELDS },
 ]);
 
-/** What the command printed for a packet before: its lines joined, and a newline. */
-const before = (p: PacketRecord, options: RenderOptions): string => `${renderPacketText(p, options).join('\n')}\n`;
+/** What the command printed for a packet before: its text and a newline. */
+const before = (p: PacketRecord, options: RenderOptions): string => `${packetText(p, options)}\n`;
 
 /**
  * Each packet of `dissect()` written by writePacketText, and then (from the same packets, their
- * trees now built by renderPacketText) as the text output was made before. Dissected afresh
+ * trees now built by packetText) as the text output was made before. Dissected afresh
  * for each rendering, so that every one meets records whose tree is not built. Returns how
  * many packets the compiled path wrote (their trees still not built after it).
  */
@@ -117,7 +116,7 @@ async function captureRecords(file: string, options: DissectOptions): Promise<Pa
 
 describe('writePacketText', () => {
   it.each(captureInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))(
-    '%s: writes what renderPacketText gives, in every rendering, secrets masked and shown',
+    '%s: writes what packetText gives, in every rendering, secrets masked and shown',
     async (_, file) => {
       let compiled = 0;
       for (const render of RENDERINGS) {
@@ -131,19 +130,16 @@ describe('writePacketText', () => {
     },
   );
 
-  it.each(hexInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))(
-    '%s (hex dump): writes what renderPacketText gives',
-    async (_, file) => {
-      const text = readFileSync(file, 'utf8');
-      for (const render of RENDERINGS) {
-        const options: DissectOptions = { showSecrets: !!render.showSecrets };
-        await compareText(async () => dissectHexDump(text, options).packets, render);
-        if (render.fields) await compareJson(async () => dissectHexDump(text, options).packets, render);
-      }
-    },
-  );
+  it.each(hexInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))('%s (hex dump): writes what packetText gives', async (_, file) => {
+    const text = readFileSync(file, 'utf8');
+    for (const render of RENDERINGS) {
+      const options: DissectOptions = { showSecrets: !!render.showSecrets };
+      await compareText(async () => dissectHexDump(text, options).packets, render);
+      if (render.fields) await compareJson(async () => dissectHexDump(text, options).packets, render);
+    }
+  });
 
-  it('writes every test vector as a hex dump, in every charset, as renderPacketText does', async () => {
+  it('writes every test vector as a hex dump, in every charset, as packetText does', async () => {
     const vectors = loadVectors();
     let compiled = 0;
     for (const charset of [undefined, ...charsets] as (Charset | undefined)[]) {

@@ -10,16 +10,8 @@ import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expertInfo, fromHex } from '@gamequery/codec';
 import { grammarExperts, minecraftExperts, ByteSink } from '@gamequery/codec/internal';
-import {
-  dissectHexDump,
-  dissectPayload,
-  HtmlWriter,
-  packetJson,
-  packetLine,
-  renderPacketText,
-  writePacketText,
-  type PacketRecord,
-} from '@gamequery/dissect';
+import { dissectHexDump, dissectPayload, HtmlWriter, packetJson, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';
+import { writePacketText } from '@gamequery/dissect/internal';
 import { dissectFile } from './helpers.ts';
 
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
@@ -64,7 +56,7 @@ describe('warning codes in the dissector output', () => {
       expect(JSON.parse(packetLine(p))['warnings']).toEqual([w]);
       const line = `    [Expert Info (${kind}): ${w!.message}]`;
       expect(written(p).split('\n')).toContain(line);
-      expect(renderPacketText(p)).toContain(line);
+      expect(packetText(p).split('\n')).toContain(line);
       expect(validatePacket(packetJson(p)), JSON.stringify(validatePacket.errors)).toBe(true);
     }
     expect(packets.filter((p) => p.warnings.length).map((p) => p.frame)).toEqual([2, 4, 6, 7, 8, 9]);

@@ -1,7 +1,7 @@
 // Repeated and late replies, and the duplicate window that tells them apart, on real
 // frames re-timed (see retimedExchange).
 import { describe, expect, it } from 'vitest';
-import { Dissector, renderPacketText, type PacketRecord } from '@gamequery/dissect';
+import { Dissector, packetText, type PacketRecord } from '@gamequery/dissect';
 import { dissectBytes as dissect, retimedExchange as capture } from './helpers.ts';
 
 const links = (p: PacketRecord) => ({
@@ -31,7 +31,7 @@ describe('the duplicate window', () => {
       { frame: 5, requestIn: undefined, responseIn: undefined, duplicateOf: undefined, unmatched: STRAY },
     ]);
     expect(stats).toMatchObject({ exchanges: 1, duplicates: 2, unmatched: 1 });
-    expect(renderPacketText(packets[2]!).join('\n')).toContain('[Duplicate response to frame 2]');
+    expect(packetText(packets[2]!)).toContain('[Duplicate response to frame 2]');
   });
 
   it('remembers for as long as duplicateWindowMs says', async () => {
@@ -68,7 +68,7 @@ describe('the duplicate window', () => {
     ]);
     expect(late.packets[0]!.unanswered).toBe('no reply within 5000 ms');
     expect(late.stats).toMatchObject({ exchanges: 0, unanswered: 1, unmatched: 1 });
-    const text = renderPacketText(late.packets[1]!).join('\n');
+    const text = packetText(late.packets[1]!);
     expect(text).toContain('[Request In: 1]');
     expect(text).toContain('[Unmatched response: late reply, 5500.368 ms after the request (timeout 5000 ms)]');
     // Past the window, the same reply is a stray.

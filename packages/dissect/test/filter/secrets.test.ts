@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { nodeJson } from '@gamequery/codec';
 import { ByteSink } from '@gamequery/codec/internal';
-import { compileFilter, packetJson, packetLine, renderPacketText, walkNodes, writePacketText, type PacketRecord } from '@gamequery/dissect';
+import { compileFilter, packetJson, packetLine, packetText, walkNodes, type PacketRecord } from '@gamequery/dissect';
+import { writePacketText } from '@gamequery/dissect/internal';
 import { captures, dissectFile } from '../dissect/helpers.ts';
 
 const expert = new URL('../fixtures/expert/', import.meta.url).pathname;
@@ -23,7 +24,8 @@ const pass = async (file: string, filter: string, showSecrets: boolean): Promise
 
 /** The hex pane's ASCII column of a packet, its rows joined (a text may straddle two rows). */
 const paneAscii = (p: PacketRecord, showSecrets: boolean): string =>
-  renderPacketText(p, { showSecrets, hex: true })
+  packetText(p, { showSecrets, hex: true })
+    .split('\n')
     .filter((l) => /^[0-9a-f]{4} {2}/.test(l))
     .map((l) => l.slice(55))
     .join('');
@@ -123,7 +125,9 @@ describe('secrets the text shows escaped', () => {
       const sink = new ByteSink();
       writePacketText(p, sink, { showSecrets });
       writePacketText(p, sink, { showSecrets, hex: true });
-      const pane = renderPacketText(p, { showSecrets, hex: true }).filter((l) => /^[0-9a-f]{4} {2}/.test(l));
+      const pane = packetText(p, { showSecrets, hex: true })
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{4} {2}/.test(l));
       return [
         sink.text(),
         JSON.stringify(packetJson(p, { showSecrets })),
