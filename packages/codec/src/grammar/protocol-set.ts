@@ -7,7 +7,7 @@
  * (4-byte magics as numbers), so a datagram costs a few comparisons and one call.
  */
 import type { CodecOptions, Direction, Layout } from './layout.ts';
-import { UnrecognizedPacketError } from '../errors.ts';
+import { UnrecognizedPacketError, type CodecError } from '../errors.ts';
 import { first4, type Fail, type PacketHint, type ProtocolDeclaration, type Recognized, type RecognitionRule } from './protocol.ts';
 import { toHex } from './wire.ts';
 
@@ -77,15 +77,17 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
 
   function recognizeOr<E>(bytes: Uint8Array, hint: PacketHint<P>, options: CodecOptions | undefined, fail: Fail<E>): Recognized<P> | E {
     const i = hint.protocol === undefined ? signatureIndex(bytes) : (index.get(hint.protocol) ?? -1);
-    if (i < 0) {
-      if (hint.protocol !== undefined) return fail(() => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(hint.protocol)}`));
-      return fail(() => {
-        const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
-        return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
-      });
-    }
+    if (i < 0) return fail(hint.protocol !== undefined ? noProtocolNamed(hint.protocol) : noSignatureIn(bytes));
     return rules[i]!(bytes, hint, options, fail) as Recognized<P> | E;
   }
+
+  // The failures' errors, made apart: a closure in recognizeOr over its parameters would cost
+  // every call, recognised or not, a context object.
+  const noProtocolNamed = (name: string) => (): CodecError => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(name)}`);
+  const noSignatureIn = (bytes: Uint8Array) => (): CodecError => {
+    const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
+    return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
+  };
 
   return {
     protocols,
