@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { from } from 'rxjs';
-import { fromHex } from '@gamequery/codec';
+import { fromHex, samp } from '@gamequery/codec';
 import { pairQueries, type Datagram, type Endpoint, type PairingEvent, type PairingOptions } from '@gamequery/codec/rx';
 import {
   CapturePairer,
@@ -30,6 +30,18 @@ export const otherClient: Endpoint = { address: '192.0.2.11', port: 50124 };
 export const sampServer: Endpoint = { address: '127.0.0.1', port: 7777 };
 export const vcmpServer: Endpoint = { address: '127.0.0.1', port: 8192 };
 export const mcServer: Endpoint = { address: '127.0.0.1', port: 25565 };
+
+/** A SA:MP server's address as its queries carry it, and a 3-player `i` reply from it: what most pairing tests exchange. */
+export const sampAt = { serverIp: '127.0.0.1', serverPort: 7777 };
+export const sampInfo = samp.infoResponse.encode({
+  ...sampAt,
+  password: false,
+  players: 3,
+  maxPlayers: 50,
+  hostname: 'Test',
+  gamemode: 'DM',
+  language: 'EN',
+});
 
 export const ns = (ms: number): bigint => BigInt(Math.round(ms * 1e6));
 

@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { toHex, samp } from '@gamequery/codec';
-import { answer, ask, client, only, otherClient, pairAll, pairSummaries, sampServer as server, summary, vector } from './helpers.ts';
+import {
+  answer,
+  ask,
+  client,
+  only,
+  otherClient,
+  pairAll,
+  pairSummaries,
+  sampServer as server,
+  summary,
+  vector,
+  sampAt,
+  sampInfo,
+} from './helpers.ts';
 
-const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+const at = sampAt;
+const info = sampInfo;
 const ping = (nonce: number) => samp.pingRequest.encode({ ...at, nonce });
-const info = samp.infoResponse.encode({
-  ...at,
-  password: false,
-  players: 3,
-  maxPlayers: 50,
-  hostname: 'Test',
-  gamemode: 'DM',
-  language: 'EN',
-});
 
 describe('SA:MP pairing', () => {
   it.each([

@@ -84,10 +84,6 @@ class Series {
     this.length = half;
   }
 
-  add(i: number, column: number, n: number): void {
-    this.counts[this.row(i) + column]! += n;
-  }
-
   /** Where interval `i`'s counts start in `counts` (made room for). */
   row(i: number): number {
     if (i >= this.length) {
@@ -235,19 +231,23 @@ export class IoStats {
   /** A reply from `server` at `t`; `requestAt`: the time of the request it is the first reply to. */
   reply(t: number, server: IoServer, bytes: number, wire: number, requestAt: number | undefined): void {
     const i = this.#index(t);
-    this.#total.add(i, REPLIES, 1);
-    this.#total.add(i, REPLY_BYTES, bytes);
+    const total = this.#total;
+    const r = total.row(i);
+    total.counts[r + REPLIES]!++;
+    total.counts[r + REPLY_BYTES]! += bytes;
     const s = this.#series(server);
     if (s) {
-      s.add(i, FRAMES, 1);
-      s.add(i, BYTES, wire);
-      s.add(i, REPLIES, 1);
-      s.add(i, REPLY_BYTES, bytes);
+      const q = s.row(i);
+      const c = s.counts;
+      c[q + FRAMES]!++;
+      c[q + BYTES]! += wire;
+      c[q + REPLIES]!++;
+      c[q + REPLY_BYTES]! += bytes;
     }
     if (requestAt === undefined) return;
-    const r = this.#at(requestAt);
-    this.#total.add(r, ANSWERED, 1);
-    s?.add(r, ANSWERED, 1);
+    const a = this.#at(requestAt);
+    total.counts[total.row(a) + ANSWERED]!++;
+    if (s) s.counts[s.row(a) + ANSWERED]!++;
   }
 
   /** Interval `i` of a series; its end is `duration` at the latest. */

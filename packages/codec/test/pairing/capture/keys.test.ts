@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mcqueryProtocol, sampProtocol, vcmpProtocol, mcquery, samp, vcmp } from '@gamequery/codec';
+import { sampAt, sampInfo } from '../helpers.ts';
 import { Endpoints, Side, hashBytes, key, keyRule, tokenKey, type KeyRule } from '../../../src/pairing/capture/keys.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
@@ -52,17 +53,7 @@ const mcServer: At = { address: '127.0.0.1', port: 25565 };
 const v6Client: At = { address: '2001:db8:0:0:0:0:0:10', port: 50123 };
 const v6Server: At = { address: '2001:db8:0:0:0:0:0:1', port: 7777 };
 
-const sampAt = { serverIp: '127.0.0.1', serverPort: 7777 };
 const vcmpAt = { serverIp: '127.0.0.1', serverPort: 8192 };
-const sampInfo = samp.infoResponse.encode({
-  ...sampAt,
-  password: false,
-  players: 3,
-  maxPlayers: 50,
-  hostname: 'Test',
-  gamemode: 'DM',
-  language: 'EN',
-});
 const vcmpInfo = vcmp.infoResponse.encode({
   ...vcmpAt,
   version: '04rel006',

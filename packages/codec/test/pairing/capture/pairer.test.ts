@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { samp } from '@gamequery/codec';
-import { answer, ask, captureVerdicts, pairAll, sampServer as server } from '../helpers.ts';
+import { answer, ask, captureVerdicts, pairAll, sampServer as server, sampAt, sampInfo } from '../helpers.ts';
 
-const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+const at = sampAt;
+const info = sampInfo;
 const command = (text: string) => samp.rconRequest.encode({ ...at, password: 'secret', command: text });
 const line = (text: string) => samp.rconResponse.encode({ ...at, output: text });
-const info = samp.infoResponse.encode({
-  ...at,
-  password: false,
-  players: 3,
-  maxPlayers: 50,
-  hostname: 'Test',
-  gamemode: 'DM',
-  language: 'EN',
-});
 const options = { timeoutMs: 1000, rconQuietMs: 500, duplicateWindowMs: 5000 };
 
 const SUPERSEDED = "unanswered c1 (no reply before the next command from the same client (the lines that follow are the newer command's))";
