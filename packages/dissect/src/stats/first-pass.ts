@@ -89,7 +89,8 @@ export class FirstPassStats {
     this.stats = stats;
     this.sources = sources;
     this.io = io;
-    this.first = new FirstPass(linkOptions(options), stats);
+    // Nothing is rendered: no RCON request is decoded for the secrets its replies may echo.
+    this.first = new FirstPass({ ...linkOptions(options), secrets: false }, stats);
     const charset = recordOptions(options).charset;
     this.#codec = charset ? { charset } : {};
   }
