@@ -22,6 +22,7 @@ import {
   isUnmatched,
   kindOf,
   layoutAt,
+  layoutNumber,
   layoutOf,
   numberReader,
   whyOf,
@@ -37,11 +38,13 @@ import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition } from '../record-maker.ts';
 import { noteStart } from '../start.ts';
 import { SourceStats, type SourcesReport } from './sources.ts';
+import { ServerTable } from './server-table.ts';
 import type { IoStats } from './io.ts';
 import {
   HOSTNAME,
-  countReply,
-  countRequest,
+  countReplyIn,
+  countRequestIn,
+  messageState,
   PLAYERS,
   namedBy,
   newServerState,
@@ -49,9 +52,13 @@ import {
   reportOf,
   statedByKey,
   statesByKey,
+  type MessageState,
   type ServerState,
   type StatsReport,
 } from './servers.ts';
+
+/** The message of a datagram recognised as its protocol's but as no message of it. */
+const UNKNOWN = 'unknown';
 
 /** How a layout states a server's player count (read off the bytes) and its name (the value's property). */
 interface Stated {
@@ -64,19 +71,42 @@ interface Stated {
  * last reply that stated its name, kept as bytes (its layout and payload) and read once, at
  * the end: most replies only change the count.
  */
-type Filed = ServerState & { decoded: number; named: QueryLayout | undefined; name: Uint8Array; nameLength: number };
+type Filed = ServerState & {
+  decoded: number;
+  named: QueryLayout | undefined;
+  name: Uint8Array;
+  nameLength: number;
+  /** Its messages' states by slot (see {@link Counted.slot}): what `messages` holds by name, found without hashing it. */
+  readonly bySlot: (MessageState | undefined)[];
+};
 
-const PROTOCOL_BITS: Record<string, number> = {};
+/** What counting a frame needs of its layout, worked out once per layout (by its number), not per frame. */
+interface Counted {
+  readonly layout: QueryLayout;
+  readonly protocol: Protocol;
+  /** The protocol's number (from 1), part of a server's key. */
+  readonly protocolNumber: number;
+  /** Its message's slot in each server's `bySlot`. */
+  readonly slot: number;
+  /** Whether it states the player count and host name as key/value pairs (a Minecraft full stat). */
+  readonly byKey: boolean;
+  /** How it states them otherwise (null: not at all); read from the declaration when a reply first asks. */
+  stated: Stated | null | undefined;
+}
 
 /** Per-server statistics counted by the first pass, frame by frame (see the module comment); `report()` at the end. */
 export class FirstPassStats {
   readonly first: FirstPass;
   readonly stats: DissectStats;
   readonly #codec: CodecOptions;
-  /** Servers by protocol, port and address family, then by IPv4 address (or a hash of the IPv6 one). */
-  readonly #servers = new Map<number, Map<number, Filed>>();
+  /** Servers, in the order first seen, and their indexes by protocol, port, address family and address. */
+  readonly #servers: Filed[] = [];
+  readonly #table = new ServerTable();
+  /** By layout number. */
+  readonly #counted: (Counted | undefined)[] = [];
+  readonly #protocolNumbers = new Map<string, number>();
+  readonly #slots = new Map<string, number>();
   #packets = 0;
-  readonly #stated = new Map<QueryLayout, Stated | null>();
   /** Who is asking (`-z sources`), when asked for. */
   readonly sources: SourceStats | undefined;
   /** The frame lengths of fragments held, for the wire bytes of their datagram. */
@@ -126,30 +156,61 @@ export class FirstPassStats {
   }
 
   report(): StatsReport {
-    const all = [...this.#servers.values()].flatMap((m) => [...m.values()]);
+    const all = this.#servers;
     for (const s of all) {
       s.unanswered = s.decoded - s.answered;
       if (s.named) {
-        const hostname = namedBy(s.named, s.name.subarray(0, s.nameLength), this.#codec, this.#statedBy(s.named)?.hostname);
+        const stated = this.#statedBy(this.#countedOf(layoutNumber(s.named)));
+        const hostname = namedBy(s.named, s.name.subarray(0, s.nameLength), this.#codec, stated?.hostname);
         if (hostname !== undefined) s.hostname = hostname;
       }
     }
     return reportOf(all, this.#packets);
   }
 
-  #statedBy(layout: QueryLayout): Stated | null {
-    let s = this.#stated.get(layout);
-    if (s === undefined) {
-      const name = (abbrevs: readonly string[]): string | undefined => {
-        const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
-        return f && 'name' in f ? (f.name as string) : undefined;
-      };
-      const players = name(PLAYERS);
-      const hostname = name(HOSTNAME);
-      const read = players === undefined ? undefined : numberReader(layout, players, this.#codec);
-      this.#stated.set(layout, (s = read || hostname ? { players: read, hostname } : null));
-    }
-    return s;
+  #statedBy(c: Counted): Stated | null {
+    if (c.stated !== undefined) return c.stated;
+    const layout = c.layout;
+    const name = (abbrevs: readonly string[]): string | undefined => {
+      const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
+      return f && 'name' in f ? (f.name as string) : undefined;
+    };
+    const players = name(PLAYERS);
+    const hostname = name(HOSTNAME);
+    const read = players === undefined ? undefined : numberReader(layout, players, this.#codec);
+    return (c.stated = read || hostname ? { players: read, hostname } : null);
+  }
+
+  /** What counting needs of layout number `n`. */
+  #countedOf(n: number): Counted {
+    return this.#counted[n] ?? this.#newCounted(n);
+  }
+
+  #newCounted(n: number): Counted {
+    const layout = layoutAt(n);
+    const c: Counted = {
+      layout,
+      protocol: layout.protocol,
+      protocolNumber: this.#protocolNumber(layout.protocol),
+      slot: this.#slot(layout.message),
+      byKey: statesByKey(layout.id),
+      stated: undefined,
+    };
+    while (this.#counted.length <= n) this.#counted.push(undefined);
+    this.#counted[n] = c;
+    return c;
+  }
+
+  #protocolNumber(protocol: string): number {
+    let p = this.#protocolNumbers.get(protocol);
+    if (p === undefined) this.#protocolNumbers.set(protocol, (p = this.#protocolNumbers.size + 1));
+    return p;
+  }
+
+  #slot(message: string): number {
+    let slot = this.#slots.get(message);
+    if (slot === undefined) this.#slots.set(message, (slot = this.#slots.size));
+    return slot;
   }
 
   /** Counts a frame's datagram: `bytes` its UDP payload's length (as its header says), `wire` the frame's. */
@@ -160,14 +221,14 @@ export class FirstPassStats {
     const info = facts.info(frame);
     const kind = kindOf(info);
     let protocol: Protocol;
-    let layout: QueryLayout | undefined;
+    let c: Counted | undefined;
     let response: boolean;
     let malformed: boolean;
     if (kind === DECODED) {
-      layout = layoutAt(layoutOf(info));
-      protocol = layout.protocol;
+      c = this.#countedOf(layoutOf(info));
+      protocol = c.protocol;
       response = (info & RESPONSE) !== 0;
-      malformed = truncated && layout.measure(payload, this.#codec) < 0;
+      malformed = truncated && c.layout.measure(payload, this.#codec) < 0;
     } else {
       const r = rawRecognition(payload, {}, this.#codec);
       if (!r) {
@@ -175,28 +236,29 @@ export class FirstPassStats {
         return;
       }
       protocol = r.protocol;
-      layout = r.layout;
+      c = r.layout ? this.#countedOf(layoutNumber(r.layout)) : undefined;
       response = r.direction === 'response';
-      malformed = !layout || layout.measure(payload, this.#codec) < 0;
+      malformed = !c || c.layout.measure(payload, this.#codec) < 0;
     }
     this.stats.game++;
     this.#packets++;
-    const s = this.#server(protocol, response);
+    const s = this.#server(c ? c.protocolNumber : this.#protocolNumber(protocol), protocol, response);
     if (malformed) s.malformed++;
+    const layout = c?.layout;
+    const message = c ? (s.bySlot[c.slot] ?? this.#message(s, c.slot, c.layout.message)) : this.#message(s, this.#slot(UNKNOWN), UNKNOWN);
     const sources = this.sources;
     const e = first.endpoints;
     if (!response) {
-      const message = layout ? layout.message : 'unknown';
-      countRequest(s, message, bytes, wire);
+      countRequestIn(s, message, bytes, wire);
       if (kind === DECODED) s.decoded++;
       this.io?.request(first.time, s, bytes, wire);
       if (sources) {
-        sources.request(e.src, e.v6, message, bytes, wire);
+        sources.request(e.src, e.v6, layout ? layout.message : UNKNOWN, bytes, wire);
         if (layout === samp.rconRequest && !malformed) sources.rconRequest(e.src, e.v6, rconPassword(payload, this.#codec));
       }
       return;
     }
-    countReply(s, layout ? layout.message : 'unknown', bytes, wire);
+    countReplyIn(s, message, bytes, wire);
     let answers = false;
     let requestAt: number | undefined;
     if (kind === DECODED) {
@@ -221,7 +283,7 @@ export class FirstPassStats {
       sources.reply(e.dst, e.v6, answers, bytes, wire);
       if (layout === samp.rconResponse && !malformed && rconDenies(payload, this.#codec)) sources.rconDenied(e.dst, e.v6);
     }
-    if (layout) this.#state(s, layout, payload, malformed);
+    if (c) this.#state(s, c, payload, malformed);
   }
 
   /** Who is asking, as counted so far. */
@@ -230,8 +292,9 @@ export class FirstPassStats {
   }
 
   /** The player count and host name a reply states (what of them a malformed one has before its cut). */
-  #state(s: Filed, layout: QueryLayout, payload: Uint8Array, malformed: boolean): void {
-    if (statesByKey(layout.id)) {
+  #state(s: Filed, c: Counted, payload: Uint8Array, malformed: boolean): void {
+    const layout = c.layout;
+    if (c.byKey) {
       // As key/value pairs (a Minecraft full stat): the count read off the bytes, the name kept as for any other.
       if (malformed) {
         const byKey = statedByKey(layout.id, layout.annotate(payload, this.#codec).partial);
@@ -247,7 +310,7 @@ export class FirstPassStats {
       this.#keep(s, layout, payload);
       return;
     }
-    const stated = this.#statedBy(layout);
+    const stated = this.#statedBy(c);
     if (!stated) return;
     const players = stated.players?.(payload);
     if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
@@ -274,39 +337,54 @@ export class FirstPassStats {
   }
 
   /** The state of the frame's server: the destination of a request, the source of a reply. */
-  #server(protocol: Protocol, response: boolean): Filed {
+  #server(protocolNumber: number, protocol: Protocol, response: boolean): Filed {
     const e = this.first.endpoints;
     const address = response ? e.src : e.dst;
     const port = response ? e.srcPort : e.dstPort;
-    const p = (PROTOCOL_BITS[protocol] ??= Object.keys(PROTOCOL_BITS).length + 1);
-    // By protocol and port, then by address: small integers both, which a map hashes fastest.
-    let key: number;
-    if (!e.v6) key = address[0]! | 0;
-    else {
-      // IPv6: a 52-bit hash of the address, below zero (two servers on one port sharing one: a chance of 2^-52).
+    // By protocol, port and family, then the IPv4 address, or a 52-bit hash of the IPv6 one
+    // (two servers on one port sharing one: a chance of 2^-52).
+    let a: number, b: number;
+    if (!e.v6) {
+      a = address[0]!;
+      b = 0;
+    } else {
       let h = 0x811c9dc5,
         g = 0x9e3779b1;
       for (let i = 0; i < 4; i++) {
         h = Math.imul(h ^ address[i]!, 16777619);
         g = Math.imul(g ^ address[i]! ^ (h >>> 15), 0x5bd1e995);
       }
-      key = -1 - ((h >>> 0) * 0x100000 + ((g >>> 0) & 0xfffff));
+      a = h;
+      b = g & 0xfffff;
     }
-    const group = (p << 17) | (port << 1) | (e.v6 ? 1 : 0);
-    let byAddress = this.#servers.get(group);
-    if (!byAddress) this.#servers.set(group, (byAddress = new Map()));
-    let s = byAddress.get(key);
-    if (!s) {
-      const bytes = new Uint8Array(16);
-      const view = new DataView(bytes.buffer);
-      for (let i = 0; i < (e.v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
-      const ip = e.v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
-      byAddress.set(
-        key,
-        (s = Object.assign(newServerState(ip, port, protocol), { decoded: 0, named: undefined, name: new Uint8Array(128), nameLength: 0 })),
-      );
-    }
+    const group = (protocolNumber << 17) | (port << 1) | (e.v6 ? 1 : 0);
+    const i = this.#table.find(group, a, b);
+    return i >= 0 ? this.#servers[i]! : this.#newServer(group, a, b, protocol, port, address, e.v6);
+  }
+
+  #newServer(group: number, a: number, b: number, protocol: Protocol, port: number, address: Uint32Array, v6: boolean): Filed {
+    const bytes = new Uint8Array(16);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < (v6 ? 4 : 1); i++) view.setUint32(4 * i, address[i]!);
+    const ip = v6 ? formatIPv6(bytes, 0) : formatIPv4(bytes, 0);
+    const s: Filed = Object.assign(newServerState(ip, port, protocol), {
+      decoded: 0,
+      named: undefined,
+      name: new Uint8Array(128),
+      nameLength: 0,
+      bySlot: [],
+    });
+    this.#table.add(group, a, b, this.#servers.length);
+    this.#servers.push(s);
     return s;
+  }
+
+  /** Message `message`'s state at server `s`, in slot `slot`. */
+  #message(s: Filed, slot: number, message: string): MessageState {
+    const m = messageState(s, message);
+    while (s.bySlot.length <= slot) s.bySlot.push(undefined);
+    s.bySlot[slot] = m;
+    return m;
   }
 }
 

@@ -127,7 +127,7 @@ export interface MessageState {
 }
 
 /** Message `message`'s state at server `s`, made on first use. */
-function messageState(s: ServerState, message: string): MessageState {
+export function messageState(s: ServerState, message: string): MessageState {
   let m = s.messages.get(message);
   if (!m)
     s.messages.set(message, (m = { requests: 0, replies: 0, requestBytes: 0, replyBytes: 0, requestWireBytes: 0, replyWireBytes: 0 }));
@@ -136,7 +136,11 @@ function messageState(s: ServerState, message: string): MessageState {
 
 /** A request to server `s`: `bytes` of UDP payload in a frame of `wire` bytes (every fragment's). */
 export function countRequest(s: ServerState, message: string, bytes: number, wire: number): void {
-  const m = messageState(s, message);
+  countRequestIn(s, messageState(s, message), bytes, wire);
+}
+
+/** A request to server `s`, counted in its message's state `m` ({@link messageState}, looked up once by a caller that keeps it). */
+export function countRequestIn(s: ServerState, m: MessageState, bytes: number, wire: number): void {
   m.requests++;
   m.requestBytes += bytes;
   m.requestWireBytes += wire;
@@ -146,7 +150,11 @@ export function countRequest(s: ServerState, message: string, bytes: number, wir
 
 /** A reply from server `s`, as {@link countRequest}. */
 export function countReply(s: ServerState, message: string, bytes: number, wire: number): void {
-  const m = messageState(s, message);
+  countReplyIn(s, messageState(s, message), bytes, wire);
+}
+
+/** A reply from server `s`, as {@link countRequestIn}. */
+export function countReplyIn(s: ServerState, m: MessageState, bytes: number, wire: number): void {
   m.replies++;
   m.replyBytes += bytes;
   m.replyWireBytes += wire;
