@@ -10,7 +10,8 @@
  *   a second "last" fragment with a different end, data beyond the end, or an end above `maxDatagramBytes`.
  * Limits: at most `maxDatagrams` datagrams and `maxPendingBytes` bytes are held (the oldest datagram is
  * dropped to make room), and a datagram whose first fragment is more than `timeoutSeconds` of capture time
- * older than the current frame is dropped. Fragment data is copied, so held datagrams pin no input chunks.
+ * older than the current frame is dropped. Fragment data is copied, so held datagrams pin no input chunks:
+ * into blocks reused once their datagram leaves (see {@link Blocks}).
  * @module
  */
 
@@ -102,12 +103,15 @@ export interface Reassembled {
 interface Piece {
   readonly start: number;
   readonly end: number;
+  /** Its bytes, at the start of a block (`end - start` of them): see {@link Blocks}. */
   readonly data: Uint8Array;
   readonly frame: number;
 }
 
 interface Pending {
   readonly fragment: Fragment; // the first one seen, for key fields and reports
+  /** Its number in `byNumber`: identification, protocol and IP version (see {@link numberOf}). */
+  readonly number: number;
   readonly firstSeen: number;
   readonly frames: number[];
   pieces: Piece[];
@@ -119,6 +123,63 @@ interface Pending {
   dropped: DropReason | undefined;
   firstDataOffset: number;
   protocol: number;
+}
+
+/**
+ * A datagram's identification with its IPv4 protocol and its IP version, as one number; the
+ * addresses tell apart the few datagrams that share one. A string key of all five made and
+ * hashed for each fragment was a third of what reassembling one cost.
+ */
+const numberOf = (f: Fragment): number => (f.ipVersion === 4 ? (f.protocol << 16) | f.id : 0x1000000 + f.id);
+
+/** Whether datagram `p` is the one fragment `f` belongs to. */
+const holds = (p: Pending, f: Fragment): boolean => {
+  const g = p.fragment;
+  return (
+    g.id === f.id && g.ipVersion === f.ipVersion && g.src === f.src && g.dst === f.dst && (f.ipVersion === 6 || g.protocol === f.protocol)
+  );
+};
+
+/** Free blocks kept for reuse, at most this many bytes of them. */
+const FREE_BYTES = 1 << 20;
+/** The smallest block: 2^6 bytes. */
+const LEAST_CLASS = 6;
+
+/**
+ * Blocks that fragments' data is copied into, reused once their datagram leaves: an
+ * ArrayBuffer made (and later freed) for each fragment was half of what reassembling one
+ * cost. A block is a power of two from 64 bytes, so at most twice its data; at most
+ * {@link FREE_BYTES} of free blocks wait for reuse.
+ */
+class Blocks {
+  /** Free blocks by size class (log2 of their length). */
+  readonly #free: Uint8Array[][] = [];
+  #freeBytes = 0;
+
+  /** A block holding a copy of `data` (its first `data.length` bytes). */
+  copy(data: Uint8Array): Uint8Array {
+    const c = Math.max(LEAST_CLASS, 32 - Math.clz32(data.length - 1));
+    const free = this.#free[c];
+    let block: Uint8Array;
+    if (free?.length) {
+      block = free.pop()!;
+      this.#freeBytes -= block.length;
+    } else block = new Uint8Array(1 << c);
+    block.set(data);
+    return block;
+  }
+
+  /** The blocks of `pieces` are free again. */
+  give(pieces: readonly Piece[]): void {
+    for (const p of pieces) {
+      const block = p.data;
+      if (this.#freeBytes + block.length > FREE_BYTES) continue;
+      const c = 31 - Math.clz32(block.length);
+      while (this.#free.length <= c) this.#free.push([]);
+      this.#free[c]!.push(block);
+      this.#freeBytes += block.length;
+    }
+  }
 }
 
 /** The outcome of {@link Reassembler.add}: the datagram, 'pending', or 'dropped'. */
@@ -144,7 +205,10 @@ export class Reassembler {
     },
   };
   /** In order of first fragment seen, which is what expiry and eviction walk. */
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Set<Pending>();
+  /** The same by number ({@link numberOf}). */
+  private readonly byNumber = new Map<number, Pending[]>();
+  private readonly blocks = new Blocks();
   private pendingBytes = 0;
   /**
    * When the oldest datagram held was first seen, or NaN when unknown since a datagram left
@@ -173,20 +237,21 @@ export class Reassembler {
   expire(now: number): void {
     if (this.pending.size === 0 || Number.isNaN(now) || now - this.oldest <= this.limits.timeoutSeconds) return;
     this.oldest = Number.NaN;
-    for (const [key, entry] of this.pending) {
+    for (const entry of this.pending) {
       if (!(now - entry.firstSeen > this.limits.timeoutSeconds)) {
         this.oldest = entry.firstSeen;
         break;
       }
-      this.pending.delete(key);
+      this.forget(entry);
       if (entry.dropped === undefined) this.drop(entry, 'timeout');
     }
   }
 
   /** Reports every incomplete datagram as dropped at the end of the capture, and forgets them all. */
   finish(): void {
-    for (const entry of this.pending.values()) if (entry.dropped === undefined) this.drop(entry, 'end-of-capture');
+    for (const entry of this.pending) if (entry.dropped === undefined) this.drop(entry, 'end-of-capture');
     this.pending.clear();
+    this.byNumber.clear();
     this.oldest = Number.NaN;
   }
 
@@ -194,11 +259,13 @@ export class Reassembler {
   add(fragment: Fragment): AddResult {
     this.stats.fragments++;
     this.expire(fragment.time);
-    const key = `${fragment.ipVersion} ${fragment.src} ${fragment.dst} ${fragment.ipVersion === 4 ? fragment.protocol : 0} ${fragment.id}`;
-    let entry = this.pending.get(key);
+    const number = numberOf(fragment);
+    let same = this.byNumber.get(number);
+    let entry = same?.find((p) => holds(p, fragment));
     if (entry === undefined) {
       entry = {
         fragment,
+        number,
         firstSeen: fragment.time,
         frames: [],
         pieces: [],
@@ -210,10 +277,12 @@ export class Reassembler {
         protocol: -1,
       };
       if (this.pending.size === 0) this.oldest = fragment.time;
-      this.pending.set(key, entry);
-      for (const [oldKey, old] of this.pending) {
+      this.pending.add(entry);
+      if (same) same.push(entry);
+      else this.byNumber.set(number, (same = [entry]));
+      for (const old of this.pending) {
         if (this.pending.size <= this.limits.maxDatagrams) break;
-        this.evict(oldKey, old, 'datagram-limit');
+        this.evict(old, 'datagram-limit');
       }
     }
     if (entry.dropped !== undefined) {
@@ -238,25 +307,25 @@ export class Reassembler {
     const pieces = entry.pieces;
     let at = pieces.length;
     while (at > 0 && pieces[at - 1]!.start >= start) at--;
-    const same = pieces[at];
-    if (same !== undefined && same.start === start && same.end === end && equalBytes(same.data, data)) {
+    const next = pieces[at];
+    if (next !== undefined && next.start === start && next.end === end && equalBytes(next.data, data)) {
       this.stats.duplicates++;
       entry.frames.pop();
       return 'pending';
     }
-    if ((at > 0 && pieces[at - 1]!.end > start) || (same !== undefined && same.start < end)) {
+    if ((at > 0 && pieces[at - 1]!.end > start) || (next !== undefined && next.start < end)) {
       return this.reject(entry, 'overlap');
     }
 
     const cost = data.length + PIECE_COST;
     if (this.pendingBytes + cost > this.limits.maxPendingBytes) {
-      for (const [oldKey, old] of this.pending) {
+      for (const old of this.pending) {
         if (this.pendingBytes + cost <= this.limits.maxPendingBytes) break;
-        if (old !== entry) this.evict(oldKey, old, 'byte-limit');
+        if (old !== entry) this.evict(old, 'byte-limit');
       }
       if (this.pendingBytes + cost > this.limits.maxPendingBytes) return this.reject(entry, 'byte-limit');
     }
-    pieces.splice(at, 0, { start, end, data: data.slice(), frame: fragment.frame });
+    pieces.splice(at, 0, { start, end, data: this.blocks.copy(data), frame: fragment.frame });
     entry.received += data.length;
     entry.held += cost;
     this.pendingBytes += cost;
@@ -268,12 +337,13 @@ export class Reassembler {
     if (entry.received !== entry.totalLength) return 'pending';
 
     // Complete: no overlaps and as many bytes as the length, so the pieces tile [0, totalLength).
-    this.pending.delete(key);
+    this.forget(entry);
     this.oldest = Number.NaN;
     this.pendingBytes -= entry.held;
     this.stats.reassembled++;
     const payload = new Uint8Array(entry.totalLength);
-    for (const piece of pieces) payload.set(piece.data, piece.start);
+    for (const piece of pieces) payload.set(piece.data.subarray(0, piece.end - piece.start), piece.start);
+    this.blocks.give(pieces);
     return {
       payload,
       frames: pieces.map((p) => p.frame),
@@ -288,8 +358,16 @@ export class Reassembler {
     return 'dropped';
   }
 
-  private evict(key: string, entry: Pending, reason: DropReason): void {
-    this.pending.delete(key);
+  /** Takes a datagram out of the maps. */
+  private forget(entry: Pending): void {
+    this.pending.delete(entry);
+    const same = this.byNumber.get(entry.number)!;
+    if (same.length === 1) this.byNumber.delete(entry.number);
+    else same.splice(same.indexOf(entry), 1);
+  }
+
+  private evict(entry: Pending, reason: DropReason): void {
+    this.forget(entry);
     this.oldest = Number.NaN;
     if (entry.dropped === undefined) this.drop(entry, reason);
   }
@@ -298,6 +376,7 @@ export class Reassembler {
     this.pendingBytes -= entry.held;
     entry.received = 0;
     entry.held = 0;
+    this.blocks.give(entry.pieces);
     entry.pieces = [];
     entry.dropped = reason;
     this.stats.dropped[reason]++;
@@ -306,8 +385,8 @@ export class Reassembler {
   }
 }
 
+/** Whether block `a` starts with the bytes of `b` (its length compared by the caller). */
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
