@@ -256,23 +256,50 @@ export function bestFit(candidates: readonly AnyLayout[], bytes: Uint8Array, opt
 
 const hexByte = (b: number): string => `0x${b.toString(16).padStart(2, '0')}`;
 
+/** A message of an opcode table, with its recognitions made once: {@link byOpcode} gives them without a lookup. */
+export interface Opcode {
+  readonly pair: MessagePair;
+  readonly request: Recognized;
+  readonly response: Recognized;
+  /** For a symmetric message (either direction alike). */
+  readonly either: Recognized;
+}
+
+/** A table keyed by opcode character (`{ i: …, r: … }`) as {@link byOpcode} reads it: by the opcode's byte. */
+export function opcodeTable(table: Readonly<Record<string, MessagePair>>): readonly (Opcode | undefined)[] {
+  const out = new Array<Opcode | undefined>(256).fill(undefined);
+  for (const [c, pair] of Object.entries(table)) {
+    out[c.charCodeAt(0)] = {
+      pair,
+      request: found('request', pair.request),
+      response: found('response', pair.response),
+      either: found('either', pair.request),
+    };
+  }
+  return out;
+}
+
 /**
- * The message whose opcode is the character at `at` (a table keyed by opcode character), or
- * the failure: too short to hold the opcode, or an opcode the table lacks. The failures' errors
- * are made by the functions below: a closure here over its parameters would cost every call
- * a context object (some 50 bytes a datagram, measured), found or not.
+ * The message whose opcode is the byte at `at` (a table made by {@link opcodeTable}: an
+ * array read by the byte, where a table keyed by the opcode's character cost a string and a
+ * megamorphic lookup each), or the failure: too short to hold the opcode, or an opcode the
+ * table lacks. The failures' errors are made by the functions below: a closure here over its
+ * parameters would cost every call a context object (some 50 bytes a datagram, measured),
+ * found or not.
  */
 export function byOpcode<E>(
   p: { readonly name: string; readonly title: string },
-  table: Readonly<Record<string, MessagePair>>,
+  table: readonly (Opcode | undefined)[],
   at: number,
   bytes: Uint8Array,
   fail: Fail<E>,
-): MessagePair | E {
+): Opcode | E {
   if (bytes.length <= at) return fail(tooShortForOpcode(p, at, bytes.length));
-  const pair = table[String.fromCharCode(bytes[at]!)];
-  return pair ?? fail(unknownOpcode(p.name, at, bytes[at]!));
+  return table[bytes[at]!] ?? fail(unknownOpcode(p.name, at, bytes[at]!));
 }
+
+/** Whether `o` is an opcode's entry (not a failure value). */
+export const isOpcode = (o: unknown): o is Opcode => typeof o === 'object' && o !== null && 'pair' in o;
 
 /** The error of a datagram of `length` bytes, too short for the opcode at `at`. */
 const tooShortForOpcode = (p: { readonly name: string; readonly title: string }, at: number, length: number) => (): CodecError =>
@@ -286,9 +313,6 @@ const tooShortForOpcode = (p: { readonly name: string; readonly title: string },
 /** The error of opcode `value` at `at`, which protocol `name` does not know. */
 const unknownOpcode = (name: string, at: number, value: number) => (): CodecError =>
   new UnknownOpcodeError({ layout: '', field: `${name}.opcode`, offset: at, actual: hexByte(value) });
-
-/** Whether `p` is a message pair (not a failure value). */
-export const isPair = (p: unknown): p is MessagePair => typeof p === 'object' && p !== null && 'request' in p;
 
 /** An unknown type byte `actual` at `offset` of protocol `name`'s field `field`. */
 export const unknownType = (field: string, offset: number, actual: number | undefined): CodecError =>

@@ -3,7 +3,16 @@
  * recognised and how a reply names its request (see grammar/protocol.ts). The magic `SAMP`
  * is the header's (header.ts), read from the layouts.
  */
-import { bestFit, byOpcode, defineProtocol, found, isPair, type ProtocolDeclaration, type Recognized } from '../../grammar/protocol.ts';
+import {
+  bestFit,
+  byOpcode,
+  defineProtocol,
+  found,
+  isOpcode,
+  opcodeTable,
+  type ProtocolDeclaration,
+  type Recognized,
+} from '../../grammar/protocol.ts';
 import { internals, type CodecOptions, type Direction } from '../../grammar/layout.ts';
 import type { PacketHint } from '../../grammar/protocol.ts';
 import { sampMessages, sampOlderForms } from './messages.ts';
@@ -42,6 +51,8 @@ function recognizeOmp(bytes: Uint8Array, hint: PacketHint, options?: CodecOption
   );
 }
 
+const OPCODES = opcodeTable(sampMessages);
+
 /** SA:MP / open.mp query. */
 export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
   name: sampNaming.protocol,
@@ -52,18 +63,19 @@ export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
   endian: 'le',
   messages: byName,
   recognize(bytes, hint, options, fail) {
-    const pair = byOpcode(sampProtocol, sampMessages, OPCODE_AT, bytes, fail);
-    if (!isPair(pair)) return pair;
+    const opcode = byOpcode(sampProtocol, OPCODES, OPCODE_AT, bytes, fail);
+    if (!isOpcode(opcode)) return opcode;
+    const pair = opcode.pair;
     if (pair === sampMessages.o) return recognizeOmp(bytes, hint, options);
-    if (hint.direction) return found(hint.direction, pair[hint.direction]);
-    if (pair.symmetric) return found('either', pair.request);
+    if (hint.direction) return opcode[hint.direction];
+    if (pair.symmetric) return opcode.either;
     // A request (two u16-prefixed strings) and a reply line (one) can never both fit a
     // datagram exactly, so the one that consumes it all is the answer.
     if (pair === sampMessages.x) {
       const layout = bestFit([pair.request, pair.response], bytes, options);
       return found(layout.direction, layout);
     }
-    return bytes.length === 11 ? found('request', pair.request) : found('response', pair.response);
+    return bytes.length === 11 ? opcode.request : opcode.response;
   },
   // A ping, and open.mp's 15-byte echo form of `o`, echo their 4 trailing bytes too: the echo
   // pairs with its 15-byte request, not with an unanswered 11-byte `o` to the same server.

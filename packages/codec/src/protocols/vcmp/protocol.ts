@@ -2,9 +2,11 @@
  * VC:MP 0.4, declared once (see grammar/protocol.ts). Requests start `VCMP`, replies `MP04`
  * (header.ts): the magic tells the direction.
  */
-import { byOpcode, defineProtocol, first4, found, isPair, magicNumber, type ProtocolDeclaration } from '../../grammar/protocol.ts';
+import { byOpcode, defineProtocol, first4, isOpcode, magicNumber, opcodeTable, type ProtocolDeclaration } from '../../grammar/protocol.ts';
 import { vcmpMessages } from './messages.ts';
 import { vcmpNaming } from './header.ts';
+
+const OPCODES = opcodeTable(vcmpMessages);
 
 /** VC:MP 0.4 query. */
 export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
@@ -14,10 +16,9 @@ export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
   endian: 'le',
   messages: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
   recognize(bytes, hint, _options, fail) {
-    const pair = byOpcode(vcmpProtocol, vcmpMessages, 10, bytes, fail);
-    if (!isPair(pair)) return pair;
-    const direction = hint.direction ?? (first4(bytes) === REPLY ? 'response' : 'request');
-    return found(direction, pair[direction]);
+    const opcode = byOpcode(vcmpProtocol, OPCODES, 10, bytes, fail);
+    if (!isOpcode(opcode)) return opcode;
+    return opcode[hint.direction ?? (first4(bytes) === REPLY ? 'response' : 'request')];
   },
   // The same header as SA:MP's: a reply echoes the request's bytes 4–10, a ping its nonce too.
   pairing: {
