@@ -102,7 +102,10 @@ export class RttDigest {
       counts[i]! += n;
     };
     if (this.#exact) for (const s of this.#exact) put(s * 1e3, 1);
-    else this.#buckets!.forEach((n, b) => n && put(2 ** ((b - 0.5) / PER_OCTAVE) / 1e3, n));
+    else {
+      const buckets = this.#buckets!;
+      for (let b = 0; b < buckets.length; b++) if (buckets[b]) put(2 ** ((b - 0.5) / PER_OCTAVE) / 1e3, buckets[b]!);
+    }
     return { edges, counts };
   }
 

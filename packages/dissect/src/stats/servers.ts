@@ -423,7 +423,7 @@ export class ServerStats {
 
 /** The report of the servers' states: each server, by protocol then address and port, and the totals. */
 export function reportOf(all: Iterable<ServerState>, packets: number): StatsReport {
-  const states = [...all].sort((a, b) => a.protocol.localeCompare(b.protocol) || compareAddress(a.ip, b.ip) || a.port - b.port);
+  const states = byServer([...all]);
   const servers = states.map((s): ServerReport => ({
     server: { ip: s.ip, port: s.port },
     protocol: s.protocol,
@@ -497,15 +497,23 @@ export function amplification(requestBytes: number, replyBytes: number, requestW
   };
 }
 
-/** IPv4 before IPv6, each in numeric order. */
-function compareAddress(a: string, b: string): number {
-  const v6a = a.includes(':');
-  if (v6a !== b.includes(':')) return v6a ? 1 : -1;
-  if (!v6a) {
-    const na = a.split('.').map(Number);
-    const nb = b.split('.').map(Number);
-    for (let i = 0; i < 4; i++) if (na[i] !== nb[i]) return na[i]! - nb[i]!;
-    return 0;
-  }
-  return a.localeCompare(b);
+/**
+ * The states by protocol (in the locale's order of their names), then address (IPv4 before
+ * IPv6, IPv4 in numeric order, IPv6 in the locale's order of their text), then port. Each
+ * state's keys are worked out once, not in each comparison (splitting addresses and comparing
+ * names by the locale for each of the 7 000 comparisons of 710 servers was a fifth of the report).
+ */
+function byServer(states: ServerState[]): ServerState[] {
+  const protocols = [...new Set(states.map((s) => s.protocol))].sort((a, b) => a.localeCompare(b));
+  const keyed = states.map((s) => {
+    const v6 = s.ip.includes(':');
+    return { s, protocol: protocols.indexOf(s.protocol), v6, v4: v6 ? 0 : s.ip.split('.').reduce((n, x) => n * 256 + Number(x), 0) };
+  });
+  keyed.sort(
+    (a, b) =>
+      a.protocol - b.protocol ||
+      (a.v6 !== b.v6 ? (a.v6 ? 1 : -1) : a.v6 ? a.s.ip.localeCompare(b.s.ip) : a.v4 - b.v4) ||
+      a.s.port - b.s.port,
+  );
+  return keyed.map((k) => k.s);
 }
