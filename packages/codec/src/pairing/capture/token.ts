@@ -117,10 +117,10 @@ export function keyedReader(
   }
   return (bytes, key) => {
     for (let p = at; ;) {
-      const keyEnd = bytes.indexOf(0, p);
+      const keyEnd = nul(bytes, p);
       // The empty key ends the list.
       if (keyEnd <= p) return undefined;
-      const valueEnd = bytes.indexOf(0, keyEnd + 1);
+      const valueEnd = nul(bytes, keyEnd + 1);
       if (valueEnd < 0) return undefined;
       if (keyEnd - p === key.length) {
         let same = true;
@@ -130,4 +130,13 @@ export function keyedReader(
       p = valueEnd + 1;
     }
   };
+}
+
+/**
+ * The first NUL of `bytes` from `from`, or -1: `indexOf(0, from)` in a loop the optimising
+ * compiler keeps inline (indexOf is a call into the runtime, a dozen of them a full stat).
+ */
+function nul(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) if (bytes[i] === 0) return i;
+  return -1;
 }
