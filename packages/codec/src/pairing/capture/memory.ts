@@ -6,6 +6,13 @@
  * than once (a client port reused): `newest` gives the latest, `older` the one before; the
  * key is filed once, naming its newest exchange, each exchange the one before it.
  *
+ * The keys are the pairer's own table (pairer.ts), shared by the requests waiting and the
+ * exchanges remembered: a key's row names the oldest request waiting under it ({@link HEAD})
+ * and the newest exchange remembered ({@link NEWEST}), either {@link NONE}, and goes when both
+ * are. So a reply's key is looked up once, and its exchange remembered in the row its request
+ * waited in: a table of the memory's own cost a lookup and a row made for each exchange, and
+ * a row taken out when a request's last reply came (a fifth of `gamequery stats` on the mix).
+ *
  * And a handshake's token, for its lifetime: the session id it was issued to, under the
  * conversation and the token.
  */
@@ -16,11 +23,23 @@ import { Fifo } from './queue.ts';
 export const ANSWERED = 1;
 export const UNANSWERED = 2;
 
-/**
- * Keys remembered: the newest exchange under each (unique keys: a client port reused a
- * thousand times is one key, not a bucket a thousand entries long).
- */
-const NEWEST = FIELDS;
+/** A key's row in the shared table: the oldest request waiting under it, the newest exchange remembered under it. */
+export const HEAD = FIELDS;
+export const NEWEST = FIELDS + 1;
+/** Neither (no frame number: frames stop at 2^32 - 2 here). */
+export const NONE = 0xffffffff;
+
+/** The shared table's row for a key, made (with neither) if it has none. */
+export function rowOf(keys: KeyTable, lo: number, hi: number): number {
+  let k = keys.find(lo, hi);
+  if (k < 0) {
+    k = keys.add(lo, hi);
+    keys.rows.setU(k, HEAD, NONE);
+    keys.rows.setU(k, NEWEST, NONE);
+  }
+  return k;
+}
+
 /** An exchange's row: request frame, info (layout, outcome << 8, collects << 10), replies (first, count), when it ended. */
 const REQUEST = 0;
 const INFO = 1;
@@ -32,7 +51,6 @@ const OLDER_USE = 5;
 const USE = 6;
 const KEY = 7;
 const TIME = 8;
-const NONE = 0xffffffff;
 
 /** A remembered reply's row: its hash's halves and its frame. */
 const REPLY_LO = 0;
@@ -40,7 +58,8 @@ const REPLY_HI = 1;
 const REPLY_FRAME = 2;
 
 export class ExchangeMemory {
-  readonly #keys = new KeyTable(1);
+  /** The pairer's keys (see the module comment). */
+  readonly #keys: KeyTable;
   /** Exchanges' rows, reused (a free list); a row's `use` counts its fillings, so a stale `older` is told. */
   readonly #rows = new Rows(10);
   #free = NONE;
@@ -60,14 +79,19 @@ export class ExchangeMemory {
     private readonly window: number,
     /** Called for each entry let go, with its request's frame, if it collected lines. */
     private readonly forget: ((frame: number) => void) | undefined,
-  ) {}
+    /** The pairer's keys, two words a row from FIELDS: {@link HEAD}, {@link NEWEST}. */
+    keys: KeyTable,
+  ) {
+    this.#keys = keys;
+  }
 
   get size(): number {
     return this.#size;
   }
 
+  /** Bytes held (the keys are the pairer's). */
   get bytes(): number {
-    return this.#keys.bytes + this.#rows.bytes + this.#queue.bytes + this.#replies.bytes;
+    return this.#rows.bytes + this.#queue.bytes + this.#replies.bytes;
   }
 
   /** The time before which nothing is let go. */
@@ -76,12 +100,11 @@ export class ExchangeMemory {
   }
 
   /**
-   * Remembers request `frame` (layout number `layout`) under the key, ended `outcome` at
+   * Remembers request `frame` (layout number `layout`) under key row `k`, ended `outcome` at
    * `time`, with its replies as (hash lo, hash hi, frame) triples in `replies`, `count` of them.
    */
   remember(
-    lo: number,
-    hi: number,
+    k: number,
     frame: number,
     layout: number,
     outcome: number,
@@ -94,10 +117,7 @@ export class ExchangeMemory {
     let e = this.#free;
     if (e !== NONE) this.#free = rows.u(e, OLDER);
     else rows.reserve((e = this.#top++));
-    let k = this.#keys.find(lo, hi);
-    let older = NONE;
-    if (k < 0) k = this.#keys.add(lo, hi);
-    else older = this.#keys.rows.u(k, NEWEST);
+    const older = this.#keys.rows.u(k, NEWEST);
     this.#keys.rows.setU(k, NEWEST, e);
     this.#size++;
     // Never 0, which a row let go holds.
@@ -123,10 +143,11 @@ export class ExchangeMemory {
     if (this.#queue.size === 1) this.#next = this.#until(e);
   }
 
-  /** The newest entry under the key, or -1; `older` the one remembered before `e` under it, if it is still remembered. */
-  newest(lo: number, hi: number): number {
-    const k = this.#keys.find(lo, hi);
-    return k < 0 ? -1 : this.#keys.rows.u(k, NEWEST);
+  /** The newest entry under key row `k` (-1: no row), or -1; `older` the one remembered before `e` under it, if it is still remembered. */
+  newest(k: number): number {
+    if (k < 0) return -1;
+    const e = this.#keys.rows.u(k, NEWEST);
+    return e === NONE ? -1 : e;
   }
 
   older(e: number): number {
@@ -191,9 +212,13 @@ export class ExchangeMemory {
         this.#repliesFirst = (this.#repliesFirst + 1) >>> 0;
       }
       if (this.collects(e)) this.forget?.(this.request(e));
-      // The key goes with its newest exchange; an older one is let go by itself (its row reused).
+      // The key goes with its newest exchange, unless a request waits under it; an older one is let go by itself (its row reused).
       const k = rows.u(e, KEY);
-      if (this.#keys.rows.u(k, NEWEST) === e) this.#keys.remove(k);
+      const keys = this.#keys.rows;
+      if (keys.u(k, NEWEST) === e) {
+        if (keys.u(k, HEAD) === NONE) this.#keys.remove(k);
+        else keys.setU(k, NEWEST, NONE);
+      }
       rows.setU(e, USE, 0);
       rows.setU(e, OLDER, this.#free);
       this.#free = e;
@@ -210,7 +235,6 @@ export class ExchangeMemory {
         if (this.collects(e)) this.forget(this.request(e));
       }
     }
-    this.#keys.clear();
     this.#rows.clear();
     this.#free = NONE;
     this.#top = this.#size = 0;

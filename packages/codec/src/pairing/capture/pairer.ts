@@ -4,7 +4,7 @@
  * datagram: endpoints come as numbers (keys.ts), a datagram is recognised and measured
  * (not decoded), and what is learnt goes into the frame facts (facts.ts).
  *
- *   request  filed under its key in `#waiting`: a key's entry names the oldest and newest
+ *   request  filed under its key in `#keys`: a key's entry names the oldest and newest
  *            frame waiting under it (the frames between, when there are, chained in a map);
  *            a waiting frame's facts link to its key's entry, and its timeout is found by
  *            walking the frames in arrival order. An RCON command (a message the
@@ -33,7 +33,7 @@ import { builtInProtocols } from '../../protocols/index.ts';
 import { AMBIGUOUS, DECODED, FINAL, FrameFacts, HAS_TIME, LINES, TIMED, WAITING, Why, kindOf, layoutOf, type WhyCode } from './facts.ts';
 import { Endpoints, Side, hashBytes, key, keyRule, tokenKey, type KeyRule } from './keys.ts';
 import { layoutAt, layoutNumber } from './layouts.ts';
-import { ANSWERED, ExchangeMemory, TokenMemory, UNANSWERED } from './memory.ts';
+import { ANSWERED, ExchangeMemory, HEAD, NONE, TokenMemory, UNANSWERED, rowOf } from './memory.ts';
 import { Fifo } from './queue.ts';
 import { FIELDS, KeyTable } from './table.ts';
 import { tokenReader } from './token.ts';
@@ -77,8 +77,6 @@ const COLLECTS = 1;
 /** By layout number: a request that quotes a token, or a reply that issues one. */
 const TOKEN = 2;
 
-/** A waiting key's row: its oldest frame (the newest is the same, or in `#tails`). */
-const HEAD = FIELDS;
 /** An alias's row: the frame, and the waiting entry it is filed under by its own key. */
 const FRAME = FIELDS;
 const ENTRY = FIELDS + 1;
@@ -108,8 +106,12 @@ export class CapturePairer {
   /** Protocols whose replies carry no magic (read within their conversation). */
   readonly #unsigned: ProtocolDeclaration[];
 
-  /** Requests waiting, by key; a waiting frame's facts link to its key's entry. */
-  readonly #waiting = new KeyTable(1);
+  /**
+   * Requests waiting and exchanges remembered, by key (memory.ts): a key's row names its oldest
+   * request waiting (HEAD; the newest is the same, or in `#tails`) and its newest exchange
+   * remembered. A waiting frame's facts link to its key's row.
+   */
+  readonly #keys = new KeyTable(2);
   /** The newest frame waiting under a key where several do (else it is the oldest, HEAD), by entry. */
   readonly #tails = new Map<number, number>();
   /** How many requests wait. */
@@ -147,7 +149,7 @@ export class CapturePairer {
     this.#quiet = check('rconQuietMs', options.rconQuietMs ?? 500);
     this.#tokenLife = check('tokenLifetimeMs', options.tokenLifetimeMs ?? 30_000);
     const window = check('duplicateWindowMs', options.duplicateWindowMs ?? 5000);
-    this.#memory = new ExchangeMemory(window, options.forget);
+    this.#memory = new ExchangeMemory(window, options.forget, this.#keys);
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#protocols = protocols === builtInProtocols ? builtInSet : protocolSet(protocols);
     protocols.forEach((p, i) => {
@@ -176,7 +178,7 @@ export class CapturePairer {
 
   /** Bytes of the typed arrays held (facts, tables, queues). */
   get bytes(): number {
-    return this.facts.bytes + this.#waiting.bytes + this.#quiets.bytes + this.#aliases.bytes + this.#memory.bytes + this.#tokens.bytes;
+    return this.facts.bytes + this.#keys.bytes + this.#quiets.bytes + this.#aliases.bytes + this.#memory.bytes + this.#tokens.bytes;
   }
 
   /** A frame that carries no datagram the pairer reads: final at once. */
@@ -250,7 +252,7 @@ export class CapturePairer {
 
   /** The newest frame waiting under entry `e`. */
   #tail(e: number): number {
-    return this.#tails.size ? (this.#tails.get(e) ?? this.#waiting.rows.u(e, HEAD)) : this.#waiting.rows.u(e, HEAD);
+    return this.#tails.size ? (this.#tails.get(e) ?? this.#keys.rows.u(e, HEAD)) : this.#keys.rows.u(e, HEAD);
   }
 
   /** The oldest frame waiting for its timeout (not one with lines, which waits for its quiet period), or -1. */
@@ -275,7 +277,6 @@ export class CapturePairer {
       else this.#finish(f, facts.link(f), UNANSWERED, facts.time(f) + this.#timeout, Why.ended);
     }
     this.#cursor = facts.next;
-    this.#waiting.clear();
     this.#next.clear();
     this.#tails.clear();
     this.#aliases.clear();
@@ -283,6 +284,7 @@ export class CapturePairer {
     this.#collecting.clear();
     this.#quiets.clear();
     this.#memory.clear();
+    this.#keys.clear();
     this.#tokens.clear();
     this.#ending = false;
   }
@@ -294,15 +296,15 @@ export class CapturePairer {
 
   #knownReply(bytes: Uint8Array, e: Endpoints, plan: Plan): boolean {
     plan.rule.key(bytes, e, Side.Reply);
-    if (this.#waitingUnder(key.lo, key.hi) >= 0 || this.#memory.newest(key.lo, key.hi) >= 0) return true;
+    if (this.#waitingUnder(key.lo, key.hi) >= 0 || this.#memory.newest(this.#keys.find(key.lo, key.hi)) >= 0) return true;
     for (let i = 0; plan.rule.near(bytes, e, i); i++) if (this.#waitingUnder(key.lo, key.hi) >= 0) return true;
     return false;
   }
 
   /** The oldest request waiting under the key (or, failing that, filed there as a token's alias), or -1. */
   #waitingUnder(lo: number, hi: number): number {
-    const entry = this.#waiting.find(lo, hi);
-    if (entry >= 0) return this.#waiting.rows.u(entry, HEAD);
+    const entry = this.#waitingAt(lo, hi);
+    if (entry >= 0) return this.#keys.rows.u(entry, HEAD);
     if (this.#aliases.size) {
       const a = this.#aliases.find(lo, hi);
       if (a >= 0) return this.#aliases.rows.u(a, FRAME);
@@ -310,11 +312,16 @@ export class CapturePairer {
     return -1;
   }
 
+  /** The row of the key if requests wait under it, or -1. */
+  #waitingAt(lo: number, hi: number): number {
+    const k = this.#keys.find(lo, hi);
+    return k >= 0 && this.#keys.rows.u(k, HEAD) !== NONE ? k : -1;
+  }
+
   #request(frame: number, time: number, bytes: Uint8Array, truncated: boolean, e: Endpoints, plan: Plan, layout: QueryLayout): void {
     void truncated;
     const facts = this.facts;
-    const waiting = this.#waiting;
-    const rows = waiting.rows;
+    const rows = this.#keys.rows;
     const n = layoutNumber(layout);
     facts.decoded(frame, n, false);
     facts.mark(frame, WAITING);
@@ -332,7 +339,7 @@ export class CapturePairer {
     rule.key(bytes, e, Side.Request);
     const lo = key.lo,
       hi = key.hi;
-    let entry = waiting.find(lo, hi);
+    let entry = this.#waitingAt(lo, hi);
     const collects = (this.#does[n]! & COLLECTS) !== 0;
     if (collects && entry >= 0) {
       // The commands before it in its conversation are done: the lines that follow are this one's.
@@ -343,7 +350,7 @@ export class CapturePairer {
         else this.#finish(f, entry, UNANSWERED, time, Why.superseded);
         f = next;
       }
-      entry = waiting.find(lo, hi);
+      entry = this.#waitingAt(lo, hi);
     }
     if (!collects) {
       hashBytes(bytes);
@@ -359,7 +366,8 @@ export class CapturePairer {
       facts.setHash16(frame, h);
     }
     if (entry < 0) {
-      entry = waiting.add(lo, hi);
+      // The key's row, if an exchange under it is remembered (a client port used again).
+      entry = rowOf(this.#keys, lo, hi);
       rows.setU(entry, HEAD, frame);
     } else {
       this.#next.set(this.#tail(entry), frame);
@@ -392,8 +400,13 @@ export class CapturePairer {
     rule.key(bytes, e, Side.Reply);
     const lo = key.lo,
       hi = key.hi;
-    let entry = this.#waiting.find(lo, hi);
-    let request = entry >= 0 ? this.#waiting.rows.u(entry, HEAD) : -1;
+    const k = this.#keys.find(lo, hi);
+    let entry = k;
+    let request = -1;
+    if (k >= 0) {
+      const head = this.#keys.rows.u(k, HEAD);
+      if (head !== NONE) request = head;
+    }
     if (request < 0 && this.#aliases.size) {
       const a = this.#aliases.find(lo, hi);
       if (a >= 0) {
@@ -411,7 +424,7 @@ export class CapturePairer {
       return;
     }
     const memory = this.#memory;
-    const newest = memory.newest(lo, hi);
+    const newest = memory.newest(k);
     if (newest >= 0) {
       const read = layout ?? this.#readReply(plan, bytes, truncated, layoutAt(memory.layout(newest)).message);
       if (!read) {
@@ -449,7 +462,7 @@ export class CapturePairer {
       let answered = false;
       let requestLayout = named >= 0 ? layoutOf(facts.info(named)) : 0;
       if (named < 0) {
-        const m = memory.newest(key.lo, key.hi);
+        const m = memory.newest(this.#keys.find(key.lo, key.hi));
         if (m < 0) continue;
         named = memory.request(m);
         answered = memory.outcome(m) === ANSWERED;
@@ -544,12 +557,8 @@ export class CapturePairer {
    */
   #finish(f: number, entry: number, outcome: number, when: number, why: WhyCode, reply?: readonly number[]): void {
     const facts = this.facts;
-    const waiting = this.#waiting;
-    const rows = waiting.rows;
+    const rows = this.#keys.rows;
     const info = facts.info(f);
-    const ending = this.#ending;
-    const lo = ending ? 0 : waiting.lo(entry),
-      hi = ending ? 0 : waiting.hi(entry);
     // Out of its key's chain: the oldest, almost always (at the end of the input, the table goes whole).
     const head = this.#ending ? f : rows.u(entry, HEAD);
     const chain = this.#next;
@@ -558,7 +567,8 @@ export class CapturePairer {
     } else if (head === f) {
       const tail = this.#tail(entry);
       if (tail === f) {
-        waiting.remove(entry);
+        // Its row stays: the exchange is remembered in it.
+        rows.setU(entry, HEAD, NONE);
       } else {
         const next = chain.get(f)!;
         rows.setU(entry, HEAD, next);
@@ -605,8 +615,8 @@ export class CapturePairer {
     const collects = (this.#does[n]! & COLLECTS) !== 0;
     const lines = c ? c.lines : reply;
     const count = lines ? lines.length / 3 : 0;
-    this.#memory.remember(lo, hi, f, n, outcome, collects, when, lines, count);
-    if (alias !== undefined) this.#memory.remember(aliasLo, aliasHi, f, n, outcome, collects, when, lines, count);
+    this.#memory.remember(entry, f, n, outcome, collects, when, lines, count);
+    if (alias !== undefined) this.#memory.remember(rowOf(this.#keys, aliasLo, aliasHi), f, n, outcome, collects, when, lines, count);
   }
 
   /**

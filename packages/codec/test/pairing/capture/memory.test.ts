@@ -1,7 +1,44 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PAGE } from '../../../src/pairing/capture/columns.ts';
-import { ANSWERED, ExchangeMemory, TokenMemory, UNANSWERED } from '../../../src/pairing/capture/memory.ts';
+import { ANSWERED, ExchangeMemory, TokenMemory, UNANSWERED, rowOf } from '../../../src/pairing/capture/memory.ts';
+import { KeyTable } from '../../../src/pairing/capture/table.ts';
+
+/**
+ * An ExchangeMemory with a key table of its own (the pairer's, in pairer.ts, is shared with
+ * the requests waiting), remembered into and read by a key's halves, as the pairer does.
+ */
+class KeyedMemory extends ExchangeMemory {
+  readonly keys: KeyTable;
+
+  constructor(window: number, forget: ((frame: number) => void) | undefined, keys = new KeyTable(2)) {
+    super(window, forget, keys);
+    this.keys = keys;
+  }
+
+  rememberKey(
+    lo: number,
+    hi: number,
+    frame: number,
+    layout: number,
+    outcome: number,
+    collects: boolean,
+    time: number,
+    replies: readonly number[] | undefined,
+    count: number,
+  ): void {
+    this.remember(rowOf(this.keys, lo, hi), frame, layout, outcome, collects, time, replies, count);
+  }
+
+  newestKey(lo: number, hi: number): number {
+    return this.newest(this.keys.find(lo, hi));
+  }
+
+  override clear(): void {
+    super.clear();
+    this.keys.clear();
+  }
+}
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
 
@@ -36,7 +73,7 @@ const deadline = (x: Exchange): number => x.time + WINDOW;
 /** An ExchangeMemory and a model of it: exchanges in finish order, let go from the front. */
 class CheckedMemory {
   readonly forgotten: number[] = [];
-  readonly memory = new ExchangeMemory(WINDOW, (frame) => this.forgotten.push(frame));
+  readonly memory = new KeyedMemory(WINDOW, (frame) => this.forgotten.push(frame));
   queue: Exchange[] = [];
   /** Frames the model says were forgotten, in order. */
   readonly expectForgotten: number[] = [];
@@ -45,8 +82,8 @@ class CheckedMemory {
   remember(key: number, outcome: number, collects: boolean, time: number, replies: number[]): Exchange {
     const [lo, hi] = KEYS[key]!;
     const x: Exchange = { key, frame: ++this.frame, layout: (this.frame * 37) & 0xff, outcome, collects, time, replies, row: -1 };
-    this.memory.remember(lo, hi, x.frame, x.layout, outcome, collects, time, replies, replies.length / 3);
-    x.row = this.memory.newest(lo, hi);
+    this.memory.rememberKey(lo, hi, x.frame, x.layout, outcome, collects, time, replies, replies.length / 3);
+    x.row = this.memory.newestKey(lo, hi);
     this.queue.push(x);
     return x;
   }
@@ -75,7 +112,7 @@ class CheckedMemory {
     KEYS.forEach(([lo, hi], key) => {
       const want = this.queue.filter((x) => x.key === key).reverse();
       const got: number[] = [];
-      for (let e = m.newest(lo, hi); e >= 0 && got.length <= want.length; e = m.older(e)) got.push(e);
+      for (let e = m.newestKey(lo, hi); e >= 0 && got.length <= want.length; e = m.older(e)) got.push(e);
       if (got.join() !== want.map((x) => x.row).join()) {
         expect.fail(
           `key ${key}: rows ${got.join()} newest first, not ${want.map((x) => x.row).join()} (frames ${want.map((x) => x.frame).join()})`,
@@ -157,45 +194,45 @@ describe('ExchangeMemory', () => {
   });
 
   it('lets an exchange go a window after it ended, answered or not', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
-    m.remember(1, 1, 10, 3, UNANSWERED, false, 100 + TIMEOUT, undefined, 0);
+    const m = new KeyedMemory(WINDOW, undefined);
+    m.rememberKey(1, 1, 10, 3, UNANSWERED, false, 100 + TIMEOUT, undefined, 0);
     expect(m.next).toBe(100 + TIMEOUT + WINDOW);
-    m.remember(2, 2, 11, 3, ANSWERED, false, 2000, [5, 6, 12], 1);
+    m.rememberKey(2, 2, 11, 3, ANSWERED, false, 2000, [5, 6, 12], 1);
     // Strictly: not at the deadline, only after it.
     m.expire(100 + TIMEOUT + WINDOW, true);
-    expect([m.size, m.newest(1, 1)]).toEqual([2, 0]);
+    expect([m.size, m.newestKey(1, 1)]).toEqual([2, 0]);
     // Not strictly: at the deadline.
     m.expire(100 + TIMEOUT + WINDOW, false);
-    expect([m.size, m.newest(1, 1), m.next]).toEqual([1, -1, 2000 + WINDOW]);
+    expect([m.size, m.newestKey(1, 1), m.next]).toEqual([1, -1, 2000 + WINDOW]);
     m.expire(2000 + WINDOW - 0.5, false);
     expect(m.size).toBe(1);
     m.expire(2000 + WINDOW + 0.5, true);
-    expect([m.size, m.newest(2, 2), m.next]).toEqual([0, -1, Infinity]);
+    expect([m.size, m.newestKey(2, 2), m.next]).toEqual([0, -1, Infinity]);
   });
 
   it('lets exchanges go in the order they finished, one not yet due holding back those after it', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
+    const m = new KeyedMemory(WINDOW, undefined);
     // Ended at 1000, then at 500 (a clock that stepped back): the first is let go first.
-    m.remember(1, 0, 1, 1, UNANSWERED, false, TIMEOUT, undefined, 0);
-    m.remember(2, 0, 2, 1, ANSWERED, false, 500, undefined, 0);
+    m.rememberKey(1, 0, 1, 1, UNANSWERED, false, TIMEOUT, undefined, 0);
+    m.rememberKey(2, 0, 2, 1, ANSWERED, false, 500, undefined, 0);
     m.expire(500 + WINDOW, false);
-    expect([m.newest(1, 0), m.newest(2, 0), m.next]).toEqual([0, 1, TIMEOUT + WINDOW]);
+    expect([m.newestKey(1, 0), m.newestKey(2, 0), m.next]).toEqual([0, 1, TIMEOUT + WINDOW]);
     m.expire(TIMEOUT + WINDOW, false);
-    expect([m.newest(1, 0), m.newest(2, 0), m.size]).toEqual([-1, -1, 0]);
+    expect([m.newestKey(1, 0), m.newestKey(2, 0), m.size]).toEqual([-1, -1, 0]);
   });
 
   it('tells the owner of each collecting exchange let go, on expiry and on clear, and of no other', () => {
     const forgotten: number[] = [];
-    const m = new ExchangeMemory(WINDOW, (frame) => forgotten.push(frame));
-    m.remember(1, 0, 101, 2, ANSWERED, true, 0, [1, 1, 102], 1);
-    m.remember(2, 0, 103, 1, ANSWERED, false, 10, [2, 2, 104], 1);
-    m.remember(3, 0, 105, 2, UNANSWERED, true, 20, undefined, 0);
-    m.remember(4, 0, 106, 2, ANSWERED, true, 30, undefined, 0);
+    const m = new KeyedMemory(WINDOW, (frame) => forgotten.push(frame));
+    m.rememberKey(1, 0, 101, 2, ANSWERED, true, 0, [1, 1, 102], 1);
+    m.rememberKey(2, 0, 103, 1, ANSWERED, false, 10, [2, 2, 104], 1);
+    m.rememberKey(3, 0, 105, 2, UNANSWERED, true, 20, undefined, 0);
+    m.rememberKey(4, 0, 106, 2, ANSWERED, true, 30, undefined, 0);
     m.expire(10 + WINDOW, false);
     expect(forgotten).toEqual([101]);
     m.clear();
     expect(forgotten).toEqual([101, 105, 106]);
-    expect([m.size, m.newest(3, 0), m.next]).toEqual([0, -1, Infinity]);
+    expect([m.size, m.newestKey(3, 0), m.next]).toEqual([0, -1, Infinity]);
     // Nothing is told twice.
     m.expire(1e9, false);
     m.clear();
@@ -203,16 +240,16 @@ describe('ExchangeMemory', () => {
   });
 
   it('names the newest of a key remembered many times, and walks to the older ones still remembered, not past them', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
+    const m = new KeyedMemory(WINDOW, undefined);
     // 1000 exchanges under one key, one a millisecond, each with one reply.
     const rows: number[] = [];
     for (let i = 0; i < 1000; i++) {
-      m.remember(7, 9, 1 + i, 1, ANSWERED, false, i, [i, 0, 100_000 + i], 1);
-      rows.push(m.newest(7, 9));
+      m.rememberKey(7, 9, 1 + i, 1, ANSWERED, false, i, [i, 0, 100_000 + i], 1);
+      rows.push(m.newestKey(7, 9));
     }
     const walk = (): number[] => {
       const out: number[] = [];
-      for (let e = m.newest(7, 9); e >= 0; e = m.older(e)) out.push(m.request(e));
+      for (let e = m.newestKey(7, 9); e >= 0; e = m.older(e)) out.push(m.request(e));
       return out;
     };
     expect(walk()).toEqual(Array.from({ length: 1000 }, (_, i) => 1000 - i));
@@ -221,7 +258,7 @@ describe('ExchangeMemory', () => {
     expect(m.size).toBe(400);
     expect(walk()).toEqual(Array.from({ length: 400 }, (_, i) => 1000 - i));
     // Their rows are filled again by another key: the old key's walk does not wander into them.
-    for (let i = 0; i < 600; i++) m.remember(8, 8, 5000 + i, 1, ANSWERED, false, 1000 + i, undefined, 0);
+    for (let i = 0; i < 600; i++) m.rememberKey(8, 8, 5000 + i, 1, ANSWERED, false, 1000 + i, undefined, 0);
     expect(walk()).toEqual(Array.from({ length: 400 }, (_, i) => 1000 - i));
     expect(m.older(rows[600]!)).toBe(-1);
     // A copy is still told by the remaining exchanges' replies.
@@ -231,23 +268,23 @@ describe('ExchangeMemory', () => {
   });
 
   it('takes an older exchange for stale once it is let go, even while a newer one under its key stays', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
-    m.remember(1, 1, 10, 1, ANSWERED, false, 0, undefined, 0);
-    const a = m.newest(1, 1);
-    m.remember(1, 1, 11, 1, ANSWERED, false, 100, undefined, 0);
-    const b = m.newest(1, 1);
+    const m = new KeyedMemory(WINDOW, undefined);
+    m.rememberKey(1, 1, 10, 1, ANSWERED, false, 0, undefined, 0);
+    const a = m.newestKey(1, 1);
+    m.rememberKey(1, 1, 11, 1, ANSWERED, false, 100, undefined, 0);
+    const b = m.newestKey(1, 1);
     expect(m.older(b)).toBe(a);
     m.expire(WINDOW, false);
-    expect([m.newest(1, 1), m.older(b)]).toEqual([b, -1]);
+    expect([m.newestKey(1, 1), m.older(b)]).toEqual([b, -1]);
     // The row let go is filled again under the same key: the newest names it, and the walk goes on to b.
-    m.remember(1, 1, 12, 1, ANSWERED, false, 200, undefined, 0);
-    const c = m.newest(1, 1);
+    m.rememberKey(1, 1, 12, 1, ANSWERED, false, 200, undefined, 0);
+    const c = m.newestKey(1, 1);
     expect(c).toBe(a);
     expect([m.request(c), m.older(c), m.request(m.older(c)), m.older(b)]).toEqual([12, b, 11, -1]);
   });
 
   it('lets go of the replies of the exchanges let go, over pages of replies, the others still read right', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
+    const m = new KeyedMemory(WINDOW, undefined);
     // Exchanges of 1 to 3000 replies each: the replies' queue spans and lets go of many pages.
     const exchanges: { lo: number; frame: number; replies: number[] }[] = [];
     let frame = 1;
@@ -255,7 +292,7 @@ describe('ExchangeMemory', () => {
       const n = 1 + ((i * 977) % 3000);
       const replies: number[] = [];
       for (let j = 0; j < n; j++) replies.push(j, i, ++frame);
-      m.remember(i, 0, ++frame, 1, ANSWERED, true, i * 10, replies, n);
+      m.rememberKey(i, 0, ++frame, 1, ANSWERED, true, i * 10, replies, n);
       exchanges.push({ lo: i, frame, replies });
     }
     const total = exchanges.reduce((n, x) => n + x.replies.length / 3, 0);
@@ -266,7 +303,7 @@ describe('ExchangeMemory', () => {
     expect(m.size).toBe(10);
     expect(m.bytes).toBeLessThan(bytesBefore);
     for (const [i, x] of exchanges.entries()) {
-      const e = m.newest(x.lo, 0);
+      const e = m.newestKey(x.lo, 0);
       if (i < 30) {
         expect(e).toBe(-1);
         continue;
@@ -280,16 +317,16 @@ describe('ExchangeMemory', () => {
       expect(m.copyOf(e, 0, i - 1)).toBe(0);
     }
     // New exchanges after the release read right too.
-    m.remember(100, 0, 999_999, 1, ANSWERED, false, 1000, [42, 43, 999_998, 44, 45, 999_997], 2);
-    expect(m.copyOf(m.newest(100, 0), 44, 45)).toBe(999_997);
-    expect(m.copyOf(m.newest(100, 0), 42, 43)).toBe(999_998);
+    m.rememberKey(100, 0, 999_999, 1, ANSWERED, false, 1000, [42, 43, 999_998, 44, 45, 999_997], 2);
+    expect(m.copyOf(m.newestKey(100, 0), 44, 45)).toBe(999_997);
+    expect(m.copyOf(m.newestKey(100, 0), 42, 43)).toBe(999_998);
   });
 
   it('holds an outcome, a layout and a collecting flag side by side in one word without mixing them', () => {
-    const m = new ExchangeMemory(WINDOW, undefined);
-    m.remember(1, 0, 5, 255, UNANSWERED, true, 1.5, undefined, 0);
-    m.remember(2, 0, 6, 1, ANSWERED, false, 2.5, undefined, 0);
-    const [a, b] = [m.newest(1, 0), m.newest(2, 0)];
+    const m = new KeyedMemory(WINDOW, undefined);
+    m.rememberKey(1, 0, 5, 255, UNANSWERED, true, 1.5, undefined, 0);
+    m.rememberKey(2, 0, 6, 1, ANSWERED, false, 2.5, undefined, 0);
+    const [a, b] = [m.newestKey(1, 0), m.newestKey(2, 0)];
     expect([m.layout(a), m.outcome(a), m.collects(a), m.time(a), m.request(a)]).toEqual([255, UNANSWERED, true, 1.5, 5]);
     expect([m.layout(b), m.outcome(b), m.collects(b), m.time(b), m.request(b)]).toEqual([1, ANSWERED, false, 2.5, 6]);
   });
