@@ -31,12 +31,15 @@ export const NONE = 0xffffffff;
 
 /** The shared table's row for a key, made (with neither) if it has none. */
 export function rowOf(keys: KeyTable, lo: number, hi: number): number {
-  let k = keys.find(lo, hi);
-  if (k < 0) {
-    k = keys.add(lo, hi);
-    keys.rows.setU(k, HEAD, NONE);
-    keys.rows.setU(k, NEWEST, NONE);
-  }
+  const k = keys.find(lo, hi);
+  return k >= 0 ? k : newRow(keys, lo, hi);
+}
+
+/** A row for a key that has none, with neither. */
+export function newRow(keys: KeyTable, lo: number, hi: number): number {
+  const k = keys.add(lo, hi);
+  keys.rows.setU(k, HEAD, NONE);
+  keys.rows.setU(k, NEWEST, NONE);
   return k;
 }
 

@@ -33,7 +33,7 @@ import { builtInProtocols } from '../../protocols/index.ts';
 import { AMBIGUOUS, DECODED, FINAL, FrameFacts, HAS_TIME, LINES, TIMED, WAITING, Why, kindOf, layoutOf, type WhyCode } from './facts.ts';
 import { Endpoints, Side, hashBytes, key, keyRule, tokenKey, type KeyRule } from './keys.ts';
 import { layoutAt, layoutNumber } from './layouts.ts';
-import { ANSWERED, ExchangeMemory, HEAD, NONE, TokenMemory, UNANSWERED, rowOf } from './memory.ts';
+import { ANSWERED, ExchangeMemory, HEAD, NONE, TokenMemory, UNANSWERED, newRow, rowOf } from './memory.ts';
 import { Fifo } from './queue.ts';
 import { FIELDS, KeyTable } from './table.ts';
 import { tokenReader } from './token.ts';
@@ -339,7 +339,9 @@ export class CapturePairer {
     rule.key(bytes, e, Side.Request);
     const lo = key.lo,
       hi = key.hi;
-    let entry = this.#waitingAt(lo, hi);
+    // The key's row, if requests wait under it or an exchange under it is remembered (a client port used again).
+    const row = this.#keys.find(lo, hi);
+    let entry = row >= 0 && rows.u(row, HEAD) !== NONE ? row : -1;
     const collects = (this.#does[n]! & COLLECTS) !== 0;
     if (collects && entry >= 0) {
       // The commands before it in its conversation are done: the lines that follow are this one's.
@@ -350,7 +352,8 @@ export class CapturePairer {
         else this.#finish(f, entry, UNANSWERED, time, Why.superseded);
         f = next;
       }
-      entry = this.#waitingAt(lo, hi);
+      // None waits now; the row stays, the commands remembered in it.
+      entry = -1;
     }
     if (!collects) {
       hashBytes(bytes);
@@ -366,8 +369,7 @@ export class CapturePairer {
       facts.setHash16(frame, h);
     }
     if (entry < 0) {
-      // The key's row, if an exchange under it is remembered (a client port used again).
-      entry = rowOf(this.#keys, lo, hi);
+      entry = row >= 0 ? row : newRow(this.#keys, lo, hi);
       rows.setU(entry, HEAD, frame);
     } else {
       this.#next.set(this.#tail(entry), frame);
