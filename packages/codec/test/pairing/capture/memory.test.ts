@@ -6,7 +6,7 @@ import { KeyTable } from '../../../src/pairing/capture/table.ts';
 
 /**
  * An ExchangeMemory with a key table of its own (the pairer's, in pairer.ts, is shared with
- * the requests waiting), remembered into and read by a key's halves, as the pairer does.
+ * the requests waiting), remembered into a key's row and read by a key's halves, as the pairer does.
  */
 class KeyedMemory extends ExchangeMemory {
   readonly keys: KeyTable;
@@ -16,18 +16,9 @@ class KeyedMemory extends ExchangeMemory {
     this.keys = keys;
   }
 
-  rememberKey(
-    lo: number,
-    hi: number,
-    frame: number,
-    layout: number,
-    outcome: number,
-    collects: boolean,
-    time: number,
-    replies: readonly number[] | undefined,
-    count: number,
-  ): void {
-    this.remember(rowOf(this.keys, lo, hi), frame, layout, outcome, collects, time, replies, count);
+  /** The row of the key with halves `lo`, `hi` (made if it has none), to remember into. */
+  row(lo: number, hi: number): number {
+    return rowOf(this.keys, lo, hi);
   }
 
   newestKey(lo: number, hi: number): number {
@@ -82,7 +73,7 @@ class CheckedMemory {
   remember(key: number, outcome: number, collects: boolean, time: number, replies: number[]): Exchange {
     const [lo, hi] = KEYS[key]!;
     const x: Exchange = { key, frame: ++this.frame, layout: (this.frame * 37) & 0xff, outcome, collects, time, replies, row: -1 };
-    this.memory.rememberKey(lo, hi, x.frame, x.layout, outcome, collects, time, replies, replies.length / 3);
+    this.memory.remember(this.memory.row(lo, hi), x.frame, x.layout, outcome, collects, time, replies, replies.length / 3);
     x.row = this.memory.newestKey(lo, hi);
     this.queue.push(x);
     return x;
@@ -195,9 +186,9 @@ describe('ExchangeMemory', () => {
 
   it('lets an exchange go a window after it ended, answered or not', () => {
     const m = new KeyedMemory(WINDOW, undefined);
-    m.rememberKey(1, 1, 10, 3, UNANSWERED, false, 100 + TIMEOUT, undefined, 0);
+    m.remember(m.row(1, 1), 10, 3, UNANSWERED, false, 100 + TIMEOUT, undefined, 0);
     expect(m.next).toBe(100 + TIMEOUT + WINDOW);
-    m.rememberKey(2, 2, 11, 3, ANSWERED, false, 2000, [5, 6, 12], 1);
+    m.remember(m.row(2, 2), 11, 3, ANSWERED, false, 2000, [5, 6, 12], 1);
     // Strictly: not at the deadline, only after it.
     m.expire(100 + TIMEOUT + WINDOW, true);
     expect([m.size, m.newestKey(1, 1)]).toEqual([2, 0]);
@@ -213,8 +204,8 @@ describe('ExchangeMemory', () => {
   it('lets exchanges go in the order they finished, one not yet due holding back those after it', () => {
     const m = new KeyedMemory(WINDOW, undefined);
     // Ended at 1000, then at 500 (a clock that stepped back): the first is let go first.
-    m.rememberKey(1, 0, 1, 1, UNANSWERED, false, TIMEOUT, undefined, 0);
-    m.rememberKey(2, 0, 2, 1, ANSWERED, false, 500, undefined, 0);
+    m.remember(m.row(1, 0), 1, 1, UNANSWERED, false, TIMEOUT, undefined, 0);
+    m.remember(m.row(2, 0), 2, 1, ANSWERED, false, 500, undefined, 0);
     m.expire(500 + WINDOW, false);
     expect([m.newestKey(1, 0), m.newestKey(2, 0), m.next]).toEqual([0, 1, TIMEOUT + WINDOW]);
     m.expire(TIMEOUT + WINDOW, false);
@@ -224,10 +215,10 @@ describe('ExchangeMemory', () => {
   it('tells the owner of each collecting exchange let go, on expiry and on clear, and of no other', () => {
     const forgotten: number[] = [];
     const m = new KeyedMemory(WINDOW, (frame) => forgotten.push(frame));
-    m.rememberKey(1, 0, 101, 2, ANSWERED, true, 0, [1, 1, 102], 1);
-    m.rememberKey(2, 0, 103, 1, ANSWERED, false, 10, [2, 2, 104], 1);
-    m.rememberKey(3, 0, 105, 2, UNANSWERED, true, 20, undefined, 0);
-    m.rememberKey(4, 0, 106, 2, ANSWERED, true, 30, undefined, 0);
+    m.remember(m.row(1, 0), 101, 2, ANSWERED, true, 0, [1, 1, 102], 1);
+    m.remember(m.row(2, 0), 103, 1, ANSWERED, false, 10, [2, 2, 104], 1);
+    m.remember(m.row(3, 0), 105, 2, UNANSWERED, true, 20, undefined, 0);
+    m.remember(m.row(4, 0), 106, 2, ANSWERED, true, 30, undefined, 0);
     m.expire(10 + WINDOW, false);
     expect(forgotten).toEqual([101]);
     m.clear();
@@ -244,7 +235,7 @@ describe('ExchangeMemory', () => {
     // 1000 exchanges under one key, one a millisecond, each with one reply.
     const rows: number[] = [];
     for (let i = 0; i < 1000; i++) {
-      m.rememberKey(7, 9, 1 + i, 1, ANSWERED, false, i, [i, 0, 100_000 + i], 1);
+      m.remember(m.row(7, 9), 1 + i, 1, ANSWERED, false, i, [i, 0, 100_000 + i], 1);
       rows.push(m.newestKey(7, 9));
     }
     const walk = (): number[] => {
@@ -258,7 +249,7 @@ describe('ExchangeMemory', () => {
     expect(m.size).toBe(400);
     expect(walk()).toEqual(Array.from({ length: 400 }, (_, i) => 1000 - i));
     // Their rows are filled again by another key: the old key's walk does not wander into them.
-    for (let i = 0; i < 600; i++) m.rememberKey(8, 8, 5000 + i, 1, ANSWERED, false, 1000 + i, undefined, 0);
+    for (let i = 0; i < 600; i++) m.remember(m.row(8, 8), 5000 + i, 1, ANSWERED, false, 1000 + i, undefined, 0);
     expect(walk()).toEqual(Array.from({ length: 400 }, (_, i) => 1000 - i));
     expect(m.older(rows[600]!)).toBe(-1);
     // A copy is still told by the remaining exchanges' replies.
@@ -269,15 +260,15 @@ describe('ExchangeMemory', () => {
 
   it('takes an older exchange for stale once it is let go, even while a newer one under its key stays', () => {
     const m = new KeyedMemory(WINDOW, undefined);
-    m.rememberKey(1, 1, 10, 1, ANSWERED, false, 0, undefined, 0);
+    m.remember(m.row(1, 1), 10, 1, ANSWERED, false, 0, undefined, 0);
     const a = m.newestKey(1, 1);
-    m.rememberKey(1, 1, 11, 1, ANSWERED, false, 100, undefined, 0);
+    m.remember(m.row(1, 1), 11, 1, ANSWERED, false, 100, undefined, 0);
     const b = m.newestKey(1, 1);
     expect(m.older(b)).toBe(a);
     m.expire(WINDOW, false);
     expect([m.newestKey(1, 1), m.older(b)]).toEqual([b, -1]);
     // The row let go is filled again under the same key: the newest names it, and the walk goes on to b.
-    m.rememberKey(1, 1, 12, 1, ANSWERED, false, 200, undefined, 0);
+    m.remember(m.row(1, 1), 12, 1, ANSWERED, false, 200, undefined, 0);
     const c = m.newestKey(1, 1);
     expect(c).toBe(a);
     expect([m.request(c), m.older(c), m.request(m.older(c)), m.older(b)]).toEqual([12, b, 11, -1]);
@@ -292,7 +283,7 @@ describe('ExchangeMemory', () => {
       const n = 1 + ((i * 977) % 3000);
       const replies: number[] = [];
       for (let j = 0; j < n; j++) replies.push(j, i, ++frame);
-      m.rememberKey(i, 0, ++frame, 1, ANSWERED, true, i * 10, replies, n);
+      m.remember(m.row(i, 0), ++frame, 1, ANSWERED, true, i * 10, replies, n);
       exchanges.push({ lo: i, frame, replies });
     }
     const total = exchanges.reduce((n, x) => n + x.replies.length / 3, 0);
@@ -317,15 +308,15 @@ describe('ExchangeMemory', () => {
       expect(m.copyOf(e, 0, i - 1)).toBe(0);
     }
     // New exchanges after the release read right too.
-    m.rememberKey(100, 0, 999_999, 1, ANSWERED, false, 1000, [42, 43, 999_998, 44, 45, 999_997], 2);
+    m.remember(m.row(100, 0), 999_999, 1, ANSWERED, false, 1000, [42, 43, 999_998, 44, 45, 999_997], 2);
     expect(m.copyOf(m.newestKey(100, 0), 44, 45)).toBe(999_997);
     expect(m.copyOf(m.newestKey(100, 0), 42, 43)).toBe(999_998);
   });
 
   it('holds an outcome, a layout and a collecting flag side by side in one word without mixing them', () => {
     const m = new KeyedMemory(WINDOW, undefined);
-    m.rememberKey(1, 0, 5, 255, UNANSWERED, true, 1.5, undefined, 0);
-    m.rememberKey(2, 0, 6, 1, ANSWERED, false, 2.5, undefined, 0);
+    m.remember(m.row(1, 0), 5, 255, UNANSWERED, true, 1.5, undefined, 0);
+    m.remember(m.row(2, 0), 6, 1, ANSWERED, false, 2.5, undefined, 0);
     const [a, b] = [m.newestKey(1, 0), m.newestKey(2, 0)];
     expect([m.layout(a), m.outcome(a), m.collects(a), m.time(a), m.request(a)]).toEqual([255, UNANSWERED, true, 1.5, 5]);
     expect([m.layout(b), m.outcome(b), m.collects(b), m.time(b), m.request(b)]).toEqual([1, ANSWERED, false, 2.5, 6]);
