@@ -8,10 +8,11 @@
  *
  * The keys are the pairer's own table (pairer.ts), shared by the requests waiting and the
  * exchanges remembered: a key's row names the oldest request waiting under it ({@link HEAD})
- * and the newest exchange remembered ({@link NEWEST}), either {@link NONE}, and goes when both
- * are. So a reply's key is looked up once, and its exchange remembered in the row its request
+ * and the newest exchange remembered ({@link NEWEST}), {@link NONE} for none, and goes when it
+ * has neither. So a reply's key is looked up once, and its exchange remembered in the row its request
  * waited in: a table of the memory's own cost a lookup and a row made for each exchange, and
- * a row taken out when a request's last reply came (a fifth of `gamequery stats` on the mix).
+ * a row taken out when a request's last reply came (its keys were a tenth of `gamequery stats`
+ * on 1 M frames of the mix; one table took 4 % off).
  *
  * And a handshake's token, for its lifetime: the session id it was issued to, under the
  * conversation and the token.

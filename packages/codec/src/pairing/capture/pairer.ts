@@ -19,9 +19,9 @@
  *   either   (a ping: its reply is its bytes) a reply if a request it answers is known.
  *
  * A handshake's token is kept for `tokenLifetimeMs`, so that a stat request quoting it is
- * also filed under the handshake's session id (vanilla replies carry that one). Memory: 16
- * bytes and a bucket (2 to 4) per key with requests waiting, 16 a frame of facts, some 60
- * an exchange remembered. Times are nanoseconds since any origin, in doubles (exact to 104 days).
+ * also filed under the handshake's session id (vanilla replies carry that one). Memory: 20
+ * bytes and a bucket (2 to 4) per key with requests waiting or exchanges remembered, 16 a
+ * frame of facts, some 60 an exchange remembered (its key's row included). Times are nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';
 import type { CodecOptions, Direction } from '../../grammar/layout.ts';
