@@ -36,6 +36,10 @@ export { ByteSink, asciiBytes } from './grammar/sink.ts';
 export { MASK, escapeControls, hostPort, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';
 export { secretFields } from './grammar/fields.ts';
+/** The field registry of any layouts (the built-in ones' is `fieldRegistry`): what the dissector's filters name for a declared protocol. */
+export { buildRegistry } from './grammar/registry.ts';
+/** Every numeric wire type and what is derived from it (size, Wireshark type, …). */
+export { numbers, type NumberKind } from './grammar/numbers.ts';
 
 // The protocols' details the dissector reads.
 /** SA:MP's RCON request and reply, as the dissector's first pass keeps an RCON exchange's secrets. */

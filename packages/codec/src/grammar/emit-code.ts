@@ -7,10 +7,17 @@
  * Writes are queued (`lit`, `number`, `write`) and emitted by `flush`: one capacity check
  * per run of bounded writes, neighbouring constants merged into one copy.
  */
-import type { Field, IntType, StringSize } from './fields.ts';
+import type { Field, IntField, StringSize } from './fields.ts';
 import { fixedSize, runLength } from './fields.ts';
+import { numbers, showInt, type NumberType } from './numbers.ts';
 
 export const encoder = new TextEncoder();
+
+/** `text` as a JSON string literal. */
+export const jsonText = (text: string): string => JSON.stringify(text);
+
+/** A node's shown text written by code: as text, and inside a JSON string; `maybeEmpty` where it may be empty. */
+export type CodeShow = { readonly text: () => void; readonly json: () => void; readonly maybeEmpty: boolean };
 
 /** `{"abbrev":…,"label":…,"offset":` — the part of a node that never changes. */
 export const head = (abbrev: string, label: string): string =>
@@ -24,17 +31,6 @@ type Op =
   | { readonly lit: string }
   | { readonly num: string; readonly signed: boolean }
   | { readonly code: string; readonly max: string | undefined };
-
-/** Inline reads of each wire type at position `p` (bounds already checked); the measurer (`measure.ts`) reads with them too. */
-export const readers: Record<IntType, (p: string) => string> = {
-  u8: (p) => `bytes[${p}]`,
-  u16le: (p) => `(bytes[${p}] | bytes[${p} + 1] << 8)`,
-  u16be: (p) => `(bytes[${p}] << 8 | bytes[${p} + 1])`,
-  u32le: (p) => `((bytes[${p}] | bytes[${p} + 1] << 8 | bytes[${p} + 2] << 16 | bytes[${p} + 3] << 24) >>> 0)`,
-  u32be: (p) => `((bytes[${p}] << 24 | bytes[${p} + 1] << 16 | bytes[${p} + 2] << 8 | bytes[${p} + 3]) >>> 0)`,
-  i32le: (p) => `(bytes[${p}] | bytes[${p} + 1] << 8 | bytes[${p} + 2] << 16 | bytes[${p} + 3] << 24)`,
-  i32be: (p) => `(bytes[${p}] << 24 | bytes[${p} + 1] << 16 | bytes[${p} + 2] << 8 | bytes[${p} + 3])`,
-};
 
 /** Gives up: the interpreter has something to say. */
 export const DECLINE = '{ sink.at = from; return undefined; }';
@@ -149,6 +145,60 @@ export abstract class EmitterCode {
         else this.emit(`${fixedText(x)} o += ${x.length};`);
       }
     }
+  }
+
+  /** A number read into `n` as a node's JSON `value`: an integer's digits, else its kind's JSON text (numbers.ts). */
+  protected numberValue(type: NumberType, n: string): void {
+    const k = numbers[type];
+    if (k.is === 'int') this.number(n, k.signed);
+    else this.write(`o = ascii(buf, o, ${this.constRef(k.json)}(${n}));`, 26);
+  }
+
+  /**
+   * A number's shown text, by its declaration: an integer in decimal, hexadecimal or by its value
+   * table (each value's text kept once made), anything else as its kind shows it (numbers.ts).
+   */
+  protected numberShow(f: Pick<IntField, 'type' | 'base' | 'values'>, n: string): CodeShow {
+    const { type, base, values } = f;
+    const k = numbers[type];
+    const quoted = (text: () => void) => (): void => {
+      this.lit('"');
+      text();
+      this.lit('"');
+    };
+    if (k.is !== 'int') {
+      const text = (): void => this.write(`o = ascii(buf, o, ${this.constRef((v: number | bigint) => k.show(v, base))}(${n}));`, 24);
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    if (base === 'dec' && !values) {
+      const text = (): void => this.number(n, k.signed);
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    if (base === 'hex' && !values) {
+      const text = (): void => {
+        this.lit('0x');
+        this.write(`o = hexInt(buf, o, ${n}, ${k.size * 2});`, k.size * 2);
+      };
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
+    const cached = (form: (s: string) => string): ((v: number) => Uint8Array) => {
+      const seen = new Map<number, Uint8Array>();
+      return (v: number): Uint8Array => {
+        let b = seen.get(v);
+        if (b === undefined) {
+          b = encoder.encode(form(showInt(v, type, base, values)));
+          if (seen.size < 256) seen.set(v, b);
+        }
+        return b;
+      };
+    };
+    const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
+    return {
+      text: () => this.write(`o = put(buf, o, ${this.constRef(cached((s) => s))}(${n}));`, 3 * longest + 40),
+      json: () => this.write(`o = put(buf, o, ${this.constRef(cached(jsonText))}(${n}));`, 6 * longest + 40),
+      maybeEmpty: false,
+    };
   }
 
   /** The array of a node's nodes ends: its last comma becomes the bracket. */

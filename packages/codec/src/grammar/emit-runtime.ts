@@ -12,6 +12,7 @@ import { flagWarning, shortListWarning } from './annotate.ts';
 import { MASK, fillTemplate, redacted, showText } from './display.ts';
 import type { ByteSink } from './sink.ts';
 import { DECIMAL, ipv4ToString } from './wire.ts';
+import { read } from './numbers.ts';
 
 const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const SHOW = new TextEncoder().encode(',"show":');
@@ -299,6 +300,7 @@ export const runtime = {
   flagTail,
   warnFlag,
   warnShort,
+  read,
 };
 
 /**

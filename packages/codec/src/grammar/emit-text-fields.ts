@@ -6,9 +6,10 @@
  * Compile time only; the golden test holds the generated source byte for byte.
  */
 import { showInt, showText } from './display.ts';
-import type { Field, IntType, StringField } from './fields.ts';
-import { intSize, lengthMeta } from './fields.ts';
-import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head, readers } from './emit-code.ts';
+import type { Field, StringField } from './fields.ts';
+import { lengthMeta } from './fields.ts';
+import { numbers } from './numbers.ts';
+import { DECLINE, EmitterCode, RELOAD, checkedSize, head, jsonText, type CodeShow } from './emit-code.ts';
 import { FLAG_JSON, FLAG_TEXT } from './emit-text-runtime.ts';
 import type { ListField } from './fields.ts';
 import { numericRange, toHex } from './wire.ts';
@@ -23,6 +24,7 @@ export class Unsupported extends Error {}
 /** Where a field's decoded parts are, for an entry summary that names it. */
 export type Leaf =
   | { readonly kind: 'int'; readonly local: string; readonly signed: boolean }
+  | { readonly kind: 'value'; readonly local: string }
   | { readonly kind: 'bool'; readonly local: string }
   | { readonly kind: 'text'; readonly s: string; readonly e: string }
   | { readonly kind: 'decimal'; readonly s: string; readonly e: string; readonly d: string }
@@ -31,7 +33,6 @@ export type Leaf =
 
 /** The shown text of a node: fixed, or written by code (`text` and `json` forms) and possibly empty. */
 export type Show = { readonly lit: string } | CodeShow;
-export type CodeShow = { readonly text: () => void; readonly json: () => void; readonly maybeEmpty: boolean };
 
 /** A leaf node: where it is, its JSON value and shown text (`value,"show":show`, for `json`), and its text. */
 export interface Node {
@@ -43,8 +44,6 @@ export interface Node {
   readonly json: () => void;
   readonly show: Show;
 }
-
-export const jsonText = (text: string): string => JSON.stringify(text);
 
 /** A text compiler's node writes and its fields other than lists. */
 export abstract class TextFields extends EmitterCode {
@@ -140,23 +139,23 @@ export abstract class TextFields extends EmitterCode {
         break;
       }
       case 'const': {
-        this.emit(`if (${readers[f.type](p)} !== ${f.value}) ${DECLINE}`);
+        this.emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${DECLINE}`);
         const text = showInt(f.value, f.type, f.base, f.values);
         node(() => this.lit(`${f.value},"show":${jsonText(text)}`), { lit: text });
         break;
       }
       case 'int': {
         const n = this.name('n');
-        const signed = f.type.startsWith('i');
-        if (writes || leaves) this.emit(`const ${n} = ${readers[f.type](p)};`);
-        leaves?.set(f.name, { kind: 'int', local: n, signed });
+        const { is, signed } = numbers[f.type];
+        if (writes || leaves) this.emit(`const ${n} = ${numbers[f.type].code(p)};`);
+        leaves?.set(f.name, is === 'int' ? { kind: 'int', local: n, signed } : { kind: 'value', local: n });
         if (!writes) break;
-        const shownInt = this.intShow(f, n, signed);
+        const shown = this.numberShow(f, n);
         node(() => {
-          this.number(n, signed);
+          this.numberValue(f.type, n);
           this.lit(',"show":');
-          shownInt.json();
-        }, shownInt);
+          shown.json();
+        }, shown);
         break;
       }
       case 'bool': {
@@ -212,62 +211,6 @@ export abstract class TextFields extends EmitterCode {
     this.advance(size);
   }
 
-  /** An integer's shown text, by its declaration: decimal, hexadecimal, or a table's label (each value's text kept once made). */
-  protected intShow(
-    f: { readonly type: IntType; readonly base: 'dec' | 'hex' | 'char'; readonly values?: Readonly<Record<number, string>> },
-    n: string,
-    signed: boolean,
-  ): CodeShow {
-    if (f.base === 'dec' && !f.values) {
-      return {
-        text: () => this.number(n, signed),
-        json: () => {
-          this.lit('"');
-          this.number(n, signed);
-          this.lit('"');
-        },
-        maybeEmpty: false,
-      };
-    }
-    if (f.base === 'hex' && !f.values) {
-      const width = intSize[f.type] * 2;
-      const text = (): void => {
-        this.lit('0x');
-        this.write(`o = hexInt(buf, o, ${n}, ${width});`, width);
-      };
-      return {
-        text,
-        json: () => {
-          this.lit('"');
-          text();
-          this.lit('"');
-        },
-        maybeEmpty: false,
-      };
-    }
-    // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
-    const { type, base, values } = f;
-    const cached = (form: (s: string) => string): ((n: number) => Uint8Array) => {
-      const seen = new Map<number, Uint8Array>();
-      return (v: number): Uint8Array => {
-        let b = seen.get(v);
-        if (b === undefined) {
-          b = encoder.encode(form(showInt(v, type, base, values)));
-          if (seen.size < 256) seen.set(v, b);
-        }
-        return b;
-      };
-    };
-    const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
-    const text = this.constRef(cached((s) => s));
-    const json = this.constRef(cached(jsonText));
-    return {
-      text: () => this.write(`o = put(buf, o, ${text}(${n}));`, 3 * longest + 40),
-      json: () => this.write(`o = put(buf, o, ${json}(${n}));`, 6 * longest + 40),
-      maybeEmpty: false,
-    };
-  }
-
   protected string(
     f: StringField<string, string | number>,
     fields: readonly Field[],
@@ -279,10 +222,10 @@ export abstract class TextFields extends EmitterCode {
     const s = this.name('s');
     const e = this.name('e');
     // The string's own offset, when no variable-length field precedes it.
-    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? intSize[size.prefix] : 0);
+    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? numbers[size.prefix].size : 0);
     let wire: string;
     if ('prefix' in size) {
-      const width = intSize[size.prefix];
+      const width = numbers[size.prefix].size;
       this.need(width, fields, i);
       const p = this.pos();
       let offset: string | undefined;
@@ -290,7 +233,7 @@ export abstract class TextFields extends EmitterCode {
       const n = this.name('n');
       const writesLength = this.writes(len.abbrev);
       if (writesLength && this.mode.kind === 'json') offset = this.offset();
-      this.emit(`const ${n} = ${readers[size.prefix](p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
+      this.emit(`const ${n} = ${numbers[size.prefix].code(p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
       this.emit(`if (${e} > len) ${DECLINE}`);
       this.count(len.abbrev, len.label, () => offset!, width, n, depth);
       this.emit(`at = ${e};`);

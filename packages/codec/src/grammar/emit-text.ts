@@ -39,10 +39,10 @@
  */
 import type { TextCodec } from './charset.ts';
 import type { Entry, Field, ListField } from './fields.ts';
-import { intSize } from './fields.ts';
-import { DECLINE, RELOAD, readers } from './emit-code.ts';
+import { numbers } from './numbers.ts';
+import { DECLINE, RELOAD, jsonText } from './emit-code.ts';
 import { runtime } from './emit-text-runtime.ts';
-import { TextFields, Unsupported, jsonText, type Leaf, type Show, type TextMode } from './emit-text-fields.ts';
+import { TextFields, Unsupported, type Leaf, type Show, type TextMode } from './emit-text-fields.ts';
 import type { ByteSink } from './sink.ts';
 
 export type { TextMode } from './emit-text-fields.ts';
@@ -59,12 +59,12 @@ class TextCompiler extends TextFields {
   protected list(f: ListField, fields: readonly Field[], i: number, depth: number): void {
     if (f.count) {
       const c = f.count;
-      const width = intSize[c.type];
+      const width = numbers[c.type].size;
       this.need(width, fields, i);
       const p = this.pos();
       const offset = this.writes(c.abbrev) && this.mode.kind === 'json' ? this.offset() : undefined;
       const n = this.name('n');
-      this.emit(`const ${n} = ${readers[c.type](p)};`);
+      this.emit(`const ${n} = ${numbers[c.type].code(p)};`);
       this.count(c.abbrev, c.label, () => offset!, width, n, depth);
       this.advance(width);
       this.settle();
@@ -228,6 +228,10 @@ class TextCompiler extends TextFields {
         switch (leaf.kind) {
           case 'int':
             this.number(leaf.local, leaf.signed);
+            return;
+          case 'value':
+            // A 64-bit integer or a float, as a template shows it: `String(value)`.
+            this.write(`o = ascii(buf, o, String(${leaf.local}));`, 24);
             return;
           case 'bool':
             this.write(`o = asciiText(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);

@@ -37,9 +37,10 @@
  */
 import { showInt, showText } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { hasValue, intSize, lengthMeta } from './fields.ts';
+import { hasValue, lengthMeta } from './fields.ts';
+import { numbers } from './numbers.ts';
 import { numericRange, toHex } from './wire.ts';
-import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head, readers } from './emit-code.ts';
+import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head } from './emit-code.ts';
 import { runtime, type JsonEmitter } from './emit-runtime.ts';
 
 export { emitWith, type EmitState, type JsonEmitter } from './emit-runtime.ts';
@@ -121,40 +122,18 @@ class Compiler extends EmitterCode {
         break;
       }
       case 'const':
-        this.emit(`if (${readers[f.type](p)} !== ${f.value}) ${DECLINE}`);
+        this.emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${DECLINE}`);
         this.lit(`${f.value},"show":${JSON.stringify(showInt(f.value, f.type, f.base, f.values))}},`);
         break;
       case 'int': {
         const n = this.name('n');
-        this.emit(`const ${n} = ${readers[f.type](p)};`);
+        const { is, signed, code } = numbers[f.type];
+        this.emit(`const ${n} = ${code(p)};`);
         if (scope.keep(f.name)) scope.props.push([f.name, n]);
-        const signed = f.type.startsWith('i');
-        leaves.set(f.name, { kind: 'int', local: n, signed });
-        this.number(n, signed);
+        if (is === 'int') leaves.set(f.name, { kind: 'int', local: n, signed });
+        this.numberValue(f.type, n);
         this.lit(',"show":');
-        if (f.base === 'dec' && !f.values) {
-          this.lit('"');
-          this.number(n, signed);
-          this.lit('"');
-        } else if (f.base === 'hex' && !f.values) {
-          this.lit('"0x');
-          this.write(`o = hexInt(buf, o, ${n}, ${intSize[f.type] * 2});`, intSize[f.type] * 2);
-          this.lit('"');
-        } else {
-          // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
-          const { type, base, values } = f;
-          const seen = new Map<number, Uint8Array>();
-          const shown = (n: number): Uint8Array => {
-            let b = seen.get(n);
-            if (b === undefined) {
-              b = encoder.encode(JSON.stringify(showInt(n, type, base, values)));
-              if (seen.size < 256) seen.set(n, b);
-            }
-            return b;
-          };
-          const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
-          this.write(`o = put(buf, o, ${this.constRef(shown)}(${n}));`, 6 * longest + 40);
-        }
+        this.numberShow(f, n).json();
         this.lit('},');
         break;
       }
@@ -172,7 +151,7 @@ class Compiler extends EmitterCode {
       case 'ipv4': {
         if (scope.keep(f.name)) {
           const v = this.name('v');
-          this.emit(`const ${v} = ipv4ToString(${readers.u32be(p)});`);
+          this.emit(`const ${v} = ipv4ToString(${numbers.u32be.code(p)});`);
           scope.props.push([f.name, v]);
         }
         const q = this.name('q');
@@ -205,15 +184,15 @@ class Compiler extends EmitterCode {
     const s = this.name('s');
     const e = this.name('e');
     // The string's own offset, when no variable-length field precedes it.
-    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? intSize[size.prefix] : 0);
+    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? numbers[size.prefix].size : 0);
     let wire: string;
     if ('prefix' in size) {
-      const width = intSize[size.prefix];
+      const width = numbers[size.prefix].size;
       this.need(width, fields, i);
       const p = this.pos();
       const at = this.offset();
       const n = this.name('n');
-      this.emit(`const ${n} = ${readers[size.prefix](p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
+      this.emit(`const ${n} = ${numbers[size.prefix].code(p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
       this.emit(`if (${e} > len) ${DECLINE}`);
       const len = lengthMeta(f);
       this.countNode(len.abbrev, len.label, at, width, n);
@@ -271,12 +250,12 @@ class Compiler extends EmitterCode {
     const items = scope.keep(f.name) ? this.name('items') : undefined;
     if (f.count) {
       const c = f.count;
-      const width = intSize[c.type];
+      const width = numbers[c.type].size;
       this.need(width, fields, i);
       const p = this.pos();
       const at = this.offset();
       const n = this.name('n');
-      this.emit(`const ${n} = ${readers[c.type](p)};`);
+      this.emit(`const ${n} = ${numbers[c.type].code(p)};`);
       this.countNode(c.abbrev, c.label, at, width, n);
       this.advance(width);
       this.settle();
@@ -410,11 +389,11 @@ function templated(summary: string | undefined, fields: readonly Field[] | undef
   return !named.every(leaf);
 }
 
-/** The names of an entry's integer and string fields, groups included: what its compiled summary can write. */
+/** The names of an entry's integer (number-valued) and string fields, groups included: what its compiled summary can write. */
 function leafNames(fields: readonly Field[], out = new Set<string>()): Set<string> {
   for (const f of fields) {
     if (f.kind === 'group') leafNames(f.fields, out);
-    else if (f.kind === 'int' || f.kind === 'string') out.add(f.name);
+    else if ((f.kind === 'int' && numbers[f.type].is === 'int') || f.kind === 'string') out.add(f.name);
   }
   return out;
 }

@@ -300,7 +300,7 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
           shownValue(
             v === undefined
               ? '?'
-              : hex && typeof v === 'number'
+              : hex && (typeof v === 'number' || typeof v === 'bigint')
                 ? hexOf(v, hex)
                 : redact && typeof v === 'string'
                   ? (redacted(v, redact) ?? v)

@@ -18,8 +18,8 @@
 import type { Charset } from './charset.ts';
 import { textCodec } from './charset.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { fixedSize, intSize, runLength } from './fields.ts';
-import { readers } from './emit-code.ts';
+import { fixedSize, runLength } from './fields.ts';
+import { numbers } from './numbers.ts';
 import { decimalText } from './emit-runtime.ts';
 import { numericRange } from './wire.ts';
 
@@ -41,8 +41,8 @@ function leastSize(fields: readonly Field[]): number {
   for (const f of fields) {
     const size = fixedSize(f);
     if (size !== undefined) n += size;
-    else if (f.kind === 'string') n += 'prefix' in f.size ? intSize[f.size.prefix] : 1;
-    else if (f.kind === 'list') n += f.count ? intSize[f.count.type] : 1;
+    else if (f.kind === 'string') n += 'prefix' in f.size ? numbers[f.size.prefix].size : 1;
+    else if (f.kind === 'list') n += f.count ? numbers[f.count.type].size : 1;
     else if (f.kind === 'group') n += leastSize(f.fields);
   }
   return n;
@@ -111,7 +111,7 @@ class MeasureCompiler {
     if (f.kind === 'magic') {
       if (f.bytes.length) this.#emit(`if (${[...f.bytes].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${FAIL}`);
     } else if (f.kind === 'const') {
-      this.#emit(`if (${readers[f.type](p)} !== ${f.value}) ${FAIL}`);
+      this.#emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${FAIL}`);
     }
     this.#k += size;
   }
@@ -126,9 +126,9 @@ class MeasureCompiler {
   #string(f: StringField<string, string | number>, fields: readonly Field[], i: number): void {
     const size = f.size;
     if ('prefix' in size) {
-      const width = intSize[size.prefix];
+      const width = numbers[size.prefix].size;
       this.#need(width, fields, i);
-      const length = readers[size.prefix](this.#pos());
+      const length = numbers[size.prefix].code(this.#pos());
       if (f.numeric) {
         const s = this.#name('s');
         const e = this.#name('e');
@@ -169,10 +169,10 @@ class MeasureCompiler {
     if (f.count) {
       // Entries that always take no bytes read nothing, however many there are.
       const empty = leastSize(f.entry.fields) === 0;
-      const width = intSize[f.count.type];
+      const width = numbers[f.count.type].size;
       this.#need(width, fields, i);
       const n = this.#name('n');
-      this.#emit(`const ${n} = ${readers[f.count.type](this.#pos())};`);
+      this.#emit(`const ${n} = ${numbers[f.count.type].code(this.#pos())};`);
       this.#k += width;
       this.#settle();
       this.#moved();

@@ -5,7 +5,7 @@ import { ByteSink, MASK, internals } from '@gamequery/codec/internal';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { abbrevsOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { secretive, synthetic } from '../helpers/synthetic.ts';
+import { numeric, secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
 
@@ -106,7 +106,7 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
 }
 
 const vectors = loadVectors();
-const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive, numeric];
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: emitText and emitFields', (_, layout) => {
   const abbrevs = abbrevsOf(layout.fields);

@@ -41,8 +41,22 @@ export function abbrevsOf(fields: readonly Field[], out: string[] = []): string[
   return out;
 }
 
-/** JSON of anything these answers hold: bytes as `hex:…`, so that two processes' answers compare as text. */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) => (v instanceof Uint8Array ? `hex:${toHex(v)}` : v)));
+/**
+ * JSON of anything these answers hold, so that two processes' answers compare as text: bytes as
+ * `hex:…`, a bigint as `bigint:…`, and the numbers JSON has no literal of (NaN, ±Infinity, -0) as `number:…`.
+ */
+const plain = (x: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(x, (_, v: unknown) =>
+      v instanceof Uint8Array
+        ? `hex:${toHex(v)}`
+        : typeof v === 'bigint'
+          ? `bigint:${v}`
+          : typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+            ? `number:${Object.is(v, -0) ? '-0' : v}`
+            : v,
+    ),
+  );
 
 /**
  * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,

@@ -15,9 +15,9 @@ export function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** Up to three known names nearest to `name`: close in spelling, or sharing its last part. */
-export function nearestFields(name: string): string[] {
-  const names = [...filterFields().keys()];
+/** Up to three known names nearest to `name` (among `known`, default every display filter name): close in spelling, or sharing its last part. */
+export function nearestFields(name: string, known: Iterable<string> = filterFields().keys()): string[] {
+  const names = [...known];
   const last = name.split('.').at(-1)!;
   const scored = names.map((n) => {
     let d = editDistance(name, n);

@@ -9,8 +9,9 @@
  * `tshark -X lua_script:gamequery.lua`.
  */
 import { charsets, textCodec } from '../../grammar/charset.ts';
-import type { Field, IntType } from '../../grammar/fields.ts';
-import { fixedSize, intSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
+import type { Field, NumberType } from '../../grammar/fields.ts';
+import { fixedSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
+import { numbers } from '../../grammar/numbers.ts';
 import { internals, type AnyLayout } from '../../grammar/layout.ts';
 import type { BuiltInProtocol as Protocol } from '../../protocols/index.ts';
 import { buildRegistry, type RegisteredField } from '../../grammar/registry.ts';
@@ -34,11 +35,8 @@ const declarationOf = (name: string, own: readonly ProtocolDeclaration[] = []): 
 
 type LuaTable = Record<string, unknown>;
 
-const intSpec = (t: IntType): LuaTable => ({
-  size: intSize[t],
-  le: t.endsWith('le') || undefined,
-  signed: t.startsWith('i') || undefined,
-});
+/** How the runtime reads a number of type `t` (numbers.ts): size, byte order, signedness, float. */
+const intSpec = (t: NumberType): LuaTable => numbers[t].lua;
 
 /** A field declaration as the Lua walker reads it (keys: k = kind, a = abbreviation). */
 function luaField(f: Field): LuaTable {

@@ -8,8 +8,8 @@
  */
 import type { CodecOptions } from '../../grammar/layout.ts';
 import type { QueryLayout } from '../../protocols/index.ts';
-import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
-import { intReaders } from '../../grammar/wire.ts';
+import { fixedSize, type Field } from '../../grammar/fields.ts';
+import { numbers } from '../../grammar/numbers.ts';
 
 /** The token reader of `layout`, or undefined if it has no `token` field. */
 export const tokenReader = (layout: QueryLayout, codec: CodecOptions): ((bytes: Uint8Array) => number | undefined) | undefined =>
@@ -40,10 +40,9 @@ export function numberReader(
     at += size;
   }
   const f = fields[i]!;
-  if (f.kind === 'int') {
-    const read = intReaders[f.type];
-    const size = intSize[f.type];
-    return (b) => (b.length < at + size ? undefined : read(b, at));
+  if (f.kind === 'int' && numbers[f.type].is === 'int') {
+    const { read, size } = numbers[f.type];
+    return (b) => (b.length < at + size ? undefined : (read(b, at) as number));
   }
   if (f.kind === 'string' && 'terminator' in f.size && f.numeric) {
     const [min, max] = f.numeric === 'i32' ? [-0x80000000, 0x7fffffff] : [0, 0xffffffff];
