@@ -10,7 +10,7 @@
 import type { TextCodec } from './charset.ts';
 import type { AutoCodec } from './charset.ts';
 import { showText, fillTemplate, redacted } from './display.ts';
-import type { Field, ListField, StringField } from './fields.ts';
+import type { Field, IntType, ListField, Meta, StringField } from './fields.ts';
 import { lengthMeta } from './fields.ts';
 import { numbers } from './numbers.ts';
 import { DECIMAL, ipv4ToString, numericRange, toHex } from './wire.ts';
@@ -159,18 +159,24 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
   }
 }
 
+/** A length prefix or a count (`meta`) of `type`: its node, and its value. */
+function walkLength(w: Walk, meta: Meta, type: IntType, nodes: FieldNode[]): number {
+  const k = numbers[type];
+  need(w, meta.abbrev, k.size);
+  const n = k.get(w.view, w.offset) as number;
+  push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
+  w.offset += k.size;
+  return n;
+}
+
 function walkString(f: StringField<string, string | number>, w: Walk, nodes: FieldNode[]): string | number {
   const size = f.size;
   let start = w.offset;
   let raw: Uint8Array;
   let wireLength: number;
   if ('prefix' in size) {
-    const len = lengthMeta(f);
-    const k = numbers[size.prefix];
-    need(w, len.abbrev, k.size);
-    const n = k.get(w.view, start) as number;
-    push(nodes, { abbrev: len.abbrev, label: len.label, offset: start, length: k.size, value: n, show: String(n) });
-    w.offset = start += k.size;
+    const n = walkLength(w, lengthMeta(f), size.prefix, nodes);
+    start = w.offset;
     need(w, f.abbrev, n);
     raw = w.bytes.subarray(start, start + n);
     wireLength = n;
@@ -252,11 +258,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
 
   if (f.count) {
     const c = f.count;
-    const k = numbers[c.type];
-    need(w, c.abbrev, k.size);
-    const n = k.get(w.view, w.offset) as number;
-    push(nodes, { abbrev: c.abbrev, label: c.label, offset: w.offset, length: k.size, value: n, show: String(n) });
-    w.offset += k.size;
+    const n = walkLength(w, c, c.type, nodes);
     for (let i = 0; i < n; i++) {
       if (f.tolerateShort && w.offset === w.bytes.length) {
         w.warnings.push(shortListWarning(c.abbrev, w.offset, n, i));

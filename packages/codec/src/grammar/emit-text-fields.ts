@@ -6,12 +6,10 @@
  * Compile time only; the golden test holds the generated source byte for byte.
  */
 import { showInt, showText } from './display.ts';
-import type { Field, StringField } from './fields.ts';
-import { lengthMeta } from './fields.ts';
+import type { Field, ListField, StringField } from './fields.ts';
 import { numbers } from './numbers.ts';
 import { DECLINE, EmitterCode, RELOAD, checkedSize, head, jsonText, type CodeShow } from './emit-code.ts';
 import { FLAG_JSON, FLAG_TEXT } from './emit-text-runtime.ts';
-import type { ListField } from './fields.ts';
 import { numericRange, toHex } from './wire.ts';
 
 /** What to compile: the whole tree from `indent`, or the nodes of the abbreviations in `pick` as text or JSON. */
@@ -132,14 +130,13 @@ export abstract class TextFields extends EmitterCode {
     const writes = this.writes(f.abbrev);
     switch (f.kind) {
       case 'magic': {
-        const expected = f.bytes;
-        if (expected.length) this.emit(`if (${[...expected].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${DECLINE}`);
-        const text = f.display === 'text' ? showText(String.fromCharCode(...expected)) : toHex(expected);
+        this.check(f, p);
+        const text = f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes);
         node(() => this.lit(`${jsonText(text)},"show":${jsonText(text)}`), { lit: text });
         break;
       }
       case 'const': {
-        this.emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${DECLINE}`);
+        this.check(f, p);
         const text = showInt(f.value, f.type, f.base, f.values);
         node(() => this.lit(`${f.value},"show":${jsonText(text)}`), { lit: text });
         break;
@@ -218,105 +215,60 @@ export abstract class TextFields extends EmitterCode {
     depth: number,
     leaves: Map<string, Leaf> | undefined,
   ): void {
-    const size = f.size;
-    const s = this.name('s');
-    const e = this.name('e');
-    // The string's own offset, when no variable-length field precedes it.
-    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? numbers[size.prefix].size : 0);
-    let wire: string;
-    if ('prefix' in size) {
-      const width = numbers[size.prefix].size;
-      this.need(width, fields, i);
-      const p = this.pos();
-      let offset: string | undefined;
-      const len = lengthMeta(f);
-      const n = this.name('n');
-      const writesLength = this.writes(len.abbrev);
-      if (writesLength && this.mode.kind === 'json') offset = this.offset();
-      this.emit(`const ${n} = ${numbers[size.prefix].code(p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
-      this.emit(`if (${e} > len) ${DECLINE}`);
-      this.count(len.abbrev, len.label, () => offset!, width, n, depth);
-      this.emit(`at = ${e};`);
-      this.moved();
-      wire = n;
-    } else {
-      wire = this.unprefixedString(size, fields, i, s, e);
-    }
+    const {
+      s,
+      e,
+      start,
+      wire: length,
+      secret,
+    } = this.stringField(
+      f,
+      fields,
+      i,
+      (len, n, width, at) => this.count(len.abbrev, len.label, () => at!, width, n, depth),
+      (len) => (this.writes(len.abbrev) && this.mode.kind === 'json' ? () => this.offset() : undefined),
+    );
     const writes = this.writes(f.abbrev);
-    const json = this.mode.kind === 'json' && writes;
-    // The wire length as an expression of locals that stay as they are until the writes queued in their block.
-    const length = wire;
-    const at = (): string => (fixedStart === undefined ? s : String(fixedStart));
-    // A secret is written masked or in clear as the caller asks: `whole, pattern` of its helpers.
-    const secret = f.secret || f.redact ? `${!!f.secret}, ${f.redact ? this.constRef(f.redact) : 'undefined'}` : undefined;
+    const asJson = this.mode.kind === 'json' && writes;
+    // JSON: the node's `value,"show":shown`; text: its shown text (a secret's through its helper, masked unless in clear).
+    let json = (): void => {};
+    let text = secret
+      ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
+      : (): void => this.write(`o = shown(sink, buf, o, bytes, ${s}, ${e}, text); ${RELOAD}`, `(${e} - ${s}) * 4`);
+    const t = asJson ? this.name('t') : '';
     if (f.numeric) {
       const [min, max] = numericRange[f.numeric];
       const d = this.name('d');
       this.emit(`const ${d} = decimalText(bytes, ${s}, ${e}, ${min}, ${max}, text);`);
       this.emit(`if (${d} === undefined) ${DECLINE}`);
       leaves?.set(f.name, { kind: 'decimal', s, e, d });
-      if (json) {
-        const t = this.name('t');
+      if (!secret) text = (): void => this.write(`o = decimalShown(buf, o, bytes, ${s}, ${e}, ${d});`, 11);
+      if (asJson) {
         const v = this.name('v');
         this.emit(`const ${t} = ${d} ?? text.decode(bytes, ${s}, ${e}), ${v} = Number(${t});`);
-        this.node(
-          {
-            abbrev: f.abbrev,
-            label: f.label,
-            at,
-            length,
-            json: () => {
-              if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-              else {
-                this.number(v, true);
-                this.lit(',"show":"');
-                this.write(`o = asciiText(buf, o, ${t});`, 11);
-                this.lit('"');
-              }
-            },
-            show: { lit: '' },
-          },
-          depth,
-        );
-      } else if (writes) {
-        const text = secret
-          ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
-          : (): void => this.write(`o = decimalShown(buf, o, bytes, ${s}, ${e}, ${d});`, 11);
-        this.node(
-          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: false } },
-          depth,
-        );
+        json = (): void => {
+          if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+          else {
+            this.number(v, true);
+            this.lit(',"show":"');
+            this.write(`o = ascii(buf, o, ${t});`, 11);
+            this.lit('"');
+          }
+        };
       }
     } else {
       leaves?.set(f.name, { kind: 'text', s, e });
-      if (json) {
-        const t = this.name('t');
+      if (asJson) {
         this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
-        this.node(
-          {
-            abbrev: f.abbrev,
-            label: f.label,
-            at,
-            length,
-            json: () => {
-              if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-              else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
-            },
-            show: { lit: '' },
-          },
-          depth,
-        );
-      } else if (writes) {
-        const text = secret
-          ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
-          : (): void => this.write(`o = shown(sink, buf, o, bytes, ${s}, ${e}, text); ${RELOAD}`, `(${e} - ${s}) * 4`);
-        this.node(
-          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: true } },
-          depth,
-        );
+        json = (): void => {
+          if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+          else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
+        };
       }
     }
-    if ('fixed' in size) this.advance(size.fixed);
+    const show = asJson ? { lit: '' } : { text, json: (): void => {}, maybeEmpty: !f.numeric };
+    if (writes) this.node({ abbrev: f.abbrev, label: f.label, at: () => start, length, json, show }, depth);
+    if ('fixed' in f.size) this.advance(f.size.fixed);
     else this.moved();
   }
 

@@ -39,8 +39,7 @@
  */
 import type { TextCodec } from './charset.ts';
 import type { Entry, Field, ListField } from './fields.ts';
-import { numbers } from './numbers.ts';
-import { DECLINE, RELOAD, jsonText } from './emit-code.ts';
+import { DECLINE, RELOAD, compiled, jsonText } from './emit-code.ts';
 import { runtime } from './emit-text-runtime.ts';
 import { TextFields, Unsupported, type Leaf, type Show, type TextMode } from './emit-text-fields.ts';
 import type { ByteSink } from './sink.ts';
@@ -57,57 +56,32 @@ export type TextEmitter = (bytes: Uint8Array, text: TextCodec, sink: ByteSink, c
 /** The text compiler: lists, their entries and summaries, subtrees, and the whole layout. */
 class TextCompiler extends TextFields {
   protected list(f: ListField, fields: readonly Field[], i: number, depth: number): void {
-    if (f.count) {
-      const c = f.count;
-      const width = numbers[c.type].size;
-      this.need(width, fields, i);
-      const p = this.pos();
-      const offset = this.writes(c.abbrev) && this.mode.kind === 'json' ? this.offset() : undefined;
-      const n = this.name('n');
-      this.emit(`const ${n} = ${numbers[c.type].code(p)};`);
-      this.count(c.abbrev, c.label, () => offset!, width, n, depth);
-      this.advance(width);
-      this.settle();
-      this.flush();
-      const j = this.name('j');
-      this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
+    const c = f.count;
+    const until = f.until;
+    this.listLoop(f, fields, i, {
+      at: c && this.writes(c.abbrev) && this.mode.kind === 'json' ? () => this.offset() : undefined,
+      count: (n, width, at) => this.count(c!.abbrev, c!.label, () => at!, width, n, depth),
       // Fewer entries than counted: a warning where tolerated (the tree is the same), else an error.
-      this.emit(`if (at >= len) ${f.tolerateShort ? 'break;' : DECLINE}`);
-      this.entry(f, depth);
-      this.emit('}');
-    } else {
-      this.settle();
-      this.flush();
-      const until = f.until!;
-      this.emit('for (;;) {');
-      this.emit(`if (at >= len) ${DECLINE}`);
-      this.emit('if (bytes[at] === 0) {');
-      this.moved();
-      this.node(
-        {
-          abbrev: until.abbrev,
-          label: until.label,
-          at: () => 'at',
-          length: '1',
-          json: () => this.lit('0,"show":"0"'),
-          show: { lit: '0' },
-        },
-        depth,
-      );
-      this.flush();
-      this.emit('at++;');
-      this.emit('break;');
-      this.emit('}');
-      this.entry(f, depth);
-      this.emit('}');
-    }
-    this.moved();
+      short: () => (f.tolerateShort ? 'break;' : DECLINE),
+      until: () =>
+        this.node(
+          {
+            abbrev: until!.abbrev,
+            label: until!.label,
+            at: () => 'at',
+            length: '1',
+            json: () => this.lit('0,"show":"0"'),
+            show: { lit: '0' },
+          },
+          depth,
+        ),
+      entry: () => this.entry(f, depth),
+    });
   }
 
   /** One entry of a list, inside its loop. */
   protected entry(f: ListField, depth: number): void {
     const entry = f.entry;
-    this.moved();
     const start = this.offset();
     const leaves = new Map<string, Leaf>();
     const read = (kidDepth: number) => (): void => {
@@ -177,29 +151,7 @@ class TextCompiler extends TextFields {
       children();
       return;
     }
-    if (fields.every((x) => x.kind !== 'list' && x.kind !== 'group')) {
-      const pending = this.ops;
-      this.ops = [];
-      children();
-      const kids = this.ops;
-      this.ops = pending;
-      measure();
-      writeHead();
-      this.ops.push(...kids);
-      return;
-    }
-    this.flush();
-    const g = this.name('g');
-    this.emit(`const ${g} = o;`);
-    children();
-    measure();
-    this.flush();
-    const h = this.name('h');
-    this.emit(`const ${h} = o;`);
-    writeHead();
-    this.flush();
-    this.emit(`{ const n = o - ${h}; if (o + n > buf.length) { sink.at = o; sink.reserve(n); buf = sink.buf; dv = viewOf(buf); }`);
-    this.emit(`  buf.copyWithin(o, ${h}, o); buf.copyWithin(${g} + n, ${g}, ${h}); buf.copyWithin(${g}, o, o + n); }`);
+    this.headFirst(fields, children, { measure, head: writeHead });
   }
 
   /** An entry's summary: its template, with the parts it names written from the locals that hold them, as `fillTemplate` shows them. */
@@ -234,7 +186,7 @@ class TextCompiler extends TextFields {
             this.write(`o = ascii(buf, o, String(${leaf.local}));`, 24);
             return;
           case 'bool':
-            this.write(`o = asciiText(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);
+            this.write(`o = ascii(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);
             return;
           case 'text':
             if (json)
@@ -266,12 +218,7 @@ class TextCompiler extends TextFields {
     this.flush();
     this.emit('sink.at = o;');
     this.emit('return at;');
-    const body = [
-      'const len = bytes.length, from = sink.at;',
-      'let at = 0, o = from, buf = sink.buf, dv = viewOf(buf);',
-      ...this.lines,
-    ].join('\n');
-    return { source: body, consts: this.consts };
+    return { source: this.body(), consts: this.consts };
   }
 }
 
@@ -289,23 +236,14 @@ const declines: TextEmitter = () => undefined;
 
 /** Compiles a layout's fields to a text emitter of `mode`. */
 export function compileText(fields: readonly Field[], mode: TextMode): TextEmitter {
-  let compiled: { source: string; consts: unknown[] };
+  let code: { source: string; consts: unknown[] };
   try {
-    compiled = new TextCompiler(mode).compile(fields);
+    code = new TextCompiler(mode).compile(fields);
   } catch (e) {
     if (e instanceof Unsupported) return declines;
     throw e;
   }
-  const { source, consts } = compiled;
-  const names = Object.keys(runtime);
-  const factory = new Function(
-    'rt',
-    'K',
-    `const { ${names.join(', ')} } = rt;\n` +
-      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
-      `return function emitText(bytes, text, sink, clear) {\n${source}\n};`,
-  ) as (rt: typeof runtime, k: unknown[]) => TextEmitter;
-  return factory(runtime, consts);
+  return compiled<TextEmitter>('emitText', 'bytes, text, sink, clear', code.source, code.consts, runtime);
 }
 
 /** The generated source of a layout's text emitter, for reading and for profiles. */

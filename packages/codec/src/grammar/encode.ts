@@ -4,7 +4,7 @@
  * fit their wire type raise typed errors naming the field and the offset.
  */
 import type { TextCodec } from './charset.ts';
-import type { Field, NumberType, StringField } from './fields.ts';
+import type { Field, IntType, NumberType, StringField } from './fields.ts';
 import { lengthMeta } from './fields.ts';
 import { numbers } from './numbers.ts';
 import { numericRange, parseIpv4 } from './wire.ts';
@@ -50,6 +50,17 @@ function putNumber(o: Out, type: NumberType, n: number | bigint): void {
   o.offset += k.size;
 }
 
+function tooLong(o: Out, field: string, actual: number, expected: string): never {
+  throw new LengthOutOfRangeError({ layout: o.layout, field, offset: o.offset, actual, expected });
+}
+
+/** A length prefix or count (`field`) of `type`: `length`, where it fits. */
+function putLength(o: Out, field: string, type: IntType, length: number): void {
+  const max = numbers[type].max as number;
+  if (length > max) tooLong(o, field, length, `0..${max}`);
+  putNumber(o, type, length);
+}
+
 /** A string field's value as an error may quote it: never a secret's. */
 const quoted = (f: StringField<string, string | number>, v: unknown): unknown =>
   f.secret ? MASK : f.redact && typeof v === 'string' ? (redacted(v, f.redact) ?? v) : v;
@@ -87,27 +98,9 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
   const { bytes: b, length } = encodeText(o, f, text);
   const size = f.size;
   if ('prefix' in size) {
-    const max = numbers[size.prefix].max as number;
-    if (length > max) {
-      throw new LengthOutOfRangeError({
-        layout: o.layout,
-        field: lengthMeta(f).abbrev,
-        offset: o.offset,
-        actual: length,
-        expected: `0..${max}`,
-      });
-    }
-    putNumber(o, size.prefix, length);
+    putLength(o, lengthMeta(f).abbrev, size.prefix, length);
   } else if ('fixed' in size) {
-    if (length > size.fixed || text.includes('\0')) {
-      throw new LengthOutOfRangeError({
-        layout: o.layout,
-        field: f.abbrev,
-        offset: o.offset,
-        actual: length,
-        expected: `0..${size.fixed} bytes, no NUL`,
-      });
-    }
+    if (length > size.fixed || text.includes('\0')) tooLong(o, f.abbrev, length, `0..${size.fixed} bytes, no NUL`);
   } else if (text.includes('\0')) {
     invalid(o, f.abbrev, quoted(f, v), 'a NUL-terminated string cannot contain NUL');
   }
@@ -164,17 +157,7 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
         const single = f.entry.fields.find((e) => 'name' in e);
         const asEntry = (item: unknown): Obj => (f.flat ? { [(single as { name: string }).name]: item } : (item as Obj));
         if (f.count) {
-          const max = numbers[f.count.type].max as number;
-          if (items.length > max) {
-            throw new LengthOutOfRangeError({
-              layout: o.layout,
-              field: f.count.abbrev,
-              offset: o.offset,
-              actual: items.length,
-              expected: `0..${max}`,
-            });
-          }
-          putNumber(o, f.count.type, items.length);
+          putLength(o, f.count.abbrev, f.count.type, items.length);
           for (const item of items) putFields(o, f.entry.fields, asEntry(item));
         } else {
           const first = f.entry.fields[0]!;

@@ -89,7 +89,7 @@ export interface NumberKind {
   set(view: DataView, at: number, v: number | bigint): void;
   /** Its value at `at` straight off the bytes, for hot paths without a DataView (bounds checked by the caller). */
   read(b: Uint8Array, at: number): number | bigint;
-  /** Generated code that reads it at position `p` of `bytes`: inline for an integer, else `read.<type>(bytes, p)` (the emitters' runtime). */
+  /** Generated code that reads it at position `p` of `bytes`: inline for an integer, else through {@link numbers} (in the emitters' runtime). */
   code(p: string): string;
   /** `v` as the encoder writes it, or why it cannot be written (a string). */
   fit(v: unknown): number | bigint | string;
@@ -198,7 +198,7 @@ function kind(type: NumberType): NumberKind {
             return get.call(scratch, 0, le);
           },
     code(p) {
-      if (is !== 'int') return `read.${type}(bytes, ${p})`;
+      if (is !== 'int') return `numbers.${type}.read(bytes, ${p})`;
       if (size === 1) return `bytes[${p}]`;
       const terms = Array.from({ length: size }, (_, i) => {
         const shift = 8 * (size - 1 - byteAt(i));
@@ -232,8 +232,3 @@ function kind(type: NumberType): NumberKind {
 export const numbers: Readonly<Record<NumberType, NumberKind>> = Object.fromEntries(
   (Object.keys(table) as NumberType[]).map((t) => [t, kind(t)]),
 ) as Record<NumberType, NumberKind>;
-
-/** Reads of the types generated code does not inline (`read.u64le(bytes, p)`): the emitters' runtime holds them. */
-export const read: Readonly<Record<NumberType, (b: Uint8Array, at: number) => number | bigint>> = Object.fromEntries(
-  (Object.keys(table) as NumberType[]).map((t) => [t, numbers[t].read]),
-) as Record<NumberType, (b: Uint8Array, at: number) => number | bigint>;
