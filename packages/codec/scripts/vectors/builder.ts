@@ -227,6 +227,9 @@ export class B {
   u16le(n: number, name?: FieldName): this {
     return this.int(n, [n & 0xff, (n >>> 8) & 0xff], name);
   }
+  u16be(n: number, name?: FieldName): this {
+    return this.int(n, [(n >>> 8) & 0xff, n & 0xff], name);
+  }
   u32le(n: number, name?: FieldName): this {
     return this.int(n, [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff], name);
   }
