@@ -23,17 +23,20 @@ export {
   type InternalLayout,
   type InternalAnyLayout,
   type EmitOptions,
-  type TextEmitOptions,
   type Described,
 } from './grammar/layout.ts';
 export type { InternalQueryLayout } from './protocols/index.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
-/** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
+/** The JavaScript a layout's JSON emitter is compiled to, for review (the golden files) and debugging. */
 export { emitterSource } from './grammar/emit.ts';
-export { textEmitterSource, type TextMode } from './grammar/emit-text.ts';
+// The emitters' code generation, which the dissector's compiled text output (its render/text-emitter/) extends.
+export { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head, jsonText, type CodeShow } from './grammar/emit-code.ts';
+export { decimalText, hiddenText, runtime as jsonRuntime } from './grammar/emit-runtime.ts';
+export { numericRange, toHex } from './grammar/wire.ts';
+export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
-export { MASK, escapeControls, hostPort, showText } from './grammar/display.ts';
+export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';
 export { secretFields } from './grammar/fields.ts';
 /** The field registry of any layouts (the built-in ones' is `fieldRegistry`): what the dissector's filters name for a declared protocol. */

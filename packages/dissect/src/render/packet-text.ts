@@ -10,6 +10,7 @@ import type { Endpoint } from '../net/types.ts';
 import { Packet, type RecordKind } from '../packet-record.ts';
 import { hasSecrets } from '../secrets.ts';
 import { emitOptions } from './emit-options.ts';
+import { emitFields, emitText } from './text-emitter/index.ts';
 import { hexPane } from './hexpane.ts';
 import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
@@ -96,7 +97,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
     if (!byEmit) picked.set(picks, (byEmit = new WeakMap()));
     let cache = byEmit.get(emit);
     if (!cache) byEmit.set(emit, (cache = new RenderCache()));
-    if (cachedText(cache, layout, q.payload, sink, () => layout.emitFields(q.payload, sink, picks, 'text', emit)) === undefined) {
+    if (cachedText(cache, layout, q.payload, sink, () => emitFields(layout, q.payload, sink, picks, 'text', emit)) === undefined) {
       sink.at = start;
       writeText(packetText(p, options, first), sink);
       return;
@@ -123,7 +124,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   sink.bytes(titleOf(q.kind));
   let cache = trees.get(emit);
   if (!cache) trees.set(emit, (cache = new RenderCache()));
-  if (cachedText(cache, layout, q.payload, sink, () => layout.emitText(q.payload, sink, emit)) === undefined) {
+  if (cachedText(cache, layout, q.payload, sink, () => emitText(layout, q.payload, sink, emit)) === undefined) {
     sink.at = start;
     writeText(packetText(p, options, first), sink);
     return;

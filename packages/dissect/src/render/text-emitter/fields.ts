@@ -1,16 +1,28 @@
 /**
- * The base of the text emitter's compiler (`TextFields`; emit-text.ts's `TextCompiler`
+ * The base of the text emitter's compiler (`TextFields`; compile.ts's `TextCompiler`
  * extends it): the writes of a node as tree line, `-e` text or `-e` JSON, and the code for
  * every field that is not a list (magic, constants, numbers, flags, strings and their length
  * prefixes). A list, and a group's subtree, are the subclass's (`list`, `textSubtree`).
  * Compile time only; the golden test holds the generated source byte for byte.
  */
-import { showInt, showText } from './display.ts';
-import type { Field, ListField, StringField } from './fields.ts';
-import { numbers } from './numbers.ts';
-import { DECLINE, EmitterCode, RELOAD, checkedSize, head, jsonText, type CodeShow } from './emit-code.ts';
-import { FLAG_JSON, FLAG_TEXT } from './emit-text-runtime.ts';
-import { numericRange, toHex } from './wire.ts';
+import {
+  DECLINE,
+  EmitterCode,
+  RELOAD,
+  checkedSize,
+  head,
+  jsonText,
+  numbers,
+  numericRange,
+  showInt,
+  showText,
+  toHex,
+  type CodeShow,
+  type Field,
+  type ListField,
+  type StringField,
+} from '@gamequery/codec/internal';
+import { FLAG_JSON, FLAG_TEXT } from './runtime.ts';
 
 /** What to compile: the whole tree from `indent`, or the nodes of the abbreviations in `pick` as text or JSON. */
 export type TextMode =

@@ -1,6 +1,6 @@
 /**
- * The annotated tree as text, compiled from the declaration like the JSON emitter
- * (`emit.ts`) and written as UTF-8 into a {@link ByteSink}: what `gamequery dissect -F text`
+ * The annotated tree as text, compiled from the declaration like the codec's JSON emitter
+ * (its `grammar/emit.ts`, whose code generation, `EmitterCode`, this extends) and written as UTF-8 into a {@link ByteSink}: what `gamequery dissect -F text`
  * and `-e FIELD` print, for captures of hundreds of thousands of packets, without a
  * `FieldNode` per field.
  *
@@ -29,22 +29,31 @@
  * It is right only for messages that decode: it declines (returns undefined, `sink.at`
  * where it was) wherever decoding would throw (and, as the JSON emitter does, at a list
  * entry that reads no bytes), and the caller takes the interpreter's tree
- * (`annotate.ts`), which ends with the malformed item. Warnings (a flag byte above 1, a list
+ * (the layout's `annotate`), which ends with the malformed item. Warnings (a flag byte above 1, a list
  * shorter than its count, trailing bytes) leave the tree as it is and do not stop it. The
  * tests hold it to the interpreter's tree, rendered, byte for byte.
  *
  * In three files: this one (lists and their entries, subtrees, summaries, and compiling),
- * emit-text-fields.ts (the modes, a node's writes, every field that is not a list) and
- * emit-text-runtime.ts (what the generated code calls per message).
+ * fields.ts (the modes, a node's writes, every field that is not a list) and runtime.ts
+ * (what the generated code calls per message); index.ts holds each layout's emitters.
+ * Where the engine cannot generate code (a CSP without `'unsafe-eval'`, or an interpreting
+ * layout) there is no emitter: the caller renders the tree, which writes the same text.
  */
-import type { TextCodec } from './charset.ts';
-import type { Entry, Field, ListField } from './fields.ts';
-import { DECLINE, RELOAD, compiled, jsonText } from './emit-code.ts';
-import { runtime } from './emit-text-runtime.ts';
-import { TextFields, Unsupported, type Leaf, type Show, type TextMode } from './emit-text-fields.ts';
-import type { ByteSink } from './sink.ts';
+import {
+  DECLINE,
+  RELOAD,
+  compiled,
+  jsonText,
+  type ByteSink,
+  type Entry,
+  type Field,
+  type ListField,
+  type TextCodec,
+} from '@gamequery/codec/internal';
+import { runtime } from './runtime.ts';
+import { TextFields, Unsupported, type Leaf, type Show, type TextMode } from './fields.ts';
 
-export type { TextMode } from './emit-text-fields.ts';
+export type { TextMode } from './fields.ts';
 
 /**
  * Writes a message's lines (or its selected nodes) at `sink.at` and returns the bytes the

@@ -1,13 +1,9 @@
 /**
- * What the compiled text emitters (emit-text.ts) call at run time, per message: strings shown
+ * What the compiled text emitters (compile.ts) call at run time, per message: strings shown
  * as `showText` shows them (copied when plain ASCII), secrets masked, decimal text, byte
  * lists, and the flag tables. The generated code is handed these; nothing here is compiled.
  */
-import type { TextCodec } from './charset.ts';
-import { showText } from './display.ts';
-import { encoder } from './emit-code.ts';
-import { decimalText, hiddenText, runtime as jsonRuntime } from './emit-runtime.ts';
-import type { ByteSink } from './sink.ts';
+import { decimalText, encoder, hiddenText, jsonRuntime, showText, type ByteSink, type TextCodec } from '@gamequery/codec/internal';
 
 /** 1 for the bytes that every charset decodes to themselves and `showText` leaves as they are. */
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x20 && c <= 0x7e && c !== 0x5c ? 1 : 0));
@@ -78,7 +74,7 @@ function byteList(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: n
 }
 
 /** What a compiled text emitter calls: the JSON emitter's helpers and these. */
-export const runtime = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList };
+export const runtime: object = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList };
 
 /** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte. */
 export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'No (0)' : `Yes (${b})`));
