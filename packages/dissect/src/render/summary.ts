@@ -12,9 +12,6 @@ import type { PacketRecord } from '../packet-record.ts';
 import { hexPane } from './hexpane.ts';
 import { packetHexPane, type RenderOptions } from './packet.ts';
 
-/** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
-const PROTOCOL_COLUMN: Record<string, string> = { samp: 'SAMP', vcmp: 'VCMP', mcquery: 'MCQUERY' };
-
 /** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
 export function secondsAsMs(seconds: string): string {
   const negative = seconds.startsWith('-');
@@ -84,7 +81,8 @@ export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): Su
     time,
     source: bare ? '-' : formatEndpoint(p.src),
     destination: bare ? '-' : formatEndpoint(p.dst),
-    protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
+    // The protocol's name, capitalised as Wireshark's columns are (SAMP).
+    protocol: p.protocol.toUpperCase(),
     length: p.payloadLength,
     info: p.summary + pairingNotes(p),
   };
