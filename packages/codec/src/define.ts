@@ -52,6 +52,7 @@ export {
   type ProtocolSpec,
   type PairingKey,
   type RecognitionHint,
+  type ServerFacts,
   type RecognitionRule,
   type MessagePair,
   type Signature,

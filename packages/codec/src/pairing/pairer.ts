@@ -32,7 +32,7 @@
 import type { PacketHint, ProtocolDeclaration } from '../grammar/protocol.ts';
 import { protocolSet, type ProtocolSet } from '../grammar/protocol-set.ts';
 import { builtInSet } from '../packet.ts';
-import { builtInProtocols, type QueryLayout } from '../protocols/index.ts';
+import { builtInProtocols, type BuiltInProtocol, type QueryLayout } from '../protocols/index.ts';
 import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, undecodable, type PacketDecoder } from './decoded.ts';
 import { Pending, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';
 import { ExchangeMemory, TokenMemory, copyOf, replyOf, requestOf, type Outcome, type Remembered, type Token } from './memory.ts';
@@ -64,11 +64,19 @@ interface Filing<M> extends PendingRequest<Filing<M>> {
 }
 
 /**
+ * The events of a pairer as its caller's protocols name them. The state machine itself never
+ * reads a protocol's name but to look up its declaration, so it is written for the built-in
+ * names; the names its events carry are those of the declarations it was given, which `P` is.
+ */
+const named = <M, P extends string>(events: PairingEvent<M>[]): PairingEvent<M, P>[] => events as unknown as PairingEvent<M, P>[];
+
+/**
  * The clock-agnostic pairing state machine behind `pairQueries`. Usable on its own
  * for synchronous processing: call `receive` per datagram (datagram clock by default),
- * `expire` when a timer fires, and `flush` at the end of the input.
+ * `expire` when a timer fires, and `flush` at the end of the input. `P`, the protocols'
+ * names its events carry, is inferred from the `protocols` option (default: the built-in ones).
  */
-export class QueryPairer<M = unknown> {
+export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
   readonly #o: Settings;
   readonly #decode: PacketDecoder<M>;
   readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
@@ -86,7 +94,7 @@ export class QueryPairer<M = unknown> {
   /** Handshakes' tokens for their lifetime. */
   readonly #tokens = new TokenMemory<M>();
 
-  constructor(options: QueryPairerOptions<M> = {}) {
+  constructor(options: QueryPairerOptions<M, P> = {}) {
     const o = (this.#o = settingsOf(options));
     this.#decode = options.decode ?? decodeByLayout;
     this.#retain = options.retain;
@@ -121,11 +129,11 @@ export class QueryPairer<M = unknown> {
    * ends whatever `now` has passed (deadline < now), so a reply exactly at its deadline
    * still counts.
    */
-  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M>[] {
+  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, true, out);
     this.#take(datagram, now, out);
-    return out;
+    return named(out);
   }
 
   /**
@@ -133,17 +141,17 @@ export class QueryPairer<M = unknown> {
    * passed, exactly as {@link receive} would before taking a datagram at `now` (a reply at
    * its request's deadline still counts).
    */
-  tick(now: bigint): PairingEvent<M>[] {
+  tick(now: bigint): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, true, out);
-    return out;
+    return named(out);
   }
 
   /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
-  expire(now: bigint): PairingEvent<M>[] {
+  expire(now: bigint): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, false, out);
-    return out;
+    return named(out);
   }
 
   #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
@@ -156,13 +164,13 @@ export class QueryPairer<M = unknown> {
    * The input ended: every pending request leaves as `unanswered` (an RCON request with
    * lines as its `exchange`), and all memory is cleared.
    */
-  flush(): PairingEvent<M>[] {
+  flush(): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     for (const p of this.#pending.all()) this.#close(p, p.deadline, 'end', out);
     this.#pending.clear();
     this.#memory.clear();
     this.#tokens.clear();
-    return out;
+    return named(out);
   }
 
   /** The earliest deadline still to come, if any (for a scheduler to wake at). */

@@ -218,7 +218,7 @@ function planOf(p: ProtocolDeclaration, id: number): Plan | undefined {
     issues: new Set(session ? messages.flatMap(([name, m]) => (hasToken(m.response) ? [name] : [])) : []),
     replyAs: new Map(messages.map(([message]) => [message, { protocol: p.name, direction: 'response', message }])),
     reply: { protocol: p.name, direction: 'response' },
-    noRequest: noRequestIn(p.title),
+    noRequest: noRequestIn(p.shortTitle),
   };
 }
 

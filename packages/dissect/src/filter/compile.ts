@@ -9,6 +9,7 @@
  * absent field makes every comparison false; `matches` ignores case unless the pattern
  * starts with `(?-i)`.
  */
+import type { ProtocolDeclaration } from '@gamequery/codec';
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { DissectedRecord } from '../frame-record.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
@@ -20,6 +21,11 @@ import { FilterError, parseFilter, type Expr, type Operand, type Relation } from
 export interface FilterOptions {
   /** Compare RCON passwords in clear (else a secret compares as its mask, as it is shown). */
   readonly showSecrets?: boolean;
+  /**
+   * The protocols whose fields and names the filter may name: the dissector's `protocols`
+   * (default: the built-in ones).
+   */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** A compiled display filter. */
@@ -43,7 +49,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
   const expr = parseFilter(text);
   const fields = new Set<string>();
   let readsTree = false;
-  const catalog = filterFields();
+  const catalog = filterFields(options.protocols);
 
   const fieldOf = (o: Operand): FilterField | undefined => (o.kind === 'word' ? catalog.get(o.text) : undefined);
   const needField = (o: Operand): FilterField => {
@@ -60,7 +66,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         o.at,
         o.end - o.at,
       );
-    const near = nearestFields(o.text);
+    const near = nearestFields(o.text, options.protocols);
     throw new FilterError(
       `"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
       text,

@@ -14,7 +14,7 @@
  * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a
  * value never breaks the line.
  */
-import { fieldRegistry, type FieldType } from '@gamequery/codec';
+import { builtInProtocols, registryOf, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
@@ -32,6 +32,8 @@ export interface FieldsOptions {
   readonly quote?: 'd' | 's' | 'n';
   /** Secrets (RCON passwords) in clear; else as the output shows them, masked. */
   readonly showSecrets?: boolean;
+  /** The protocols whose fields may be named: the dissector's `protocols` (default: the built-in ones). */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** `-e` named a field no display filter knows: the message names the nearest ones. */
@@ -68,12 +70,12 @@ export class FieldsLine {
 
   /** Throws {@link UnknownFieldError} for a name no display filter takes. */
   constructor(names: readonly string[], options: FieldsOptions = {}) {
-    const catalog = filterFields();
-    const bases = new Map(fieldRegistry.map((f) => [f.abbrev, f]));
+    const catalog = filterFields(options.protocols);
+    const bases = new Map(registryOf(options.protocols ?? builtInProtocols).map((f) => [f.abbrev, f]));
     this.names = names;
     this.#columns = names.map((name) => {
       const field = catalog.get(name);
-      if (!field) throw new UnknownFieldError(name, nearestFields(name));
+      if (!field) throw new UnknownFieldError(name, nearestFields(name, options.protocols));
       const registered = bases.get(name);
       const hex = registered && registered.base !== 'dec' && registered.base !== 'none' ? (HEX_DIGITS[registered.type] ?? 0) : 0;
       return { field, hex };
