@@ -525,7 +525,7 @@ function typeByte(bytes: Uint8Array, e: CodecError, registered: ReadonlyMap<stri
 /**
  * What a datagram the pairer could not use is, by its bytes alone (and a Decode As hint),
  * among `protocols`: a message of a layout (with the warning a reply without magic carries
- * when read without its request, as its protocol declares: `unsigned.alone`), a protocol's
+ * when read without its request, as its protocol declares: `magicless.alone`), a protocol's
  * datagram that is no message of it (its error), or nothing of ours.
  */
 export function rawRecognition(
@@ -552,7 +552,7 @@ function recognized(
   r: Found,
   protocols: ProtocolSet,
 ): { protocol: Protocol; direction: Direction | 'either'; layout: InternalQueryLayout; warning?: DecodeWarning } {
-  const alone = r.direction === 'response' ? declared(protocols, r.protocol)?.unsigned?.alone : undefined;
+  const alone = r.direction === 'response' ? declared(protocols, r.protocol)?.magicless?.alone : undefined;
   return {
     protocol: r.protocol as Protocol,
     direction: r.direction,

@@ -22,7 +22,7 @@ export interface ProtocolSet<P extends string = string> {
   identify(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P> | undefined;
   /**
    * The reply without magic that bytes without a signature have the shape of (a protocol's
-   * `unsigned.shape`), for a reply read without its request; undefined for anything else.
+   * `magicless.shape`), for a reply read without its request; undefined for anything else.
    */
   shapeOf(bytes: Uint8Array): Recognized<P> | undefined;
   /** The layout of a message, e.g. `layoutFor('acme', 'status', 'response')`. */
@@ -64,8 +64,8 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   });
   const rules: RecognitionRule[] = protocols.map((p) => p.recognize);
   const index = new Map<string, number>(protocols.map((p, i) => [p.name, i]));
-  /** The protocols that may send a reply without magic (their spec's `unsigned`). */
-  const magicless = protocols.filter((p) => p.unsigned);
+  /** The protocols that may send a reply without magic (their spec's `magicless`). */
+  const magicless = protocols.filter((p) => p.magicless);
   const noSignature = `no ${orList(protocols.map((p) => p.shortTitle))} signature`;
 
   const signatureIndex = (bytes: Uint8Array): number => {
@@ -90,8 +90,8 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   // every call, recognised or not, a context object.
   const noProtocolNamed = (name: string) => (): CodecError => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(name)}`);
   const noSignatureIn = (bytes: Uint8Array) => (): CodecError => {
-    const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
-    return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
+    const maybe = magicless.find((p) => p.magicless!.mayBe(bytes));
+    return new UnrecognizedPacketError(maybe ? maybe.magicless!.advice : `${noSignature} (starts ${preview(bytes)})`);
   };
 
   return {
@@ -105,7 +105,7 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
     shapeOf(bytes) {
       if (signatureIndex(bytes) >= 0) return undefined;
       for (const p of magicless) {
-        const message = p.unsigned!.shape?.(bytes);
+        const message = p.magicless!.shape?.(bytes);
         const pair = message === undefined ? undefined : p.messages[message];
         if (pair) return found('response', pair.response) as Recognized<P>;
       }

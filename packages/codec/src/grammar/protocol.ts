@@ -152,7 +152,7 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
    * A reply without magic this protocol may send. The pairer reads such a reply within its
    * conversation, where `mayBe` says it may be one.
    */
-  readonly unsigned?: {
+  readonly magicless?: {
     /** Whether bytes may be such a reply (a cheap test: the pairer then looks for its request). */
     readonly mayBe: (bytes: Uint8Array) => boolean;
     /** What to tell a caller who passed one without a hint. */
@@ -171,12 +171,12 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
    * Messages answered by several datagrams and no end marker (a command's output, a line a
    * datagram): the pairer collects the replies to one until the conversation is quiet.
    */
-  readonly collected?: readonly string[];
+  readonly answeredInLines?: readonly string[];
   /**
    * Why a request of a message may have gone unanswered, by message name: the reason an
    * unanswered request is given (a request quoting a token: the token was wrong or expired).
    */
-  readonly silence?: Readonly<Record<string, string>>;
+  readonly unansweredBecause?: Readonly<Record<string, string>>;
   /** Byte patterns beyond the declarations that tell layouts apart, by layout id (the Wireshark heuristics). */
   readonly recognitionHints?: Readonly<Record<string, RecognitionHint>>;
   /** The protocol's own expert items, beyond the grammar's generic ones (the Wireshark plugin registers both). */

@@ -84,7 +84,7 @@ export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
   readonly #protocols: ProtocolSet;
   readonly #plans: Readonly<Record<string, Plan>>;
   /** Those whose replies may carry no magic. */
-  readonly #unsigned: readonly Plan[];
+  readonly #magicless: readonly Plan[];
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests: under their keys, in the order they came (overflow evicts the oldest), by deadline. */
@@ -101,9 +101,9 @@ export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
     const protocols = options.protocols;
     this.#protocols = protocols ? protocolSet(protocols) : builtInSet;
     const plans = (this.#plans = protocols ? plansOf(protocols) : builtInPlans);
-    this.#unsigned = (protocols ?? builtInProtocols).flatMap((p: ProtocolDeclaration) => {
+    this.#magicless = (protocols ?? builtInProtocols).flatMap((p: ProtocolDeclaration) => {
       const plan = plans[p.name];
-      return p.unsigned && plan ? [plan] : [];
+      return p.magicless && plan ? [plan] : [];
     });
     this.#memory = new ExchangeMemory<M>(protocols ? Object.fromEntries(Object.entries(plans).map(([n, p]) => [n, p.rule])) : keyRules);
     this.#ns = {
@@ -187,7 +187,7 @@ export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
     const protocols = this.#protocols;
     let r = protocols.identify(d.bytes, {}, codec);
     if (!r) {
-      const unsigned = this.#unsignedOf(d.bytes);
+      const unsigned = this.#magiclessOf(d.bytes);
       if (!unsigned) {
         out.push(new Unrecognized(d, codec, protocols));
         return;
@@ -218,8 +218,8 @@ export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
   }
 
   /** The first protocol known whose replies may carry no magic and that `bytes` may be a reply of. */
-  #unsignedOf(bytes: Uint8Array): Plan | undefined {
-    for (const plan of this.#unsigned) if (plan.protocol.unsigned!.mayBe(bytes)) return plan;
+  #magiclessOf(bytes: Uint8Array): Plan | undefined {
+    for (const plan of this.#magicless) if (plan.protocol.magicless!.mayBe(bytes)) return plan;
     return undefined;
   }
 
@@ -454,7 +454,7 @@ export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
     }
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
-    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.silence, message, this.#o.timeoutMs) : ENDED;
+    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.unansweredBecause, message, this.#o.timeoutMs) : ENDED;
     this.#finish(p, 'unanswered', when, reason, out);
   }
 

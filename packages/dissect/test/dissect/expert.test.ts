@@ -14,7 +14,7 @@ import { dissectFile } from './helpers.ts';
 
 const dir = new URL('../fixtures/expert/', import.meta.url).pathname;
 /** The shape rule the Minecraft query declaration gives a reply read without its request. */
-const minecraftReplyShape = (bytes: Uint8Array): string | undefined => mcqueryProtocol.unsigned?.shape?.(bytes);
+const minecraftReplyShape = (bytes: Uint8Array): string | undefined => mcqueryProtocol.magicless?.shape?.(bytes);
 const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 
 const written = (p: PacketRecord): string => {

@@ -60,7 +60,7 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
   // Replies carry no magic (they start with the type byte): how one may look, what a caller who
   // passed one without a hint is told, the strict shape that names one read without its request
   // (heuristic.ts), and the warning it then carries.
-  unsigned: {
+  magicless: {
     mayBe: mayBeMinecraftReply,
     advice:
       'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
@@ -83,7 +83,7 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
     byKey: { 'mcquery.full.response': { list: 'kv', players: 'numplayers', hostname: 'hostname' } },
   },
   // Why a request may go unanswered, by message.
-  silence: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
+  unansweredBecause: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
   recognitionHints: {
     // What looksLikeFullStat reads: a full-stat reply's split header ends 00 80 00 at offset 13.
     'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },

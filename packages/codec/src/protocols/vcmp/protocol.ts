@@ -32,7 +32,7 @@ export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
   // What its info reply says of the server, for per-server statistics.
   stated: { players: ['vcmp.info.players'], hostname: ['vcmp.info.hostname'] },
   // Why a request may go unanswered, by message.
-  silence: { clients: 'possibly >100 players, or throttled' },
+  unansweredBecause: { clients: 'possibly >100 players, or throttled' },
 });
 
 const REPLY = magicNumber(vcmpProtocol, 'response');
