@@ -9,8 +9,8 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { layouts, type AnyLayout, type Field, type Protocol } from '@gamequery/codec';
-import { numbers, protocolTitles } from '@gamequery/codec/internal';
+import { layouts, type AnyLayout, type Field } from '@gamequery/codec';
+import { numbers, titleOf } from '@gamequery/codec/internal';
 
 /** Where the pages go. */
 export const pagesDir = fileURLToPath(new URL('../docs/protocols/', import.meta.url));
@@ -221,7 +221,7 @@ export function protocolPages(): Map<string, string> {
   for (const [protocol, list] of byProtocol) {
     const tables = new Map<string, Readonly<Record<number, string>>>();
     const sections = list.flatMap((layout) => messageSection(layout, tables));
-    const title = protocolTitles[protocol as Protocol] ?? list[0]!.protocolName;
+    const title = titleOf(protocol);
     const out = [
       `# ${title} (\`${protocol}\`)`,
       '',

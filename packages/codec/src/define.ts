@@ -60,6 +60,7 @@ export {
   type ProtocolSpec,
   type PairingKey,
   type RecognitionHint,
+  type ServerFacts,
   type RecognitionRule,
   type MessagePair,
   type Signature,

@@ -12,10 +12,11 @@
 import { internals } from './grammar/layout.ts';
 import { samp } from './protocols/samp/index.ts';
 
+/** The title (a tree's top item) and the short title (before a message's name) of any declared protocol, by its name. */
+export { titleOf, shortTitleOf } from './grammar/naming.ts';
+/** What is built once per set of protocols (a filter's catalog, recognition), memoised by the declarations. */
+export { perProtocols } from './grammar/protocol-set.ts';
 // A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.
-export { protocolNames, protocolTitles } from './protocols/index.ts';
-/** The tree title of any declared protocol's messages, by its name (`protocolTitles` for a built-in one). */
-export { treeTitleOf } from './grammar/naming.ts';
 export {
   internals,
   interpretedLayout,
@@ -51,9 +52,6 @@ export const rconRequest = internals(samp.rconRequest);
 export const rconResponse = internals(samp.rconResponse);
 export { rconSecrets, maskSecrets, INVALID_RCON_PASSWORD } from './protocols/samp/rcon.ts';
 export { decodeSamp6, ipv6Text, type Samp6Packet } from './protocols/samp/samp6.ts';
-export { mcqueryMessages } from './protocols/minecraft/messages.ts';
-export { minecraftReplyShape, type MinecraftReplyShape } from './protocols/minecraft/heuristic.ts';
-export { minecraftRequestNotSeen, minecraftExperts } from './protocols/minecraft/expert.ts';
 /** The expert items of the grammar's own warnings (a flag byte, a short list, trailing bytes). */
 export { grammarExperts } from './grammar/expert.ts';
 

@@ -38,6 +38,7 @@ const surface: Record<string, readonly string[]> = {
     'nodeJson',
     'protocolSet',
     'recognize',
+    'registryOf',
     'samp',
     'sampProtocol',
     'signatureOf',

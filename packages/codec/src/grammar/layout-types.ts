@@ -77,8 +77,9 @@ export interface LayoutSpec<
   readonly info?: string;
   readonly doc?: string;
   /**
-   * The protocol's display name (`ACME`, the `title` of its declaration); defaults to the title of
-   * the protocol declared under `protocol` before this layout, else to `protocol`.
+   * The protocol's short title (`ACME`, the `shortTitle` of its declaration, which checks the two
+   * agree); defaults to that of the protocol declared under `protocol` before this layout, else
+   * to `protocol`.
    */
   readonly protocolName?: string;
   /**
@@ -103,7 +104,7 @@ export interface Layout<
   /** `<protocol>.<message>.<direction>`, e.g. `acme.status.response`. */
   readonly id: string;
   readonly protocol: P;
-  /** The protocol's display name, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
+  /** The protocol's short title, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
   readonly protocolName: string;
   readonly message: M;
   readonly direction: D;

@@ -118,7 +118,7 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
   const declared = namingOf(spec.protocol);
   const defaultCharset: Charset = spec.charset ?? declared?.charset ?? DEFAULT_CHARSET;
-  const protocolName = spec.protocolName ?? declared?.title ?? spec.protocol;
+  const protocolName = spec.protocolName ?? declared?.shortTitle ?? spec.protocol;
   // Settled at the first compilation, once per layout: no call asks again.
   let generate: boolean | undefined;
   const compiles = (): boolean => (generate ??= !interpreted && codeGeneration());

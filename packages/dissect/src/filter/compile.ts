@@ -21,7 +21,10 @@ import { FilterError, parseFilter, type Expr, type Operand, type Relation } from
 export interface FilterOptions {
   /** Compare RCON passwords in clear (else a secret compares as its mask, as it is shown). */
   readonly showSecrets?: boolean;
-  /** The protocols whose fields it may name (default: the built-in ones): the dissection's `protocols`. */
+  /**
+   * The protocols whose fields and names the filter may name: the dissector's `protocols`
+   * (default: the built-in ones).
+   */
   readonly protocols?: readonly ProtocolDeclaration[];
 }
 
@@ -63,7 +66,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         o.at,
         o.end - o.at,
       );
-    const near = nearestFields(o.text, catalog.keys());
+    const near = nearestFields(o.text, options.protocols);
     throw new FilterError(
       `"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
       text,

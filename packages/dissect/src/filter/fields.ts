@@ -1,11 +1,21 @@
 /**
- * What a display filter can name: every field of the codec's registry (read from a
- * packet's annotated tree), the protocols, the frame, IP and UDP fields a capture gives
- * (`ip.src`, `udp.port`, …), and the dissector's generated items per protocol — the
- * registry's links and response time, and the pairing outcomes (`samp.unanswered`, …).
+ * What a display filter can name: every field of the registry of the protocols dissected
+ * (read from a packet's annotated tree), the protocols by name and alias, the frame, IP and
+ * UDP fields a capture gives (`ip.src`, `udp.port`, …), and the dissector's generated items
+ * per protocol — the registry's links and response time, and the pairing outcomes
+ * (`samp.unanswered`, …). One catalog per set of protocols: the built-in ones by default, a
+ * caller's own (`defineProtocol`) when the dissector is given them.
  */
-import { builtInProtocols, type AnyLayout, type Field, type FieldNode, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
-import { MASK, buildRegistry } from '@gamequery/codec/internal';
+import {
+  builtInProtocols,
+  registryOf,
+  type AnyLayout,
+  type Field,
+  type FieldNode,
+  type FieldType,
+  type ProtocolDeclaration,
+} from '@gamequery/codec';
+import { MASK, perProtocols } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
@@ -449,12 +459,13 @@ function plain(v: unknown, type: FilterType): FilterValue {
   return v as FilterValue;
 }
 
-/** The fields of the protocols' layouts, read from a record's decoded value where they can be, else from its annotated tree. */
-function treeFields(generated: ReadonlySet<string>, layouts: readonly AnyLayout[]): FilterField[] {
+/** The fields of `protocols`, read from a record's decoded value where they can be, else from its annotated tree. */
+function treeFields(protocols: readonly ProtocolDeclaration[], generated: ReadonlySet<string>): FilterField[] {
   const out: FilterField[] = [];
+  const layouts = protocols.flatMap((p) => p.layouts);
   const numeric = numericStrings(layouts);
   const paths = valuePaths(layouts);
-  for (const r of buildRegistry(layouts)) {
+  for (const r of registryOf(protocols)) {
     if (generated.has(r.abbrev)) continue;
     const type = numeric.has(r.abbrev) ? 'number' : typeOf(r.type);
     const declaring = new Set(r.layouts);
@@ -535,9 +546,8 @@ const OTHER_PROTOCOLS: readonly (readonly [word: string, doc: string])[] = [
 ];
 
 function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, FilterField> {
-  const names = protocols.map((d) => d.name);
+  const names = protocols.map((p) => p.name);
   const generated = names.flatMap(generatedFields);
-  const generatedNames = new Set(generated.map((f) => f.name));
   const all = [
     protocolField(
       'frame',
@@ -590,32 +600,21 @@ function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, Fi
     ),
     ...captureFields(),
     ...generated,
-    ...treeFields(
-      generatedNames,
-      protocols.flatMap((d) => d.layouts),
-    ),
+    ...treeFields(protocols, new Set(generated.map((f) => f.name))),
   ];
   const catalog = new Map(all.map((f) => [f.name, f]));
-  // Each protocol's command name names it too (`minecraft` is mcquery).
-  for (const d of protocols) if (d.commandName !== d.name) catalog.set(d.commandName, { ...catalog.get(d.name)!, name: d.commandName });
+  // A protocol's aliases name it too (`minecraft` is mcquery).
+  for (const p of protocols) for (const alias of p.aliases) catalog.set(alias, { ...catalog.get(p.name)!, name: alias });
   return catalog;
 }
 
-/** The catalogs built so far, each with the protocols it is of. */
-const catalogs: { readonly protocols: readonly ProtocolDeclaration[]; readonly catalog: ReadonlyMap<string, FilterField> }[] = [];
+const catalogs = perProtocols(buildCatalog);
 
 /**
- * Every name a display filter knows, by name: the fields of `protocols` (default: the built-in
- * ones; a protocol declared elsewhere adds its own) and those of the capture. Built on first use
- * for each set of protocols.
+ * Every name a display filter knows, by name, when the dissector knows `protocols` (default:
+ * the built-in ones; give the dissector's `protocols` for a protocol of your own): built once
+ * per set of protocols.
  */
 export function filterFields(protocols: readonly ProtocolDeclaration[] = builtInProtocols): ReadonlyMap<string, FilterField> {
-  const same = (c: (typeof catalogs)[number]): boolean =>
-    c.protocols.length === protocols.length && c.protocols.every((p, i) => p === protocols[i]);
-  let found = catalogs.find(same);
-  if (!found) {
-    found = { protocols: [...protocols], catalog: buildCatalog(protocols) };
-    if (catalogs.push(found) > 8) catalogs.shift();
-  }
-  return found.catalog;
+  return catalogs(protocols);
 }

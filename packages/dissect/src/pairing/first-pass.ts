@@ -48,6 +48,11 @@ export interface LinkOptions {
   readonly tokenLifetimeMs?: number;
   /** The protocols paired (default: the built-in ones). */
   readonly protocols?: readonly ProtocolDeclaration[];
+  /**
+   * Keep RCON exchanges' secrets for the frames that may echo them (default true). A pass
+   * whose frames are never rendered (`stats`) leaves them: each would be a request decoded.
+   */
+  readonly secrets?: boolean;
 }
 
 /** Counts of what the pairer said. */
@@ -106,6 +111,7 @@ export class FirstPass {
   /** The request whose secrets were last looked for, and their bytes in the charset (its lines come together). */
   #needlesOf = -1;
   #needles: readonly (Uint8Array | undefined)[] = [];
+  readonly #keepsSecrets: boolean;
   /** Frames whose text may echo their exchange's secrets. */
   readonly #secrets = new Map<number, readonly string[]>();
   readonly #out: FrameFacts = {
@@ -126,6 +132,7 @@ export class FirstPass {
   /** `stats`: where the pairer's verdicts are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats?: LinkStats) {
     this.#codec = options.charset ? { charset: options.charset } : {};
+    this.#keepsSecrets = options.secrets !== false;
     this.pairer = new CapturePairer(
       {
         timeoutMs: options.timeoutMs,
@@ -219,7 +226,7 @@ export class FirstPass {
         if (t) this.#oddRequest.set(frame, t);
       }
       if (request && this.#rcon.size && layoutOf(info) === RCON_RESPONSE) this.#echoes(frame, request, payload);
-    } else if (layoutOf(info) === RCON_REQUEST) {
+    } else if (layoutOf(info) === RCON_REQUEST && this.#keepsSecrets) {
       this.#rconRequest(frame, payload);
     }
   }

@@ -16,8 +16,8 @@
  * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a
  * value never breaks the line.
  */
-import { builtInProtocols, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
-import { buildRegistry, numbers, type NumberKind } from '@gamequery/codec/internal';
+import { builtInProtocols, registryOf, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
+import { numbers, type NumberKind } from '@gamequery/codec/internal';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
@@ -35,7 +35,7 @@ export interface FieldsOptions {
   readonly quote?: 'd' | 's' | 'n';
   /** Secrets (RCON passwords) in clear; else as the output shows them, masked. */
   readonly showSecrets?: boolean;
-  /** The protocols whose fields may be named (default: the built-in ones): the dissection's `protocols`. */
+  /** The protocols whose fields may be named: the dissector's `protocols` (default: the built-in ones). */
   readonly protocols?: readonly ProtocolDeclaration[];
 }
 
@@ -75,13 +75,12 @@ export class FieldsLine {
 
   /** Throws {@link UnknownFieldError} for a name no display filter takes. */
   constructor(names: readonly string[], options: FieldsOptions = {}) {
-    const protocols = options.protocols ?? builtInProtocols;
-    const catalog = filterFields(protocols);
-    const bases = new Map(buildRegistry(protocols.flatMap((p) => p.layouts)).map((f) => [f.abbrev, f]));
+    const catalog = filterFields(options.protocols);
+    const bases = new Map(registryOf(options.protocols ?? builtInProtocols).map((f) => [f.abbrev, f]));
     this.names = names;
     this.#columns = names.map((name) => {
       const field = catalog.get(name);
-      if (!field) throw new UnknownFieldError(name, nearestFields(name, catalog.keys()));
+      if (!field) throw new UnknownFieldError(name, nearestFields(name, options.protocols));
       const registered = bases.get(name);
       const kind = registered && KINDS.get(registered.type);
       const hex = kind && registered.base !== 'dec' && registered.base !== 'none' ? kind.size * 2 : 0;

@@ -2,7 +2,7 @@
  * A packet's text (`packetText`'s, and a newline) written into a byte sink: a record the fast
  * path made is written by its layout's compiled text emitter without building its tree.
  */
-import { asciiBytes, treeTitleOf, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
+import { asciiBytes, titleOf as protocolTitle, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { layerLines } from './layers-text.ts';
@@ -63,7 +63,7 @@ const INDENT_TEXT = asciiBytes('    ');
 const titles = new WeakMap<RecordKind, Uint8Array>();
 function titleOf(kind: RecordKind): Uint8Array {
   let title = titles.get(kind);
-  if (!title) titles.set(kind, (title = new TextEncoder().encode(`${treeTitleOf(kind.protocol)}, ${kind.message} ${kind.direction}\n`)));
+  if (!title) titles.set(kind, (title = new TextEncoder().encode(`${protocolTitle(kind.protocol)}, ${kind.message} ${kind.direction}\n`)));
   return title;
 }
 

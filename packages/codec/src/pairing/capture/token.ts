@@ -2,9 +2,10 @@
  * Reading one numeric field of a message straight from the bytes: a `token` (a request
  * quotes the token an earlier reply issued, under a session key) for the capture pairer, a player
  * count for the statistics the first pass takes. Where every field before it has a fixed
- * size, its offset is known, and an integer is read there, or decimal text up to its NUL.
- * Elsewhere (after a variable field) the layout's own decoder reads it, or for bytes cut
- * short what its annotation read. Undefined where there is no number to read.
+ * size or is NUL-terminated text, its offset is found by adding sizes and skipping to NULs,
+ * and an integer is read there, or decimal text up to its NUL. Elsewhere (after another
+ * variable field), and for bytes that do not read plainly, the layout's own decoder reads it,
+ * or for bytes cut short what its annotation read. Undefined where there is no number to read.
  */
 import type { CodecOptions } from '../../grammar/layout.ts';
 import type { QueryLayout } from '../../protocols/index.ts';
@@ -33,20 +34,44 @@ export function numberReader(
     }
     return typeof v === 'number' ? v : undefined;
   };
-  let at = 0;
+  // Where the field starts: fixed sizes added up, and NUL-terminated text (a Minecraft basic
+  // stat's three strings before its player count) skipped to its NUL; -1 where a string has
+  // none (the decoder says what the bytes are). Any other variable field: the decoder reads it.
+  const steps: number[] = []; // a size, or -1 for text up to its NUL
   for (const f of fields.slice(0, i)) {
     const size = fixedSize(f);
-    if (size === undefined) return decoded;
-    at += size;
+    if (size !== undefined) steps.push(size);
+    else if (f.kind === 'string' && 'terminator' in f.size && !f.numeric) steps.push(-1);
+    else return decoded;
   }
+  const fixed = steps.every((n) => n >= 0) ? steps.reduce((a, n) => a + n, 0) : -1;
+  const offsetIn = (b: Uint8Array): number => {
+    if (fixed >= 0) return fixed;
+    let at = 0;
+    for (const n of steps) {
+      if (n >= 0) at += n;
+      else {
+        const nul = b.indexOf(0, at);
+        if (nul < 0) return -1;
+        at = nul + 1;
+      }
+    }
+    return at;
+  };
   const f = fields[i]!;
   if (f.kind === 'int' && numbers[f.type].is === 'int') {
     const { read, size } = numbers[f.type];
-    return (b) => (b.length < at + size ? undefined : (read(b, at) as number));
+    return (b) => {
+      const at = offsetIn(b);
+      if (at < 0) return decoded(b);
+      return b.length < at + size ? undefined : (read(b, at) as number);
+    };
   }
   if (f.kind === 'string' && 'terminator' in f.size && f.numeric) {
     const [min, max] = f.numeric === 'i32' ? [-0x80000000, 0x7fffffff] : [0, 0xffffffff];
     return (b) => {
+      const at = offsetIn(b);
+      if (at < 0) return decoded(b);
       let i = at;
       const negative = b[i] === 0x2d;
       if (negative) i++;

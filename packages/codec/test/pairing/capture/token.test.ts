@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mcquery, samp, type QueryLayout } from '@gamequery/codec';
 import { cstring, decimalCstring, i32be, magic, u32be } from '../../../src/grammar/fields.ts';
 import { defineLayout } from '../../../src/grammar/layout.ts';
-import { keyedReader, tokenReader } from '../../../src/pairing/capture/token.ts';
+import { keyedReader, numberReader, tokenReader } from '../../../src/pairing/capture/token.ts';
 
 const vectorDir = new URL('../../../../../test-vectors/mcquery/', import.meta.url).pathname;
 
@@ -213,5 +213,68 @@ describe('keyedReader', () => {
     expect(compared).toBeGreaterThanOrEqual(6);
     expect(keyedReader(mcquery.fullResponse, 'players')).toBeUndefined();
     expect(keyedReader(mcquery.basicRequest, 'kv')).toBeUndefined();
+  });
+});
+
+describe('numberReader', () => {
+  /** What the decoder says `name` is: the decoded value's, else what the annotation read before the cut. */
+  function stated(layout: QueryLayout, bytes: Uint8Array, name: string): unknown {
+    try {
+      return (layout.decode(bytes).value as Record<string, unknown>)[name];
+    } catch {
+      return (layout.annotate(bytes).partial as Record<string, unknown> | undefined)?.[name];
+    }
+  }
+  const basic = mcquery.basicResponse as QueryLayout;
+  const text = fc.string({ maxLength: 12 }).map((s) => s.replace(/\0/g, ''));
+
+  it("reads a basic stat's player count past its three strings as the decoder does, on random replies and every cut", () => {
+    const read = numberReader(basic, 'numPlayers', {})!;
+    expect(read).toBeDefined();
+    let read_ = 0;
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        text,
+        u32,
+        u32,
+        fc.nat({ max: 0xffff }),
+        text,
+        (motd, gametype, map, numPlayers, maxPlayers, hostPort, hostIp) => {
+          const bytes = mcquery.basicResponse.encode({ sessionId: 1, motd, gametype, map, numPlayers, maxPlayers, hostPort, hostIp });
+          for (let n = 0; n <= bytes.length; n++) {
+            const cut = bytes.subarray(0, n);
+            const want = stated(basic, cut, 'numPlayers');
+            expect(read(cut), `cut at ${n}`).toBe(typeof want === 'number' ? want : undefined);
+            if (want !== undefined) read_++;
+          }
+        },
+      ),
+      { numRuns: runs },
+    );
+    expect(read_).toBeGreaterThan(0);
+  });
+
+  it('leaves text that is not a plain number to the decoder, and agrees with it', () => {
+    const read = numberReader(basic, 'numPlayers', {})!;
+    const reply = mcquery.basicResponse.encode({
+      sessionId: 1,
+      motd: 'm',
+      gametype: 'SMP',
+      map: 'w',
+      numPlayers: 7,
+      maxPlayers: 20,
+      hostPort: 25565,
+      hostIp: '127.0.0.1',
+    });
+    const at = reply.indexOf(0x37); // the "7"
+    expect(at).toBeGreaterThan(0);
+    for (const b of [0x2d, 0x41, 0x00]) {
+      const bytes = reply.slice();
+      bytes[at] = b;
+      const want = stated(basic, bytes, 'numPlayers');
+      expect(read(bytes)).toBe(typeof want === 'number' ? want : undefined);
+    }
   });
 });
