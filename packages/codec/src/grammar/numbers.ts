@@ -2,8 +2,8 @@
  * The numeric wire types, each described once. A type is one line of {@link table}: its size,
  * byte order, whether it is signed and what its value is — an integer in a `number`, a 64-bit
  * integer in a `bigint`, or an IEEE 754 float in a `number`. Everything every walker needs of
- * it is derived here from those facts: the binary-parser method, reads and writes (from a
- * DataView, straight off the bytes, and as generated code), the range an encoder takes, the
+ * it is derived here from those facts: the binary-parser method, its read (straight off the
+ * bytes, and as generated code) and write (through a DataView), the range an encoder takes, the
  * text a tree shows and the JSON a node's value is written as, the Wireshark field type and
  * what the Lua plugin reads it with, the Kaitai type and the protocol reference's name.
  * A big-endian double would be `f64be: { size: 8, endian: 'be', is: 'float' }`.
@@ -151,8 +151,8 @@ function kind(type: NumberType): NumberKind {
   const bits = size * 8;
   const float = is === 'float';
   const word = float ? `Float${bits}` : `${is === 'bigint' ? 'Big' : ''}${signed ? 'Int' : 'Uint'}${bits}`;
-  // DataView's methods by name (`getUint16`, `setBigUint64`), called as methods: twice as fast as through `call`. The
-  // types are one of them for all, the values what each gives and takes.
+  // DataView's methods of this kind, by name (`getFloat32`, `setBigUint64`), called as methods (twice as fast as
+  // through `call`). Typed as one of them for all: the values are what each gives and takes.
   const getter = `get${word}` as 'getFloat64';
   const setter = `set${word}` as 'setFloat64';
   // Byte i of the value, most significant first.
