@@ -97,7 +97,7 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
     case 'int': {
       const k = numbers[f.type];
       need(w, f.abbrev, k.size);
-      const n = k.get(w.view, start);
+      const n = k.read(w.bytes, start);
       if (f.kind === 'const' && n !== f.value) {
         throw new UnexpectedValueError({
           layout: w.layout,
@@ -163,7 +163,7 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
 function walkLength(w: Walk, meta: Meta, type: IntType, nodes: FieldNode[]): number {
   const k = numbers[type];
   need(w, meta.abbrev, k.size);
-  const n = k.get(w.view, w.offset) as number;
+  const n = k.read(w.bytes, w.offset) as number;
   push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
   w.offset += k.size;
   return n;

@@ -9,10 +9,10 @@
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameDig } from 'gamedig';
-import { a2sProtocol } from '../fixtures/protocols/a2s/protocol.ts';
+import { a2sMessages } from '../fixtures/protocols/a2s/protocol.ts';
 import { players, server } from '../fixtures/protocols/a2s/samples.ts';
 
-const { info, player } = a2sProtocol.messages;
+const { info, player } = a2sMessages;
 
 let socket: dgram.Socket;
 let port = 0;

@@ -32,7 +32,7 @@ import { checkRoundTrip } from '../helpers/roundtrip.ts';
 import { numeric } from '../helpers/synthetic.ts';
 import { exchangeCapture } from '../helpers/text2pcap.ts';
 import { collect, compareFields, parsePdml, type Links } from '../helpers/tshark.ts';
-import { a2sProtocol } from '../fixtures/protocols/a2s/protocol.ts';
+import { a2sMessages, a2sProtocol } from '../fixtures/protocols/a2s/protocol.ts';
 import {
   bytesOf,
   f32,
@@ -45,7 +45,7 @@ import {
 } from '../fixtures/protocols/a2s/samples.ts';
 
 const { KaitaiStream } = KaitaiRuntime;
-const { info, player } = a2sProtocol.messages;
+const { info, player } = a2sMessages;
 
 // The numeric synthetic layout: every other new type, at the top, in a group and in a list entry.
 const numericValue = {

@@ -7,10 +7,10 @@
  * A field is any name a display filter takes (filter/fields.ts), so `-e` and `-Y` know the
  * same names: the frame, IP and UDP fields, every field of the grammars, the generated ones.
  * Values are written as tshark writes them: integers in decimal (a field whose display base
- * is hexadecimal as `0x` and its width in digits; a 64-bit one exactly), times to the nanosecond, booleans `1`/`0`,
- * a float as the tree shows it (the shortest decimal that reads back to it; tshark 4.0 writes six
- * significant digits of a 32-bit float and fifteen of a double),
- * an item without a value of its own (a group, a list entry) `1`, a protocol its tree line
+ * is hexadecimal as `0x` and its width in digits; a 64-bit one exactly), times to the nanosecond,
+ * booleans `1`/`0`, a float as the tree shows it (the shortest decimal that reads back to it, where
+ * tshark 4.0 writes six significant digits of a 32-bit float and fifteen of a double), an item
+ * without a value of its own (a group, a list entry) `1`, a protocol its tree line
  * (`User Datagram Protocol, Src Port: …`; ours their names, as tshark shows a Lua protocol),
  * bytes as plain hex, an IPv4 address dotted; a string up to its first NUL (as tshark shows
  * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a

@@ -10,6 +10,8 @@
  * passed in as a parameter anyway. Shared parts (headers) are small and repeated inline.
  *
  * Mapping of the field kinds (Kaitai style guide names):
+ * - a number → its wire type's Kaitai type (grammar/numbers.ts: `u1` … `s4`, `u8`, `f4`, `f8`), its
+ *   byte order spelt out where it is not the file's (`u2be` in a little-endian file).
  * - magic → `contents`; const → an integer with `valid` (and an `enum` when it has a
  *   value table: opcodes, Minecraft packet types).
  * - length-prefixed string → `len_<name>` + `size: len_<name>`; counted list → `num_<name>`.
