@@ -13,7 +13,7 @@
  * frames generate in flat memory. Every payload is made by the codec's encoders; each server's
  * replies are encoded once at the start (a server answers from what it is, as open.mp answers
  * from prebuilt buffers), Minecraft stat replies with the session id patched in per exchange
- * (what vanilla does with its cached full stat: packages/codec/src/protocols/minecraft/README.md).
+ * (what vanilla does with its cached full stat: packages/codec/src/protocols/mcquery/README.md).
  *
  * How it runs: an exchange starts every 5–40 µs of capture time (divided by `rate`); round trips
  * are short, but a request nobody answers (about 2 %) stays open for the dissector's 5 s
@@ -868,9 +868,9 @@ function vcmpServer(rng: Rng, id: number, ip: number, port: number, down: boolea
   };
 }
 
-/** GS3's split header, "splitnum\0" 80 00 (packages/codec/src/protocols/minecraft/README.md). */
+/** GS3's split header, "splitnum\0" 80 00 (packages/codec/src/protocols/mcquery/README.md). */
 const SPLITNUM = Uint8Array.of(0x73, 0x70, 0x6c, 0x69, 0x74, 0x6e, 0x75, 0x6d, 0x00, 0x80, 0x00);
-/** Full-stat padding: zeros, or what GameDig and UT3 send (packages/codec/src/protocols/minecraft/README.md). */
+/** Full-stat padding: zeros, or what GameDig and UT3 send (packages/codec/src/protocols/mcquery/README.md). */
 const ZERO_PADDING = new Uint8Array(4);
 const GAMEDIG_PADDING = Uint8Array.of(0xff, 0xff, 0xff, 0x01);
 
@@ -1556,7 +1556,7 @@ class TrafficGenerator {
       this.push(copyAt, hs, ROLE_DUPLICATE, C.duplicate, server, client, hsReply);
     }
     if (!withStat) return;
-    // A stale token now and then: the server drops the request (packages/codec/src/protocols/minecraft/README.md).
+    // A stale token now and then: the server drops the request (packages/codec/src/protocols/mcquery/README.md).
     const quoted = statOutcome === 'silent' ? (token + 1) | 0 : token;
     const request = full
       ? mcquery.fullRequest.encode({ sessionId, token: quoted, padding: rng.chance(0.5) ? ZERO_PADDING : GAMEDIG_PADDING })

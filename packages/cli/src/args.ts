@@ -20,45 +20,47 @@ export const EXIT = {
   noAnswer: 3,
 } as const;
 
-/** Canonical protocol names, as the help shows them (each protocol's declared `commandName`: samp, vcmp, minecraft). */
-export const PROTOCOL_NAMES: readonly string[] = builtInProtocols.map((p) => p.commandName);
-export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
+/** Each protocol's one name, as the help shows them (samp, vcmp, mcquery). */
+export const PROTOCOL_NAMES: readonly Protocol[] = builtInProtocols.map((p) => p.name);
 
-/** Every accepted name, to the protocol the libraries call it: each declaration's name, command name and aliases. */
+/** Every accepted name, to the protocol the libraries call it: each declaration's name and aliases. */
 const PROTOCOL_ALIASES: Record<string, Protocol> = Object.fromEntries(
-  builtInProtocols.flatMap((p) => [p.name, p.commandName, ...p.aliases].map((alias) => [alias, p.name])),
+  builtInProtocols.flatMap((p) => [p.name, ...p.aliases].map((alias) => [alias, p.name])),
 );
 
-/** The other names a protocol is accepted by: its library name and aliases, less the command name. */
-const alsoOf = (p: (typeof builtInProtocols)[number]): string[] => [...new Set([p.name, ...p.aliases])].filter((n) => n !== p.commandName);
+/** The declaration of a built-in protocol. */
+export const declarationOf = (p: Protocol): (typeof builtInProtocols)[number] => builtInProtocols.find((d) => d.name === p)!;
 
-/** `samp (SA:MP and open.mp), vcmp, minecraft (GameSpy4 query; also mcquery, mc, gs4)`, from the declarations. */
-export const PROTOCOL_HELP: string = builtInProtocols
-  .map((p) => {
-    const also = alsoOf(p);
-    const notes = [p.summary, also.length ? `also ${also.join(', ')}` : undefined].filter((n) => n !== undefined);
-    return notes.length ? `${p.commandName} (${notes.join('; ')})` : p.commandName;
-  })
-  .join(', ');
+/** `a, b, c`, or with `last` `a, b or c`. */
+export const listed = (names: readonly string[], last?: 'or' | 'and'): string =>
+  last && names.length > 1 ? `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}` : names.join(', ');
 
-/** `samp, vcmp, minecraft (also mcquery, mc, gs4)`: the command names and the others accepted, from the declarations. */
-export const PROTOCOL_LIST: string = builtInProtocols
-  .map((p) => {
-    const also = alsoOf(p);
-    return also.length ? `${p.commandName} (also ${also.join(', ')})` : p.commandName;
-  })
-  .join(', ');
+/** `samp, vcmp, mcquery (also minecraft, mc, gs4)`: the names and the aliases accepted, from the declarations. */
+export const PROTOCOL_LIST: string = listed(
+  builtInProtocols.map((p) => (p.aliases.length ? `${p.name} (also ${p.aliases.join(', ')})` : p.name)),
+);
 
-/** `samp, vcmp, mcquery (minecraft)`: the library names, as display filters spell them, with the command name where it differs. */
-export const FILTER_PROTOCOLS: string = builtInProtocols
-  .map((p) => (p.commandName === p.name ? p.name : `${p.name} (${p.commandName})`))
-  .join(', ');
+/**
+ * `samp (SA:MP Query Protocol), …, mcquery (Minecraft Query Protocol (GameSpy4); also minecraft, mc, gs4)`:
+ * each of `protocols` (default: every one) with its title and aliases, from the declarations.
+ */
+export const protocolHelp = (protocols: readonly Protocol[] = PROTOCOL_NAMES, last?: 'or' | 'and'): string =>
+  listed(
+    protocols
+      .map(declarationOf)
+      .map((p) => `${p.name} (${[p.title, ...(p.aliases.length ? [`also ${p.aliases.join(', ')}`] : [])].join('; ')})`),
+    last,
+  );
 
-/** The name the CLI shows for a protocol (`minecraft` for mcquery). */
-export const commandNameOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.commandName ?? p;
+/** {@link protocolHelp} of every protocol. */
+export const PROTOCOL_HELP: string = protocolHelp();
 
-/** A protocol's title, as its declaration has it (`SA:MP`). */
-export const titleOf = (p: Protocol): string => builtInProtocols.find((d) => d.name === p)?.title ?? p;
+/** `SA:MP, VC:MP and Minecraft query`: the short titles of `protocols` (default: every one), from their declarations. */
+export const shortTitles = (protocols: readonly Protocol[] = PROTOCOL_NAMES, last: 'or' | 'and' = 'and'): string =>
+  listed(
+    protocols.map((p) => declarationOf(p).shortTitle),
+    last,
+  );
 
 /** Up to `count` of `names` nearest to `word` (those sharing its prefix first), for "did you mean". */
 export function nearest(word: string, names: readonly string[], count = 3): string[] {
@@ -86,14 +88,14 @@ export function parseProtocol(value: string): Protocol {
   return p;
 }
 
-/** A protocol that must be one of `allowed` (the libraries' names), e.g. `ping` takes no Minecraft. */
+/** A protocol that must be one of `allowed`, e.g. `ping` takes no mcquery. */
 export const protocolAmong =
-  (allowed: readonly Protocol[]) =>
-  (value: string): Protocol => {
+  <P extends Protocol>(allowed: readonly P[]) =>
+  (value: string): P => {
     const p = parseProtocol(value);
-    if (!allowed.includes(p))
-      throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.map(commandNameOf).join(', ')}`);
-    return p;
+    if (!(allowed as readonly Protocol[]).includes(p))
+      throw new InvalidArgumentError(`'${value}' has no such request: this command takes ${allowed.join(', ')}`);
+    return p as P;
   };
 
 /** A whole number in `min..max`, written in decimal digits. */

@@ -41,9 +41,10 @@ function commandsFor(args: readonly string[]): string[] {
 async function main(argv: readonly string[]): Promise<void> {
   const names = commandsFor(argv.slice(2));
   // The program's own help, shown where every command is loaded, names the protocols as their declarations do.
-  const protocols = names.length > 1 ? (await import('./args.ts')).PROTOCOL_LIST : undefined;
+  const args = names.length > 1 ? await import('./args.ts') : undefined;
+  const protocols = args?.PROTOCOL_HELP;
   const program = new Command('gamequery')
-    .description('Dissect, decode and query SA:MP / open.mp, VC:MP and Minecraft query traffic')
+    .description(`Dissect, decode and query game servers' UDP query traffic${args ? ` (${args.shortTitles()})` : ''}`)
     .version('0.1.0')
     // The program's options come before a command: `dissect FILE -V` is dissect's -V (the tree), not the version.
     .enablePositionalOptions()

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cliArgs, root, runSync as run } from './cli.ts';
+import { builtInProtocols } from '@gamequery/codec';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
@@ -30,7 +31,7 @@ describe('typos are usage errors, exit 2, with the nearest names', () => {
   it('an unknown protocol in dissect, decode, fields and query', () => {
     usage(
       run('dissect', `${captures}lo-us.pcap`, '--protocol', 'minecrft', '--port', '1'),
-      /unknown protocol 'minecrft': use samp, vcmp, minecraft \(did you mean minecraft\?\)/,
+      /unknown protocol 'minecrft': use samp, vcmp, mcquery \(did you mean minecraft\?\)/,
     );
     usage(run('decode', '--protocol', 'sam', '00'), /unknown protocol 'sam'.*did you mean samp/);
     usage(run('fields', '--protocol', 'gs5'), /unknown protocol 'gs5'.*did you mean gs4/);
@@ -55,6 +56,28 @@ describe('one set of protocol names', () => {
     expect(lists[0]!.status).toBe(0);
     expect(lists[0]!.stdout).toContain('\tmcquery.full.splitnum\t');
     for (const l of lists) expect(l.stdout).toBe(lists[0]!.stdout);
+  });
+
+  it("names each protocol as its declaration does: its name, title and aliases, in every command's help", () => {
+    const declared = builtInProtocols.map((p) => `${p.name} (${p.title}${p.aliases.length ? `; also ${p.aliases.join(', ')}` : ''})`);
+    expect(declared.at(-1)).toBe('mcquery (Minecraft Query Protocol (GameSpy4); also minecraft, mc, gs4)');
+    const flat = (text: string): string => text.replace(/\s+/g, ' ');
+    expect(flat(run('--help').stdout)).toContain(`Protocols, in every command: ${declared.join(', ')}.`);
+    for (const command of ['decode', 'fields', 'dissect', 'query'])
+      expect(flat(run(command, '--help').stdout)).toContain(declared.join(', '));
+    expect(flat(run('ping', '--help').stdout)).toContain(`${declared[0]} or ${declared[1]}`);
+    // Display filters take the aliases as the protocol's name.
+    const mcquery = run('dissect', `${captures}lo-us.pcap`, '-Y', 'mcquery', '-T', 'fields', '-e', 'frame.number').stdout;
+    expect(mcquery).not.toBe('');
+    for (const alias of ['minecraft', 'mc', 'gs4'])
+      expect(run('dissect', `${captures}lo-us.pcap`, '-Y', alias, '-T', 'fields', '-e', 'frame.number').stdout).toBe(mcquery);
+  });
+
+  it('tells a caller who passed a reply without magic the --protocol by its one name', () => {
+    // A Minecraft handshake reply cut after its session id: no shape names it, its protocol must be named.
+    const r = run('decode', '0900000001');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/pass --protocol mcquery --direction response/);
   });
 });
 

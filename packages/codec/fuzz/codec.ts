@@ -28,7 +28,8 @@ import {
   type QueryLayout,
 } from '@gamequery/codec';
 import { ByteSink, internals } from '@gamequery/codec/internal';
-import { intSize, lengthMeta, type Field, type IntType } from '../src/grammar/fields.ts';
+import { lengthMeta, type Field, type IntType } from '../src/grammar/fields.ts';
+import { numbers } from '../src/grammar/numbers.ts';
 import { valueArb } from '../test/helpers/arbitrary.ts';
 import { checkRoundTrip } from '../test/helpers/roundtrip.ts';
 import { loadVectors } from '../test/helpers/vectors.ts';
@@ -91,7 +92,7 @@ function claimedLength(layout: AnyLayout, seed: Uint8Array): fc.Arbitrary<Uint8A
     .tuple(fc.constantFrom(...slots), fc.oneof(fc.constantFrom(...CLAIMED_LENGTHS, seed.length + 1), fc.nat()))
     .map(([slot, value]) => {
       const b = seed.slice();
-      setUint(b, slot.offset, intSize[slot.type] as 1 | 2 | 4, value, slot.type.endsWith('le'));
+      setUint(b, slot.offset, numbers[slot.type].size as 1 | 2 | 4, value, numbers[slot.type].endian === 'le');
       return b;
     });
 }

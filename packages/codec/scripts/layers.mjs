@@ -18,7 +18,7 @@ import ts from 'typescript';
 export const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Each protocol's layer, and `protocols/index.ts` (layer `protocols`) over all of them. */
-const protocols = ['protocols/samp', 'protocols/vcmp', 'protocols/minecraft', 'protocols'];
+const protocols = ['protocols/samp', 'protocols/vcmp', 'protocols/mcquery', 'protocols'];
 /** The codec's own entry and the tables over every protocol (src/*.ts). */
 const core = ['packet.ts', 'registry.ts', 'json.ts'];
 
@@ -30,11 +30,11 @@ export const mayImport = {
   'protocols/samp': ['grammar', 'errors.ts'],
   // VC:MP's query is SA:MP's with another magic: its header is SA:MP's header builder.
   'protocols/vcmp': ['grammar', 'errors.ts', 'protocols/samp'],
-  'protocols/minecraft': ['grammar', 'errors.ts'],
-  protocols: ['grammar', 'errors.ts', 'protocols/samp', 'protocols/vcmp', 'protocols/minecraft'],
+  'protocols/mcquery': ['grammar', 'errors.ts'],
+  protocols: ['grammar', 'errors.ts', 'protocols/samp', 'protocols/vcmp', 'protocols/mcquery'],
   'json.ts': ['grammar'],
   'packet.ts': ['grammar', 'errors.ts', ...protocols],
-  'registry.ts': ['grammar', 'packet.ts'],
+  'registry.ts': ['grammar', 'packet.ts', 'protocols'],
   'index.ts': ['grammar', 'errors.ts', ...protocols, ...core],
   // @gamequery/codec/define: the declaration language, all of it in grammar/.
   'define.ts': ['grammar'],

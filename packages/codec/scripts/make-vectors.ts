@@ -1,6 +1,6 @@
 /**
  * Writes test-vectors/ from the case lists of every protocol: scripts/vectors/samp/ (a file
- * per message group, listed in its index.ts), vectors/vcmp.ts and vectors/minecraft.ts, with
+ * per message group, listed in its index.ts), vectors/vcmp.ts and vectors/mcquery.ts, with
  * the case shape and the byte builder `B` in vectors/builder.ts.
  *
  * Each case's bytes are either copied from the examples in a protocol's notes
@@ -22,7 +22,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { layoutFor, toHex, fromHex, valueToJson, type FieldNode, type Protocol } from '@gamequery/codec';
 import { nodeValueToJson } from '../src/grammar/tree-json.ts';
 import type { Case } from './vectors/builder.ts';
-import { minecraftCases } from './vectors/minecraft.ts';
+import { mcqueryCases } from './vectors/mcquery.ts';
 import { sampCases } from './vectors/samp/index.ts';
 import { vcmpCases } from './vectors/vcmp.ts';
 import { vectorId, vectorOf } from './vectors/vector.ts';
@@ -30,7 +30,7 @@ import { vectorId, vectorOf } from './vectors/vector.ts';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../../test-vectors');
 
 /** Each protocol's cases, from its own file (or folder) under vectors/. */
-const byProtocol: Record<Protocol, Case[]> = { samp: sampCases, vcmp: vcmpCases, mcquery: minecraftCases };
+const byProtocol: Record<Protocol, Case[]> = { samp: sampCases, vcmp: vcmpCases, mcquery: mcqueryCases };
 const cases = Object.values(byProtocol).flat();
 
 /* ---------------- check against the codec, then write ---------------- */

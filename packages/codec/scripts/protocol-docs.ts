@@ -9,22 +9,11 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { layouts, type AnyLayout, type Field, type Protocol } from '@gamequery/codec';
-import { protocolTitles } from '@gamequery/codec/internal';
+import { layouts, type AnyLayout, type Field } from '@gamequery/codec';
+import { numbers, titleOf } from '@gamequery/codec/internal';
 
 /** Where the pages go. */
 export const pagesDir = fileURLToPath(new URL('../docs/protocols/', import.meta.url));
-
-const intSize: Record<string, number> = { u8: 1, u16le: 2, u16be: 2, u32le: 4, u32be: 4, i32le: 4, i32be: 4 };
-const intType: Record<string, string> = {
-  u8: 'uint8',
-  u16le: 'uint16 LE',
-  u16be: 'uint16 BE',
-  u32le: 'uint32 LE',
-  u32be: 'uint32 BE',
-  i32le: 'int32 LE',
-  i32be: 'int32 BE',
-};
 
 /** One table row: a field as it sits on the wire. */
 interface Row {
@@ -84,7 +73,7 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
     }
     case 'const':
     case 'int': {
-      const size = intSize[field.type]!;
+      const size = numbers[field.type].size;
       if (field.values) tables.set(field.abbrev, field.values);
       const fixed =
         field.kind === 'const'
@@ -94,7 +83,7 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
         {
           offset: place(c, size),
           size: String(size),
-          type: `${intType[field.type]}${fixed}`,
+          type: `${numbers[field.type].title}${fixed}`,
           abbrev: field.abbrev,
           meaning: meaning(field.label, field.doc, field.values, field.abbrev),
           short: shortOf(field.abbrev),
@@ -146,11 +135,11 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
       });
       const size = field.size;
       if ('prefix' in size) {
-        const n = intSize[size.prefix]!;
+        const n = numbers[size.prefix].size;
         const len: Row = {
           offset: place(c, n),
           size: String(n),
-          type: intType[size.prefix]!,
+          type: numbers[size.prefix].title,
           abbrev: `${field.abbrev}.len`,
           meaning: `Length of ${field.label.toLowerCase()} in bytes`,
           short: `${shortOf(field.abbrev)}.len`,
@@ -175,11 +164,11 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
     case 'list': {
       const rows: Row[] = [];
       if (field.count) {
-        const n = intSize[field.count.type]!;
+        const n = numbers[field.count.type].size;
         rows.push({
           offset: place(c, n),
           size: String(n),
-          type: intType[field.count.type]!,
+          type: numbers[field.count.type].title,
           abbrev: field.count.abbrev,
           meaning: meaning(field.count.label, field.count.doc, undefined, field.count.abbrev),
           short: shortOf(field.count.abbrev),
@@ -232,7 +221,7 @@ export function protocolPages(): Map<string, string> {
   for (const [protocol, list] of byProtocol) {
     const tables = new Map<string, Readonly<Record<number, string>>>();
     const sections = list.flatMap((layout) => messageSection(layout, tables));
-    const title = protocolTitles[protocol as Protocol] ?? list[0]!.protocolName;
+    const title = titleOf(protocol);
     const out = [
       `# ${title} (\`${protocol}\`)`,
       '',

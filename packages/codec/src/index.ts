@@ -19,7 +19,7 @@ export type { QueryLayout, BuiltInProtocol as Protocol } from './protocols/index
 export type { RegisteredField, FieldType } from './grammar/registry.ts';
 export { samp } from './protocols/samp/index.ts';
 export { vcmp } from './protocols/vcmp/index.ts';
-export { mcquery } from './protocols/minecraft/index.ts';
+export { mcquery } from './protocols/mcquery/index.ts';
 export {
   decodePacket,
   encodePacket,
@@ -37,7 +37,7 @@ export {
   type PacketToEncode,
   type Recognized,
 } from './packet.ts';
-export { fieldRegistry } from './registry.ts';
+export { fieldRegistry, registryOf } from './registry.ts';
 // Protocols as declarations (see @gamequery/codec/define), and recognition over any set of them.
 export type { ProtocolDeclaration, MessagePair } from './grammar/protocol.ts';
 export { protocolSet, type ProtocolSet } from './grammar/protocol-set.ts';

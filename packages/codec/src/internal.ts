@@ -12,10 +12,11 @@
 import { internals } from './grammar/layout.ts';
 import { samp } from './protocols/samp/index.ts';
 
+/** The title (a tree's top item) and the short title (before a message's name) of any declared protocol, by its name. */
+export { titleOf, shortTitleOf } from './grammar/naming.ts';
+/** What is built once per set of protocols (a filter's catalog, recognition), memoised by the declarations. */
+export { perProtocols } from './grammar/protocol-set.ts';
 // A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.
-export { protocolNames, protocolTitles } from './protocols/index.ts';
-/** The tree title of any declared protocol's messages, by its name (`protocolTitles` for a built-in one). */
-export { treeTitleOf } from './grammar/naming.ts';
 export {
   internals,
   interpretedLayout,
@@ -23,19 +24,26 @@ export {
   type InternalLayout,
   type InternalAnyLayout,
   type EmitOptions,
-  type TextEmitOptions,
   type Described,
 } from './grammar/layout.ts';
 export type { InternalQueryLayout } from './protocols/index.ts';
 export { codeGeneration, setCodeGeneration } from './grammar/interpreted.ts';
-/** The JavaScript a layout's JSON and text emitters are compiled to, for review (the golden files) and debugging. */
+/** The JavaScript a layout's JSON emitter is compiled to, for review (the golden files) and debugging. */
 export { emitterSource } from './grammar/emit.ts';
-export { textEmitterSource, type TextMode } from './grammar/emit-text.ts';
+// The emitters' code generation, which the dissector's compiled text output (its render/text-emitter/) extends.
+export { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head, jsonText, type CodeShow } from './grammar/emit-code.ts';
+export { decimalText, hiddenText, runtime as jsonRuntime } from './grammar/emit-runtime.ts';
+export { numericRange, toHex } from './grammar/wire.ts';
+export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
-export { MASK, escapeControls, hostPort, showText } from './grammar/display.ts';
+export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';
 export { secretFields } from './grammar/fields.ts';
+/** The field registry of any layouts (the built-in ones' is `fieldRegistry`): what the dissector's filters name for a declared protocol. */
+export { buildRegistry } from './grammar/registry.ts';
+/** Every numeric wire type and what is derived from it (size, Wireshark type, …). */
+export { numbers, type NumberKind } from './grammar/numbers.ts';
 
 // The protocols' details the dissector reads.
 /** SA:MP's RCON request and reply, as the dissector's first pass keeps an RCON exchange's secrets. */
@@ -44,9 +52,6 @@ export const rconRequest = internals(samp.rconRequest);
 export const rconResponse = internals(samp.rconResponse);
 export { rconSecrets, maskSecrets, INVALID_RCON_PASSWORD } from './protocols/samp/rcon.ts';
 export { decodeSamp6, ipv6Text, type Samp6Packet } from './protocols/samp/samp6.ts';
-export { mcqueryMessages } from './protocols/minecraft/messages.ts';
-export { minecraftReplyShape, type MinecraftReplyShape } from './protocols/minecraft/heuristic.ts';
-export { minecraftRequestNotSeen, minecraftExperts } from './protocols/minecraft/expert.ts';
 /** The expert items of the grammar's own warnings (a flag byte, a short list, trailing bytes). */
 export { grammarExperts } from './grammar/expert.ts';
 

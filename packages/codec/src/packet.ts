@@ -9,7 +9,7 @@ import type { DecodeWarning } from './grammar/annotate.ts';
 import type { MessagePair, PacketHint as ProtocolHint, Recognized as Found } from './grammar/protocol.ts';
 import type { sampMessages, sampOlderForms } from './protocols/samp/messages.ts';
 import type { vcmpMessages } from './protocols/vcmp/messages.ts';
-import type { mcqueryMessages } from './protocols/minecraft/messages.ts';
+import type { mcqueryMessages } from './protocols/mcquery/messages.ts';
 import { builtInProtocols } from './protocols/index.ts';
 import { protocolSet, type ProtocolSet } from './grammar/protocol-set.ts';
 
@@ -27,13 +27,16 @@ export const layouts: readonly QueryLayout[] = builtInProtocols.flatMap((p) => p
 /** What the caller knows about a packet that its bytes may not tell. */
 export type PacketHint = ProtocolHint<Protocol>;
 
-/** Any decoded packet, its value untyped: what every member of {@link DecodedPacket} is. */
-export interface AnyDecodedPacket {
-  readonly protocol: Protocol;
+/**
+ * Any decoded packet, its value untyped: what every member of {@link DecodedPacket} is, and
+ * (with `P` its name) a packet of a protocol declared elsewhere.
+ */
+export interface AnyDecodedPacket<P extends string = Protocol> {
+  readonly protocol: P;
   /** `either` for a SA:MP/VC:MP `p` without a hint: request and reply are byte-identical. */
   readonly direction: Direction | 'either';
   readonly message: string;
-  readonly layout: QueryLayout;
+  readonly layout: Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message's value: Layout is invariant in it
   readonly value: Record<string, unknown>;
   readonly bytesRead: number;
   readonly warnings: readonly DecodeWarning[];
@@ -73,6 +76,15 @@ export type PacketOf<L, D = never> =
 export type DecodedPacket =
   | PacketOf<BuiltInLayout>
   | PacketOf<typeof sampMessages.p.request | typeof sampOlderForms.ompecho.request | typeof vcmpMessages.p.request, 'either'>;
+
+/**
+ * A decoded packet of protocol `P`: of a built-in protocol, its members of {@link DecodedPacket}
+ * (which narrow on message and direction); of another (declared with `defineProtocol`), an
+ * {@link AnyDecodedPacket} of that name. A union of names gives the union of their packets.
+ */
+export type PacketOfProtocol<P extends string> = P extends Protocol
+  ? Extract<DecodedPacket, { readonly protocol: P }>
+  : AnyDecodedPacket<P>;
 
 /**
  * What {@link recognize} and {@link identify} found a packet to be: protocol, direction, message and its

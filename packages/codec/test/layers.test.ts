@@ -37,13 +37,13 @@ describe('the codec layers', () => {
     expect(
       violations({
         'grammar/layout.ts': "import type { QueryClient } from '../client/client.ts';",
-        'protocols/samp/info.ts': "const m = import('../minecraft/full.ts');",
+        'protocols/samp/info.ts': "const m = import('../mcquery/full.ts');",
         'client/queries.ts': "export { MAX_LISTED_PLAYERS } from '../emulator/samp.ts';",
         'pairing/rules.ts': "import { exportWireshark } from '../export/index.ts';",
       }),
     ).toEqual([
       'grammar/layout.ts -> client/client.ts (grammar may not import client)',
-      'protocols/samp/info.ts -> protocols/minecraft/full.ts (protocols/samp may not import protocols/minecraft)',
+      'protocols/samp/info.ts -> protocols/mcquery/full.ts (protocols/samp may not import protocols/mcquery)',
       'client/queries.ts -> emulator/samp.ts (client may not import emulator)',
       'pairing/rules.ts -> export/index.ts (pairing may not import export)',
     ]);

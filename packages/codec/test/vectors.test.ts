@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { CodecError, decodePacket, fromHex, layoutFor, layouts, toHex, valueFromJson, type FieldNode } from '@gamequery/codec';
 import { nodeValueToJson } from '../src/grammar/tree-json.ts';
 import { loadVectors, vectorRoot, type VectorNode } from './helpers/vectors.ts';
-import { minecraftCases } from '../scripts/vectors/minecraft.ts';
+import { mcqueryCases } from '../scripts/vectors/mcquery.ts';
 import { sampCases } from '../scripts/vectors/samp/index.ts';
 import { vcmpCases } from '../scripts/vectors/vcmp.ts';
 import { vectorId, vectorOf } from '../scripts/vectors/vector.ts';
@@ -51,7 +51,7 @@ describe('test-vectors/', () => {
     }
     // Every vector file is what vectorOf makes of its case, here without the codec.
     const byId = new Map(vectors.map((v) => [v.id, v]));
-    const cases = [...sampCases, ...vcmpCases, ...minecraftCases];
+    const cases = [...sampCases, ...vcmpCases, ...mcqueryCases];
     expect(cases.length).toBe(vectors.length);
     for (const c of cases) expect(vectorOf(c), vectorId(c)).toEqual(byId.get(vectorId(c)));
     // And the generator writes that vector as it is: it checks the codec against it, and changes nothing in it.

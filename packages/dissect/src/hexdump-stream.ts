@@ -13,6 +13,7 @@ import { HexDumpParser } from './hex/parse.ts';
 import { LineSplitter, MAX_LINE_LENGTH } from './hex/lines.ts';
 import type { HexDumpDiagnostic, HexDumpOptions, HexPacket } from './hex/types.ts';
 import { pushDumped } from './hexdump.ts';
+import { recognitionOf } from './record-maker.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
 
@@ -81,17 +82,18 @@ export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStre
   // of another frame comes (or the input ends), as its reassembled pane if it has one.
   let frame: HexPacket | undefined;
   let index = 0;
+  const protocols = recognitionOf(options).set;
   const take = (packets: Listed<O>[], end: boolean): void => {
     for (const p of parser.take()) {
       if (frame !== undefined && p.frame === frame.frame) {
         if (p.pane?.kind === 'reassembled') frame = p;
         continue;
       }
-      if (frame !== undefined) for (const r of pushDumped(dissector, ++index, frame.bytes)) packets.push(r);
+      if (frame !== undefined) for (const r of pushDumped(dissector, ++index, frame.bytes, protocols)) packets.push(r);
       frame = p;
     }
     if (end && frame !== undefined) {
-      for (const r of pushDumped(dissector, ++index, frame.bytes)) packets.push(r);
+      for (const r of pushDumped(dissector, ++index, frame.bytes, protocols)) packets.push(r);
       frame = undefined;
     }
   };

@@ -2,14 +2,14 @@
  * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, or raw IP)
  * walked down to UDP, or a bare payload dissected directly.
  */
-import { identify } from '@gamequery/codec';
-import { minecraftReplyShape } from '@gamequery/codec/internal';
+import type { ProtocolSet } from '@gamequery/codec';
 import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOptions } from './hex/index.ts';
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
+import { recognitionOf } from './record-maker.ts';
 
 /**
  * What {@link dissectHexDump} returns: the dissected packets, the hex dump parser's diagnostics and the
@@ -21,12 +21,13 @@ export interface HexDissection<R extends DissectedRecord = PacketRecord> {
   readonly stats: DissectStats;
 }
 
-/** A query message by its signature, or a Minecraft reply by its shape: a payload, not a frame to walk down. */
-const isQueryPayload = (bytes: Uint8Array): boolean => minecraftReplyShape(bytes) !== undefined || identify(bytes) !== undefined;
+/** A query message of `protocols` by its signature, or a reply without magic by its shape: a payload, not a frame to walk down. */
+const isQueryPayload = (bytes: Uint8Array, protocols: ProtocolSet): boolean =>
+  protocols.shapeOf(bytes) !== undefined || protocols.identify(bytes) !== undefined;
 
 /** Which link type a dumped frame is, if it is a frame at all. */
-function frameLinkType(bytes: Uint8Array): number | undefined {
-  if (isQueryPayload(bytes)) return undefined;
+function frameLinkType(bytes: Uint8Array, protocols: ProtocolSet): number | undefined {
+  if (isQueryPayload(bytes, protocols)) return undefined;
   for (const linkType of [LINKTYPE.ETHERNET, LINKTYPE.RAW]) {
     const probe = new UdpDecoder({ reassembly: false }).decode({ index: 0, linkType, data: bytes, timestamp: null });
     if (probe.kind === 'udp') return linkType;
@@ -34,9 +35,17 @@ function frameLinkType(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
-/** Dissects one dumped buffer as frame `index`: a frame down to UDP if it is one, else a bare payload. */
-export function pushDumped<R extends DissectedRecord>(dissector: Dissector<R>, index: number, bytes: Uint8Array): R[] {
-  const linkType = frameLinkType(bytes);
+/**
+ * Dissects one dumped buffer as frame `index`: a frame down to UDP if it is one, else a bare
+ * payload (a message of the dissector's `protocols`).
+ */
+export function pushDumped<R extends DissectedRecord>(
+  dissector: Dissector<R>,
+  index: number,
+  bytes: Uint8Array,
+  protocols: ProtocolSet,
+): R[] {
+  const linkType = frameLinkType(bytes, protocols);
   return linkType === undefined
     ? dissector.pushPayload(index, bytes)
     : dissector.pushFrame({ index, linkType, data: bytes, timestamp: null });
@@ -53,8 +62,9 @@ export function dissectHexDump<O extends DissectOptions & { hex?: HexDumpOptions
   const parsed = parseHexDump(text, options.hex);
   const dissector = new Dissector<Listed<O>>(options);
   const packets: Listed<O>[] = [];
+  const protocols = recognitionOf(options).set;
   preferReassembled(parsed.packets).forEach((p, i) => {
-    packets.push(...pushDumped(dissector, i + 1, p.bytes));
+    packets.push(...pushDumped(dissector, i + 1, p.bytes, protocols));
   });
   packets.push(...dissector.finish());
   return { packets, diagnostics: parsed.diagnostics, stats: dissector.stats };

@@ -13,7 +13,7 @@ import {
   type PacketHint,
   type Protocol,
 } from '@gamequery/codec';
-import { decodeSamp6, malformedNode, protocolNames } from '@gamequery/codec/internal';
+import { decodeSamp6, malformedNode, shortTitleOf } from '@gamequery/codec/internal';
 
 /**
  * One UDP payload dissected: what it was recognised as, its summary, field tree, decoded value, warnings
@@ -62,7 +62,7 @@ export function dissectPayload(bytes: Uint8Array, hint: PacketHint = {}, given: 
     const protocol = hint.protocol;
     return {
       ...(protocol ? { protocol } : {}),
-      summary: `${protocol ? protocolNames[protocol] : 'Unrecognized'}: ${e.message}`,
+      summary: `${protocol ? shortTitleOf(protocol) : 'Unrecognized'}: ${e.message}`,
       fields: protocol ? [malformedNode(protocol, bytes, e)] : [],
       warnings: [],
       error: e.toJSON(),

@@ -11,18 +11,19 @@
 import {
   CodecError,
   UnknownOpcodeError,
-  fieldRegistry,
-  identify,
-  messages,
-  recognize,
-  signatureOf,
+  builtInProtocols,
+  protocolSet,
+  registryOf,
   type CodecOptions,
   type DecodeWarning,
   type Direction,
   type FieldNode,
   type PacketHint,
   type Protocol,
-  type Recognized,
+  type ProtocolDeclaration,
+  type ProtocolSet,
+  type QueryLayout,
+  type RegisteredField,
 } from '@gamequery/codec';
 import {
   ByteSink,
@@ -33,10 +34,8 @@ import {
   isUnmatched,
   malformedNode,
   maskSecrets,
-  mcqueryMessages,
-  minecraftReplyShape,
-  minecraftRequestNotSeen,
-  protocolNames,
+  perProtocols,
+  shortTitleOf,
   unansweredReason,
   unmatchedCause,
   unmatchedReason,
@@ -68,13 +67,15 @@ export const INCOMPLETE =
 export const AMBIGUOUS =
   'an identical request from the same client to the same server was waiting at the same time: identical replies were paired first come, first served';
 
-/**
- * The warning on a Minecraft reply whose request the input does not hold (a hex dump of a
- * reply, a capture started mid-conversation): known by its shape alone (codec
- * `minecraftReplyShape`), or because `--protocol` said so. On the generated link item, so
- * text shows it as tshark's Sequence group.
- */
-export const REQUEST_NOT_SEEN: DecodeWarning = minecraftRequestNotSeen;
+/** Recognition over the protocols a dissection is given, and their fields by abbreviation: made once per set. */
+export const recognition = perProtocols((protocols) => ({
+  set: protocolSet(protocols),
+  fields: new Map(registryOf(protocols).map((f) => [f.abbrev, f])),
+}));
+
+/** {@link recognition} of the protocols `options` name (default: the built-in ones). */
+export const recognitionOf = (options: DissectOptions): ReturnType<typeof recognition> =>
+  recognition(options.protocols ?? builtInProtocols);
 
 export class RecordMaker {
   readonly #options: DissectOptions;
@@ -98,6 +99,8 @@ export class RecordMaker {
   readonly #verdicts: VerdictOptions;
   /** Trees of payloads seen lately: their JSON, with their summary and warnings. */
   readonly #trees = new RenderCache<{ readonly summary: string; readonly warnings: readonly DecodeWarning[] }>();
+  /** The protocols recognised, and their fields. */
+  readonly #protocols: ReturnType<typeof recognition>;
 
   constructor(options: DissectOptions, stats: DissectStats) {
     this.#options = options;
@@ -106,6 +109,7 @@ export class RecordMaker {
     this.#codec = options.charset ? { charset: options.charset } : {};
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
     this.#json = options.treeJson !== false;
+    this.#protocols = recognitionOf(options);
   }
 
   /**
@@ -193,7 +197,9 @@ export class RecordMaker {
     let p: Packet | undefined;
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
-      const layout = hinted ? internals(identify(udp.payload, hinted, this.#codec)?.layout ?? facts.layout!) : facts.layout!;
+      const layout = hinted
+        ? internals((this.#protocols.set.identify(udp.payload, hinted, this.#codec)?.layout as QueryLayout | undefined) ?? facts.layout!)
+        : facts.layout!;
       p = facts.secrets
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
@@ -288,7 +294,7 @@ export class RecordMaker {
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
   #raw(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): Packet | undefined {
-    const r = rawRecognition(udp.payload, this.#decodeAsHint(udp) ?? {}, this.#codec);
+    const r = rawRecognition(udp.payload, this.#decodeAsHint(udp) ?? {}, this.#codec, this.#protocols.set);
     if (!r) return undefined;
     return r.layout
       ? this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, r.warning)
@@ -466,7 +472,11 @@ export class RecordMaker {
     e: CodecError,
   ): Packet {
     const payload = udp.payload;
-    const fields = [...this.#headerBefore(protocol, payload, e.info.offset), ...typeByte(payload, e), malformedNode(protocol, payload, e)];
+    const fields = [
+      ...this.#headerBefore(protocol, payload, e.info.offset),
+      ...typeByte(payload, e, this.#protocols.fields),
+      malformedNode(protocol, payload, e),
+    ];
     const kind = recordKind(protocol, 'either', 'unknown', `${protocol}.unknown`);
     return new Packet(
       frame,
@@ -474,7 +484,7 @@ export class RecordMaker {
       udp,
       frameBytes,
       kind,
-      `${protocolNames[protocol]}: ${e.message}`,
+      `${shortTitleOf(protocol)}: ${e.message}`,
       fields,
       undefined,
       0,
@@ -486,7 +496,7 @@ export class RecordMaker {
 
   /** The fields every message of the protocol starts with (magic, server address), as far as they lie before `end`. */
   #headerBefore(protocol: Protocol, bytes: Uint8Array, end: number): FieldNode[] {
-    const [first] = Object.values(messages[protocol]);
+    const [first] = Object.values(this.#protocols.set.protocols.find((p) => p.name === protocol)!.messages);
     let best: FieldNode[] = [];
     for (const layout of [first!.request, first!.response]) {
       const nodes = layout.annotate(bytes, this.#codec).fields.filter((n) => !n.generated && n.offset + n.length <= end);
@@ -501,7 +511,7 @@ export class RecordMaker {
  * its own, shown as the Wireshark plugin shows it (`A (0x41)`), so that `-Y 'samp.opcode == 0x41'`
  * finds it; none for another error.
  */
-function typeByte(bytes: Uint8Array, e: CodecError): FieldNode[] {
+function typeByte(bytes: Uint8Array, e: CodecError, registered: ReadonlyMap<string, RegisteredField>): FieldNode[] {
   const at = e.info.offset;
   if (!(e instanceof UnknownOpcodeError) || at >= bytes.length) return [];
   const f = registered.get(e.info.field);
@@ -512,50 +522,68 @@ function typeByte(bytes: Uint8Array, e: CodecError): FieldNode[] {
   return [{ abbrev: f.abbrev, label: f.label, offset: at, length: 1, value: byte, show: shown }];
 }
 
-const registered = new Map(fieldRegistry.map((f) => [f.abbrev, f]));
-
 /**
- * What a datagram the pairer could not use is, by its bytes alone (and a Decode As hint):
- * a message of a layout (with the warning of a Minecraft reply whose request is not in the
- * input), a protocol's datagram that is no message of it (its error), or nothing of ours.
+ * What a datagram the pairer could not use is, by its bytes alone (and a Decode As hint),
+ * among `protocols`: a message of a layout (with the warning a reply without magic carries
+ * when read without its request, as its protocol declares: `magicless.alone`), a protocol's
+ * datagram that is no message of it (its error), or nothing of ours.
  */
 export function rawRecognition(
   payload: Uint8Array,
   hint: PacketHint,
   codec: CodecOptions,
+  protocols: ProtocolSet,
 ):
   | { protocol: Protocol; direction: Direction | 'either'; layout?: InternalQueryLayout; warning?: DecodeWarning; error?: CodecError }
   | undefined {
-  if (!hint.protocol && !signatureOf(payload)) {
-    // Without a hint, only bytes with a signature, or a Minecraft reply's shape, can be recognised: the rest is other traffic.
-    const shape = minecraftReplyShape(payload);
-    return shape
-      ? { protocol: 'mcquery', direction: 'response', layout: internals(mcqueryMessages[shape].response), warning: REQUEST_NOT_SEEN }
-      : undefined;
+  if (!hint.protocol && !protocols.signatureOf(payload)) {
+    // Without a hint, only bytes with a signature, or a magic-less reply's shape, can be recognised: the rest is other traffic.
+    const r = protocols.shapeOf(payload);
+    return r && recognized(r, protocols);
   }
-  const r = recognizeOrError(payload, hint, codec);
-  if (!(r instanceof CodecError)) {
-    // A Minecraft reply the pairer could not pair has no request in the input.
-    const alone = r.protocol === 'mcquery' && r.direction === 'response' ? REQUEST_NOT_SEEN : undefined;
-    return { protocol: r.protocol, direction: r.direction, layout: internals(r.layout), ...(alone ? { warning: alone } : {}) };
-  }
-  const protocol = hint.protocol ?? claimedBy(payload);
+  const r = recognizeOrError(payload, hint, codec, protocols);
+  if (!(r instanceof CodecError)) return recognized(r, protocols);
+  const protocol = (hint.protocol as Protocol | undefined) ?? claimedBy(payload, r, protocols);
   return protocol ? { protocol, direction: 'either', error: r } : undefined;
 }
 
-/**
- * The protocol a datagram that is no message of it still belongs to: a four-byte magic
- * (SAMP, VCMP, MP04) and room for the opcode. Minecraft's two bytes fe fd are too weak a
- * signature to claim a datagram with an unknown type (the Wireshark plugin's heuristic agrees).
- */
-function claimedBy(bytes: Uint8Array): Protocol | undefined {
-  const protocol = signatureOf(bytes);
-  return protocol !== 'mcquery' && bytes.length >= 11 ? protocol : undefined;
+/** A recognised datagram of the pairer's leftovers: a reply that may carry no magic has no request in the input. */
+function recognized(
+  r: Found,
+  protocols: ProtocolSet,
+): { protocol: Protocol; direction: Direction | 'either'; layout: InternalQueryLayout; warning?: DecodeWarning } {
+  const alone = r.direction === 'response' ? declared(protocols, r.protocol)?.magicless?.alone : undefined;
+  return {
+    protocol: r.protocol as Protocol,
+    direction: r.direction,
+    layout: internals(r.layout as QueryLayout),
+    ...(alone ? { warning: alone } : {}),
+  };
 }
 
-function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions): Recognized | CodecError {
+/** What a set of protocols recognised a datagram as (any protocol's name, not only a built-in one's). */
+type Found = ReturnType<ProtocolSet['recognize']>;
+
+const declared = (protocols: ProtocolSet, name: string): ProtocolDeclaration | undefined =>
+  protocols.protocols.find((p) => p.name === name);
+
+/**
+ * The protocol a datagram that is no message of it still belongs to: one whose signature is
+ * a magic of four bytes or more (SAMP, VCMP, MP04), with the type byte there but unknown.
+ * Two bytes (Minecraft's fe fd) are too weak a signature to claim a datagram with an unknown
+ * type (the Wireshark plugin's heuristic agrees).
+ */
+function claimedBy(bytes: Uint8Array, e: CodecError, protocols: ProtocolSet): Protocol | undefined {
+  const name = protocols.signatureOf(bytes);
+  const strong = name !== undefined && declared(protocols, name)!.signatures.some((s) => s.bytes.length >= 4 && startsWith(bytes, s.bytes));
+  return strong && e instanceof UnknownOpcodeError ? (name as Protocol) : undefined;
+}
+
+const startsWith = (bytes: Uint8Array, magic: Uint8Array): boolean => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+
+function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions, protocols: ProtocolSet): Found | CodecError {
   try {
-    return recognize(bytes, hint, codec);
+    return protocols.recognize(bytes, hint, codec);
   } catch (e) {
     if (e instanceof CodecError) return e;
     throw e;

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { charsetChoices, type Charset, type PacketHint, type Protocol } from '@gamequery/codec';
-import { escapeControls, minecraftReplyShape } from '@gamequery/codec/internal';
+import { builtInProtocols, charsetChoices, protocolSet, type Charset, type PacketHint } from '@gamequery/codec';
+import { escapeControls } from '@gamequery/codec/internal';
 import { Dissector, LINKTYPE, isFrameRecord, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
-import { PROTOCOL_HELP, commandNameOf, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, declarationOf, parseProtocol } from '../args.ts';
 
 interface Opts {
   file?: string;
@@ -87,11 +87,11 @@ function argumentsText(args: readonly string[]): string {
 }
 
 /** A codec message's hint in command-line terms: `{ protocol: "mcquery", direction: "response" }` → the options. */
-function cliHint(message: string): string {
-  return message.replace(/pass the hint \{ protocol: "(\w+)", direction: "(\w+)" \}/, (_, protocol: string, direction: string) => {
-    return `pass --protocol ${commandNameOf(protocol as Protocol)} --direction ${direction}`;
-  });
-}
+const cliHint = (message: string): string =>
+  message.replace(/pass the hint \{ protocol: "(\w+)", direction: "(\w+)" \}/, 'pass --protocol $1 --direction $2');
+
+/** The built-in protocols, for a reply without magic read by its shape. */
+const builtIn = protocolSet(builtInProtocols);
 
 /** A dumped Ethernet or IP frame, down to its UDP payload; anything else as it is. */
 function payloadOf(bytes: Uint8Array, hint: PacketHint): Uint8Array {
@@ -142,12 +142,12 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
       const codec = opts.charset ? { charset: opts.charset } : {};
       let d = dissectPayload(bytes, hint, codec);
       if (!d.protocol && !hint.protocol) {
-        // No signature: a Minecraft reply (which carries none) is read by its shape, as dissect reads one.
-        const shape = minecraftReplyShape(bytes);
+        // No signature: a reply that carries none (Minecraft's) is read by its shape, as dissect reads one.
+        const shape = builtIn.shapeOf(bytes);
         if (shape) {
-          d = dissectPayload(bytes, { protocol: 'mcquery', direction: 'response', message: shape }, codec);
+          d = dissectPayload(bytes, { protocol: shape.protocol, direction: 'response', message: shape.message }, codec);
           process.stderr.write(
-            `gamequery: no signature: read as a Minecraft query ${shape} response by its shape (--protocol to say otherwise)\n`,
+            `gamequery: no signature: read as a ${declarationOf(shape.protocol).shortTitle} ${shape.message} response by its shape (--protocol to say otherwise)\n`,
           );
         } else {
           // A protocol's magic with a type byte no message has: the header it could read, as dissect shows it.

@@ -10,14 +10,16 @@ import {
   QueryClient,
   QueryError,
   UnreachableError,
-  defaultPorts,
   parseServer,
+  type PingResult,
   type ServerAddress,
 } from '@gamequery/codec/node';
 import { printable } from './query.ts';
-import { EXIT, integer, protocolAmong, titleOf } from '../args.ts';
+import { EXIT, declarationOf, integer, protocolAmong, protocolHelp, shortTitles } from '../args.ts';
 
-type Kind = 'samp' | 'vcmp';
+/** The protocols the client's `ping` speaks (its `protocol` option: the `p` query). */
+type Kind = PingResult['protocol'];
+const PINGED: readonly Kind[] = ['samp', 'vcmp'];
 
 interface Opts {
   count: number;
@@ -73,11 +75,9 @@ const sleep = (delay: number, signal: AbortSignal): Promise<void> =>
 
 export function pingCommand(): Command {
   return new Command('ping')
-    .description('measure round trips to SA:MP / open.mp or VC:MP servers with the `p` query, like ping(8)')
-    .addArgument(
-      new Argument('<protocol>', 'samp (SA:MP and open.mp) or vcmp').argParser((v) => protocolAmong(['samp', 'vcmp'])(v) as Kind),
-    )
-    .argument('<servers...>', `HOST[:PORT], [IPv6]:PORT (default ports ${defaultPorts.samp}, ${defaultPorts.vcmp})`)
+    .description(`measure round trips to ${shortTitles(PINGED, 'or')} servers with the \`p\` query, like ping(8)`)
+    .addArgument(new Argument('<protocol>', protocolHelp(PINGED, 'or')).argParser(protocolAmong(PINGED)))
+    .argument('<servers...>', `HOST[:PORT], [IPv6]:PORT (default ports ${PINGED.map((p) => declarationOf(p).defaultPort).join(', ')})`)
     .option('-c, --count <n>', 'stop after this many requests per server', integer(1, 1_000_000), 4)
     .option('-i, --interval <ms>', 'send one request per server this often', integer(10, 3_600_000), 1000)
     .option('--timeout <ms>', 'a request not answered within this long is lost', integer(1, 600_000), 1000)
@@ -94,7 +94,7 @@ Examples:
   gamequery ping vcmp [::1]:8192 --count 10 --interval 200 --json`,
     )
     .action(async (kind: Kind, texts: string[], opts: Opts) => {
-      const targets = texts.map((text) => ({ text, address: parseServer(text, kind === 'samp' ? defaultPorts.samp : defaultPorts.vcmp) }));
+      const targets = texts.map((text) => ({ text, address: parseServer(text, declarationOf(kind).defaultPort) }));
       const stop = new AbortController();
       const interrupt = (): void => stop.abort(new Error('interrupted'));
       process.once('SIGINT', interrupt);
@@ -108,7 +108,9 @@ Examples:
       try {
         if (!opts.json) {
           for (const t of targets)
-            print(`PING ${t.text} (${titleOf(kind)} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`);
+            print(
+              `PING ${t.text} (${declarationOf(kind).shortTitle} \`p\`, ${opts.count} × every ${opts.interval} ms, timeout ${opts.timeout} ms)`,
+            );
         }
         reports = await Promise.all(targets.map((t) => pingServer(client, kind, t, opts, stop.signal, print)));
       } finally {
@@ -130,7 +132,7 @@ Examples:
           if (r.error) process.stderr.write(`gamequery: ${printable(r.error.message)}\n`);
           if (r.sent === 0) continue;
           const s = summarize(r);
-          print(`\n--- ${r.server} ${titleOf(kind)} ping statistics ---`);
+          print(`\n--- ${r.server} ${declarationOf(kind).shortTitle} ping statistics ---`);
           // As ping(8): "+N errors" counts the requests answered with an error (port unreachable), not silence.
           const errors = r.replies.filter((x) => 'error' in x && x.error.type !== 'NoReplyError').length;
           print(

@@ -1,12 +1,12 @@
 /**
- * `gamequery query samp|vcmp|minecraft HOST[:PORT]...`: query servers over UDP, all at
+ * `gamequery query samp|vcmp|mcquery HOST[:PORT]...`: query servers over UDP, all at
  * once through one client, and print a table (or JSON). Servers may also come one per
  * line from a file or stdin (`--file LIST`, `--file -`, or `-` among the servers).
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
-import { EXIT, PROTOCOL_HELP, commandNameOf, integer, parseProtocol } from '../args.ts';
-import { builtInProtocols, charsetChoices, type Charset } from '@gamequery/codec';
+import { EXIT, PROTOCOL_HELP, PROTOCOL_NAMES, integer, parseProtocol, shortTitles } from '../args.ts';
+import { builtInProtocols, charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
 import { escapeControls } from '@gamequery/codec/internal';
 import {
   DeadlineError,
@@ -19,7 +19,7 @@ import {
   type VcmpQueryResult,
 } from '@gamequery/codec/node';
 
-type Kind = 'samp' | 'vcmp' | 'minecraft';
+type Kind = Protocol;
 type Result = SampQueryResult | VcmpQueryResult | MinecraftQueryResult;
 
 interface Opts {
@@ -33,13 +33,8 @@ interface Opts {
   basic?: boolean;
 }
 
-/** The protocol argument, by any of its names, as this command calls it. */
-const kindOf = (value: string): Kind => {
-  return commandNameOf(parseProtocol(value)) as Kind;
-};
-
-/** Each protocol's declared default port, by the name this command calls it. */
-const DEFAULT_PORT = Object.fromEntries(builtInProtocols.map((p) => [p.commandName, p.defaultPort])) as Record<Kind, number>;
+/** Each protocol's declared default port, by its name. */
+const DEFAULT_PORT = Object.fromEntries(builtInProtocols.map((p) => [p.name, p.defaultPort])) as Record<Kind, number>;
 
 export { integer };
 
@@ -92,8 +87,8 @@ const CONNECT_UP_TO = 16;
 
 export function queryCommand(): Command {
   return new Command('query')
-    .description('query SA:MP / open.mp, VC:MP or Minecraft servers over UDP and print what they say')
-    .addArgument(new Argument('<protocol>', PROTOCOL_HELP).argParser(kindOf))
+    .description(`query ${shortTitles(PROTOCOL_NAMES, 'or')} servers over UDP and print what they say`)
+    .addArgument(new Argument('<protocol>', PROTOCOL_HELP).argParser(parseProtocol))
     .argument(
       '[servers...]',
       `HOST[:PORT], [IPv6]:PORT; "-" reads a list from stdin (default ports ${Object.values(DEFAULT_PORT).join(', ')})`,
@@ -110,7 +105,7 @@ export function queryCommand(): Command {
         'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and lists each choice in --json (charsets)',
       ).choices([...charsetChoices]),
     )
-    .option('--basic', 'minecraft: ask for the basic stat instead of the full one')
+    .option('--basic', 'mcquery: ask for the basic stat instead of the full one')
     .addHelpText(
       'after',
       `
@@ -123,7 +118,7 @@ when \`o\` was answered); it chooses \`c\` (open.mp) or \`d\` and whether to ask
 
 Examples:
   gamequery query samp 127.0.0.1:7777
-  gamequery query minecraft [::1]:25565 --json
+  gamequery query mcquery [::1]:25565 --json
   gamequery query samp --file servers.txt --concurrency 500 --timeout 800`,
     )
     .action(async (kind: Kind, args: string[], opts: Opts) => {
@@ -264,7 +259,7 @@ function table(kind: Kind, rows: readonly Row[]): string {
     'TYPE',
     'NAME',
     'PLAYERS',
-    kind === 'minecraft' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP',
+    kind === 'mcquery' ? 'VERSION · MAP' : kind === 'samp' ? 'MODE · LANGUAGE' : 'MODE · MAP',
     'RTT',
   ];
   const body = rows.map((r) => {

@@ -4,7 +4,7 @@
  * The options and the choices they make; dissect.ts does the reading and writing.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { FILTER_PROTOCOLS, integer } from '../args.ts';
+import { PROTOCOL_LIST, integer } from '../args.ts';
 import {
   FilterError,
   IoStats,
@@ -96,7 +96,7 @@ With -V, -x or -F text, -e picks the fields of the tree instead.
 Display filter (-Y): Wireshark syntax over the field names of 'gamequery fields' and
 frame.number, frame.time_relative, frame.time_epoch, frame.time_delta, frame.len, frame.cap_len, ip.src,
 ip.dst, ip.addr, ip.ttl, ip.len, ip.proto, ipv6.*, ipv6.hlim, ipv6.plen, udp.srcport,
-udp.dstport, udp.port, udp.length, the protocols ${FILTER_PROTOCOLS}, and
+udp.dstport, udp.port, udp.length, the protocols ${PROTOCOL_LIST}, and
 per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched
 .malformed .warning; e.g. -Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8'.
 Unless --show-secrets, -Y sees RCON passwords as the output shows them: a field as its

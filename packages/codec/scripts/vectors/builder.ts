@@ -10,7 +10,10 @@
  */
 import type { Charset, Protocol } from '@gamequery/codec';
 
-/** A value as the annotated tree shows it: text, a number, a flag, hex for bytes, `null` for a subtree. */
+/**
+ * A value as the annotated tree's JSON shows it: text, a number, a flag, hex for bytes, `null` for
+ * a subtree; a 64-bit integer as its decimal digits, a float JSON has no number for by its name.
+ */
 export type NodeValue = string | number | boolean | null;
 
 /** One field of the expected tree, as test-vectors/schema.json describes it. */
@@ -149,16 +152,83 @@ export class B {
     this.out.push(...dotted.split('.').map(Number));
     return this.record(name, start, dotted);
   }
-  private int(n: number, bytes: number[], name?: FieldName): this {
+  private int(n: NodeValue, bytes: Iterable<number>, name?: FieldName): this {
     const start = this.out.length;
     this.out.push(...bytes);
     return this.record(name, start, n);
+  }
+  /** `size` bytes Node's Buffer writes (`write`), the field's value what Buffer reads back from them (`read`), as JSON shows it. */
+  private buffer(size: number, write: (b: Buffer) => unknown, read: (b: Buffer) => number | bigint, name?: FieldName): this {
+    const b = Buffer.alloc(size);
+    write(b);
+    const v = read(b);
+    return this.int(typeof v === 'bigint' || !Number.isFinite(v) ? String(v) : v, b, name);
+  }
+  i16le(n: number, name?: FieldName): this {
+    return this.buffer(
+      2,
+      (b) => b.writeInt16LE(n),
+      (b) => b.readInt16LE(),
+      name,
+    );
+  }
+  i16be(n: number, name?: FieldName): this {
+    return this.buffer(
+      2,
+      (b) => b.writeInt16BE(n),
+      (b) => b.readInt16BE(),
+      name,
+    );
+  }
+  u64le(n: bigint, name?: FieldName): this {
+    return this.buffer(
+      8,
+      (b) => b.writeBigUInt64LE(n),
+      (b) => b.readBigUInt64LE(),
+      name,
+    );
+  }
+  u64be(n: bigint, name?: FieldName): this {
+    return this.buffer(
+      8,
+      (b) => b.writeBigUInt64BE(n),
+      (b) => b.readBigUInt64BE(),
+      name,
+    );
+  }
+  /** A 32-bit float: `n` rounded to one by Buffer; the field's value is what it reads back. */
+  f32le(n: number, name?: FieldName): this {
+    return this.buffer(
+      4,
+      (b) => b.writeFloatLE(n),
+      (b) => b.readFloatLE(),
+      name,
+    );
+  }
+  f32be(n: number, name?: FieldName): this {
+    return this.buffer(
+      4,
+      (b) => b.writeFloatBE(n),
+      (b) => b.readFloatBE(),
+      name,
+    );
+  }
+  f64le(n: number, name?: FieldName): this {
+    return this.buffer(
+      8,
+      (b) => b.writeDoubleLE(n),
+      (b) => b.readDoubleLE(),
+      name,
+    );
   }
   u8(n: number, name?: FieldName): this {
     return this.int(n, [n & 0xff], name);
   }
   u16le(n: number, name?: FieldName): this {
     return this.int(n, [n & 0xff, (n >>> 8) & 0xff], name);
+  }
+  u16be(n: number, name?: FieldName): this {
+    return this.int(n, [(n >>> 8) & 0xff, n & 0xff], name);
   }
   u32le(n: number, name?: FieldName): this {
     return this.int(n, [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff], name);

@@ -20,10 +20,10 @@
  * {@link MAX_CHALLENGES} challenges are kept between purges.
  */
 import { randomInt } from 'node:crypto';
-import { HANDSHAKE, STAT } from '../protocols/minecraft/header.ts';
-import { handshakeRequest, handshakeResponse } from '../protocols/minecraft/handshake.ts';
-import { basicRequest, basicResponse } from '../protocols/minecraft/basic.ts';
-import { fullResponse } from '../protocols/minecraft/full.ts';
+import { HANDSHAKE, STAT } from '../protocols/mcquery/header.ts';
+import { handshakeRequest, handshakeResponse } from '../protocols/mcquery/handshake.ts';
+import { basicRequest, basicResponse } from '../protocols/mcquery/basic.ts';
+import { fullResponse } from '../protocols/mcquery/full.ts';
 import type { ResolvedMinecraft } from './state.ts';
 import { BYTES, vanillaText } from './text.ts';
 import type { Responder, Source } from './responder.ts';

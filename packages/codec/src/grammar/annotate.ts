@@ -9,15 +9,16 @@
  */
 import type { TextCodec } from './charset.ts';
 import type { AutoCodec } from './charset.ts';
-import { showInt, showText, fillTemplate, redacted } from './display.ts';
-import type { Field, ListField, StringField } from './fields.ts';
-import { intSize, lengthMeta } from './fields.ts';
-import { DECIMAL, ipv4ToString, numericRange, readInt, toHex } from './wire.ts';
+import { showText, fillTemplate, redacted } from './display.ts';
+import type { Field, IntType, ListField, Meta, StringField } from './fields.ts';
+import { lengthMeta } from './fields.ts';
+import { numbers } from './numbers.ts';
+import { DECIMAL, ipv4ToString, numericRange, toHex } from './wire.ts';
 import { FLAG_BYTE, SHORT_LIST, warning, type DecodeWarning } from './expert.ts';
 import { BadMagicError, CodecError, InvalidValueError, TruncatedError, UnexpectedValueError } from '../errors.ts';
 
-/** A value as it appears in a tree node. */
-export type NodeValue = number | string | boolean | Uint8Array | null;
+/** A value as it appears in a tree node (a bigint: a 64-bit integer). */
+export type NodeValue = number | bigint | string | boolean | Uint8Array | null;
 
 /** One item of the annotated tree, as in Wireshark's proto_tree. */
 export interface FieldNode {
@@ -25,7 +26,7 @@ export interface FieldNode {
   readonly label: string;
   readonly offset: number;
   length: number;
-  /** The decoded value: number, text, boolean, bytes, or null for subtrees. */
+  /** The decoded value: number (a bigint for a 64-bit integer), text, boolean, bytes, or null for subtrees. */
   readonly value: NodeValue;
   /** Display text of the value (`i (Information) (0x69)`), without the label. */
   show: string;
@@ -92,42 +93,23 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
       w.offset += got.length;
       return;
     }
-    case 'const': {
-      need(w, f.abbrev, intSize[f.type]);
-      const n = readInt(w.view, start, f.type);
-      if (n !== f.value) {
+    case 'const':
+    case 'int': {
+      const k = numbers[f.type];
+      need(w, f.abbrev, k.size);
+      const n = k.read(w.bytes, start);
+      if (f.kind === 'const' && n !== f.value) {
         throw new UnexpectedValueError({
           layout: w.layout,
           field: f.abbrev,
           offset: start,
-          expected: showInt(f.value, f.type, f.base, f.values),
-          actual: showInt(n, f.type, f.base, f.values),
+          expected: k.show(f.value, f.base, f.values),
+          actual: k.show(n, f.base, f.values),
         });
       }
-      push(nodes, {
-        abbrev: f.abbrev,
-        label: f.label,
-        offset: start,
-        length: intSize[f.type],
-        value: n,
-        show: showInt(n, f.type, f.base, f.values),
-      });
-      w.offset += intSize[f.type];
-      return;
-    }
-    case 'int': {
-      need(w, f.abbrev, intSize[f.type]);
-      const n = readInt(w.view, start, f.type);
-      value[f.name] = n;
-      push(nodes, {
-        abbrev: f.abbrev,
-        label: f.label,
-        offset: start,
-        length: intSize[f.type],
-        value: n,
-        show: showInt(n, f.type, f.base, f.values),
-      });
-      w.offset += intSize[f.type];
+      if (f.kind === 'int') value[f.name] = n;
+      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: k.size, value: n, show: k.show(n, f.base, f.values) });
+      w.offset += k.size;
       return;
     }
     case 'bool': {
@@ -177,17 +159,24 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
   }
 }
 
+/** A length prefix or a count (`meta`) of `type`: its node, and its value. */
+function walkLength(w: Walk, meta: Meta, type: IntType, nodes: FieldNode[]): number {
+  const k = numbers[type];
+  need(w, meta.abbrev, k.size);
+  const n = k.read(w.bytes, w.offset) as number;
+  push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
+  w.offset += k.size;
+  return n;
+}
+
 function walkString(f: StringField<string, string | number>, w: Walk, nodes: FieldNode[]): string | number {
   const size = f.size;
   let start = w.offset;
   let raw: Uint8Array;
   let wireLength: number;
   if ('prefix' in size) {
-    const len = lengthMeta(f);
-    need(w, len.abbrev, intSize[size.prefix]);
-    const n = readInt(w.view, start, size.prefix);
-    push(nodes, { abbrev: len.abbrev, label: len.label, offset: start, length: intSize[size.prefix], value: n, show: String(n) });
-    w.offset = start += intSize[size.prefix];
+    const n = walkLength(w, lengthMeta(f), size.prefix, nodes);
+    start = w.offset;
     need(w, f.abbrev, n);
     raw = w.bytes.subarray(start, start + n);
     wireLength = n;
@@ -269,10 +258,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
 
   if (f.count) {
     const c = f.count;
-    need(w, c.abbrev, intSize[c.type]);
-    const n = readInt(w.view, w.offset, c.type);
-    push(nodes, { abbrev: c.abbrev, label: c.label, offset: w.offset, length: intSize[c.type], value: n, show: String(n) });
-    w.offset += intSize[c.type];
+    const n = walkLength(w, c, c.type, nodes);
     for (let i = 0; i < n; i++) {
       if (f.tolerateShort && w.offset === w.bytes.length) {
         w.warnings.push(shortListWarning(c.abbrev, w.offset, n, i));

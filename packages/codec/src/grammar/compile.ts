@@ -19,22 +19,14 @@
 /// <reference path="../types/binary-parser.d.ts" />
 import { Parser } from 'binary-parser';
 import type { TextCodec } from './charset.ts';
-import type { Field, IntType, ListField, StringField } from './fields.ts';
-import { fixedSize, hasValue, intSize } from './fields.ts';
+import type { Field, ListField, StringField } from './fields.ts';
+import { fixedSize, hasValue } from './fields.ts';
+import { numbers } from './numbers.ts';
 import { DECIMAL, ipv4ToString, numericRange } from './wire.ts';
 
 // binary-parser's chain types track every field name; the compiler builds chains
 // from data, so it works with an untyped chain.
 type Chain = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- binary-parser's chained Parser type changes with every call, and the compiler adds fields one by one
-const method: Record<IntType, string> = {
-  u8: 'uint8',
-  u16le: 'uint16le',
-  u16be: 'uint16be',
-  u32le: 'uint32le',
-  u32be: 'uint32be',
-  i32le: 'int32le',
-  i32be: 'int32be',
-};
 
 /** Thrown inside formatters to leave the fast path; never escapes `decodeFast`. */
 const LEAVE = new Error('leave the fast path');
@@ -75,7 +67,7 @@ function addString(p: Chain, f: StringField<string, string | number>, text: Text
   const format = stringFormatter(f, text);
   const size = f.size;
   if ('prefix' in size) {
-    const inner = (new Parser() as Chain)[method[size.prefix]]('n').buffer('b', { length: 'n' });
+    const inner = (new Parser() as Chain)[numbers[size.prefix].parser]('n').buffer('b', { length: 'n' });
     return p.nest(f.name, { type: inner, formatter: (o: { n: number; b: Uint8Array }) => (o.b.length === o.n ? format(o.b) : leave()) });
   }
   if ('fixed' in size) {
@@ -98,7 +90,7 @@ function addList(p: Chain, f: ListField, text: TextCodec): Chain {
   const flat = f.flat ? names[0]! : undefined;
   if (f.count) {
     const entry = chain(f.entry.fields, text, 'entry');
-    const inner = (new Parser() as Chain)[method[f.count.type]]('n').array('items', { type: entry, length: 'n' });
+    const inner = (new Parser() as Chain)[numbers[f.count.type].parser]('n').array('items', { type: entry, length: 'n' });
     const pick =
       flat === undefined ? (o: { items: unknown[] }) => o.items : (o: { items: Record<string, unknown>[] }) => o.items.map((e) => e[flat]);
     return p.nest(f.name, { type: inner, formatter: pick });
@@ -139,7 +131,7 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
     switch (f.kind) {
       case 'magic':
       case 'const': {
-        const size = f.kind === 'magic' ? f.bytes.length : intSize[f.type];
+        const size = f.kind === 'magic' ? f.bytes.length : numbers[f.type].size;
         if (where === 'top') {
           if (fixedOffset === undefined) throw new Error(`${f.abbrev}: a top-level constant must sit at a fixed offset`);
           if (size !== 1 && f.kind === 'const') throw new Error(`${f.abbrev}: top-level constants must be one byte`);
@@ -150,14 +142,14 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
             f.kind === 'magic'
               ? p.buffer(`$c${tmp++}`, { length: size, assert: equalBytes(f.bytes) })
               : // A function, not the number: binary-parser skips a falsy assert such as 0.
-                p[method[f.type]](`$c${tmp++}`, { assert: equalTo(f.value) });
+                p[numbers[f.type].parser](`$c${tmp++}`, { assert: equalTo(f.value) });
         } else {
           throw new Error(`${f.abbrev}: constants inside list entries are not supported by the compiler`);
         }
         break;
       }
       case 'int':
-        p = p[method[f.type]](f.name);
+        p = p[numbers[f.type].parser](f.name);
         break;
       case 'bool':
         // A flag byte above 1 is true with a warning, which only the interpreter gives.

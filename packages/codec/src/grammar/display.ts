@@ -1,6 +1,5 @@
 /** Display text of field values, shaped like tshark's `-V` tree. */
-import type { Base, IntType, ValueTable } from './fields.ts';
-import { intSize } from './fields.ts';
+export { hexOf, showInt } from './numbers.ts';
 
 /** What a secret (an RCON password) shows instead of itself, unless asked otherwise. */
 export const MASK = '********';
@@ -11,34 +10,6 @@ export function redacted(text: string, pattern: RegExp): string | undefined {
   if (!m || m[1] === undefined) return undefined;
   const at = m.index + m[0].indexOf(m[1]);
   return text.slice(0, at) + MASK + text.slice(at + m[1].length);
-}
-
-export function hexOf(n: number, type: IntType): string {
-  return `0x${(n >>> 0).toString(16).padStart(intSize[type] * 2, '0')}`;
-}
-
-function charOf(n: number): string {
-  return n >= 0x20 && n < 0x7f ? String.fromCharCode(n) : '.';
-}
-
-/**
- * An integer as Wireshark shows it: `250`, `0x00000001`, `Yes (1)`,
- * and for opcodes `i (Information) (0x69)`.
- */
-export function showInt(n: number, type: IntType, base: Base, values?: ValueTable): string {
-  const label = values?.[n];
-  switch (base) {
-    case 'char': {
-      const hex = hexOf(n, type);
-      return label === undefined ? `${charOf(n)} (${hex})` : `${charOf(n)} (${label}) (${hex})`;
-    }
-    case 'hex': {
-      const hex = hexOf(n, type);
-      return label === undefined ? hex : `${label} (${hex})`;
-    }
-    case 'dec':
-      return label === undefined ? String(n) : `${label} (${n})`;
-  }
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', '\0': '\\0' };

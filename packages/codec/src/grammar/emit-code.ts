@@ -7,10 +7,17 @@
  * Writes are queued (`lit`, `number`, `write`) and emitted by `flush`: one capacity check
  * per run of bounded writes, neighbouring constants merged into one copy.
  */
-import type { Field, IntType, StringSize } from './fields.ts';
-import { fixedSize, runLength } from './fields.ts';
+import type { Field, IntField, IntType, ListField, Meta, StringField, StringSize } from './fields.ts';
+import { fixedSize, lengthMeta, runLength } from './fields.ts';
+import { numbers, showInt, type NumberType } from './numbers.ts';
 
 export const encoder = new TextEncoder();
+
+/** `text` as a JSON string literal. */
+export const jsonText = (text: string): string => JSON.stringify(text);
+
+/** A node's shown text written by code: as text, and inside a JSON string; `maybeEmpty` where it may be empty. */
+export type CodeShow = { readonly text: () => void; readonly json: () => void; readonly maybeEmpty: boolean };
 
 /** `{"abbrev":…,"label":…,"offset":` — the part of a node that never changes. */
 export const head = (abbrev: string, label: string): string =>
@@ -25,16 +32,20 @@ type Op =
   | { readonly num: string; readonly signed: boolean }
   | { readonly code: string; readonly max: string | undefined };
 
-/** Inline reads of each wire type at position `p` (bounds already checked); the measurer (`measure.ts`) reads with them too. */
-export const readers: Record<IntType, (p: string) => string> = {
-  u8: (p) => `bytes[${p}]`,
-  u16le: (p) => `(bytes[${p}] | bytes[${p} + 1] << 8)`,
-  u16be: (p) => `(bytes[${p}] << 8 | bytes[${p} + 1])`,
-  u32le: (p) => `((bytes[${p}] | bytes[${p} + 1] << 8 | bytes[${p} + 2] << 16 | bytes[${p} + 3] << 24) >>> 0)`,
-  u32be: (p) => `((bytes[${p}] << 24 | bytes[${p} + 1] << 16 | bytes[${p} + 2] << 8 | bytes[${p} + 3]) >>> 0)`,
-  i32le: (p) => `(bytes[${p}] | bytes[${p} + 1] << 8 | bytes[${p} + 2] << 16 | bytes[${p} + 3] << 24)`,
-  i32be: (p) => `(bytes[${p}] << 24 | bytes[${p} + 1] << 16 | bytes[${p} + 2] << 8 | bytes[${p} + 3])`,
-};
+/**
+ * The function generated code compiles to: `source` as the body of `name(params)`, with the
+ * names of `runtime` and the values `consts` (as `K0`, `K1`, …) in its scope.
+ */
+export function compiled<F>(name: string, params: string, source: string, consts: readonly unknown[], runtime: object): F {
+  const factory = new Function(
+    'rt',
+    'K',
+    `const { ${Object.keys(runtime).join(', ')} } = rt;\n` +
+      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
+      `return function ${name}(${params}) {\n${source}\n};`,
+  ) as (rt: object, k: readonly unknown[]) => F;
+  return factory(runtime, consts);
+}
 
 /** Gives up: the interpreter has something to say. */
 export const DECLINE = '{ sink.at = from; return undefined; }';
@@ -62,6 +73,15 @@ export abstract class EmitterCode {
   protected here = new Map<number, string>();
   /** Nothing is written: the code reads, checks and builds the value (a summary's), and every write is dropped. */
   protected silent = false;
+  /** What the code does where the message does not decode: give up (the measurer: return -1). */
+  protected readonly fail: string = DECLINE;
+
+  /** The code so far as an emitter's body: it writes at `sink.at` into `buf` (`dv` a view of it), reading `bytes` from `at`. */
+  protected body(): string {
+    return ['const len = bytes.length, from = sink.at;', 'let at = 0, o = from, buf = sink.buf, dv = viewOf(buf);', ...this.lines].join(
+      '\n',
+    );
+  }
 
   protected name(prefix: string): string {
     return `${prefix}${this.id++}`;
@@ -151,6 +171,60 @@ export abstract class EmitterCode {
     }
   }
 
+  /** A number read into `n` as a node's JSON `value`: an integer's digits, else its kind's JSON text (numbers.ts). */
+  protected numberValue(type: NumberType, n: string): void {
+    const k = numbers[type];
+    if (k.is === 'int') this.number(n, k.signed);
+    else this.write(`o = ascii(buf, o, ${this.constRef(k.json)}(${n}));`, 26);
+  }
+
+  /**
+   * A number's shown text, by its declaration: an integer in decimal, hexadecimal or by its value
+   * table (each value's text kept once made), anything else as its kind shows it (numbers.ts).
+   */
+  protected numberShow(f: Pick<IntField, 'type' | 'base' | 'values'>, n: string): CodeShow {
+    const { type, base, values } = f;
+    const k = numbers[type];
+    const quoted = (text: () => void) => (): void => {
+      this.lit('"');
+      text();
+      this.lit('"');
+    };
+    if (k.is !== 'int') {
+      const text = (): void => this.write(`o = ascii(buf, o, ${this.constRef((v: number | bigint) => k.show(v, base))}(${n}));`, 24);
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    if (base === 'dec' && !values) {
+      const text = (): void => this.number(n, k.signed);
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    if (base === 'hex' && !values) {
+      const text = (): void => {
+        this.lit('0x');
+        this.write(`o = hexInt(buf, o, ${n}, ${k.size * 2});`, k.size * 2);
+      };
+      return { text, json: quoted(text), maybeEmpty: false };
+    }
+    // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
+    const cached = (form: (s: string) => string): ((v: number) => Uint8Array) => {
+      const seen = new Map<number, Uint8Array>();
+      return (v: number): Uint8Array => {
+        let b = seen.get(v);
+        if (b === undefined) {
+          b = encoder.encode(form(showInt(v, type, base, values)));
+          if (seen.size < 256) seen.set(v, b);
+        }
+        return b;
+      };
+    };
+    const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
+    return {
+      text: () => this.write(`o = put(buf, o, ${this.constRef(cached((s) => s))}(${n}));`, 3 * longest + 40),
+      json: () => this.write(`o = put(buf, o, ${this.constRef(cached(jsonText))}(${n}));`, 6 * longest + 40),
+      maybeEmpty: false,
+    };
+  }
+
   /** The array of a node's nodes ends: its last comma becomes the bracket. */
   protected closeArray(empty: boolean): void {
     if (empty) {
@@ -197,22 +271,68 @@ export abstract class EmitterCode {
   protected need(size: number, fields: readonly Field[], i: number): void {
     if (this.avail - this.k >= size) return;
     const run = Math.max(runLength(fields, i, checkedSize), size);
-    this.emit(`if (${this.pos()} + ${run} > len) ${DECLINE}`);
+    this.emit(`if (${this.pos()} + ${run} > len) ${this.fail}`);
     this.avail = this.k + run;
   }
 
+  /** The check of a magic's bytes or a constant's value at position `p` (nothing for other fields). */
+  protected check(f: Field, p: string): void {
+    if (f.kind === 'magic' && f.bytes.length)
+      this.emit(`if (${[...f.bytes].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${this.fail}`);
+    else if (f.kind === 'const') this.emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${this.fail}`);
+  }
+
   /**
-   * Reads the bounds of a string of fixed width or ending at a NUL: declares `s` and `e`
-   * (its text is bytes s..e) and, for a NUL-terminated one, moves the read position past
-   * its NUL. Returns the expression of the bytes it takes on the wire.
+   * A string field's reads ({@link stringBounds}, its length prefix's node written by `length`),
+   * and what its node shows of where it is: the bounds `s` and `e`, its offset (`start`: a
+   * literal where no variable-length field precedes it), its wire length (`wire`), and for a
+   * secret the `whole, pattern` arguments of the helpers that mask it.
    */
-  protected unprefixedString(
-    size: Exclude<StringSize, { readonly prefix: unknown }>,
+  protected stringField(
+    f: StringField<string, string | number>,
+    fields: readonly Field[],
+    i: number,
+    length: (len: Meta, n: string, width: number, at: string | undefined) => void,
+    at?: (len: Meta) => (() => string) | undefined,
+  ): { s: string; e: string; start: string; wire: string; secret: string | undefined } {
+    const size = f.size;
+    const s = this.name('s');
+    const e = this.name('e');
+    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? numbers[size.prefix].size : 0);
+    const len = lengthMeta(f);
+    const wire = this.stringBounds(size, fields, i, s, e, (n, width, where) => length(len, n, width, where), at?.(len));
+    const secret = f.secret || f.redact ? `${!!f.secret}, ${f.redact ? this.constRef(f.redact) : 'undefined'}` : undefined;
+    return { s, e, start: fixedStart === undefined ? s : String(fixedStart), wire, secret };
+  }
+
+  /**
+   * Reads the bounds of a string: declares `s` and `e` (its text is bytes s..e) and returns the
+   * expression of the bytes it takes on the wire. A length prefix is read into a local, checked,
+   * and handed to `length` with its width and offset (`at`, asked for before the prefix is read);
+   * after a prefixed or NUL-terminated string the read position is past it (`moved` is the caller's).
+   */
+  protected stringBounds(
+    size: StringSize,
     fields: readonly Field[],
     i: number,
     s: string,
     e: string,
+    length?: (n: string, width: number, at: string | undefined) => void,
+    at?: () => string,
   ): string {
+    if ('prefix' in size) {
+      const { size: width, code } = numbers[size.prefix];
+      this.need(width, fields, i);
+      const p = this.pos();
+      const where = at?.();
+      const n = this.name('n');
+      this.emit(`const ${n} = ${code(p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
+      this.emit(`if (${e} > len) ${this.fail}`);
+      length?.(n, width, where);
+      this.emit(`at = ${e};`);
+      this.moved();
+      return n;
+    }
     if ('fixed' in size) {
       this.need(size.fixed, fields, i);
       this.emit(`const ${s} = ${this.pos()};`);
@@ -223,9 +343,78 @@ export abstract class EmitterCode {
     this.emit(`const ${s} = ${this.pos()};`);
     this.emit(`let ${e} = ${s};`);
     this.emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
-    this.emit(`if (${e} === len) ${DECLINE}`);
+    this.emit(`if (${e} === len) ${this.fail}`);
     this.emit(`at = ${e} + 1;`);
     return `${e} - ${s} + 1`;
+  }
+
+  /**
+   * Reads a list's count into a local and returns it, the read position settled past it; `node`
+   * is told of it (with its offset, asked for before it is read: `at`).
+   */
+  protected listCount(
+    count: { readonly type: IntType },
+    fields: readonly Field[],
+    i: number,
+    node?: (n: string, width: number, at: string | undefined) => void,
+    at?: () => string,
+  ): string {
+    const { size: width, code } = numbers[count.type];
+    this.need(width, fields, i);
+    const p = this.pos();
+    const where = at?.();
+    const n = this.name('n');
+    this.emit(`const ${n} = ${code(p)};`);
+    node?.(n, width, where);
+    this.advance(width);
+    this.settle();
+    return n;
+  }
+
+  /**
+   * A list: its count (`count`, as {@link listCount}) and a loop over its entries, or a loop that
+   * ends at the empty string that ends it (`until` writes that terminator's node). `start` comes
+   * before the loop, `short(n, j)` is what a counted list does when the message ends before
+   * entry `j` of `n`, `entry` reads (and writes) one entry.
+   */
+  protected listLoop(
+    f: ListField,
+    fields: readonly Field[],
+    i: number,
+    o: {
+      readonly count?: (n: string, width: number, at: string | undefined) => void;
+      readonly at?: () => string;
+      readonly start?: () => void;
+      readonly short: (n: string, j: string) => string;
+      readonly until?: () => void;
+      readonly entry: () => void;
+    },
+  ): void {
+    if (f.count) {
+      const n = this.listCount(f.count, fields, i, o.count, o.at);
+      this.flush();
+      o.start?.();
+      const j = this.name('j');
+      this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
+      this.emit(`if (at >= len) ${o.short(n, j)}`);
+    } else {
+      this.settle();
+      this.flush();
+      o.start?.();
+      this.emit('for (;;) {');
+      this.emit(`if (at >= len) ${this.fail}`);
+      this.emit('if (bytes[at] === 0) {');
+      this.moved();
+      o.until?.();
+      this.flush();
+      this.emit('at++;');
+      this.emit('break;');
+      this.emit('}');
+    }
+    this.moved();
+    o.entry();
+    this.emit('}');
+    this.moved();
   }
 
   /** The read position moved by a variable amount: nothing is known past it. */
@@ -241,61 +430,77 @@ export abstract class EmitterCode {
     if (this.fixed !== undefined) this.fixed += size;
   }
 
-  /**
-   * A subtree node: head (`offset`, `length`, `show`), then its children, whose reads
-   * fix the length. Children that are plain fields are read into locals and written
-   * after the head. Children holding a list or group are written first, then the head
-   * behind them, and the two are swapped in place.
-   */
+  /** A subtree node: head (`offset`, `length`, `show`), then its children, whose reads fix the length (see {@link headFirst}). */
   protected subtree(pre: string, start: string, fields: readonly Field[], children: () => void, show: () => void): void {
     if (this.silent) {
       // Its children's reads, checks and values; no head to write, nothing to move.
       children();
       return;
     }
-    const plainKids = fields.every((x) => x.kind !== 'list' && x.kind !== 'group');
     // Held in a local: the writes come later, when `at` may have moved on.
-    const length = (): string => {
-      if (this.fixed !== undefined && /^\d+$/.test(start)) return String(this.fixed - Number(start));
-      const l = this.name('l');
-      this.emit(`const ${l} = ${this.pos()} - ${start};`);
-      return l;
+    let len = '';
+    const length = (): void => {
+      if (this.fixed !== undefined && /^\d+$/.test(start)) len = String(this.fixed - Number(start));
+      else {
+        len = this.name('l');
+        this.emit(`const ${len} = ${this.pos()} - ${start};`);
+      }
     };
-    const writeHead = (len: string): void => {
-      this.lit(pre);
-      this.numberOrLit(start);
-      this.lit(',"length":');
-      this.numberOrLit(len);
-      this.lit(',"value":null,"show":');
-      show();
-      this.lit(',"children":[');
-    };
-    if (plainKids) {
+    this.headFirst(fields, children, {
+      measure: length,
+      head: () => {
+        this.lit(pre);
+        this.numberOrLit(start);
+        this.lit(',"length":');
+        this.numberOrLit(len);
+        this.lit(',"value":null,"show":');
+        show();
+        this.lit(',"children":[');
+      },
+      kidsEnd: () => this.closeArray(fields.length === 0),
+      end: () => this.lit('},'),
+    });
+  }
+
+  /**
+   * A node whose head is known only once its children (`fields`) are read, written before them.
+   * Children that are plain fields are read into locals and written after the head. Children
+   * holding a list or group are written first, then the head behind them, and the two are
+   * swapped in place. `measure` runs once the children are read, `kidsEnd` after their writes,
+   * `end` after the whole node.
+   */
+  protected headFirst(
+    fields: readonly Field[],
+    children: () => void,
+    o: { readonly measure: () => void; readonly head: () => void; readonly kidsEnd?: () => void; readonly end?: () => void },
+  ): void {
+    if (fields.every((x) => x.kind !== 'list' && x.kind !== 'group')) {
       const pending = this.ops;
       this.ops = [];
       children();
       const kids = this.ops;
       this.ops = pending;
-      writeHead(length());
+      o.measure();
+      o.head();
       this.ops.push(...kids);
-      this.closeArray(fields.length === 0);
-      this.lit('},');
+      o.kidsEnd?.();
+      o.end?.();
       return;
     }
     this.flush();
     const g = this.name('g');
     this.emit(`const ${g} = o;`);
     children();
-    this.closeArray(fields.length === 0);
-    const len = length();
+    o.kidsEnd?.();
+    o.measure();
     this.flush();
     const h = this.name('h');
     this.emit(`const ${h} = o;`);
-    writeHead(len);
+    o.head();
     this.flush();
     this.emit(`{ const n = o - ${h}; if (o + n > buf.length) { sink.at = o; sink.reserve(n); buf = sink.buf; dv = viewOf(buf); }`);
     this.emit(`  buf.copyWithin(o, ${h}, o); buf.copyWithin(${g} + n, ${g}, ${h}); buf.copyWithin(${g}, o, o + n); }`);
-    this.lit('},');
+    o.end?.();
   }
 
   /** The node of a decimal count read into `n` (a string's length prefix, a list's count), and the comma after it. */

@@ -12,6 +12,7 @@ import { flagWarning, shortListWarning } from './annotate.ts';
 import { MASK, fillTemplate, redacted, showText } from './display.ts';
 import type { ByteSink } from './sink.ts';
 import { DECIMAL, ipv4ToString } from './wire.ts';
+import { numbers } from './numbers.ts';
 
 const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const SHOW = new TextEncoder().encode(',"show":');
@@ -176,7 +177,7 @@ function viewOf(buf: Uint8Array): DataView {
  * undefined where it shows its text: always when `clear`, else where a `redact`
  * pattern does not match a string that is not `whole`ly secret.
  */
-function hiddenText(text: string, clear: boolean, whole: boolean, pattern: RegExp | undefined): string | undefined {
+export function hiddenText(text: string, clear: boolean, whole: boolean, pattern: RegExp | undefined): string | undefined {
   if (clear) return undefined;
   const masked = pattern === undefined ? undefined : redacted(text, pattern);
   return masked !== undefined ? showText(masked) : whole ? MASK : undefined;
@@ -299,6 +300,7 @@ export const runtime = {
   flagTail,
   warnFlag,
   warnShort,
+  numbers,
 };
 
 /**

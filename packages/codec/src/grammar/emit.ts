@@ -37,9 +37,10 @@
  */
 import { showInt, showText } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { hasValue, intSize, lengthMeta } from './fields.ts';
+import { hasValue } from './fields.ts';
+import { numbers } from './numbers.ts';
 import { numericRange, toHex } from './wire.ts';
-import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head, readers } from './emit-code.ts';
+import { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head } from './emit-code.ts';
 import { runtime, type JsonEmitter } from './emit-runtime.ts';
 
 export { emitWith, type EmitState, type JsonEmitter } from './emit-runtime.ts';
@@ -114,47 +115,24 @@ class Compiler extends EmitterCode {
     this.lit(`,"length":${size},"value":`);
     switch (f.kind) {
       case 'magic': {
-        const expected = f.bytes;
-        this.emit(`if (${[...expected].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${DECLINE}`);
-        const shown = JSON.stringify(f.display === 'text' ? showText(String.fromCharCode(...expected)) : toHex(expected));
+        this.check(f, p);
+        const shown = JSON.stringify(f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes));
         this.lit(`${shown},"show":${shown}},`);
         break;
       }
       case 'const':
-        this.emit(`if (${readers[f.type](p)} !== ${f.value}) ${DECLINE}`);
+        this.check(f, p);
         this.lit(`${f.value},"show":${JSON.stringify(showInt(f.value, f.type, f.base, f.values))}},`);
         break;
       case 'int': {
         const n = this.name('n');
-        this.emit(`const ${n} = ${readers[f.type](p)};`);
+        const { is, signed, code } = numbers[f.type];
+        this.emit(`const ${n} = ${code(p)};`);
         if (scope.keep(f.name)) scope.props.push([f.name, n]);
-        const signed = f.type.startsWith('i');
-        leaves.set(f.name, { kind: 'int', local: n, signed });
-        this.number(n, signed);
+        if (is === 'int') leaves.set(f.name, { kind: 'int', local: n, signed });
+        this.numberValue(f.type, n);
         this.lit(',"show":');
-        if (f.base === 'dec' && !f.values) {
-          this.lit('"');
-          this.number(n, signed);
-          this.lit('"');
-        } else if (f.base === 'hex' && !f.values) {
-          this.lit('"0x');
-          this.write(`o = hexInt(buf, o, ${n}, ${intSize[f.type] * 2});`, intSize[f.type] * 2);
-          this.lit('"');
-        } else {
-          // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
-          const { type, base, values } = f;
-          const seen = new Map<number, Uint8Array>();
-          const shown = (n: number): Uint8Array => {
-            let b = seen.get(n);
-            if (b === undefined) {
-              b = encoder.encode(JSON.stringify(showInt(n, type, base, values)));
-              if (seen.size < 256) seen.set(n, b);
-            }
-            return b;
-          };
-          const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
-          this.write(`o = put(buf, o, ${this.constRef(shown)}(${n}));`, 6 * longest + 40);
-        }
+        this.numberShow(f, n).json();
         this.lit('},');
         break;
       }
@@ -172,7 +150,7 @@ class Compiler extends EmitterCode {
       case 'ipv4': {
         if (scope.keep(f.name)) {
           const v = this.name('v');
-          this.emit(`const ${v} = ipv4ToString(${readers.u32be(p)});`);
+          this.emit(`const ${v} = ipv4ToString(${numbers.u32be.code(p)});`);
           scope.props.push([f.name, v]);
         }
         const q = this.name('q');
@@ -201,36 +179,19 @@ class Compiler extends EmitterCode {
   }
 
   #string(f: StringField<string, string | number>, fields: readonly Field[], i: number, scope: Scope, leaves: Map<string, Leaf>): void {
-    const size = f.size;
-    const s = this.name('s');
-    const e = this.name('e');
-    // The string's own offset, when no variable-length field precedes it.
-    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? intSize[size.prefix] : 0);
-    let wire: string;
-    if ('prefix' in size) {
-      const width = intSize[size.prefix];
-      this.need(width, fields, i);
-      const p = this.pos();
-      const at = this.offset();
-      const n = this.name('n');
-      this.emit(`const ${n} = ${readers[size.prefix](p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
-      this.emit(`if (${e} > len) ${DECLINE}`);
-      const len = lengthMeta(f);
-      this.countNode(len.abbrev, len.label, at, width, n);
-      this.emit(`at = ${e};`);
-      this.moved();
-      wire = n;
-    } else {
-      wire = this.unprefixedString(size, fields, i, s, e);
-    }
+    const { s, e, start, wire, secret } = this.stringField(
+      f,
+      fields,
+      i,
+      (len, n, width, at) => this.countNode(len.abbrev, len.label, at!, width, n),
+      () => () => this.offset(),
+    );
     this.lit(head(f.abbrev, f.label));
-    this.numberOrLit(fixedStart === undefined ? s : String(fixedStart));
+    this.numberOrLit(start);
     this.lit(',"length":');
     this.numberOrLit(wire);
     this.lit(',"value":');
     const t = this.name('t');
-    // A secret is written through the sink, masked or in clear as the caller asks: `whole, pattern` of its helper.
-    const secret = f.secret || f.redact ? `${!!f.secret}, ${f.redact ? this.constRef(f.redact) : 'undefined'}` : undefined;
     // Text nobody reads (not kept, not a number, not a secret) stays bytes where they can be copied as they are.
     const eager = scope.keep(f.name) || f.numeric || secret;
     if (eager) this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
@@ -262,67 +223,37 @@ class Compiler extends EmitterCode {
       else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
       this.lit('},');
     }
-    if ('fixed' in size) this.advance(size.fixed);
+    if ('fixed' in f.size) this.advance(f.size.fixed);
     else this.moved();
   }
 
   #list(f: ListField, fields: readonly Field[], i: number, scope: Scope): void {
     // Undefined: the list's value is not wanted, and its entries are not gathered.
     const items = scope.keep(f.name) ? this.name('items') : undefined;
-    if (f.count) {
-      const c = f.count;
-      const width = intSize[c.type];
-      this.need(width, fields, i);
-      const p = this.pos();
-      const at = this.offset();
-      const n = this.name('n');
-      this.emit(`const ${n} = ${readers[c.type](p)};`);
-      this.countNode(c.abbrev, c.label, at, width, n);
-      this.advance(width);
-      this.settle();
-      this.flush();
-      this.#items(f, items, scope);
-      const j = this.name('j');
-      this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
+    const c = f.count;
+    this.listLoop(f, fields, i, {
+      at: () => this.offset(),
+      count: (n, width, at) => this.countNode(c!.abbrev, c!.label, at!, width, n),
+      start: () => {
+        if (items === undefined) return;
+        this.emit(`const ${items} = [];`);
+        scope.props.push([f.name, items]);
+      },
       // Fewer entries than counted: a warning where tolerated (reported, or the interpreter's to report), else an error.
-      if (f.tolerateShort)
-        this.emit(`if (at >= len) { if (st === null) ${DECLINE} warnShort(st, ${JSON.stringify(c.abbrev)}, at, ${n}, ${j}); break; }`);
-      else this.emit(`if (at >= len) ${DECLINE}`);
-      this.#entry(f, items);
-      this.emit('}');
-    } else {
-      this.settle();
-      this.flush();
-      this.#items(f, items, scope);
-      const until = f.until!;
-      this.emit('for (;;) {');
-      this.emit(`if (at >= len) ${DECLINE}`);
-      this.emit('if (bytes[at] === 0) {');
-      this.moved();
-      this.lit(head(until.abbrev, until.label));
-      this.number('at');
-      this.lit(',"length":1,"value":0,"show":"0"},');
-      this.flush();
-      this.emit('at++;');
-      this.emit('break;');
-      this.emit('}');
-      this.#entry(f, items);
-      this.emit('}');
-    }
-    this.moved();
-  }
-
-  /** A list's value, where wanted: an array its entries' values are pushed to. */
-  #items(f: ListField, items: string | undefined, scope: Scope): void {
-    if (items === undefined) return;
-    this.emit(`const ${items} = [];`);
-    scope.props.push([f.name, items]);
+      short: (n, j) =>
+        f.tolerateShort ? `{ if (st === null) ${DECLINE} warnShort(st, ${JSON.stringify(c!.abbrev)}, at, ${n}, ${j}); break; }` : DECLINE,
+      until: () => {
+        this.lit(head(f.until!.abbrev, f.until!.label));
+        this.number('at');
+        this.lit(',"length":1,"value":0,"show":"0"},');
+      },
+      entry: () => this.#entry(f, items),
+    });
   }
 
   /** One entry of a list, inside its loop; pushes its value to `items` (where gathered). */
   #entry(f: ListField, items: string | undefined): void {
     const entry = f.entry;
-    this.moved();
     const start = this.offset();
     // An entry's values are wanted for the list's value, or for a summary only `fillTemplate` can write.
     const scope: Scope = { props: [], keep: items !== undefined || templated(entry.summary, entry.fields) ? ALL : NONE };
@@ -389,12 +320,7 @@ class Compiler extends EmitterCode {
     this.flush();
     this.emit('sink.at = o;');
     this.emit(`return ${objectLiteral(scope)};`);
-    const body = [
-      'const len = bytes.length, from = sink.at;',
-      'let at = 0, o = from, buf = sink.buf, dv = viewOf(buf);',
-      ...this.lines,
-    ].join('\n');
-    return { source: body, consts: this.consts };
+    return { source: this.body(), consts: this.consts };
   }
 }
 
@@ -410,11 +336,11 @@ function templated(summary: string | undefined, fields: readonly Field[] | undef
   return !named.every(leaf);
 }
 
-/** The names of an entry's integer and string fields, groups included: what its compiled summary can write. */
+/** The names of an entry's integer (number-valued) and string fields, groups included: what its compiled summary can write. */
 function leafNames(fields: readonly Field[], out = new Set<string>()): Set<string> {
   for (const f of fields) {
     if (f.kind === 'group') leafNames(f.fields, out);
-    else if (f.kind === 'int' || f.kind === 'string') out.add(f.name);
+    else if ((f.kind === 'int' && numbers[f.type].is === 'int') || f.kind === 'string') out.add(f.name);
   }
   return out;
 }
@@ -432,15 +358,7 @@ const objectLiteral = (scope: Scope): string =>
  */
 export function compileJson(fields: readonly Field[], wanted?: ReadonlySet<string>, silent = false): JsonEmitter {
   const { source, consts } = new Compiler(wanted, silent).compile(fields);
-  const names = Object.keys(runtime);
-  const factory = new Function(
-    'rt',
-    'K',
-    `const { ${names.join(', ')} } = rt;\n` +
-      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
-      `return function emitJson(bytes, text, sink, clear, st) {\n${source}\n};`,
-  ) as (rt: typeof runtime, k: unknown[]) => JsonEmitter;
-  return factory(runtime, consts);
+  return compiled('emitJson', 'bytes, text, sink, clear, st', source, consts, runtime);
 }
 
 /** The generated source of a layout's emitter, for reading and for profiles. */

@@ -4,9 +4,10 @@
  * fit their wire type raise typed errors naming the field and the offset.
  */
 import type { TextCodec } from './charset.ts';
-import type { Field, StringField } from './fields.ts';
-import { intSize, lengthMeta } from './fields.ts';
-import { intRange, numericRange, parseIpv4, writeInt } from './wire.ts';
+import type { Field, IntType, NumberType, StringField } from './fields.ts';
+import { lengthMeta } from './fields.ts';
+import { numbers } from './numbers.ts';
+import { numericRange, parseIpv4 } from './wire.ts';
 import { MASK, redacted } from './display.ts';
 import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
 
@@ -25,11 +26,10 @@ function invalid(o: Out, field: string, actual: unknown, reason: string): never 
   throw new InvalidValueError({ layout: o.layout, field, offset: o.offset, actual: String(actual) }, reason);
 }
 
-function checkInt(o: Out, field: string, type: Parameters<typeof intRange>[0], n: unknown): number {
-  const [min, max] = intRange(type);
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    invalid(o, field, n, `${String(n)} is not an integer in ${min}..${max} (${type})`);
-  }
+/** `v` as a number of `type` is written, or the error saying why it cannot be. */
+function checkNumber(o: Out, field: string, type: NumberType, v: unknown): number | bigint {
+  const n = numbers[type].fit(v);
+  if (typeof n === 'string') invalid(o, field, v, n);
   return n;
 }
 
@@ -44,9 +44,21 @@ function putBytes(o: Out, b: Uint8Array): void {
   o.offset += b.length;
 }
 
-function putInt(o: Out, type: Parameters<typeof intRange>[0], n: number): void {
-  if (o.view) writeInt(o.view, o.offset, type, n);
-  o.offset += intSize[type];
+function putNumber(o: Out, type: NumberType, n: number | bigint): void {
+  const k = numbers[type];
+  if (o.view) k.set(o.view, o.offset, n);
+  o.offset += k.size;
+}
+
+function tooLong(o: Out, field: string, actual: number, expected: string): never {
+  throw new LengthOutOfRangeError({ layout: o.layout, field, offset: o.offset, actual, expected });
+}
+
+/** A length prefix or count (`field`) of `type`: `length`, where it fits. */
+function putLength(o: Out, field: string, type: IntType, length: number): void {
+  const max = numbers[type].max as number;
+  if (length > max) tooLong(o, field, length, `0..${max}`);
+  putNumber(o, type, length);
 }
 
 /** A string field's value as an error may quote it: never a secret's. */
@@ -86,27 +98,9 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
   const { bytes: b, length } = encodeText(o, f, text);
   const size = f.size;
   if ('prefix' in size) {
-    const [, max] = intRange(size.prefix);
-    if (length > max) {
-      throw new LengthOutOfRangeError({
-        layout: o.layout,
-        field: lengthMeta(f).abbrev,
-        offset: o.offset,
-        actual: length,
-        expected: `0..${max}`,
-      });
-    }
-    putInt(o, size.prefix, length);
+    putLength(o, lengthMeta(f).abbrev, size.prefix, length);
   } else if ('fixed' in size) {
-    if (length > size.fixed || text.includes('\0')) {
-      throw new LengthOutOfRangeError({
-        layout: o.layout,
-        field: f.abbrev,
-        offset: o.offset,
-        actual: length,
-        expected: `0..${size.fixed} bytes, no NUL`,
-      });
-    }
+    if (length > size.fixed || text.includes('\0')) tooLong(o, f.abbrev, length, `0..${size.fixed} bytes, no NUL`);
   } else if (text.includes('\0')) {
     invalid(o, f.abbrev, quoted(f, v), 'a NUL-terminated string cannot contain NUL');
   }
@@ -116,7 +110,7 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
     o.bytes?.fill(0, o.offset, o.offset + size.fixed - length);
     o.offset += size.fixed - length;
   } else if ('terminator' in size) {
-    putInt(o, 'u8', 0);
+    putNumber(o, 'u8', 0);
   }
 }
 
@@ -127,22 +121,22 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
         putBytes(o, f.bytes);
         break;
       case 'const':
-        putInt(o, f.type, f.value);
+        putNumber(o, f.type, f.value);
         break;
       case 'int':
-        putInt(o, f.type, checkInt(o, f.abbrev, f.type, get(o, value, f.name, f.abbrev)));
+        putNumber(o, f.type, checkNumber(o, f.abbrev, f.type, get(o, value, f.name, f.abbrev)));
         break;
       case 'bool': {
         const v = get(o, value, f.name, f.abbrev);
         if (typeof v !== 'boolean') invalid(o, f.abbrev, v, 'expected a boolean');
-        putInt(o, 'u8', v ? 1 : 0);
+        putNumber(o, 'u8', v ? 1 : 0);
         break;
       }
       case 'ipv4': {
         const v = get(o, value, f.name, f.abbrev);
         const n = typeof v === 'string' ? parseIpv4(v) : undefined;
         if (n === undefined) invalid(o, f.abbrev, v, 'expected dotted IPv4 text');
-        putInt(o, 'u32be', n);
+        putNumber(o, 'u32be', n);
         break;
       }
       case 'bytes': {
@@ -163,17 +157,7 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
         const single = f.entry.fields.find((e) => 'name' in e);
         const asEntry = (item: unknown): Obj => (f.flat ? { [(single as { name: string }).name]: item } : (item as Obj));
         if (f.count) {
-          const [, max] = intRange(f.count.type);
-          if (items.length > max) {
-            throw new LengthOutOfRangeError({
-              layout: o.layout,
-              field: f.count.abbrev,
-              offset: o.offset,
-              actual: items.length,
-              expected: `0..${max}`,
-            });
-          }
-          putInt(o, f.count.type, items.length);
+          putLength(o, f.count.abbrev, f.count.type, items.length);
           for (const item of items) putFields(o, f.entry.fields, asEntry(item));
         } else {
           const first = f.entry.fields[0]!;
@@ -182,7 +166,7 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
             if (first.kind === 'string' && e[first.name] === '') invalid(o, first.abbrev, '', 'an empty first string would end the list');
             putFields(o, f.entry.fields, e);
           }
-          putInt(o, 'u8', 0);
+          putNumber(o, 'u8', 0);
         }
         break;
       }

@@ -9,17 +9,9 @@
  * decoded message is inferred from the declaration too ({@link ValueOf}).
  */
 
-/** Integer wire types. */
-export type IntType = 'u8' | 'u16le' | 'u16be' | 'u32le' | 'u32be' | 'i32le' | 'i32be';
+import { numbers, type Base, type IntType, type NumberType, type NumberValue, type ValueTable } from './numbers.ts';
 
-/** Size in bytes of each integer wire type. */
-export const intSize: Record<IntType, number> = { u8: 1, u16le: 2, u16be: 2, u32le: 4, u32be: 4, i32le: 4, i32be: 4 };
-
-/** Display base, as in Wireshark: decimal, hexadecimal, or the byte as an ASCII character. */
-export type Base = 'dec' | 'hex' | 'char';
-
-/** Value → label, e.g. opcode 0x69 → "Information". */
-export type ValueTable = Readonly<Record<number, string>>;
+export type { Base, IntType, NumberType, ValueTable } from './numbers.ts';
 
 /** What every field declares about itself for display: exported as `FieldMeta`. */
 export interface Meta {
@@ -49,11 +41,14 @@ export interface ConstField extends Meta {
   readonly values?: ValueTable;
 }
 
-/** An integer field: its wire type, display base and, optionally, a value table naming its values. */
-export interface IntField<N extends string = string> extends Meta {
+/**
+ * A number of a fixed-size wire type (numbers.ts): an integer, a 64-bit integer (a bigint in the
+ * value) or a float; its display base and, for an integer, optionally a value table naming its values.
+ */
+export interface IntField<N extends string = string, T extends NumberType = NumberType> extends Meta {
   readonly kind: 'int';
   readonly name: N;
-  readonly type: IntType;
+  readonly type: T;
   readonly base: Base;
   readonly values?: ValueTable;
 }
@@ -142,8 +137,8 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 type FieldValue<F> =
-  F extends IntField<infer N>
-    ? { [K in N]: number }
+  F extends IntField<infer N, infer T>
+    ? { [K in N]: NumberValue<T> }
     : F extends BoolField<infer N>
       ? { [K in N]: boolean }
       : F extends Ipv4Field<infer N>
@@ -167,24 +162,38 @@ export type ValueOf<F extends readonly Field[]> = Simplify<UnionToIntersection<F
 
 type IntMeta = Meta & { readonly base?: Base; readonly values?: ValueTable };
 
-const intBuilder =
-  (type: IntType) =>
-  <const N extends string>(name: N, meta: IntMeta): IntField<N> => ({ kind: 'int', name, type, base: meta.base ?? 'dec', ...meta });
+const numberBuilder =
+  <T extends NumberType, M extends Meta = IntMeta>(type: T) =>
+  <const N extends string>(name: N, meta: M): IntField<N, T> => ({ kind: 'int', name, type, base: 'dec', ...meta });
 
 /** An unsigned byte, a number in the value: `u8('version', { abbrev: 'acme.version', label: 'Version' })`. Options: `base`, `values`. */
-export const u8 = intBuilder('u8');
+export const u8 = numberBuilder('u8');
 /** An unsigned 16-bit little-endian integer (see {@link u8}). */
-export const u16le = intBuilder('u16le');
+export const u16le = numberBuilder('u16le');
 /** An unsigned 16-bit big-endian integer (see {@link u8}). */
-export const u16be = intBuilder('u16be');
+export const u16be = numberBuilder('u16be');
+/** A signed 16-bit little-endian integer (see {@link u8}). */
+export const i16le = numberBuilder('i16le');
+/** A signed 16-bit big-endian integer (see {@link u8}). */
+export const i16be = numberBuilder('i16be');
 /** An unsigned 32-bit little-endian integer (see {@link u8}). */
-export const u32le = intBuilder('u32le');
+export const u32le = numberBuilder('u32le');
 /** An unsigned 32-bit big-endian integer (see {@link u8}). */
-export const u32be = intBuilder('u32be');
+export const u32be = numberBuilder('u32be');
 /** A signed 32-bit little-endian integer (see {@link u8}). */
-export const i32le = intBuilder('i32le');
+export const i32le = numberBuilder('i32le');
 /** A signed 32-bit big-endian integer (see {@link u8}). */
-export const i32be = intBuilder('i32be');
+export const i32be = numberBuilder('i32be');
+/** An unsigned 64-bit little-endian integer, a `bigint` in the value (the encoder also takes a safe-integer number). Option: `base`. */
+export const u64le = numberBuilder<'u64le', Meta & { readonly base?: 'dec' | 'hex' }>('u64le');
+/** An unsigned 64-bit big-endian integer (see {@link u64le}). */
+export const u64be = numberBuilder<'u64be', Meta & { readonly base?: 'dec' | 'hex' }>('u64be');
+/** A 32-bit little-endian IEEE 754 float, a number in the value, shown as the shortest decimal that reads back to it. */
+export const f32le = numberBuilder<'f32le', Meta>('f32le');
+/** A 32-bit big-endian IEEE 754 float (see {@link f32le}). */
+export const f32be = numberBuilder<'f32be', Meta>('f32be');
+/** A 64-bit little-endian IEEE 754 float (see {@link f32le}). */
+export const f64le = numberBuilder<'f64le', Meta>('f64le');
 
 /** A flag byte, a boolean in the value (0 false, anything else true; above 1 a decode warning). */
 export const bool = <const N extends string>(name: N, meta: Meta): BoolField<N> => ({ kind: 'bool', name, ...meta });
@@ -308,7 +317,7 @@ export function fixedSize(f: Field): number | undefined {
       return f.bytes.length;
     case 'const':
     case 'int':
-      return intSize[f.type];
+      return numbers[f.type].size;
     case 'bool':
       return 1;
     case 'ipv4':
@@ -349,8 +358,8 @@ export function runLength(fields: readonly Field[], i: number, size: (f: Field) 
       run += n;
       continue;
     }
-    if (f.kind === 'string' && 'prefix' in f.size) run += intSize[f.size.prefix];
-    else if (f.kind === 'list' && f.count) run += intSize[f.count.type];
+    if (f.kind === 'string' && 'prefix' in f.size) run += numbers[f.size.prefix].size;
+    else if (f.kind === 'list' && f.count) run += numbers[f.count.type].size;
     break;
   }
   return run;

@@ -1,8 +1,8 @@
 /**
  * The fallback for where JavaScript cannot be generated at run time: a page or extension
  * whose Content-Security-Policy has no `'unsafe-eval'` makes `new Function` throw
- * EvalError, and binary-parser, the JSON and text emitters and the measurer all compile
- * that way. Here every one of them is the interpreter (`annotate.ts`, the reference
+ * EvalError, and binary-parser, the JSON emitter and the measurer all compile that way
+ * (the dissector's text emitter too: it renders the tree instead). Here every one of them is the interpreter (`annotate.ts`, the reference
  * semantics the compiled code is tested against) over the same declaration, and its tree
  * written out as the compiled code writes it: the same results, slower (each call builds
  * the annotated tree first; docs/performance.md has the figures).
@@ -13,14 +13,12 @@
  */
 import type { TextCodec } from './charset.ts';
 import type { Field } from './fields.ts';
-import { interpret, type FieldNode } from './annotate.ts';
+import { interpret } from './annotate.ts';
 import type { EmitState, JsonEmitter } from './emit-runtime.ts';
-import type { TextEmitter, TextMode } from './emit-text.ts';
 import type { Measurer } from './measure.ts';
 import type { FastDecoder } from './compile.ts';
 import type { ByteSink } from './sink.ts';
 import { textCodec } from './charset.ts';
-import { MASK } from './display.ts';
 import { nodeJson } from './tree-json.ts';
 
 const encoder = new TextEncoder();
@@ -90,44 +88,5 @@ export function interpretedJson(layout: string, fields: readonly Field[]): JsonE
     }
     put(sink, JSON.stringify(r.fields.map((n) => nodeJson(n, clear))));
     return r.value;
-  };
-}
-
-function* walk(nodes: readonly FieldNode[], depth: number): Generator<[FieldNode, number]> {
-  for (const n of nodes) {
-    yield [n, depth];
-    if (n.children) yield* walk(n.children, depth + 1);
-  }
-}
-
-const shownOf = (n: FieldNode, clear: boolean): string => (n.secret && !clear ? (n.masked ?? MASK) : n.show);
-
-/**
- * The text emitter of `mode` from the interpreter: the tree's lines (four spaces a level,
- * `label: show`, or the label alone when it shows nothing), or the picked nodes as
- * `    abbrev: show` lines or as `nodeJson` without children, each followed by a comma.
- */
-export function interpretedText(layout: string, fields: readonly Field[], mode: TextMode): TextEmitter {
-  return (bytes, text, sink, clear) => {
-    const r = interpret(layout, fields, bytes, text);
-    if (r.error) return undefined;
-    let out = '';
-    if (mode.kind === 'tree') {
-      for (const [n, depth] of walk(r.fields, mode.indent)) {
-        const show = shownOf(n, clear);
-        out += `${' '.repeat(depth * 4)}${show === '' ? n.label : `${n.label}: ${show}`}\n`;
-      }
-    } else {
-      for (const [n] of walk(r.fields, 0)) {
-        if (!mode.pick.has(n.abbrev)) continue;
-        if (mode.kind === 'text') out += `    ${n.abbrev}: ${shownOf(n, clear)}\n`;
-        else {
-          const { children: _, ...node } = nodeJson(n, clear);
-          out += `${JSON.stringify(node)},`;
-        }
-      }
-    }
-    put(sink, out);
-    return r.bytesRead;
   };
 }

@@ -3,7 +3,7 @@
  * the options its decoders and emitters take, and what they return. `layout.ts` builds layouts
  * (`defineLayout`); this module only describes them.
  */
-import type { Charset } from './charset.ts';
+import type { Charset, TextCodec } from './charset.ts';
 import type { Field } from './fields.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import type { ByteSink } from './sink.ts';
@@ -21,11 +21,6 @@ export interface CodecOptions {
 /** How the JSON emitter writes secrets (RCON passwords): masked (`********`, or the redacted text) unless `showSecrets`. */
 export interface EmitOptions extends CodecOptions {
   readonly showSecrets?: boolean;
-}
-
-/** How the text emitter writes the tree: secrets as {@link EmitOptions} says, each line indented by four spaces `indent` times more. */
-export interface TextEmitOptions extends EmitOptions {
-  readonly indent?: number;
 }
 
 /** What a layout's `decode` returns: the value, the bytes it took and the warnings met on the way. */
@@ -82,8 +77,9 @@ export interface LayoutSpec<
   readonly info?: string;
   readonly doc?: string;
   /**
-   * The protocol's display name (`ACME`, the `title` of its declaration); defaults to the title of
-   * the protocol declared under `protocol` before this layout, else to `protocol`.
+   * The protocol's short title (`ACME`, the `shortTitle` of its declaration, which checks the two
+   * agree); defaults to that of the protocol declared under `protocol` before this layout, else
+   * to `protocol`.
    */
   readonly protocolName?: string;
   /**
@@ -108,7 +104,7 @@ export interface Layout<
   /** `<protocol>.<message>.<direction>`, e.g. `acme.status.response`. */
   readonly id: string;
   readonly protocol: P;
-  /** The protocol's display name, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
+  /** The protocol's short title, e.g. `ACME` (see {@link LayoutSpec.protocolName}). */
   readonly protocolName: string;
   readonly message: M;
   readonly direction: D;
@@ -182,21 +178,13 @@ export interface InternalLayout<
    */
   measure(bytes: Uint8Array, options?: CodecOptions): number;
   /**
-   * The annotated tree as text lines, written as UTF-8 into `sink` at `sink.at`: per node,
-   * four spaces per level (plus `indent`), its label, and `: ` and its `show` unless that
-   * is empty, then a newline — secrets masked (`********`, or the redacted text) unless
-   * `showSecrets` — as the dissector's text output shows `annotate`'s tree. Returns the
-   * bytes the message took; warnings leave the tree as it is and do not stop it. Undefined,
-   * with `sink.at` where it was, where `decode` would throw.
+   * Whether this layout's walkers are compiled to functions (false under a CSP without
+   * `'unsafe-eval'`, and for an interpreting copy): what a caller compiling its own walker
+   * of the declaration (the dissector's text output) follows.
    */
-  emitText(bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined;
-  /**
-   * Only the nodes of the abbreviations in `abbrevs`, in tree order, written as {@link emitText}
-   * writes the tree: `as` text, a line `    abbrev: show` each (secrets masked unless
-   * `showSecrets`); `as` json, each node's `nodeJson` without its children, followed by a
-   * comma. Compiled once per selection (the same array, or the same abbreviations).
-   */
-  emitFields(bytes: Uint8Array, sink: ByteSink, abbrevs: readonly string[], as: 'text' | 'json', options?: EmitOptions): number | undefined;
+  generatesCode(): boolean;
+  /** The text codec the layout reads strings with, given the options (charset) and, for `auto`, the message. */
+  textCodec(options?: CodecOptions, message?: Uint8Array): TextCodec;
   /** Writes into `target` at `offset`; returns the bytes written. */
   encodeInto(value: V, target: Uint8Array, offset?: number, options?: CodecOptions): number;
   /** Info-column text for a decoded value. */

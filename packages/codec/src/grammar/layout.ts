@@ -12,11 +12,10 @@ import { TRAILING_BYTES, warning } from './expert.ts';
 import { compile, type FastDecoder } from './compile.ts';
 import { compileJson, emitWith, type JsonEmitter } from './emit.ts';
 import { compileMeasure, type Measurer } from './measure.ts';
-import { compileText, type TextEmitter } from './emit-text.ts';
 import { measure, writeInto } from './encode.ts';
 import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
-import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer, interpretedText } from './interpreted.ts';
+import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
 import type {
   AnyLayout,
@@ -35,7 +34,6 @@ export type {
   Direction,
   CodecOptions,
   EmitOptions,
-  TextEmitOptions,
   Decoded,
   Described,
   Annotation,
@@ -120,7 +118,7 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
   const id = `${spec.protocol}.${spec.message}.${spec.direction}`;
   const declared = namingOf(spec.protocol);
   const defaultCharset: Charset = spec.charset ?? declared?.charset ?? DEFAULT_CHARSET;
-  const protocolName = spec.protocolName ?? declared?.title ?? spec.protocol;
+  const protocolName = spec.protocolName ?? declared?.shortTitle ?? spec.protocol;
   // Settled at the first compilation, once per layout: no call asks again.
   let generate: boolean | undefined;
   const compiles = (): boolean => (generate ??= !interpreted && codeGeneration());
@@ -131,9 +129,6 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
   let infoEmitter: JsonEmitter | undefined;
   let summarizer: JsonEmitter | undefined;
   let measurer: Measurer | undefined;
-  const textEmitters = new Map<number, TextEmitter>();
-  const fieldEmitters = new Map<string, TextEmitter>();
-  let lastPick: { readonly abbrevs: readonly string[]; readonly as: 'text' | 'json'; readonly emitter: TextEmitter } | undefined;
   const codecFor = (o?: CodecOptions, message?: Uint8Array) => {
     const text = textCodec(o?.charset ?? defaultCharset);
     // `auto` reads each string in the light of its message.
@@ -248,28 +243,12 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
       return measurer(bytes, options?.charset ?? defaultCharset);
     },
 
-    emitText(bytes, sink, options) {
-      const indent = options?.indent ?? 0;
-      let emitter = textEmitters.get(indent);
-      if (!emitter) {
-        const mode = { kind: 'tree', indent } as const;
-        textEmitters.set(indent, (emitter = compiles() ? compileText(spec.fields, mode) : interpretedText(id, spec.fields, mode)));
-      }
-      return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
+    generatesCode() {
+      return compiles();
     },
 
-    emitFields(bytes, sink, abbrevs, as, options) {
-      let emitter: TextEmitter;
-      if (lastPick?.abbrevs === abbrevs && lastPick.as === as) emitter = lastPick.emitter;
-      else {
-        const key = `${as}\n${abbrevs.join('\n')}`;
-        const mode = { kind: as, pick: new Set(abbrevs) };
-        emitter = fieldEmitters.get(key) ?? (compiles() ? compileText(spec.fields, mode) : interpretedText(id, spec.fields, mode));
-        if (fieldEmitters.size >= 64) fieldEmitters.clear();
-        fieldEmitters.set(key, emitter);
-        lastPick = { abbrevs, as, emitter };
-      }
-      return emitter(bytes, codecFor(options, bytes), sink, options?.showSecrets === true);
+    textCodec(options, message) {
+      return codecFor(options, message);
     },
 
     encode(value, options) {
@@ -300,7 +279,7 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
           shownValue(
             v === undefined
               ? '?'
-              : hex && typeof v === 'number'
+              : hex && (typeof v === 'number' || typeof v === 'bigint')
                 ? hexOf(v, hex)
                 : redact && typeof v === 'string'
                   ? (redacted(v, redact) ?? v)

@@ -18,8 +18,9 @@
 import type { Charset } from './charset.ts';
 import { textCodec } from './charset.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { fixedSize, intSize, runLength } from './fields.ts';
-import { readers } from './emit-code.ts';
+import { fixedSize } from './fields.ts';
+import { numbers } from './numbers.ts';
+import { EmitterCode, compiled } from './emit-code.ts';
 import { decimalText } from './emit-runtime.ts';
 import { numericRange } from './wire.ts';
 
@@ -41,60 +42,16 @@ function leastSize(fields: readonly Field[]): number {
   for (const f of fields) {
     const size = fixedSize(f);
     if (size !== undefined) n += size;
-    else if (f.kind === 'string') n += 'prefix' in f.size ? intSize[f.size.prefix] : 1;
-    else if (f.kind === 'list') n += f.count ? intSize[f.count.type] : 1;
+    else if (f.kind === 'string') n += 'prefix' in f.size ? numbers[f.size.prefix].size : 1;
+    else if (f.kind === 'list') n += f.count ? numbers[f.count.type].size : 1;
     else if (f.kind === 'group') n += leastSize(f.fields);
   }
   return n;
 }
 
-const FAIL = 'return -1;';
-
-class MeasureCompiler {
-  #id = 0;
-  readonly #lines: string[] = [];
-  /** The read position is `at + k`... */
-  #k = 0;
-  /** ...of which this many bytes are known to be there... */
-  #avail = 0;
-  /** ...and `at` is 0 until a variable-length field moves it. */
-  #atZero = true;
-
-  #name(prefix: string): string {
-    return `${prefix}${this.#id++}`;
-  }
-
-  #emit(line: string): void {
-    this.#lines.push(line);
-  }
-
-  #pos(k = this.#k): string {
-    return this.#atZero ? String(k) : k === 0 ? 'at' : `at + ${k}`;
-  }
-
-  /** Makes `at` the read position. */
-  #settle(): void {
-    if (this.#k === 0) return;
-    this.#emit(this.#atZero ? `at = ${this.#k};` : `at += ${this.#k};`);
-    this.#avail -= this.#k;
-    this.#k = 0;
-    this.#atZero = false;
-  }
-
-  /** The read position moved by a variable amount (`at` holds it): nothing is known past it. */
-  #moved(): void {
-    this.#k = 0;
-    this.#avail = 0;
-    this.#atZero = false;
-  }
-
-  /** Makes sure `size` bytes are there, checking once for the run of fixed-size fields from `fields[i]`. */
-  #need(size: number, fields: readonly Field[], i: number): void {
-    if (this.#avail - this.#k >= size) return;
-    const run = Math.max(runLength(fields, i), size);
-    this.#emit(`if (${this.#pos(this.#k + run)} > len) ${FAIL}`);
-    this.#avail = this.#k + run;
-  }
+/** The measurer's code: as the emitters' (emit-code.ts) reads, with nothing written, and -1 where they decline. */
+class MeasureCompiler extends EmitterCode {
+  protected override readonly fail = 'return -1;';
 
   fields(fields: readonly Field[]): void {
     const all = flat(fields);
@@ -106,108 +63,60 @@ class MeasureCompiler {
     if (f.kind === 'list') return this.#list(f, fields, i);
     if (f.kind === 'string') return this.#string(f, fields, i);
     const size = fixedSize(f)!;
-    this.#need(size, fields, i);
-    const p = this.#pos();
-    if (f.kind === 'magic') {
-      if (f.bytes.length) this.#emit(`if (${[...f.bytes].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${FAIL}`);
-    } else if (f.kind === 'const') {
-      this.#emit(`if (${readers[f.type](p)} !== ${f.value}) ${FAIL}`);
-    }
-    this.#k += size;
+    this.need(size, fields, i);
+    this.check(f, this.pos());
+    this.advance(size);
   }
 
   /** Decimal text between the locals `s` and `e`: checked as `decode` checks it. */
   #numeric(f: StringField<string, string | number>, s: string, e: string): void {
     if (!f.numeric) return;
     const [min, max] = numericRange[f.numeric];
-    this.#emit(`if (!decimal(bytes, ${s}, ${e}, ${min}, ${max}, charset)) ${FAIL}`);
+    this.emit(`if (!decimal(bytes, ${s}, ${e}, ${min}, ${max}, charset)) ${this.fail}`);
   }
 
   #string(f: StringField<string, string | number>, fields: readonly Field[], i: number): void {
     const size = f.size;
-    if ('prefix' in size) {
-      const width = intSize[size.prefix];
-      this.#need(width, fields, i);
-      const length = readers[size.prefix](this.#pos());
-      if (f.numeric) {
-        const s = this.#name('s');
-        const e = this.#name('e');
-        this.#emit(`const ${s} = ${this.#pos(this.#k + width)}, ${e} = ${s} + ${length};`);
-        this.#emit(`if (${e} > len) ${FAIL}`);
-        this.#numeric(f, s, e);
-        this.#emit(`at = ${e};`);
-      } else {
-        this.#emit(`at = ${this.#pos(this.#k + width)} + ${length};`);
-        this.#emit(`if (at > len) ${FAIL}`);
-      }
-      this.#moved();
-    } else if ('fixed' in size) {
-      this.#need(size.fixed, fields, i);
-      if (f.numeric) {
-        const s = this.#name('s');
-        const e = this.#name('e');
-        this.#emit(`const ${s} = ${this.#pos()};`);
-        this.#emit(`let ${e} = ${s};`);
-        this.#emit(`while (${e} < ${s} + ${size.fixed} && bytes[${e}] !== 0) ${e}++;`);
-        this.#numeric(f, s, e);
-      }
-      this.#k += size.fixed;
-    } else {
-      const s = this.#name('s');
-      const e = this.#name('e');
-      this.#emit(`const ${s} = ${this.#pos()};`);
-      this.#emit(`let ${e} = ${s};`);
-      this.#emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
-      this.#emit(`if (${e} === len) ${FAIL}`);
-      this.#numeric(f, s, e);
-      this.#emit(`at = ${e} + 1;`);
-      this.#moved();
+    // Text of a fixed width that is no number: its bytes are only skipped.
+    if ('fixed' in size && !f.numeric) {
+      this.need(size.fixed, fields, i);
+      this.advance(size.fixed);
+      return;
     }
+    const s = this.name('s');
+    const e = this.name('e');
+    this.stringBounds(size, fields, i, s, e);
+    this.#numeric(f, s, e);
+    if ('fixed' in size) this.advance(size.fixed);
+    else this.moved();
   }
 
   #list(f: ListField, fields: readonly Field[], i: number): void {
-    if (f.count) {
-      // Entries that always take no bytes read nothing, however many there are.
-      const empty = leastSize(f.entry.fields) === 0;
-      const width = intSize[f.count.type];
-      this.#need(width, fields, i);
-      const n = this.#name('n');
-      this.#emit(`const ${n} = ${readers[f.count.type](this.#pos())};`);
-      this.#k += width;
-      this.#settle();
-      this.#moved();
-      if (empty) return;
-      const j = this.#name('j');
-      this.#emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
-      // The message ending between two entries is tolerated (a warning) or an error.
-      this.#emit(`if (at === len) ${f.tolerateShort ? 'break;' : FAIL}`);
-    } else {
-      this.#settle();
-      this.#moved();
-      this.#emit('for (;;) {');
-      this.#emit(`if (at >= len) ${FAIL}`);
-      this.#emit('if (bytes[at] === 0) { at++; break; }');
+    // Entries that always take no bytes read nothing, however many there are.
+    if (f.count && leastSize(f.entry.fields) === 0) {
+      this.listCount(f.count, fields, i);
+      this.moved();
+      return;
     }
-    this.fields(f.entry.fields);
-    this.#settle();
-    this.#emit('}');
-    this.#moved();
+    this.listLoop(f, fields, i, {
+      short: () => (f.tolerateShort ? 'break;' : this.fail),
+      entry: () => {
+        this.fields(f.entry.fields);
+        this.settle();
+      },
+    });
   }
 
   compile(fields: readonly Field[]): string {
     this.fields(fields);
-    this.#settle();
-    return ['const len = bytes.length;', 'let at = 0;', ...this.#lines, 'return at;'].join('\n');
+    this.settle();
+    return ['const len = bytes.length;', 'let at = 0;', ...this.lines, 'return at;'].join('\n');
   }
 }
 
 /** Compiles a layout's fields to its measurer. */
 export function compileMeasure(fields: readonly Field[]): Measurer {
-  const source = new MeasureCompiler().compile(fields);
-  const factory = new Function('rt', `const { decimal } = rt;\nreturn function measure(bytes, charset) {\n${source}\n};`) as (
-    rt: typeof runtime,
-  ) => Measurer;
-  return factory(runtime);
+  return compiled('measure', 'bytes, charset', new MeasureCompiler().compile(fields), [], runtime);
 }
 
 /** The generated source of a layout's measurer, for reading and for profiles. */

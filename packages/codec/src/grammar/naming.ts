@@ -1,18 +1,20 @@
 /**
  * What a declared protocol tells the layouts declared after it under its name, and whoever
- * shows one of its messages: its title, its charset and its tree title. A protocol's own
- * layouts say the first two themselves (their declaration checks they agree); a layout of
- * yours for a protocol declared already (a variant of one of its messages) need not repeat
- * them. Filled by `defineProtocol` (the first declaration of a name counts), read by
- * `defineLayout` and by renderers.
+ * shows one of its messages: its title, the title's short form and its charset. A protocol's
+ * own layouts say the short title and charset themselves (their declaration checks they
+ * agree); a layout of yours for a protocol declared already (a variant of one of its
+ * messages) need not repeat them. Filled by `defineProtocol` (the first declaration of a
+ * name counts), read by `defineLayout` and by renderers.
  */
 import type { Charset } from './charset.ts';
 
-/** A protocol's title and charset, as its declaration has them. */
+/** A protocol's titles and charset, as its declaration has them. */
 export interface Naming {
+  /** The top item of a tree of its messages (`ACME Query Protocol`). */
   readonly title: string;
+  /** The short form, before a message's name (`ACME status response`). */
+  readonly shortTitle: string;
   readonly charset: Charset;
-  readonly treeTitle: string;
 }
 
 const declared = new Map<string, Naming>();
@@ -22,8 +24,11 @@ export function declareNaming(name: string, naming: Naming): void {
   if (!declared.has(name)) declared.set(name, naming);
 }
 
-/** The title and charset of protocol `name`, if a protocol of that name has been declared. */
+/** The titles and charset of protocol `name`, if a protocol of that name has been declared. */
 export const namingOf = (name: string): Naming | undefined => declared.get(name);
 
-/** The top item of a tree of protocol `name`'s message (`ACME Query Protocol`): its declaration's `treeTitle`. */
-export const treeTitleOf = (name: string): string => declared.get(name)?.treeTitle ?? `${name} Query Protocol`;
+/** The title of protocol `name`: its declaration's, else (layouts without a declaration) `<name> Query Protocol`. */
+export const titleOf = (name: string): string => declared.get(name)?.title ?? `${name} Query Protocol`;
+
+/** The short title of protocol `name`: its declaration's, else its name. */
+export const shortTitleOf = (name: string): string => declared.get(name)?.shortTitle ?? name;

@@ -8,7 +8,7 @@
  */
 import type { CodecOptions, Direction, Layout } from './layout.ts';
 import { UnrecognizedPacketError, type CodecError } from '../errors.ts';
-import { first4, type Fail, type PacketHint, type ProtocolDeclaration, type Recognized, type RecognitionRule } from './protocol.ts';
+import { first4, found, type Fail, type PacketHint, type ProtocolDeclaration, type Recognized, type RecognitionRule } from './protocol.ts';
 import { toHex } from './wire.ts';
 
 /** Recognition, decoding and encoding over the messages of a set of protocols. */
@@ -20,6 +20,11 @@ export interface ProtocolSet<P extends string = string> {
   recognize(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P>;
   /** {@link ProtocolSet.recognize} that returns undefined instead of throwing. */
   identify(bytes: Uint8Array, hint?: PacketHint<P>, options?: CodecOptions): Recognized<P> | undefined;
+  /**
+   * The reply without magic that bytes without a signature have the shape of (a protocol's
+   * `magicless.shape`), for a reply read without its request; undefined for anything else.
+   */
+  shapeOf(bytes: Uint8Array): Recognized<P> | undefined;
   /** The layout of a message, e.g. `layoutFor('acme', 'status', 'response')`. */
   layoutFor(protocol: P, message: string, direction: Direction | 'either'): Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
 }
@@ -59,9 +64,9 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   });
   const rules: RecognitionRule[] = protocols.map((p) => p.recognize);
   const index = new Map<string, number>(protocols.map((p, i) => [p.name, i]));
-  /** The protocols that may send a reply without magic (their spec's `unsigned`). */
-  const magicless = protocols.filter((p) => p.unsigned);
-  const noSignature = `no ${orList(protocols.map((p) => p.title))} signature`;
+  /** The protocols that may send a reply without magic (their spec's `magicless`). */
+  const magicless = protocols.filter((p) => p.magicless);
+  const noSignature = `no ${orList(protocols.map((p) => p.shortTitle))} signature`;
 
   const signatureIndex = (bytes: Uint8Array): number => {
     const m = first4(bytes);
@@ -85,8 +90,8 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
   // every call, recognised or not, a context object.
   const noProtocolNamed = (name: string) => (): CodecError => new UnrecognizedPacketError(`no protocol named ${JSON.stringify(name)}`);
   const noSignatureIn = (bytes: Uint8Array) => (): CodecError => {
-    const maybe = magicless.find((p) => p.unsigned!.mayBe(bytes));
-    return new UnrecognizedPacketError(maybe ? maybe.unsigned!.advice : `${noSignature} (starts ${preview(bytes)})`);
+    const maybe = magicless.find((p) => p.magicless!.mayBe(bytes));
+    return new UnrecognizedPacketError(maybe ? maybe.magicless!.advice : `${noSignature} (starts ${preview(bytes)})`);
   };
 
   return {
@@ -97,6 +102,15 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
     },
     recognize: (bytes, hint = {}, options) => recognizeOr(bytes, hint, options, raise),
     identify: (bytes, hint = {}, options) => recognizeOr(bytes, hint, options, quietly),
+    shapeOf(bytes) {
+      if (signatureIndex(bytes) >= 0) return undefined;
+      for (const p of magicless) {
+        const message = p.magicless!.shape?.(bytes);
+        const pair = message === undefined ? undefined : p.messages[message];
+        if (pair) return found('response', pair.response) as Recognized<P>;
+      }
+      return undefined;
+    },
     layoutFor(protocol, message, direction) {
       const pair = protocols[index.get(protocol) ?? -1]?.messages[message];
       if (!pair) throw new UnrecognizedPacketError(`${protocol}: no message named ${JSON.stringify(message)}`);
@@ -105,5 +119,22 @@ export function protocolSet<const P extends string>(protocols: readonly Protocol
       }
       return pair[direction === 'either' ? 'request' : direction] as Layout<any, P>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any message
     },
+  };
+}
+
+/**
+ * `make` memoised by a list of declarations: the same value for the same declarations in the
+ * same order, whatever array holds them (a caller spreads `[...builtInProtocols, mine]` anew).
+ * For what is built once per set of protocols (a field registry, a filter's catalog); the
+ * sets a program uses are few.
+ */
+export function perProtocols<T>(make: (protocols: readonly ProtocolDeclaration[]) => T): (protocols: readonly ProtocolDeclaration[]) => T {
+  const made: { readonly protocols: readonly ProtocolDeclaration[]; readonly value: T }[] = [];
+  return (protocols) => {
+    const same = made.find((m) => m.protocols.length === protocols.length && m.protocols.every((p, i) => p === protocols[i]));
+    if (same) return same.value;
+    const value = make(protocols);
+    made.push({ protocols: [...protocols], value });
+    return value;
   };
 }

@@ -1,18 +1,22 @@
 /**
  * A protocol declaration: one value per protocol holding its facts beside its layouts, as
- * Scapy binds a layer to its port and gopacket registers a layer type once. Its name, the
- * titles and aliases people call it by, its default and registered ports, its message table
- * (name → request and response layout), its recognition rule and its pairing key. The magics
- * are not restated: they are read from the leading `magic` field of its layouts.
+ * Scapy binds a layer to its port and gopacket registers a layer type once. Its one name and
+ * the aliases people may use for it, its title (and the title's short form, for columns), its
+ * default and registered ports, its message table (name → request and response layout), its
+ * recognition rule and its pairing key. The magics are not restated: they are read from the
+ * leading `magic` field of its layouts.
  *
  * Everything that needs a protocol fact reads it from here: `packet.ts` dispatches over the
- * declarations, the pairer takes magics and keys, the client its default ports, the CLI
- * names and aliases, the Wireshark and Kaitai exports ports, byte order and hints.
+ * declarations, the pairer takes magics and keys, the client its default ports, the CLI and
+ * the dissector names, aliases and titles, the Wireshark and Kaitai exports ports, byte
+ * order and hints.
  */
 import type { CodecError } from '../errors.ts';
 import type { Charset } from './charset.ts';
+import type { DecodeWarning } from './annotate.ts';
 import type { ExpertInfo } from './expert.ts';
 import { declareNaming } from './naming.ts';
+import { buildRegistry } from './registry.ts';
 import { DEFAULT_CHARSET, internals, type AnyLayout, type CodecOptions, type Direction, type Layout } from './layout.ts';
 import { UnknownOpcodeError, UnrecognizedPacketError } from '../errors.ts';
 
@@ -112,22 +116,27 @@ export interface RecognitionHint {
 
 /** What a protocol declares: see the module comment. */
 export interface ProtocolSpec<P extends string = string, Port extends number = number> {
-  /** The library name (`acme`): first part of every layout id and abbreviation. */
+  /**
+   * The protocol's one name (`acme`): first part of every layout id and abbreviation, its
+   * display-filter name, and what the command line calls it.
+   */
   readonly name: P;
-  /** Display name (`ACME`), as in "ACME query": its layouts' `protocolName`. */
+  /** More names the command line and display filters accept for it (`acme2`), each meaning `name`. */
+  readonly aliases?: readonly string[];
+  /**
+   * Its title (`ACME Query Protocol`), as Wireshark names a protocol: the top item of a
+   * packet's tree, the Wireshark plugin's protocol, documents and help texts.
+   */
   readonly title: string;
-  /** The name in a document's title (`ACME / Acme Plus`; default: `title`). */
-  readonly fullTitle?: string;
-  /** The top item of a packet's tree, as Wireshark titles a protocol (default: `<title> Query Protocol`). */
-  readonly treeTitle?: string;
+  /**
+   * The title's short form (`ACME`), as Wireshark's short name: where a column or a line
+   * names the protocol before a message (the Info column's `ACME status response`, the
+   * plugin's Protocol column, messages such as `no ACME signature`). Its layouts'
+   * `protocolName`. Default: the title.
+   */
+  readonly shortTitle?: string;
   /** Charset of its strings where the caller names none: its layouts' (default: windows-1252). */
   readonly charset?: Charset;
-  /** What the protocol covers, for help texts (`ACME and Acme Plus`). */
-  readonly summary?: string;
-  /** The name the CLI shows (default: `name`). */
-  readonly commandName?: string;
-  /** More names the CLI accepts. */
-  readonly aliases?: readonly string[];
   /** The port a server listens on unless told otherwise. */
   readonly defaultPort: Port;
   /** Ports the Wireshark plugin registers (Decode As); default: the default port. */
@@ -140,25 +149,51 @@ export interface ProtocolSpec<P extends string = string, Port extends number = n
   readonly signatureMinLength?: number;
   readonly recognize: RecognitionRule;
   /**
-   * A reply without magic this protocol may send (`mayBe` tells its shape), and what to tell a
-   * caller who passed one without a hint. The pairer reads such a reply within its conversation.
+   * A reply without magic this protocol may send. The pairer reads such a reply within its
+   * conversation, where `mayBe` says it may be one.
    */
-  readonly unsigned?: { readonly mayBe: (bytes: Uint8Array) => boolean; readonly advice: string };
+  readonly magicless?: {
+    /** Whether bytes may be such a reply (a cheap test: the pairer then looks for its request). */
+    readonly mayBe: (bytes: Uint8Array) => boolean;
+    /** What to tell a caller who passed one without a hint. */
+    readonly advice: string;
+    /**
+     * The message whose reply the bytes have the shape of, tested strictly enough that other
+     * UDP does not pass: what names such a reply read without its request (a hex dump of a
+     * reply, a capture started mid-conversation). Undefined when they have none.
+     */
+    readonly shape?: (bytes: Uint8Array) => string | undefined;
+    /** The warning on such a reply read without its request (by its shape, or because the caller named the protocol). */
+    readonly alone?: DecodeWarning;
+  };
   readonly pairing?: PairingKey;
   /**
    * Messages answered by several datagrams and no end marker (a command's output, a line a
    * datagram): the pairer collects the replies to one until the conversation is quiet.
    */
-  readonly collected?: readonly string[];
+  readonly answeredInLines?: readonly string[];
   /**
    * Why a request of a message may have gone unanswered, by message name: the reason an
    * unanswered request is given (a request quoting a token: the token was wrong or expired).
    */
-  readonly silence?: Readonly<Record<string, string>>;
+  readonly unansweredBecause?: Readonly<Record<string, string>>;
   /** Byte patterns beyond the declarations that tell layouts apart, by layout id (the Wireshark heuristics). */
   readonly recognitionHints?: Readonly<Record<string, RecognitionHint>>;
   /** The protocol's own expert items, beyond the grammar's generic ones (the Wireshark plugin registers both). */
   readonly experts?: readonly ExpertInfo[];
+  /**
+   * Where its replies state a server's player count and name, as per-server statistics read
+   * them: the fields that hold each (abbreviations, checked), and the replies that state them
+   * as key/value pairs instead (by layout id: the list of pairs, and the two keys).
+   */
+  readonly stated?: ServerFacts;
+}
+
+/** See {@link ProtocolSpec.stated}. */
+export interface ServerFacts {
+  readonly players?: readonly string[];
+  readonly hostname?: readonly string[];
+  readonly byKey?: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>>;
 }
 
 /** A leading magic of a protocol's layouts, and the directions whose layouts start with it. */
@@ -169,9 +204,8 @@ export interface Signature {
 
 /** A declared protocol: its spec, and what is derived from its layouts. */
 export interface ProtocolDeclaration<P extends string = string, Port extends number = number> extends ProtocolSpec<P, Port> {
-  readonly treeTitle: string;
+  readonly shortTitle: string;
   readonly charset: Charset;
-  readonly commandName: string;
   readonly aliases: readonly string[];
   readonly ports: readonly number[];
   /** Every layout, requests and responses, each once. */
@@ -182,15 +216,20 @@ export interface ProtocolDeclaration<P extends string = string, Port extends num
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Declares a protocol: checks that every layout names it and has its charset, and derives its layouts and signatures. */
+/**
+ * Declares a protocol: checks that every layout names it, shows its short title and has its
+ * charset, and derives its layouts and signatures.
+ */
 export function defineProtocol<const P extends string, const Port extends number>(
   spec: ProtocolSpec<P, Port>,
 ): ProtocolDeclaration<P, Port> {
   const layouts = [...new Set(Object.values(spec.messages).flatMap((m) => [m.request, m.response]))] as AnyLayout[];
   const signatures: { bytes: Uint8Array; directions: Direction[] }[] = [];
   const charset = spec.charset ?? DEFAULT_CHARSET;
+  const shortTitle = spec.shortTitle ?? spec.title;
   for (const l of layouts) {
     if (l.protocol !== spec.name) throw new Error(`protocol ${spec.name}: layout ${l.id} names protocol ${l.protocol}`);
+    if (l.protocolName !== shortTitle) throw new Error(`protocol ${spec.name}: layout ${l.id} shows ${l.protocolName}, not ${shortTitle}`);
     if (l.defaultCharset !== charset) throw new Error(`protocol ${spec.name}: layout ${l.id} reads ${l.defaultCharset}, not ${charset}`);
     const f = l.fields[0];
     if (f?.kind !== 'magic') continue;
@@ -198,18 +237,26 @@ export function defineProtocol<const P extends string, const Port extends number
     if (!seen) signatures.push({ bytes: f.bytes, directions: [l.direction] });
     else if (!seen.directions.includes(l.direction)) seen.directions.push(l.direction);
   }
-  const treeTitle = spec.treeTitle ?? `${spec.title} Query Protocol`;
-  declareNaming(spec.name, { title: spec.title, charset, treeTitle });
+  if (spec.stated) checkStated(spec.name, spec.stated, layouts);
+  declareNaming(spec.name, { title: spec.title, shortTitle, charset });
   return Object.freeze({
     ...spec,
-    treeTitle,
+    shortTitle,
     charset,
-    commandName: spec.commandName ?? spec.name,
     aliases: spec.aliases ?? [],
     ports: spec.ports ?? [spec.defaultPort],
     layouts,
     signatures,
   });
+}
+
+/** Throws unless every field and layout `stated` names is one of `layouts`'. */
+function checkStated(name: string, stated: ServerFacts, layouts: readonly AnyLayout[]): void {
+  const fields = new Set(buildRegistry(layouts).map((f) => f.abbrev));
+  for (const abbrev of [...(stated.players ?? []), ...(stated.hostname ?? [])])
+    if (!fields.has(abbrev)) throw new Error(`protocol ${name}: stated field ${abbrev} is in none of its layouts`);
+  for (const id of Object.keys(stated.byKey ?? {}))
+    if (!layouts.some((l) => l.id === id)) throw new Error(`protocol ${name}: stated layout ${id} is not one of its layouts`);
 }
 
 /** The magic of `p`'s `direction` layouts as one big-endian number (4-byte magics), for a single comparison. */
@@ -288,7 +335,7 @@ export function opcodeTable(table: Readonly<Record<string, MessagePair>>): reado
  * found or not.
  */
 export function byOpcode<E>(
-  p: { readonly name: string; readonly title: string },
+  p: { readonly name: string; readonly shortTitle: string },
   table: readonly (Opcode | undefined)[],
   at: number,
   bytes: Uint8Array,
@@ -302,8 +349,8 @@ export function byOpcode<E>(
 export const isOpcode = (o: unknown): o is Opcode => typeof o === 'object' && o !== null && 'pair' in o;
 
 /** The error of a datagram of `length` bytes, too short for the opcode at `at`. */
-const tooShortForOpcode = (p: { readonly name: string; readonly title: string }, at: number, length: number) => (): CodecError =>
-  new UnrecognizedPacketError(`${p.name}: a ${p.title} query is at least ${at + 1} bytes, got ${length}`, {
+const tooShortForOpcode = (p: { readonly name: string; readonly shortTitle: string }, at: number, length: number) => (): CodecError =>
+  new UnrecognizedPacketError(`${p.name}: a ${p.shortTitle} query is at least ${at + 1} bytes, got ${length}`, {
     field: `${p.name}.opcode`,
     offset: length,
     needed: at + 1,

@@ -3,24 +3,14 @@
  * display base, value table and description — the one list behind `gamequery fields`,
  * the dissector's tree and the exports. Built by walking the declarations.
  */
-import type { Base, Field, IntType, ValueTable } from './fields.ts';
+import type { Base, Field, NumberType, ValueTable } from './fields.ts';
 import { lengthMeta } from './fields.ts';
 import type { Layout } from './layout.ts';
+import { numbers, type NumberFieldType } from './numbers.ts';
 
-/** Wireshark field types, as `tshark -G fields` prints them. */
+/** Wireshark field types, as `tshark -G fields` prints them (a number's from its wire type, numbers.ts). */
 export type FieldType =
-  | 'FT_NONE'
-  | 'FT_BOOLEAN'
-  | 'FT_UINT8'
-  | 'FT_UINT16'
-  | 'FT_UINT32'
-  | 'FT_INT32'
-  | 'FT_IPv4'
-  | 'FT_STRING'
-  | 'FT_STRINGZ'
-  | 'FT_BYTES'
-  | 'FT_FRAMENUM'
-  | 'FT_RELATIVE_TIME';
+  NumberFieldType | 'FT_NONE' | 'FT_BOOLEAN' | 'FT_IPv4' | 'FT_STRING' | 'FT_STRINGZ' | 'FT_BYTES' | 'FT_FRAMENUM' | 'FT_RELATIVE_TIME';
 
 /** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`). */
 export interface RegisteredField<P extends string = string> {
@@ -28,7 +18,7 @@ export interface RegisteredField<P extends string = string> {
   readonly label: string;
   readonly protocol: P;
   readonly type: FieldType;
-  /** Byte order of multi-byte integers. */
+  /** Byte order of a multi-byte number. */
   readonly endian?: 'le' | 'be';
   readonly base: Base | 'none';
   readonly values?: ValueTable;
@@ -39,22 +29,11 @@ export interface RegisteredField<P extends string = string> {
   readonly layouts: readonly string[];
 }
 
-const intFieldType: Record<IntType, FieldType> = {
-  u8: 'FT_UINT8',
-  u16le: 'FT_UINT16',
-  u16be: 'FT_UINT16',
-  u32le: 'FT_UINT32',
-  u32be: 'FT_UINT32',
-  i32le: 'FT_INT32',
-  i32be: 'FT_INT32',
-};
-const endianOf = (t: IntType): 'le' | 'be' | undefined => (t.endsWith('le') ? 'le' : t.endsWith('be') ? 'be' : undefined);
-
 type Row = Omit<RegisteredField<string>, 'layouts' | 'protocol'>;
 
-function intRow(abbrev: string, label: string, t: IntType, base: Base, doc: string, values?: ValueTable): Row {
-  const endian = endianOf(t);
-  return { abbrev, label, type: intFieldType[t], base, doc, ...(endian ? { endian } : {}), ...(values ? { values } : {}) };
+function intRow(abbrev: string, label: string, t: NumberType, base: Base, doc: string, values?: ValueTable): Row {
+  const { ft, endian, based } = numbers[t];
+  return { abbrev, label, type: ft, base: based ? base : 'none', doc, ...(endian ? { endian } : {}), ...(values ? { values } : {}) };
 }
 
 /** The registry rows a field declares, in wire order. */

@@ -6,8 +6,12 @@ import type { FieldNode, NodeValue } from './annotate.ts';
 import { MASK } from './display.ts';
 import { toHex } from './wire.ts';
 
-/** A tree node's value as JSON. */
-export const nodeValueToJson = (v: NodeValue): string | number | boolean | null => (v instanceof Uint8Array ? toHex(v) : v);
+/**
+ * A tree node's value as JSON: bytes as hex; a 64-bit integer (a bigint) and a float JSON has no
+ * number for (NaN, ±Infinity) as strings of their digits or name, as numbers.ts writes them.
+ */
+export const nodeValueToJson = (v: NodeValue): string | number | boolean | null =>
+  v instanceof Uint8Array ? toHex(v) : typeof v === 'bigint' || (typeof v === 'number' && !Number.isFinite(v)) ? String(v) : v;
 
 /** A tree node as JSON: the dissector's `fields` items and what `Layout.annotateJson` writes. */
 export interface JsonNode {

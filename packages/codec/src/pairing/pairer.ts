@@ -32,7 +32,7 @@
 import type { PacketHint, ProtocolDeclaration } from '../grammar/protocol.ts';
 import { protocolSet, type ProtocolSet } from '../grammar/protocol-set.ts';
 import { builtInSet } from '../packet.ts';
-import { builtInProtocols, type QueryLayout } from '../protocols/index.ts';
+import { builtInProtocols, type BuiltInProtocol, type QueryLayout } from '../protocols/index.ts';
 import { Unrecognized, decodeByLayout, decodedAgain, decorate, redecorate, undecodable, type PacketDecoder } from './decoded.ts';
 import { Pending, identical, sideEnd, sideStart, turnedRound, type PendingRequest } from './filing.ts';
 import { ExchangeMemory, TokenMemory, copyOf, replyOf, requestOf, type Outcome, type Remembered, type Token } from './memory.ts';
@@ -64,11 +64,19 @@ interface Filing<M> extends PendingRequest<Filing<M>> {
 }
 
 /**
+ * The events of a pairer as its caller's protocols name them. The state machine itself never
+ * reads a protocol's name but to look up its declaration, so it is written for the built-in
+ * names; the names its events carry are those of the declarations it was given, which `P` is.
+ */
+const named = <M, P extends string>(events: PairingEvent<M>[]): PairingEvent<M, P>[] => events as unknown as PairingEvent<M, P>[];
+
+/**
  * The clock-agnostic pairing state machine behind `pairQueries`. Usable on its own
  * for synchronous processing: call `receive` per datagram (datagram clock by default),
- * `expire` when a timer fires, and `flush` at the end of the input.
+ * `expire` when a timer fires, and `flush` at the end of the input. `P`, the protocols'
+ * names its events carry, is inferred from the `protocols` option (default: the built-in ones).
  */
-export class QueryPairer<M = unknown> {
+export class QueryPairer<M = unknown, P extends string = BuiltInProtocol> {
   readonly #o: Settings;
   readonly #decode: PacketDecoder<M>;
   readonly #retain: ((datagram: Datagram<M>) => Datagram<M>) | undefined;
@@ -76,7 +84,7 @@ export class QueryPairer<M = unknown> {
   readonly #protocols: ProtocolSet;
   readonly #plans: Readonly<Record<string, Plan>>;
   /** Those whose replies may carry no magic. */
-  readonly #unsigned: readonly Plan[];
+  readonly #magicless: readonly Plan[];
   /** The durations of the settings, in nanoseconds. */
   readonly #ns: { readonly timeout: bigint; readonly quiet: bigint; readonly window: bigint; readonly tokenLife: bigint };
   /** Pending requests: under their keys, in the order they came (overflow evicts the oldest), by deadline. */
@@ -86,16 +94,16 @@ export class QueryPairer<M = unknown> {
   /** Handshakes' tokens for their lifetime. */
   readonly #tokens = new TokenMemory<M>();
 
-  constructor(options: QueryPairerOptions<M> = {}) {
+  constructor(options: QueryPairerOptions<M, P> = {}) {
     const o = (this.#o = settingsOf(options));
     this.#decode = options.decode ?? decodeByLayout;
     this.#retain = options.retain;
     const protocols = options.protocols;
     this.#protocols = protocols ? protocolSet(protocols) : builtInSet;
     const plans = (this.#plans = protocols ? plansOf(protocols) : builtInPlans);
-    this.#unsigned = (protocols ?? builtInProtocols).flatMap((p: ProtocolDeclaration) => {
+    this.#magicless = (protocols ?? builtInProtocols).flatMap((p: ProtocolDeclaration) => {
       const plan = plans[p.name];
-      return p.unsigned && plan ? [plan] : [];
+      return p.magicless && plan ? [plan] : [];
     });
     this.#memory = new ExchangeMemory<M>(protocols ? Object.fromEntries(Object.entries(plans).map(([n, p]) => [n, p.rule])) : keyRules);
     this.#ns = {
@@ -121,11 +129,11 @@ export class QueryPairer<M = unknown> {
    * ends whatever `now` has passed (deadline < now), so a reply exactly at its deadline
    * still counts.
    */
-  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M>[] {
+  receive(datagram: Datagram<M>, now: bigint = datagram.time): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, true, out);
     this.#take(datagram, now, out);
-    return out;
+    return named(out);
   }
 
   /**
@@ -133,17 +141,17 @@ export class QueryPairer<M = unknown> {
    * passed, exactly as {@link receive} would before taking a datagram at `now` (a reply at
    * its request's deadline still counts).
    */
-  tick(now: bigint): PairingEvent<M>[] {
+  tick(now: bigint): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, true, out);
-    return out;
+    return named(out);
   }
 
   /** Ends every timeout, quiet period and memory whose deadline is at or before `now`. */
-  expire(now: bigint): PairingEvent<M>[] {
+  expire(now: bigint): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     this.#expire(now, false, out);
-    return out;
+    return named(out);
   }
 
   #expire(now: bigint, strictly: boolean, out: PairingEvent<M>[]): void {
@@ -156,13 +164,13 @@ export class QueryPairer<M = unknown> {
    * The input ended: every pending request leaves as `unanswered` (an RCON request with
    * lines as its `exchange`), and all memory is cleared.
    */
-  flush(): PairingEvent<M>[] {
+  flush(): PairingEvent<M, P>[] {
     const out: PairingEvent<M>[] = [];
     for (const p of this.#pending.all()) this.#close(p, p.deadline, 'end', out);
     this.#pending.clear();
     this.#memory.clear();
     this.#tokens.clear();
-    return out;
+    return named(out);
   }
 
   /** The earliest deadline still to come, if any (for a scheduler to wake at). */
@@ -179,7 +187,7 @@ export class QueryPairer<M = unknown> {
     const protocols = this.#protocols;
     let r = protocols.identify(d.bytes, {}, codec);
     if (!r) {
-      const unsigned = this.#unsignedOf(d.bytes);
+      const unsigned = this.#magiclessOf(d.bytes);
       if (!unsigned) {
         out.push(new Unrecognized(d, codec, protocols));
         return;
@@ -210,8 +218,8 @@ export class QueryPairer<M = unknown> {
   }
 
   /** The first protocol known whose replies may carry no magic and that `bytes` may be a reply of. */
-  #unsignedOf(bytes: Uint8Array): Plan | undefined {
-    for (const plan of this.#unsigned) if (plan.protocol.unsigned!.mayBe(bytes)) return plan;
+  #magiclessOf(bytes: Uint8Array): Plan | undefined {
+    for (const plan of this.#magicless) if (plan.protocol.magicless!.mayBe(bytes)) return plan;
     return undefined;
   }
 
@@ -446,7 +454,7 @@ export class QueryPairer<M = unknown> {
     }
     const { protocol, message } = p.request;
     // A hint explains a timeout; an input that simply ended says so.
-    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.silence, message, this.#o.timeoutMs) : ENDED;
+    const reason = cause === 'timeout' ? timedOut(this.#plans[protocol]?.protocol.unansweredBecause, message, this.#o.timeoutMs) : ENDED;
     this.#finish(p, 'unanswered', when, reason, out);
   }
 

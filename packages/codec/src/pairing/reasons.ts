@@ -11,7 +11,7 @@ export const showMs = (ns: number): string => `${Math.trunc(ns / 1000) / 1000} m
 
 /**
  * A request of message `message` that had no reply when its timeout passed: why, where its
- * protocol's declaration says what the silence of that message means (its `silence`).
+ * protocol's declaration says what the silence of that message means (its `unansweredBecause`).
  */
 export const timedOut = (silence: Readonly<Record<string, string>> | undefined, message: string, timeoutMs: number): string => {
   const hint = silence?.[message];

@@ -213,12 +213,12 @@ function planOf(p: ProtocolDeclaration, id: number): Plan | undefined {
   return {
     protocol: p,
     rule,
-    collects: new Set((p.collected ?? []).map((m) => p.messages[m]!.request)),
+    collects: new Set((p.answeredInLines ?? []).map((m) => p.messages[m]!.request)),
     quotes: session && messages.some(([, m]) => hasToken(m.request)),
     issues: new Set(session ? messages.flatMap(([name, m]) => (hasToken(m.response) ? [name] : [])) : []),
     replyAs: new Map(messages.map(([message]) => [message, { protocol: p.name, direction: 'response', message }])),
     reply: { protocol: p.name, direction: 'response' },
-    noRequest: noRequestIn(p.title),
+    noRequest: noRequestIn(p.shortTitle),
   };
 }
 

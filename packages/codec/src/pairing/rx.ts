@@ -17,11 +17,13 @@
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { QueryPairer, settingsOf, type QueryPairerOptions } from './pairer.ts';
 import type { Datagram, PairerOptions, PairingEvent } from './types.ts';
+import type { BuiltInProtocol } from '../protocols/index.ts';
 
 export * from './index.ts';
 
 /** Options of {@link pairQueries}: the pairing options, and the protocols paired (as {@link QueryPairer}'s). */
-export interface PairingOptions extends PairerOptions, Pick<QueryPairerOptions<unknown>, 'protocols'> {
+export interface PairingOptions<P extends string = BuiltInProtocol>
+  extends PairerOptions, Pick<QueryPairerOptions<unknown, P>, 'protocols'> {
   /**
    * `datagram` (default without a `scheduler`): time advances with the datagrams' `time`.
    * `scheduler` (default with one): timeouts fire from the scheduler.
@@ -39,16 +41,16 @@ interface Driver<M> {
   stop(): void;
 }
 
-type Emit<M> = (events: readonly PairingEvent<M>[]) => void;
+type Emit<M, P extends string> = (events: readonly PairingEvent<M, P>[]) => void;
 
 /** Datagram clock: each datagram's time is now. */
-const datagramDriver = <M>(core: QueryPairer<M>, emit: Emit<M>): Driver<M> => ({
+const datagramDriver = <M, P extends string>(core: QueryPairer<M, P>, emit: Emit<M, P>): Driver<M> => ({
   receive: (d) => emit(core.receive(d)),
   stop: () => {},
 });
 
 /** Scheduler clock: the scheduler's time is now, and one timer waits for the next deadline. */
-function schedulerDriver<M>(core: QueryPairer<M>, emit: Emit<M>, scheduler: SchedulerLike): Driver<M> {
+function schedulerDriver<M, P extends string>(core: QueryPairer<M, P>, emit: Emit<M, P>, scheduler: SchedulerLike): Driver<M> {
   const now = () => nanosOf(scheduler.now());
   let timer: { at: bigint; subscription: Subscription } | undefined;
   const stop = () => {
@@ -91,13 +93,15 @@ function schedulerDriver<M>(core: QueryPairer<M>, emit: Emit<M>, scheduler: Sche
  * socketMessages$.pipe(pairQueries({ clock: 'scheduler', timeoutMs: 2000 }));  // live
  * ```
  */
-export function pairQueries<M = unknown>(options: PairingOptions = {}): OperatorFunction<Datagram<M>, PairingEvent<M>> {
+export function pairQueries<M = unknown, P extends string = BuiltInProtocol>(
+  options: PairingOptions<P> = {},
+): OperatorFunction<Datagram<M>, PairingEvent<M, P>> {
   settingsOf(options); // bad options fail here, not at subscription
   const clock = options.clock ?? (options.scheduler ? 'scheduler' : 'datagram');
   return (source) =>
-    new Observable<PairingEvent<M>>((subscriber) => {
-      const core = new QueryPairer<M>(options);
-      const emit: Emit<M> = (events) => {
+    new Observable<PairingEvent<M, P>>((subscriber) => {
+      const core = new QueryPairer<M, P>(options);
+      const emit: Emit<M, P> = (events) => {
         for (const e of events) subscriber.next(e);
       };
       const driver = clock === 'scheduler' ? schedulerDriver(core, emit, options.scheduler ?? asyncScheduler) : datagramDriver(core, emit);

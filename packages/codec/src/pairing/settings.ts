@@ -5,6 +5,7 @@
  */
 import type { CodecOptions } from '../grammar/layout.ts';
 import type { ProtocolDeclaration } from '../grammar/protocol.ts';
+import type { BuiltInProtocol } from '../protocols/index.ts';
 import type { PacketDecoder } from './decoded.ts';
 import type { Datagram, PairerOptions } from './types.ts';
 
@@ -12,15 +13,15 @@ import type { Datagram, PairerOptions } from './types.ts';
  * Options of {@link QueryPairer}: the pairing options, how a datagram is decoded (`decode`) and what is
  * kept of it.
  */
-export interface QueryPairerOptions<M> extends PairerOptions {
+export interface QueryPairerOptions<M, P extends string = BuiltInProtocol> extends PairerOptions {
   readonly decode?: PacketDecoder<M>;
   /**
    * The protocols whose datagrams are recognised and paired, each as its declaration says
    * (its pairing key, the messages it collects, the token its replies issue, the replies it
    * sends without magic): by default the built-in ones. A datagram of a protocol that
-   * declares no pairing key is reported undecodable.
+   * declares no pairing key is reported undecodable. Their names are the events' `P`.
    */
-  readonly protocols?: readonly ProtocolDeclaration[];
+  readonly protocols?: readonly ProtocolDeclaration<P>[];
   /**
    * What the pairer keeps of a datagram it holds on to past the call that gave it (a
    * request waiting for its reply, an RCON line while its command collects): by default

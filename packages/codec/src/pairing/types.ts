@@ -6,7 +6,7 @@ import type { Charset } from '../grammar/charset.ts';
 import type { Direction } from '../grammar/layout.ts';
 import type { BuiltInProtocol as Protocol } from '../protocols/index.ts';
 import type { ErrorInfo } from '../errors.ts';
-import type { DecodedPacket } from '../packet.ts';
+import type { PacketOfProtocol } from '../packet.ts';
 
 /** One side of a UDP conversation. IPv6 addresses are written without brackets. */
 export interface Endpoint {
@@ -27,28 +27,35 @@ export interface Datagram<M = unknown> {
   readonly meta?: M;
 }
 
-/** A datagram read as a query message, with its direction settled. */
-export interface DecodedDatagram<M = unknown> {
+/**
+ * A datagram read as a query message, with its direction settled. `P` names the protocols the
+ * pairer knows: the built-in ones by default, those of its `protocols` option when given (a
+ * protocol of your own among them), as `QueryPairer` infers it from that option.
+ */
+export interface DecodedDatagram<M = unknown, P extends string = Protocol> {
   readonly datagram: Datagram<M>;
-  readonly protocol: Protocol;
+  readonly protocol: P;
   readonly direction: Direction;
   /** Message name, e.g. `info`, `rcon`, `handshake`. */
   readonly message: string;
   readonly value: Record<string, unknown>;
-  /** What the codec returned (layout, bytesRead, warnings). */
-  readonly packet: DecodedPacket;
+  /**
+   * What the codec returned (layout, bytesRead, warnings): for a built-in protocol a
+   * `DecodedPacket`, which narrows on protocol, message and direction; for another, its value untyped.
+   */
+  readonly packet: PacketOfProtocol<P>;
 }
 
 /** A request and its reply (or, for RCON, every output line up to the quiet period). */
-export interface ExchangeEvent<M = unknown> {
+export interface ExchangeEvent<M = unknown, P extends string = Protocol> {
   readonly kind: 'exchange';
-  readonly request: DecodedDatagram<M>;
+  readonly request: DecodedDatagram<M, P>;
   /** In arrival order; never empty. */
-  readonly responses: readonly DecodedDatagram<M>[];
+  readonly responses: readonly DecodedDatagram<M, P>[];
   /** First response time − request time, in nanoseconds (negative if the capture's clock stepped back). */
   readonly rtt: bigint;
   /** A request quoting a token (a session key's, see rules.ts): the exchange whose reply issued it. */
-  readonly handshake?: ExchangeEvent<M>;
+  readonly handshake?: ExchangeEvent<M, P>;
   /**
    * Present when another request, byte for byte the same, from the same client to the
    * same server, was pending at the same time: identical replies cannot say which is
@@ -58,26 +65,26 @@ export interface ExchangeEvent<M = unknown> {
 }
 
 /** A request that got no reply within the timeout, or before the input ended. */
-export interface UnansweredEvent<M = unknown> {
+export interface UnansweredEvent<M = unknown, P extends string = Protocol> {
   readonly kind: 'unanswered';
-  readonly request: DecodedDatagram<M>;
+  readonly request: DecodedDatagram<M, P>;
   readonly reason: string;
   /** As an exchange's: an identical request was pending at the same time (perhaps this one's reply went to it). */
   readonly ambiguous?: true;
 }
 
 /** A reply that belongs to no pending request. */
-export interface UnmatchedEvent<M = unknown> {
+export interface UnmatchedEvent<M = unknown, P extends string = Protocol> {
   readonly kind: 'unmatched';
   readonly datagram: Datagram<M>;
   /** Absent only when the bytes are a reply solely by context that is missing here. */
-  readonly decoded?: DecodedDatagram<M>;
+  readonly decoded?: DecodedDatagram<M, P>;
   /** Why, for people: the words may change. */
   readonly reason: string;
   /** Why, for programs: stable codes (see {@link UnmatchedCause}). */
   readonly cause: UnmatchedCause;
   /** The request it most likely belongs to: timed out, answered already, or sent elsewhere. */
-  readonly request?: DecodedDatagram<M>;
+  readonly request?: DecodedDatagram<M, P>;
 }
 
 /**
@@ -92,13 +99,13 @@ export interface UnmatchedEvent<M = unknown> {
 export type UnmatchedCause = 'no-request' | 'late' | 'extra' | 'rcon-closed' | 'dropped' | 'near-miss';
 
 /** A reply byte-identical to one already paired, seen within the duplicate window. */
-export interface DuplicateEvent<M = unknown> {
+export interface DuplicateEvent<M = unknown, P extends string = Protocol> {
   readonly kind: 'duplicate';
-  readonly response: DecodedDatagram<M>;
+  readonly response: DecodedDatagram<M, P>;
   /** The request of the exchange the first copy belongs to. */
-  readonly of: DecodedDatagram<M>;
+  readonly of: DecodedDatagram<M, P>;
   /** The first copy. */
-  readonly original: DecodedDatagram<M>;
+  readonly original: DecodedDatagram<M, P>;
 }
 
 /** `CodecError#toJSON()`: the error's type, message and structured info. */
@@ -112,17 +119,17 @@ export interface UndecodableEvent<M = unknown> {
 }
 
 /** A pending request dropped from tracking because `maxPending` requests were waiting. */
-export interface OverflowEvent<M = unknown> {
+export interface OverflowEvent<M = unknown, P extends string = Protocol> {
   readonly kind: 'overflow';
-  readonly request: DecodedDatagram<M>;
+  readonly request: DecodedDatagram<M, P>;
   /** RCON lines collected before the request was dropped. */
-  readonly responses: readonly DecodedDatagram<M>[];
+  readonly responses: readonly DecodedDatagram<M, P>[];
   readonly reason: string;
 }
 
 /** Everything the pairing layer says; every input datagram appears in exactly one event. */
-export type PairingEvent<M = unknown> =
-  ExchangeEvent<M> | UnansweredEvent<M> | UnmatchedEvent<M> | DuplicateEvent<M> | UndecodableEvent<M> | OverflowEvent<M>;
+export type PairingEvent<M = unknown, P extends string = Protocol> =
+  ExchangeEvent<M, P> | UnansweredEvent<M, P> | UnmatchedEvent<M, P> | DuplicateEvent<M, P> | UndecodableEvent<M> | OverflowEvent<M, P>;
 
 /** Options of the pairing core (both clocks). */
 export interface PairerOptions {

@@ -25,7 +25,7 @@ import {
   type Protocol,
   type QueryLayout,
 } from '@gamequery/codec';
-import { grammarExperts, protocolNames } from '@gamequery/codec/internal';
+import { grammarExperts, shortTitleOf } from '@gamequery/codec/internal';
 import { exportWireshark, wiresharkExpertAbbrev, wiresharkPorts } from '../../src/export/index.ts';
 import {
   checkPacket,
@@ -392,7 +392,7 @@ describe('Wireshark export, checked with tshark', () => {
     };
     const problems: string[] = [];
     // The summary as the dissector writes it for bytes that name no message (payload.ts).
-    const summary = `${protocolNames.samp}: ${message}`;
+    const summary = `${shortTitleOf('samp')}: ${message}`;
     check(
       {
         id: 'unknown-opcode',

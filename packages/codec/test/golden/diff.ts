@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
+
 /**
  * A short report of where two texts part: the lines both share at the start and at the end are
  * left out, the rest shown as `-` (golden) and `+` (generated) with line numbers, a few lines
@@ -30,4 +33,25 @@ export function firstDifference(want: string, got: string): string {
   part(removed, '-');
   part(added, '+');
   return out.join('\n');
+}
+
+/**
+ * Compares `text` with the golden file `path` under `dir`, or writes it when
+ * GAMEQUERY_UPDATE_GOLDEN=1 (`pnpm golden`); a difference fails with its first lines and `how`.
+ */
+export function goldenFile(dir: string, path: string, text: string, how: string): void {
+  const file = `${dir}${path}`;
+  const want = existsSync(file) ? readFileSync(file) : undefined;
+  const got = Buffer.from(text, 'utf8');
+  if (want?.equals(got)) return;
+  if (process.env.GAMEQUERY_UPDATE_GOLDEN === '1') {
+    mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true });
+    writeFileSync(file, got);
+    return;
+  }
+  const why =
+    want === undefined
+      ? `missing golden file ${path}`
+      : `${path} differs from what the declarations generate:\n${firstDifference(want.toString('utf8'), text)}`;
+  expect.fail(`${why}\n${how}`);
 }

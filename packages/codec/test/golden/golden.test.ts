@@ -5,21 +5,21 @@
  *  - `wireshark/gamequery.lua`: the whole Wireshark plugin, every protocol, exactly as
  *    `gamequery export wireshark` writes it (`exportWireshark()` with its defaults);
  *  - `kaitai/*.ksy`: every Kaitai Struct file `gamequery export kaitai -o DIR` writes;
- *  - `emitters/samp.info.response.*.js.txt`: the JavaScript the codec compiles for the SA:MP
- *    info response's JSON emitter and its text-tree emitter (indent 0), as `emitterSource` and
- *    `textEmitterSource` give it. `.txt` so that no linter or formatter takes them for
- *    modules (they are function bodies, not programs).
+ *  - `emitters/samp.info.response.json-emitter.js.txt`: the JavaScript the codec compiles for
+ *    the SA:MP info response's JSON emitter, as `emitterSource` gives it (the dissector's text
+ *    emitter has its own in packages/dissect/test/golden). `.txt` so that no linter or
+ *    formatter takes it for a module (it is a function body, not a program).
  *
  * Each file is compared byte for byte. On a difference the test fails with the first lines
  * that differ; if the change is meant, `pnpm golden` (GAMEQUERY_UPDATE_GOLDEN=1 for this file)
  * rewrites every golden file, removes those no longer generated, and the diff goes in the commit.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { layoutFor } from '@gamequery/codec';
-import { emitterSource, textEmitterSource } from '@gamequery/codec/internal';
+import { emitterSource } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
-import { firstDifference } from './diff.ts';
+import { goldenFile } from './diff.ts';
 
 const expected = new URL('./expected/', import.meta.url).pathname;
 const update = process.env.GAMEQUERY_UPDATE_GOLDEN === '1';
@@ -27,22 +27,7 @@ const HOW =
   'if the change is meant, run `pnpm golden` (GAMEQUERY_UPDATE_GOLDEN=1 pnpm vitest run packages/codec/test/golden) and commit the result';
 
 /** Compares `text` with the golden file `path` (relative to expected/), or writes it when updating. */
-function golden(path: string, text: string): void {
-  const file = `${expected}${path}`;
-  const want = existsSync(file) ? readFileSync(file) : undefined;
-  const got = Buffer.from(text, 'utf8');
-  if (want?.equals(got)) return;
-  if (update) {
-    mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true });
-    writeFileSync(file, got);
-    return;
-  }
-  const why =
-    want === undefined
-      ? `missing golden file ${path}`
-      : `${path} differs from what the declarations generate:\n${firstDifference(want.toString('utf8'), text)}`;
-  expect.fail(`${why}\n${HOW}`);
-}
+const golden = (path: string, text: string): void => goldenFile(expected, path, text, HOW);
 
 /** The golden files of one folder no generator writes any more: an error, or removed when updating. */
 function stale(folder: string, written: ReadonlySet<string>): string[] {
@@ -66,11 +51,10 @@ describe('golden files of the generated artifacts', () => {
     expect(stale('kaitai', new Set(files.keys())), `golden .ksy files no layout generates; ${HOW}`).toEqual([]);
   });
 
-  it('the compiled JSON and text-tree emitters of the SA:MP info response', () => {
+  it('the compiled JSON emitter of the SA:MP info response', () => {
     const { fields } = layoutFor('samp', 'info', 'response');
     golden('emitters/samp.info.response.json-emitter.js.txt', `${emitterSource(fields)}\n`);
-    golden('emitters/samp.info.response.text-emitter.js.txt', `${textEmitterSource(fields, { kind: 'tree', indent: 0 })}\n`);
-    const written = new Set(['samp.info.response.json-emitter.js.txt', 'samp.info.response.text-emitter.js.txt']);
+    const written = new Set(['samp.info.response.json-emitter.js.txt']);
     expect(stale('emitters', written), `golden emitter files no test writes; ${HOW}`).toEqual([]);
   });
 });

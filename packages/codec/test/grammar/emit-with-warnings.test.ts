@@ -5,7 +5,7 @@ import { ByteSink, internals, type EmitOptions } from '@gamequery/codec/internal
 import { secretFields, type Field } from '../../src/grammar/fields.ts';
 import { commandArb, valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { secretive, synthetic } from '../helpers/synthetic.ts';
+import { numeric, secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
 
@@ -109,7 +109,7 @@ function warnableFields(fields: readonly Field[], out = new Map<string, Slot['ty
 }
 
 const vectors = loadVectors();
-const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive, numeric];
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: emitJsonWithWarnings', (_, layout) => {
   it('writes the tree of every test vector, of any layout, cut and extended, with its warnings', () => {

@@ -1,12 +1,12 @@
 /**
- * The expert table (grammar/expert.ts, protocols/minecraft/expert.ts, pairing/expert.ts):
+ * The expert table (grammar/expert.ts, protocols/mcquery/expert.ts, pairing/expert.ts):
  * every warning any decoder, emitter or the annotating decode makes carries a code the table
  * declares, on the test vectors' bytes and on damaged copies of them (cut at every length, a
  * flag byte raised); each generic code is met on a vector's real bytes.
  */
 import { describe, expect, it } from 'vitest';
-import { decodePacket, expertInfo, expertInfos, fromHex, layoutFor, type DecodeWarning } from '@gamequery/codec';
-import { minecraftExperts, ByteSink, internals } from '@gamequery/codec/internal';
+import { decodePacket, expertInfo, expertInfos, fromHex, layoutFor, mcqueryProtocol, type DecodeWarning } from '@gamequery/codec';
+import { ByteSink, internals } from '@gamequery/codec/internal';
 import { declareExperts, warning } from '@gamequery/codec/define';
 import { unmatchedExperts, type UnmatchedCause } from '@gamequery/codec/pairing';
 import { FLAG_BYTE, SHORT_LIST, TRAILING_BYTES } from '../../src/grammar/expert.ts';
@@ -45,7 +45,7 @@ describe('the expert table', () => {
       expect(e.summary.length).toBeGreaterThan(10);
       expect(Object.isFrozen(e)).toBe(true);
     }
-    for (const e of [FLAG_BYTE, SHORT_LIST, TRAILING_BYTES, ...minecraftExperts]) expect(expertInfo(e.code)).toBe(e);
+    for (const e of [FLAG_BYTE, SHORT_LIST, TRAILING_BYTES, ...mcqueryProtocol.experts!]) expect(expertInfo(e.code)).toBe(e);
     expect(expertInfo('short-list')).toMatchObject({ group: 'Malformed', severity: 'Warning' });
     expect(expertInfo('request-not-seen')).toMatchObject({ group: 'Sequence', severity: 'Warning' });
     expect(expertInfo('no-such-code')).toBeUndefined();

@@ -13,12 +13,12 @@ import { codeGeneration, interpretedLayout, setCodeGeneration } from '@gamequery
 import { answersOf } from '../helpers/answers.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { secretive, synthetic } from '../helpers/synthetic.ts';
+import { numeric, secretive, synthetic } from '../helpers/synthetic.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 100);
 
-const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive, numeric];
 const slow = new Map(all.map((l) => [l, interpretedLayout(l)]));
 const layoutById = new Map(all.map((l) => [l.id, l]));
 

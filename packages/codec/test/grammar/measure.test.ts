@@ -4,7 +4,7 @@ import { CodecError, charsets, fromHex, layouts, mcquery, type Charset, type Que
 import { internals } from '@gamequery/codec/internal';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { loadVectors } from '../helpers/vectors.ts';
-import { secretive, synthetic } from '../helpers/synthetic.ts';
+import { numeric, secretive, synthetic } from '../helpers/synthetic.ts';
 import { hostileBytes } from '../../fuzz/codec.ts';
 import { mutatedMany } from '../../fuzz/mutate.ts';
 
@@ -37,7 +37,7 @@ function agrees(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): boolea
 }
 
 const vectors = loadVectors();
-const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive, numeric];
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: measure', (_, layout) => {
   it('agrees with decode on every test vector of every layout, cut at every length and extended', () => {

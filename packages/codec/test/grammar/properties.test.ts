@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charsets, fromHex, layouts, mcquery, samp, type Charset, type QueryLayout } from '@gamequery/codec';
-import { synthetic } from '../helpers/synthetic.ts';
+import { numeric, synthetic } from '../helpers/synthetic.ts';
 import { valueArb } from '../helpers/arbitrary.ts';
 import { checkRoundTrip } from '../helpers/roundtrip.ts';
 import { loadVectors } from '../helpers/vectors.ts';
@@ -118,27 +118,39 @@ describe('the JSON fast path (annotateJson, emitJson)', () => {
     expect(both(mcquery.handshakeResponse, handshake('\xef\xbb\xbf12'), 'utf8')).toBe(true);
   });
 
-  it('writes every kind of field, wherever it sits, as annotate does', () => {
+  it.each([
+    ['every kind of field', synthetic],
+    ['every number type', numeric],
+  ])('writes %s, wherever it sits, as annotate does', (_, layout) => {
     for (const charset of charsets) {
       fc.assert(
-        fc.property(valueArb(synthetic, charset), fc.nat(40), (value, offset) => {
-          const bytes = synthetic.encode(value, { charset });
-          expect(checkJson(synthetic, bytes, charset)).toBe(true);
-          expect(checkEmitJson(synthetic, bytes, charset, offset)).toBe(true);
+        fc.property(valueArb(layout, charset), fc.nat(40), (value, offset) => {
+          const bytes = layout.encode(value, { charset });
+          expect(checkJson(layout, bytes, charset)).toBe(true);
+          expect(checkEmitJson(layout, bytes, charset, offset)).toBe(true);
         }),
         { numRuns: runs, seed: 23 },
       );
     }
     const damaged = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
-      valueArb(synthetic).chain((value) => mutated(synthetic.encode(value))),
+      valueArb(layout).chain((value) => mutated(layout.encode(value))),
     );
     fc.assert(
       fc.property(damaged, fc.nat(40), (bytes, offset) => {
-        const json = checkJson(synthetic, bytes);
-        expect(checkEmitJson(synthetic, bytes, undefined, offset)).toBe(json);
+        const json = checkJson(layout, bytes);
+        expect(checkEmitJson(layout, bytes, undefined, offset)).toBe(json);
       }),
       { numRuns: runs * 4, seed: 29 },
+    );
+  });
+
+  it('round-trips every number type: 64-bit integers as bigints, floats to the bit (NaN, ±Infinity and -0 too)', () => {
+    fc.assert(
+      fc.property(valueArb(numeric), (value) => {
+        checkRoundTrip(numeric, value);
+      }),
+      { numRuns: runs, seed: 31 },
     );
   });
 

@@ -41,17 +41,29 @@ export function abbrevsOf(fields: readonly Field[], out: string[] = []): string[
   return out;
 }
 
-/** JSON of anything these answers hold: bytes as `hex:…`, so that two processes' answers compare as text. */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) => (v instanceof Uint8Array ? `hex:${toHex(v)}` : v)));
+/**
+ * JSON of anything these answers hold, so that two processes' answers compare as text: bytes as
+ * `hex:…`, a bigint as `bigint:…`, and the numbers JSON has no literal of (NaN, ±Infinity, -0) as `number:…`.
+ */
+const plain = (x: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(x, (_, v: unknown) =>
+      v instanceof Uint8Array
+        ? `hex:${toHex(v)}`
+        : typeof v === 'bigint'
+          ? `bigint:${v}`
+          : typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+            ? `number:${Object.is(v, -0) ? '-0' : v}`
+            : v,
+    ),
+  );
 
 /**
  * Every answer of `layout` about `bytes`: decode, decodePacket with the layout's own hint, annotate,
- * measure, and per secrets mode annotateJson, emitJson, emitJsonWithWarnings, emitText and emitFields
- * (every other abbreviation, as text and JSON). Plain JSON.
+ * measure, and per secrets mode annotateJson, emitJson and emitJsonWithWarnings. Plain JSON.
  */
 export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charset): unknown {
   const codec = charset === undefined ? {} : { charset };
-  const pick = abbrevsOf(layout.fields).filter((_, i) => i % 2 === 0);
   const tree = layout.annotate(bytes, codec);
   const out: Record<string, unknown> = {
     decode: outcome(() => layout.decode(bytes, codec)),
@@ -72,10 +84,6 @@ export function answersOf(layout: AnyLayout, bytes: Uint8Array, charset?: Charse
     out[`annotateJson ${key}`] = internals(layout).annotateJson(bytes, o);
     out[`emitJson ${key}`] = sunk((sink) => internals(layout).emitJson(bytes, sink, o));
     out[`emitJsonWithWarnings ${key}`] = sunk((sink) => internals(layout).emitJsonWithWarnings(bytes, sink, o));
-    out[`emitText ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, o));
-    out[`emitText 2 ${key}`] = sunk((sink) => internals(layout).emitText(bytes, sink, { ...o, indent: 2 }));
-    out[`emitFields text ${key}`] = sunk((sink) => internals(layout).emitFields(bytes, sink, pick, 'text', o));
-    out[`emitFields json ${key}`] = sunk((sink) => internals(layout).emitFields(bytes, sink, pick, 'json', o));
   }
   return plain(out);
 }

@@ -4,18 +4,30 @@
  */
 import fc from 'fast-check';
 import type { Charset, Field, QueryLayout } from '@gamequery/codec';
-import type { IntType } from '@gamequery/codec/define';
+import type { NumberType } from '@gamequery/codec/define';
 import { samp } from '@gamequery/codec';
 import { textCodec } from '@gamequery/codec/internal';
 
-const ranges: Record<IntType, [number, number]> = {
-  u8: [0, 0xff],
-  u16le: [0, 0xffff],
-  u16be: [0, 0xffff],
-  u32le: [0, 0xffffffff],
-  u32be: [0, 0xffffffff],
-  i32le: [-0x80000000, 0x7fffffff],
-  i32be: [-0x80000000, 0x7fffffff],
+const unsigned = (bits: number) => fc.integer({ min: 0, max: 2 ** bits - 1 });
+const signed = (bits: number) => fc.integer({ min: -(2 ** (bits - 1)), max: 2 ** (bits - 1) - 1 });
+const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
+
+/** Every value of each numeric wire type: integers over their whole range, every 32-bit float (NaN, ±Infinity and -0 among them), every double. */
+const numberArbs: Record<NumberType, fc.Arbitrary<number | bigint>> = {
+  u8: unsigned(8),
+  u16le: unsigned(16),
+  u16be: unsigned(16),
+  i16le: signed(16),
+  i16be: signed(16),
+  u32le: unsigned(32),
+  u32be: unsigned(32),
+  i32le: signed(32),
+  i32be: signed(32),
+  u64le: u64,
+  u64be: u64,
+  f32le: fc.float(),
+  f32be: fc.float(),
+  f64le: fc.double(),
 };
 
 /** Characters that the charset can encode (and that decode back to themselves). */
@@ -46,7 +58,7 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
       case 'const':
         return;
       case 'int':
-        parts[f.name] = fc.integer({ min: ranges[f.type][0], max: ranges[f.type][1] });
+        parts[f.name] = numberArbs[f.type];
         return;
       case 'bool':
         parts[f.name] = fc.boolean();
@@ -63,7 +75,7 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
           return;
         }
         const size = f.size;
-        const maxBytes = 'prefix' in size ? Math.min(ranges[size.prefix][1], 300) : 'fixed' in size ? size.fixed : 64;
+        const maxBytes = 'prefix' in size ? (size.prefix === 'u8' ? 255 : 300) : 'fixed' in size ? size.fixed : 64;
         parts[f.name] = textArb(charset, { maxBytes, noNul: !('prefix' in size) });
         return;
       }

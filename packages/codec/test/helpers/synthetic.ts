@@ -9,14 +9,21 @@ import {
   countedList,
   cstring,
   decimalCstring,
+  f32be,
+  f32le,
+  f64le,
   fixedString,
   group,
+  i16be,
+  i16le,
   i32be,
   ipv4,
   magic,
   prefixedString,
   terminatedList,
   u16be,
+  u64be,
+  u64le,
   u8,
 } from '../../src/grammar/fields.ts';
 import { defineLayout } from '../../src/grammar/layout.ts';
@@ -123,6 +130,46 @@ export const secretive: AnyLayout = defineLayout({
         ],
       },
       { tolerateShort: true },
+    ),
+  ],
+});
+
+// Every numeric wire type beyond the 32-bit integers, where the real layouts put numbers: at the
+// top, hexadecimal, a constant checked inside a group, in list entries whose summary names them,
+// and in the summary of the layout.
+export const numeric: AnyLayout = defineLayout({
+  protocol: 'samp',
+  message: 'numeric',
+  direction: 'response',
+  title: 'Every number type',
+  info: '{small} {big} {id} {ratio} {precise}',
+  fields: [
+    magic('NUM', { abbrev: 'samp.numeric.magic', label: 'Magic' }),
+    i16le('small', { abbrev: 'samp.numeric.small', label: 'Small' }),
+    i16be('mask', { abbrev: 'samp.numeric.mask', label: 'Mask' }),
+    u64le('big', { abbrev: 'samp.numeric.big', label: 'Big' }),
+    u64be('id', { abbrev: 'samp.numeric.id', label: 'ID', base: 'hex' }),
+    f32le('ratio', { abbrev: 'samp.numeric.ratio', label: 'Ratio' }),
+    f32be('ratioBe', { abbrev: 'samp.numeric.ratio_be', label: 'Ratio (BE)' }),
+    f64le('precise', { abbrev: 'samp.numeric.precise', label: 'Precise' }),
+    group({ abbrev: 'samp.numeric.block', label: 'Block' }, [
+      constant('i16be', -2, { abbrev: 'samp.numeric.block.marker', label: 'Marker' }),
+      f64le('weight', { abbrev: 'samp.numeric.block.weight', label: 'Weight' }),
+    ]),
+    countedList(
+      'samples',
+      { type: 'u16be', abbrev: 'samp.numeric.count', label: 'Samples' },
+      {
+        abbrev: 'samp.numeric.sample',
+        label: 'Sample',
+        summary: '{at}: {level} {tick} {delta}',
+        fields: [
+          u64be('tick', { abbrev: 'samp.numeric.sample.tick', label: 'Tick' }),
+          f32le('level', { abbrev: 'samp.numeric.sample.level', label: 'Level' }),
+          i16be('delta', { abbrev: 'samp.numeric.sample.delta', label: 'Delta' }),
+          cstring('at', { abbrev: 'samp.numeric.sample.at', label: 'At' }),
+        ],
+      },
     ),
   ],
 });

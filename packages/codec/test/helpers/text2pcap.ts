@@ -8,6 +8,22 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The capture of a request and its reply (more datagrams: each way in turn), written by text2pcap and mergecap into `work`; its path. */
+export function exchangeCapture(work: string, port: number, ...datagrams: readonly Uint8Array[]): string {
+  // As text2pcap reads a hex dump: an offset, then the bytes.
+  const dump = (bytes: Uint8Array) => `000000 ${Buffer.from(bytes).toString('hex').replace(/(..)/g, '$1 ')}\n`;
+  const env = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), HOME: work };
+  const parts = datagrams.map((bytes, i) => {
+    const [from, to] = i % 2 === 0 ? ['10.1.1.1', '10.2.2.2'] : ['10.2.2.2', '10.1.1.1'];
+    const ports = i % 2 === 0 ? `40000,${port}` : `${port},40000`;
+    writeFileSync(join(work, `${i}.txt`), dump(bytes));
+    execFileSync('text2pcap', ['-q', '-4', `${from},${to}`, '-u', ports, join(work, `${i}.txt`), join(work, `${i}.pcap`)], { env });
+    return join(work, `${i}.pcap`);
+  });
+  execFileSync('mergecap', ['-a', '-w', join(work, 'both.pcap'), ...parts], { env });
+  return join(work, 'both.pcap');
+}
+
 export function tsharkExchange(
   work: string,
   plugin: string,
@@ -17,18 +33,8 @@ export function tsharkExchange(
   fields: readonly string[],
 ): string[] {
   writeFileSync(join(work, 'plugin.lua'), plugin);
-  // As text2pcap reads a hex dump: an offset, then the bytes.
-  const dump = (bytes: Uint8Array) => `000000 ${Buffer.from(bytes).toString('hex').replace(/(..)/g, '$1 ')}\n`;
-  writeFileSync(join(work, 'request.txt'), dump(request));
-  writeFileSync(join(work, 'reply.txt'), dump(reply));
+  const capture = exchangeCapture(work, port, request, reply);
   const env = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), HOME: work };
-  execFileSync('text2pcap', ['-q', '-4', '10.1.1.1,10.2.2.2', '-u', `40000,${port}`, join(work, 'request.txt'), join(work, 'a.pcap')], {
-    env,
-  });
-  execFileSync('text2pcap', ['-q', '-4', '10.2.2.2,10.1.1.1', '-u', `${port},40000`, join(work, 'reply.txt'), join(work, 'b.pcap')], {
-    env,
-  });
-  execFileSync('mergecap', ['-a', '-w', join(work, 'both.pcap'), join(work, 'a.pcap'), join(work, 'b.pcap')], { env });
   const out = execFileSync(
     'tshark',
     [
@@ -37,7 +43,7 @@ export function tsharkExchange(
       '-X',
       `lua_script:${join(work, 'plugin.lua')}`,
       '-r',
-      join(work, 'both.pcap'),
+      capture,
       '-T',
       'fields',
       '-E',

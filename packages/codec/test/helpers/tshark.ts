@@ -9,7 +9,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expertInfo, fieldRegistry, toHex, type DecodeWarning, type FieldNode, type Protocol } from '@gamequery/codec';
+import {
+  expertInfo,
+  fieldRegistry,
+  toHex,
+  type DecodeWarning,
+  type FieldNode,
+  type Protocol,
+  type RegisteredField,
+} from '@gamequery/codec';
 import { MASK } from '@gamequery/codec/internal';
 import { exportWireshark, wiresharkExpertAbbrev } from '@gamequery/codec/export';
 
@@ -183,7 +191,22 @@ export interface Expert {
   message: string;
 }
 
-const rows = new Map(fieldRegistry.map((r) => [r.abbrev, r]));
+const builtInRows: ReadonlyMap<string, RegisteredField> = new Map(fieldRegistry.map((r) => [r.abbrev, r]));
+
+/**
+ * C's `printf("%.<digits>g", v)`: how Wireshark 4.0 shows a float (6 digits, FLT_DIG) and a
+ * double (15, DBL_DIG) in its labels, `-T fields`, PDML and JSON.
+ */
+export function printfG(v: number, digits: number): string {
+  if (Number.isNaN(v)) return 'nan';
+  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const trim = (s: string): string => (s.includes('.') ? s.replace(/\.?0+$/, '') : s);
+  const [mantissa, e] = v.toExponential(digits - 1).split('e') as [string, string];
+  const x = Number(e);
+  if (x < -4 || x >= digits) return `${trim(mantissa)}e${x < 0 ? '-' : '+'}${String(Math.abs(x)).padStart(2, '0')}`;
+  return trim(v.toFixed(digits - 1 - x));
+}
 const GENERATED = /\.(response_in|response_to|time)$/;
 
 /**
@@ -234,7 +257,13 @@ const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
  * A secret node (an RCON password, a command that sets one, a reply that echoes one) must
  * show masked, value and label alike: the plugin's show_secrets preference is off here.
  */
-export function compareFields(want: readonly FieldNode[], got: readonly Got[], path: string, problems: string[]): number {
+export function compareFields(
+  want: readonly FieldNode[],
+  got: readonly Got[],
+  path: string,
+  problems: string[],
+  rows: ReadonlyMap<string, RegisteredField> = builtInRows,
+): number {
   if (want.length !== got.length) {
     problems.push(
       `${path}: ${want.length} items expected (${want.map((w) => w.abbrev).join(' ')}), tshark has ${got.length} (${got.map((g) => g.abbrev).join(' ')})`,
@@ -250,7 +279,11 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       problems.push(`${at}: tshark has ${g.abbrev} at ${g.offset}, length ${g.length}; expected length ${w.length}`);
       return;
     }
-    const row = rows.get(w.abbrev)!;
+    const row = rows.get(w.abbrev);
+    if (!row) {
+      problems.push(`${at}: not in the registry`);
+      return;
+    }
     const masked = w.secret && typeof w.value === 'string' ? (w.masked ?? MASK) : undefined;
     const label = `${row.label}: ${masked ?? w.show}`;
     // Wireshark cuts item labels at 240 bytes ("Name [truncated]: ...").
@@ -260,10 +293,21 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
     switch (row.type) {
       case 'FT_UINT8':
       case 'FT_UINT16':
+      case 'FT_INT16':
       case 'FT_UINT32':
       case 'FT_INT32':
         ok = Number(g.show) === v && g.showname === labelled;
         break;
+      case 'FT_UINT64':
+        ok = BigInt(g.show) === v && g.showname === labelled;
+        break;
+      case 'FT_FLOAT':
+      case 'FT_DOUBLE': {
+        // Wireshark shows C's %g of the value, with fewer digits than ours (the shortest that reads back).
+        const shown = printfG(v as number, row.type === 'FT_FLOAT' ? 6 : 15);
+        ok = g.show === shown && g.showname === `${row.label}: ${shown}`;
+        break;
+      }
       case 'FT_BOOLEAN':
         ok = (g.show !== '0') === v;
         break;
@@ -301,7 +345,7 @@ export function compareFields(want: readonly FieldNode[], got: readonly Got[], p
       problems.push(
         `${at}: expected ${JSON.stringify(v instanceof Uint8Array ? toHex(v) : v)} shown "${w.show}", tshark shows ${JSON.stringify(g.show)} / ${JSON.stringify(g.showname)} / value ${g.value}`,
       );
-    compared += compareFields(w.children ?? [], g.children, at, problems);
+    compared += compareFields(w.children ?? [], g.children, at, problems, rows);
   });
   return compared;
 }

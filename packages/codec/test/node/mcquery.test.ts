@@ -1,4 +1,4 @@
-/** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (src/protocols/minecraft/README.md). */
+/** Vanilla Minecraft query emulation over real UDP on 127.0.0.1 and ::1 (src/protocols/mcquery/README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHex, toHex, mcquery } from '@gamequery/codec';
 import type { EmulatorConfig, MinecraftServerState } from '@gamequery/codec/node';

@@ -55,7 +55,13 @@ describe('a message added to a fixture protocol, in its folder only', () => {
     ]);
     expect(withoutBye.layouts.map((l) => l.id)).toEqual(['tinyq.status.request', 'tinyq.status.response']);
     expect(tinyqProtocol.signatures).toEqual([{ bytes: Uint8Array.from([0x54, 0x4e, 0x59, 0x51]), directions: ['request', 'response'] }]);
-    expect(tinyqProtocol).toMatchObject({ commandName: 'tinyq', aliases: ['tq'], ports: [4999] });
+    expect(tinyqProtocol).toMatchObject({
+      name: 'tinyq',
+      aliases: ['tq'],
+      title: 'TinyQ Query Protocol',
+      shortTitle: 'TinyQ',
+      ports: [4999],
+    });
   });
 
   it('decodes and encodes (the reason length computed), and annotates every field with its offset', () => {

@@ -5,7 +5,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import { decodePacket, samp, type DecodedPacket, type Layout } from '@gamequery/codec';
-import { countedList, defineLayout, magic, prefixedString, u16le, u8 } from '@gamequery/codec/define';
+import { countedList, defineLayout, f32le, f64le, i16be, magic, prefixedString, u16le, u64be, u64le, u8 } from '@gamequery/codec/define';
 import type { ExchangeEvent } from '@gamequery/codec/pairing';
 
 declare const bytes: Uint8Array;
@@ -115,6 +115,32 @@ const status = defineLayout({
 });
 expectTypeOf(status.decode(bytes).value).toEqualTypeOf<{ players: { name: string; score: number }[]; motd: string }>();
 expectTypeOf(status.protocol).toEqualTypeOf<'acme'>();
+
+// 64-bit integers are bigints in the value, floats and 16-bit integers numbers.
+const times = defineLayout({
+  protocol: 'acme',
+  message: 'times',
+  direction: 'response',
+  title: 'Times',
+  fields: [
+    u64le('steamId', { abbrev: 'acme.times.steam_id', label: 'Steam ID' }),
+    u64be('gameId', { abbrev: 'acme.times.game_id', label: 'Game ID', base: 'hex' }),
+    f32le('duration', { abbrev: 'acme.times.duration', label: 'Duration' }),
+    f64le('precise', { abbrev: 'acme.times.precise', label: 'Precise' }),
+    i16be('delta', { abbrev: 'acme.times.delta', label: 'Delta' }),
+  ],
+});
+expectTypeOf(times.decode(bytes).value).toEqualTypeOf<{
+  steamId: bigint;
+  gameId: bigint;
+  duration: number;
+  precise: number;
+  delta: number;
+}>();
+// @ts-expect-error -- a float has no display base or value table: it shows as the shortest decimal that reads back to it.
+f32le('ratio', { abbrev: 'acme.ratio', label: 'Ratio', base: 'hex' });
+// @ts-expect-error -- nor a 64-bit integer a value table (its values are bigints).
+u64le('id', { abbrev: 'acme.id', label: 'ID', values: { 1: 'one' } });
 
 // A layout's public methods are what a user calls: decode, annotate, encode, encodingLength.
 type Methods<L> = { [K in keyof L]-?: L[K] extends (...args: never[]) => unknown ? K : never }[keyof L];

@@ -9,6 +9,7 @@
  * absent field makes every comparison false; `matches` ignores case unless the pattern
  * starts with `(?-i)`.
  */
+import type { ProtocolDeclaration } from '@gamequery/codec';
 import type { Timestamp } from '../capture/timestamp.ts';
 import type { DissectedRecord } from '../frame-record.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
@@ -20,6 +21,11 @@ import { FilterError, parseFilter, type Expr, type Operand, type Relation } from
 export interface FilterOptions {
   /** Compare RCON passwords in clear (else a secret compares as its mask, as it is shown). */
   readonly showSecrets?: boolean;
+  /**
+   * The protocols whose fields and names the filter may name: the dissector's `protocols`
+   * (default: the built-in ones).
+   */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** A compiled display filter. */
@@ -43,7 +49,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
   const expr = parseFilter(text);
   const fields = new Set<string>();
   let readsTree = false;
-  const catalog = filterFields();
+  const catalog = filterFields(options.protocols);
 
   const fieldOf = (o: Operand): FilterField | undefined => (o.kind === 'word' ? catalog.get(o.text) : undefined);
   const needField = (o: Operand): FilterField => {
@@ -60,7 +66,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
         o.at,
         o.end - o.at,
       );
-    const near = nearestFields(o.text);
+    const near = nearestFields(o.text, options.protocols);
     throw new FilterError(
       `"${o.text}" is neither a field nor a protocol name${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
       text,
@@ -78,8 +84,16 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
     switch (f.type) {
       case 'number': {
         if (o.kind === 'char') return { value: o.text.codePointAt(0)! };
-        if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word))
-          return { value: word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word) };
+        if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word)) {
+          const n = word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word);
+          // An integer past 2^53 as a bigint, exactly (a 64-bit field's value: a Steam ID).
+          return {
+            value:
+              Number.isSafeInteger(n) || !/^-?(\d+|0x[0-9a-f]+)$/i.test(word)
+                ? n
+                : BigInt(word.replace(/^-/, '')) * (word.startsWith('-') ? -1n : 1n),
+          };
+        }
         throw bad("a number (compare it with 42, 0x2a, 1.5 or a character such as 'i')");
       }
       case 'bool': {
@@ -263,15 +277,18 @@ function relate(op: Relation, as: readonly FilterValue[], bs: readonly FilterVal
 
 const holds = (op: Relation, d: number): boolean => (op === '<' ? d < 0 : op === '<=' ? d <= 0 : op === '>' ? d > 0 : d >= 0);
 
+/** A number or a bigint (a 64-bit integer): the two compare by value, exactly. */
+const numeric = (v: FilterValue): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
+
 function equal(a: FilterValue, b: FilterValue): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && indexOf(a, b) === 0;
-  return a === b;
+  return a === b || (numeric(a) && numeric(b) && a == b); // a bigint equals the number of its value only loosely
 }
 
 /** Negative, 0 or positive; NaN for values without an order between them (absent, or of other kinds). */
 function order(a: FilterValue, b: FilterValue): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (numeric(a) && numeric(b)) return a < b ? -1 : a > b ? 1 : a == b ? 0 : Number.NaN;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;

@@ -1,11 +1,21 @@
 /**
- * What a display filter can name: every field of the codec's registry (read from a
- * packet's annotated tree), the protocols, the frame, IP and UDP fields a capture gives
- * (`ip.src`, `udp.port`, …), and the dissector's generated items per protocol — the
- * registry's links and response time, and the pairing outcomes (`samp.unanswered`, …).
+ * What a display filter can name: every field of the registry of the protocols dissected
+ * (read from a packet's annotated tree), the protocols by name and alias, the frame, IP and
+ * UDP fields a capture gives (`ip.src`, `udp.port`, …), and the dissector's generated items
+ * per protocol — the registry's links and response time, and the pairing outcomes
+ * (`samp.unanswered`, …). One catalog per set of protocols: the built-in ones by default, a
+ * caller's own (`defineProtocol`) when the dissector is given them.
  */
-import { builtInProtocols, fieldRegistry, layouts, type Field, type FieldNode, type FieldType, type Protocol } from '@gamequery/codec';
-import { MASK } from '@gamequery/codec/internal';
+import {
+  builtInProtocols,
+  registryOf,
+  type AnyLayout,
+  type Field,
+  type FieldNode,
+  type FieldType,
+  type ProtocolDeclaration,
+} from '@gamequery/codec';
+import { MASK, perProtocols } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
@@ -13,7 +23,7 @@ import { shownBytes } from '../secrets.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';
 
-/** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint. */
+/** How a field's values compare. Time is a number of seconds; an IPv4 address a number, an IPv6 one a bigint; a 64-bit integer is a bigint of type `number`. */
 export type FilterType = 'number' | 'bool' | 'ipv4' | 'ipv6' | 'string' | 'bytes' | 'none' | 'protocol';
 
 export type FilterValue = number | boolean | bigint | string | Uint8Array | null;
@@ -45,26 +55,20 @@ export interface FilterField {
 }
 
 const NONE: readonly FilterValue[] = Object.freeze([]);
-const PROTOCOLS: readonly Protocol[] = builtInProtocols.map((d) => d.name);
-/** Protocol names a filter accepts besides the abbreviations' own: each protocol's command name (`minecraft` is mcquery). */
-export const PROTOCOL_ALIASES: Readonly<Record<string, Protocol>> = Object.fromEntries(
-  builtInProtocols.filter((d) => d.commandName !== d.name).map((d) => [d.commandName, d.name]),
-);
 
-const typeOf: Record<FieldType, FilterType> = {
-  FT_NONE: 'none',
-  FT_BOOLEAN: 'bool',
-  FT_UINT8: 'number',
-  FT_UINT16: 'number',
-  FT_UINT32: 'number',
-  FT_INT32: 'number',
-  FT_IPv4: 'ipv4',
-  FT_STRING: 'string',
-  FT_STRINGZ: 'string',
-  FT_BYTES: 'bytes',
-  FT_FRAMENUM: 'number',
-  FT_RELATIVE_TIME: 'number',
-};
+/** The filter type of a registered field's Wireshark type: every integer and float (FT_UINT8 … FT_DOUBLE) a number. */
+const typeOf = (t: FieldType): FilterType =>
+  t === 'FT_NONE'
+    ? 'none'
+    : t === 'FT_BOOLEAN'
+      ? 'bool'
+      : t === 'FT_IPv4'
+        ? 'ipv4'
+        : t === 'FT_STRING' || t === 'FT_STRINGZ'
+          ? 'string'
+          : t === 'FT_BYTES'
+            ? 'bytes'
+            : 'number';
 
 /** Whether an endpoint is a real one: a hex dump of a bare payload has 0.0.0.0:0 at both ends, and no IP or UDP. */
 const hasEndpoints = (p: PacketRecord): boolean =>
@@ -285,7 +289,7 @@ function captureFields(): FilterField[] {
 }
 
 /** The generated items of one protocol: links, response time, pairing outcomes, the malformed item, warnings. */
-function generatedFields(protocol: Protocol): FilterField[] {
+function generatedFields(protocol: string): FilterField[] {
   const of =
     (f: (p: PacketRecord) => FilterValue | undefined) =>
     (p: DissectedRecord): readonly FilterValue[] =>
@@ -354,7 +358,7 @@ function generatedFields(protocol: Protocol): FilterField[] {
 }
 
 /** Abbreviations of strings that hold decimal numbers (a Minecraft player count): their values are numbers. */
-function numericStrings(): Set<string> {
+function numericStrings(layouts: readonly AnyLayout[]): Set<string> {
   const out = new Set<string>();
   const walk = (fields: readonly Field[]): void => {
     for (const f of fields) {
@@ -376,7 +380,7 @@ function numericStrings(): Set<string> {
  */
 type ValuePath = readonly { readonly name: string; readonly list: boolean; readonly flat: boolean }[];
 
-function valuePaths(): Map<string, Map<string, ValuePath | number>> {
+function valuePaths(layouts: readonly AnyLayout[]): Map<string, Map<string, ValuePath | number>> {
   const byAbbrev = new Map<string, Map<string, ValuePath | number>>();
   const walk = (layout: string, fields: readonly Field[], path: ValuePath): void => {
     for (const f of fields) {
@@ -455,15 +459,16 @@ function plain(v: unknown, type: FilterType): FilterValue {
   return v as FilterValue;
 }
 
-/** The codec's fields, read from a record's decoded value where they can be, else from its annotated tree. */
-function treeFields(generated: ReadonlySet<string>): FilterField[] {
+/** The fields of `protocols`, read from a record's decoded value where they can be, else from its annotated tree. */
+function treeFields(protocols: readonly ProtocolDeclaration[], generated: ReadonlySet<string>): FilterField[] {
   const out: FilterField[] = [];
-  const numeric = numericStrings();
-  const paths = valuePaths();
-  for (const r of fieldRegistry) {
+  const layouts = protocols.flatMap((p) => p.layouts);
+  const numeric = numericStrings(layouts);
+  const paths = valuePaths(layouts);
+  for (const r of registryOf(protocols)) {
     if (generated.has(r.abbrev)) continue;
-    const type = numeric.has(r.abbrev) ? 'number' : typeOf[r.type];
-    const layouts = new Set(r.layouts);
+    const type = numeric.has(r.abbrev) ? 'number' : typeOf(r.type);
+    const declaring = new Set(r.layouts);
     const unknown = `${r.protocol}.unknown`;
     const abbrev = r.abbrev;
     const byLayout = paths.get(abbrev);
@@ -474,7 +479,7 @@ function treeFields(generated: ReadonlySet<string>): FilterField[] {
       fromTree: true,
       values(p, ctx) {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
-        if (!isGame(p) || (!layouts.has(p.layout) && p.layout !== unknown)) return NONE;
+        if (!isGame(p) || (!declaring.has(p.layout) && p.layout !== unknown)) return NONE;
         const path = byLayout?.get(p.layout);
         if (typeof path === 'number') {
           if (p instanceof Packet && !p.malformed && p.treeSource) return [path];
@@ -540,9 +545,9 @@ const OTHER_PROTOCOLS: readonly (readonly [word: string, doc: string])[] = [
   ['igmp', 'IGMP'],
 ];
 
-function buildCatalog(): Map<string, FilterField> {
-  const generated = PROTOCOLS.flatMap(generatedFields);
-  const names = new Set(generated.map((f) => f.name));
+function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, FilterField> {
+  const names = protocols.map((p) => p.name);
+  const generated = names.flatMap(generatedFields);
   const all = [
     protocolField(
       'frame',
@@ -569,7 +574,7 @@ function buildCatalog(): Map<string, FilterField> {
       'UDP packets; its bytes are the payload',
       (p) => `User Datagram Protocol, Src Port: ${udpPort(p, 'src')}, Dst Port: ${udpPort(p, 'dst')}`,
     ),
-    ...PROTOCOLS.map((proto) =>
+    ...names.map((proto) =>
       protocolField(
         proto,
         (p) => isGame(p) && p.protocol === proto,
@@ -595,16 +600,21 @@ function buildCatalog(): Map<string, FilterField> {
     ),
     ...captureFields(),
     ...generated,
-    ...treeFields(names),
+    ...treeFields(protocols, new Set(generated.map((f) => f.name))),
   ];
   const catalog = new Map(all.map((f) => [f.name, f]));
-  for (const [alias, proto] of Object.entries(PROTOCOL_ALIASES)) catalog.set(alias, { ...catalog.get(proto)!, name: alias });
+  // A protocol's aliases name it too (`minecraft` is mcquery).
+  for (const p of protocols) for (const alias of p.aliases) catalog.set(alias, { ...catalog.get(p.name)!, name: alias });
   return catalog;
 }
 
-let catalog: Map<string, FilterField> | undefined;
+const catalogs = perProtocols(buildCatalog);
 
-/** Every name a display filter knows, by name; built on first use. */
-export function filterFields(): ReadonlyMap<string, FilterField> {
-  return (catalog ??= buildCatalog());
+/**
+ * Every name a display filter knows, by name, when the dissector knows `protocols` (default:
+ * the built-in ones; give the dissector's `protocols` for a protocol of your own): built once
+ * per set of protocols.
+ */
+export function filterFields(protocols: readonly ProtocolDeclaration[] = builtInProtocols): ReadonlyMap<string, FilterField> {
+  return catalogs(protocols);
 }

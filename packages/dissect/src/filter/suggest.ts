@@ -2,6 +2,7 @@
  * "Did you mean": the known names nearest to an unknown one, for display filters here and for the
  * command's arguments (`-e`, protocol names) in the CLI.
  */
+import type { ProtocolDeclaration } from '@gamequery/codec';
 import { filterFields } from './fields.ts';
 
 /** Edit distance (Levenshtein), for suggesting the names nearest to an unknown one; the CLI's suggestions use it too. */
@@ -15,9 +16,9 @@ export function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** Up to three known names nearest to `name`: close in spelling, or sharing its last part. */
-export function nearestFields(name: string): string[] {
-  const names = [...filterFields().keys()];
+/** Up to three known names nearest to `name` (among those of `protocols`): close in spelling, or sharing its last part. */
+export function nearestFields(name: string, protocols?: readonly ProtocolDeclaration[]): string[] {
+  const names = [...filterFields(protocols).keys()];
   const last = name.split('.').at(-1)!;
   const scored = names.map((n) => {
     let d = editDistance(name, n);

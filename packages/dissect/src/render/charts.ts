@@ -108,14 +108,14 @@ function rttSvg(report: StatsReport): string {
   const bw = plotW / counts.length;
   const maxMs = report.totals.rtt.max ?? edges.at(-1)!;
   let out = '';
+  // The protocols of the servers counted: whose replies the round trips are.
+  const protocols = [...new Set(report.servers.map((s) => s.protocol))];
   counts.forEach((c, i) => {
     const lo = edges[i]!;
     const hi = i + 1 < edges.length ? edges[i + 1]! : maxMs;
     const h = (plotH * c) / top;
     const test = { rttFrom: lo, rttTo: hi };
-    const times = ['samp', 'vcmp', 'mcquery']
-      .map((p) => `(${p}.time >= ${exact(lo / 1e3)} && ${p}.time <= ${exact(hi / 1e3)})`)
-      .join(' || ');
+    const times = protocols.map((p) => `(${p}.time >= ${exact(lo / 1e3)} && ${p}.time <= ${exact(hi / 1e3)})`).join(' || ');
     out +=
       `<rect class="req" x="${(PAD + bw * i).toFixed(1)}" y="${(H - PAD - h).toFixed(1)}" width="${Math.max(1, bw - 1).toFixed(1)}" height="${h.toFixed(1)}"/>` +
       `<rect class="hit" x="${(PAD + bw * i).toFixed(1)}" y="${PAD - 8}" width="${bw.toFixed(1)}" height="${plotH + 8}"${attrs({ test, display: times })}>` +

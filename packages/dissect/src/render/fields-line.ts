@@ -7,14 +7,17 @@
  * A field is any name a display filter takes (filter/fields.ts), so `-e` and `-Y` know the
  * same names: the frame, IP and UDP fields, every field of the grammars, the generated ones.
  * Values are written as tshark writes them: integers in decimal (a field whose display base
- * is hexadecimal as `0x` and its width in digits), times to the nanosecond, booleans `1`/`0`,
- * an item without a value of its own (a group, a list entry) `1`, a protocol its tree line
+ * is hexadecimal as `0x` and its width in digits; a 64-bit one exactly), times to the nanosecond,
+ * booleans `1`/`0`, a float as the tree shows it (the shortest decimal that reads back to it, where
+ * tshark 4.0 writes six significant digits of a 32-bit float and fifteen of a double), an item
+ * without a value of its own (a group, a list entry) `1`, a protocol its tree line
  * (`User Datagram Protocol, Src Port: …`; ours their names, as tshark shows a Lua protocol),
  * bytes as plain hex, an IPv4 address dotted; a string up to its first NUL (as tshark shows
  * one; JSON has it whole), its control characters escaped (`\t`, `\n`, `\xNN`), so that a
  * value never breaks the line.
  */
-import { fieldRegistry, type FieldType } from '@gamequery/codec';
+import { builtInProtocols, registryOf, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
+import { numbers, type NumberKind } from '@gamequery/codec/internal';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
@@ -32,6 +35,8 @@ export interface FieldsOptions {
   readonly quote?: 'd' | 's' | 'n';
   /** Secrets (RCON passwords) in clear; else as the output shows them, masked. */
   readonly showSecrets?: boolean;
+  /** The protocols whose fields may be named: the dissector's `protocols` (default: the built-in ones). */
+  readonly protocols?: readonly ProtocolDeclaration[];
 }
 
 /** `-e` named a field no display filter knows: the message names the nearest ones. */
@@ -46,14 +51,16 @@ export class UnknownFieldError extends Error {
   }
 }
 
-/** Hex digits of an integer field shown in base 16, by its Wireshark type. */
-const HEX_DIGITS: Partial<Record<FieldType, number>> = { FT_UINT8: 2, FT_UINT16: 4, FT_UINT32: 8, FT_INT32: 8 };
+/** The numbers' kinds (wire types) by Wireshark type: how many hex digits one takes, how a float is shown. */
+const KINDS: ReadonlyMap<FieldType, NumberKind> = new Map(Object.values(numbers).map((k) => [k.ft, k]));
 
 /** How one named field is written. */
 interface Column {
   readonly field: FilterField;
   /** Digits of a hexadecimal field (tshark's `0x0069`), else 0. */
   readonly hex: number;
+  /** A float field's kind: its value shown as the tree shows it, the shortest decimal that reads back to it. */
+  readonly float?: NumberKind;
 }
 
 /** Writes packets as `-T fields` lines (see the module comment). */
@@ -68,15 +75,16 @@ export class FieldsLine {
 
   /** Throws {@link UnknownFieldError} for a name no display filter takes. */
   constructor(names: readonly string[], options: FieldsOptions = {}) {
-    const catalog = filterFields();
-    const bases = new Map(fieldRegistry.map((f) => [f.abbrev, f]));
+    const catalog = filterFields(options.protocols);
+    const bases = new Map(registryOf(options.protocols ?? builtInProtocols).map((f) => [f.abbrev, f]));
     this.names = names;
     this.#columns = names.map((name) => {
       const field = catalog.get(name);
-      if (!field) throw new UnknownFieldError(name, nearestFields(name));
+      if (!field) throw new UnknownFieldError(name, nearestFields(name, options.protocols));
       const registered = bases.get(name);
-      const hex = registered && registered.base !== 'dec' && registered.base !== 'none' ? (HEX_DIGITS[registered.type] ?? 0) : 0;
-      return { field, hex };
+      const kind = registered && KINDS.get(registered.type);
+      const hex = kind && registered.base !== 'dec' && registered.base !== 'none' ? kind.size * 2 : 0;
+      return kind?.is === 'float' ? { field, hex, float: kind } : { field, hex };
     });
     this.#separator = fieldsSeparator(options.separator ?? '\t');
     this.#aggregator = fieldsSeparator(options.aggregator ?? ',');
@@ -96,9 +104,11 @@ export class FieldsLine {
     const ctx = this.#context;
     let out = '';
     for (let i = 0; i < this.#columns.length; i++) {
-      const { field, hex } = this.#columns[i]!;
+      const { field, hex, float } = this.#columns[i]!;
       if (i > 0) out += this.#separator;
-      const texts = field.text ? field.text(p, ctx) : field.values(p, ctx).map((v) => valueText(v, field, hex));
+      const texts = field.text
+        ? field.text(p, ctx)
+        : field.values(p, ctx).map((v) => (float && typeof v === 'number' ? float.show(v, 'dec') : valueText(v, field, hex)));
       if (texts.length === 0) continue;
       const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
       out += this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
@@ -120,7 +130,7 @@ function valueText(v: FilterValue, field: FilterField, hex: number): string {
     case 'boolean':
       return v ? '1' : '0';
     case 'bigint':
-      return String(v);
+      return hex && v >= 0n ? `0x${v.toString(16).padStart(hex, '0')}` : String(v);
     case 'string': {
       // As tshark shows a string: up to its first NUL.
       const nul = v.indexOf('\0');

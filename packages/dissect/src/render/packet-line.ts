@@ -7,6 +7,7 @@ import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
 import { writeTimestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { emitOptions, type TreeSource } from './emit-options.ts';
+import { emitFields } from './text-emitter/index.ts';
 import { packetJson, pickedJson, type RenderOptions } from './packet.ts';
 
 const scratch = new ByteSink();
@@ -137,7 +138,7 @@ function writeEndpoint(sink: ByteSink, e: { readonly ip: string; readonly port: 
 function writePickedJson(p: Packet, source: TreeSource, abbrevs: readonly string[], sink: ByteSink, secrets: boolean): void {
   const start = sink.at;
   sink.ascii('[');
-  if (source.layout.emitFields(p.payload, sink, abbrevs, 'json', emitOptions(source.codec, secrets)) === undefined) {
+  if (emitFields(source.layout, p.payload, sink, abbrevs, 'json', emitOptions(source.codec, secrets)) === undefined) {
     sink.at = start;
     sink.raw(JSON.stringify(pickedJson(p, abbrevs, secrets)));
     return;

@@ -2,7 +2,7 @@
  * A packet's text (`packetText`'s, and a newline) written into a byte sink: a record the fast
  * path made is written by its layout's compiled text emitter without building its tree.
  */
-import { asciiBytes, treeTitleOf, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
+import { asciiBytes, titleOf as protocolTitle, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { layerLines } from './layers-text.ts';
@@ -10,6 +10,7 @@ import type { Endpoint } from '../net/types.ts';
 import { Packet, type RecordKind } from '../packet-record.ts';
 import { hasSecrets } from '../secrets.ts';
 import { emitOptions } from './emit-options.ts';
+import { emitFields, emitText } from './text-emitter/index.ts';
 import { hexPane } from './hexpane.ts';
 import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
@@ -62,7 +63,7 @@ const INDENT_TEXT = asciiBytes('    ');
 const titles = new WeakMap<RecordKind, Uint8Array>();
 function titleOf(kind: RecordKind): Uint8Array {
   let title = titles.get(kind);
-  if (!title) titles.set(kind, (title = new TextEncoder().encode(`${treeTitleOf(kind.protocol)}, ${kind.message} ${kind.direction}\n`)));
+  if (!title) titles.set(kind, (title = new TextEncoder().encode(`${protocolTitle(kind.protocol)}, ${kind.message} ${kind.direction}\n`)));
   return title;
 }
 
@@ -96,7 +97,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
     if (!byEmit) picked.set(picks, (byEmit = new WeakMap()));
     let cache = byEmit.get(emit);
     if (!cache) byEmit.set(emit, (cache = new RenderCache()));
-    if (cachedText(cache, layout, q.payload, sink, () => layout.emitFields(q.payload, sink, picks, 'text', emit)) === undefined) {
+    if (cachedText(cache, layout, q.payload, sink, () => emitFields(layout, q.payload, sink, picks, 'text', emit)) === undefined) {
       sink.at = start;
       writeText(packetText(p, options, first), sink);
       return;
@@ -123,7 +124,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   sink.bytes(titleOf(q.kind));
   let cache = trees.get(emit);
   if (!cache) trees.set(emit, (cache = new RenderCache()));
-  if (cachedText(cache, layout, q.payload, sink, () => layout.emitText(q.payload, sink, emit)) === undefined) {
+  if (cachedText(cache, layout, q.payload, sink, () => emitText(layout, q.payload, sink, emit)) === undefined) {
     sink.at = start;
     writeText(packetText(p, options, first), sink);
     return;

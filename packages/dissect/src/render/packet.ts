@@ -4,7 +4,7 @@
  * are packet-line.ts (NDJSON) and packet-text.ts (text); they fall back on these.
  */
 import { nodeJson, type FieldNode, type JsonNode } from '@gamequery/codec';
-import { treeTitleOf } from '@gamequery/codec/internal';
+import { titleOf } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import type { Timestamp } from '../capture/timestamp.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
@@ -78,7 +78,7 @@ function textLines(p: DissectedRecord, options: RenderOptions, start: Timestamp 
     }
     return lines;
   }
-  lines.push(`${treeTitleOf(p.protocol)}, ${p.message} ${p.direction}`);
+  lines.push(`${titleOf(p.protocol)}, ${p.message} ${p.direction}`);
   lines.push(...renderTree(all, { showSecrets: !!options.showSecrets, indent: 1 }));
   if (p.unanswered) lines.push(`    [No response: ${p.unanswered}]`);
   if (p.duplicateOf !== undefined) lines.push(`    [Duplicate response to frame ${p.duplicateOf}]`);

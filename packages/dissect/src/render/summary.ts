@@ -12,8 +12,14 @@ import type { PacketRecord } from '../packet-record.ts';
 import { hexPane } from './hexpane.ts';
 import { packetHexPane, type RenderOptions } from './packet.ts';
 
-/** The Protocol column: the protocol's filter name, capitalised as Wireshark's columns are. */
-const PROTOCOL_COLUMN: Record<string, string> = { samp: 'SAMP', vcmp: 'VCMP', mcquery: 'MCQUERY' };
+const columns = new Map<string, string>();
+
+/** The Protocol column: the protocol's name, capitalised as Wireshark's columns are (SAMP), made once per name. */
+function protocolColumn(name: string): string {
+  let column = columns.get(name);
+  if (column === undefined) columns.set(name, (column = name.toUpperCase()));
+  return column;
+}
 
 /** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
 export function secondsAsMs(seconds: string): string {
@@ -84,7 +90,7 @@ export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): Su
     time,
     source: bare ? '-' : formatEndpoint(p.src),
     destination: bare ? '-' : formatEndpoint(p.dst),
-    protocol: PROTOCOL_COLUMN[p.protocol] ?? p.protocol.toUpperCase(),
+    protocol: protocolColumn(p.protocol),
     length: p.payloadLength,
     info: p.summary + pairingNotes(p),
   };

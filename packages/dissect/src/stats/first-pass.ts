@@ -11,7 +11,7 @@
  * counted unanswered unless a reply answered it, which by the end of the input is so.
  * Player counts and host names are read from the replies that state them, in frame order.
  */
-import { samp, type CodecOptions, type Protocol } from '@gamequery/codec';
+import { samp, type CodecOptions, type Protocol, type ProtocolSet } from '@gamequery/codec';
 import { rconDenies, rconPassword } from './rcon.ts';
 import { FragmentWire } from '../net/fragment-wire.ts';
 import {
@@ -35,7 +35,7 @@ import type { CaptureError, CaptureItem } from '../capture/types.ts';
 import { linkOptions, recordOptions } from '../dissect.ts';
 import { newStats, type DissectOptions, type DissectStats } from '../options.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
-import { rawRecognition } from '../record-maker.ts';
+import { rawRecognition, recognitionOf } from '../record-maker.ts';
 import { noteStart } from '../start.ts';
 import { SourceStats, type SourcesReport } from './sources.ts';
 import { ServerTable } from './server-table.ts';
@@ -114,8 +114,11 @@ export class FirstPassStats {
 
   /** The rate over time (`-z io,stat`), when asked for. */
   readonly io: IoStats | undefined;
+  /** The protocols recognised (what the record maker would recognise of a datagram the pairer could not use). */
+  readonly #protocols: ProtocolSet;
 
   constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats) {
+    this.#protocols = recognitionOf(options).set;
     this.stats = stats;
     this.sources = sources;
     this.io = io;
@@ -230,7 +233,7 @@ export class FirstPassStats {
       response = (info & RESPONSE) !== 0;
       malformed = truncated && c.layout.measure(payload, this.#codec) < 0;
     } else {
-      const r = rawRecognition(payload, {}, this.#codec);
+      const r = rawRecognition(payload, {}, this.#codec, this.#protocols);
       if (!r) {
         this.stats.nonGame++;
         return;

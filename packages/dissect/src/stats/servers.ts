@@ -5,10 +5,10 @@
  * grows only with the number of servers.
  *
  * The server of a request is its destination, of a reply its source. Player counts and
- * host names are read from the fields named below (the same values `-Y` tests), from the
- * replies that carry them.
+ * host names are read from the fields each protocol's declaration names (its `stated`: the
+ * same values `-Y` tests), from the replies that carry them.
  */
-import { layouts, samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { builtInProtocols, layouts, samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
 import { ipv4Number, ipv6Number } from '../filter/addresses.ts';
 import { rconDenies, rconPassword } from './rcon.ts';
 import type { SourceStats } from './sources.ts';
@@ -21,18 +21,18 @@ import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { RttDigest } from './digest.ts';
 
-/** Fields that state a server's player count and its name, by protocol (a Minecraft basic stat says both). */
-export const PLAYERS = ['samp.info.players', 'vcmp.info.players', 'mcquery.basic.num_players'];
-export const HOSTNAME = ['samp.info.hostname', 'vcmp.info.hostname', 'mcquery.basic.motd'];
+/** Fields that state a server's player count, and its name: each protocol's declared ones (its `stated`). */
+export const PLAYERS: readonly string[] = builtInProtocols.flatMap((p) => p.stated?.players ?? []);
+export const HOSTNAME: readonly string[] = builtInProtocols.flatMap((p) => p.stated?.hostname ?? []);
 
 /**
  * Replies that state the player count and host name as key/value pairs, not fields of their
- * own: the Minecraft full stat (GameSpy4: `hostname`, `numplayers` among its keys). By
- * layout: the list in the declaration and its keys.
+ * own (a Minecraft full stat), as each protocol declares them: by layout, the list of pairs and its keys.
  */
-const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>> = {
-  'mcquery.full.response': { list: 'kv', players: 'numplayers', hostname: 'hostname' },
-};
+const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>> = Object.assign(
+  {},
+  ...builtInProtocols.map((p) => p.stated?.byKey ?? {}),
+);
 
 /** Whether a layout states them by key (see {@link statedByKey}). */
 export const statesByKey = (layout: string): boolean => layout in BY_KEY;

@@ -5,14 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromHex } from '@gamequery/codec';
-import { ByteSink, minecraftReplyShape } from '@gamequery/codec/internal';
+import { fromHex, mcqueryProtocol } from '@gamequery/codec';
+import { ByteSink } from '@gamequery/codec/internal';
 import { dissectHexDump, packetJson, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';
 import { writePacketText } from '@gamequery/dissect/internal';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { dissectFile } from './helpers.ts';
 
 const dir = new URL('../fixtures/expert/', import.meta.url).pathname;
+/** The shape rule the Minecraft query declaration gives a reply read without its request. */
+const minecraftReplyShape = (bytes: Uint8Array): string | undefined => mcqueryProtocol.magicless?.shape?.(bytes);
 const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 
 const written = (p: PacketRecord): string => {
@@ -121,7 +123,7 @@ describe('Minecraft replies without their request', () => {
 });
 
 describe('minecraftReplyShape', () => {
-  // The replies of the committed captures (the wiki.vg examples of codec/src/protocols/minecraft/README.md) and edge cases made from them.
+  // The replies of the committed captures (the wiki.vg examples of codec/src/protocols/mcquery/README.md) and edge cases made from them.
   const handshake = fromHex('09000000013935313333303700');
   it('knows each reply and refuses near misses', () => {
     expect(minecraftReplyShape(handshake)).toBe('handshake');

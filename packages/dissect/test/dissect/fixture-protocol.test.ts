@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInProtocols, fromHex } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
-import { packetText } from '@gamequery/dissect';
+import { FieldsLine, FilterError, UnknownFieldError, compileFilter, filterFields, packetText } from '@gamequery/dissect';
 import { dissectBytes } from './helpers.ts';
 import { tinyqProtocol } from '../../../codec/test/fixtures/protocols/tinyq/protocol.ts';
 
@@ -53,5 +53,67 @@ describe('a declared protocol in a capture', () => {
     const { packets } = await dissectBytes(capture);
     expect(packets.every((p) => p.responseIn === undefined && p.requestIn === undefined)).toBe(true);
     expect(packets.some((p) => p.kind.protocol === 'tinyq')).toBe(false);
+  });
+});
+
+const protocols = [...builtInProtocols, tinyqProtocol];
+
+describe("a declared protocol's fields, named by the dissector's protocols", () => {
+  it('are display-filter names, by its name and alias, only where the protocols include it', () => {
+    const fields = filterFields(protocols);
+    expect(fields.get('tinyq.status.players')).toMatchObject({ name: 'tinyq.status.players', type: 'number', doc: 'Players' });
+    expect(fields.get('tinyq.bye.reason')?.type).toBe('string');
+    // The generated items of every protocol, and its alias as a protocol name.
+    expect(fields.get('tinyq.response_to')?.type).toBe('number');
+    expect(fields.get('tq')).toMatchObject({ name: 'tq', type: 'protocol' });
+    // The built-in ones are still there, with their aliases; the default catalog knows no tinyq.
+    expect(fields.get('minecraft')?.type).toBe('protocol');
+    expect(fields.has('samp.info.hostname')).toBe(true);
+    expect(filterFields().has('tinyq.status.players')).toBe(false);
+    expect(filterFields([...builtInProtocols, tinyqProtocol])).toBe(fields);
+  });
+
+  it('select its packets in -Y, by field, by protocol name and by alias', async () => {
+    const shown = async (text: string) =>
+      (await dissectBytes(capture, { protocols, filter: compileFilter(text, { protocols }) })).packets.map((p) => p.frame);
+    expect(await shown('tinyq.status.players == 3')).toEqual([5]);
+    expect(await shown('tinyq.bye.token == 0x2a')).toEqual([1, 3]);
+    expect(await shown('tinyq.bye.reason contains "closed" && tinyq.response_to')).toEqual([3]);
+    expect(await shown('tq && !tinyq.bye.token')).toEqual([4, 5]);
+    expect(await shown('tinyq.unmatched')).toEqual([2]);
+  });
+
+  it('are unknown to a filter compiled without them, which names the nearest it knows', () => {
+    expect(() => compileFilter('tinyq.status.players == 3')).toThrow(FilterError);
+    expect(() => compileFilter('tinyq.status.player == 3', { protocols })).toThrow(/did you mean tinyq\.status\.players/);
+  });
+
+  it('are -T fields columns, written by their declared base', async () => {
+    const { packets } = await dissectBytes(capture, { protocols });
+    const line = new FieldsLine(['frame.number', 'tinyq.opcode', 'tinyq.bye.token', 'tinyq.status.name', 'tinyq.response_to'], {
+      protocols,
+    });
+    expect(packets.map((p) => line.line(p))).toEqual([
+      '1\t0x62\t0x0000002a\t\t',
+      '2\t0x62\t0x0000002b\t\t',
+      '3\t0x62\t0x0000002a\t\t1',
+      '4\t0x73\t\t\t',
+      '5\t0x73\t\thome\t4',
+    ]);
+    expect(() => new FieldsLine(['tinyq.bye.token'])).toThrow(UnknownFieldError);
+  });
+
+  it('name a datagram with its magic but an opcode it has not: its malformed packet, its type byte a field', async () => {
+    const odd = writePcap([at(0, udpFrame(fromHex('544e595178'), CLIENT, SERVER))], { linkType: 1 });
+    const [p] = (await dissectBytes(odd, { protocols })).packets;
+    expect([p!.kind.protocol, p!.layout, p!.malformed?.type]).toEqual(['tinyq', 'tinyq.unknown', 'UnknownOpcodeError']);
+    expect(p!.fields.map((n) => [n.abbrev, n.show])).toEqual([
+      ['tinyq.magic', 'TNYQ'],
+      ['tinyq.opcode', 'x (0x78)'],
+      ['tinyq.malformed', p!.malformed!.message],
+    ]);
+    expect(p!.summary).toBe(`TinyQ: ${p!.malformed!.message}`);
+    const matched = await dissectBytes(odd, { protocols, filter: compileFilter('tinyq.opcode == 0x78', { protocols }) });
+    expect(matched.packets).toHaveLength(1);
   });
 });

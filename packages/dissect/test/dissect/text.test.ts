@@ -14,6 +14,7 @@ import {
 import { writePacketLine, writePacketText } from '@gamequery/dissect/internal';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { loadVectors } from '../../../codec/test/helpers/vectors.ts';
+import { emitText } from '../../src/render/text-emitter/index.ts';
 import { captureFiles, captures, hexFixtures } from './helpers.ts';
 
 /** Every committed capture, and the captures beside the hex fixtures. */
@@ -175,7 +176,7 @@ describe('writePacketText', () => {
   });
 });
 
-describe('Layout.emitText', () => {
+describe('emitText (the compiled text emitter)', () => {
   it('writes every test vector of its layout as renderTree writes its annotated tree, in every charset', () => {
     const byId = new Map(layouts.map((l) => [l.id, l]));
     for (const v of loadVectors()) {
@@ -185,7 +186,7 @@ describe('Layout.emitText', () => {
         for (const showSecrets of [false, true]) {
           const tree = layout.annotate(bytes, { charset });
           const sink = new ByteSink(8);
-          const read = internals(layout).emitText(bytes, sink, { charset, showSecrets, indent: 1 });
+          const read = emitText(internals(layout), bytes, sink, { charset, showSecrets, indent: 1 });
           if (tree.error) expect(read).toBeUndefined();
           else
             expect(sink.text(), v.id).toBe(

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { expertInfo, fromHex } from '@gamequery/codec';
-import { grammarExperts, minecraftExperts, ByteSink } from '@gamequery/codec/internal';
+import { builtInProtocols, expertInfo, fromHex } from '@gamequery/codec';
+import { grammarExperts, ByteSink } from '@gamequery/codec/internal';
 import { dissectHexDump, dissectPayload, HtmlWriter, packetJson, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';
 import { writePacketText } from '@gamequery/dissect/internal';
 import { dissectFile } from './helpers.ts';
@@ -92,7 +92,7 @@ describe('warning codes in the dissector output', () => {
   });
 
   it('name every code the tables declare for warnings, in the JSON schema', () => {
-    const declared = [...grammarExperts, ...minecraftExperts].map((e) => e.code).sort();
+    const declared = [...grammarExperts, ...builtInProtocols.flatMap((p) => p.experts ?? [])].map((e) => e.code).sort();
     const items = schema.$defs.packet.properties.warnings.items;
     expect([...items.properties.code.enum].sort()).toEqual(declared);
     expect(items.required).toContain('code');

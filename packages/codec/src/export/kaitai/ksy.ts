@@ -10,6 +10,8 @@
  * passed in as a parameter anyway. Shared parts (headers) are small and repeated inline.
  *
  * Mapping of the field kinds (Kaitai style guide names):
+ * - a number → its wire type's Kaitai type (grammar/numbers.ts: `u1` … `s4`, `u8`, `f4`, `f8`), its
+ *   byte order spelt out where it is not the file's (`u2be` in a little-endian file).
  * - magic → `contents`; const → an integer with `valid` (and an `enum` when it has a
  *   value table: opcodes, Minecraft packet types).
  * - length-prefixed string → `len_<name>` + `size: len_<name>`; counted list → `num_<name>`.
@@ -23,8 +25,8 @@
  *   the entry's other fields are read only when it is not, so the last entry is the
  *   terminator itself: consumers drop it (`kv.slice(0, -1)`).
  */
-import type { Field, IntType, ListField, ValueTable } from '../../grammar/fields.ts';
-import { intSize } from '../../grammar/fields.ts';
+import type { Field, ListField, NumberType, ValueTable } from '../../grammar/fields.ts';
+import { numbers } from '../../grammar/numbers.ts';
 import type { AnyLayout } from '../../grammar/layout.ts';
 import { buildRegistry } from '../../grammar/registry.ts';
 import type { ProtocolDeclaration } from '../../grammar/protocol.ts';
@@ -38,15 +40,15 @@ type Attr = Record<string, YamlValue | undefined>;
 const declaredEndian = (protocol: string, own: readonly ProtocolDeclaration[]): 'le' | 'be' | undefined =>
   (own.find((p) => p.name === protocol) ?? (builtInProtocols as readonly ProtocolDeclaration[]).find((p) => p.name === protocol))?.endian;
 
-/** The integer types of a field list, lists and groups included. */
-function* intTypes(fields: readonly Field[]): Generator<IntType> {
+/** The number types of a field list, lists and groups included. */
+function* numberTypes(fields: readonly Field[]): Generator<NumberType> {
   for (const f of fields) {
     if (f.kind === 'int' || f.kind === 'const') yield f.type;
     else if (f.kind === 'string' && 'prefix' in f.size) yield f.size.prefix;
-    else if (f.kind === 'group') yield* intTypes(f.fields);
+    else if (f.kind === 'group') yield* numberTypes(f.fields);
     else if (f.kind === 'list') {
       if (f.count) yield f.count.type;
-      yield* intTypes(f.entry.fields);
+      yield* numberTypes(f.entry.fields);
     }
   }
 }
@@ -56,7 +58,7 @@ function endianOf(layout: AnyLayout, own: readonly ProtocolDeclaration[]): 'le' 
   const known = declaredEndian(layout.protocol, own);
   if (known) return known;
   let balance = 0;
-  for (const t of intTypes(layout.fields)) balance += t.endsWith('be') ? 1 : t.endsWith('le') ? -1 : 0;
+  for (const t of numberTypes(layout.fields)) balance += numbers[t].endian === 'be' ? 1 : numbers[t].endian === 'le' ? -1 : 0;
   return balance > 0 ? 'be' : 'le';
 }
 
@@ -77,10 +79,10 @@ interface Scope {
   readonly enums: Map<string, Map<Raw, string>>;
 }
 
-function intType(t: IntType, scope: Scope): string {
-  if (t === 'u8') return 'u1';
-  const kind = `${t[0] === 'i' ? 's' : 'u'}${intSize[t]}`;
-  return t.endsWith(scope.endian) ? kind : `${kind}${t.slice(-2)}`;
+/** A number's Kaitai type: its byte order spelt out where it is not the file's. */
+function intType(t: NumberType, scope: Scope): string {
+  const { kaitai, endian } = numbers[t];
+  return endian === undefined || endian === scope.endian ? kaitai : `${kaitai}${endian}`;
 }
 
 function enumOf(abbrev: string, values: ValueTable, scope: Scope): string {
@@ -126,7 +128,7 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
         ? new Raw(`${name}::${identifier(f.values![f.value]!)}`)
         : f.base === 'dec'
           ? f.value
-          : hex(f.value, intSize[f.type]);
+          : hex(f.value, numbers[f.type].size);
       return [{ id: lastSegment(f.abbrev), type: intType(f.type, scope), enum: name, valid, doc: f.doc ?? f.label }];
     }
     case 'int':

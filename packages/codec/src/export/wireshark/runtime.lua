@@ -34,7 +34,33 @@ local HF = {} -- ProtoField by abbreviation
 
 local function int_str(n) return string.format("%d", n) end
 
+-- A number as JavaScript's String() writes it (what the codec's templates show): an integer in
+-- decimal, a 64-bit one by its own tostring, else the shortest digits that read back to it, laid
+-- out as ECMAScript's Number::toString lays them out (1.5, 0.000001, 1e-7, 1e+21).
+local function js_number(v)
+  if type(v) ~= "number" then return tostring(v) end
+  if v ~= v then return "NaN" end
+  if v == math.huge then return "Infinity" end
+  if v == -math.huge then return "-Infinity" end
+  if v == math.floor(v) and math.abs(v) < 2 ^ 53 then return int_str(v) end
+  local s
+  for p = 0, 16 do
+    s = string.format("%." .. p .. "e", v)
+    if tonumber(s) == v then break end
+  end
+  local sign, d1, rest, e = s:match("^(-?)(%d)%.?(%d*)e([-+]%d+)$")
+  local digits, n = (d1 .. rest):gsub("0+$", ""), tonumber(e) + 1
+  local k = #digits
+  if k <= n and n <= 21 then return sign .. digits .. string.rep("0", n - k) end
+  if 0 < n and n <= 21 then return sign .. digits:sub(1, n) .. "." .. digits:sub(n + 1) end
+  if -6 < n and n <= 0 then return sign .. "0." .. string.rep("0", -n) .. digits end
+  local exp = (n - 1 < 0 and "-" or "+") .. math.abs(n - 1)
+  if k == 1 then return sign .. digits .. "e" .. exp end
+  return sign .. digits:sub(1, 1) .. "." .. digits:sub(2) .. "e" .. exp
+end
+
 local function hex_of(n, size)
+  if type(n) == "userdata" then return "0x" .. n:tohex(size * 2) end
   return string.format("0x%0" .. (size * 2) .. "x", n % (2 ^ (size * 8)))
 end
 
@@ -94,9 +120,8 @@ local function fill(template, values, missing, hex)
     local v = values[key]
     if v == nil then return missing or "undefined" end
     if type(v) == "string" then return show_text(v) end
-    if type(v) == "number" and hex and hex[key] then return hex_of(v, hex[key]) end
-    if type(v) == "number" then return int_str(v) end
-    return tostring(v)
+    if hex and hex[key] then return hex_of(v, hex[key]) end
+    return js_number(v)
   end))
 end
 
@@ -209,14 +234,16 @@ local function decode_text(w, start, n)
   return w.tvb(start, n):string(ENC_UTF_8)
 end
 
+-- A number as its spec says (numbers.ts): the TvbRange reader of its kind (le_uint, int, le_uint64, float …),
+-- named once per spec. 64-bit integers come as UInt64/Int64 objects, floats as Lua numbers.
 local function read_int(tvb, off, spec)
-  local r = tvb(off, spec.size)
-  if spec.signed then
-    if spec.le then return r:le_int() end
-    return r:int()
+  local m = spec.reader
+  if not m then
+    m = (spec.le and "le_" or "") .. (spec.float and "float" or (spec.signed and "int" or "uint") .. (spec.size == 8 and "64" or ""))
+    spec.reader = m
   end
-  if spec.le then return r:le_uint() end
-  return r:uint()
+  local r = tvb(off, spec.size)
+  return r[m](r)
 end
 
 local function add(tree, abbrev, range, le, value)
@@ -693,10 +720,9 @@ end
 local function protofield(r)
   local abbrev, label, ftype, b, values, doc = r[1], r[2], r[3], r[4], r[5], r[6]
   if b == "char" then values = char_values(values) end
-  if ftype == "FT_UINT8" then return ProtoField.uint8(abbrev, label, BASES[b], values, nil, doc)
-  elseif ftype == "FT_UINT16" then return ProtoField.uint16(abbrev, label, BASES[b], values, nil, doc)
-  elseif ftype == "FT_UINT32" then return ProtoField.uint32(abbrev, label, BASES[b], values, nil, doc)
-  elseif ftype == "FT_INT32" then return ProtoField.int32(abbrev, label, BASES[b], values, nil, doc)
+  -- A number (FT_UINT8 … FT_INT64, FT_FLOAT, FT_DOUBLE; numbers.ts): Wireshark's type of that name.
+  if ftype:match("^FT_U?INT%d+$") or ftype == "FT_FLOAT" or ftype == "FT_DOUBLE" then
+    return ProtoField.new(label, abbrev, ftypes[ftype:sub(4)], values, BASES[b], nil, doc)
   elseif ftype == "FT_BOOLEAN" then return ProtoField.bool(abbrev, label, base.NONE, { "Yes", "No" }, nil, doc)
   elseif ftype == "FT_IPv4" then return ProtoField.ipv4(abbrev, label, doc)
   -- ProtoField.string drops its description in Wireshark 4.0; ProtoField.new keeps it.

@@ -104,7 +104,7 @@ export class CapturePairer {
   /** How each layout's token is read, by its number. */
   readonly #tokenOf: ((bytes: Uint8Array) => number | undefined)[] = [];
   /** Protocols whose replies carry no magic (read within their conversation). */
-  readonly #unsigned: ProtocolDeclaration[];
+  readonly #magicless: ProtocolDeclaration[];
 
   /**
    * Requests waiting and exchanges remembered, by key (memory.ts): a key's row names its oldest
@@ -158,7 +158,7 @@ export class CapturePairer {
       const protocol = p.name as Protocol;
       const replyAs = new Map(Object.keys(p.messages).map((message) => [message, { protocol, direction: 'response' as const, message }]));
       this.#plans.set(p.name, { protocol: p, rule, replyAs, reply: { protocol, direction: 'response' } });
-      for (const m of p.collected ?? []) this.#does[layoutNumber(p.messages[m]!.request as QueryLayout)]! |= COLLECTS;
+      for (const m of p.answeredInLines ?? []) this.#does[layoutNumber(p.messages[m]!.request as QueryLayout)]! |= COLLECTS;
       if (rule.kind !== 'session') return;
       for (const layout of p.layouts as QueryLayout[]) {
         const read = tokenReader(layout, this.#codec);
@@ -168,7 +168,7 @@ export class CapturePairer {
         this.#tokenOf[n] = read;
       }
     });
-    this.#unsigned = protocols.filter((p) => p.unsigned && this.#plans.has(p.name));
+    this.#magicless = protocols.filter((p) => p.magicless && this.#plans.has(p.name));
   }
 
   /** Requests waiting for a reply, exchanges remembered and tokens kept. */
@@ -198,7 +198,7 @@ export class CapturePairer {
     const protocols = this.#protocols;
     let r = protocols.identify(bytes, NO_HINT, this.#codec);
     if (!r) {
-      const p = this.#unsignedOf(bytes);
+      const p = this.#magiclessOf(bytes);
       if (p) this.#reply(frame, time, bytes, truncated, e, this.#plans.get(p.name)!, undefined);
       else facts.raw(frame);
       return;
@@ -289,8 +289,8 @@ export class CapturePairer {
     this.#ending = false;
   }
 
-  #unsignedOf(bytes: Uint8Array): ProtocolDeclaration | undefined {
-    for (const p of this.#unsigned) if (p.unsigned!.mayBe(bytes)) return p;
+  #magiclessOf(bytes: Uint8Array): ProtocolDeclaration | undefined {
+    for (const p of this.#magicless) if (p.magicless!.mayBe(bytes)) return p;
     return undefined;
   }
 

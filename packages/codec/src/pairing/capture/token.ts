@@ -9,8 +9,8 @@
  */
 import type { CodecOptions } from '../../grammar/layout.ts';
 import type { QueryLayout } from '../../protocols/index.ts';
-import { fixedSize, intSize, type Field } from '../../grammar/fields.ts';
-import { intReaders } from '../../grammar/wire.ts';
+import { fixedSize, type Field } from '../../grammar/fields.ts';
+import { numbers } from '../../grammar/numbers.ts';
 
 /** The token reader of `layout`, or undefined if it has no `token` field. */
 export const tokenReader = (layout: QueryLayout, codec: CodecOptions): ((bytes: Uint8Array) => number | undefined) | undefined =>
@@ -59,13 +59,12 @@ export function numberReader(
     return at;
   };
   const f = fields[i]!;
-  if (f.kind === 'int') {
-    const read = intReaders[f.type];
-    const size = intSize[f.type];
+  if (f.kind === 'int' && numbers[f.type].is === 'int') {
+    const { read, size } = numbers[f.type];
     return (b) => {
       const at = offsetIn(b);
       if (at < 0) return decoded(b);
-      return b.length < at + size ? undefined : read(b, at);
+      return b.length < at + size ? undefined : (read(b, at) as number);
     };
   }
   if (f.kind === 'string' && 'terminator' in f.size && f.numeric) {

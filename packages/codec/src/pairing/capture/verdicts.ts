@@ -21,7 +21,7 @@ export interface VerdictOptions {
 export function unansweredReason(why: WhyCode, request: QueryLayout, o: VerdictOptions): string | undefined {
   switch (why) {
     case Why.timeout:
-      return timedOut(declarationOf(request.protocol, o)?.silence, request.message, o.timeoutMs);
+      return timedOut(declarationOf(request.protocol, o)?.unansweredBecause, request.message, o.timeoutMs);
     case Why.ended:
       return ENDED;
     case Why.superseded:

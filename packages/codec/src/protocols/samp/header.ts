@@ -10,7 +10,7 @@
  */
 import { constant, ipv4, magic, u16le, type ValueTable } from '../../grammar/fields.ts';
 
-/** What every SA:MP layout says of its protocol: its name and title, as its declaration (protocol.ts) has them. */
+/** What every SA:MP layout says of its protocol: its name and short title, as its declaration (protocol.ts) has them. */
 export const sampNaming = { protocol: 'samp', protocolName: 'SA:MP' } as const;
 
 /** Opcodes of SA:MP (and open.mp's `o`), by byte value. */

@@ -56,9 +56,8 @@ const OPCODES = opcodeTable(sampMessages);
 /** SA:MP / open.mp query. */
 export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
   name: sampNaming.protocol,
-  title: sampNaming.protocolName,
-  fullTitle: 'SA:MP / open.mp',
-  summary: 'SA:MP and open.mp',
+  title: 'SA:MP Query Protocol',
+  shortTitle: sampNaming.protocolName,
   defaultPort: 7777,
   endian: 'le',
   messages: byName,
@@ -89,9 +88,11 @@ export const sampProtocol: ProtocolDeclaration<'samp', 7777> = defineProtocol({
     server: { address: 4, port: 8 },
   },
   // RCON answers with any number of lines and no end marker: its replies are gathered until a quiet period.
-  collected: ['rcon'],
+  answeredInLines: ['rcon'],
+  // What its info reply says of the server, for per-server statistics.
+  stated: { players: ['samp.info.players'], hostname: ['samp.info.hostname'] },
   // Why a request may go unanswered, by message.
-  silence: {
+  unansweredBecause: {
     clients: '>100 players, open.mp `d`, or throttled',
     players: '>100 players, open.mp `d`, or throttled',
     omp: 'not an open.mp server (SA-MP ignores `o`), or open.mp v1.1 or older (answers only the 15-byte `o`)',

@@ -7,7 +7,7 @@
 import type { ValueTable } from '../../grammar/fields.ts';
 import { queryHeader } from '../samp/header.ts';
 
-/** What every VC:MP layout says of its protocol: its name and title, as its declaration (protocol.ts) has them. */
+/** What every VC:MP layout says of its protocol: its name and short title, as its declaration (protocol.ts) has them. */
 export const vcmpNaming = { protocol: 'vcmp', protocolName: 'VC:MP' } as const;
 
 /** VC:MP opcodes (VCWIKI): no `r`, `d` or `x`. */

@@ -11,7 +11,8 @@ const OPCODES = opcodeTable(vcmpMessages);
 /** VC:MP 0.4 query. */
 export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
   name: vcmpNaming.protocol,
-  title: vcmpNaming.protocolName,
+  title: 'VC:MP Query Protocol',
+  shortTitle: vcmpNaming.protocolName,
   defaultPort: 8192,
   endian: 'le',
   messages: Object.fromEntries(Object.values(vcmpMessages).map((m) => [m.request.message, m])),
@@ -29,8 +30,10 @@ export const vcmpProtocol: ProtocolDeclaration<'vcmp', 8192> = defineProtocol({
     longer: { to: 15, messages: [{ opcode: 'p' }] },
     server: { address: 4, port: 8 },
   },
+  // What its info reply says of the server, for per-server statistics.
+  stated: { players: ['vcmp.info.players'], hostname: ['vcmp.info.hostname'] },
   // Why a request may go unanswered, by message.
-  silence: { clients: 'possibly >100 players, or throttled' },
+  unansweredBecause: { clients: 'possibly >100 players, or throttled' },
 });
 
 const REPLY = magicNumber(vcmpProtocol, 'response');

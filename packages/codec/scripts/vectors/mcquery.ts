@@ -10,8 +10,8 @@ const request = (type: number, sessionId: number) =>
 const reply = (type: number, sessionId: number) => new B().u8(type, 'mcquery.type').u32be(sessionId, 'mcquery.session_id');
 const handshakeReply = (sessionId: number, token: number) => reply(9, sessionId).decimal(token, 'mcquery.handshake.token');
 
-const [minecraftCases, add] = caseList();
-export { minecraftCases };
+const [mcqueryCases, add] = caseList();
+export { mcqueryCases };
 
 /* ---------------- Minecraft ---------------- */
 add({
@@ -20,7 +20,7 @@ add({
   direction: 'request',
   name: 'basic',
   description: 'session id 1',
-  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/mcquery/README.md",
   bytes: request(9, 1).is('fefd0900000001'),
   value: { sessionId: 1 },
 });
@@ -49,7 +49,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: 'token 9513307',
-  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/mcquery/README.md",
   bytes: handshakeReply(1, 9513307).is('09000000013935313333303700'),
   value: { sessionId: 1, token: 9513307 },
 });
@@ -79,7 +79,7 @@ add({
   direction: 'response',
   name: 'unterminated-token',
   description: 'no NUL after the token',
-  source: "the handshake reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut by 1 byte",
+  source: "the handshake reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/mcquery/README.md, cut by 1 byte",
   bytes: handshakeReply(1, 9513307).cutAt(12, 'mcquery.handshake.token'),
 });
 add({
@@ -99,7 +99,7 @@ add({
   direction: 'request',
   name: 'basic',
   description: 'token 9513307 as i32 BE 00 91 29 5B',
-  source: "the token bytes of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md",
+  source: "the token bytes of wiki.vg's Query page, quoted in packages/codec/src/protocols/mcquery/README.md",
   bytes: request(0, 1).i32be(9513307, 'mcquery.token').is('fefd00000000010091295b'),
   value: { sessionId: 1, token: 9513307 },
 });
@@ -140,7 +140,7 @@ add({
   direction: 'response',
   name: 'basic',
   description: '"A Minecraft Server", 2/20, port 25565 little-endian',
-  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/minecraft/README.md",
+  source: "the example of wiki.vg's Query page (real), quoted in packages/codec/src/protocols/mcquery/README.md",
   bytes: basicBuilt(),
   value: {
     sessionId: 1,
@@ -169,7 +169,7 @@ add({
   direction: 'response',
   name: 'truncated-hostport',
   description: 'ends inside hostport',
-  source: "the basic reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/minecraft/README.md, cut",
+  source: "the basic reply of wiki.vg's Query page, quoted in packages/codec/src/protocols/mcquery/README.md, cut",
   bytes: basicBuilt().cutAt(40, 'mcquery.basic.host_port'),
 });
 add({
@@ -188,7 +188,7 @@ add({
   direction: 'request',
   name: 'gamedig-padding',
   description: 'padding FF FF FF 01 as gamedig and UT3 send',
-  source: 'the padding gamedig sends (packages/codec/src/protocols/minecraft/README.md)',
+  source: 'the padding gamedig sends (packages/codec/src/protocols/mcquery/README.md)',
   bytes: request(0, 0x0f0f0f0f).i32be(9513307, 'mcquery.token').bytes([0xff, 0xff, 0xff, 0x01], 'mcquery.padding'),
   value: { sessionId: 0x0f0f0f0f, token: 9513307, padding: Uint8Array.of(0xff, 0xff, 0xff, 0x01) },
 });
@@ -237,7 +237,7 @@ add({
   direction: 'response',
   name: 'vanilla',
   description: 'vanilla key order, two players',
-  source: CONSTRUCTED + ' (vanilla key order from packages/codec/src/protocols/minecraft/README.md)',
+  source: CONSTRUCTED + ' (vanilla key order from packages/codec/src/protocols/mcquery/README.md)',
   bytes: fullBytes('splitnum', vanillaKv, ['Notch', 'jeb_']),
   value: {
     sessionId: 1,
@@ -277,7 +277,7 @@ add({
   direction: 'response',
   name: 'geyser-split-header',
   description: 'Geyser writes GeyserMC instead of splitnum; hash-map key order; a name with a space',
-  source: CONSTRUCTED + ' (Geyser behaviour from packages/codec/src/protocols/minecraft/README.md)',
+  source: CONSTRUCTED + ' (Geyser behaviour from packages/codec/src/protocols/mcquery/README.md)',
   bytes: fullBytes(
     'GeyserMC',
     [

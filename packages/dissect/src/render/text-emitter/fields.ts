@@ -1,17 +1,28 @@
 /**
- * The base of the text emitter's compiler (`TextFields`; emit-text.ts's `TextCompiler`
+ * The base of the text emitter's compiler (`TextFields`; compile.ts's `TextCompiler`
  * extends it): the writes of a node as tree line, `-e` text or `-e` JSON, and the code for
  * every field that is not a list (magic, constants, numbers, flags, strings and their length
  * prefixes). A list, and a group's subtree, are the subclass's (`list`, `textSubtree`).
  * Compile time only; the golden test holds the generated source byte for byte.
  */
-import { showInt, showText } from './display.ts';
-import type { Field, IntType, StringField } from './fields.ts';
-import { intSize, lengthMeta } from './fields.ts';
-import { DECLINE, EmitterCode, RELOAD, checkedSize, encoder, head, readers } from './emit-code.ts';
-import { FLAG_JSON, FLAG_TEXT } from './emit-text-runtime.ts';
-import type { ListField } from './fields.ts';
-import { numericRange, toHex } from './wire.ts';
+import {
+  DECLINE,
+  EmitterCode,
+  RELOAD,
+  checkedSize,
+  head,
+  jsonText,
+  numbers,
+  numericRange,
+  showInt,
+  showText,
+  toHex,
+  type CodeShow,
+  type Field,
+  type ListField,
+  type StringField,
+} from '@gamequery/codec/internal';
+import { FLAG_JSON, FLAG_TEXT } from './runtime.ts';
 
 /** What to compile: the whole tree from `indent`, or the nodes of the abbreviations in `pick` as text or JSON. */
 export type TextMode =
@@ -23,6 +34,7 @@ export class Unsupported extends Error {}
 /** Where a field's decoded parts are, for an entry summary that names it. */
 export type Leaf =
   | { readonly kind: 'int'; readonly local: string; readonly signed: boolean }
+  | { readonly kind: 'value'; readonly local: string }
   | { readonly kind: 'bool'; readonly local: string }
   | { readonly kind: 'text'; readonly s: string; readonly e: string }
   | { readonly kind: 'decimal'; readonly s: string; readonly e: string; readonly d: string }
@@ -31,7 +43,6 @@ export type Leaf =
 
 /** The shown text of a node: fixed, or written by code (`text` and `json` forms) and possibly empty. */
 export type Show = { readonly lit: string } | CodeShow;
-export type CodeShow = { readonly text: () => void; readonly json: () => void; readonly maybeEmpty: boolean };
 
 /** A leaf node: where it is, its JSON value and shown text (`value,"show":show`, for `json`), and its text. */
 export interface Node {
@@ -43,8 +54,6 @@ export interface Node {
   readonly json: () => void;
   readonly show: Show;
 }
-
-export const jsonText = (text: string): string => JSON.stringify(text);
 
 /** A text compiler's node writes and its fields other than lists. */
 export abstract class TextFields extends EmitterCode {
@@ -133,30 +142,29 @@ export abstract class TextFields extends EmitterCode {
     const writes = this.writes(f.abbrev);
     switch (f.kind) {
       case 'magic': {
-        const expected = f.bytes;
-        if (expected.length) this.emit(`if (${[...expected].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${DECLINE}`);
-        const text = f.display === 'text' ? showText(String.fromCharCode(...expected)) : toHex(expected);
+        this.check(f, p);
+        const text = f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes);
         node(() => this.lit(`${jsonText(text)},"show":${jsonText(text)}`), { lit: text });
         break;
       }
       case 'const': {
-        this.emit(`if (${readers[f.type](p)} !== ${f.value}) ${DECLINE}`);
+        this.check(f, p);
         const text = showInt(f.value, f.type, f.base, f.values);
         node(() => this.lit(`${f.value},"show":${jsonText(text)}`), { lit: text });
         break;
       }
       case 'int': {
         const n = this.name('n');
-        const signed = f.type.startsWith('i');
-        if (writes || leaves) this.emit(`const ${n} = ${readers[f.type](p)};`);
-        leaves?.set(f.name, { kind: 'int', local: n, signed });
+        const { is, signed } = numbers[f.type];
+        if (writes || leaves) this.emit(`const ${n} = ${numbers[f.type].code(p)};`);
+        leaves?.set(f.name, is === 'int' ? { kind: 'int', local: n, signed } : { kind: 'value', local: n });
         if (!writes) break;
-        const shownInt = this.intShow(f, n, signed);
+        const shown = this.numberShow(f, n);
         node(() => {
-          this.number(n, signed);
+          this.numberValue(f.type, n);
           this.lit(',"show":');
-          shownInt.json();
-        }, shownInt);
+          shown.json();
+        }, shown);
         break;
       }
       case 'bool': {
@@ -212,62 +220,6 @@ export abstract class TextFields extends EmitterCode {
     this.advance(size);
   }
 
-  /** An integer's shown text, by its declaration: decimal, hexadecimal, or a table's label (each value's text kept once made). */
-  protected intShow(
-    f: { readonly type: IntType; readonly base: 'dec' | 'hex' | 'char'; readonly values?: Readonly<Record<number, string>> },
-    n: string,
-    signed: boolean,
-  ): CodeShow {
-    if (f.base === 'dec' && !f.values) {
-      return {
-        text: () => this.number(n, signed),
-        json: () => {
-          this.lit('"');
-          this.number(n, signed);
-          this.lit('"');
-        },
-        maybeEmpty: false,
-      };
-    }
-    if (f.base === 'hex' && !f.values) {
-      const width = intSize[f.type] * 2;
-      const text = (): void => {
-        this.lit('0x');
-        this.write(`o = hexInt(buf, o, ${n}, ${width});`, width);
-      };
-      return {
-        text,
-        json: () => {
-          this.lit('"');
-          text();
-          this.lit('"');
-        },
-        maybeEmpty: false,
-      };
-    }
-    // Few distinct values per field in practice (opcodes, types): keep the encoded text of each.
-    const { type, base, values } = f;
-    const cached = (form: (s: string) => string): ((n: number) => Uint8Array) => {
-      const seen = new Map<number, Uint8Array>();
-      return (v: number): Uint8Array => {
-        let b = seen.get(v);
-        if (b === undefined) {
-          b = encoder.encode(form(showInt(v, type, base, values)));
-          if (seen.size < 256) seen.set(v, b);
-        }
-        return b;
-      };
-    };
-    const longest = Math.max(0, ...Object.values(values ?? {}).map((v) => v.length));
-    const text = this.constRef(cached((s) => s));
-    const json = this.constRef(cached(jsonText));
-    return {
-      text: () => this.write(`o = put(buf, o, ${text}(${n}));`, 3 * longest + 40),
-      json: () => this.write(`o = put(buf, o, ${json}(${n}));`, 6 * longest + 40),
-      maybeEmpty: false,
-    };
-  }
-
   protected string(
     f: StringField<string, string | number>,
     fields: readonly Field[],
@@ -275,105 +227,60 @@ export abstract class TextFields extends EmitterCode {
     depth: number,
     leaves: Map<string, Leaf> | undefined,
   ): void {
-    const size = f.size;
-    const s = this.name('s');
-    const e = this.name('e');
-    // The string's own offset, when no variable-length field precedes it.
-    const fixedStart = this.fixed === undefined ? undefined : this.fixed + ('prefix' in size ? intSize[size.prefix] : 0);
-    let wire: string;
-    if ('prefix' in size) {
-      const width = intSize[size.prefix];
-      this.need(width, fields, i);
-      const p = this.pos();
-      let offset: string | undefined;
-      const len = lengthMeta(f);
-      const n = this.name('n');
-      const writesLength = this.writes(len.abbrev);
-      if (writesLength && this.mode.kind === 'json') offset = this.offset();
-      this.emit(`const ${n} = ${readers[size.prefix](p)}, ${s} = ${this.pos(this.k + width)}, ${e} = ${s} + ${n};`);
-      this.emit(`if (${e} > len) ${DECLINE}`);
-      this.count(len.abbrev, len.label, () => offset!, width, n, depth);
-      this.emit(`at = ${e};`);
-      this.moved();
-      wire = n;
-    } else {
-      wire = this.unprefixedString(size, fields, i, s, e);
-    }
+    const {
+      s,
+      e,
+      start,
+      wire: length,
+      secret,
+    } = this.stringField(
+      f,
+      fields,
+      i,
+      (len, n, width, at) => this.count(len.abbrev, len.label, () => at!, width, n, depth),
+      (len) => (this.writes(len.abbrev) && this.mode.kind === 'json' ? () => this.offset() : undefined),
+    );
     const writes = this.writes(f.abbrev);
-    const json = this.mode.kind === 'json' && writes;
-    // The wire length as an expression of locals that stay as they are until the writes queued in their block.
-    const length = wire;
-    const at = (): string => (fixedStart === undefined ? s : String(fixedStart));
-    // A secret is written masked or in clear as the caller asks: `whole, pattern` of its helpers.
-    const secret = f.secret || f.redact ? `${!!f.secret}, ${f.redact ? this.constRef(f.redact) : 'undefined'}` : undefined;
+    const asJson = this.mode.kind === 'json' && writes;
+    // JSON: the node's `value,"show":shown`; text: its shown text (a secret's through its helper, masked unless in clear).
+    let json = (): void => {};
+    let text = secret
+      ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
+      : (): void => this.write(`o = shown(sink, buf, o, bytes, ${s}, ${e}, text); ${RELOAD}`, `(${e} - ${s}) * 4`);
+    const t = asJson ? this.name('t') : '';
     if (f.numeric) {
       const [min, max] = numericRange[f.numeric];
       const d = this.name('d');
       this.emit(`const ${d} = decimalText(bytes, ${s}, ${e}, ${min}, ${max}, text);`);
       this.emit(`if (${d} === undefined) ${DECLINE}`);
       leaves?.set(f.name, { kind: 'decimal', s, e, d });
-      if (json) {
-        const t = this.name('t');
+      if (!secret) text = (): void => this.write(`o = decimalShown(buf, o, bytes, ${s}, ${e}, ${d});`, 11);
+      if (asJson) {
         const v = this.name('v');
         this.emit(`const ${t} = ${d} ?? text.decode(bytes, ${s}, ${e}), ${v} = Number(${t});`);
-        this.node(
-          {
-            abbrev: f.abbrev,
-            label: f.label,
-            at,
-            length,
-            json: () => {
-              if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-              else {
-                this.number(v, true);
-                this.lit(',"show":"');
-                this.write(`o = asciiText(buf, o, ${t});`, 11);
-                this.lit('"');
-              }
-            },
-            show: { lit: '' },
-          },
-          depth,
-        );
-      } else if (writes) {
-        const text = secret
-          ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
-          : (): void => this.write(`o = decimalShown(buf, o, bytes, ${s}, ${e}, ${d});`, 11);
-        this.node(
-          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: false } },
-          depth,
-        );
+        json = (): void => {
+          if (secret) this.write(`o = secretNumber(sink, o, ${v}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+          else {
+            this.number(v, true);
+            this.lit(',"show":"');
+            this.write(`o = ascii(buf, o, ${t});`, 11);
+            this.lit('"');
+          }
+        };
       }
     } else {
       leaves?.set(f.name, { kind: 'text', s, e });
-      if (json) {
-        const t = this.name('t');
+      if (asJson) {
         this.emit(`const ${t} = text.decode(bytes, ${s}, ${e});`);
-        this.node(
-          {
-            abbrev: f.abbrev,
-            label: f.label,
-            at,
-            length,
-            json: () => {
-              if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
-              else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
-            },
-            show: { lit: '' },
-          },
-          depth,
-        );
-      } else if (writes) {
-        const text = secret
-          ? (): void => this.write(`o = secretShown(sink, o, bytes, ${s}, ${e}, text, clear, ${secret}); ${RELOAD}`, undefined)
-          : (): void => this.write(`o = shown(sink, buf, o, bytes, ${s}, ${e}, text); ${RELOAD}`, `(${e} - ${s}) * 4`);
-        this.node(
-          { abbrev: f.abbrev, label: f.label, at, length, json: () => {}, show: { text, json: () => {}, maybeEmpty: true } },
-          depth,
-        );
+        json = (): void => {
+          if (secret) this.write(`o = secretPair(sink, o, bytes, ${s}, ${e}, ${t}, clear, ${secret}); ${RELOAD}`, undefined);
+          else this.write(`o = textPair(sink, buf, o, bytes, ${s}, ${e}, ${t}); ${RELOAD}`, `(${e} - ${s}) * 12 + 12`);
+        };
       }
     }
-    if ('fixed' in size) this.advance(size.fixed);
+    const show = asJson ? { lit: '' } : { text, json: (): void => {}, maybeEmpty: !f.numeric };
+    if (writes) this.node({ abbrev: f.abbrev, label: f.label, at: () => start, length, json, show }, depth);
+    if ('fixed' in f.size) this.advance(f.size.fixed);
     else this.moved();
   }
 

@@ -1,6 +1,6 @@
 /**
- * The annotated tree as text, compiled from the declaration like the JSON emitter
- * (`emit.ts`) and written as UTF-8 into a {@link ByteSink}: what `gamequery dissect -F text`
+ * The annotated tree as text, compiled from the declaration like the codec's JSON emitter
+ * (its `grammar/emit.ts`, whose code generation, `EmitterCode`, this extends) and written as UTF-8 into a {@link ByteSink}: what `gamequery dissect -F text`
  * and `-e FIELD` print, for captures of hundreds of thousands of packets, without a
  * `FieldNode` per field.
  *
@@ -29,23 +29,31 @@
  * It is right only for messages that decode: it declines (returns undefined, `sink.at`
  * where it was) wherever decoding would throw (and, as the JSON emitter does, at a list
  * entry that reads no bytes), and the caller takes the interpreter's tree
- * (`annotate.ts`), which ends with the malformed item. Warnings (a flag byte above 1, a list
+ * (the layout's `annotate`), which ends with the malformed item. Warnings (a flag byte above 1, a list
  * shorter than its count, trailing bytes) leave the tree as it is and do not stop it. The
  * tests hold it to the interpreter's tree, rendered, byte for byte.
  *
  * In three files: this one (lists and their entries, subtrees, summaries, and compiling),
- * emit-text-fields.ts (the modes, a node's writes, every field that is not a list) and
- * emit-text-runtime.ts (what the generated code calls per message).
+ * fields.ts (the modes, a node's writes, every field that is not a list) and runtime.ts
+ * (what the generated code calls per message); index.ts holds each layout's emitters.
+ * Where the engine cannot generate code (a CSP without `'unsafe-eval'`, or an interpreting
+ * layout) there is no emitter: the caller renders the tree, which writes the same text.
  */
-import type { TextCodec } from './charset.ts';
-import type { Entry, Field, ListField } from './fields.ts';
-import { intSize } from './fields.ts';
-import { DECLINE, RELOAD, readers } from './emit-code.ts';
-import { runtime } from './emit-text-runtime.ts';
-import { TextFields, Unsupported, jsonText, type Leaf, type Show, type TextMode } from './emit-text-fields.ts';
-import type { ByteSink } from './sink.ts';
+import {
+  DECLINE,
+  RELOAD,
+  compiled,
+  jsonText,
+  type ByteSink,
+  type Entry,
+  type Field,
+  type ListField,
+  type TextCodec,
+} from '@gamequery/codec/internal';
+import { runtime } from './runtime.ts';
+import { TextFields, Unsupported, type Leaf, type Show, type TextMode } from './fields.ts';
 
-export type { TextMode } from './emit-text-fields.ts';
+export type { TextMode } from './fields.ts';
 
 /**
  * Writes a message's lines (or its selected nodes) at `sink.at` and returns the bytes the
@@ -57,57 +65,32 @@ export type TextEmitter = (bytes: Uint8Array, text: TextCodec, sink: ByteSink, c
 /** The text compiler: lists, their entries and summaries, subtrees, and the whole layout. */
 class TextCompiler extends TextFields {
   protected list(f: ListField, fields: readonly Field[], i: number, depth: number): void {
-    if (f.count) {
-      const c = f.count;
-      const width = intSize[c.type];
-      this.need(width, fields, i);
-      const p = this.pos();
-      const offset = this.writes(c.abbrev) && this.mode.kind === 'json' ? this.offset() : undefined;
-      const n = this.name('n');
-      this.emit(`const ${n} = ${readers[c.type](p)};`);
-      this.count(c.abbrev, c.label, () => offset!, width, n, depth);
-      this.advance(width);
-      this.settle();
-      this.flush();
-      const j = this.name('j');
-      this.emit(`for (let ${j} = 0; ${j} < ${n}; ${j}++) {`);
+    const c = f.count;
+    const until = f.until;
+    this.listLoop(f, fields, i, {
+      at: c && this.writes(c.abbrev) && this.mode.kind === 'json' ? () => this.offset() : undefined,
+      count: (n, width, at) => this.count(c!.abbrev, c!.label, () => at!, width, n, depth),
       // Fewer entries than counted: a warning where tolerated (the tree is the same), else an error.
-      this.emit(`if (at >= len) ${f.tolerateShort ? 'break;' : DECLINE}`);
-      this.entry(f, depth);
-      this.emit('}');
-    } else {
-      this.settle();
-      this.flush();
-      const until = f.until!;
-      this.emit('for (;;) {');
-      this.emit(`if (at >= len) ${DECLINE}`);
-      this.emit('if (bytes[at] === 0) {');
-      this.moved();
-      this.node(
-        {
-          abbrev: until.abbrev,
-          label: until.label,
-          at: () => 'at',
-          length: '1',
-          json: () => this.lit('0,"show":"0"'),
-          show: { lit: '0' },
-        },
-        depth,
-      );
-      this.flush();
-      this.emit('at++;');
-      this.emit('break;');
-      this.emit('}');
-      this.entry(f, depth);
-      this.emit('}');
-    }
-    this.moved();
+      short: () => (f.tolerateShort ? 'break;' : DECLINE),
+      until: () =>
+        this.node(
+          {
+            abbrev: until!.abbrev,
+            label: until!.label,
+            at: () => 'at',
+            length: '1',
+            json: () => this.lit('0,"show":"0"'),
+            show: { lit: '0' },
+          },
+          depth,
+        ),
+      entry: () => this.entry(f, depth),
+    });
   }
 
   /** One entry of a list, inside its loop. */
   protected entry(f: ListField, depth: number): void {
     const entry = f.entry;
-    this.moved();
     const start = this.offset();
     const leaves = new Map<string, Leaf>();
     const read = (kidDepth: number) => (): void => {
@@ -177,29 +160,7 @@ class TextCompiler extends TextFields {
       children();
       return;
     }
-    if (fields.every((x) => x.kind !== 'list' && x.kind !== 'group')) {
-      const pending = this.ops;
-      this.ops = [];
-      children();
-      const kids = this.ops;
-      this.ops = pending;
-      measure();
-      writeHead();
-      this.ops.push(...kids);
-      return;
-    }
-    this.flush();
-    const g = this.name('g');
-    this.emit(`const ${g} = o;`);
-    children();
-    measure();
-    this.flush();
-    const h = this.name('h');
-    this.emit(`const ${h} = o;`);
-    writeHead();
-    this.flush();
-    this.emit(`{ const n = o - ${h}; if (o + n > buf.length) { sink.at = o; sink.reserve(n); buf = sink.buf; dv = viewOf(buf); }`);
-    this.emit(`  buf.copyWithin(o, ${h}, o); buf.copyWithin(${g} + n, ${g}, ${h}); buf.copyWithin(${g}, o, o + n); }`);
+    this.headFirst(fields, children, { measure, head: writeHead });
   }
 
   /** An entry's summary: its template, with the parts it names written from the locals that hold them, as `fillTemplate` shows them. */
@@ -229,8 +190,12 @@ class TextCompiler extends TextFields {
           case 'int':
             this.number(leaf.local, leaf.signed);
             return;
+          case 'value':
+            // A 64-bit integer or a float, as a template shows it: `String(value)`.
+            this.write(`o = ascii(buf, o, String(${leaf.local}));`, 24);
+            return;
           case 'bool':
-            this.write(`o = asciiText(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);
+            this.write(`o = ascii(buf, o, ${leaf.local} !== 0 ? 'true' : 'false');`, 5);
             return;
           case 'text':
             if (json)
@@ -262,12 +227,7 @@ class TextCompiler extends TextFields {
     this.flush();
     this.emit('sink.at = o;');
     this.emit('return at;');
-    const body = [
-      'const len = bytes.length, from = sink.at;',
-      'let at = 0, o = from, buf = sink.buf, dv = viewOf(buf);',
-      ...this.lines,
-    ].join('\n');
-    return { source: body, consts: this.consts };
+    return { source: this.body(), consts: this.consts };
   }
 }
 
@@ -285,23 +245,14 @@ const declines: TextEmitter = () => undefined;
 
 /** Compiles a layout's fields to a text emitter of `mode`. */
 export function compileText(fields: readonly Field[], mode: TextMode): TextEmitter {
-  let compiled: { source: string; consts: unknown[] };
+  let code: { source: string; consts: unknown[] };
   try {
-    compiled = new TextCompiler(mode).compile(fields);
+    code = new TextCompiler(mode).compile(fields);
   } catch (e) {
     if (e instanceof Unsupported) return declines;
     throw e;
   }
-  const { source, consts } = compiled;
-  const names = Object.keys(runtime);
-  const factory = new Function(
-    'rt',
-    'K',
-    `const { ${names.join(', ')} } = rt;\n` +
-      consts.map((_, i) => `const K${i} = K[${i}];\n`).join('') +
-      `return function emitText(bytes, text, sink, clear) {\n${source}\n};`,
-  ) as (rt: typeof runtime, k: unknown[]) => TextEmitter;
-  return factory(runtime, consts);
+  return compiled<TextEmitter>('emitText', 'bytes, text, sink, clear', code.source, code.consts, runtime);
 }
 
 /** The generated source of a layout's text emitter, for reading and for profiles. */

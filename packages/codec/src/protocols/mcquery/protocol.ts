@@ -7,7 +7,8 @@ import { defineProtocol, found, unknownType, type ProtocolDeclaration } from '..
 import { UnrecognizedPacketError } from '../../errors.ts';
 import { mcqueryMessages } from './messages.ts';
 import { HANDSHAKE, STAT, mcqueryNaming } from './header.ts';
-import { minecraftExperts } from './expert.ts';
+import { minecraftExperts, minecraftRequestNotSeen } from './expert.ts';
+import { minecraftReplyShape } from './heuristic.ts';
 
 /** Where a request's and a reply's type byte are. */
 const TYPE_AT = { request: 2, response: 0 } as const;
@@ -26,13 +27,11 @@ export const mayBeMinecraftReply = (b: Uint8Array): boolean => b.length >= 5 && 
 /** Minecraft query (GameSpy4). */
 export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProtocol({
   name: mcqueryNaming.protocol,
-  title: mcqueryNaming.protocolName,
-  fullTitle: 'Minecraft (GameSpy4)',
-  treeTitle: 'Minecraft Query Protocol (GameSpy4)',
-  charset: mcqueryNaming.charset,
-  summary: 'GameSpy4 query',
-  commandName: 'minecraft',
+  // The names `gamequery` took for it before `mcquery` was its one name.
   aliases: ['minecraft', 'mc', 'gs4'],
+  title: 'Minecraft Query Protocol (GameSpy4)',
+  shortTitle: mcqueryNaming.protocolName,
+  charset: mcqueryNaming.charset,
   defaultPort: 25565,
   // 19132: Bedrock servers (and Geyser) answer the same query there.
   ports: [25565, 19132],
@@ -58,11 +57,15 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
     }
     return found(direction, looksLikeFullStat(bytes) ? mcqueryMessages.full.response : mcqueryMessages.basic.response);
   },
-  // Replies carry no magic (they start with the type byte): how one may look, and what a caller who passed one without a hint is told.
-  unsigned: {
+  // Replies carry no magic (they start with the type byte): how one may look, what a caller who
+  // passed one without a hint is told, the strict shape that names one read without its request
+  // (heuristic.ts), and the warning it then carries.
+  magicless: {
     mayBe: mayBeMinecraftReply,
     advice:
       'this may be a Minecraft query response, which carries no magic: pass the hint { protocol: "mcquery", direction: "response" } or decode it within its conversation',
+    shape: minecraftReplyShape,
+    alone: minecraftRequestNotSeen,
   },
   // The session id: request bytes 3–6, reply bytes 1–4; the type byte before it.
   pairing: {
@@ -72,8 +75,15 @@ export const mcqueryProtocol: ProtocolDeclaration<'mcquery', 25565> = defineProt
     // GEY: its handshake case falls through to the stat case.
     answeredAgain: { message: 'handshake', type: STAT, note: 'Geyser answers a handshake with a token and then a full stat' },
   },
+  // What its replies say of the server, for per-server statistics: the basic stat in fields of its
+  // own, the full stat among its key/value pairs (GameSpy4: `hostname`, `numplayers`).
+  stated: {
+    players: ['mcquery.basic.num_players'],
+    hostname: ['mcquery.basic.motd'],
+    byKey: { 'mcquery.full.response': { list: 'kv', players: 'numplayers', hostname: 'hostname' } },
+  },
   // Why a request may go unanswered, by message.
-  silence: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
+  unansweredBecause: { basic: 'wrong or expired challenge token', full: 'wrong or expired challenge token' },
   recognitionHints: {
     // What looksLikeFullStat reads: a full-stat reply's split header ends 00 80 00 at offset 13.
     'mcquery.full.response': { offset: 13, bytes: [0x00, 0x80, 0x00] },

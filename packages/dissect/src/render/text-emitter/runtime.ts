@@ -1,13 +1,9 @@
 /**
- * What the compiled text emitters (emit-text.ts) call at run time, per message: strings shown
+ * What the compiled text emitters (compile.ts) call at run time, per message: strings shown
  * as `showText` shows them (copied when plain ASCII), secrets masked, decimal text, byte
  * lists, and the flag tables. The generated code is handed these; nothing here is compiled.
  */
-import type { TextCodec } from './charset.ts';
-import { MASK, redacted, showText } from './display.ts';
-import { encoder } from './emit-code.ts';
-import { decimalText, runtime as jsonRuntime } from './emit-runtime.ts';
-import type { ByteSink } from './sink.ts';
+import { decimalText, encoder, hiddenText, jsonRuntime, showText, type ByteSink, type TextCodec } from '@gamequery/codec/internal';
 
 /** 1 for the bytes that every charset decodes to themselves and `showText` leaves as they are. */
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x20 && c <= 0x7e && c !== 0x5c ? 1 : 0));
@@ -31,12 +27,6 @@ function shown(sink: ByteSink, buf: Uint8Array, o: number, bytes: Uint8Array, s:
   return sink.at;
 }
 
-/** What a secret shows in place of `text` unless shown in clear: a match of `pattern` redacted, else the mask for a `whole` secret. */
-function hiddenText(text: string, whole: boolean, pattern: RegExp | undefined): string | undefined {
-  const masked = pattern === undefined ? undefined : redacted(text, pattern);
-  return masked !== undefined ? showText(masked) : whole ? MASK : undefined;
-}
-
 /** A secret string's (or decimal string's) shown text, masked unless `clear`, through the sink (it reserves for itself). */
 function secretShown(
   sink: ByteSink,
@@ -51,15 +41,11 @@ function secretShown(
 ): number {
   const t = text.decode(bytes, s, e);
   sink.at = o;
-  sink.raw((clear ? undefined : hiddenText(t, whole, pattern)) ?? showText(t));
+  sink.raw(hiddenText(t, clear, whole, pattern) ?? showText(t));
   return sink.at;
 }
 
-/** ASCII text (at most `t.length` bytes). */
-function ascii(buf: Uint8Array, o: number, t: string): number {
-  for (let i = 0; i < t.length; i++) buf[o++] = t.charCodeAt(i);
-  return o;
-}
+const { ascii, digits } = jsonRuntime;
 
 /** Decimal text's shown form (`d` from {@link decimalText}): the bytes, or the decoded text (at most 11 bytes). */
 function decimalShown(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number, d: string | null): number {
@@ -82,13 +68,13 @@ function decimalValue(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, 
 function byteList(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: number): number {
   for (let i = s; i < e; i++) {
     if (i > s) buf[o++] = 0x2c;
-    o = jsonRuntime.digits(buf, o, bytes[i]!);
+    o = digits(buf, o, bytes[i]!);
   }
   return o;
 }
 
 /** What a compiled text emitter calls: the JSON emitter's helpers and these. */
-export const runtime = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList, asciiText: ascii };
+export const runtime: object = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList };
 
 /** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte. */
 export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'No (0)' : `Yes (${b})`));

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, charsets, fromHex, layouts, nodeJson, samp, type Charset, type FieldNode, type QueryLayout } from '@gamequery/codec';
-import { ByteSink, MASK, internals } from '@gamequery/codec/internal';
-import { commandArb, valueArb } from '../helpers/arbitrary.ts';
-import { abbrevsOf } from '../helpers/answers.ts';
-import { loadVectors } from '../helpers/vectors.ts';
-import { secretive, synthetic } from '../helpers/synthetic.ts';
-import { hostileBytes } from '../../fuzz/codec.ts';
-import { mutatedMany } from '../../fuzz/mutate.ts';
+import { ByteSink, MASK, internals, interpretedLayout } from '@gamequery/codec/internal';
+import { emitFields, emitText } from '../../src/render/text-emitter/index.ts';
+import { commandArb, valueArb } from '../../../codec/test/helpers/arbitrary.ts';
+import { abbrevsOf } from '../../../codec/test/helpers/answers.ts';
+import { loadVectors } from '../../../codec/test/helpers/vectors.ts';
+import { numeric, secretive, synthetic } from '../../../codec/test/helpers/synthetic.ts';
+import { hostileBytes } from '../../../codec/fuzz/codec.ts';
+import { mutatedMany } from '../../../codec/fuzz/mutate.ts';
+import { a2sMessages } from '../../../codec/test/fixtures/protocols/a2s/protocol.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
 type AnyLayout = QueryLayout;
@@ -87,13 +89,13 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
     const options = { ...codec, ...(showSecrets === undefined ? {} : { showSecrets }) };
     for (const indent of [undefined, 1, 2]) {
       const got = written(offset, (sink) =>
-        internals(layout).emitText(bytes, sink, { ...options, ...(indent === undefined ? {} : { indent }) }),
+        emitText(internals(layout), bytes, sink, { ...options, ...(indent === undefined ? {} : { indent }) }),
       );
       if (tree.error) expect(got).toBeUndefined();
       else expect(got).toEqual({ text: output(treeText(tree.fields, clear, indent ?? 0)), read: tree.bytesRead });
     }
-    const text = written(offset, (sink) => internals(layout).emitFields(bytes, sink, pick, 'text', options));
-    const json = written(offset, (sink) => internals(layout).emitFields(bytes, sink, [...pick], 'json', options));
+    const text = written(offset, (sink) => emitFields(internals(layout), bytes, sink, pick, 'text', options));
+    const json = written(offset, (sink) => emitFields(internals(layout), bytes, sink, [...pick], 'json', options));
     if (tree.error) {
       expect(text).toBeUndefined();
       expect(json).toBeUndefined();
@@ -106,7 +108,9 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
 }
 
 const vectors = loadVectors();
-const all: readonly AnyLayout[] = [...layouts, synthetic, secretive];
+// The A2S fixture is declared through the public API with the floats and the 64-bit integers.
+const a2s = Object.values(a2sMessages).flatMap((m) => [m.request, m.response]) as AnyLayout[];
+const all: readonly AnyLayout[] = [...layouts, synthetic, secretive, numeric, ...a2s];
 
 describe.each(all.map((l) => [l.id, l] as const))('%s: emitText and emitFields', (_, layout) => {
   const abbrevs = abbrevsOf(layout.fields);
@@ -169,7 +173,7 @@ describe('emitText', () => {
     const lines = (showSecrets?: boolean): string => {
       const sink = new ByteSink();
       expect(
-        internals(samp.rconRequest).emitText(request, sink, { indent: 1, ...(showSecrets === undefined ? {} : { showSecrets }) }),
+        emitText(internals(samp.rconRequest), request, sink, { indent: 1, ...(showSecrets === undefined ? {} : { showSecrets }) }),
       ).toBe(43);
       return sink.text();
     };
@@ -195,12 +199,12 @@ describe('emitText', () => {
     // "SAMP" 127.0.0.1:7777 'i' | password 02 | players 01 00 | max 02 00 | "" "b" "c"
     const info = fromHex('53414d507f000001611e69 02 0100 0200 00000000 0100000062 0100000063');
     const sink = new ByteSink();
-    expect(internals(samp.infoResponse).emitText(info, sink)).toBe(info.length);
+    expect(emitText(internals(samp.infoResponse), info, sink)).toBe(info.length);
     expect(sink.text().split('\n')).toEqual(expect.arrayContaining(['Password: Yes (2)', 'Hostname length: 0', 'Hostname']));
     // header 'd' | count 03 00 | id 01, name "ab", score -1, ping 5 | id 02, name "c", score 3, ping 6
     const d = fromHex('53414d507f000001611e64 0300 01 02 6162 ffffffff 05000000 02 01 63 03000000 06000000');
     const players = new ByteSink();
-    expect(internals(samp.playersResponse).emitText(d, players)).toBe(d.length);
+    expect(emitText(internals(samp.playersResponse), d, players)).toBe(d.length);
     expect(players.text()).toContain('Player count: 3\nPlayer: #1 ab (-1, 5 ms)\n    ID: 1\n');
     expect(check(samp.playersResponse, d, undefined, 7, ['samp.player', 'samp.player.name'])).toBe(true);
   });
@@ -208,7 +212,31 @@ describe('emitText', () => {
   it('declines a cut message, leaving the sink where it was', () => {
     const sink = new ByteSink();
     sink.ascii('kept');
-    expect(internals(samp.infoResponse).emitText(fromHex('53414d507f000001611e69 00 0100'), sink)).toBeUndefined();
+    expect(emitText(internals(samp.infoResponse), fromHex('53414d507f000001611e69 00 0100'), sink)).toBeUndefined();
     expect(sink.text()).toBe('kept');
+  });
+});
+
+describe('where no code is generated', () => {
+  it('has no text emitter for an interpreting layout (a CSP without unsafe-eval): the caller renders the tree', () => {
+    const bytes = samp.infoResponse.encode({
+      serverIp: '127.0.0.1',
+      serverPort: 7777,
+      password: false,
+      players: 1,
+      maxPlayers: 2,
+      hostname: 'h',
+      gamemode: 'g',
+      language: 'l',
+    });
+    const interpreting = internals(interpretedLayout(samp.infoResponse));
+    expect(interpreting.generatesCode()).toBe(false);
+    const sink = new ByteSink(16);
+    expect(emitText(interpreting, bytes, sink)).toBeUndefined();
+    expect(emitFields(interpreting, bytes, sink, ['samp.info.hostname'], 'text')).toBeUndefined();
+    expect(sink.at).toBe(0);
+    // The compiled layout writes what the tree shows.
+    expect(emitText(internals(samp.infoResponse), bytes, sink)).toBe(bytes.length);
+    expect(sink.text(0)).toBe(output(treeText(samp.infoResponse.annotate(bytes).fields, false, 0)));
   });
 });

@@ -10,7 +10,7 @@
 import { constant, magic, u32be, type ValueTable } from '../../grammar/fields.ts';
 
 /**
- * What every Minecraft query layout says of its protocol: its name, title and charset (vanilla
+ * What every Minecraft query layout says of its protocol: its name, short title and charset (vanilla
  * writes the low byte of each UTF-16 unit), as its declaration (protocol.ts) has them.
  */
 export const mcqueryNaming = { protocol: 'mcquery', protocolName: 'Minecraft query', charset: 'latin1' } as const;
