@@ -11,6 +11,7 @@ import type { Field, IntField, IntType, ListField, Meta, StringField, StringSize
 import { fixedSize, lengthMeta, runLength } from './fields.ts';
 import { numbers, showInt, type NumberType } from './numbers.ts';
 
+/** One UTF-8 encoder for the emitters' fixed text, made once. */
 export const encoder = new TextEncoder();
 
 /** `text` as a JSON string literal. */
