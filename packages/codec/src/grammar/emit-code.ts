@@ -10,6 +10,8 @@
 import type { Field, IntField, IntType, ListField, Meta, StringField, StringSize } from './fields.ts';
 import { fixedSize, lengthMeta, runLength } from './fields.ts';
 import { numbers, showInt, type NumberType } from './numbers.ts';
+import { showText } from './display.ts';
+import { toHex } from './wire.ts';
 
 /** One UTF-8 encoder for the emitters' fixed text, made once. */
 export const encoder = new TextEncoder();
@@ -170,6 +172,27 @@ export abstract class EmitterCode {
         else this.emit(`${fixedText(x)} o += ${x.length};`);
       }
     }
+  }
+
+  /** A magic's or a constant's node: its shown text, and its JSON `value,"show":shown` (fixed by the declaration). */
+  protected constantNode(f: Extract<Field, { kind: 'magic' | 'const' }>): { text: string; json: string } {
+    const text =
+      f.kind === 'magic'
+        ? f.display === 'text'
+          ? showText(String.fromCharCode(...f.bytes))
+          : toHex(f.bytes)
+        : showInt(f.value, f.type, f.base, f.values);
+    return { text, json: `${f.kind === 'magic' ? jsonText(text) : f.value},"show":${jsonText(text)}` };
+  }
+
+  /** `"x","show":"x"`, where x is what `code` writes at `o` (at most `max` bytes): written once, then copied. */
+  protected quotedPair(code: string, max: number): void {
+    const q = this.name('q');
+    this.lit('"');
+    this.write(`const ${q} = o; ${code} const ${q}e = o;`, max);
+    this.lit('","show":"');
+    this.write(`for (let i = ${q}; i < ${q}e; i++) buf[o++] = buf[i];`, max);
+    this.lit('"');
   }
 
   /** A number read into `n` as a node's JSON `value`: an integer's digits, else its kind's JSON text (numbers.ts). */

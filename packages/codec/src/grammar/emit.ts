@@ -35,11 +35,10 @@
  * The code-writing machinery is in `emit-code.ts`, the helpers the generated code calls
  * in `emit-runtime.ts`.
  */
-import { showInt, showText } from './display.ts';
 import type { Field, ListField, StringField } from './fields.ts';
 import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { numericRange, toHex } from './wire.ts';
+import { numericRange } from './wire.ts';
 import { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head } from './emit-code.ts';
 import { runtime, type JsonEmitter } from './emit-runtime.ts';
 
@@ -114,15 +113,10 @@ class Compiler extends EmitterCode {
     this.numberOrLit(at);
     this.lit(`,"length":${size},"value":`);
     switch (f.kind) {
-      case 'magic': {
-        this.check(f, p);
-        const shown = JSON.stringify(f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes));
-        this.lit(`${shown},"show":${shown}},`);
-        break;
-      }
+      case 'magic':
       case 'const':
         this.check(f, p);
-        this.lit(`${f.value},"show":${JSON.stringify(showInt(f.value, f.type, f.base, f.values))}},`);
+        this.lit(`${this.constantNode(f).json}},`);
         break;
       case 'int': {
         const n = this.name('n');
@@ -153,12 +147,8 @@ class Compiler extends EmitterCode {
           this.emit(`const ${v} = ipv4ToString(${numbers.u32be.code(p)});`);
           scope.props.push([f.name, v]);
         }
-        const q = this.name('q');
-        this.lit('"');
-        this.write(`const ${q} = o; o = dotted(buf, o, bytes, ${at}); const ${q}e = o;`, 15);
-        this.lit('","show":"');
-        this.write(`for (let i = ${q}; i < ${q}e; i++) buf[o++] = buf[i];`, 15);
-        this.lit('"},');
+        this.quotedPair(`o = dotted(buf, o, bytes, ${at});`, 15);
+        this.lit('},');
         break;
       }
       case 'bytes': {
@@ -167,11 +157,8 @@ class Compiler extends EmitterCode {
           this.emit(`const ${v} = bytes.slice(${at}, ${at} + ${f.length});`);
           scope.props.push([f.name, v]);
         }
-        for (const sep of ['"', '","show":"']) {
-          this.lit(sep);
-          this.write(`o = hexBytes(buf, o, bytes, ${at}, ${at} + ${f.length});`, 2 * f.length);
-        }
-        this.lit('"},');
+        this.quotedPair(`o = hexBytes(buf, o, bytes, ${at}, ${at} + ${f.length});`, 2 * f.length);
+        this.lit('},');
         break;
       }
     }

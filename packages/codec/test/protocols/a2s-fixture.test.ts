@@ -23,7 +23,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import KaitaiStructCompiler from 'kaitai-struct-compiler';
 import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
-import { TruncatedError, builtInProtocols, nodeJson, protocolSet, type AnyLayout, type FieldNode } from '@gamequery/codec';
+import {
+  TruncatedError,
+  builtInProtocols,
+  nodeJson,
+  protocolSet,
+  valueFromJson,
+  valueToJson,
+  type AnyLayout,
+  type FieldNode,
+} from '@gamequery/codec';
 import { ByteSink, buildRegistry, internals, interpretedLayout } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { B, type Node } from '../../scripts/vectors/builder.ts';
@@ -241,6 +250,16 @@ describe('the A2S fixture', () => {
     expect(() => player.response.encode({ players: [{ ...players[0]!, duration: '1' as unknown as number }] })).toThrow(
       '1 is not a number (f32le)',
     );
+  });
+
+  it('writes a value as JSON with 64-bit integers as their digits, and reads it back (valueToJson, valueFromJson)', () => {
+    const json = JSON.parse(JSON.stringify(valueToJson(info.response, server))) as Record<string, unknown>;
+    expect(json).toMatchObject({ steamId: String(server.steamId), gameId: String(server.gameId), appId: server.appId });
+    expect(valueFromJson(info.response, json)).toEqual(server);
+    const odd = { players: [NaN, -Infinity].map((duration, index) => ({ index, name: 'p', score: 0, duration })) };
+    const text = JSON.stringify(valueToJson(player.response, odd));
+    expect(text).toContain('"duration":"NaN"');
+    expect(valueFromJson(player.response, JSON.parse(text) as Record<string, unknown>)).toEqual(odd);
   });
 
   it('writes NaN and ±Infinity as JSON strings, valid JSON that keeps which one it was', () => {

@@ -11,12 +11,8 @@ import {
   RELOAD,
   checkedSize,
   head,
-  jsonText,
   numbers,
   numericRange,
-  showInt,
-  showText,
-  toHex,
   type CodeShow,
   type Field,
   type ListField,
@@ -141,16 +137,11 @@ export abstract class TextFields extends EmitterCode {
       this.node({ abbrev: f.abbrev, label: f.label, at, length: String(size), json, show }, depth);
     const writes = this.writes(f.abbrev);
     switch (f.kind) {
-      case 'magic': {
-        this.check(f, p);
-        const text = f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes);
-        node(() => this.lit(`${jsonText(text)},"show":${jsonText(text)}`), { lit: text });
-        break;
-      }
+      case 'magic':
       case 'const': {
         this.check(f, p);
-        const text = showInt(f.value, f.type, f.base, f.values);
-        node(() => this.lit(`${f.value},"show":${jsonText(text)}`), { lit: text });
+        const { text, json } = this.constantNode(f);
+        node(() => this.lit(json), { lit: text });
         break;
       }
       case 'int': {
@@ -186,34 +177,20 @@ export abstract class TextFields extends EmitterCode {
         if (!writes && !leaves) break;
         const a = at();
         leaves?.set(f.name, { kind: 'ipv4', at: a });
-        const dotted = (): void => this.write(`o = dotted(buf, o, bytes, ${a});`, 15);
-        node(
-          () => {
-            this.lit('"');
-            dotted();
-            this.lit('","show":"');
-            dotted();
-            this.lit('"');
-          },
-          { text: dotted, json: () => {}, maybeEmpty: false },
-        );
+        const dotted = `o = dotted(buf, o, bytes, ${a});`;
+        node(() => this.quotedPair(dotted, 15), { text: () => this.write(dotted, 15), json: () => {}, maybeEmpty: false });
         break;
       }
       case 'bytes': {
         if (!writes && !leaves) break;
         const a = at();
         leaves?.set(f.name, { kind: 'bytes', at: a, length: f.length });
-        const hex = (): void => this.write(`o = hexBytes(buf, o, bytes, ${a}, ${a} + ${f.length});`, 2 * f.length);
-        node(
-          () => {
-            this.lit('"');
-            hex();
-            this.lit('","show":"');
-            hex();
-            this.lit('"');
-          },
-          { text: hex, json: () => {}, maybeEmpty: f.length === 0 },
-        );
+        const hex = `o = hexBytes(buf, o, bytes, ${a}, ${a} + ${f.length});`;
+        node(() => this.quotedPair(hex, 2 * f.length), {
+          text: () => this.write(hex, 2 * f.length),
+          json: () => {},
+          maybeEmpty: f.length === 0,
+        });
         break;
       }
     }
