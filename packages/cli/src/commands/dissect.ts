@@ -219,8 +219,13 @@ export function dissectCommand(): Command {
         reading: for await (const batch of batches) {
           for (const p of batch.packets) {
             out.packet(p);
-            // -c N: the rest of the input is not read (its errors included).
-            if (--left === 0) break reading;
+            // -c N: the rest of the input is not read (its errors included). A live capture is
+            // stopped first: the reader may be waiting on it for a packet that never comes, and
+            // leaving the loop waits for that read to end.
+            if (--left === 0) {
+              live?.stop();
+              break reading;
+            }
           }
           const e = batch.error;
           if (e) out.error({ type: 'CaptureError', code: e.code, offset: e.offset, message: e.message });

@@ -78,6 +78,11 @@ export class LiveRun {
     return run;
   }
 
+  /** Stops the capture program (-c N reached): what it captured still comes, then its chunks end. */
+  stop(): void {
+    this.#capture?.stop();
+  }
+
   /** After the dissector has finished: why the capture ended, if on its own, and how many packets it held. */
   async end(stats: DissectStats): Promise<void> {
     const end = await this.input.ended;
