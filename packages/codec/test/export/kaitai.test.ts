@@ -9,6 +9,7 @@ import KaitaiRuntime from 'kaitai-struct';
 import { parse as parseYaml } from 'yaml';
 import { fromHex, layoutFor, layouts, toHex, type Charset, type Field } from '@gamequery/codec';
 import { textCodec } from '@gamequery/codec/internal';
+import { defineLayout, u8 } from '@gamequery/codec/define';
 import { exportKaitai } from '../../src/export/index.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 
@@ -153,6 +154,21 @@ describe('Kaitai Struct export', () => {
         }
       }
     }
+  });
+
+  it('names two values of one label apart, so that the .ksy still compiles', async () => {
+    const shared = defineLayout({
+      protocol: 'acme',
+      message: 'os',
+      direction: 'response',
+      title: 'Two codes, one label',
+      fields: [u8('os', { abbrev: 'acme.os.os', label: 'OS', values: { 0x6d: 'Mac', 0x6f: 'Mac', 0x77: 'Windows' } })],
+    });
+    const text = exportKaitai([shared]).get('acme_os_response.ksy')!;
+    const members = (parseYaml(text) as { enums: Record<string, Record<string, string>> }).enums['os']!;
+    expect(members).toEqual({ 0x6d: 'mac', 0x6f: 'mac_6f', 0x77: 'windows' });
+    const P = await load(text);
+    expect(parse(P, Uint8Array.of(0x6f)).os).toBe(0x6f);
   });
 
   it('compiles every .ksy with kaitai-struct-compiler', async () => {

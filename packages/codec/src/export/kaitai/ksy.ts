@@ -88,8 +88,14 @@ function intType(t: NumberType, scope: Scope): string {
 function enumOf(abbrev: string, values: ValueTable, scope: Scope): string {
   const name = lastSegment(abbrev);
   const members = new Map<Raw, string>();
+  const used = new Set<string>();
   for (const [value, label] of Object.entries(values).sort(([a], [b]) => Number(a) - Number(b))) {
-    members.set(hex(Number(value), 1), identifier(label));
+    // Two values of one label (a code and its older spelling): Kaitai wants each member's id
+    // once, so a later one is named with its value too (`mac_6f`).
+    let id = identifier(label);
+    if (used.has(id)) id = `${id}_${Number(value).toString(16)}`;
+    used.add(id);
+    members.set(hex(Number(value), 1), id);
   }
   scope.enums.set(name, members);
   return name;
