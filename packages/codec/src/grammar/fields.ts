@@ -164,7 +164,12 @@ type IntMeta = Meta & { readonly base?: Base; readonly values?: ValueTable };
 
 const numberBuilder =
   <T extends NumberType, M extends Meta = IntMeta>(type: T) =>
-  <const N extends string>(name: N, meta: M): IntField<N, T> => ({ kind: 'int', name, type, base: 'dec', ...meta });
+  <const N extends string>(name: N, meta: M): IntField<N, T> => {
+    // Said where it is declared: Wireshark's Lua API refuses a signed field shown in hex, and the plugin would not load.
+    if ((meta as IntMeta).base === 'hex' && numbers[type].signed)
+      throw new TypeError(`${meta.abbrev}: a signed number (${type}) cannot be shown in hex (Wireshark refuses it): declare it in decimal`);
+    return { kind: 'int', name, type, base: 'dec', ...meta };
+  };
 
 /** An unsigned byte, a number in the value: `u8('version', { abbrev: 'acme.version', label: 'Version' })`. Options: `base`, `values`. */
 export const u8 = numberBuilder('u8');
