@@ -35,6 +35,9 @@ export function firstDifference(want: string, got: string): string {
   return out.join('\n');
 }
 
+/** `pnpm golden`: the golden files are rewritten instead of compared. */
+export const updatingGolden = process.env.GAMEQUERY_UPDATE_GOLDEN === '1';
+
 /**
  * Compares `text` with the golden file `path` under `dir`, or writes it when
  * GAMEQUERY_UPDATE_GOLDEN=1 (`pnpm golden`); a difference fails with its first lines and `how`.
@@ -44,7 +47,7 @@ export function goldenFile(dir: string, path: string, text: string, how: string)
   const want = existsSync(file) ? readFileSync(file) : undefined;
   const got = Buffer.from(text, 'utf8');
   if (want?.equals(got)) return;
-  if (process.env.GAMEQUERY_UPDATE_GOLDEN === '1') {
+  if (updatingGolden) {
     mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true });
     writeFileSync(file, got);
     return;

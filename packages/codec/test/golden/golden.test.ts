@@ -19,10 +19,9 @@ import { describe, expect, it } from 'vitest';
 import { layoutFor } from '@gamequery/codec';
 import { emitterSource } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
-import { goldenFile } from './diff.ts';
+import { goldenFile, updatingGolden as update } from './diff.ts';
 
 const expected = new URL('./expected/', import.meta.url).pathname;
-const update = process.env.GAMEQUERY_UPDATE_GOLDEN === '1';
 const HOW =
   'if the change is meant, run `pnpm golden` (GAMEQUERY_UPDATE_GOLDEN=1 pnpm vitest run packages/codec/test/golden) and commit the result';
 

@@ -4,7 +4,7 @@
  * Undefined where the layout does not generate code (a CSP without `'unsafe-eval'`, or an
  * interpreting copy): the caller renders the annotated tree, which writes the same bytes.
  */
-import type { EmitOptions, InternalQueryLayout } from '@gamequery/codec/internal';
+import type { ByteSink, EmitOptions, InternalQueryLayout } from '@gamequery/codec/internal';
 import { compileText, type TextEmitter } from './compile.ts';
 
 export { textEmitterSource, type TextMode } from './compile.ts';
@@ -39,12 +39,7 @@ function emittersOf(layout: InternalQueryLayout): Emitters | null {
  * took; warnings leave the tree as it is and do not stop it. Undefined, with `sink.at` where
  * it was, where `decode` would throw or no code is generated.
  */
-export function emitText(
-  layout: InternalQueryLayout,
-  bytes: Uint8Array,
-  sink: Parameters<TextEmitter>[2],
-  options?: TextEmitOptions,
-): number | undefined {
+export function emitText(layout: InternalQueryLayout, bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined {
   const e = emittersOf(layout);
   if (!e) return undefined;
   const indent = options?.indent ?? 0;
@@ -62,7 +57,7 @@ export function emitText(
 export function emitFields(
   layout: InternalQueryLayout,
   bytes: Uint8Array,
-  sink: Parameters<TextEmitter>[2],
+  sink: ByteSink,
   abbrevs: readonly string[],
   as: 'text' | 'json',
   options?: EmitOptions,
