@@ -41,17 +41,13 @@ import { SourceStats, type SourcesReport } from './sources.ts';
 import { ServerTable } from './server-table.ts';
 import type { IoStats } from './io.ts';
 import {
-  HOSTNAME,
   countReplyIn,
   countRequestIn,
   messageState,
-  PLAYERS,
-  namedBy,
   newServerState,
-  playersByKey,
   reportOf,
-  statedByKey,
-  statesByKey,
+  statedFields,
+  type StatedFields,
   type MessageState,
   type ServerState,
   type StatsReport,
@@ -116,9 +112,12 @@ export class FirstPassStats {
   readonly io: IoStats | undefined;
   /** The protocols recognised (what the record maker would recognise of a datagram the pairer could not use). */
   readonly #protocols: ProtocolSet;
+  /** Where those protocols' replies state a server's player count and name. */
+  readonly #stated: StatedFields;
 
   constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats) {
     this.#protocols = recognitionOf(options).set;
+    this.#stated = statedFields(options.protocols);
     this.stats = stats;
     this.sources = sources;
     this.io = io;
@@ -164,7 +163,7 @@ export class FirstPassStats {
       s.unanswered = s.decoded - s.answered;
       if (s.named) {
         const stated = this.#statedBy(this.#countedOf(layoutNumber(s.named)));
-        const hostname = namedBy(s.named, s.name.subarray(0, s.nameLength), this.#codec, stated?.hostname);
+        const hostname = this.#stated.namedBy(s.named, s.name.subarray(0, s.nameLength), this.#codec, stated?.hostname);
         if (hostname !== undefined) s.hostname = hostname;
       }
     }
@@ -178,8 +177,8 @@ export class FirstPassStats {
       const f = layout.fields.find((x) => 'name' in x && 'abbrev' in x && abbrevs.includes(x.abbrev as string));
       return f && 'name' in f ? (f.name as string) : undefined;
     };
-    const players = name(PLAYERS);
-    const hostname = name(HOSTNAME);
+    const players = name(this.#stated.players);
+    const hostname = name(this.#stated.hostname);
     const read = players === undefined ? undefined : numberReader(layout, players, this.#codec);
     return (c.stated = read || hostname ? { players: read, hostname } : null);
   }
@@ -196,7 +195,7 @@ export class FirstPassStats {
       protocol: layout.protocol,
       protocolNumber: this.#protocolNumber(layout.protocol),
       slot: this.#slot(layout.message),
-      byKey: statesByKey(layout.id),
+      byKey: this.#stated.statesByKey(layout.id),
       stated: undefined,
     };
     while (this.#counted.length <= n) this.#counted.push(undefined);
@@ -300,7 +299,7 @@ export class FirstPassStats {
     if (c.byKey) {
       // As key/value pairs (a Minecraft full stat): the count read off the bytes, the name kept as for any other.
       if (malformed) {
-        const byKey = statedByKey(layout.id, layout.annotate(payload, this.#codec).partial);
+        const byKey = this.#stated.byKey(layout.id, layout.annotate(payload, this.#codec).partial);
         if (byKey.players !== undefined && (s.players === null || byKey.players > s.players)) s.players = byKey.players;
         if (byKey.hostname !== undefined) {
           s.hostname = byKey.hostname;
@@ -308,7 +307,7 @@ export class FirstPassStats {
         }
         return;
       }
-      const players = playersByKey(layout, payload);
+      const players = this.#stated.playersByKey(layout, payload);
       if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
       this.#keep(s, layout, payload);
       return;

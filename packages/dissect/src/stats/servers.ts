@@ -8,7 +8,7 @@
  * host names are read from the fields each protocol's declaration names (its `stated`: the
  * same values `-Y` tests), from the replies that carry them.
  */
-import { builtInProtocols, layouts, samp, type CodecOptions, type Protocol, type QueryLayout } from '@gamequery/codec';
+import { builtInProtocols, samp, type CodecOptions, type Protocol, type ProtocolDeclaration, type QueryLayout } from '@gamequery/codec';
 import { ipv4Number, ipv6Number } from '../filter/addresses.ts';
 import { rconDenies, rconPassword } from './rcon.ts';
 import type { SourceStats } from './sources.ts';
@@ -21,67 +21,83 @@ import type { Endpoint } from '../net/types.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { RttDigest } from './digest.ts';
 
-/** Fields that state a server's player count, and its name: each protocol's declared ones (its `stated`). */
-export const PLAYERS: readonly string[] = builtInProtocols.flatMap((p) => p.stated?.players ?? []);
-export const HOSTNAME: readonly string[] = builtInProtocols.flatMap((p) => p.stated?.hostname ?? []);
-
 /**
- * Replies that state the player count and host name as key/value pairs, not fields of their
- * own (a Minecraft full stat), as each protocol declares them: by layout, the list of pairs and its keys.
+ * Where the protocols of a dissection state a server's player count and name (each one's
+ * declared `stated`): the fields that hold them (the same values `-Y` tests), and the replies
+ * that hold them as key/value pairs, not fields of their own (a Minecraft full stat), by
+ * layout: the list of pairs and its keys. One per list of protocols ({@link statedFields}).
  */
-const BY_KEY: Readonly<Record<string, { readonly list: string; readonly players: string; readonly hostname: string }>> = Object.assign(
-  {},
-  ...builtInProtocols.map((p) => p.stated?.byKey ?? {}),
-);
+export class StatedFields {
+  readonly players: readonly string[];
+  readonly hostname: readonly string[];
+  readonly #byKey: ReadonlyMap<string, { readonly list: string; readonly players: string; readonly hostname: string }>;
+  readonly #keyed = new Map<QueryLayout, { read: ReturnType<typeof keyedReader>; players: Uint8Array }>();
 
-/** Whether a layout states them by key (see {@link statedByKey}). */
-export const statesByKey = (layout: string): boolean => layout in BY_KEY;
-
-/** The player count and host name a key/value reply's decoded value (or what decodes of it) states. */
-export function statedByKey(layout: string, value: unknown): { players?: number; hostname?: string } {
-  const by = BY_KEY[layout];
-  const out: { players?: number; hostname?: string } = {};
-  const list = by ? (value as Record<string, unknown> | undefined)?.[by.list] : undefined;
-  if (!by || !Array.isArray(list)) return out;
-  for (const e of list as { key?: unknown; value?: unknown }[]) {
-    if (typeof e.value !== 'string') continue;
-    if (e.key === by.hostname) out.hostname = e.value;
-    else if (e.key === by.players && /^\d+$/.test(e.value)) out.players = Number(e.value);
+  constructor(protocols: readonly ProtocolDeclaration[]) {
+    this.players = protocols.flatMap((p) => p.stated?.players ?? []);
+    this.hostname = protocols.flatMap((p) => p.stated?.hostname ?? []);
+    this.#byKey = new Map(protocols.flatMap((p) => Object.entries(p.stated?.byKey ?? {})));
   }
-  return out;
+
+  /** Whether a layout states them by key (see {@link byKey}). */
+  statesByKey(layout: string): boolean {
+    return this.#byKey.has(layout);
+  }
+
+  /** The player count and host name a key/value reply's decoded value (or what decodes of it) states. */
+  byKey(layout: string, value: unknown): { players?: number; hostname?: string } {
+    const by = this.#byKey.get(layout);
+    const out: { players?: number; hostname?: string } = {};
+    const list = by ? (value as Record<string, unknown> | undefined)?.[by.list] : undefined;
+    if (!by || !Array.isArray(list)) return out;
+    for (const e of list as { key?: unknown; value?: unknown }[]) {
+      if (typeof e.value !== 'string') continue;
+      if (e.key === by.hostname) out.hostname = e.value;
+      else if (e.key === by.players && /^\d+$/.test(e.value)) out.players = Number(e.value);
+    }
+    return out;
+  }
+
+  /**
+   * The player count a whole key/value reply states, read off its bytes (a full stat is large:
+   * decoding each one was a third of `gamequery stats` on a real mix); undefined where it states none.
+   */
+  playersByKey(layout: QueryLayout, bytes: Uint8Array): number | undefined {
+    const by = this.#byKey.get(layout.id);
+    if (!by) return undefined;
+    let k = this.#keyed.get(layout);
+    if (!k)
+      this.#keyed.set(layout, (k = { read: keyedReader(layout, by.list), players: Uint8Array.from(by.players, (c) => c.charCodeAt(0)) }));
+    const v = k.read?.(bytes, k.players);
+    if (!v || v.length === 0 || v.length > 9) return undefined;
+    let n = 0;
+    for (const b of v) {
+      if (b < 0x30 || b > 0x39) return undefined;
+      n = n * 10 + b - 0x30;
+    }
+    return n;
+  }
+
+  /** The host name a whole reply kept as bytes states (`field`: the value's property that holds it), decoded once, at the end. */
+  namedBy(layout: QueryLayout, bytes: Uint8Array, codec: CodecOptions, field: string | undefined): string | undefined {
+    let v: Record<string, unknown>;
+    try {
+      v = layout.decode(bytes, codec).value as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    const hostname = this.statesByKey(layout.id) ? this.byKey(layout.id, v).hostname : field === undefined ? undefined : v[field];
+    return typeof hostname === 'string' ? hostname : undefined;
+  }
 }
 
-const keyed = new Map<QueryLayout, { read: ReturnType<typeof keyedReader>; players: Uint8Array }>();
+const stated = new WeakMap<readonly ProtocolDeclaration[], StatedFields>();
 
-/**
- * The player count a whole key/value reply states, read off its bytes (a full stat is large:
- * decoding each one was a third of `gamequery stats` on a real mix); undefined where it states none.
- */
-export function playersByKey(layout: QueryLayout, bytes: Uint8Array): number | undefined {
-  const by = BY_KEY[layout.id];
-  if (!by) return undefined;
-  let k = keyed.get(layout);
-  if (!k) keyed.set(layout, (k = { read: keyedReader(layout, by.list), players: Uint8Array.from(by.players, (c) => c.charCodeAt(0)) }));
-  const v = k.read?.(bytes, k.players);
-  if (!v || v.length === 0 || v.length > 9) return undefined;
-  let n = 0;
-  for (const b of v) {
-    if (b < 0x30 || b > 0x39) return undefined;
-    n = n * 10 + b - 0x30;
-  }
-  return n;
-}
-
-/** The host name a whole reply kept as bytes states, decoded once, at the end. */
-export function namedBy(layout: QueryLayout, bytes: Uint8Array, codec: CodecOptions, field: string | undefined): string | undefined {
-  let v: Record<string, unknown>;
-  try {
-    v = layout.decode(bytes, codec).value as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const hostname = statesByKey(layout.id) ? statedByKey(layout.id, v).hostname : field === undefined ? undefined : v[field];
-  return typeof hostname === 'string' ? hostname : undefined;
+/** The {@link StatedFields} of a list of protocols (the built-in ones by default), made once per list. */
+export function statedFields(protocols: readonly ProtocolDeclaration[] = builtInProtocols): StatedFields {
+  let s = stated.get(protocols);
+  if (!s) stated.set(protocols, (s = new StatedFields(protocols)));
+  return s;
 }
 
 /** Requests per server remembered as timed (see ServerState.timed). */
@@ -276,16 +292,22 @@ export class ServerStats {
   readonly #words = new Uint32Array(4);
   /** The capture's first frame's time (`-z io,stat` counts from it). */
   #start: Timestamp | null | undefined;
+  readonly #stated: StatedFields;
   readonly #players: readonly FilterField[];
   readonly #hostname: readonly FilterField[];
+  /** The protocols' layouts by id (a record names its layout by id). */
+  readonly #layouts: ReadonlyMap<string, QueryLayout>;
   #packets = 0;
 
-  constructor(sources?: SourceStats, io?: IoStats) {
+  /** `protocols`: those of the dissection (the built-in ones by default), whose declarations say where servers state their players and names. */
+  constructor(sources?: SourceStats, io?: IoStats, protocols: readonly ProtocolDeclaration[] = builtInProtocols) {
     this.sources = sources;
     this.io = io;
-    const fields = filterFields();
-    this.#players = PLAYERS.map((n) => fields.get(n)!);
-    this.#hostname = HOSTNAME.map((n) => fields.get(n)!);
+    this.#stated = statedFields(protocols);
+    const fields = filterFields(protocols);
+    this.#players = this.#stated.players.map((n) => fields.get(n)!);
+    this.#hostname = this.#stated.hostname.map((n) => fields.get(n)!);
+    this.#layouts = new Map(protocols.flatMap((p) => p.layouts as readonly QueryLayout[]).map((l) => [l.id, l]));
   }
 
   /** The capture's first frame's time, for `-z io,stat` (records carry absolute times). */
@@ -363,7 +385,7 @@ export class ServerStats {
           this.#named.delete(s);
         }
     }
-    if (statesByKey(p.layout)) this.#byKey(s, p);
+    if (this.#stated.statesByKey(p.layout)) this.#byKey(s, p);
   }
 
   /**
@@ -373,17 +395,17 @@ export class ServerStats {
    */
   #byKey(s: ServerState, p: PacketRecord): void {
     const source = p instanceof Packet ? p.treeSource : undefined;
-    const layout = source?.layout ?? layouts.find((l) => l.id === p.layout);
+    const layout = source?.layout ?? this.#layouts.get(p.layout);
     if (!layout) return;
     const codec = source?.codec ?? {};
     if (source && !p.malformed) {
-      const players = playersByKey(layout, p.payload);
+      const players = this.#stated.playersByKey(layout, p.payload);
       if (players !== undefined && (s.players === null || players > s.players)) s.players = players;
       this.#named.set(s, { layout, bytes: p.payload.slice(), codec });
       return;
     }
     const a = layout.annotate(p.payload, codec);
-    const stated = statedByKey(p.layout, a.value ?? a.partial);
+    const stated = this.#stated.byKey(p.layout, a.value ?? a.partial);
     if (stated.players !== undefined && (s.players === null || stated.players > s.players)) s.players = stated.players;
     if (stated.hostname !== undefined) {
       s.hostname = stated.hostname;
@@ -416,7 +438,7 @@ export class ServerStats {
   }
 
   report(): StatsReport {
-    for (const [s, n] of this.#named) s.hostname = namedBy(n.layout, n.bytes, n.codec, undefined) ?? s.hostname;
+    for (const [s, n] of this.#named) s.hostname = this.#stated.namedBy(n.layout, n.bytes, n.codec, undefined) ?? s.hostname;
     return reportOf(this.#servers.values(), this.#packets);
   }
 }

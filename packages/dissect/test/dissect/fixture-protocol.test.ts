@@ -7,7 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { builtInProtocols, fromHex } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
-import { FieldsLine, FilterError, UnknownFieldError, compileFilter, filterFields, packetText } from '@gamequery/dissect';
+import {
+  FieldsLine,
+  FilterError,
+  ServerStats,
+  UnknownFieldError,
+  captureStats,
+  compileFilter,
+  filterFields,
+  packetText,
+  type StatsReport,
+} from '@gamequery/dissect';
 import { dissectBytes } from './helpers.ts';
 import { tinyqProtocol } from '../../../codec/test/fixtures/protocols/tinyq/protocol.ts';
 
@@ -57,6 +67,26 @@ describe('a declared protocol in a capture', () => {
 });
 
 const protocols = [...builtInProtocols, tinyqProtocol];
+
+describe("a declared protocol's servers in the statistics", () => {
+  const tinyqServer = (report: StatsReport) => report.servers.find((s) => s.protocol === 'tinyq');
+
+  it('have the player count and host name its declaration says its replies state, in the first pass', async () => {
+    const { report } = await captureStats([capture], { protocols });
+    expect(tinyqServer(report)).toMatchObject({ server: { port: SERVER }, players: 3, hostname: 'home', answered: 2 });
+  });
+
+  it('have them from records too (-z stats with a display filter), as the first pass has them', async () => {
+    const { packets } = await dissectBytes(capture, { protocols });
+    const stats = new ServerStats(undefined, undefined, protocols);
+    for (const p of packets) stats.add(p);
+    expect(tinyqServer(stats.report())).toMatchObject({ server: { port: SERVER }, players: 3, hostname: 'home' });
+    // Without the protocols, the records' fields are not known as ones that state them.
+    const builtIn = new ServerStats();
+    for (const p of packets) builtIn.add(p);
+    expect(tinyqServer(builtIn.report())).toMatchObject({ players: null, hostname: null });
+  });
+});
 
 describe("a declared protocol's fields, named by the dissector's protocols", () => {
   it('are display-filter names, by its name and alias, only where the protocols include it', () => {
