@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /** gamequery — the command line. Parses flags, calls the libraries, prints. */
 import { Command, CommanderError } from 'commander';
-import { keepYoungGenerationSmall } from './young-generation.ts';
+import { boundHeap } from './heap.ts';
 
-// Before anything is allocated: the young generation grows from the start (young-generation.ts).
-keepYoungGenerationSmall();
+// Before anything is allocated: V8's heap grows from the start (heap.ts).
+boundHeap();
 
 // A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
 // ends there, quietly, as it does for tshark.

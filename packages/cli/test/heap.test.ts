@@ -1,0 +1,54 @@
+/**
+ * The command bounds V8's heap (src/heap.ts). Each check runs a child process twice, with
+ * `boundHeap()` and without, on this Node's V8, so a V8 that ignored a flag would fail it:
+ * - a child that keeps many objects alive for a while (what makes V8 grow the young
+ *   generation) ends with the young generation as small as it began, where it grows without;
+ * - a child that keeps 30 MB alive while making objects that live long enough to reach the old
+ *   generation peaks far lower with the bound than without (where garbage piles up in it).
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { root } from './cli.ts';
+
+const MIB = 2 ** 20;
+
+/** Runs `body` (an ES module's code, with `size()` and `heap()` at hand) in a child, bounded or not; its JSON output. */
+function child(bounded: boolean, body: string): { start: number; end: number; peak: number } {
+  const script = `
+    import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+    if (${bounded}) (await import('./packages/cli/dist/heap.js')).boundHeap();
+    const size = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+    const heap = () => getHeapStatistics().total_heap_size;
+    ${body}`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as { start: number; end: number; peak: number };
+}
+
+describe("the command's heap", () => {
+  it('keeps the young generation at its starting size, where it grows to many times that without', () => {
+    const body = `
+      const start = size();
+      const live = new Array(50000);
+      for (let i = 0; i < 2e6; i++) live[i % 50000] = { i, s: 'x' + i };
+      process.stdout.write(JSON.stringify({ start, end: size(), peak: 0 }));`;
+    const kept = child(true, body);
+    const grown = child(false, body);
+    expect(kept.end).toBeLessThanOrEqual(Math.max(kept.start * 2, 2 * MIB));
+    expect(grown.end).toBeGreaterThanOrEqual(8 * kept.end);
+  });
+
+  it('collects the old generation before it grows far past what is alive', () => {
+    const body = `
+      const ring = new Array(200000);
+      let peak = 0;
+      for (let i = 0; i < 6e6; i++) {
+        ring[i % 200000] = { i, s: 'x' + i, a: [i, i + 1] };
+        if ((i & 0xffff) === 0) peak = Math.max(peak, heap());
+      }
+      process.stdout.write(JSON.stringify({ start: 0, end: 0, peak }));`;
+    const bounded = child(true, body);
+    const unbounded = child(false, body);
+    expect(unbounded.peak).toBeGreaterThanOrEqual(1.4 * bounded.peak);
+  });
+});
