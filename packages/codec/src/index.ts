@@ -43,4 +43,4 @@ export type { ProtocolDeclaration, MessagePair } from './grammar/protocol.ts';
 export { protocolSet, type ProtocolSet } from './grammar/protocol-set.ts';
 export { builtInProtocols, sampProtocol, vcmpProtocol, mcqueryProtocol } from './protocols/index.ts';
 export { valueToJson, valueFromJson, nodeJson, fromHex, type JsonNode } from './json.ts';
-export { toHex } from './grammar/wire.ts';
+export { toHex } from './grammar/kinds/bytes.ts';

@@ -4,7 +4,7 @@
  */
 import type { FieldNode, NodeValue } from './annotate.ts';
 import { MASK } from './display.ts';
-import { toHex } from './wire.ts';
+import { toHex } from './kinds/bytes.ts';
 
 /**
  * A tree node's value as JSON: bytes as hex; a 64-bit integer (a bigint) and a float JSON has no
