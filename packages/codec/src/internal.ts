@@ -35,9 +35,8 @@ export { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head, jso
 export { decimalText, hiddenText, runtime as jsonRuntime } from './grammar/emit-runtime.ts';
 /** What each kind of field is (grammar/kinds/): what the dissector's text emitter, filters and the protocol reference take of it. */
 export { kinds, fieldKind, leafKind, fixedSize, secretFields, type LeafField } from './grammar/kinds/index.ts';
-export type { Shown } from './grammar/kinds/kind.ts';
 export { numericRange } from './grammar/kinds/string.ts';
-export { FLAG_JSON, FLAG_TEXT } from './grammar/kinds/bool.ts';
+export { flagJson, shownFlag } from './grammar/kinds/bool.ts';
 export { toHex } from './grammar/kinds/bytes.ts';
 export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';

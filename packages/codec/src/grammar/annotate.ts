@@ -7,8 +7,7 @@
  * It is also the reference semantics: the compiled binary-parser decoder falls back
  * to it whenever it cannot take the fast path, so every error comes from here.
  */
-import type { TextCodec } from './charset.ts';
-import type { AutoCodec } from './charset.ts';
+import type { AutoCodec, TextCodec } from './charset.ts';
 import { showText, fillTemplate, redacted } from './display.ts';
 import type { Field, IntType, ListField, Meta, StringField } from './fields.ts';
 import { hasValue } from './fields.ts';
@@ -17,10 +16,8 @@ import type { DecodeWarning } from './expert.ts';
 import { leafKind } from './kinds/index.ts';
 import type { NodeValue } from './kinds/kind.ts';
 import { decimalOf, lengthMeta } from './kinds/string.ts';
-import { shortListWarning } from './kinds/list.ts';
+import { shortListWarning } from './kinds/nested.ts';
 import { CodecError, InvalidValueError, TruncatedError } from '../errors.ts';
-
-export type { NodeValue } from './kinds/kind.ts';
 
 /** One item of the annotated tree, as in Wireshark's proto_tree. */
 export interface FieldNode {
@@ -62,11 +59,6 @@ function need(w: Walk, field: string, n: number): void {
   if (n > available) throw new TruncatedError({ layout: w.layout, field, offset: w.offset, needed: n, available });
 }
 
-function push(nodes: FieldNode[], node: FieldNode): FieldNode {
-  nodes.push(node);
-  return node;
-}
-
 /** Walks `fields`, filling `value` and `nodes`; throws a CodecError where it must stop. */
 export function walkFields(fields: readonly Field[], w: Walk, value: Obj, nodes: FieldNode[]): void {
   for (const f of fields) walkField(f, w, value, nodes);
@@ -78,13 +70,10 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
     case 'string':
       value[f.name] = walkString(f, w, nodes);
       return;
-    case 'list': {
+    case 'list':
       // Assigned before walking so a partial value holds the entries decoded so far.
-      const items: unknown[] = [];
-      value[f.name] = items;
-      walkList(f, w, nodes, items);
+      walkList(f, w, nodes, (value[f.name] = []));
       return;
-    }
     case 'group':
       walkSubtree(f, f.fields, w, value, nodes);
       return;
@@ -94,14 +83,15 @@ function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
   need(w, f.abbrev, size);
   const { value: v, show } = k.read(f, w.bytes, start, w.layout, w.warnings);
   if (hasValue(f)) value[f.name] = v;
-  push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: size, value: v, show });
+  nodes.push({ abbrev: f.abbrev, label: f.label, offset: start, length: size, value: v, show });
   w.offset += size;
 }
 
 /** A subtree node (a group, a list entry) over `fields`, its length set once they are walked, however that ends. */
 function walkSubtree(meta: Meta, fields: readonly Field[], w: Walk, value: Obj, nodes: FieldNode[]): FieldNode {
   const start = w.offset;
-  const node = push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: start, length: 0, value: null, show: '', children: [] });
+  const node: FieldNode = { abbrev: meta.abbrev, label: meta.label, offset: start, length: 0, value: null, show: '', children: [] };
+  nodes.push(node);
   try {
     walkFields(fields, w, value, node.children!);
   } finally {
@@ -115,7 +105,7 @@ function walkLength(w: Walk, meta: Meta, type: IntType, nodes: FieldNode[]): num
   const k = numbers[type];
   need(w, meta.abbrev, k.size);
   const n = k.read(w.bytes, w.offset) as number;
-  push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
+  nodes.push({ abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
   w.offset += k.size;
   return n;
 }
@@ -163,7 +153,7 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     decoded = n;
   }
   const masked = f.redact ? redacted(text, f.redact) : undefined;
-  push(nodes, {
+  nodes.push({
     abbrev: f.abbrev,
     label: f.label,
     offset: start,
@@ -179,7 +169,6 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
 }
 
 function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): void {
-  const entryValue = (o: Obj): unknown => (f.flat ? Object.values(o)[0] : o);
   const walkEntry = (): void => {
     const o: Obj = {};
     if (f.flat) {
@@ -189,7 +178,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
       const node = walkSubtree(f.entry, f.entry.fields, w, o, nodes);
       node.show = f.entry.summary ? fillTemplate(f.entry.summary, o) : '';
     }
-    items.push(entryValue(o));
+    items.push(f.flat ? Object.values(o)[0] : o);
   };
 
   if (f.count) {
@@ -208,8 +197,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
   const until = f.until!;
   for (;;) {
     if (w.offset < w.bytes.length && w.bytes[w.offset] === 0) {
-      push(nodes, { abbrev: until.abbrev, label: until.label, offset: w.offset, length: 1, value: 0, show: '0' });
-      w.offset += 1;
+      walkLength(w, until, 'u8', nodes);
       return;
     }
     if (w.offset >= w.bytes.length) {

@@ -26,8 +26,6 @@ import { fixedSize, leafKind } from './kinds/index.ts';
 import { leave, type Chain } from './kinds/kind.ts';
 import { DECIMAL, numericRange } from './kinds/string.ts';
 
-const isNul = (b: number): boolean => b === 0;
-
 export type FastDecoder = (bytes: Uint8Array) => { value: Record<string, unknown>; bytesRead: number } | undefined;
 
 interface Precheck {
@@ -65,7 +63,7 @@ function addString(p: Chain, f: StringField<string, string | number>, text: Text
       },
     });
   }
-  const inner = new Parser().buffer('b', { readUntil: isNul }).uint8('z');
+  const inner = new Parser().buffer('b', { readUntil: (b: number) => b === 0 }).uint8('z');
   return p.nest(f.name, { type: inner, formatter: (o: { b: Uint8Array }) => format(o.b) });
 }
 
@@ -158,9 +156,7 @@ export function compile(fields: readonly Field[], text: TextCodec): FastDecoder 
       if (c.bytes) {
         if (bytes.length < c.offset + c.bytes.length) return false;
         for (let i = 0; i < c.bytes.length; i++) if (bytes[c.offset + i] !== c.bytes[i]) return false;
-      } else {
-        if (bytes[c.offset] !== c.value) return false;
-      }
+      } else if (bytes[c.offset] !== c.value) return false;
     }
     return true;
   };

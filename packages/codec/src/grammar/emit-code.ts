@@ -9,7 +9,7 @@
  */
 import type { Field, IntField, IntType, ListField, Meta, StringField, StringSize } from './fields.ts';
 import { numbers, showInt, type NumberType } from './numbers.ts';
-import { fixedSize, isLeaf, leafKind, runLength } from './kinds/index.ts';
+import { fieldKind, fixedSize, runLength } from './kinds/index.ts';
 import { lengthMeta } from './kinds/string.ts';
 
 /** One UTF-8 encoder for the emitters' fixed text, made once. */
@@ -289,7 +289,7 @@ export abstract class EmitterCode {
 
   /** The check of a magic's bytes or a constant's value at position `p` (nothing for other fields). */
   protected check(f: Field, p: string): void {
-    const mismatch = isLeaf(f) ? leafKind(f).fixed?.(f).mismatch(p) : undefined;
+    const mismatch = fieldKind(f).fixed?.(f).mismatch(p);
     if (mismatch) this.emit(`if (${mismatch}) ${this.fail}`);
   }
 
@@ -344,16 +344,12 @@ export abstract class EmitterCode {
       this.moved();
       return n;
     }
-    if ('fixed' in size) {
-      this.need(size.fixed, fields, i);
-      this.emit(`const ${s} = ${this.pos()};`);
-      this.emit(`let ${e} = ${s};`);
-      this.emit(`while (${e} < ${s} + ${size.fixed} && bytes[${e}] !== 0) ${e}++;`);
-      return String(size.fixed);
-    }
+    // Up to the first NUL: of its width, or of the message.
+    if ('fixed' in size) this.need(size.fixed, fields, i);
     this.emit(`const ${s} = ${this.pos()};`);
     this.emit(`let ${e} = ${s};`);
-    this.emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
+    this.emit(`while (${e} < ${'fixed' in size ? `${s} + ${size.fixed}` : 'len'} && bytes[${e}] !== 0) ${e}++;`);
+    if ('fixed' in size) return String(size.fixed);
     this.emit(`if (${e} === len) ${this.fail}`);
     this.emit(`at = ${e} + 1;`);
     return `${e} - ${s} + 1`;

@@ -38,9 +38,8 @@
 import type { Field, ListField, StringField } from './fields.ts';
 import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { kinds, leafKind } from './kinds/index.ts';
+import { leafKind } from './kinds/index.ts';
 import { flagJson } from './kinds/bool.ts';
-import type { Shown } from './kinds/kind.ts';
 import { numericRange } from './kinds/string.ts';
 import { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head } from './emit-code.ts';
 import { runtime, type JsonEmitter } from './emit-runtime.ts';
@@ -140,13 +139,13 @@ class Compiler extends EmitterCode {
       case 'ipv4':
       case 'bytes': {
         // Its value is its shown text: written once, then copied.
-        const k: Shown<typeof f> = kinds[f.kind];
+        const k = leafKind(f);
         if (scope.keep(f.name)) {
           const v = this.name('v');
-          this.emit(`const ${v} = ${k.value(f, p, at)};`);
+          this.emit(`const ${v} = ${k.value!(f, p, at)};`);
           scope.props.push([f.name, v]);
         }
-        this.quotedPair(...k.shown(f, at));
+        this.quotedPair(...k.shown!(f, at));
         this.lit('},');
         break;
       }

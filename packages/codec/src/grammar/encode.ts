@@ -8,7 +8,7 @@ import type { Field, IntType, NumberType, StringField } from './fields.ts';
 import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
 import { leafKind } from './kinds/index.ts';
-import { lengthMeta, numericRange } from './kinds/string.ts';
+import { decimalOf, lengthMeta } from './kinds/string.ts';
 import { MASK, redacted } from './display.ts';
 import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
 
@@ -57,10 +57,8 @@ const quoted = (f: StringField<string, string | number>, v: unknown): unknown =>
 /** The text of a string field's value, validated. */
 function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {
   if (f.numeric) {
-    const [min, max] = numericRange[f.numeric];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    if (typeof v !== 'number' || decimalOf(String(v), f.numeric) === undefined)
       invalid(o, f.abbrev, v, `${String(v)} is not a ${f.numeric} integer`);
-    }
     return String(v);
   }
   if (typeof v !== 'string') invalid(o, f.abbrev, quoted(f, v), 'expected a string');

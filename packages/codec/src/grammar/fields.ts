@@ -238,12 +238,10 @@ export const cstring = <const N extends string>(name: N, meta: StringMeta) => st
 export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta) =>
   stringOf<N, number>(name, { terminator: 0 }, { numeric, ...meta });
 
-const latin1Bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
-
 /** Fixed bytes given as text (`"ACME"`) or as an array of byte values. */
 export const magic = (value: string | readonly number[], meta: Meta): MagicField =>
   typeof value === 'string'
-    ? { kind: 'magic', bytes: latin1Bytes(value), display: 'text', ...meta }
+    ? { kind: 'magic', bytes: Uint8Array.from(value, (c) => c.charCodeAt(0)), display: 'text', ...meta }
     : { kind: 'magic', bytes: Uint8Array.from(value), display: 'hex', ...meta };
 
 /** An integer the layout fixes (an opcode, a packet type): checked when decoding, written when encoding, not in the value. */

@@ -54,13 +54,6 @@ class MeasureCompiler extends EmitterCode {
     this.advance(size);
   }
 
-  /** Decimal text between the locals `s` and `e`: checked as `decode` checks it. */
-  #numeric(f: StringField<string, string | number>, s: string, e: string): void {
-    if (!f.numeric) return;
-    const [min, max] = numericRange[f.numeric];
-    this.emit(`if (!decimal(bytes, ${s}, ${e}, ${min}, ${max}, charset)) ${this.fail}`);
-  }
-
   #string(f: StringField<string, string | number>, fields: readonly Field[], i: number): void {
     const size = f.size;
     // Text of a fixed width that is no number: its bytes are only skipped.
@@ -72,7 +65,8 @@ class MeasureCompiler extends EmitterCode {
     const s = this.name('s');
     const e = this.name('e');
     this.stringBounds(size, fields, i, s, e);
-    this.#numeric(f, s, e);
+    // Decimal text: checked as `decode` checks it.
+    if (f.numeric) this.emit(`if (!decimal(bytes, ${s}, ${e}, ${numericRange[f.numeric].join(', ')}, charset)) ${this.fail}`);
     if ('fixed' in size) this.advance(size.fixed);
     else this.moved();
   }

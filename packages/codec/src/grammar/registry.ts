@@ -7,8 +7,6 @@ import type { Layout } from './layout.ts';
 import { rowsOf } from './kinds/index.ts';
 import type { Row } from './kinds/kind.ts';
 
-export type { FieldType } from './kinds/kind.ts';
-
 /** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`), with where it is declared. */
 export interface RegisteredField<P extends string = string> extends Row {
   readonly protocol: P;

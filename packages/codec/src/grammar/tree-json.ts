@@ -2,7 +2,8 @@
  * A tree node (annotate.ts) as JSON: what `Layout.annotateJson` writes and the dissector's
  * `fields` items. Re-exported by ../json.ts, beside the JSON forms of decoded values.
  */
-import type { FieldNode, NodeValue } from './annotate.ts';
+import type { FieldNode } from './annotate.ts';
+import type { NodeValue } from './kinds/kind.ts';
 import { MASK } from './display.ts';
 import { toHex } from './kinds/bytes.ts';
 

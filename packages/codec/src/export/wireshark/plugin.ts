@@ -42,7 +42,8 @@ const intSpec = (t: NumberType): LuaTable => numbers[t].lua;
 const luaField = (f: Field): LuaTable => ({
   k: f.kind,
   ...('abbrev' in f ? { a: f.abbrev } : {}),
-  ...fieldKind(f).lua(f, luaField),
+  ...('name' in f ? { name: f.name } : {}),
+  ...fieldKind(f).lua?.(f, luaField),
   ...luaSecret(f),
 });
 

@@ -1,17 +1,14 @@
 /**
- * Every kind of field's module, by the `kind` its fields carry, and what is derived alike from any of them: sizes, the run of
- * bytes a compiled reader checks at once, secrets, registry rows. A new kind is a module here (kind.ts says what it holds), its
- * type and builder in fields.ts, and, unless it is a leaf, its branch in the walkers that recurse or read variable extents.
+ * Each kind of field's module by its `kind`, and what is derived alike from any: sizes, secrets, registry rows. A new kind is a
+ * module here (kind.ts says what it holds), its type and builder in fields.ts, and unless a leaf its branch in the walkers.
  */
 import type { Field } from '../fields.ts';
-import { magic, constant } from './constant.ts';
-import { number } from './number.ts';
+import { constant, number } from './number.ts';
 import { bool } from './bool.ts';
 import { ipv4 } from './ipv4.ts';
-import { bytes } from './bytes.ts';
-import { secrecy, string } from './string.ts';
-import { list } from './list.ts';
-import { group } from './group.ts';
+import { bytes, magic } from './bytes.ts';
+import { string } from './string.ts';
+import { group, list } from './nested.ts';
 import type { FieldKind, LeafKind, Row } from './kind.ts';
 
 /** Each kind's module, by kind: a kind of field without one does not type-check. */
@@ -21,8 +18,6 @@ export const kinds = { magic, const: constant, int: number, bool, ipv4, bytes, s
 
 /** The fields of fixed size holding no other field: every walker's alike. */
 export type LeafField = Extract<Field, { kind: 'magic' | 'const' | 'int' | 'bool' | 'ipv4' | 'bytes' }>;
-
-export const isLeaf = (f: Field): f is LeafField => f.kind !== 'string' && f.kind !== 'list' && f.kind !== 'group';
 
 /** A field's kind (the table holds each module under its kind, so the one a field picks takes that field). */
 export const fieldKind = (f: Field): FieldKind<Field> => kinds[f.kind] as unknown as FieldKind<Field>;
@@ -73,7 +68,7 @@ export function secretFields(fields: readonly Field[], into = new Map<string, 'w
   for (const f of fields) {
     const inner = fieldKind(f).inner?.(f);
     if (inner) secretFields(inner, into);
-    else if (f.kind === 'string' && secrecy(f)) into.set(f.abbrev, secrecy(f)!);
+    else if (f.kind === 'string' && (f.secret || f.redact)) into.set(f.abbrev, f.secret ? 'whole' : 'part');
   }
   return into;
 }

@@ -1,7 +1,6 @@
 /**
- * What a kind of field is made of: the facts and pieces every walker of a declaration takes from
- * the kind's module (one per kind, gathered by index.ts). A walker keeps its own mechanics only:
- * where it is, what it writes, and the recursion into groups and lists.
+ * What a kind of field is made of: the facts and pieces every walker of a declaration takes from the kind's module (gathered by
+ * index.ts). A walker keeps its own mechanics only: where it is, what it writes, and the recursion into groups and lists.
  */
 import type { DecodeWarning } from '../expert.ts';
 import type { Base, Field, NumberType, ValueTable } from '../fields.ts';
@@ -53,14 +52,13 @@ export interface FieldKind<F extends Field> {
   inner?(f: F): readonly Field[];
   /** The registry rows it declares, in wire order (`rowsOf`: an inner field's). */
   rows(f: F, doc: string, rowsOf: (f: Field) => Row[]): Row[];
-  /** What the Wireshark plugin's Lua walker (runtime.lua) reads of it besides its kind and abbreviation (`luaField`: an inner field's). */
-  lua(f: F, luaField: (f: Field) => object): object;
+  /** What the Wireshark plugin's Lua walker (runtime.lua) reads of it besides its kind, abbreviation and name (`luaField`: an inner field's). */
+  lua?(f: F, luaField: (f: Field) => object): object;
   /** Its wire type in the protocol reference (docs/protocols/), strings in `charset`. */
   title(f: F, charset: string): string;
+  /** A field the layout fixes: what its node shows, its JSON `value,"show":shown`, and generated code true where the bytes at `p` are not it. */
+  fixed?(f: F): { readonly shown: string; readonly json: string; mismatch(p: string): string | undefined };
 }
-
-/** What the encoder writes of a value: a number of its wire type, or bytes. */
-export type Wire = number | bigint | Uint8Array;
 
 /** A kind of a fixed number of bytes holding no other field: every walker reads, writes and describes it through these. */
 export interface LeafKind<F extends Field> extends FieldKind<F> {
@@ -68,19 +66,14 @@ export interface LeafKind<F extends Field> extends FieldKind<F> {
   /** Its node's value and shown text at `at` (bounds checked): a CodecError where the bytes are not what `layout` fixes, a warning where odd. */
   read(f: F, bytes: Uint8Array, at: number, layout: string, warnings: DecodeWarning[]): { value: NodeValue; show: string };
   /** What the encoder writes of the value `v` (a field without a value: what it fixes), or why it cannot (a string). */
-  fit(f: F, v: unknown): Wire | string;
+  fit(f: F, v: unknown): number | bigint | Uint8Array | string;
   /** Writes `wire` (as {@link fit} gives it) at `at`. */
-  put(f: F, view: DataView, bytes: Uint8Array, at: number, wire: Wire): void;
+  put(f: F, view: DataView, bytes: Uint8Array, at: number, wire: number | bigint | Uint8Array): void;
   /** binary-parser: `p` with its read into `name` added (a formatter leaves the fast path where only the interpreter may say). */
   parse(p: Chain, f: F, name: string): Chain;
-  /** A field the layout fixes: what its node shows, its JSON `value,"show":shown`, and generated code true where the bytes at `p` are not it. */
-  fixed?(f: F): { readonly shown: string; readonly json: string; mismatch(p: string): string | undefined };
+  /** Of a leaf whose JSON value is its shown text, as generated code: its value (at position `p`, offset `at`), and what writes its text at `o` and at most how many bytes. */
+  value?(f: F, p: string, at: string): string;
+  shown?(f: F, at: string): readonly [code: string, max: number];
   /** Kaitai Struct: the number type it is read as, or its size in bytes, and what its doc adds (magic and constants are the exporter's). */
   kaitai?(f: F): { readonly type?: NumberType; readonly size?: number; readonly note?: string };
-}
-
-/** A leaf whose JSON value is its shown text, as generated code: its value (at position `p`, offset `at`), and what writes its text at `o` and at most how many bytes. */
-export interface Shown<F extends Field> {
-  value(f: F, p: string, at: string): string;
-  shown(f: F, at: string): readonly [code: string, max: number];
 }

@@ -1,19 +1,10 @@
-/**
- * A string: text in the layout's charset, or a decimal number written as text (`numeric`), its
- * extent given by a length prefix (a field `<abbrev>.len` of its own), a fixed NUL-padded width or a
- * NUL terminator. Its reads are structural (three extents) and stay with each walker; the facts are here.
- */
+/** A string: text, or decimal text (`numeric`), after a length prefix (a field `<abbrev>.len`), NUL-padded or NUL-terminated. */
 import type { Meta, StringField } from '../fields.ts';
 import { numbers } from '../numbers.ts';
 import { numberRow, type FieldKind, type Row } from './kind.ts';
 
-type Str = StringField<string, string | number>;
-
 /** Inclusive range of the integers decimal text may hold. */
-export const numericRange: Readonly<Record<'i32' | 'u32', readonly [number, number]>> = {
-  i32: [-0x80000000, 0x7fffffff],
-  u32: [0, 0xffffffff],
-};
+export const numericRange = { i32: [-0x80000000, 0x7fffffff], u32: [0, 0xffffffff] } as const;
 
 /** Canonical signed/unsigned decimal text. */
 export const DECIMAL = /^-?(0|[1-9][0-9]{0,9})$/;
@@ -28,10 +19,7 @@ export function decimalOf(text: string, numeric: 'i32' | 'u32'): number | undefi
 /** The `.len` field that sits under a length-prefixed string's abbreviation. */
 export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label: `${f.label} length` });
 
-/** Whether a string holds a secret: `whole` (`secret`), `part` (`redact`), or none. */
-export const secrecy = (f: Str): 'whole' | 'part' | undefined => (f.secret ? 'whole' : f.redact ? 'part' : undefined);
-
-export const string: FieldKind<Str> = {
+export const string: FieldKind<StringField<string, string | number>> = {
   size: (f) => ('fixed' in f.size ? f.size.fixed : undefined),
   head: (f) => ('prefix' in f.size ? { prefix: numbers[f.size.prefix].size, least: numbers[f.size.prefix].size } : { prefix: 0, least: 1 }),
   rows(f, doc) {
@@ -41,7 +29,6 @@ export const string: FieldKind<Str> = {
     return [numberRow(len.abbrev, len.label, f.size.prefix, 'dec', `Length of ${f.label.toLowerCase()} in bytes`), own];
   },
   lua: (f) => ({
-    name: f.name,
     numeric: f.numeric,
     prefix: 'prefix' in f.size ? { a: lengthMeta(f).abbrev, ...numbers[f.size.prefix].lua } : undefined,
     fixed: 'fixed' in f.size ? f.size.fixed : undefined,

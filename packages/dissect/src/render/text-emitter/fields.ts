@@ -8,21 +8,18 @@
 import {
   DECLINE,
   EmitterCode,
-  FLAG_JSON,
-  FLAG_TEXT,
   RELOAD,
   checkedSize,
   head,
-  kinds,
   leafKind,
   numbers,
   numericRange,
   type CodeShow,
-  type Shown,
   type Field,
   type ListField,
   type StringField,
 } from '@gamequery/codec/internal';
+import { FLAG_JSON, FLAG_TEXT } from './runtime.ts';
 
 /** What to compile: the whole tree from `indent`, or the nodes of the abbreviations in `pick` as text or JSON. */
 export type TextMode =
@@ -182,8 +179,7 @@ export abstract class TextFields extends EmitterCode {
         if (!writes && !leaves) break;
         const a = at();
         leaves?.set(f.name, f.kind === 'ipv4' ? { kind: 'ipv4', at: a } : { kind: 'bytes', at: a, length: f.length });
-        const k: Shown<typeof f> = kinds[f.kind];
-        const shown = k.shown(f, a);
+        const shown = leafKind(f).shown!(f, a);
         node(() => this.quotedPair(...shown), {
           text: () => this.write(...shown),
           json: () => {},

@@ -1,8 +1,5 @@
-/**
- * A repeated entry, counted by a prefix (a field of its own, computed when encoding) or ended by an
- * entry whose first (NUL-terminated) string is empty. Each walker loops over the entries itself; the facts are here.
- */
-import type { ListField } from '../fields.ts';
+/** Fields holding fields: a list of entries (counted, or ended by an empty first string) and a group. Walkers recurse themselves. */
+import type { GroupField, ListField } from '../fields.ts';
 import { numbers } from '../numbers.ts';
 import { SHORT_LIST, warning, type DecodeWarning } from '../expert.ts';
 import { numberRow, type FieldKind } from './kind.ts';
@@ -27,7 +24,6 @@ export const list: FieldKind<ListField> = {
     ];
   },
   lua: (f, luaField) => ({
-    name: f.name,
     flat: f.flat || undefined,
     tolerate_short: f.tolerateShort || undefined,
     count: f.count ? { a: f.count.abbrev, ...numbers[f.count.type].lua } : undefined,
@@ -35,4 +31,12 @@ export const list: FieldKind<ListField> = {
     entry: { a: f.entry.abbrev, summary: f.entry.summary, fields: f.entry.fields.map(luaField) },
   }),
   title: (f) => `entries, ${f.count ? `\`${f.count.abbrev}\` times` : `until the entry's first string is empty`}`,
+};
+
+export const group: FieldKind<GroupField> = {
+  size: (f, sizeOf) => sizeOf(f.fields),
+  inner: (f) => f.fields,
+  rows: (f, doc, rowsOf) => [{ abbrev: f.abbrev, label: f.label, type: 'FT_NONE', base: 'none', doc }, ...f.fields.flatMap(rowsOf)],
+  lua: (f, luaField) => ({ fields: f.fields.map(luaField) }),
+  title: () => 'group',
 };
