@@ -34,7 +34,7 @@ export { emitterSource } from './grammar/emit.ts';
 export { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head, jsonText, type CodeShow } from './grammar/emit-code.ts';
 export { decimalText, hiddenText, runtime as jsonRuntime } from './grammar/emit-runtime.ts';
 /** What each kind of field is (grammar/kinds/): what the dissector's text emitter, filters and the protocol reference take of it. */
-export { kinds, fieldKind, leafKind, fixedSize, secretFields, type LeafField } from './grammar/kinds/index.ts';
+export { kinds, fieldKind, leafKind, secretFields } from './grammar/kinds/index.ts';
 export { numericRange } from './grammar/kinds/string.ts';
 export { flagJson, shownFlag } from './grammar/kinds/bool.ts';
 export { toHex } from './grammar/kinds/bytes.ts';

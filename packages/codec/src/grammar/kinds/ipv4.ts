@@ -6,7 +6,7 @@ import type { LeafKind } from './kind.ts';
 export const ipv4ToString = (n: number): string => `${n >>> 24}.${(n >>> 16) & 0xff}.${(n >>> 8) & 0xff}.${n & 0xff}`;
 
 /** Parses dotted IPv4 text to its 32-bit value (big-endian order), or undefined. */
-export function parseIpv4(text: string): number | undefined {
+function parseIpv4(text: string): number | undefined {
   const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)?.slice(1).map(Number);
   return parts?.every((p) => p <= 255) ? parts.reduce((n, p) => n * 256 + p, 0) : undefined;
 }

@@ -42,7 +42,7 @@ export const leave = (): never => {
   throw LEAVE;
 };
 
-/** Everything about a kind of field `F` that does not depend on reading one. */
+/** What a kind of field `F` says of itself to every walker: its size and inner fields, registry rows, Lua and reference forms. */
 export interface FieldKind<F extends Field> {
   /** Bytes it takes where that does not depend on the data (`sizeOf`: of a field list). */
   size(f: F, sizeOf: (fields: readonly Field[]) => number | undefined): number | undefined;

@@ -8,9 +8,9 @@ import {
   encoder,
   flagJson,
   hiddenText,
-  shownFlag,
   jsonRuntime,
   showText,
+  shownFlag,
   type ByteSink,
   type TextCodec,
 } from '@gamequery/codec/internal';
