@@ -28,7 +28,8 @@ import {
   type QueryLayout,
 } from '@gamequery/codec';
 import { ByteSink, internals } from '@gamequery/codec/internal';
-import { lengthMeta, type Field, type IntType } from '../src/grammar/fields.ts';
+import type { Field, IntType } from '../src/grammar/fields.ts';
+import { lengthMeta } from '../src/grammar/kinds/string.ts';
 import { numbers } from '../src/grammar/numbers.ts';
 import { valueArb } from '../test/helpers/arbitrary.ts';
 import { checkRoundTrip } from '../test/helpers/roundtrip.ts';

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { layouts, type AnyLayout, type Field } from '@gamequery/codec';
-import { numbers, titleOf } from '@gamequery/codec/internal';
+import { kinds, leafKind, numbers, titleOf } from '@gamequery/codec/internal';
 
 /** Where the pages go. */
 export const pagesDir = fileURLToPath(new URL('../docs/protocols/', import.meta.url));
@@ -37,10 +37,6 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const hex = (n: number, size: number) => `0x${n.toString(16).padStart(size * 2, '0')}`;
 const anchor = (abbrev: string) => `values-${abbrev.replace(/[._]/g, '-')}`;
 const shortOf = (abbrev: string) => abbrev.split('.').slice(-1)[0]!;
-const bytesText = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-/** Bytes as quoted text, `\0` for NUL and `\xNN` for the other unprintable ones. */
-const quoted = (bytes: Uint8Array) =>
-  `"${[...bytes].map((b) => (b === 0 ? '\\0' : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;
 
 function meaning(label: string, doc: string | undefined, values: object | undefined, abbrev: string): string {
   const parts = [doc && doc !== label ? `${label}: ${doc}` : label];
@@ -57,78 +53,11 @@ function place(c: Cursor, size: number | undefined): string {
 
 function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Readonly<Record<number, string>>>): Row[] {
   switch (field.kind) {
-    case 'magic': {
-      const size = field.bytes.length;
-      const shown = field.display === 'text' ? `${quoted(field.bytes)} (${bytesText(field.bytes)})` : bytesText(field.bytes);
-      return [
-        {
-          offset: place(c, size),
-          size: String(size),
-          type: `bytes = ${shown}`,
-          abbrev: field.abbrev,
-          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
-          short: shortOf(field.abbrev),
-        },
-      ];
-    }
-    case 'const':
-    case 'int': {
-      const size = numbers[field.type].size;
-      if (field.values) tables.set(field.abbrev, field.values);
-      const fixed =
-        field.kind === 'const'
-          ? ` = ${field.base === 'dec' ? field.value : hex(field.value, size)}${field.base === 'char' && field.value >= 0x20 && field.value < 0x7f ? ` ('${String.fromCharCode(field.value)}')` : ''}`
-          : '';
-      return [
-        {
-          offset: place(c, size),
-          size: String(size),
-          type: `${numbers[field.type].title}${fixed}`,
-          abbrev: field.abbrev,
-          meaning: meaning(field.label, field.doc, field.values, field.abbrev),
-          short: shortOf(field.abbrev),
-        },
-      ];
-    }
-    case 'bool':
-      return [
-        {
-          offset: place(c, 1),
-          size: '1',
-          type: 'uint8 flag (0 false, else true)',
-          abbrev: field.abbrev,
-          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
-          short: shortOf(field.abbrev),
-        },
-      ];
-    case 'ipv4':
-      return [
-        {
-          offset: place(c, 4),
-          size: '4',
-          type: 'IPv4 address',
-          abbrev: field.abbrev,
-          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
-          short: shortOf(field.abbrev),
-        },
-      ];
-    case 'bytes':
-      return [
-        {
-          offset: place(c, field.length),
-          size: String(field.length),
-          type: 'bytes',
-          abbrev: field.abbrev,
-          meaning: meaning(field.label, field.doc, undefined, field.abbrev),
-          short: shortOf(field.abbrev),
-        },
-      ];
     case 'string': {
-      const text = `${field.numeric ? `decimal text (${field.numeric})` : `text (${charset})`}${field.secret ? ', secret' : field.redact ? ', secret in part' : ''}`;
-      const own = (offset: string, size: string, type: string): Row => ({
+      const own = (offset: string, size: string): Row => ({
         offset,
         size,
-        type,
+        type: kinds.string.title(field, charset),
         abbrev: field.abbrev,
         meaning: meaning(field.label, field.doc, undefined, field.abbrev),
         short: shortOf(field.abbrev),
@@ -144,17 +73,17 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
           meaning: `Length of ${field.label.toLowerCase()} in bytes`,
           short: `${shortOf(field.abbrev)}.len`,
         };
-        return [len, own(place(c, undefined), `\`.len\``, text)];
+        return [len, own(place(c, undefined), `\`.len\``)];
       }
-      if ('fixed' in size) return [own(place(c, size.fixed), String(size.fixed), `${text}, NUL-padded`)];
-      return [own(place(c, undefined), 'to NUL', `${text}, NUL-terminated`)];
+      if ('fixed' in size) return [own(place(c, size.fixed), String(size.fixed))];
+      return [own(place(c, undefined), 'to NUL')];
     }
     case 'group':
       return [
         {
           offset: place(c, 0),
           size: '',
-          type: 'group',
+          type: kinds.group.title(field, charset),
           abbrev: field.abbrev,
           meaning: meaning(field.label, field.doc, undefined, field.abbrev),
           short: '',
@@ -174,11 +103,10 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
           short: shortOf(field.count.abbrev),
         });
       }
-      const how = field.count ? `\`${field.count.abbrev}\` times` : `until the entry's first string is empty`;
       rows.push({
         offset: place(c, undefined),
         size: '',
-        type: `entries, ${how}`,
+        type: kinds.list.title(field, charset),
         abbrev: field.entry.abbrev,
         meaning: meaning(field.entry.label, field.entry.doc, undefined, field.entry.abbrev),
         short: `${shortOf(field.entry.abbrev)}…`,
@@ -196,6 +124,22 @@ function rowsOf(field: Field, c: Cursor, charset: string, tables: Map<string, Re
         });
       }
       return rows;
+    }
+    default: {
+      // A leaf: its size and wire type as its kind says (grammar/kinds/).
+      const size = leafKind(field).size(field);
+      const values = field.kind === 'const' || field.kind === 'int' ? field.values : undefined;
+      if (values) tables.set(field.abbrev, values);
+      return [
+        {
+          offset: place(c, size),
+          size: String(size),
+          type: leafKind(field).title(field, charset),
+          abbrev: field.abbrev,
+          meaning: meaning(field.label, field.doc, values, field.abbrev),
+          short: shortOf(field.abbrev),
+        },
+      ];
     }
   }
 }

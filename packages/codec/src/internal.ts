@@ -33,13 +33,16 @@ export { emitterSource } from './grammar/emit.ts';
 // The emitters' code generation, which the dissector's compiled text output (its render/text-emitter/) extends.
 export { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head, jsonText, type CodeShow } from './grammar/emit-code.ts';
 export { decimalText, hiddenText, runtime as jsonRuntime } from './grammar/emit-runtime.ts';
-export { numericRange, toHex } from './grammar/wire.ts';
+/** What each kind of field is (grammar/kinds/): what the dissector's text emitter, filters and the protocol reference take of it. */
+export { kinds, fieldKind, leafKind, secretFields } from './grammar/kinds/index.ts';
+export { numericRange } from './grammar/kinds/string.ts';
+export { flagJson, shownFlag } from './grammar/kinds/bool.ts';
+export { toHex } from './grammar/kinds/bytes.ts';
 export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
 export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';
-export { secretFields } from './grammar/fields.ts';
 /** The field registry of any layouts (the built-in ones' is `fieldRegistry`): what the dissector's filters name for a declared protocol. */
 export { buildRegistry } from './grammar/registry.ts';
 /** Every numeric wire type and what is derived from it (size, Wireshark type, …). */

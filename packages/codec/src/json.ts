@@ -5,7 +5,7 @@
  */
 import type { BytesField, Field, IntField } from './grammar/fields.ts';
 import { numbers } from './grammar/numbers.ts';
-import { toHex } from './grammar/wire.ts';
+import { toHex } from './grammar/kinds/bytes.ts';
 import { MASK } from './grammar/display.ts';
 import type { AnyLayout } from './grammar/layout.ts';
 

@@ -7,18 +7,17 @@
  * It is also the reference semantics: the compiled binary-parser decoder falls back
  * to it whenever it cannot take the fast path, so every error comes from here.
  */
-import type { TextCodec } from './charset.ts';
-import type { AutoCodec } from './charset.ts';
+import type { AutoCodec, TextCodec } from './charset.ts';
 import { showText, fillTemplate, redacted } from './display.ts';
 import type { Field, IntType, ListField, Meta, StringField } from './fields.ts';
-import { lengthMeta } from './fields.ts';
+import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { DECIMAL, ipv4ToString, numericRange, toHex } from './wire.ts';
-import { FLAG_BYTE, SHORT_LIST, warning, type DecodeWarning } from './expert.ts';
-import { BadMagicError, CodecError, InvalidValueError, TruncatedError, UnexpectedValueError } from '../errors.ts';
-
-/** A value as it appears in a tree node (a bigint: a 64-bit integer). */
-export type NodeValue = number | bigint | string | boolean | Uint8Array | null;
+import type { DecodeWarning } from './expert.ts';
+import { leafKind } from './kinds/index.ts';
+import type { NodeValue } from './kinds/kind.ts';
+import { decimalOf, lengthMeta } from './kinds/string.ts';
+import { shortListWarning } from './kinds/nested.ts';
+import { CodecError, InvalidValueError, TruncatedError } from '../errors.ts';
 
 /** One item of the annotated tree, as in Wireshark's proto_tree. */
 export interface FieldNode {
@@ -45,17 +44,9 @@ export interface FieldNode {
 
 export type { DecodeWarning } from './expert.ts';
 
-/** A flag byte other than 0 or 1 (decoded as true). */
-export const flagWarning = (field: string, offset: number, n: number): DecodeWarning => warning(FLAG_BYTE, field, offset, { value: n });
-
-/** A counted list that the message ends before its count (`tolerateShort`). */
-export const shortListWarning = (field: string, offset: number, declared: number, present: number): DecodeWarning =>
-  warning(SHORT_LIST, field, offset, { declared, present });
-
 interface Walk {
   readonly layout: string;
   readonly bytes: Uint8Array;
-  readonly view: DataView;
   readonly text: TextCodec;
   offset: number;
   readonly warnings: DecodeWarning[];
@@ -68,11 +59,6 @@ function need(w: Walk, field: string, n: number): void {
   if (n > available) throw new TruncatedError({ layout: w.layout, field, offset: w.offset, needed: n, available });
 }
 
-function push(nodes: FieldNode[], node: FieldNode): FieldNode {
-  nodes.push(node);
-  return node;
-}
-
 /** Walks `fields`, filling `value` and `nodes`; throws a CodecError where it must stop. */
 export function walkFields(fields: readonly Field[], w: Walk, value: Obj, nodes: FieldNode[]): void {
   for (const f of fields) walkField(f, w, value, nodes);
@@ -81,82 +67,37 @@ export function walkFields(fields: readonly Field[], w: Walk, value: Obj, nodes:
 function walkField(f: Field, w: Walk, value: Obj, nodes: FieldNode[]): void {
   const start = w.offset;
   switch (f.kind) {
-    case 'magic': {
-      need(w, f.abbrev, f.bytes.length);
-      const got = w.bytes.subarray(start, start + f.bytes.length);
-      const shown = f.display === 'text' ? showText(String.fromCharCode(...got)) : toHex(got);
-      if (!got.every((b, i) => b === f.bytes[i])) {
-        const expected = f.display === 'text' ? showText(String.fromCharCode(...f.bytes)) : toHex(f.bytes);
-        throw new BadMagicError({ layout: w.layout, field: f.abbrev, offset: start, expected, actual: shown });
-      }
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: got.length, value: shown, show: shown });
-      w.offset += got.length;
-      return;
-    }
-    case 'const':
-    case 'int': {
-      const k = numbers[f.type];
-      need(w, f.abbrev, k.size);
-      const n = k.read(w.bytes, start);
-      if (f.kind === 'const' && n !== f.value) {
-        throw new UnexpectedValueError({
-          layout: w.layout,
-          field: f.abbrev,
-          offset: start,
-          expected: k.show(f.value, f.base, f.values),
-          actual: k.show(n, f.base, f.values),
-        });
-      }
-      if (f.kind === 'int') value[f.name] = n;
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: k.size, value: n, show: k.show(n, f.base, f.values) });
-      w.offset += k.size;
-      return;
-    }
-    case 'bool': {
-      need(w, f.abbrev, 1);
-      const n = w.bytes[start]!;
-      value[f.name] = n !== 0;
-      if (n > 1) w.warnings.push(flagWarning(f.abbrev, start, n));
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 1, value: n !== 0, show: `${n !== 0 ? 'Yes' : 'No'} (${n})` });
-      w.offset += 1;
-      return;
-    }
-    case 'ipv4': {
-      need(w, f.abbrev, 4);
-      const ip = ipv4ToString(w.view.getUint32(start, false));
-      value[f.name] = ip;
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 4, value: ip, show: ip });
-      w.offset += 4;
-      return;
-    }
-    case 'bytes': {
-      need(w, f.abbrev, f.length);
-      const b = w.bytes.slice(start, start + f.length);
-      value[f.name] = b;
-      push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: f.length, value: b, show: toHex(b) });
-      w.offset += f.length;
-      return;
-    }
     case 'string':
       value[f.name] = walkString(f, w, nodes);
       return;
-    case 'list': {
+    case 'list':
       // Assigned before walking so a partial value holds the entries decoded so far.
-      const items: unknown[] = [];
-      value[f.name] = items;
-      walkList(f, w, nodes, items);
+      walkList(f, w, nodes, (value[f.name] = []));
       return;
-    }
-    case 'group': {
-      const node = push(nodes, { abbrev: f.abbrev, label: f.label, offset: start, length: 0, value: null, show: '', children: [] });
-      try {
-        walkFields(f.fields, w, value, node.children!);
-      } finally {
-        node.length = w.offset - start;
-      }
+    case 'group':
+      walkSubtree(f, f.fields, w, value, nodes);
       return;
-    }
   }
+  const k = leafKind(f);
+  const size = k.size(f);
+  need(w, f.abbrev, size);
+  const { value: v, show } = k.read(f, w.bytes, start, w.layout, w.warnings);
+  if (hasValue(f)) value[f.name] = v;
+  nodes.push({ abbrev: f.abbrev, label: f.label, offset: start, length: size, value: v, show });
+  w.offset += size;
+}
+
+/** A subtree node (a group, a list entry) over `fields`, its length set once they are walked, however that ends. */
+function walkSubtree(meta: Meta, fields: readonly Field[], w: Walk, value: Obj, nodes: FieldNode[]): FieldNode {
+  const start = w.offset;
+  const node: FieldNode = { abbrev: meta.abbrev, label: meta.label, offset: start, length: 0, value: null, show: '', children: [] };
+  nodes.push(node);
+  try {
+    walkFields(fields, w, value, node.children!);
+  } finally {
+    node.length = w.offset - start;
+  }
+  return node;
 }
 
 /** A length prefix or a count (`meta`) of `type`: its node, and its value. */
@@ -164,7 +105,7 @@ function walkLength(w: Walk, meta: Meta, type: IntType, nodes: FieldNode[]): num
   const k = numbers[type];
   need(w, meta.abbrev, k.size);
   const n = k.read(w.bytes, w.offset) as number;
-  push(nodes, { abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
+  nodes.push({ abbrev: meta.abbrev, label: meta.label, offset: w.offset, length: k.size, value: n, show: String(n) });
   w.offset += k.size;
   return n;
 }
@@ -202,9 +143,8 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
   const detected = w.text.charset === 'auto' ? (w.text as AutoCodec).last?.detection : undefined;
   let decoded: string | number = text;
   if (f.numeric) {
-    const [min, max] = numericRange[f.numeric];
-    const n = Number(text);
-    if (!DECIMAL.test(text) || n < min || n > max) {
+    const n = decimalOf(text, f.numeric);
+    if (n === undefined) {
       throw new InvalidValueError(
         { layout: w.layout, field: f.abbrev, offset: start, actual: text },
         `${JSON.stringify(text)} is not a decimal ${f.numeric === 'i32' ? 'signed' : 'unsigned'} 32-bit integer`,
@@ -213,7 +153,7 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
     decoded = n;
   }
   const masked = f.redact ? redacted(text, f.redact) : undefined;
-  push(nodes, {
+  nodes.push({
     abbrev: f.abbrev,
     label: f.label,
     offset: start,
@@ -229,31 +169,16 @@ function walkString(f: StringField<string, string | number>, w: Walk, nodes: Fie
 }
 
 function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): void {
-  const entryValue = (o: Obj): unknown => (f.flat ? Object.values(o)[0] : o);
   const walkEntry = (): void => {
     const o: Obj = {};
     if (f.flat) {
       // A flat entry is its single field: no subtree of its own.
       walkFields(f.entry.fields, w, o, nodes);
     } else {
-      const entryStart = w.offset;
-      const node = push(nodes, {
-        abbrev: f.entry.abbrev,
-        label: f.entry.label,
-        offset: entryStart,
-        length: 0,
-        value: null,
-        show: '',
-        children: [],
-      });
-      try {
-        walkFields(f.entry.fields, w, o, node.children!);
-      } finally {
-        node.length = w.offset - entryStart;
-      }
+      const node = walkSubtree(f.entry, f.entry.fields, w, o, nodes);
       node.show = f.entry.summary ? fillTemplate(f.entry.summary, o) : '';
     }
-    items.push(entryValue(o));
+    items.push(f.flat ? Object.values(o)[0] : o);
   };
 
   if (f.count) {
@@ -272,8 +197,7 @@ function walkList(f: ListField, w: Walk, nodes: FieldNode[], items: unknown[]): 
   const until = f.until!;
   for (;;) {
     if (w.offset < w.bytes.length && w.bytes[w.offset] === 0) {
-      push(nodes, { abbrev: until.abbrev, label: until.label, offset: w.offset, length: 1, value: 0, show: '0' });
-      w.offset += 1;
+      walkLength(w, until, 'u8', nodes);
       return;
     }
     if (w.offset >= w.bytes.length) {
@@ -290,7 +214,7 @@ export function interpret(
   bytes: Uint8Array,
   text: TextCodec,
 ): { value: Obj; fields: FieldNode[]; bytesRead: number; warnings: DecodeWarning[]; error?: CodecError } {
-  const w: Walk = { layout, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), text, offset: 0, warnings: [] };
+  const w: Walk = { layout, bytes, text, offset: 0, warnings: [] };
   const value: Obj = {};
   const nodes: FieldNode[] = [];
   try {

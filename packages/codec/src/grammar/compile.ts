@@ -20,29 +20,11 @@
 import { Parser } from 'binary-parser';
 import type { TextCodec } from './charset.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { fixedSize, hasValue } from './fields.ts';
+import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { DECIMAL, ipv4ToString, numericRange } from './wire.ts';
-
-// binary-parser's chain types track every field name; the compiler builds chains
-// from data, so it works with an untyped chain.
-type Chain = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- binary-parser's chained Parser type changes with every call, and the compiler adds fields one by one
-
-/** Thrown inside formatters to leave the fast path; never escapes `decodeFast`. */
-const LEAVE = new Error('leave the fast path');
-const leave = (): never => {
-  throw LEAVE;
-};
-
-const isNul = (b: number): boolean => b === 0;
-const equalTo =
-  (expected: number) =>
-  (n: number): boolean =>
-    n === expected;
-const equalBytes =
-  (expected: Uint8Array) =>
-  (b: Uint8Array): boolean =>
-    b.length === expected.length && b.every((x, i) => x === expected[i]);
+import { fixedSize, leafKind } from './kinds/index.ts';
+import { leave, type Chain } from './kinds/kind.ts';
+import { DECIMAL, numericRange } from './kinds/string.ts';
 
 export type FastDecoder = (bytes: Uint8Array) => { value: Record<string, unknown>; bytesRead: number } | undefined;
 
@@ -81,7 +63,7 @@ function addString(p: Chain, f: StringField<string, string | number>, text: Text
       },
     });
   }
-  const inner = new Parser().buffer('b', { readUntil: isNul }).uint8('z');
+  const inner = new Parser().buffer('b', { readUntil: (b: number) => b === 0 }).uint8('z');
   return p.nest(f.name, { type: inner, formatter: (o: { b: Uint8Array }) => format(o.b) });
 }
 
@@ -129,40 +111,6 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
   let tmp = 0;
   for (const f of fields) {
     switch (f.kind) {
-      case 'magic':
-      case 'const': {
-        const size = f.kind === 'magic' ? f.bytes.length : numbers[f.type].size;
-        if (where === 'top') {
-          if (fixedOffset === undefined) throw new Error(`${f.abbrev}: a top-level constant must sit at a fixed offset`);
-          if (size !== 1 && f.kind === 'const') throw new Error(`${f.abbrev}: top-level constants must be one byte`);
-          prechecks!.push(f.kind === 'magic' ? { offset: fixedOffset, bytes: f.bytes } : { offset: fixedOffset, value: f.value });
-          p = p.seek(size);
-        } else if (where === 'group') {
-          p =
-            f.kind === 'magic'
-              ? p.buffer(`$c${tmp++}`, { length: size, assert: equalBytes(f.bytes) })
-              : // A function, not the number: binary-parser skips a falsy assert such as 0.
-                p[numbers[f.type].parser](`$c${tmp++}`, { assert: equalTo(f.value) });
-        } else {
-          throw new Error(`${f.abbrev}: constants inside list entries are not supported by the compiler`);
-        }
-        break;
-      }
-      case 'int':
-        p = p[numbers[f.type].parser](f.name);
-        break;
-      case 'bool':
-        // A flag byte above 1 is true with a warning, which only the interpreter gives.
-        p = p.uint8(f.name, { formatter: (n: number) => (n > 1 ? leave() : n !== 0) });
-        break;
-      case 'ipv4':
-        p = p.uint32be(f.name, { formatter: ipv4ToString });
-        break;
-      case 'bytes': {
-        const length = f.length;
-        p = p.buffer(f.name, { length, formatter: (b: Uint8Array) => (b.length === length ? b.slice() : leave()) });
-        break;
-      }
       case 'string':
         p = addString(p, f, text);
         break;
@@ -176,6 +124,20 @@ function chain(fields: readonly Field[], text: TextCodec, where: 'top' | 'group'
         p = p.nest(name, { type: chain(f.fields, text, 'group'), formatter: (o: Record<string, unknown>) => o[name] });
         break;
       }
+      case 'magic':
+      case 'const':
+        if (where === 'top') {
+          if (fixedOffset === undefined) throw new Error(`${f.abbrev}: a top-level constant must sit at a fixed offset`);
+          if (f.kind === 'const' && numbers[f.type].size !== 1) throw new Error(`${f.abbrev}: top-level constants must be one byte`);
+          prechecks!.push(f.kind === 'magic' ? { offset: fixedOffset, bytes: f.bytes } : { offset: fixedOffset, value: f.value });
+          p = p.seek(leafKind(f).size(f));
+          break;
+        }
+        if (where === 'entry') throw new Error(`${f.abbrev}: constants inside list entries are not supported by the compiler`);
+        p = leafKind(f).parse(p, f, `$c${tmp++}`);
+        break;
+      default:
+        p = leafKind(f).parse(p, f, f.name);
     }
     const size = fixedSize(f);
     fixedOffset = fixedOffset === undefined || size === undefined ? undefined : fixedOffset + size;
@@ -194,9 +156,7 @@ export function compile(fields: readonly Field[], text: TextCodec): FastDecoder 
       if (c.bytes) {
         if (bytes.length < c.offset + c.bytes.length) return false;
         for (let i = 0; i < c.bytes.length; i++) if (bytes[c.offset + i] !== c.bytes[i]) return false;
-      } else {
-        if (bytes[c.offset] !== c.value) return false;
-      }
+      } else if (bytes[c.offset] !== c.value) return false;
     }
     return true;
   };

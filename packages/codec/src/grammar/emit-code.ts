@@ -8,10 +8,9 @@
  * per run of bounded writes, neighbouring constants merged into one copy.
  */
 import type { Field, IntField, IntType, ListField, Meta, StringField, StringSize } from './fields.ts';
-import { fixedSize, lengthMeta, runLength } from './fields.ts';
 import { numbers, showInt, type NumberType } from './numbers.ts';
-import { showText } from './display.ts';
-import { toHex } from './wire.ts';
+import { fieldKind, fixedSize, runLength } from './kinds/index.ts';
+import { lengthMeta } from './kinds/string.ts';
 
 /** One UTF-8 encoder for the emitters' fixed text, made once. */
 export const encoder = new TextEncoder();
@@ -174,17 +173,6 @@ export abstract class EmitterCode {
     }
   }
 
-  /** A magic's or a constant's node: its shown text, and its JSON `value,"show":shown` (fixed by the declaration). */
-  protected constantNode(f: Extract<Field, { kind: 'magic' | 'const' }>): { text: string; json: string } {
-    const text =
-      f.kind === 'magic'
-        ? f.display === 'text'
-          ? showText(String.fromCharCode(...f.bytes))
-          : toHex(f.bytes)
-        : showInt(f.value, f.type, f.base, f.values);
-    return { text, json: `${f.kind === 'magic' ? jsonText(text) : f.value},"show":${jsonText(text)}` };
-  }
-
   /** `"x","show":"x"`, where x is what `code` writes at `o` (at most `max` bytes): written once, then copied. */
   protected quotedPair(code: string, max: number): void {
     const q = this.name('q');
@@ -301,9 +289,8 @@ export abstract class EmitterCode {
 
   /** The check of a magic's bytes or a constant's value at position `p` (nothing for other fields). */
   protected check(f: Field, p: string): void {
-    if (f.kind === 'magic' && f.bytes.length)
-      this.emit(`if (${[...f.bytes].map((b, j) => `bytes[${p} + ${j}] !== ${b}`).join(' || ')}) ${this.fail}`);
-    else if (f.kind === 'const') this.emit(`if (${numbers[f.type].code(p)} !== ${f.value}) ${this.fail}`);
+    const mismatch = fieldKind(f).fixed?.(f).mismatch(p);
+    if (mismatch) this.emit(`if (${mismatch}) ${this.fail}`);
   }
 
   /**
@@ -357,16 +344,12 @@ export abstract class EmitterCode {
       this.moved();
       return n;
     }
-    if ('fixed' in size) {
-      this.need(size.fixed, fields, i);
-      this.emit(`const ${s} = ${this.pos()};`);
-      this.emit(`let ${e} = ${s};`);
-      this.emit(`while (${e} < ${s} + ${size.fixed} && bytes[${e}] !== 0) ${e}++;`);
-      return String(size.fixed);
-    }
+    // Up to the first NUL: of its width, or of the message.
+    if ('fixed' in size) this.need(size.fixed, fields, i);
     this.emit(`const ${s} = ${this.pos()};`);
     this.emit(`let ${e} = ${s};`);
-    this.emit(`while (${e} < len && bytes[${e}] !== 0) ${e}++;`);
+    this.emit(`while (${e} < ${'fixed' in size ? `${s} + ${size.fixed}` : 'len'} && bytes[${e}] !== 0) ${e}++;`);
+    if ('fixed' in size) return String(size.fixed);
     this.emit(`if (${e} === len) ${this.fail}`);
     this.emit(`at = ${e} + 1;`);
     return `${e} - ${s} + 1`;

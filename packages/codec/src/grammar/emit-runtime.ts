@@ -8,10 +8,12 @@
 import type { DecodeWarning } from './annotate.ts';
 import type { TextCodec } from './charset.ts';
 import { detected } from './charset.ts';
-import { flagWarning, shortListWarning } from './annotate.ts';
 import { MASK, fillTemplate, redacted, showText } from './display.ts';
 import type { ByteSink } from './sink.ts';
-import { DECIMAL, ipv4ToString } from './wire.ts';
+import { flagJson, flagWarning } from './kinds/bool.ts';
+import { ipv4ToString } from './kinds/ipv4.ts';
+import { DECIMAL } from './kinds/string.ts';
+import { shortListWarning } from './kinds/nested.ts';
 import { numbers } from './numbers.ts';
 
 const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
@@ -235,11 +237,8 @@ export interface EmitState {
 }
 
 const flagTails: Uint8Array[] = [];
-
 /** `true,"show":"Yes (n)"},` for a flag byte above 1. */
-function flagTail(n: number): Uint8Array {
-  return (flagTails[n] ??= new TextEncoder().encode(`true,"show":"Yes (${n})"},`));
-}
+const flagTail = (n: number): Uint8Array => (flagTails[n] ??= new TextEncoder().encode(`${flagJson(n)}},`));
 
 function warnFlag(st: EmitState, field: string, offset: number, n: number): void {
   (st.warnings ??= []).push(flagWarning(field, offset, n));

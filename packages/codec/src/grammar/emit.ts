@@ -38,7 +38,9 @@
 import type { Field, ListField, StringField } from './fields.ts';
 import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { numericRange } from './wire.ts';
+import { leafKind } from './kinds/index.ts';
+import { flagJson } from './kinds/bool.ts';
+import { numericRange } from './kinds/string.ts';
 import { DECLINE, EmitterCode, RELOAD, checkedSize, compiled, encoder, head } from './emit-code.ts';
 import { runtime, type JsonEmitter } from './emit-runtime.ts';
 
@@ -91,14 +93,8 @@ class Compiler extends EmitterCode {
       return;
     }
     if (f.kind === 'group') {
-      const start = this.offset();
-      this.subtree(
-        head(f.abbrev, f.label),
-        start,
-        f.fields,
-        () => this.fields(f.fields, scope, leaves),
-        () => this.lit('""'),
-      );
+      const children = (): void => this.fields(f.fields, scope, leaves);
+      this.subtree(head(f.abbrev, f.label), this.offset(), f.fields, children, () => this.lit('""'));
       return;
     }
     if (f.kind === 'string') {
@@ -116,7 +112,7 @@ class Compiler extends EmitterCode {
       case 'magic':
       case 'const':
         this.check(f, p);
-        this.lit(`${this.constantNode(f).json}},`);
+        this.lit(`${leafKind(f).fixed!(f).json}},`);
         break;
       case 'int': {
         const n = this.name('n');
@@ -136,28 +132,20 @@ class Compiler extends EmitterCode {
         // A flag byte above 1 is a warning (the flag reads true): reported, or the interpreter's to report.
         this.emit(`if (${b} > 1) { if (st === null) ${DECLINE} warnFlag(st, ${JSON.stringify(f.abbrev)}, ${at}, ${b}); }`);
         if (scope.keep(f.name)) scope.props.push([f.name, `${b} !== 0`]);
-        const yes = this.constRef(encoder.encode('true,"show":"Yes (1)"},'));
-        const no = this.constRef(encoder.encode('false,"show":"No (0)"},'));
+        const [yes, no] = [1, 0].map((n) => this.constRef(encoder.encode(`${flagJson(n)}},`)));
         this.write(`o = put(buf, o, ${b} === 1 ? ${yes} : ${b} === 0 ? ${no} : flagTail(${b}));`, 25);
         break;
       }
-      case 'ipv4': {
-        if (scope.keep(f.name)) {
-          const v = this.name('v');
-          this.emit(`const ${v} = ipv4ToString(${numbers.u32be.code(p)});`);
-          scope.props.push([f.name, v]);
-        }
-        this.quotedPair(`o = dotted(buf, o, bytes, ${at});`, 15);
-        this.lit('},');
-        break;
-      }
+      case 'ipv4':
       case 'bytes': {
+        // Its value is its shown text: written once, then copied.
+        const k = leafKind(f);
         if (scope.keep(f.name)) {
           const v = this.name('v');
-          this.emit(`const ${v} = bytes.slice(${at}, ${at} + ${f.length});`);
+          this.emit(`const ${v} = ${k.value!(f, p, at)};`);
           scope.props.push([f.name, v]);
         }
-        this.quotedPair(`o = hexBytes(buf, o, bytes, ${at}, ${at} + ${f.length});`, 2 * f.length);
+        this.quotedPair(...k.shown!(f, at));
         this.lit('},');
         break;
       }

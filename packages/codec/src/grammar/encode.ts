@@ -5,9 +5,10 @@
  */
 import type { TextCodec } from './charset.ts';
 import type { Field, IntType, NumberType, StringField } from './fields.ts';
-import { lengthMeta } from './fields.ts';
+import { hasValue } from './fields.ts';
 import { numbers } from './numbers.ts';
-import { numericRange, parseIpv4 } from './wire.ts';
+import { leafKind } from './kinds/index.ts';
+import { decimalOf, lengthMeta } from './kinds/string.ts';
 import { MASK, redacted } from './display.ts';
 import { InvalidValueError, LengthOutOfRangeError } from '../errors.ts';
 
@@ -26,22 +27,10 @@ function invalid(o: Out, field: string, actual: unknown, reason: string): never 
   throw new InvalidValueError({ layout: o.layout, field, offset: o.offset, actual: String(actual) }, reason);
 }
 
-/** `v` as a number of `type` is written, or the error saying why it cannot be. */
-function checkNumber(o: Out, field: string, type: NumberType, v: unknown): number | bigint {
-  const n = numbers[type].fit(v);
-  if (typeof n === 'string') invalid(o, field, v, n);
-  return n;
-}
-
 function get(o: Out, value: Obj, name: string, field: string): unknown {
   const v = value[name];
   if (v === undefined) invalid(o, field, v, `missing value "${name}"`);
   return v;
-}
-
-function putBytes(o: Out, b: Uint8Array): void {
-  o.bytes?.set(b, o.offset);
-  o.offset += b.length;
 }
 
 function putNumber(o: Out, type: NumberType, n: number | bigint): void {
@@ -68,10 +57,8 @@ const quoted = (f: StringField<string, string | number>, v: unknown): unknown =>
 /** The text of a string field's value, validated. */
 function textOf(o: Out, f: StringField<string, string | number>, v: unknown): string {
   if (f.numeric) {
-    const [min, max] = numericRange[f.numeric];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    if (typeof v !== 'number' || decimalOf(String(v), f.numeric) === undefined)
       invalid(o, f.abbrev, v, `${String(v)} is not a ${f.numeric} integer`);
-    }
     return String(v);
   }
   if (typeof v !== 'string') invalid(o, f.abbrev, quoted(f, v), 'expected a string');
@@ -117,34 +104,6 @@ function putString(o: Out, f: StringField<string, string | number>, v: unknown):
 function putFields(o: Out, fields: readonly Field[], value: Obj): void {
   for (const f of fields) {
     switch (f.kind) {
-      case 'magic':
-        putBytes(o, f.bytes);
-        break;
-      case 'const':
-        putNumber(o, f.type, f.value);
-        break;
-      case 'int':
-        putNumber(o, f.type, checkNumber(o, f.abbrev, f.type, get(o, value, f.name, f.abbrev)));
-        break;
-      case 'bool': {
-        const v = get(o, value, f.name, f.abbrev);
-        if (typeof v !== 'boolean') invalid(o, f.abbrev, v, 'expected a boolean');
-        putNumber(o, 'u8', v ? 1 : 0);
-        break;
-      }
-      case 'ipv4': {
-        const v = get(o, value, f.name, f.abbrev);
-        const n = typeof v === 'string' ? parseIpv4(v) : undefined;
-        if (n === undefined) invalid(o, f.abbrev, v, 'expected dotted IPv4 text');
-        putNumber(o, 'u32be', n);
-        break;
-      }
-      case 'bytes': {
-        const v = get(o, value, f.name, f.abbrev);
-        if (!(v instanceof Uint8Array) || v.length !== f.length) invalid(o, f.abbrev, v, `expected ${f.length} bytes`);
-        putBytes(o, v);
-        break;
-      }
       case 'string':
         putString(o, f, get(o, value, f.name, f.abbrev));
         break;
@@ -169,6 +128,14 @@ function putFields(o: Out, fields: readonly Field[], value: Obj): void {
           putNumber(o, 'u8', 0);
         }
         break;
+      }
+      default: {
+        const k = leafKind(f);
+        const v = hasValue(f) ? get(o, value, f.name, f.abbrev) : undefined;
+        const wire = k.fit(f, v);
+        if (typeof wire === 'string') invalid(o, f.abbrev, v, wire);
+        if (o.view) k.put(f, o.view, o.bytes!, o.offset, wire);
+        o.offset += k.size(f);
       }
     }
   }

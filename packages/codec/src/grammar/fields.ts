@@ -5,8 +5,9 @@
  *
  * Everything else is derived from a declaration: the binary-parser decoder
  * (`compile.ts`), the annotating decode (`annotate.ts`), the encoder (`encode.ts`),
- * the field registry (`registry.ts`) and the exporters. The TypeScript type of a
- * decoded message is inferred from the declaration too ({@link ValueOf}).
+ * the field registry (`registry.ts`) and the exporters, each taking what a kind of field
+ * is from its module (`kinds/`). The TypeScript type of a decoded message is inferred
+ * from the declaration too ({@link ValueOf}).
  */
 
 import { numbers, type Base, type IntType, type NumberType, type NumberValue, type ValueTable } from './numbers.ts';
@@ -216,45 +217,31 @@ export const bytes = <const N extends string>(name: N, length: number, meta: Met
 
 type StringMeta = Meta & { readonly secret?: boolean; readonly redact?: RegExp };
 
+const stringOf = <N extends string, T extends string | number>(
+  name: N,
+  size: StringSize,
+  meta: StringMeta & Pick<StringField, 'numeric'>,
+): StringField<N, T> => ({ kind: 'string', name, size, ...meta });
+
 /** A string with an integer length prefix. */
-export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta): StringField<N, string> => ({
-  kind: 'string',
-  name,
-  size: { prefix },
-  ...meta,
-});
+export const prefixedString = <const N extends string>(name: N, prefix: IntType, meta: StringMeta) =>
+  stringOf<N, string>(name, { prefix }, meta);
 
 /** A fixed-width, NUL-padded string. */
-export const fixedString = <const N extends string>(name: N, width: number, meta: StringMeta): StringField<N, string> => ({
-  kind: 'string',
-  name,
-  size: { fixed: width },
-  ...meta,
-});
+export const fixedString = <const N extends string>(name: N, width: number, meta: StringMeta) =>
+  stringOf<N, string>(name, { fixed: width }, meta);
 
 /** A NUL-terminated string. */
-export const cstring = <const N extends string>(name: N, meta: StringMeta): StringField<N, string> => ({
-  kind: 'string',
-  name,
-  size: { terminator: 0 },
-  ...meta,
-});
+export const cstring = <const N extends string>(name: N, meta: StringMeta) => stringOf<N, string>(name, { terminator: 0 }, meta);
 
 /** A NUL-terminated decimal number. */
-export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta): StringField<N, number> => ({
-  kind: 'string',
-  name,
-  size: { terminator: 0 },
-  numeric,
-  ...meta,
-});
-
-const latin1Bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+export const decimalCstring = <const N extends string>(name: N, numeric: 'i32' | 'u32', meta: Meta) =>
+  stringOf<N, number>(name, { terminator: 0 }, { numeric, ...meta });
 
 /** Fixed bytes given as text (`"ACME"`) or as an array of byte values. */
 export const magic = (value: string | readonly number[], meta: Meta): MagicField =>
   typeof value === 'string'
-    ? { kind: 'magic', bytes: latin1Bytes(value), display: 'text', ...meta }
+    ? { kind: 'magic', bytes: Uint8Array.from(value, (c) => c.charCodeAt(0)), display: 'text', ...meta }
     : { kind: 'magic', bytes: Uint8Array.from(value), display: 'hex', ...meta };
 
 /** An integer the layout fixes (an opcode, a packet type): checked when decoding, written when encoding, not in the value. */
@@ -294,78 +281,5 @@ export function terminatedList(name: string, until: Meta, entry: Entry, options:
 /** A subtree of the annotated tree whose fields belong to the enclosing value (a section of the message). */
 export const group = <const F extends readonly Field[]>(meta: Meta, fields: F): GroupField<F> => ({ kind: 'group', fields, ...meta });
 
-/** The `.len` field that sits under a length-prefixed string's abbreviation. */
-export const lengthMeta = (f: Meta): Meta => ({ abbrev: `${f.abbrev}.len`, label: `${f.label} length` });
-
-/** True for fields that contribute a property to the decoded value. */
-export const hasValue = (f: Field): f is Exclude<Field, MagicField | ConstField | GroupField> =>
-  f.kind !== 'magic' && f.kind !== 'const' && f.kind !== 'group';
-
-/**
- * The fields that hold a secret, by abbreviation: `whole` (`secret`) or `part` (`redact`).
- * Renderers mask them, the JSON fast path leaves them to the tree, and a malformed item
- * that starts inside a whole secret is a secret too.
- */
-export function secretFields(fields: readonly Field[], into = new Map<string, 'whole' | 'part'>()): Map<string, 'whole' | 'part'> {
-  for (const f of fields) {
-    if (f.kind === 'string' && (f.secret || f.redact)) into.set(f.abbrev, f.secret ? 'whole' : 'part');
-    else if (f.kind === 'group') secretFields(f.fields, into);
-    else if (f.kind === 'list') secretFields(f.entry.fields, into);
-  }
-  return into;
-}
-
-/** Wire size of a field whose size does not depend on the data. */
-export function fixedSize(f: Field): number | undefined {
-  switch (f.kind) {
-    case 'magic':
-      return f.bytes.length;
-    case 'const':
-    case 'int':
-      return numbers[f.type].size;
-    case 'bool':
-      return 1;
-    case 'ipv4':
-      return 4;
-    case 'bytes':
-      return f.length;
-    case 'string':
-      return 'fixed' in f.size ? f.size.fixed : undefined;
-    case 'group':
-      return sizeOf(f.fields);
-    case 'list':
-      return undefined;
-  }
-}
-
-/** Wire size of a field list whose size does not depend on the data. */
-export function sizeOf(fields: readonly Field[]): number | undefined {
-  let total = 0;
-  for (const f of fields) {
-    const n = fixedSize(f);
-    if (n === undefined) return undefined;
-    total += n;
-  }
-  return total;
-}
-
-/**
- * The bytes a run of fields from `fields[i]` is known to take before anything variable:
- * its fixed-size fields (as `size` counts them), then the length prefix or count of the
- * first variable-size one. What a compiled reader checks once for the whole run.
- */
-export function runLength(fields: readonly Field[], i: number, size: (f: Field) => number | undefined = fixedSize): number {
-  let run = 0;
-  for (let j = i; j < fields.length; j++) {
-    const f = fields[j]!;
-    const n = size(f);
-    if (n !== undefined) {
-      run += n;
-      continue;
-    }
-    if (f.kind === 'string' && 'prefix' in f.size) run += numbers[f.size.prefix].size;
-    else if (f.kind === 'list' && f.count) run += numbers[f.count.type].size;
-    break;
-  }
-  return run;
-}
+/** True for fields that contribute a property to the decoded value: those with a name. */
+export const hasValue = (f: Field): f is Exclude<Field, MagicField | ConstField | GroupField> => 'name' in f;

@@ -5,7 +5,7 @@ import type { Charset } from './charset.ts';
 import { textCodec, type TextCodec } from './charset.ts';
 import { namingOf } from './naming.ts';
 import type { Field, ValueOf } from './fields.ts';
-import { secretFields } from './fields.ts';
+import { secretFields } from './kinds/index.ts';
 import type { DecodeWarning, FieldNode } from './annotate.ts';
 import { interpret } from './annotate.ts';
 import { TRAILING_BYTES, warning } from './expert.ts';

@@ -18,11 +18,10 @@
 import type { Charset } from './charset.ts';
 import { textCodec } from './charset.ts';
 import type { Field, ListField, StringField } from './fields.ts';
-import { fixedSize } from './fields.ts';
-import { numbers } from './numbers.ts';
+import { fixedSize, leastSize } from './kinds/index.ts';
+import { numericRange } from './kinds/string.ts';
 import { EmitterCode, compiled } from './emit-code.ts';
 import { decimalText } from './emit-runtime.ts';
-import { numericRange } from './wire.ts';
 
 /** Bytes `decode(bytes, { charset })` would read, or -1 where it would throw. */
 export type Measurer = (bytes: Uint8Array, charset: Charset) => number;
@@ -35,19 +34,6 @@ const runtime = { decimal };
 
 /** The fields of `fields` with groups opened: a group's fields are read where it stands. */
 const flat = (fields: readonly Field[]): Field[] => fields.flatMap((f) => (f.kind === 'group' ? flat(f.fields) : [f]));
-
-/** The fewest bytes a field list can take (a NUL-terminated string: its NUL). */
-function leastSize(fields: readonly Field[]): number {
-  let n = 0;
-  for (const f of fields) {
-    const size = fixedSize(f);
-    if (size !== undefined) n += size;
-    else if (f.kind === 'string') n += 'prefix' in f.size ? numbers[f.size.prefix].size : 1;
-    else if (f.kind === 'list') n += f.count ? numbers[f.count.type].size : 1;
-    else if (f.kind === 'group') n += leastSize(f.fields);
-  }
-  return n;
-}
 
 /** The measurer's code: as the emitters' (emit-code.ts) reads, with nothing written, and -1 where they decline. */
 class MeasureCompiler extends EmitterCode {
@@ -68,13 +54,6 @@ class MeasureCompiler extends EmitterCode {
     this.advance(size);
   }
 
-  /** Decimal text between the locals `s` and `e`: checked as `decode` checks it. */
-  #numeric(f: StringField<string, string | number>, s: string, e: string): void {
-    if (!f.numeric) return;
-    const [min, max] = numericRange[f.numeric];
-    this.emit(`if (!decimal(bytes, ${s}, ${e}, ${min}, ${max}, charset)) ${this.fail}`);
-  }
-
   #string(f: StringField<string, string | number>, fields: readonly Field[], i: number): void {
     const size = f.size;
     // Text of a fixed width that is no number: its bytes are only skipped.
@@ -86,7 +65,8 @@ class MeasureCompiler extends EmitterCode {
     const s = this.name('s');
     const e = this.name('e');
     this.stringBounds(size, fields, i, s, e);
-    this.#numeric(f, s, e);
+    // Decimal text: checked as `decode` checks it.
+    if (f.numeric) this.emit(`if (!decimal(bytes, ${s}, ${e}, ${numericRange[f.numeric].join(', ')}, charset)) ${this.fail}`);
     if ('fixed' in size) this.advance(size.fixed);
     else this.moved();
   }

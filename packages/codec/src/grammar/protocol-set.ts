@@ -9,7 +9,7 @@
 import type { CodecOptions, Direction, Layout } from './layout.ts';
 import { UnrecognizedPacketError, type CodecError } from '../errors.ts';
 import { first4, found, type Fail, type PacketHint, type ProtocolDeclaration, type Recognized, type RecognitionRule } from './protocol.ts';
-import { toHex } from './wire.ts';
+import { toHex } from './kinds/bytes.ts';
 
 /** Recognition, decoding and encoding over the messages of a set of protocols. */
 export interface ProtocolSet<P extends string = string> {

@@ -3,113 +3,27 @@
  * display base, value table and description — the one list behind `gamequery fields`,
  * the dissector's tree and the exports. Built by walking the declarations.
  */
-import type { Base, Field, NumberType, ValueTable } from './fields.ts';
-import { lengthMeta } from './fields.ts';
 import type { Layout } from './layout.ts';
-import { numbers, type NumberFieldType } from './numbers.ts';
+import { rowsOf } from './kinds/index.ts';
+import type { Row } from './kinds/kind.ts';
 
-/** Wireshark field types, as `tshark -G fields` prints them (a number's from its wire type, numbers.ts). */
-export type FieldType =
-  NumberFieldType | 'FT_NONE' | 'FT_BOOLEAN' | 'FT_IPv4' | 'FT_STRING' | 'FT_STRINGZ' | 'FT_BYTES' | 'FT_FRAMENUM' | 'FT_RELATIVE_TIME';
-
-/** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`). */
-export interface RegisteredField<P extends string = string> {
-  readonly abbrev: string;
-  readonly label: string;
+/** One row of the field registry: a field as Wireshark registers it (`tshark -G fields`), with where it is declared. */
+export interface RegisteredField<P extends string = string> extends Row {
   readonly protocol: P;
-  readonly type: FieldType;
-  /** Byte order of a multi-byte number. */
-  readonly endian?: 'le' | 'be';
-  readonly base: Base | 'none';
-  readonly values?: ValueTable;
-  readonly doc: string;
-  /** Not on the wire: links, response time, malformed item. */
-  readonly generated?: boolean;
   /** The layouts that contain it. */
   readonly layouts: readonly string[];
 }
 
-type Row = Omit<RegisteredField<string>, 'layouts' | 'protocol'>;
-
-function intRow(abbrev: string, label: string, t: NumberType, base: Base, doc: string, values?: ValueTable): Row {
-  const { ft, endian, based } = numbers[t];
-  return { abbrev, label, type: ft, base: based ? base : 'none', doc, ...(endian ? { endian } : {}), ...(values ? { values } : {}) };
-}
-
-/** The registry rows a field declares, in wire order. */
-export function rowsOf(f: Field): Row[] {
-  const doc = ('doc' in f && f.doc) || '';
-  switch (f.kind) {
-    case 'magic':
-      return [{ abbrev: f.abbrev, label: f.label, type: f.display === 'text' ? 'FT_STRING' : 'FT_BYTES', base: 'none', doc }];
-    case 'const':
-    case 'int':
-      return [intRow(f.abbrev, f.label, f.type, f.base, doc, f.values)];
-    case 'bool':
-      return [{ abbrev: f.abbrev, label: f.label, type: 'FT_BOOLEAN', base: 'none', doc }];
-    case 'ipv4':
-      return [{ abbrev: f.abbrev, label: f.label, type: 'FT_IPv4', base: 'none', doc }];
-    case 'bytes':
-      return [{ abbrev: f.abbrev, label: f.label, type: 'FT_BYTES', base: 'none', doc }];
-    case 'string': {
-      const type: FieldType = 'terminator' in f.size ? 'FT_STRINGZ' : 'FT_STRING';
-      const own: Row = { abbrev: f.abbrev, label: f.label, type, base: 'none', doc };
-      if (!('prefix' in f.size)) return [own];
-      const len = lengthMeta(f);
-      return [intRow(len.abbrev, len.label, f.size.prefix, 'dec', `Length of ${f.label.toLowerCase()} in bytes`), own];
-    }
-    case 'group':
-      return [{ abbrev: f.abbrev, label: f.label, type: 'FT_NONE', base: 'none', doc }, ...f.fields.flatMap(rowsOf)];
-    case 'list': {
-      const head = f.count
-        ? [intRow(f.count.abbrev, f.count.label, f.count.type, 'dec', f.count.doc ?? `Number of ${f.entry.label.toLowerCase()} entries`)]
-        : [];
-      const entry: Row[] = f.flat
-        ? []
-        : [{ abbrev: f.entry.abbrev, label: f.entry.label, type: 'FT_NONE', base: 'none', doc: f.entry.doc ?? '' }];
-      const end = f.until ? [intRow(f.until.abbrev, f.until.label, 'u8', 'dec', f.until.doc ?? 'Empty string that ends the list')] : [];
-      return [...head, ...entry, ...f.entry.fields.flatMap(rowsOf), ...end];
-    }
-  }
-}
-
 /** Fields every protocol adds that are not on the wire. */
-export function generatedRows(protocol: string): Row[] {
-  return [
-    {
-      abbrev: `${protocol}.response_in`,
-      label: 'Response In',
-      type: 'FT_FRAMENUM',
-      base: 'none',
-      doc: 'Frame number of the response to this request',
-      generated: true,
-    },
-    {
-      abbrev: `${protocol}.response_to`,
-      label: 'Request In',
-      type: 'FT_FRAMENUM',
-      base: 'none',
-      doc: 'Frame number of the request this responds to',
-      generated: true,
-    },
-    {
-      abbrev: `${protocol}.time`,
-      label: 'Time',
-      type: 'FT_RELATIVE_TIME',
-      base: 'none',
-      doc: 'Time between request and response, in seconds',
-      generated: true,
-    },
-    {
-      abbrev: `${protocol}.malformed`,
-      label: 'Malformed Packet',
-      type: 'FT_NONE',
-      base: 'none',
-      doc: 'Where and why decoding stopped on a truncated or inconsistent packet',
-      generated: true,
-    },
-  ];
-}
+export const generatedRows = (protocol: string): Row[] =>
+  (
+    [
+      ['response_in', 'Response In', 'FT_FRAMENUM', 'Frame number of the response to this request'],
+      ['response_to', 'Request In', 'FT_FRAMENUM', 'Frame number of the request this responds to'],
+      ['time', 'Time', 'FT_RELATIVE_TIME', 'Time between request and response, in seconds'],
+      ['malformed', 'Malformed Packet', 'FT_NONE', 'Where and why decoding stopped on a truncated or inconsistent packet'],
+    ] as const
+  ).map(([name, label, type, doc]) => ({ abbrev: `${protocol}.${name}`, label, type, base: 'none', doc, generated: true }));
 
 /**
  * Builds the registry from layouts. The same abbreviation may appear in several

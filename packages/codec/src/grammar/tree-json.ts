@@ -2,9 +2,10 @@
  * A tree node (annotate.ts) as JSON: what `Layout.annotateJson` writes and the dissector's
  * `fields` items. Re-exported by ../json.ts, beside the JSON forms of decoded values.
  */
-import type { FieldNode, NodeValue } from './annotate.ts';
+import type { FieldNode } from './annotate.ts';
+import type { NodeValue } from './kinds/kind.ts';
 import { MASK } from './display.ts';
-import { toHex } from './wire.ts';
+import { toHex } from './kinds/bytes.ts';
 
 /**
  * A tree node's value as JSON: bytes as hex; a 64-bit integer (a bigint) and a float JSON has no

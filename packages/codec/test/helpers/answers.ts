@@ -4,7 +4,8 @@
  */
 import { CodecError, decodePacket, toHex, type AnyLayout, type Charset } from '@gamequery/codec';
 import { ByteSink, internals } from '@gamequery/codec/internal';
-import { lengthMeta, type Field } from '../../src/grammar/fields.ts';
+import type { Field } from '../../src/grammar/fields.ts';
+import { lengthMeta } from '../../src/grammar/kinds/string.ts';
 
 /** What a call gave: its result, or the error it threw (type, message, info). */
 function outcome(call: () => unknown): unknown {

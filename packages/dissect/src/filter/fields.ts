@@ -15,7 +15,7 @@ import {
   type FieldType,
   type ProtocolDeclaration,
 } from '@gamequery/codec';
-import { MASK, perProtocols } from '@gamequery/codec/internal';
+import { MASK, fieldKind, perProtocols, secretFields } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
@@ -362,9 +362,9 @@ function numericStrings(layouts: readonly AnyLayout[]): Set<string> {
   const out = new Set<string>();
   const walk = (fields: readonly Field[]): void => {
     for (const f of fields) {
-      if (f.kind === 'string' && f.numeric) out.add(f.abbrev);
-      else if (f.kind === 'group') walk(f.fields);
-      else if (f.kind === 'list') walk(f.entry.fields);
+      const inner = fieldKind(f).inner?.(f);
+      if (inner) walk(inner);
+      else if (f.kind === 'string' && f.numeric) out.add(f.abbrev);
     }
   };
   for (const l of layouts) walk(l.fields);
@@ -388,18 +388,12 @@ function valuePaths(layouts: readonly AnyLayout[]): Map<string, Map<string, Valu
       else if (f.kind === 'list') {
         if (f.flat && f.entry.fields.length === 1) {
           const only = f.entry.fields[0]!;
-          if (only.kind === 'string' && !only.secret && !only.redact)
+          if (only.kind === 'string' && secretFields([only]).size === 0)
             add(only.abbrev, layout, [...path, { name: f.name, list: true, flat: true }]);
         } else {
           walk(layout, f.entry.fields, [...path, { name: f.name, list: true, flat: false }]);
         }
-      } else if (
-        f.kind === 'int' ||
-        f.kind === 'bool' ||
-        f.kind === 'ipv4' ||
-        f.kind === 'bytes' ||
-        (f.kind === 'string' && !f.secret && !f.redact)
-      ) {
+      } else if ('name' in f && secretFields([f]).size === 0) {
         add(f.abbrev, layout, [...path, { name: f.name, list: false, flat: false }]);
       } else if (f.kind === 'const' && !path.some((s) => s.list)) {
         // Not in the decoded value, and the same in every record the layout decoded: its declared value.

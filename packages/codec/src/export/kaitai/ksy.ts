@@ -27,6 +27,7 @@
  */
 import type { Field, ListField, NumberType, ValueTable } from '../../grammar/fields.ts';
 import { numbers } from '../../grammar/numbers.ts';
+import { leafKind } from '../../grammar/kinds/index.ts';
 import type { AnyLayout } from '../../grammar/layout.ts';
 import { buildRegistry } from '../../grammar/registry.ts';
 import type { ProtocolDeclaration } from '../../grammar/protocol.ts';
@@ -137,21 +138,6 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
           : hex(f.value, numbers[f.type].size);
       return [{ id: lastSegment(f.abbrev), type: intType(f.type, scope), enum: name, valid, doc: f.doc ?? f.label }];
     }
-    case 'int':
-      return [
-        {
-          id: snake(f.name),
-          type: intType(f.type, scope),
-          enum: f.values ? enumOf(f.abbrev, f.values, scope) : undefined,
-          doc: f.doc ?? f.label,
-        },
-      ];
-    case 'bool':
-      return [{ id: snake(f.name), type: 'u1', doc: `${f.doc ?? f.label} (0 = no, anything else = yes)` }];
-    case 'ipv4':
-      return [{ id: snake(f.name), size: 4, doc: `${f.doc ?? f.label}; the 4 octets in dotted order` }];
-    case 'bytes':
-      return [{ id: snake(f.name), size: f.length, doc: f.doc ?? f.label }];
     case 'string': {
       const id = snake(f.name);
       const size = f.size;
@@ -193,6 +179,13 @@ function attrs(f: Field, scope: Scope, instances: Map<string, Attr>, siblings: R
       const id = inner.has(base) || siblings.has(base) ? `${base}_section` : base;
       scope.types.set(id, typeOf(f.fields, scope, f.doc ?? f.label));
       return [{ id, type: id, doc: f.doc ?? f.label }];
+    }
+    default: {
+      // A number, a flag, an address, bytes: as their kinds say (grammar/kinds/).
+      const { type, size, note = '' } = leafKind(f).kaitai!(f);
+      const values = f.kind === 'int' ? f.values : undefined;
+      const attr = { id: snake(f.name), type: type && intType(type, scope), size, enum: values && enumOf(f.abbrev, values, scope) };
+      return [{ ...attr, doc: `${f.doc ?? f.label}${note}` }];
     }
   }
 }

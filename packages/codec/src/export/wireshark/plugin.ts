@@ -10,7 +10,7 @@
  */
 import { charsets, textCodec } from '../../grammar/charset.ts';
 import type { Field, NumberType } from '../../grammar/fields.ts';
-import { fixedSize, lengthMeta, sizeOf } from '../../grammar/fields.ts';
+import { fixedSize, fieldKind, sizeOf } from '../../grammar/kinds/index.ts';
 import { numbers } from '../../grammar/numbers.ts';
 import { internals, type AnyLayout } from '../../grammar/layout.ts';
 import type { BuiltInProtocol as Protocol } from '../../protocols/index.ts';
@@ -38,46 +38,14 @@ type LuaTable = Record<string, unknown>;
 /** How the runtime reads a number of type `t` (numbers.ts): size, byte order, signedness, float. */
 const intSpec = (t: NumberType): LuaTable => numbers[t].lua;
 
-/** A field declaration as the Lua walker reads it (keys: k = kind, a = abbreviation). */
-function luaField(f: Field): LuaTable {
-  switch (f.kind) {
-    case 'magic':
-      return { k: 'magic', a: f.abbrev, bytes: f.bytes, text: f.display === 'text' };
-    case 'const':
-      return { k: 'const', a: f.abbrev, ...intSpec(f.type), value: f.value };
-    case 'int':
-      return { k: 'int', a: f.abbrev, name: f.name, ...intSpec(f.type) };
-    case 'bool':
-    case 'ipv4':
-      return { k: f.kind, a: f.abbrev, name: f.name };
-    case 'bytes':
-      return { k: 'bytes', a: f.abbrev, name: f.name, n: f.length };
-    case 'string': {
-      const s = f.size;
-      return {
-        k: 'string',
-        a: f.abbrev,
-        name: f.name,
-        numeric: f.numeric,
-        prefix: 'prefix' in s ? { a: lengthMeta(f).abbrev, ...intSpec(s.prefix) } : undefined,
-        fixed: 'fixed' in s ? s.fixed : undefined,
-        ...luaSecret(f),
-      };
-    }
-    case 'list':
-      return {
-        k: 'list',
-        name: f.name,
-        flat: f.flat || undefined,
-        tolerate_short: f.tolerateShort || undefined,
-        count: f.count ? { a: f.count.abbrev, ...intSpec(f.count.type) } : undefined,
-        terminator: f.until ? { a: f.until.abbrev } : undefined,
-        entry: { a: f.entry.abbrev, summary: f.entry.summary, fields: f.entry.fields.map(luaField) },
-      };
-    case 'group':
-      return { k: 'group', a: f.abbrev, fields: f.fields.map(luaField) };
-  }
-}
+/** A field declaration as the Lua walker reads it (keys: k = kind, a = abbreviation; the rest its kind's, grammar/kinds/). */
+const luaField = (f: Field): LuaTable => ({
+  k: f.kind,
+  ...('abbrev' in f ? { a: f.abbrev } : {}),
+  ...('name' in f ? { name: f.name } : {}),
+  ...fieldKind(f).lua?.(f, luaField),
+  ...luaSecret(f),
+});
 
 interface Placed {
   readonly field: Field;

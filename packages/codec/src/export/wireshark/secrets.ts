@@ -17,7 +17,7 @@
  * `\s` is ASCII white space in Lua (JavaScript's also takes Unicode spaces such as U+00A0).
  */
 import type { Field } from '../../grammar/fields.ts';
-import { secretFields } from '../../grammar/fields.ts';
+import { secretFields } from '../../grammar/kinds/index.ts';
 import type { AnyLayout } from '../../grammar/layout.ts';
 
 const CLASSES: Readonly<Record<string, string>> = { s: '%s', S: '%S', d: '%d', D: '%D', w: '[%w_]', W: '[^%w_]' };

@@ -9,7 +9,8 @@
  */
 import type { CodecOptions } from '../../grammar/layout.ts';
 import type { QueryLayout } from '../../protocols/index.ts';
-import { fixedSize, type Field } from '../../grammar/fields.ts';
+import type { Field } from '../../grammar/fields.ts';
+import { fixedSize } from '../../grammar/kinds/index.ts';
 import { numbers } from '../../grammar/numbers.ts';
 
 /** The token reader of `layout`, or undefined if it has no `token` field. */

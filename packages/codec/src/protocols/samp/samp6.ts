@@ -20,7 +20,7 @@ import type { FieldNode } from '../../grammar/annotate.ts';
 import { sampMessages } from './messages.ts';
 import { sampProtocol } from './protocol.ts';
 import { identify } from '../../packet.ts';
-import { toHex } from '../../grammar/wire.ts';
+import { toHex } from '../../grammar/kinds/bytes.ts';
 
 /** Length of the proposed SAMP6 header in bytes: magic, IPv6 address, port and opcode. */
 export const SAMP6_HEADER = 24;

@@ -11,6 +11,7 @@ import {
   RELOAD,
   checkedSize,
   head,
+  leafKind,
   numbers,
   numericRange,
   type CodeShow,
@@ -140,8 +141,8 @@ export abstract class TextFields extends EmitterCode {
       case 'magic':
       case 'const': {
         this.check(f, p);
-        const { text, json } = this.constantNode(f);
-        node(() => this.lit(json), { lit: text });
+        const { shown, json } = leafKind(f).fixed!(f);
+        node(() => this.lit(json), { lit: shown });
         break;
       }
       case 'int': {
@@ -173,23 +174,16 @@ export abstract class TextFields extends EmitterCode {
         });
         break;
       }
-      case 'ipv4': {
-        if (!writes && !leaves) break;
-        const a = at();
-        leaves?.set(f.name, { kind: 'ipv4', at: a });
-        const dotted = `o = dotted(buf, o, bytes, ${a});`;
-        node(() => this.quotedPair(dotted, 15), { text: () => this.write(dotted, 15), json: () => {}, maybeEmpty: false });
-        break;
-      }
+      case 'ipv4':
       case 'bytes': {
         if (!writes && !leaves) break;
         const a = at();
-        leaves?.set(f.name, { kind: 'bytes', at: a, length: f.length });
-        const hex = `o = hexBytes(buf, o, bytes, ${a}, ${a} + ${f.length});`;
-        node(() => this.quotedPair(hex, 2 * f.length), {
-          text: () => this.write(hex, 2 * f.length),
+        leaves?.set(f.name, f.kind === 'ipv4' ? { kind: 'ipv4', at: a } : { kind: 'bytes', at: a, length: f.length });
+        const shown = leafKind(f).shown!(f, a);
+        node(() => this.quotedPair(...shown), {
+          text: () => this.write(...shown),
           json: () => {},
-          maybeEmpty: f.length === 0,
+          maybeEmpty: shown[1] === 0,
         });
         break;
       }

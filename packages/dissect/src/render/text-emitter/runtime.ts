@@ -3,7 +3,17 @@
  * as `showText` shows them (copied when plain ASCII), secrets masked, decimal text, byte
  * lists, and the flag tables. The generated code is handed these; nothing here is compiled.
  */
-import { decimalText, encoder, hiddenText, jsonRuntime, showText, type ByteSink, type TextCodec } from '@gamequery/codec/internal';
+import {
+  decimalText,
+  encoder,
+  flagJson,
+  hiddenText,
+  jsonRuntime,
+  showText,
+  shownFlag,
+  type ByteSink,
+  type TextCodec,
+} from '@gamequery/codec/internal';
 
 /** 1 for the bytes that every charset decodes to themselves and `showText` leaves as they are. */
 const PLAIN = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x20 && c <= 0x7e && c !== 0x5c ? 1 : 0));
@@ -76,8 +86,6 @@ function byteList(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: n
 /** What a compiled text emitter calls: the JSON emitter's helpers and these. */
 export const runtime: object = { ...jsonRuntime, shown, secretShown, decimalText, decimalShown, decimalValue, byteList };
 
-/** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte. */
-export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(b === 0 ? 'No (0)' : `Yes (${b})`));
-export const FLAG_JSON = Array.from({ length: 256 }, (_, b) =>
-  encoder.encode(b === 0 ? 'false,"show":"No (0)"' : `true,"show":"Yes (${b})"`),
-);
+/** A flag byte's shown text, `Yes (n)` or `No (0)`, and its JSON value and shown text, by byte (the codec's bool kind says what they are). */
+export const FLAG_TEXT = Array.from({ length: 256 }, (_, b) => encoder.encode(shownFlag(b)));
+export const FLAG_JSON = Array.from({ length: 256 }, (_, b) => encoder.encode(flagJson(b)));
