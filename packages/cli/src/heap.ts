@@ -1,32 +1,46 @@
 /**
  * Bounds V8's heap to what the command holds: what a capture keeps is in typed arrays (the
  * pairer's tables, the frames' facts), and what a frame allocates dies with the frame, so
- * neither of V8's default growth rules buys anything here, and both cost peak RSS.
+ * V8's default growth buys nothing past a point and costs peak RSS.
  *
- * - **The young generation stays at its starting size.** By default V8 grows it as the run
- *   goes on (to 16 MiB a semi-space, three times that in all, on Node 20), and once grown it
- *   stays committed. Its largest size is fixed when the heap is made (`--max-semi-space-size`
- *   works only on node's own command line, which the `gamequery` command cannot set), but how
- *   fast it grows is read each time it grows: a growth factor of 1 holds it where it began.
+ * - **The young generation is held at 4 MiB a semi-space** ({@link YOUNG_SEMI_SPACE}). By
+ *   default V8 grows it as the run goes on, to 16 MiB a semi-space (Node 20), and once grown
+ *   it stays committed. Its largest size is fixed when the heap is made
+ *   (`--max-semi-space-size` works only on node's own command line, which the `gamequery`
+ *   command cannot set), but how fast it grows is read each time it grows: it is grown to
+ *   its size at start-up (about 7 ms), then its growth factor set to 1. Smaller costs speed
+ *   (at its starting size, `-F text` took 18 % longer; at 2 MiB, 10 %), 4 MiB about none.
  * - **The old generation grows at most {@link OLD_GROWTH_PERCENT} % past what a full
  *   collection left alive.** By default V8 lets it grow further while the program runs
  *   undisturbed, to four times what is alive: on 5 M frames of the real mix, 56 MB of
  *   garbage piled up over 15 s between two collections.
  *
  * Measured with `gamequery` on this project's benchmark inputs (docs/performance.md). V8
- * writes an error for a flag it does not know, so the flags are set only on the V8 versions
- * that have them and were measured: Node 20 to 24 (V8 11 to 13).
+ * writes an error for a flag it does not know, so this is done only on the V8 versions that
+ * have the flags and were measured: Node 20 to 24 (V8 11 to 13).
  */
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** How far past what is alive the old generation may grow before a full collection. */
 export const OLD_GROWTH_PERCENT = 50;
 
+/** The young generation's semi-space, in bytes, once grown (V8 reports the young space as two of them). */
+export const YOUNG_SEMI_SPACE = 4 * 2 ** 20;
+
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
 
-/** Sets both bounds, on the V8 versions known to have their flags; before anything is allocated. */
+/** The young generation's size, both semi-spaces. */
+export const youngSpace = (): number => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? Infinity;
+
+/** Sets both bounds, on the V8 versions known to have their flags; before anything else is allocated. */
 export function boundHeap(): void {
   if (V8_MAJOR < 11 || V8_MAJOR > 13) return;
-  setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString(`--heap-growing-percent=${OLD_GROWTH_PERCENT}`);
+  // V8 grows the young generation after a scavenge that has seen as much survive, since it
+  // last grew, as it holds: arrays kept alive until it reaches its size make it grow (each
+  // step 64 arrays of 8 KiB; it takes about 7), then they are let go.
+  const kept: number[][] = [];
+  for (let step = 0; step < 64 && youngSpace() < 2 * YOUNG_SEMI_SPACE; step++)
+    for (let i = 0; i < 64; i++) kept.push(new Array<number>(1024).fill(step));
+  setFlagsFromString('--semi-space-growth-factor=1');
 }
