@@ -1,5 +1,5 @@
 /**
- * Bounds V8's heap to what the command holds: what a capture keeps is in typed arrays (the
+ * Bounds V8's heap to what the commands that read captures (`dissect`, `stats`) hold: what a capture keeps is in typed arrays (the
  * pairer's tables, the frames' facts), and what a frame allocates dies with the frame, so
  * V8's default growth buys nothing past a point and costs peak RSS.
  *
@@ -8,7 +8,8 @@
  *   it stays committed. Its largest size is fixed when the heap is made
  *   (`--max-semi-space-size` works only on node's own command line, which the `gamequery`
  *   command cannot set), but how fast it grows is read each time it grows: it is grown to
- *   its size at start-up (about 7 ms), then its growth factor set to 1. Smaller costs speed
+ *   its size as the command starts (about 7 ms, which the other commands do not pay), then
+ *   its growth factor set to 1. Smaller costs speed
  *   (at its starting size, `-F text` took 18 % longer; at 2 MiB, 10 %), 4 MiB about none.
  * - **The old generation grows at most {@link OLD_GROWTH_PERCENT} % past what a full
  *   collection left alive.** By default V8 lets it grow further while the program runs

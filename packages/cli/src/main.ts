@@ -3,9 +3,6 @@
 import { Command, CommanderError } from 'commander';
 import { boundHeap } from './heap.ts';
 
-// Before anything is allocated: V8's heap grows from the start (heap.ts).
-boundHeap();
-
 // A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
 // ends there, quietly, as it does for tshark.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -44,6 +41,8 @@ function commandsFor(args: readonly string[]): string[] {
 
 async function main(argv: readonly string[]): Promise<void> {
   const names = commandsFor(argv.slice(2));
+  // The commands that read captures hold V8's heap to what they need (heap.ts), from before their modules load.
+  if (names.length === 1 && (names[0] === 'dissect' || names[0] === 'stats')) boundHeap();
   // The program's own help, shown where every command is loaded, names the protocols as their declarations do.
   const args = names.length > 1 ? await import('./args.ts') : undefined;
   const protocols = args?.PROTOCOL_HELP;
