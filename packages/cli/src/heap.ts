@@ -30,8 +30,8 @@ export const YOUNG_SEMI_SPACE = 4 * 2 ** 20;
 
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
 
-/** The young generation's size, both semi-spaces. */
-export const youngSpace = (): number => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? Infinity;
+/** The young generation's size, both semi-spaces; undefined where V8 reports no such space. */
+export const youngSpace = (): number | undefined => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size;
 
 /** Sets both bounds, on the V8 versions known to have their flags; before anything else is allocated. */
 export function boundHeap(): void {
@@ -39,9 +39,10 @@ export function boundHeap(): void {
   setFlagsFromString(`--heap-growing-percent=${OLD_GROWTH_PERCENT}`);
   // V8 grows the young generation after a scavenge that has seen as much survive, since it
   // last grew, as it holds: arrays kept alive until it reaches its size make it grow (each
-  // step 64 arrays of 8 KiB; it takes about 7), then they are let go.
+  // step 64 arrays of 8 KiB; it takes about 7), then they are let go. Held only once grown (where
+  // V8 reports no young space, not at all): at its starting size it costs more time than it saves.
   const kept: number[][] = [];
-  for (let step = 0; step < 64 && youngSpace() < 2 * YOUNG_SEMI_SPACE; step++)
+  for (let step = 0; step < 64 && (youngSpace() ?? Infinity) < 2 * YOUNG_SEMI_SPACE; step++)
     for (let i = 0; i < 64; i++) kept.push(new Array<number>(1024).fill(step));
-  setFlagsFromString('--semi-space-growth-factor=1');
+  if ((youngSpace() ?? 0) >= 2 * YOUNG_SEMI_SPACE) setFlagsFromString('--semi-space-growth-factor=1');
 }

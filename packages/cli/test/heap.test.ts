@@ -15,9 +15,9 @@ import { YOUNG_SEMI_SPACE } from '../src/heap.ts';
 /** Runs `body` (an ES module's code, with `size()` and `heap()` at hand) in a child, bounded or not; its JSON output. */
 function child(bounded: boolean, body: string): { start: number; end: number; peak: number } {
   const script = `
-    import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
-    if (${bounded}) (await import('./packages/cli/dist/heap.js')).boundHeap();
-    const size = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+    import { getHeapStatistics } from 'node:v8';
+    import { boundHeap, youngSpace as size } from './packages/cli/dist/heap.js';
+    if (${bounded}) boundHeap();
     const heap = () => getHeapStatistics().total_heap_size;
     ${body}`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
