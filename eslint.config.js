@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      'packages/cli/bin/**',
       '**/node_modules/**',
       '.scratch/**',
       'packages/*/test/fixtures/**',

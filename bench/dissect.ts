@@ -48,7 +48,7 @@ export interface DissectBenchOptions {
   readonly plugin?: boolean;
   readonly seed: number;
   /**
-   * Another build's `packages/cli/dist/main.js` (a worktree of an older commit): each format runs it
+   * Another build's command (`packages/cli/bin/gamequery.js`; `dist/main.js` before the bundle), a worktree of an older commit: each format runs it
    * right before this checkout's, on the same capture, and prints the ratio. Undefined: none.
    */
   readonly baselineCli?: string | undefined;

@@ -16,7 +16,7 @@
  *   GAMEQUERY_BENCH_TSHARK=0       no tshark (default: run it when installed)
  *   GAMEQUERY_BENCH_PLUGIN=0       tshark's frame walks only, not the run with our Lua plugin (some 6 minutes)
  *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
- *   GAMEQUERY_BENCH_BASELINE_CLI   another build's packages/cli/dist/main.js (e.g. a worktree of an older commit): run
+ *   GAMEQUERY_BENCH_BASELINE_CLI   another build's command, packages/cli/bin/gamequery.js (dist/main.js before it was bundled; e.g. a worktree of an older commit): run
  *                                  before ours on each capture and format, with the ratio (before/after on one input)
  * `pnpm bench dissect --check` (or GAMEQUERY_BENCH_CHECK=1) instead checks every request/response link of the built CLI's
  * NDJSON on GAMEQUERY_BENCH_FRAMES frames against the generator's ground truth; exit code 1 on a mismatch.

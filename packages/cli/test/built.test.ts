@@ -1,19 +1,24 @@
 /**
- * The compiled command (packages/cli/dist), which is what `gamequery` runs: `pnpm install` builds it and
- * `pnpm gamequery` rebuilds it when a source changed. Built here first when missing or older than
- * its sources, so that `pnpm test` passes on a fresh clone either way.
+ * The built command (packages/cli/bin: packages/cli/dist bundled, scripts/build.mjs), which is what
+ * `gamequery` runs: `pnpm install` builds it and `pnpm gamequery` rebuilds it when a source changed.
+ * Built here first when missing or older than its sources, so that `pnpm test` passes on a fresh
+ * clone either way.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, main, staleness } from '../../../scripts/build.mjs';
-import { root, runSync } from './cli.ts';
+import { root } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 
 /** Runs the built `gamequery ARGS…`. */
 const runBuilt = (args: readonly string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [main, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+
+/** Runs `gamequery ARGS…` from what the bundle is made of: tsc's modules, unbundled. */
+const runCompiled = (...args: string[]) =>
+  spawnSync(process.execPath, ['packages/cli/dist/main.js', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
 /** Every subcommand, in the order `gamequery --help` lists them. */
 const commands = ['dissect', 'stats', 'decode', 'fields', 'serve', 'export', 'query', 'rcon', 'ping'];
@@ -28,9 +33,9 @@ describe('the built gamequery', () => {
     expect(existsSync(main)).toBe(true);
   });
 
-  it.each(['text', 'ndjson'])('dissects a bundled capture as the sources do (-F %s)', (format) => {
+  it.each(['text', 'ndjson'])('dissects a bundled capture as the modules it is bundled from do (-F %s)', (format) => {
     const args = ['dissect', `${captures}veth-frag.pcap`, '-F', format];
-    const source = runSync(...args);
+    const source = runCompiled(...args);
     const built = runBuilt(args);
     expect(built.stderr).toBe(source.stderr);
     expect(built.stdout).toBe(source.stdout);
@@ -38,13 +43,13 @@ describe('the built gamequery', () => {
     expect(built.stdout.length).toBeGreaterThan(1000);
   });
 
-  it('lists every command in its help, as the sources do', () => {
+  it('lists every command in its help, as the modules it is bundled from do', () => {
     const built = runBuilt(['--help']);
     expect(built.status).toBe(0);
     // The names in the Commands section (the help goes on with protocols and exit codes).
     const section = built.stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
     expect(section.match(/^ {2}\w+(?= )/gm)?.map((s) => s.trim())).toEqual([...commands, 'help']);
-    expect(built.stdout).toBe(runSync('--help').stdout);
+    expect(built.stdout).toBe(runCompiled('--help').stdout);
   });
 
   it.each(commands)('prints the help of %s with that command alone loaded as with all of them', (name) => {

@@ -1,15 +1,15 @@
 /**
- * Runs the CLI as a user does: a child process of the compiled command (packages/cli/dist,
- * brought up to date by the tests' global setup, scripts/test-setup.mjs), killed after a
- * bounded time. Every test that spawns `gamequery` and waits for it to end uses this.
+ * Runs the CLI as a user does: a child process of the built command (packages/cli/bin, bundled
+ * from packages/cli/dist and brought up to date by the tests' global setup,
+ * scripts/test-setup.mjs), killed after a bounded time. Every test that spawns `gamequery` and waits for it to end uses this.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Node's arguments for `gamequery ARGS…` (the compiled command), with `root` as the working directory. */
-export const cliArgs = (args: readonly string[]): string[] => ['packages/cli/dist/main.js', ...args];
+/** Node's arguments for `gamequery ARGS…` (the built command), with `root` as the working directory. */
+export const cliArgs = (args: readonly string[]): string[] => ['packages/cli/bin/gamequery.js', ...args];
 
 /** Runs `gamequery ARGS…` to its end (tests of quick commands). */
 export const runSync = (...args: string[]) => spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });

@@ -1,9 +1,11 @@
 /**
  * Each package's declared dependencies against what its built files import (esbuild's
- * metafile over the module graph of every entry in `exports` and `bin`, from `dist/`):
+ * metafile over the module graph of every entry in `exports` and `bin`, from `dist/`, and the
+ * cli's bin, `bin/`, a bundle of its `dist/`):
  *
  *  - every package a built file imports is a dependency or a peer dependency, and every
- *    dependency and peer is imported by some entry (no stale or missing declaration);
+ *    dependency and peer is imported by some entry (no stale or missing declaration); the
+ *    cli's bundle imports nothing but Node's own modules, and it declares no dependency;
  *  - a subpath of one of our packages that another imports is in that package's `exports`;
  *  - the optional peer rxjs is reached by `@gamequery/codec/rx` alone: not by the codec's
  *    root, not by `@gamequery/codec/pairing`, not by any entry of the dissector or the cli,
@@ -26,7 +28,11 @@ interface Manifest {
 const manifest = (name: string) => JSON.parse(readFileSync(`${root}packages/${name}/package.json`, 'utf8')) as Manifest;
 const names = ['codec', 'dissect', 'cli'] as const;
 
-/** The JavaScript file of each entry (`exports`' default condition, JSON left out) and of each bin. */
+/**
+ * The JavaScript file of each entry (`exports`' default condition, JSON left out) and of each
+ * bin; for the cli, also what its bin is bundled from (`compiled`, tsc's output), whose graph
+ * runs through our packages.
+ */
 function entries(m: Manifest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, target] of Object.entries(m.exports)) {
@@ -34,6 +40,7 @@ function entries(m: Manifest): Record<string, string> {
     if (file?.endsWith('.js')) out[key] = file;
   }
   for (const [key, file] of Object.entries(m.bin ?? {})) out[`bin ${key}`] = file;
+  if (m.name === '@gamequery/cli') out.compiled = 'dist/main.js';
   return out;
 }
 
@@ -92,12 +99,21 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('declared dependencies match the imports of the built files', () => {
-  it.each(names)('%s: everything imported is declared, everything declared is imported', (name) => {
+  it.each(['codec', 'dissect'] as const)('%s: everything imported is declared, everything declared is imported', (name) => {
     const m = manifest(name);
     const imported = new Set(Object.values(direct[name]!).flatMap((set) => [...set].map(packageOf)));
     const declared = new Set([...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})]);
     expect([...imported].sort()).toEqual([...declared].sort());
     expect(imported.size).toBeGreaterThan(0);
+  });
+
+  it("cli: the bin is a bundle that imports nothing but Node's modules, and the package declares no dependency", () => {
+    const m = manifest('cli');
+    expect(m.bin).toEqual({ gamequery: './bin/gamequery.js' });
+    expect([...direct.cli!['bin gamequery']!]).toEqual([]);
+    expect({ ...m.dependencies, ...m.peerDependencies }).toEqual({});
+    // What it is bundled from imports our packages and commander, which the bundle holds.
+    expect(new Set([...direct.cli!.compiled!].map(packageOf))).toEqual(new Set(['@gamequery/codec', '@gamequery/dissect', 'commander']));
   });
 
   it.each(names)('%s: a subpath of our own packages it imports is exported by that package', (name) => {
@@ -125,6 +141,6 @@ describe('declared dependencies match the imports of the built files', () => {
     expect(reaching).toEqual(['codec ./rx']);
     // The graphs followed are real ones: the dissector reaches binary-parser through the codec.
     expect([...transitive.dissect!['.']!].map(packageOf)).toContain('binary-parser');
-    expect([...transitive.cli!['bin gamequery']!].map(packageOf)).toEqual(expect.arrayContaining(['binary-parser', 'commander']));
+    expect([...transitive.cli!.compiled!].map(packageOf)).toEqual(expect.arrayContaining(['binary-parser', 'commander']));
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The packages as a consumer gets them: `pnpm pack` of codec, dissect and cli, installed from
  * the tarballs into a project outside the repository (temp dir; the npm registry only for
- * binary-parser, commander and @types/node, usually already in pnpm's store), then
+ * binary-parser and @types/node, usually already in pnpm's store), then
  *
  *  - run under Node with rxjs not installed: every entry but `@gamequery/codec/rx`, the
  *    consumer of app/main.ts, require() from CommonJS, and the `gamequery` bin;
- *  - installed globally (`npm i -g` of the three tarballs into a temp prefix), `gamequery` is a
- *    command found on PATH that runs in a directory outside the repository;
+ *  - installed globally (`npm i -g` of the cli's tarball alone into a temp prefix: the command
+ *    is bundled, with no dependency), `gamequery` is a command found on PATH that runs in a
+ *    directory outside the repository;
  *  - type-checked with `strict`, `exactOptionalPropertyTypes` and `skipLibCheck: false` under
  *    `moduleResolution` bundler (before rxjs is installed) and node16;
  *  - checked by @arethetypeswrong/cli for the conditions we support (ESM: node16 from ESM and
@@ -85,8 +86,8 @@ const packed: Record<string, string[]> = {};
 let server: Server | undefined;
 
 /**
- * A consumer in `dir/sub`: the three tarballs (dissect and cli name the codec, and cli the
- * dissector, by version: overrides point those at the tarballs too), @types/node, and `extra`.
+ * A consumer in `dir/sub`: the three tarballs (the dissector names the codec by version: an
+ * override points it at the tarball too), @types/node, and `extra`.
  */
 async function consumer(sub: string, extra: Record<string, string>) {
   cpSync(app, `${dir}/${sub}`, { recursive: true });
@@ -123,7 +124,7 @@ beforeAll(async () => {
   pruneStale(); // what tsc -b left of deleted sources is not shipped
   dir = mkdtempSync(`${tmpdir()}/gamequery-consumer-`);
   await Promise.all(names.map((name) => run('pnpm', ['pack', '--pack-destination', dir], { cwd: `${root}packages/${name}` })));
-  // As a user installs the command, beside the consumers' installs: npm, global, from the tarballs (commander and binary-parser from npm's cache or the registry).
+  // As a user installs the command, beside the consumers' installs: npm, global, from its tarball alone (the command is bundled: it needs no other package).
   checks.global = started(
     run(
       'npm',
@@ -136,7 +137,7 @@ beforeAll(async () => {
         '--no-audit',
         '--no-fund',
         '--loglevel=error',
-        ...names.map(tarball),
+        tarball('cli'),
       ],
       { cwd: dir, encoding: 'utf8', timeout: 60_000 },
     ),
@@ -163,7 +164,7 @@ afterAll(async () => {
 describe('the packed packages in a consumer project', () => {
   it('ship their README, LICENSE, built entries, the schema and the protocol pages, and nothing of deleted sources', () => {
     for (const name of names) {
-      const entry = name === 'cli' ? 'package/dist/main.js' : 'package/dist/index.js';
+      const entry = name === 'cli' ? 'package/bin/gamequery.js' : 'package/dist/index.js';
       expect(packed[name], name).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', entry]));
       for (const path of packed[name]!.filter((p) => /^package\/dist\/.*\.js$/.test(p))) {
         expect(existsSync(`${root}packages/${name}/src/${path.slice('package/dist/'.length, -3)}.ts`), path).toBe(true);
@@ -250,7 +251,7 @@ describe('the packed packages in a consumer project', () => {
     expect(error, stderr).toBeUndefined();
     const bin = `${dir}/global/bin/gamequery`;
     // The installed copy, not a link back into the repository.
-    expect(realpathSync(bin)).toBe(realpathSync(`${dir}/global/lib/node_modules/@gamequery/cli/dist/main.js`));
+    expect(realpathSync(bin)).toBe(realpathSync(`${dir}/global/lib/node_modules/@gamequery/cli/bin/gamequery.js`));
     // Found by name on a PATH of the prefix's bin and node alone, run in `/`.
     const env = { PATH: `${dir}/global/bin:${dirname(process.execPath)}`, HOME: dir };
     const command = (args: readonly string[]) => run('gamequery', args, { cwd: '/', env, encoding: 'utf8', timeout: 30_000 });
