@@ -136,3 +136,9 @@ export type Listed<O> = O extends { readonly allFrames?: false | undefined } ? P
 
 /** Whether a listed record is a frame without a query message. */
 export const isFrameRecord = (r: DissectedRecord): r is FrameRecord => r instanceof FrameRecord;
+
+/**
+ * What a frame comes out as when the caller does not need its record (`DissectOptions.needs`):
+ * one shared record of no frame, with no bytes. Its fields are all absent.
+ */
+export const BLANK: FrameRecord = new FrameRecord(0, null, undefined, EMPTY, 0, 'data', '');

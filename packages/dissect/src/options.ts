@@ -90,6 +90,15 @@ export interface DissectOptions {
    * output; JSON output lists query packets only.
    */
   readonly allFrames?: boolean;
+  /**
+   * Which records the caller needs, by the layout id a frame is read as (undefined: a frame
+   * without a query message); default all. A frame whose facts say it is read as a layout the
+   * caller does not need (without a display filter or Decode As, which may read anything), is
+   * counted as its record would be and comes out as {@link BLANK} instead of a record: what
+   * `-T fields` naming only codec fields does (render/fields-line.ts `needs`), for the frames
+   * whose line is empty, most of a capture when the fields are one message's.
+   */
+  readonly needs?: (layout: string | undefined) => boolean;
 }
 
 /**

@@ -49,7 +49,7 @@ import { FragmentWire } from './net/fragment-wire.ts';
 import type { FrameInput, UdpDatagram } from './net/types.ts';
 import type { FrameFacts } from './pairing/first-pass.ts';
 import { Packet, recordKind, type PacketRecord } from './packet-record.ts';
-import { FrameRecord, type DissectedRecord } from './frame-record.ts';
+import { BLANK, FrameRecord, type DissectedRecord } from './frame-record.ts';
 import type { DissectOptions, DissectStats } from './options.ts';
 import { hasSecrets, shownSecrets } from './secrets.ts';
 import { noteStart } from './start.ts';
@@ -110,6 +110,7 @@ export class RecordMaker {
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
     this.#json = options.treeJson !== false;
     this.#protocols = recognitionOf(options);
+    this.#needs = options.filter || options.decodeAs ? undefined : options.needs;
   }
 
   /**
@@ -139,14 +140,29 @@ export class RecordMaker {
       previous = this.#previous;
       this.#previous = frame.timestamp;
     }
-    const decoded = this.#udp.decode(frame);
-    if (decoded.kind === 'skipped') {
-      stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
-      if (decoded.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
-      return this.#options.allFrames ? this.#other(frame, previous, decoded.reason, decoded.detail) : undefined;
+    const needs = this.#needs;
+    // Not needed (read as a layout the caller wants nothing of): counted as its record would be.
+    // A datagram reassembled here is made into its record, which lets its fragments' frames go.
+    if (needs && facts.kind === DECODED && !facts.reassembled && !needs(facts.layout!.id)) {
+      this.#udp.pass(frame);
+      stats.udp++;
+      stats.game++;
+      return BLANK;
     }
+    const at = this.#udp.locate(frame);
+    if (!at.found) {
+      const skipped = at.skipped;
+      stats.skipped[skipped.reason] = (stats.skipped[skipped.reason] ?? 0) + 1;
+      if (skipped.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
+      if (!this.#options.allFrames) return undefined;
+      return needs && !needs(undefined) ? BLANK : this.#other(frame, previous, skipped.reason, skipped.detail);
+    }
+    const decoded = this.#udp.datagram(at) as UdpDatagram;
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
+
+  /** `options.needs`, where it applies: not with a display filter (it may read anything) or Decode As (it may read another layout). */
+  readonly #needs: ((layout: string | undefined) => boolean) | undefined;
 
   /** The time of the last frame made in capture order (`frame.time_delta` of the next); null before the first. */
   #previous: Timestamp | null = null;
@@ -214,6 +230,7 @@ export class RecordMaker {
     if (!p) {
       stats.nonGame++;
       if (!this.#options.allFrames) return undefined;
+      if (this.#needs && !this.#needs(undefined)) return BLANK;
       if (!input) return this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
       return this.#other(input, previous ?? null, 'data', '', udp);
     }

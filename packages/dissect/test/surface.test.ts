@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const surface: Record<string, readonly string[]> = {
   '@gamequery/dissect': [
+    'BLANK',
     'ByteSink',
     'CaptureParser',
     'DEFAULT_CAPACITY',

@@ -12,6 +12,7 @@ import {
   Dissector,
   FirstPassStats,
   NotAHexDumpError,
+  BLANK,
   FieldsLine,
   captureStats,
   isFrameRecord,
@@ -21,7 +22,6 @@ import {
   type DissectBatch,
   type DissectOptions,
   type DissectStats,
-  type FieldsOptions,
   type HexBatch,
   type DissectedRecord,
   type PacketRecord,
@@ -115,6 +115,7 @@ export function dissectCommand(): Command {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }
       const tap = new StatsTap(opts);
+      const fields = view === 'fields' ? new FieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets }) : undefined;
       const options: DissectOptions = {
         showSecrets: !!opts.showSecrets,
         // The tree's JSON is written while decoding only for output that copies it (whole trees as JSON).
@@ -126,6 +127,8 @@ export function dissectCommand(): Command {
         ...(filter ? { filter } : {}),
         // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) counts every frame.
         allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined,
+        // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
+        ...(fields && !tap.on ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -135,7 +138,7 @@ export function dissectCommand(): Command {
         layers: view === 'tree',
       };
       const out = new Output(view, render, tap, !!opts.quiet, !!opts.lineBuffered);
-      if (view === 'fields') out.fieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets });
+      if (fields) out.fieldsLine(fields, !!opts.fieldOption?.header);
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {
           title: `gamequery: ${file === '-' ? 'stdin' : basename(file)}`,
@@ -302,9 +305,9 @@ class Output {
   }
 
   /** -T fields: packets as lines of the named fields (checked when -e was parsed); -E header=y writes the names first. */
-  fieldsLine(names: readonly string[], options: FieldsOptions & { header?: boolean }): void {
-    this.#fields = new FieldsLine(names, options);
-    if (options.header && !this.quiet) this.#text(`${this.#fields.header()}\n`);
+  fieldsLine(fields: FieldsLine, header: boolean): void {
+    this.#fields = fields;
+    if (header && !this.quiet) this.#text(`${fields.header()}\n`);
   }
 
   /** The input comes as it is made (a pipe, -i): what is written is handed over after each batch. */
@@ -321,7 +324,7 @@ class Output {
       // Frame records are listed by text output only (allFrames is off for the rest).
       if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats));
     } else if (this.#fields) {
-      this.#sink.raw(this.#fields.line(p, this.stats && captureStart(this.stats)));
+      this.#sink.raw(p === BLANK ? this.#fields.blank : this.#fields.line(p, this.stats && captureStart(this.stats)));
       this.#sink.ascii('\n');
     } else if (this.#summary) {
       writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);

@@ -20,6 +20,7 @@ import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } f
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
+import { RenderCache } from '../tree-cache.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';
 
@@ -46,6 +47,11 @@ export interface FilterField {
   values(p: DissectedRecord, ctx: FilterContext): readonly FilterValue[];
   /** Whether its values are read from the packet's annotated tree (codec fields). */
   readonly fromTree?: boolean;
+  /**
+   * A codec field's: the layouts that declare it. Only their records hold it (and, read by its
+   * tree, a record of an unknown message of its protocol).
+   */
+  readonly layouts?: ReadonlySet<string>;
   /**
    * Its values as `-T fields` prints them, where the compared value does not show as tshark
    * shows it (a time exactly to the nanosecond, an IPv6 address as text). Else the values
@@ -415,6 +421,14 @@ let lastRecord: PacketRecord | undefined;
 let lastValue: Record<string, unknown> | undefined;
 
 /**
+ * Values of payloads decoded lately, by the codec options they were decoded with (one per
+ * dissection): a reply repeated byte for byte, as a server's are while nothing changes, is
+ * decoded once. The values are shared: what reads them (`collect`) never changes them.
+ */
+const decodedLately = new WeakMap<object, RenderCache<Record<string, unknown>>>();
+const NO_BYTES = new Uint8Array(0);
+
+/**
  * A record's decoded value, for a record the dissector decoded cleanly and whose tree is not
  * built: the layout's compiled decoder, several times faster than annotating. Undefined otherwise.
  */
@@ -423,10 +437,22 @@ function decodedValue(p: PacketRecord): Record<string, unknown> | undefined {
   const source = p instanceof Packet && !p.malformed ? p.treeSource : undefined;
   let value: Record<string, unknown> | undefined;
   if (source) {
-    try {
-      value = source.layout.decode(p.payload, source.codec).value as Record<string, unknown>;
-    } catch {
-      value = undefined;
+    const bytes = p.payload;
+    let cache: RenderCache<Record<string, unknown>> | undefined;
+    let key = 0;
+    if (RenderCache.takes(bytes)) {
+      cache = decodedLately.get(source.codec);
+      if (!cache) decodedLately.set(source.codec, (cache = new RenderCache()));
+      key = RenderCache.key(bytes);
+      if (cache.find(key, source.layout, bytes)) value = cache.extra;
+    }
+    if (!value) {
+      try {
+        value = source.layout.decode(bytes, source.codec).value as Record<string, unknown>;
+        if (cache?.wants(key)) cache.set(key, source.layout, bytes, NO_BYTES, 0, 0, value);
+      } catch {
+        value = undefined;
+      }
     }
   }
   lastRecord = p;
@@ -471,6 +497,7 @@ function treeFields(protocols: readonly ProtocolDeclaration[], generated: Readon
       type,
       doc: r.doc || r.label,
       fromTree: true,
+      layouts: declaring,
       values(p, ctx) {
         // Only a layout that declares the field can hold it: the tree of any other is never built for it.
         if (!isGame(p) || (!declaring.has(p.layout) && p.layout !== unknown)) return NONE;

@@ -105,7 +105,11 @@ export class UdpDecoder {
 
   /** Decodes one frame. Never throws on bad input: a frame without a usable UDP datagram is `skipped`. */
   decode(frame: FrameInput): DecodedFrame {
-    const at = this.locate(frame);
+    return this.datagram(this.locate(frame));
+  }
+
+  /** The frame {@link locate} found (read before the next call), as {@link decode} returns it. */
+  datagram(at: Located): DecodedFrame {
     if (!at.found) return at.skipped;
     const src = at.ipVersion === 4 ? formatIPv4(at.addresses, at.srcAt) : formatIPv6(at.addresses, at.srcAt);
     const dst = at.ipVersion === 4 ? formatIPv4(at.addresses, at.dstAt) : formatIPv6(at.addresses, at.dstAt);
@@ -126,12 +130,20 @@ export class UdpDecoder {
 
   /** Finds one frame's UDP datagram, as numbers (the object is reused: read it before the next call). Never throws. */
   locate(frame: FrameInput): Located {
-    this.frameIndex = frame.index;
-    this.time = frame.timestamp === null ? Number.NaN : timestampToNumber(frame.timestamp);
-    this.reassembler?.expire(this.time);
+    this.pass(frame);
     const problem = findNetworkLayer(frame.linkType, frame.data, this.location);
     if (problem !== undefined) return this.skip(skipped(problem[0], problem[1]));
     return this.location.ipVersion === 4 ? this.ipv4(frame.data, this.location.offset) : this.ipv6(frame.data, this.location.offset);
+  }
+
+  /**
+   * A frame goes by unread, known to hold a whole datagram (no fragment): its time moves the
+   * reassembly clock on, as reading it would.
+   */
+  pass(frame: FrameInput): void {
+    this.frameIndex = frame.index;
+    this.time = frame.timestamp === null ? Number.NaN : timestampToNumber(frame.timestamp);
+    this.reassembler?.expire(this.time);
   }
 
   /** Ends the capture: datagrams still incomplete are reported to `onDrop` as 'end-of-capture'. */

@@ -80,6 +80,8 @@ export interface FrameFacts {
   ambiguous: boolean;
   /** An RCON frame's exchange secrets (the request's password, one its command sets) that its text may echo. */
   secrets: readonly string[] | undefined;
+  /** The frame completed a datagram reassembled from fragments. */
+  reassembled: boolean;
 }
 
 const NS = 1e9;
@@ -127,7 +129,10 @@ export class FirstPass {
     lateNs: 0,
     ambiguous: false,
     secrets: undefined,
+    reassembled: false,
   };
+  /** Frames that completed a reassembled datagram, while their facts are held (a few, where fragments are). */
+  readonly #reassembled = new Set<number>();
 
   /** `stats`: where the pairer's verdicts are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats?: LinkStats) {
@@ -179,6 +184,7 @@ export class FirstPass {
       this.pairer.other(frame.index, time, timed);
       return;
     }
+    if (at.fragments) this.#reassembled.add(frame.index);
     this.#ends.read(at.addresses, at.ipVersion === 6, at.srcAt, at.dstAt, at.srcPort, at.dstPort);
     this.#take(frame.index, time, timed, (this.payload = at.data.subarray(at.start, at.end)), at.truncated);
   }
@@ -299,6 +305,7 @@ export class FirstPass {
     o.lateNs = why === Why.late ? facts.time(frame) : 0;
     o.ambiguous = (info & AMBIGUOUS) !== 0;
     o.secrets = this.#secrets.size ? this.#secrets.get(frame) : undefined;
+    o.reassembled = this.#reassembled.size > 0 && this.#reassembled.has(frame);
     return o;
   }
 
@@ -322,6 +329,7 @@ export class FirstPass {
   /** What is kept beside the facts of frame `frame`, which has been rendered. */
   release(frame: number): void {
     if (this.#secrets.size) this.#secrets.delete(frame);
+    if (this.#reassembled.size) this.#reassembled.delete(frame);
     if (this.#odd.size) this.#odd.delete(frame);
     if (this.#oddRequest.size) this.#oddRequest.delete(frame);
   }

@@ -66,6 +66,11 @@ interface Column {
 /** Writes packets as `-T fields` lines (see the module comment). */
 export class FieldsLine {
   readonly names: readonly string[];
+  /**
+   * The line of a packet that holds none of the fields: the separators alone (an absent
+   * field writes nothing, quotes included).
+   */
+  readonly blank: string;
   readonly #columns: readonly Column[];
   readonly #separator: string;
   readonly #aggregator: string;
@@ -91,11 +96,22 @@ export class FieldsLine {
     this.#occurrence = options.occurrence ?? 'a';
     this.#quote = options.quote === 'd' ? '"' : options.quote === 's' ? "'" : '';
     this.#context = { start: undefined, showSecrets: !!options.showSecrets };
+    this.blank = this.#separator.repeat(Math.max(0, names.length - 1));
   }
 
   /** The header line (`-E header=y`): the names, separated as the values are (never quoted, as tshark writes it). */
   header(): string {
     return this.names.join(this.#separator);
+  }
+
+  /**
+   * Whether a packet read as layout `layout` (a layout id; undefined: a frame without a query
+   * message) may have a line other than {@link blank}: always, unless every field named is a
+   * codec field, read from the packet's own message, and the layout declares none of them.
+   * The dissector's `needs`: a frame whose line is blank is not made into a record.
+   */
+  needs(layout: string | undefined): boolean {
+    return this.#columns.some(({ field }) => !field.layouts || (layout !== undefined && field.layouts.has(layout)));
   }
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */

@@ -1,0 +1,114 @@
+/**
+ * `needs` (DissectOptions): a frame read as a layout the caller does not need comes out as
+ * `BLANK`, counted as its record would be. With `-T fields` naming codec fields alone
+ * (`FieldsLine.needs`), every line written, and every count, is what the records give:
+ * over every committed capture (IP fragments reassembled, RCON, Minecraft, other UDP and
+ * other protocols among them), through both the two-pass file reader and the one-pass
+ * stream, with fields of one message, of two protocols and of none read by any frame.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  BLANK,
+  FieldsLine,
+  captureStart,
+  compileFilter,
+  type DissectOptions,
+  type DissectStats,
+  type DissectedRecord,
+  newStats,
+} from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { captureFiles, captures, dissectFile } from './helpers.ts';
+
+const FIELDS: readonly (readonly string[])[] = [
+  ['samp.info.hostname', 'samp.info.players'],
+  ['samp.rcon.output', 'mcquery.basic.motd', 'samp.client.name'],
+  ['vcmp.info.hostname'],
+];
+
+/** The `-T fields` lines of a dissection's records (`BLANK`: the blank line), and its stats. */
+async function lines(file: string, names: readonly string[], options: DissectOptions, twoPasses: boolean) {
+  const line = new FieldsLine(names);
+  const records: DissectedRecord[] = [];
+  let stats: DissectStats;
+  if (twoPasses) {
+    stats = newStats();
+    for await (const batch of dissectCaptureFile(file, { ...options, allFrames: true }, stats)) records.push(...batch.packets);
+  } else {
+    const r = await dissectFile(file, { ...options, allFrames: true });
+    records.push(...r.packets);
+    stats = r.stats;
+  }
+  return {
+    text: records.map((p) => (p === BLANK ? line.blank : line.line(p, captureStart(stats)))),
+    blanks: records.filter((p) => p === BLANK).length,
+    stats,
+  };
+}
+
+const files = [...captureFiles.map((f) => captures + f), new URL('../fixtures/mcquery/full-stat-lo.pcap', import.meta.url).pathname];
+
+describe('needs: the records a caller wants, the rest counted and BLANK', () => {
+  it.each(files.flatMap((file) => FIELDS.map((names) => [file.split('/').pop()!, names.join(' -e '), file, names] as const)))(
+    '%s, -e %s: the same lines and counts as every record gives',
+    async (_name, _e, file, names) => {
+      const needs = (layout: string | undefined): boolean => new FieldsLine(names).needs(layout);
+      for (const twoPasses of [true, false]) {
+        const all = await lines(file, names, {}, twoPasses);
+        const some = await lines(file, names, { needs }, twoPasses);
+        expect(some.text).toEqual(all.text);
+        expect(some.stats).toEqual(all.stats);
+        expect(all.blanks).toBe(0);
+      }
+    },
+  );
+
+  it('makes no record of a frame whose layout declares none of the fields, and every other', async () => {
+    const file = captures + 'lo-us.pcap';
+    const line = new FieldsLine(['samp.info.hostname']);
+    const made: string[] = [];
+    let blanks = 0;
+    for await (const batch of dissectCaptureFile(file, { allFrames: true, needs: (l) => line.needs(l) }))
+      for (const p of batch.packets) {
+        if (p === BLANK) blanks++;
+        else made.push('layout' in p ? p.layout : 'frame');
+      }
+    // Two SA:MP info replies (over IPv4 and IPv6), and the frames whose facts are not a layout's (none here).
+    expect(made).toEqual(['samp.info.response', 'samp.info.response']);
+    expect(blanks).toBe(14);
+    // The one-pass dissector (a pipe) the same.
+    const streamed = await dissectFile(file, { allFrames: true, needs: (l) => line.needs(l) });
+    expect(streamed.packets.filter((p) => p !== BLANK).map((p) => ('layout' in p ? p.layout : 'frame'))).toEqual(made);
+    expect(streamed.packets.filter((p) => p === BLANK)).toHaveLength(14);
+  });
+
+  it('is not applied with a display filter or Decode As, which may read anything', async () => {
+    const file = captures + 'lo-us.pcap';
+    const needs = (): boolean => false;
+    for (const options of [{ filter: compileFilter('frame.number > 0') }, { decodeAs: { protocol: 'samp' as const, ports: [] } }]) {
+      const records: DissectedRecord[] = [];
+      for await (const batch of dissectCaptureFile(file, { ...options, allFrames: true, needs })) records.push(...batch.packets);
+      expect(records.length).toBeGreaterThan(0);
+      expect(records.filter((p) => p === BLANK)).toEqual([]);
+    }
+  });
+});
+
+describe('FieldsLine.needs and blank', () => {
+  it('needs a layout that declares a field named, and any record once a field is not a codec one', () => {
+    const info = new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']);
+    expect(info.needs('samp.info.response')).toBe(true);
+    expect(info.needs('mcquery.basic.response')).toBe(true);
+    expect(info.needs('samp.info.request')).toBe(false);
+    expect(info.needs('samp.clients.response')).toBe(false);
+    expect(info.needs(undefined)).toBe(false);
+    for (const other of ['frame.number', 'ip.src', 'samp', 'samp.response_in', 'samp.time'])
+      for (const layout of ['samp.info.request', undefined]) expect(new FieldsLine(['samp.info.hostname', other]).needs(layout)).toBe(true);
+  });
+
+  it('is the separators alone, as a record without the fields writes', () => {
+    expect(new FieldsLine(['samp.info.hostname', 'samp.info.players', 'samp.info.gamemode']).blank).toBe('\t\t');
+    expect(new FieldsLine(['samp.info.hostname', 'samp.info.players'], { separator: '/s', quote: 'd' }).blank).toBe(' ');
+    expect(new FieldsLine(['samp.info.hostname']).blank).toBe('');
+  });
+});
