@@ -17,6 +17,7 @@
  * (the timeout), and by `maxHeldBytes`: past that the oldest frame is let out with what is
  * known, and its record says so (`incomplete`).
  */
+import { rconRequest, rconResponse } from '@gamequery/codec/internal';
 import { peek } from './capture/peek.ts';
 import { CaptureParser } from './capture/reader.ts';
 import type { CaptureError, CaptureItem } from './capture/types.ts';
@@ -32,8 +33,17 @@ import { newStats, type DissectOptions, type DissectStats } from './options.ts';
 
 export { newStats, type DissectOptions, type DissectStats };
 
+/**
+ * Whether RCON frames may be rendered: unless the caller needs neither RCON layout's records
+ * (`needs`, where it applies), the first pass keeps RCON requests' secrets for the replies
+ * that may echo them.
+ */
+const rendersRcon = (options: DissectOptions): boolean =>
+  !options.needs || !!options.filter || !!options.decodeAs || options.needs(rconRequest.id) || options.needs(rconResponse.id);
+
 /** The first pass's options, from the dissector's. */
 export const linkOptions = (options: DissectOptions): ConstructorParameters<typeof FirstPass>[0] => ({
+  ...(rendersRcon(options) ? {} : { secrets: false }),
   timeoutMs: options.timeoutMs ?? 5000,
   ...(options.duplicateWindowMs !== undefined ? { duplicateWindowMs: options.duplicateWindowMs } : {}),
   ...(options.tokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.tokenLifetimeMs } : {}),

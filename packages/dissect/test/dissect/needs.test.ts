@@ -46,7 +46,12 @@ async function lines(file: string, names: readonly string[], options: DissectOpt
   };
 }
 
-const files = [...captureFiles.map((f) => captures + f), new URL('../fixtures/mcquery/full-stat-lo.pcap', import.meta.url).pathname];
+const files = [
+  ...captureFiles.map((f) => captures + f),
+  new URL('../fixtures/mcquery/full-stat-lo.pcap', import.meta.url).pathname,
+  // RCON whose replies echo the password: masked where a line shows them, and no secret kept where none can.
+  new URL('../../../codec/test/export/fixtures/rcon-echo-lo.pcap', import.meta.url).pathname,
+];
 
 describe('needs: the records a caller wants, the rest counted and BLANK', () => {
   it.each(files.flatMap((file) => FIELDS.map((names) => [file.split('/').pop()!, names.join(' -e '), file, names] as const)))(
