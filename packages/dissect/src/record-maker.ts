@@ -220,7 +220,13 @@ export class RecordMaker {
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
     } else {
-      p = this.#raw(frame, timestamp, udp, frameBytes);
+      const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW ? this.#needs : undefined);
+      if (r instanceof FrameRecord) {
+        // BLANK: a layout the caller does not need.
+        stats.game++;
+        return r;
+      }
+      p = r;
       if (p && facts.kind !== RAW) {
         // Not settled (let out early): say so, rather than leave it looking unanswered or unlinked.
         p.incomplete = INCOMPLETE;
@@ -310,9 +316,17 @@ export class RecordMaker {
   }
 
   /** A datagram the pairer could not use: a query message cut short, or no query at all. */
-  #raw(frame: number, timestamp: Timestamp | null, udp: UdpDatagram, frameBytes: Uint8Array | undefined): Packet | undefined {
+  #raw(
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    frameBytes: Uint8Array | undefined,
+    /** What the caller needs, for a settled frame: one recognised as a layout it does not need is BLANK. */
+    needs?: (layout: string | undefined) => boolean,
+  ): Packet | typeof BLANK | undefined {
     const r = rawRecognition(udp.payload, this.#decodeAsHint(udp) ?? {}, this.#codec, this.#protocols.set);
     if (!r) return undefined;
+    if (needs && r.layout && !needs(r.layout.id)) return BLANK;
     return r.layout
       ? this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, r.warning)
       : this.#unknown(frame, timestamp, udp, frameBytes, r.protocol, r.error!);
