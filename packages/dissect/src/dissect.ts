@@ -25,7 +25,7 @@ import type { FrameInput } from './net/types.ts';
 import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { HeldFrames } from './held.ts';
-import { RecordMaker } from './record-maker.ts';
+import { RecordMaker, recordsNeeded } from './record-maker.ts';
 import type { DissectedRecord, Listed } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
 
@@ -34,12 +34,14 @@ import { newStats, type DissectOptions, type DissectStats } from './options.ts';
 export { newStats, type DissectOptions, type DissectStats };
 
 /**
- * Whether RCON frames may be rendered: unless the caller needs neither RCON layout's records
- * (`needs`, where it applies), the first pass keeps RCON requests' secrets for the replies
- * that may echo them.
+ * Whether RCON frames may be rendered: unless no RCON layout's records are made (`needs`, or a
+ * display filter only other layouts can pass: `recordsNeeded`), the first pass keeps RCON
+ * requests' secrets for the replies that may echo them.
  */
-const rendersRcon = (options: DissectOptions): boolean =>
-  !options.needs || !!options.filter || !!options.decodeAs || options.needs(rconRequest.id) || options.needs(rconResponse.id);
+function rendersRcon(options: DissectOptions): boolean {
+  const needs = recordsNeeded(options)?.needs;
+  return !needs || needs(rconRequest.id) || needs(rconResponse.id);
+}
 
 /** The first pass's options, from the dissector's. */
 export const linkOptions = (options: DissectOptions): ConstructorParameters<typeof FirstPass>[0] => ({

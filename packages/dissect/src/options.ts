@@ -80,7 +80,9 @@ export interface DissectOptions {
   /**
    * A display filter (`compileFilter`): only the records it passes are made into packets
    * and counted in `stats.displayed`; links and frame numbers stay those of the whole
-   * capture. Tested once a record's links are final, before any rendering.
+   * capture. Tested once a record's links are final, before any rendering. A frame read as a
+   * layout the filter cannot pass (`DisplayFilter.layouts`: `samp.info.players > 50` passes
+   * only SA:MP info replies) is counted and dropped without a record.
    */
   readonly filter?: DisplayFilter;
   /**
@@ -93,7 +95,8 @@ export interface DissectOptions {
   /**
    * Which records the caller needs, by the layout id a frame is read as (undefined: a frame
    * without a query message); default all. A frame whose facts say it is read as a layout the
-   * caller does not need (without a display filter or Decode As, which may read anything), is
+   * caller does not need (not with Decode As, which may read a frame as another layout; with a
+   * display filter, the filter's own `layouts` decide, and what it cannot pass is not displayed), is
    * counted as its record would be and comes out as {@link BLANK} instead of a record: what
    * `-T fields` naming only codec fields does (render/fields-line.ts `needs`), for the frames
    * whose line is empty, most of a capture when the fields are one message's.

@@ -77,6 +77,24 @@ export const recognition = perProtocols((protocols) => ({
 export const recognitionOf = (options: DissectOptions): ReturnType<typeof recognition> =>
   recognition(options.protocols ?? builtInProtocols);
 
+/**
+ * Which frames a dissection makes records of, told by the layout a frame is read as, and what
+ * the others come out as: with `needs`, those it needs (the others are BLANK); with a display
+ * filter that only some layouts can pass (`DisplayFilter.layouts`), those (the others are not
+ * displayed: undefined). Undefined: every frame's record is made (Decode As may read a frame
+ * as another layout than its facts say).
+ */
+export function recordsNeeded(
+  options: DissectOptions,
+): { readonly needs: (layout: string | undefined) => boolean; readonly otherwise: typeof BLANK | undefined } | undefined {
+  if (options.decodeAs) return undefined;
+  if (options.filter) {
+    const passable = options.filter.layouts;
+    return passable ? { needs: (layout) => layout !== undefined && passable.has(layout), otherwise: undefined } : undefined;
+  }
+  return options.needs ? { needs: options.needs, otherwise: BLANK } : undefined;
+}
+
 export class RecordMaker {
   readonly #options: DissectOptions;
   readonly #codec: CodecOptions;
@@ -110,7 +128,9 @@ export class RecordMaker {
     this.#emit = { ...this.#codec, showSecrets: !!options.showSecrets };
     this.#json = options.treeJson !== false;
     this.#protocols = recognitionOf(options);
-    this.#needs = options.filter || options.decodeAs ? undefined : options.needs;
+    const needed = recordsNeeded(options);
+    this.#needs = needed?.needs;
+    this.#otherwise = needed?.otherwise;
   }
 
   /**
@@ -141,13 +161,13 @@ export class RecordMaker {
       this.#previous = frame.timestamp;
     }
     const needs = this.#needs;
-    // Not needed (read as a layout the caller wants nothing of): counted as its record would be.
-    // A datagram reassembled here is made into its record, which lets its fragments' frames go.
+    // Not needed (read as a layout the caller wants nothing of, or no display filter can pass): counted as its record
+    // would be. A datagram reassembled here is made into its record, which lets its fragments' frames go.
     if (needs && facts.kind === DECODED && !facts.reassembled && !needs(facts.layout!.id)) {
       this.#udp.pass(frame);
       stats.udp++;
       stats.game++;
-      return BLANK;
+      return this.#otherwise;
     }
     const at = this.#udp.locate(frame);
     if (!at.found) {
@@ -155,14 +175,15 @@ export class RecordMaker {
       stats.skipped[skipped.reason] = (stats.skipped[skipped.reason] ?? 0) + 1;
       if (skipped.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
       if (!this.#options.allFrames) return undefined;
-      return needs && !needs(undefined) ? BLANK : this.#other(frame, previous, skipped.reason, skipped.detail);
+      return needs && !needs(undefined) ? this.#otherwise : this.#other(frame, previous, skipped.reason, skipped.detail);
     }
     const decoded = this.#udp.datagram(at) as UdpDatagram;
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
 
-  /** `options.needs`, where it applies: not with a display filter (it may read anything) or Decode As (it may read another layout). */
+  /** Which frames' records are made, and what the others come out as ({@link recordsNeeded}). */
   readonly #needs: ((layout: string | undefined) => boolean) | undefined;
+  readonly #otherwise: typeof BLANK | undefined;
 
   /** The time of the last frame made in capture order (`frame.time_delta` of the next); null before the first. */
   #previous: Timestamp | null = null;
@@ -221,10 +242,9 @@ export class RecordMaker {
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
     } else {
       const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW ? this.#needs : undefined);
-      if (r instanceof FrameRecord) {
-        // BLANK: a layout the caller does not need.
+      if (r === null) {
         stats.game++;
-        return r;
+        return this.#otherwise;
       }
       p = r;
       if (p && facts.kind !== RAW) {
@@ -236,7 +256,7 @@ export class RecordMaker {
     if (!p) {
       stats.nonGame++;
       if (!this.#options.allFrames) return undefined;
-      if (this.#needs && !this.#needs(undefined)) return BLANK;
+      if (this.#needs && !this.#needs(undefined)) return this.#otherwise;
       if (!input) return this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
       return this.#other(input, previous ?? null, 'data', '', udp);
     }
@@ -321,12 +341,12 @@ export class RecordMaker {
     timestamp: Timestamp | null,
     udp: UdpDatagram,
     frameBytes: Uint8Array | undefined,
-    /** What the caller needs, for a settled frame: one recognised as a layout it does not need is BLANK. */
+    /** What the caller needs, for a settled frame: one recognised as a layout it does not need is null. */
     needs?: (layout: string | undefined) => boolean,
-  ): Packet | typeof BLANK | undefined {
+  ): Packet | null | undefined {
     const r = rawRecognition(udp.payload, this.#decodeAsHint(udp) ?? {}, this.#codec, this.#protocols.set);
     if (!r) return undefined;
-    if (needs && r.layout && !needs(r.layout.id)) return BLANK;
+    if (needs && r.layout && !needs(r.layout.id)) return null;
     return r.layout
       ? this.#record(frame, timestamp, udp, frameBytes, r.protocol, r.direction, r.layout, r.warning)
       : this.#unknown(frame, timestamp, udp, frameBytes, r.protocol, r.error!);

@@ -35,6 +35,13 @@ export interface DisplayFilter {
   readonly fields: readonly string[];
   /** Whether it reads fields of the annotated tree (then a record's tree is built to test it). */
   readonly readsTree: boolean;
+  /**
+   * The layouts (ids) a packet must be read as for the filter to pass it, where it tests codec
+   * fields so that one must be present (`samp.info.players > 50`: the layouts that declare
+   * `samp.info.players`); undefined where any record may pass (a negation, a frame or IP field).
+   * A frame read as another layout is not made into a record to be tested.
+   */
+  readonly layouts: ReadonlySet<string> | undefined;
   /** Whether `p` passes. `start`: the capture's first frame's time, for `frame.time_relative`. */
   matches(p: DissectedRecord, start?: Timestamp | null): boolean;
 }
@@ -235,12 +242,35 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
   };
 
   const test = build(expr);
+  // Every test of a field is false where the field is absent: only the layouts declaring it can pass.
+  const declaring = (o: Operand): ReadonlySet<string> | undefined => fieldOf(o)?.layouts;
+  const both = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): ReadonlySet<string> | undefined =>
+    a === undefined ? b : b === undefined ? a : new Set([...a].filter((l) => b.has(l)));
+  const passable = (e: Expr): ReadonlySet<string> | undefined => {
+    switch (e.kind) {
+      case 'and':
+        return both(passable(e.left), passable(e.right));
+      case 'or': {
+        const [a, b] = [passable(e.left), passable(e.right)];
+        return a === undefined || b === undefined ? undefined : new Set([...a, ...b]);
+      }
+      case 'not':
+        return undefined;
+      case 'test':
+        return declaring(e.operand);
+      case 'compare':
+        return both(declaring(e.left), declaring(e.right));
+      default:
+        return declaring(e.left);
+    }
+  };
   const masked: FilterContext = { start: undefined, showSecrets: !!options.showSecrets };
   let context = masked;
   return {
     text,
     fields: [...fields],
     readsTree,
+    layouts: passable(expr),
     matches(p, start) {
       if (start !== context.start) context = { start, showSecrets: masked.showSecrets };
       return test(p, context);

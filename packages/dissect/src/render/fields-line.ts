@@ -97,6 +97,9 @@ export class FieldsLine {
     this.#quote = options.quote === 'd' ? '"' : options.quote === 's' ? "'" : '';
     this.#context = { start: undefined, showSecrets: !!options.showSecrets };
     this.blank = this.#separator.repeat(Math.max(0, names.length - 1));
+    this.#declaring = this.#columns.every(({ field }) => field.layouts)
+      ? new Set(this.#columns.flatMap(({ field }) => [...field.layouts!]))
+      : undefined;
   }
 
   /** The header line (`-E header=y`): the names, separated as the values are (never quoted, as tshark writes it). */
@@ -111,8 +114,12 @@ export class FieldsLine {
    * The dissector's `needs`: a frame whose line is blank is not made into a record.
    */
   needs(layout: string | undefined): boolean {
-    return this.#columns.some(({ field }) => !field.layouts || (layout !== undefined && field.layouts.has(layout)));
+    const declaring = this.#declaring;
+    return declaring === undefined || (layout !== undefined && declaring.has(layout));
   }
+
+  /** The layouts that declare a field named, when every field named is a codec field; else undefined (any packet may have a line). */
+  readonly #declaring: ReadonlySet<string> | undefined;
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
   line(p: DissectedRecord, start?: Timestamp | null): string {

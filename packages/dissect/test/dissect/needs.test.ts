@@ -1,6 +1,8 @@
 /**
  * `needs` (DissectOptions): a frame read as a layout the caller does not need comes out as
- * `BLANK`, counted as its record would be. With `-T fields` naming codec fields alone
+ * `BLANK`, counted as its record would be; and a display filter that only some layouts can pass
+ * (`DisplayFilter.layouts`) drops the other frames untested, with the records and counts of
+ * testing them all. With `-T fields` naming codec fields alone
  * (`FieldsLine.needs`), every line written, and every count, is what the records give:
  * over every committed capture (IP fragments reassembled, RCON, Minecraft, other UDP and
  * other protocols among them), through both the two-pass file reader and the one-pass
@@ -12,6 +14,8 @@ import {
   FieldsLine,
   captureStart,
   compileFilter,
+  isFrameRecord,
+  packetLine,
   type DissectOptions,
   type DissectStats,
   type DissectedRecord,
@@ -116,4 +120,54 @@ describe('FieldsLine.needs and blank', () => {
     expect(new FieldsLine(['samp.info.hostname', 'samp.info.players'], { separator: '/s', quote: 'd' }).blank).toBe(' ');
     expect(new FieldsLine(['samp.info.hostname']).blank).toBe('');
   });
+});
+
+/** Filters some layouts alone can pass, and some any record may. */
+const FILTERS = [
+  'samp.info.players > 0',
+  'samp.info.hostname contains "a" || mcquery.basic.motd',
+  'samp.opcode == 105 && udp.dstport > 0',
+  'samp.rcon.output contains "*"',
+  'samp.rcon.output contains "changeme"',
+  'samp.info.players && vcmp.info.players',
+  '!(samp.info.players > 1)',
+  'samp.info.players > 0 || ip.src == 127.0.0.1',
+];
+
+describe('a display filter that only some layouts can pass', () => {
+  it('names them: the layouts declaring a field every passing record must hold', () => {
+    const layouts = (text: string): string[] | undefined => {
+      const l = compileFilter(text).layouts;
+      return l && [...l].sort();
+    };
+    expect(layouts('samp.info.players > 5')).toEqual(['samp.info.response']);
+    expect(layouts('samp.info.hostname contains "x" || vcmp.info.hostname')).toEqual(['samp.info.response', 'vcmp.info.response']);
+    expect(layouts('samp.info.players && frame.number > 2')).toEqual(['samp.info.response']);
+    expect(layouts('samp.info.players && vcmp.info.players')).toEqual([]);
+    expect(layouts('samp.info.players == samp.info.max_players')).toEqual(['samp.info.response']);
+    expect(layouts('samp.opcode in {105 114}')).toContain('samp.rcon.request');
+    for (const any of ['!samp.info.players', 'samp.info.players || udp.port == 7777', 'samp', 'frame.number > 1', 'samp.time > 0'])
+      expect(layouts(any), any).toBeUndefined();
+  });
+
+  it.each(files.flatMap((file) => FILTERS.map((text) => [file.split('/').pop()!, text, file] as const)))(
+    '%s, -Y %s: the same records and counts as testing every record',
+    async (_name, text, file) => {
+      const filter = compileFilter(text);
+      // The same filter, told to test every record.
+      const everyRecord = { ...filter, layouts: undefined, matches: filter.matches.bind(filter) };
+      for (const allFrames of [false, true]) {
+        const run = async (f: typeof filter) => {
+          const stats = newStats();
+          const out: string[] = [];
+          for await (const batch of dissectCaptureFile(file, { filter: f, allFrames }, stats))
+            for (const p of batch.packets) out.push(isFrameRecord(p) ? `frame ${p.frame}` : packetLine(p));
+          return { out, stats };
+        };
+        const [fast, slow] = [await run(filter), await run(everyRecord)];
+        expect(fast.out).toEqual(slow.out);
+        expect(fast.stats).toEqual(slow.stats);
+      }
+    },
+  );
 });
