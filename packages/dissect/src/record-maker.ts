@@ -169,15 +169,13 @@ export class RecordMaker {
       stats.game++;
       return this.#otherwise;
     }
-    const at = this.#udp.locate(frame);
-    if (!at.found) {
-      const skipped = at.skipped;
-      stats.skipped[skipped.reason] = (stats.skipped[skipped.reason] ?? 0) + 1;
-      if (skipped.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
+    const decoded = this.#udp.decode(frame);
+    if (decoded.kind === 'skipped') {
+      stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
+      if (decoded.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
       if (!this.#options.allFrames) return undefined;
-      return needs && !needs(undefined) ? this.#otherwise : this.#other(frame, previous, skipped.reason, skipped.detail);
+      return needs && !needs(undefined) ? this.#otherwise : this.#other(frame, previous, decoded.reason, decoded.detail);
     }
-    const decoded = this.#udp.datagram(at) as UdpDatagram;
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
 

@@ -105,11 +105,7 @@ export class UdpDecoder {
 
   /** Decodes one frame. Never throws on bad input: a frame without a usable UDP datagram is `skipped`. */
   decode(frame: FrameInput): DecodedFrame {
-    return this.datagram(this.locate(frame));
-  }
-
-  /** The frame {@link locate} found (read before the next call), as {@link decode} returns it. */
-  datagram(at: Located): DecodedFrame {
+    const at = this.locate(frame);
     if (!at.found) return at.skipped;
     const src = at.ipVersion === 4 ? formatIPv4(at.addresses, at.srcAt) : formatIPv6(at.addresses, at.srcAt);
     const dst = at.ipVersion === 4 ? formatIPv4(at.addresses, at.dstAt) : formatIPv6(at.addresses, at.dstAt);
