@@ -3,16 +3,28 @@
  * so that `ip.addr == 10.0.0.1` and `ipv6.addr == ::ffff:10.0.0.1` compare as tshark does.
  */
 
-/** Dotted IPv4 text as a number, or undefined. */
+/**
+ * Dotted IPv4 text as a number, or undefined: four parts of one to three ASCII digits, each at
+ * most 255. Read a character at a time: `ip.src` reads every record's address through it, and
+ * splitting and matching each part was most of a `-T fields -e ip.src` line.
+ */
 export function ipv4Number(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
   let n = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-    n = n * 256 + Number(part);
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return undefined;
+      n = n * 256 + part;
+      part = digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return undefined;
+    } else return undefined;
   }
-  return n;
+  return dots === 3 && digits > 0 ? n * 256 + part : undefined;
 }
 
 /** IPv6 text (with `::`, and a dotted IPv4 tail) as a 128-bit bigint, or undefined. */
