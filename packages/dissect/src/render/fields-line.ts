@@ -129,9 +129,17 @@ export class FieldsLine {
     for (let i = 0; i < this.#columns.length; i++) {
       const { field, hex, float } = this.#columns[i]!;
       if (i > 0) out += this.#separator;
-      const texts = field.text
-        ? field.text(p, ctx)
-        : field.values(p, ctx).map((v) => (float && typeof v === 'number' ? float.show(v, 'dec') : valueText(v, field, hex)));
+      let texts: readonly string[];
+      if (field.text) texts = field.text(p, ctx);
+      else {
+        const values = field.values(p, ctx);
+        if (values.length === 1) {
+          // The common case, without the arrays of several occurrences.
+          out += this.#quote + escapeText(columnText(values[0]!, field, hex, float)) + this.#quote;
+          continue;
+        }
+        texts = values.map((v) => columnText(v, field, hex, float));
+      }
       if (texts.length === 0) continue;
       const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
       out += this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
@@ -143,6 +151,11 @@ export class FieldsLine {
 /** tshark's separator spellings: `/t` a tab, `/s` a space, anything else itself. */
 function fieldsSeparator(s: string): string {
   return s === '/t' ? '\t' : s === '/s' ? ' ' : s;
+}
+
+/** A value as its column shows it: a float as the tree shows it, anything else by type. */
+function columnText(v: FilterValue, field: FilterField, hex: number, float: NumberKind | undefined): string {
+  return float && typeof v === 'number' ? float.show(v, 'dec') : valueText(v, field, hex);
 }
 
 function valueText(v: FilterValue, field: FilterField, hex: number): string {
