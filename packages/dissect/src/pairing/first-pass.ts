@@ -131,8 +131,13 @@ export class FirstPass {
     secrets: undefined,
     reassembled: false,
   };
-  /** Frames that completed a reassembled datagram, while their facts are held (a few, where fragments are). */
+  /**
+   * Frames that completed a reassembled datagram, while their facts are held (a few, where
+   * fragments are), and the oldest of them (Infinity: none). Frames come and leave in order,
+   * so a frame leaving is looked for only when it is that one.
+   */
   readonly #reassembled = new Set<number>();
+  #oldestReassembled = Infinity;
 
   /** `stats`: where the pairer's verdicts are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats?: LinkStats) {
@@ -184,7 +189,10 @@ export class FirstPass {
       this.pairer.other(frame.index, time, timed);
       return;
     }
-    if (at.fragments) this.#reassembled.add(frame.index);
+    if (at.fragments) {
+      if (!this.#reassembled.size) this.#oldestReassembled = frame.index;
+      this.#reassembled.add(frame.index);
+    }
     this.#ends.read(at.addresses, at.ipVersion === 6, at.srcAt, at.dstAt, at.srcPort, at.dstPort);
     this.#take(frame.index, time, timed, (this.payload = at.data.subarray(at.start, at.end)), at.truncated);
   }
@@ -305,7 +313,7 @@ export class FirstPass {
     o.lateNs = why === Why.late ? facts.time(frame) : 0;
     o.ambiguous = (info & AMBIGUOUS) !== 0;
     o.secrets = this.#secrets.size ? this.#secrets.get(frame) : undefined;
-    o.reassembled = this.#reassembled.size > 0 && this.#reassembled.has(frame);
+    o.reassembled = frame >= this.#oldestReassembled && this.#reassembled.has(frame);
     return o;
   }
 
@@ -329,7 +337,10 @@ export class FirstPass {
   /** What is kept beside the facts of frame `frame`, which has been rendered. */
   release(frame: number): void {
     if (this.#secrets.size) this.#secrets.delete(frame);
-    if (this.#reassembled.size) this.#reassembled.delete(frame);
+    while (frame >= this.#oldestReassembled) {
+      this.#reassembled.delete(this.#oldestReassembled);
+      this.#oldestReassembled = this.#reassembled.size ? this.#reassembled.values().next().value! : Infinity;
+    }
     if (this.#odd.size) this.#odd.delete(frame);
     if (this.#oddRequest.size) this.#oddRequest.delete(frame);
   }

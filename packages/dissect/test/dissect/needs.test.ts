@@ -150,6 +150,24 @@ describe('a display filter that only some layouts can pass', () => {
       expect(layouts(any), any).toBeUndefined();
   });
 
+  it('tests only the records of the layouts it can pass', async () => {
+    const filter = compileFilter('samp.info.players > 0');
+    const tested: string[] = [];
+    const counting = {
+      ...filter,
+      matches: (p: DissectedRecord, start?: Parameters<typeof filter.matches>[1]) => {
+        tested.push('layout' in p ? p.layout : 'frame');
+        return filter.matches(p, start);
+      },
+    };
+    const stats = newStats();
+    for await (const batch of dissectCaptureFile(captures + 'lo-us.pcap', { filter: counting, allFrames: true }, stats)) void batch;
+    // Sixteen frames; the two SA:MP info replies (over IPv4 and IPv6) alone are made into records and tested.
+    expect(stats.frames).toBe(16);
+    expect(tested).toEqual(['samp.info.response', 'samp.info.response']);
+    expect(stats.displayed).toBe(2);
+  });
+
   it.each(files.flatMap((file) => FILTERS.map((text) => [file.split('/').pop()!, text, file] as const)))(
     '%s, -Y %s: the same records and counts as testing every record',
     async (_name, text, file) => {
