@@ -11,8 +11,8 @@ import { KeyTable } from '../../../src/pairing/capture/table.ts';
 class KeyedMemory extends ExchangeMemory {
   readonly keys: KeyTable;
 
-  constructor(window: number, forget: ((frame: number) => void) | undefined, keys = new KeyTable(2)) {
-    super(window, forget, keys);
+  constructor(window: number, forget: ((frame: number) => void) | undefined, keys = new KeyTable(2), numbers?: number) {
+    super(window, forget, keys, numbers);
     this.keys = keys;
   }
 
@@ -267,11 +267,34 @@ describe('ExchangeMemory', () => {
     expect(m.older(b)).toBe(a);
     m.expire(WINDOW, false);
     expect([m.newestKey(1, 1), m.older(b)]).toEqual([b, -1]);
-    // The row let go is filled again under the same key: the newest names it, and the walk goes on to b.
+    // Another exchange under the same key gets a number of its own: the walk goes on to b, and stops there.
     m.remember(m.row(1, 1), 12, 1, ANSWERED, false, 200, undefined, 0);
     const c = m.newestKey(1, 1);
-    expect(c).toBe(a);
+    expect(c).not.toBe(a);
     expect([m.request(c), m.older(c), m.request(m.older(c)), m.older(b)]).toEqual([12, b, 11, -1]);
+  });
+
+  it('numbers exchanges round and round, telling the ones let go from the ones kept across the wrap', () => {
+    // Numbers modulo 5: 100 000 exchanges wrap 20 000 times.
+    const m = new KeyedMemory(WINDOW, undefined, new KeyTable(2), 5);
+    const numbers = new Set<number>();
+    for (let i = 0; i < 100_000; i++) {
+      // Two under key 1 and one under key 2 at a time, each let go when the third after it ends.
+      m.expire(i * 10 + WINDOW - 25, false);
+      const key = i % 3 === 2 ? 2 : 1;
+      m.remember(m.row(key, 0), i + 1, 1, ANSWERED, false, i * 10, [i, key, 1_000_000 + i], 1);
+      const e = m.newestKey(key, 0);
+      numbers.add(e);
+      if (i < 2 || (i % 9_973 !== 0 && i < 99_990)) continue;
+      expect(m.size).toBe(3);
+      expect([m.request(e), m.time(e), m.copyOf(e, i, key)]).toEqual([i + 1, i * 10, 1_000_000 + i]);
+      // Key 1's walk: its newest and the one before it if that is still kept, never an exchange let go.
+      const walk: number[] = [];
+      for (let x = m.newestKey(1, 0); x >= 0; x = m.older(x)) walk.push(m.request(x));
+      const kept = [i, i - 1, i - 2].filter((j) => j >= 0 && j % 3 !== 2).map((j) => j + 1);
+      expect(walk).toEqual(kept);
+    }
+    expect([...numbers].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('lets go of the replies of the exchanges let go, over pages of replies, the others still read right', () => {
