@@ -132,12 +132,14 @@ export class FirstPass {
     reassembled: false,
   };
   /**
-   * Frames that completed a reassembled datagram, while their facts are held (a few, where
-   * fragments are), and the oldest of them (Infinity: none). Frames come and leave in order,
-   * so a frame leaving is looked for only when it is that one.
+   * Frames that completed a reassembled datagram, while their facts are held, in order from
+   * `#reassembledAt` (frames come and leave in order: a queue, looked at only when its oldest
+   * leaves). A Set whose oldest was deleted and the next read with `values().next()` cost a
+   * walk over every entry deleted before it, until the Set was rebuilt: 8 % of `gamequery
+   * stats` on 5 M frames of the mix.
    */
-  readonly #reassembled = new Set<number>();
-  #oldestReassembled = Infinity;
+  readonly #reassembled: number[] = [];
+  #reassembledAt = 0;
 
   /** `stats`: where the pairer's verdicts are counted (the dissector's stats). */
   constructor(options: LinkOptions, stats?: LinkStats) {
@@ -189,10 +191,7 @@ export class FirstPass {
       this.pairer.other(frame.index, time, timed);
       return;
     }
-    if (at.fragments) {
-      if (!this.#reassembled.size) this.#oldestReassembled = frame.index;
-      this.#reassembled.add(frame.index);
-    }
+    if (at.fragments) this.#reassembled.push(frame.index);
     this.#ends.read(at.addresses, at.ipVersion === 6, at.srcAt, at.dstAt, at.srcPort, at.dstPort);
     this.#take(frame.index, time, timed, (this.payload = at.data.subarray(at.start, at.end)), at.truncated);
   }
@@ -313,7 +312,7 @@ export class FirstPass {
     o.lateNs = why === Why.late ? facts.time(frame) : 0;
     o.ambiguous = (info & AMBIGUOUS) !== 0;
     o.secrets = this.#secrets.size ? this.#secrets.get(frame) : undefined;
-    o.reassembled = frame >= this.#oldestReassembled && this.#reassembled.has(frame);
+    o.reassembled = this.#reassembledAt < this.#reassembled.length && this.#isReassembled(frame);
     return o;
   }
 
@@ -337,12 +336,31 @@ export class FirstPass {
   /** What is kept beside the facts of frame `frame`, which has been rendered. */
   release(frame: number): void {
     if (this.#secrets.size) this.#secrets.delete(frame);
-    while (frame >= this.#oldestReassembled) {
-      this.#reassembled.delete(this.#oldestReassembled);
-      this.#oldestReassembled = this.#reassembled.size ? this.#reassembled.values().next().value! : Infinity;
+    const q = this.#reassembled;
+    if (this.#reassembledAt < q.length && q[this.#reassembledAt]! <= frame) {
+      while (this.#reassembledAt < q.length && q[this.#reassembledAt]! <= frame) this.#reassembledAt++;
+      if (this.#reassembledAt === q.length) q.length = this.#reassembledAt = 0;
+      else if (this.#reassembledAt >= 1024 && 2 * this.#reassembledAt >= q.length) {
+        // Frames let go are dropped now and then, so the queue holds about what is held.
+        q.splice(0, this.#reassembledAt);
+        this.#reassembledAt = 0;
+      }
     }
     if (this.#odd.size) this.#odd.delete(frame);
     if (this.#oddRequest.size) this.#oddRequest.delete(frame);
+  }
+
+  /** Whether frame `frame` completed a reassembled datagram (a binary search of the queue). */
+  #isReassembled(frame: number): boolean {
+    const q = this.#reassembled;
+    let lo = this.#reassembledAt,
+      hi = q.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (q[mid]! < frame) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < q.length && q[lo] === frame;
   }
 
   /** A request's time, from its nanoseconds after the origin (exact at the origin's resolution), or as kept. */
