@@ -117,7 +117,12 @@ export class SourceLimiter {
     return b;
   }
 
-  /** Forgets sources whose buckets would be full again, then the least recently seen. */
+  /**
+   * Forgets sources whose buckets would be full again (a fresh bucket is the same), then, if
+   * that made no room, the least recently seen: a sixteenth of the most kept at once, so that
+   * a flood of new (spoofed) sources costs a pass over the map every few hundred of them, not
+   * one for each (100 µs a request at 10 000 sources).
+   */
   #evict(now: number): void {
     const l = this.limits;
     for (const [source, b] of this.#sources) {
@@ -126,10 +131,11 @@ export class SourceLimiter {
         this.#sources.delete(source);
       }
     }
-    while (this.#sources.size >= l.maxSources) {
-      const oldest = this.#sources.keys().next();
-      if (oldest.done) break;
-      this.#sources.delete(oldest.value);
+    let batch = Math.ceil(l.maxSources / 16);
+    for (const source of this.#sources.keys()) {
+      if (this.#sources.size < l.maxSources && batch <= 0) break;
+      this.#sources.delete(source);
+      batch--;
     }
   }
 }

@@ -57,6 +57,21 @@ describe('SourceLimiter', () => {
     expect(l.admitRequest('a')).toBe(false); // a kept its empty bucket
   });
 
+  it('makes room for a flood of new sources a sixteenth of maxSources at a time, the least recently seen first', () => {
+    const c = clock();
+    const l = new SourceLimiter({ requestsPerSecond: 1, requestBurst: 1, maxSources: 160 }, c.now);
+    // 160 sources, each with its one token spent: none idle.
+    for (let i = 0; i < 160; i++) expect(l.admitRequest(`s${i}`)).toBe(true);
+    l.admitRequest('s5'); // seen again: now the most recent
+    expect(l.admitRequest('new0')).toBe(true);
+    // Ten went: s0-s4 and s6-s10 (s5 was seen since); the next nine new sources need no room made.
+    expect(l.size).toBe(151);
+    for (let i = 1; i <= 9; i++) l.admitRequest(`new${i}`);
+    expect(l.size).toBe(160);
+    // Kept: s5 and s11 still have their empty buckets; s0 and s10 were forgotten and start full.
+    expect([l.admitRequest('s5'), l.admitRequest('s11'), l.admitRequest('s0'), l.admitRequest('s10')]).toEqual([false, false, true, true]);
+  });
+
   it('rejects limits that are not positive', () => {
     expect(() => new SourceLimiter({ requestsPerSecond: 0 })).toThrow('limits.requestsPerSecond');
     expect(() => new SourceLimiter({ bytesPerSecond: Number.NaN })).toThrow('limits.bytesPerSecond');
