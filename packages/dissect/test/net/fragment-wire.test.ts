@@ -19,7 +19,11 @@ describe('FragmentWire', () => {
       // A datagram completes with the frame after the last one: fragments picked among those held lately and long ago.
       {
         weight: 2,
-        arbitrary: fc.record({ kind: fc.constant('complete' as const), back: fc.array(fc.nat(3 * LIMIT), { maxLength: 4 }), wire: fc.nat(1500) }),
+        arbitrary: fc.record({
+          kind: fc.constant('complete' as const),
+          back: fc.array(fc.nat(3 * LIMIT), { maxLength: 4 }),
+          wire: fc.nat(1500),
+        }),
       },
       // Many fragments that never complete: the limit is reached and passed.
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('flood' as const), count: fc.integer({ min: 1, max: LIMIT + 100 }) }) },
