@@ -38,6 +38,8 @@ export interface DissectBenchOptions {
   readonly doubleRateFrames: number;
   /** Flood requests of the flood capture (0: none). */
   readonly floodRequests: number;
+  /** Flood requests of the flood with an IP fragment flood beside it, a fragment a request (0: none). */
+  readonly fragmentFloodRequests?: number;
   /** Output formats to run, of {@link formats}. */
   readonly formats: readonly Format[];
   /** `-j` for every run; undefined: none, the command's own choice. */
@@ -117,19 +119,24 @@ function makeCapture(dir: string, label: string, frames: number, rate: number, s
   return { label, file, frames: summary.frames };
 }
 
-function makeFlood(dir: string, requests: number, seed: number): { readonly capture: Capture; readonly truth: FloodSummary } {
-  const label = `flood, ${requests} requests`;
+function makeFlood(
+  dir: string,
+  requests: number,
+  seed: number,
+  fragments = false,
+): { readonly capture: Capture; readonly truth: FloodSummary } {
+  const label = fragments ? `flood + fragments, ${requests}` : `flood, ${requests} requests`;
   const file = fileFor(dir, label);
   const t0 = performance.now();
-  const truth = writeFlood(file, { requests, seed });
+  const truth = writeFlood(file, { requests, seed, fragments });
   const took = (performance.now() - t0) / 1000;
   const heavy = truth.heavyHosts.map((h) => h.requests).join(' / ');
   console.log(
     `  ${label.padEnd(24)} ${truth.frames} frames, ${mib(truth.bytes)} MiB, ${truth.seconds.toFixed(2)} s of capture ` +
       `(${formatRate(truth.requestsPerSecond)} requests/s) to ${truth.server}, ${truth.spoofed} spoofed sources, ` +
       `${truth.answered} requests answered, ${truth.unanswered} not; heavy hosts ${truth.heavyHosts[0]?.address ?? ''}–5 ${heavy}, ` +
-      `${truth.guesser.guesses} RCON guesses from ${truth.guesser.address}, ${truth.visitors.exchanges} visitors' exchanges; ` +
-      `generated in ${took.toFixed(1)} s`,
+      `${truth.guesser.guesses} RCON guesses from ${truth.guesser.address}, ${truth.visitors.exchanges} visitors' exchanges` +
+      `${fragments ? `, ${truth.fragments} first fragments that never complete` : ''}; generated in ${took.toFixed(1)} s`,
   );
   return { capture: { label, file, frames: truth.frames }, truth };
 }
@@ -193,16 +200,20 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         ? makeCapture(dir, `${options.doubleRateFrames} frames, 2× rate`, options.doubleRateFrames, 2, options.seed)
         : undefined;
     const flood = options.floodRequests > 0 ? makeFlood(dir, options.floodRequests, options.seed) : undefined;
+    const fragmented =
+      (options.fragmentFloodRequests ?? 0) > 0 ? makeFlood(dir, options.fragmentFloodRequests!, options.seed, true) : undefined;
     if (!build()) console.log('  tsc reported errors (above): the figures are of the JavaScript it wrote');
     const results = new Map<Capture, Row>();
     const runs = (capture: Capture): readonly Mode[] =>
-      // At twice the rate what counts is memory: one format does. The flood is also read from a pipe.
+      // At twice the rate what counts is memory: one format does. The flood is also read from a pipe; beside a fragment flood, statistics and NDJSON.
       capture === double
         ? ['ndjson']
         : capture === flood?.capture && options.formats.includes('stats')
           ? [...options.formats, 'stats-pipe']
-          : options.formats;
-    for (const capture of [main1, big, double, flood?.capture]) {
+          : capture === fragmented?.capture
+            ? options.formats.filter((f) => f === 'stats' || f === 'ndjson')
+            : options.formats;
+    for (const capture of [main1, big, double, flood?.capture, fragmented?.capture]) {
       if (!capture) continue;
       console.log(` ${capture.label}:`);
       const row: Row = new Map();
@@ -245,6 +256,26 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         if (!counts.exact && f.stderr.trim()) console.log(`    it said: ${f.stderr.trim().split('\n').slice(-3).join(' | ')}`);
       }
     }
+    let fragmentedExact: boolean | undefined;
+    if (fragmented) {
+      console.log(` the counts beside a fragment flood, gamequery stats -F json against the generator's truth:`);
+      const out = join(dir, 'fragmented-stats.json');
+      const f = await timed(
+        'gamequery stats -F json',
+        fragmented.capture.frames,
+        process.execPath,
+        [main, 'stats', fragmented.capture.file, '-F', 'json'],
+        {
+          stdout: out,
+        },
+      );
+      if (f) {
+        const counts = floodCounts(fragmented.truth, readFileSync(out, 'utf8'));
+        fragmentedExact = counts.exact;
+        console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
+        for (const line of counts.lines) console.log(`    ${line}`);
+      }
+    }
     if (flood) {
       console.log(` reading the attack, gamequery stats --by source -z io,stat,1 -F json against the generator's truth:`);
       const out = join(dir, 'flood-attack.json');
@@ -260,7 +291,8 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     }
     if (options.tshark && hasTshark()) {
       console.log(' tshark on the same files:');
-      for (const capture of [main1, big, flood?.capture]) if (capture) results.get(capture)!.set('tshark', await frameWalk(capture));
+      for (const capture of [main1, big, flood?.capture, fragmented?.capture])
+        if (capture) results.get(capture)!.set('tshark', await frameWalk(capture));
       // Our plugin in Lua is some 25× slower than tshark alone: the 1 M capture only.
       const plugin = join(dir, 'gamequery.lua');
       if (options.plugin === false) console.log('  tshark with our Lua plugin left out (GAMEQUERY_BENCH_PLUGIN=0)');
@@ -286,7 +318,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     }
 
     console.log(' ours ÷ tshark (packets/s):');
-    for (const capture of [main1, big, flood?.capture]) {
+    for (const capture of [main1, big, flood?.capture, fragmented?.capture]) {
       const row = capture && results.get(capture);
       if (!row) continue;
       const walk = row.get('tshark');
@@ -325,6 +357,12 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       if (bigRow) judgePeak(`${format}, ${big!.label}`, bigRow.get(format), one.get(format));
     }
     if (floodRow) for (const mode of FLOOD_RSS) judgePeak(`${mode}, flood`, floodRow.get(mode));
+    const fragmentedRow = fragmented && results.get(fragmented.capture);
+    if (fragmentedRow) {
+      // No rate floor of its own (the issue sets none): its peaks, and its counts, are the flood's.
+      for (const mode of runs(fragmented!.capture)) judgePeak(`${mode}, ${fragmented!.capture.label}`, fragmentedRow.get(mode));
+      console.log(`  the counts beside a fragment flood exact: ${fragmentedExact === undefined ? 'no figure' : met(fragmentedExact)}`);
+    }
     if (flood) {
       judgePeak('stats --by source -z io,stat,1, flood', attack);
       console.log(`  the flood's counts exact: ${exact === undefined ? 'no figure' : met(exact)}`);

@@ -49,6 +49,12 @@ export interface FloodOptions {
   readonly rate?: number;
   /** Bytes per chunk, about. Default 1 MiB. */
   readonly chunkBytes?: number;
+  /**
+   * An IP fragment flood beside the query flood: in each slot, after its flood request, a
+   * first fragment from a spoofed source (8 bytes of UDP header to the server's port and 16
+   * of data, "more fragments" set, a random IP id) whose datagram never completes. Default false.
+   */
+  readonly fragments?: boolean;
 }
 
 export interface HeavyHost {
@@ -84,6 +90,8 @@ export interface FloodSummary {
   readonly visitors: { readonly clients: number; readonly exchanges: number };
   /** Every request, per second of capture time. */
   readonly requestsPerSecond: number;
+  /** First fragments of datagrams that never complete (with `fragments`). */
+  readonly fragments: number;
 }
 
 const HEAVY_SHARE = 0.01;
@@ -136,6 +144,10 @@ class FloodGenerator {
   guesses = 0;
   readonly passwords = new Set<string>();
   visits = 0;
+  readonly fragmentFlood: boolean;
+  fragments = 0;
+  /** A fragment's IP data: the UDP header of a datagram far longer than it, then 16 bytes. */
+  readonly fragmentData = new Uint8Array(24);
 
   constructor(options: FloodOptions) {
     const rng = (this.rng = new Rng(options.seed ?? 1));
@@ -150,6 +162,10 @@ class FloodGenerator {
       answered: 0,
     }));
     this.guesser = { id: -1, ip: GUESSER_IP, port: ephemeralPort(rng) };
+    this.fragmentFlood = options.fragments ?? false;
+    const udp = new DataView(this.fragmentData.buffer);
+    udp.setUint16(2, SERVER.port);
+    udp.setUint16(4, 1400);
     while (this.visitors.length < VISITORS) {
       const ip = rng.u32();
       if (!publicAddress(ip) || this.visitorIps.has(ip)) continue;
@@ -265,7 +281,26 @@ class FloodGenerator {
     return Math.round(this.rng.range(40_000, 900_000));
   }
 
-  /** Slot `k`: its flood request, then a guess or a visitor's request if it has one, each after the replies due before it. */
+  /** A first fragment at `t` from a spoofed source, whose datagram never completes. */
+  fragment(t: number): void {
+    const rng = this.rng;
+    const src = this.scratch;
+    src.ip = this.spoofedAddress();
+    src.port = 1024 + rng.int(64512);
+    new DataView(this.fragmentData.buffer).setUint16(0, src.port);
+    const w = this.writer;
+    const start = w.at;
+    w.fragment(t, src, SERVER, this.fragmentData, rng.int(65536), 0x2000);
+    this.bytes += w.at - start;
+    this.frames++;
+    this.last = t;
+    this.fragments++;
+  }
+
+  /**
+   * Slot `k`: its flood request (and, in a fragment flood, a fragment right after it), then a
+   * guess or a visitor's request if it has one, each after the replies due before it.
+   */
   slot(k: number): void {
     const rng = this.rng;
     const start = Math.round(k * this.slotNs);
@@ -273,6 +308,10 @@ class FloodGenerator {
     const t = start + rng.int(half);
     this.repliesUntil(t);
     this.flood(t);
+    if (this.fragmentFlood) {
+      this.repliesUntil(t + 1);
+      this.fragment(t + 1);
+    }
     const guessAt = (k + 1) % GUESS_EVERY === 0 ? start + half + rng.int(half) : Infinity;
     const visitAt = rng.int(VISIT_ONE_IN) === 0 ? start + half + rng.int(half) : Infinity;
     if (guessAt <= visitAt) {
@@ -317,6 +356,7 @@ class FloodGenerator {
       guesser: { address: ipText(GUESSER_IP), port: this.guesser.port, guesses: this.guesses, distinctPasswords: this.passwords.size },
       visitors: { clients: visitors, exchanges: this.visits },
       requestsPerSecond: seconds > 0 ? total / seconds : 0,
+      fragments: this.fragments,
     };
   }
 }

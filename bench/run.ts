@@ -10,6 +10,8 @@
  *   GAMEQUERY_BENCH_BIG_FRAMES     frames of the large capture (default 5 000 000; 0 for none)
  *   GAMEQUERY_BENCH_DOUBLE_FRAMES  frames of a capture at twice the rate (default 1 000 000; 0 for none)
  *   GAMEQUERY_BENCH_FLOOD          flood requests of the flood capture (default 2 000 000; 0 for none)
+ *   GAMEQUERY_BENCH_FRAGMENT_FLOOD flood requests of a flood with an IP fragment flood beside it, one first fragment that
+ *                                  never completes a request (default 500 000; 0 for none): stats and NDJSON
  *   GAMEQUERY_BENCH_FORMATS        output formats, of ndjson,json,text,fields,stats (fields: -F text -e two fields;
  *                                  stats: gamequery stats FILE, and on the flood also stats - from a pipe; default all)
  *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
@@ -57,6 +59,7 @@ if (!only || only === 'dissect') {
       bigFrames: Number(env.GAMEQUERY_BENCH_BIG_FRAMES ?? 5_000_000),
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
       floodRequests: Number(env.GAMEQUERY_BENCH_FLOOD ?? 2_000_000),
+      fragmentFloodRequests: Number(env.GAMEQUERY_BENCH_FRAGMENT_FLOOD ?? 500_000),
       baselineCli: env.GAMEQUERY_BENCH_BASELINE_CLI || undefined,
     });
   }

@@ -173,4 +173,18 @@ describe('statistics of the first pass = statistics of the records; one pass as 
     expect(server.requests).toEqual(summary.requests);
     expect([server.answered, server.unanswered, server.replies]).toEqual([summary.answered, summary.unanswered, summary.replies]);
   }, 60_000);
+
+  it('a query flood with a fragment flood beside it, more first fragments that never complete than are held (bench/flood.ts)', async () => {
+    const { path, bytes, summary } = await written('fragmented.pcap', generateFlood({ requests: 70_000, seed: 2, fragments: true }));
+    expect(summary.fragments).toBeGreaterThan(65_536);
+    const file = await twoPasses(path);
+    const first = await firstPass(chunksOf(bytes));
+    expect(first.report).toEqual(file.report);
+    expect(first.stats).toEqual(file.stats);
+    expect(first.stats.skipped).toEqual({ fragment: summary.fragments });
+    const server = first.report.servers[0]!;
+    expect(first.report.servers).toHaveLength(1);
+    expect(server.requests).toEqual(summary.requests);
+    expect([server.answered, server.unanswered, server.replies]).toEqual([summary.answered, summary.unanswered, summary.replies]);
+  }, 120_000);
 });
