@@ -154,3 +154,14 @@ describe('gamequery ping', () => {
     expect(r.stderr).toContain('the port must be a number in 1..65535');
   });
 });
+
+describe('ping: the summary of a long run', () => {
+  it('gives min, avg and max over 300 000 replies (once passed to Math.min as arguments, past what a call takes)', async () => {
+    const { summarize } = await import('../src/commands/ping.ts');
+    const replies = Array.from({ length: 300_000 }, (_, seq) => ({ seq, rttMs: 1 + ((seq * 7919) % 1000) / 10 }));
+    const s = summarize({ sent: 300_001, received: 300_000, replies });
+    expect(s.rttMs).toMatchObject({ min: 1, max: 100.9 });
+    expect(s.rttMs!.avg).toBeCloseTo(50.95, 5);
+    expect(s.lossPercent).toBe(0);
+  });
+});

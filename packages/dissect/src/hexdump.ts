@@ -64,8 +64,9 @@ export function dissectHexDump<O extends DissectOptions & { hex?: HexDumpOptions
   const packets: Listed<O>[] = [];
   const protocols = recognitionOf(options).set;
   preferReassembled(parsed.packets).forEach((p, i) => {
-    packets.push(...pushDumped(dissector, i + 1, p.bytes, protocols));
+    for (const x of pushDumped(dissector, i + 1, p.bytes, protocols)) packets.push(x);
   });
-  packets.push(...dissector.finish());
+  // One by one: what a dump's end settles may be every packet of it, too many to pass as arguments.
+  for (const x of dissector.finish()) packets.push(x);
   return { packets, diagnostics: parsed.diagnostics, stats: dissector.stats };
 }

@@ -52,7 +52,9 @@ export function summarize(r: Pick<Report, 'sent' | 'received' | 'replies'>): Sum
   if (rtts.length === 0) return { lossPercent, rttMs: null };
   const avg = rtts.reduce((a, b) => a + b, 0) / rtts.length;
   const square = rtts.reduce((a, b) => a + b * b, 0) / rtts.length;
-  return { lossPercent, rttMs: { min: Math.min(...rtts), avg, max: Math.max(...rtts), mdev: Math.sqrt(Math.max(0, square - avg * avg)) } };
+  const min = rtts.reduce((m, x) => Math.min(m, x), Infinity);
+  const max = rtts.reduce((m, x) => Math.max(m, x), -Infinity);
+  return { lossPercent, rttMs: { min, avg, max, mdev: Math.sqrt(Math.max(0, square - avg * avg)) } };
 }
 
 const ms = (n: number): string => n.toFixed(3);

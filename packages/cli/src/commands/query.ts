@@ -124,8 +124,9 @@ Examples:
     .action(async (kind: Kind, args: string[], opts: Opts) => {
       const texts = [...args.filter((a) => a !== '-')];
       const stdin = args.includes('-') || opts.file === '-';
-      if (opts.file !== undefined && opts.file !== '-') texts.push(...serverList(readFileSync(opts.file, 'utf8')));
-      if (stdin) texts.push(...serverList(readFileSync(0, 'utf8')));
+      // Appended one by one: push(...list) passes a list of a master server's size as arguments, past what a call takes.
+      if (opts.file !== undefined && opts.file !== '-') for (const t of serverList(readFileSync(opts.file, 'utf8'))) texts.push(t);
+      if (stdin) for (const t of serverList(readFileSync(0, 'utf8'))) texts.push(t);
       if (texts.length === 0) throw new Error('no servers given: name them, or pass --file LIST (or - for stdin)');
       const entries: Entry[] = texts.map((text) => {
         try {
@@ -268,7 +269,7 @@ function table(kind: Kind, rows: readonly Row[]): string {
     const flat = (t: string): string => printable(t).replace(/\t/g, ' ');
     return [r.server, type, cut(flat(name), 40), players, cut(flat(more), 32), time];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const widths = head.map((h, i) => body.reduce((w, b) => Math.max(w, b[i]!.length), h.length));
   const line = (cols: readonly string[]): string =>
     cols
       .map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!)))

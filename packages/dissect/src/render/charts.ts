@@ -61,7 +61,8 @@ function frame(title: string, top: number, left: string, right: string): string 
 /** Requests (bars) and replies (a line) per interval; each interval a target that filters to its packets. */
 function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: string; readonly port: number }): string {
   const n = Math.max(rows.length, 1);
-  const top = Math.max(1, ...rows.map((r) => Math.max(r.requests, r.replies)));
+  // A loop, not Math.max(...): a day of one-second intervals is 86 400 arguments, past what a call takes.
+  const top = rows.reduce((m, r) => Math.max(m, r.requests, r.replies), 1);
   const plotW = W - PAD - 8;
   const plotH = H - 2 * PAD;
   const x = (i: number): number => PAD + (plotW * i) / n;
@@ -102,7 +103,7 @@ function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: st
 function rttSvg(report: StatsReport): string {
   const { edges, counts } = report.totals.rtt.histogram;
   if (!counts.length) return '';
-  const top = Math.max(1, ...counts);
+  const top = counts.reduce((m, c) => Math.max(m, c), 1);
   const plotW = W - PAD - 8;
   const plotH = H - 2 * PAD;
   const bw = plotW / counts.length;
@@ -138,7 +139,7 @@ function sourcesSvg(title: string, list: readonly SourceCount[], value: (s: Sour
   if (!list.length) return '';
   const row = 18;
   const height = 24 + row * list.length;
-  const top = Math.max(1, ...list.map(value));
+  const top = list.reduce((m, x) => Math.max(m, value(x)), 1);
   const left = 150;
   const plotW = W - left - 70;
   let out = `<text class="t" x="4" y="12">${escapeHtml(title)}</text>`;

@@ -42,7 +42,8 @@ const countsRow = (c: ServerCounts): string[] => [
 /** Rows as aligned lines under a rule; `right`: the columns aligned right (numbers). */
 function table(rows: readonly (readonly string[])[], right: ReadonlySet<number>, footer: readonly string[]): string[] {
   const all = [...rows, footer];
-  const widths = rows[0]!.map((_, i) => Math.max(...all.map((r) => [...r[i]!].length)));
+  // Widest by a loop, not Math.max(...): a capture of a scan has a row per server, hundreds of thousands of arguments.
+  const widths = rows[0]!.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]!].length), 0));
   const line = (r: readonly string[]): string =>
     r
       .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
@@ -89,12 +90,12 @@ export function renderStatsTable(report: StatsReport): string[] {
     s.hostname === null ? '-' : showText(s.hostname),
   ]);
   const footer = ['all', rttText(t.rtt), '', `${t.packets} packets`];
-  const widest = (i: number): number => Math.max(DETAILS[i]!.length, ...[...details, footer].map((r) => [...r[i]!].length));
+  const widest = (i: number): number => [...details, footer].reduce((w, r) => Math.max(w, [...r[i]!].length), DETAILS[i]!.length);
   const others = [0, 1, 2].reduce((sum, i) => sum + widest(i), 0) + 2 * (DETAILS.length - 1);
   const room = Math.min(HOSTNAME, Math.max(DETAILS[3]!.length, WIDTH - others));
   for (const row of details) row[3] = cut(row[3]!, room);
   // Requests by message: a list per server, broken after a comma where it would pass the width.
-  const indent = Math.max(MESSAGES[0]!.length, ...servers.map((a) => [...a].length), 'all'.length) + 2;
+  const indent = servers.reduce((w, a) => Math.max(w, [...a].length), Math.max(MESSAGES[0]!.length, 'all'.length)) + 2;
   const messages = [...report.servers.map((s, i) => [servers[i]!, requestsText(s.requests)]), ['all', requestsText(t.requests)]].flatMap(
     ([server, text]) => wrap(`${server!.padEnd(indent)}${text}`, indent),
   );
