@@ -40,6 +40,7 @@ export { flagJson, shownFlag } from './grammar/kinds/bool.ts';
 export { toHex } from './grammar/kinds/bytes.ts';
 export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
+export { withoutStacks } from './grammar/stacks.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
 export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';

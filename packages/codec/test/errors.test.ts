@@ -131,3 +131,38 @@ describe('typed errors', () => {
     expect(ann.fields.at(-1)).toMatchObject({ abbrev: 'samp.malformed', offset: 21, generated: true });
   });
 });
+
+describe('stack traces: taken for an error thrown to the caller, not for one that describes bytes', () => {
+  // The same cut info reply as above.
+  const bytes = fromHex('53414d507f000001611e6900010002000c00000053657276657220');
+
+  it('annotate returns its error with no frames; decode throws it with its frames; the limit is left as it was', () => {
+    const limit = Error.stackTraceLimit;
+    const annotated = samp.infoResponse.annotate(bytes).error!;
+    expect(annotated).toBeInstanceOf(TruncatedError);
+    expect(annotated.stack).not.toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(limit);
+    let thrown: Error | undefined;
+    try {
+      samp.infoResponse.decode(bytes);
+    } catch (e) {
+      thrown = e as Error;
+    }
+    expect(thrown).toBeInstanceOf(TruncatedError);
+    expect(thrown!.message).toBe(annotated.message);
+    expect(thrown!.stack).toMatch(/\n\s+at /);
+  });
+
+  it('withoutStacks puts the limit back after a throw too', async () => {
+    const { withoutStacks } = await import('../src/grammar/stacks.ts');
+    const limit = Error.stackTraceLimit;
+    expect(() =>
+      withoutStacks(() => {
+        expect(Error.stackTraceLimit).toBe(0);
+        throw new RangeError('out');
+      }),
+    ).toThrow('out');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(withoutStacks(() => 42)).toBe(42);
+  });
+});

@@ -39,6 +39,7 @@ import {
   unansweredReason,
   unmatchedCause,
   unmatchedReason,
+  withoutStacks,
   type EmitOptions,
   type InternalQueryLayout,
   type VerdictOptions,
@@ -630,11 +631,14 @@ function claimedBy(bytes: Uint8Array, e: CodecError, protocols: ProtocolSet): Pr
 
 const startsWith = (bytes: Uint8Array, magic: Uint8Array): boolean => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
 
+/** What `bytes` are recognised as, or why not: the error goes into the record, with no stack trace taken (it describes the bytes). */
 function recognizeOrError(bytes: Uint8Array, hint: PacketHint, codec: CodecOptions, protocols: ProtocolSet): Found | CodecError {
-  try {
-    return protocols.recognize(bytes, hint, codec);
-  } catch (e) {
-    if (e instanceof CodecError) return e;
-    throw e;
-  }
+  return withoutStacks(() => {
+    try {
+      return protocols.recognize(bytes, hint, codec);
+    } catch (e) {
+      if (e instanceof CodecError) return e;
+      throw e;
+    }
+  });
 }

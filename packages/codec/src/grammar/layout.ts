@@ -17,6 +17,7 @@ import { hexOf, redacted, shownValue, templateParts } from './display.ts';
 import { ByteSink } from './sink.ts';
 import { codeGeneration, interpretedDecoder, interpretedJson, interpretedMeasurer } from './interpreted.ts';
 import type { CodecError } from '../errors.ts';
+import { withoutStacks } from './stacks.ts';
 import type {
   AnyLayout,
   CodecOptions,
@@ -193,7 +194,8 @@ function build(spec: Spec, interpreted: boolean): InternalLayout<Record<string, 
     },
 
     annotate(bytes, options) {
-      const r = interpret(id, spec.fields, bytes, codecFor(options, bytes));
+      // The error of a malformed message is part of its tree, returned and never thrown: no stack trace is taken for it.
+      const r = withoutStacks(() => interpret(id, spec.fields, bytes, codecFor(options, bytes)));
       const warnings = !r.error && r.bytesRead < bytes.length ? [...r.warnings, trailing(r.bytesRead, bytes.length)] : r.warnings;
       const fields = r.fields;
       if (r.error) fields.push(malformedNode(spec.protocol, bytes, r.error, secrets.get(r.error.info.field) === 'whole'));
