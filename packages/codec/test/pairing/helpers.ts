@@ -173,6 +173,9 @@ export function captureVerdicts(datagrams: readonly Named[], options: PairingOpt
   });
   pairer.flush();
   const facts = pairer.facts;
+  // The end of the input settles everything: no request waits, and every frame's facts are final.
+  expect(pairer.held.waiting, 'requests still waiting after the end').toBe(0);
+  datagrams.forEach((d, i) => expect(facts.isFinal(i + 1), `${d.meta} (frame ${i + 1}) final after the end`).toBe(true));
   const name = (frame: number): string => datagrams[frame - 1]?.meta ?? '?';
   const o = { timeoutMs: options.timeoutMs ?? 1000, rconQuietMs: options.rconQuietMs ?? 500 };
   const out: string[] = [];

@@ -270,7 +270,9 @@ export class CapturePairer {
   flush(): void {
     const facts = this.facts;
     this.#ending = true;
-    for (let f = Math.max(this.#cursor, facts.first); this.#count > 0 && f < facts.next; f++) {
+    // The cursor passes requests that have lines (they wait for their quiet period, not their timeout): with any, from the oldest frame.
+    const from = this.#collecting.size ? facts.first : Math.max(this.#cursor, facts.first);
+    for (let f = from; this.#count > 0 && f < facts.next; f++) {
       const info = facts.info(f);
       if (!(info & WAITING)) continue;
       const c = info & LINES ? this.#collecting.get(f) : undefined;

@@ -55,3 +55,18 @@ describe('CapturePairer: the duplicate window after a superseded RCON command', 
     pairAll(datagrams, options);
   });
 });
+
+// An RCON command waits for its quiet period, not its timeout: the walk for the oldest request to time
+// out passes it. At the end of the input it must still be settled, with its lines.
+describe('CapturePairer: the end of the input during an RCON quiet period', () => {
+  it('settles the command and its lines, though a later datagram moved the timeout walk past it', () => {
+    const other = { address: '192.0.2.11', port: 50200 };
+    const datagrams = [
+      ask('c1', command('players'), server, 0),
+      answer('l1', line('ID Name Ping IP'), server, 0.3),
+      ask('q', samp.infoRequest.encode(at), server, 1, other),
+    ];
+    expect(captureVerdicts(datagrams, options)).toEqual(['exchange c1>l1', 'unanswered q (no reply before the input ended)']);
+    pairAll(datagrams, options);
+  });
+});
