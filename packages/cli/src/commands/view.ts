@@ -24,6 +24,9 @@ import {
   type Timestamp,
 } from '@gamequery/dissect';
 
+/** Sources guessing the RCON password named on stderr, one line each (the most refused first). */
+const GUESSERS_NAMED = 10;
+
 export interface ViewOpts {
   format?: 'text' | 'json' | 'ndjson' | 'html';
   verbose?: boolean;
@@ -305,12 +308,27 @@ export class StatsTap {
     return out;
   }
 
-  /** One line on stderr per source guessing the RCON password (never the passwords). */
+  /**
+   * Lines for stderr on the sources guessing the RCON password (never the passwords): one for each
+   * of the {@link GUESSERS_NAMED} most refused, then one for the rest, which the table lists (a
+   * brute force spread over a thousand addresses is a line, not a thousand).
+   */
   warnings(): string[] {
     const sources = this.sourcesReport();
-    return (sources?.rconGuessers ?? []).map(
-      (g) =>
-        `${g.address} is guessing the RCON password: ${g.denied} refused of ${g.requests} RCON requests, ${g.distinctPasswords} distinct passwords (reported from ${sources!.guessingThreshold} refusals)`,
-    );
+    const guessers = sources?.rconGuessers ?? [];
+    const lines = guessers
+      .slice(0, GUESSERS_NAMED)
+      .map(
+        (g) =>
+          `${g.address} is guessing the RCON password: ${g.denied} refused of ${g.requests} RCON requests, ${g.distinctPasswords} distinct passwords (reported from ${sources!.guessingThreshold} refusals)`,
+      );
+    const rest = guessers.slice(GUESSERS_NAMED);
+    if (rest.length) {
+      const denied = rest.reduce((n, g) => n + g.denied, 0);
+      lines.push(
+        `${rest.length} more sources are guessing the RCON password (${denied} refused in all): each is listed under "RCON password guessing" (in JSON, sourceStats.rconGuessers)`,
+      );
+    }
+    return lines;
   }
 }
