@@ -61,7 +61,7 @@ function frame(title: string, top: number, left: string, right: string): string 
 /** Requests (bars) and replies (a line) per interval; each interval a target that filters to its packets. */
 function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: string; readonly port: number }): string {
   const n = Math.max(rows.length, 1);
-  // A loop, not Math.max(...): a day of one-second intervals is 86 400 arguments, past what a call takes.
+  // A loop, not Math.max(...): two days of one-second intervals are 172 800 arguments, past the 125 000 or so a call takes.
   const top = rows.reduce((m, r) => Math.max(m, r.requests, r.replies), 1);
   const plotW = W - PAD - 8;
   const plotH = H - 2 * PAD;

@@ -3,10 +3,11 @@
  * under its key, the request's frame and layout, how it ended and when, and the hashes and
  * frames of its replies (so that a copy is told from another reply). Kept in finish order
  * and let go in that order, which is deadline order: a window after each ended. One row an
- * exchange in a queue, written once: the rows, a free list and a queue of them before cost
- * twice as many words written and 2 % of `gamequery stats` on 1 M frames of the mix. A key may be remembered more
- * than once (a client port reused): `newest` gives the latest, `older` the one before; the
- * key is filed once, naming its newest exchange, each exchange the one before it.
+ * exchange in a queue, written once (rows from a free list, a queue of them and a queue of
+ * replies cost twice as many words written, and 2 % of `gamequery stats` on 1 M frames of
+ * the mix). A key may be remembered more than once (a client port reused): `newest` gives
+ * the latest, `older` the one before; the key is filed once, naming its newest exchange,
+ * each exchange the one before it.
  *
  * The keys are the pairer's own table (pairer.ts), shared by the requests waiting and the
  * exchanges remembered: a key's row names the oldest request waiting under it ({@link HEAD})
