@@ -187,11 +187,15 @@ class FloodGenerator {
   }
 
   send(t: number, src: Endpoint, dst: Endpoint, bytes: Uint8Array, incoming: boolean, ipId: number): void {
-    const w = this.writer;
-    const start = w.at;
+    const start = this.writer.at;
     // What comes in crossed the wire and is padded to Ethernet's minimum; what the server sends is not.
-    w.udp(t, src, dst, bytes, ipId, incoming);
-    this.bytes += w.at - start;
+    this.writer.udp(t, src, dst, bytes, ipId, incoming);
+    this.wrote(t, start);
+  }
+
+  /** A frame written at `t` from `start` in the writer: counted. */
+  wrote(t: number, start: number): void {
+    this.bytes += this.writer.at - start;
     this.frames++;
     if (this.first < 0) this.first = t;
     this.last = t;
@@ -288,12 +292,9 @@ class FloodGenerator {
     src.ip = this.spoofedAddress();
     src.port = 1024 + rng.int(64512);
     new DataView(this.fragmentData.buffer).setUint16(0, src.port);
-    const w = this.writer;
-    const start = w.at;
-    w.fragment(t, src, SERVER, this.fragmentData, rng.int(65536), 0x2000);
-    this.bytes += w.at - start;
-    this.frames++;
-    this.last = t;
+    const start = this.writer.at;
+    this.writer.fragment(t, src, SERVER, this.fragmentData, rng.int(65536), 0x2000);
+    this.wrote(t, start);
     this.fragments++;
   }
 

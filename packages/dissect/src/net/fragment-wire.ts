@@ -9,14 +9,14 @@ export class FragmentWire {
   static readonly LIMIT = 1 << 16;
   readonly #held = new Map<number, number>();
   /**
-   * No frame below this is held: frames are held in frame order, so the oldest is found by
+   * No frame below this is held: frames come in frame order, so the oldest is found by
    * counting up from here (each frame number passed once). `keys().next()` found it by walking
    * every entry deleted before it until the map was rebuilt: under a flood of fragments that
    * never complete, 20 µs a fragment once the limit was reached.
    */
   #oldest = 0;
 
-  /** A fragment held for reassembly: frame `index` (above any held before), `wire` bytes long. */
+  /** A fragment held for reassembly: frame `index`, `wire` bytes long. */
   hold(index: number, wire: number): void {
     const held = this.#held;
     if (held.size >= FragmentWire.LIMIT) {
@@ -24,6 +24,8 @@ export class FragmentWire {
       held.delete(this.#oldest);
     }
     held.set(index, wire);
+    // One out of order moves the bound down, so the count up always ends at a frame held.
+    if (index < this.#oldest) this.#oldest = index;
   }
 
   /** The wire bytes of a datagram completed by frame `index` (`wire` bytes) from `fragments`. */

@@ -78,4 +78,16 @@ describe('FragmentWire', () => {
     const last = 1 + 2 * (LIMIT + 9);
     expect(w.total([1, 19, 21, last, 1e9], 1e9, 1)).toBe(1 + 100 + 100);
   });
+
+  it('lets go of the lowest frame held first, one held out of order included', () => {
+    const w = new FragmentWire();
+    const LIMIT = FragmentWire.LIMIT;
+    // Frames 1000 and up, one past the limit: 1000 goes.
+    for (let i = 0; i <= LIMIT; i++) w.hold(1000 + i, 100);
+    // Frame 5 comes late, at the limit (1001 goes); the next one makes room by letting 5 go, not 1002.
+    w.hold(5, 7);
+    w.hold(1001 + LIMIT, 100);
+    expect(w.total([5, 1e9], 1e9, 0)).toBe(0);
+    expect(w.total([1001, 1002, 1e9 + 1], 1e9 + 1, 0)).toBe(100);
+  });
 });
