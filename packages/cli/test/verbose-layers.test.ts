@@ -4,6 +4,9 @@
  * against tshark -V run on the same capture.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root, runSync as run } from './cli.ts';
 
@@ -96,5 +99,129 @@ describe('dissect -V: the layers under the game', () => {
     };
     expect(json.packets).toEqual([]);
     expect(json.stats.nonGame).toBe(4);
+  });
+});
+
+describe('dissect -V: subtrees tshark draws inside the IP layer', () => {
+  const file = `${captures}veth-frag.pcap`;
+  const ours = byFrame(run('dissect', file, '-V').stdout);
+  const tshark = spawnSync('tshark', ['-r', file, '-V', '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], { encoding: 'utf8' });
+  const theirs = byFrame(tshark.stdout);
+
+  /** A subtree's title line and its items one level under it, from `lines`. */
+  const subtree = (lines: readonly string[], title: string): string[] => {
+    const at = lines.indexOf(title);
+    if (at < 0) return [];
+    const depth = title.length - title.trimStart().length + 4;
+    const out = [title];
+    for (let i = at + 1; i < lines.length && lines[i]!.length - lines[i]!.trimStart().length >= depth; i++) {
+      if (lines[i]!.length - lines[i]!.trimStart().length === depth) out.push(lines[i]!);
+    }
+    return out;
+  };
+
+  it('each IPv6 extension header is a subtree of the IPv6 one, with its items as tshark writes them', () => {
+    expect(tshark.status, tshark.stderr).toBe(0);
+    let fragmentHeaders = 0;
+    let hopByHop = 0;
+    for (const [frame, lines] of ours) {
+      const expected = theirs.get(frame)!.map(plain);
+      const fragment = subtree(expected, '    Fragment Header for IPv6');
+      // Every item tshark writes under the fragment header, in its order.
+      expect(subtree(lines, '    Fragment Header for IPv6'), `frame ${frame}`).toEqual(fragment);
+      if (fragment.length) fragmentHeaders++;
+      // Under a hop-by-hop header tshark goes on to its options, which are not drawn here: ours are its first items.
+      const options = subtree(expected, '    IPv6 Hop-by-Hop Option');
+      const drawn = subtree(lines, '    IPv6 Hop-by-Hop Option');
+      expect(drawn, `frame ${frame}`).toEqual(options.slice(0, drawn.length));
+      expect(drawn.length > 0, `frame ${frame}`).toBe(options.length > 0);
+      if (drawn.length) {
+        expect(drawn).toHaveLength(4);
+        hopByHop++;
+      }
+    }
+    expect(fragmentHeaders).toBe(3);
+    expect(hopByHop).toBe(3);
+  });
+
+  it('the frame that completes a datagram lists its fragments inside the IP subtree, where tshark does', () => {
+    let listed = 0;
+    for (const [frame, lines] of ours) {
+      const expected = theirs.get(frame)!.map(plain);
+      const at = lines.findIndex((l) => /^ {4}\[\d+ IPv[46] Fragments/.test(l));
+      const theirsAt = expected.findIndex((l) => /^ {4}\[\d+ IPv[46] Fragments/.test(l));
+      expect(at >= 0, `frame ${frame}`).toBe(theirsAt >= 0);
+      if (at < 0) continue;
+      // tshark adds each fragment's size: the rest is the same.
+      expect(lines[at]).toBe(expected[theirsAt]!.replace(/\(\d+\)(?=,|\])/g, ''));
+      // After the same line: the last one of the IPv4 subtree, or the fragment header's last item.
+      expect(lines[at - 1]).toBe(expected[theirsAt - 1]);
+      listed++;
+    }
+    expect(listed).toBe(2);
+  });
+});
+
+describe('dissect -V: a UDP checksum of zero', () => {
+  /** One frame of raw IP: `ip` header bytes then a UDP header with checksum 0 and an SA:MP `i` request. */
+  const capture = (linkType: number, ip: Uint8Array): Buffer => {
+    const payload = Buffer.from('SAMP\x7f\x00\x00\x01\x61\x1ei', 'latin1');
+    const udp = Buffer.alloc(8 + payload.length);
+    udp.writeUInt16BE(40000, 0);
+    udp.writeUInt16BE(7777, 2);
+    udp.writeUInt16BE(udp.length, 4);
+    payload.copy(udp, 8);
+    const frame = Buffer.concat([ip, udp]);
+    const head = Buffer.alloc(24);
+    head.writeUInt32LE(0xa1b2c3d4, 0);
+    head.writeUInt16LE(2, 4);
+    head.writeUInt16LE(4, 6);
+    head.writeUInt32LE(65535, 16);
+    head.writeUInt32LE(linkType, 20);
+    const record = Buffer.alloc(16);
+    record.writeUInt32LE(1700000000, 0);
+    record.writeUInt32LE(frame.length, 8);
+    record.writeUInt32LE(frame.length, 12);
+    return Buffer.concat([head, record, frame]);
+  };
+  const v4 = (): Uint8Array => {
+    const ip = Buffer.alloc(20);
+    ip[0] = 0x45;
+    ip.writeUInt16BE(20 + 19, 2);
+    ip[8] = 64;
+    ip[9] = 17;
+    ip.set([127, 0, 0, 1], 12);
+    ip.set([127, 0, 0, 1], 16);
+    return ip;
+  };
+  /** IPv6, then a destination options header (one PadN option) before UDP. */
+  const v6 = (): Uint8Array => {
+    const ip = Buffer.alloc(48);
+    ip[0] = 0x60;
+    ip.writeUInt16BE(8 + 19, 4);
+    ip[6] = 60;
+    ip[7] = 64;
+    ip[23] = 1;
+    ip[39] = 1;
+    ip.set([17, 0, 1, 4], 40);
+    return ip;
+  };
+
+  it.each([
+    ['IPv4', 228, v4, 'Checksum: 0x0000 [zero-value ignored]'],
+    ['IPv6', 229, v6, 'Checksum: 0x0000 [zero-value illegal]'],
+  ] as const)('over %s is shown as tshark shows it', (_, linkType, ip, line) => {
+    const dir = mkdtempSync(join(tmpdir(), 'gq-zero-'));
+    const file = join(dir, 'zero.pcap');
+    writeFileSync(file, capture(linkType, ip()));
+    const ours = byFrame(run('dissect', file, '-V').stdout).get(1)!;
+    const theirs = byFrame(spawnSync('tshark', ['-r', file, '-V'], { encoding: 'utf8' }).stdout).get(1)!;
+    expect(ours).toContain(`    ${line}`);
+    expect(theirs).toContain(`    ${line}`);
+    // The destination options header is drawn as tshark begins it.
+    if (linkType === 229) {
+      const at = ours.indexOf('    Destination Options for IPv6');
+      expect(ours.slice(at, at + 4)).toEqual(theirs.slice(theirs.indexOf('    Destination Options for IPv6')).slice(0, 4));
+    }
   });
 });

@@ -5,7 +5,8 @@
  * is shown (net/layers.ts); JSON output never carries it (its shape is the query packet's).
  */
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
-import { frameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
+import type { ByteSink } from '@gamequery/codec/internal';
+import { frameLayers, writeFrameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
 import type { Endpoint, SkipReason, UdpDatagram } from './net/types.ts';
 import type { PacketRecord } from './packet-record.ts';
 
@@ -85,10 +86,19 @@ export class FrameRecord {
     return l;
   }
 
+  /** Its layers, their tree written into `sink` as `-V` lines (not kept in `lines`); undefined for a bare payload. */
+  writeTreeLayers(sink: ByteSink): FrameLayers | undefined {
+    if (this.linkType === undefined) return undefined;
+    return (this.#layers = this.#cut(writeFrameLayers(this.linkType, this.frameBytes, sink, this.#reassembled)));
+  }
+
   #read(tree: boolean): FrameLayers {
     if (this.linkType === undefined) return bareLayers(this.payload);
-    const l = frameLayers(this.linkType, this.frameBytes, tree, this.#reassembled);
-    // As tshark: a frame the snapshot length cut says so after its Info text.
+    return this.#cut(frameLayers(this.linkType, this.frameBytes, tree, this.#reassembled));
+  }
+
+  /** As tshark: a frame the snapshot length cut says so after its Info text. */
+  #cut(l: FrameLayers): FrameLayers {
     return this.frameLength > this.frameBytes.length ? { ...l, info: `${l.info}[Packet size limited during capture]` } : l;
   }
 

@@ -3,9 +3,9 @@
  * The JSON shape is public API, described by `schema/packet.schema.json`.
  */
 import type { CodecOptions, Direction, FieldNode, Protocol } from '@gamequery/codec';
-import { asciiBytes, type InternalQueryLayout } from '@gamequery/codec/internal';
+import { asciiBytes, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
-import { frameLayers, type FrameLayers } from './net/layers.ts';
+import { frameLayers, writeFrameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
 import type { Endpoint } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
@@ -166,10 +166,21 @@ export class Packet implements PacketRecord {
   layers(tree: boolean): FrameLayers | undefined {
     const data = this.frameData;
     if (this.linkType === undefined || !data) return undefined;
+    return frameLayers(this.linkType, data, tree, this.#reassembled());
+  }
+
+  /** The layers under the message, their tree written into `sink` as `-V` lines (not kept in `lines`); undefined for a bare payload. */
+  writeLayers(sink: ByteSink): FrameLayers | undefined {
+    const data = this.frameData;
+    if (this.linkType === undefined || !data) return undefined;
+    return writeFrameLayers(this.linkType, data, sink, this.#reassembled());
+  }
+
+  /** What its frame completed, when its datagram was reassembled. */
+  #reassembled(): Reassembled | undefined {
     const f = this.fragments;
     const length = this.udpLength ?? this.payloadLength + 8;
-    const reassembled = f?.length ? { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length } : undefined;
-    return frameLayers(this.linkType, data, tree, reassembled);
+    return f?.length ? { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length } : undefined;
   }
 
   /** `frame.protocols`: the layers' chain and the protocol (`eth:ethertype:ip:udp:samp`); undefined for a bare payload. */

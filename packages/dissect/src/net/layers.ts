@@ -5,11 +5,19 @@
  * Ethernet / Linux cooked / loopback, IPv4 / IPv6 and UDP subtrees with tshark's labels.
  *
  * The decoder (decoder.ts) finds a frame's datagram with numbers only, for every frame of a
- * capture; this module reads a frame again, field by field, for the few that are shown
- * with their layers (a `-V` tree, a line for a frame without a query message). The header
- * layouts are those of decoder.ts and link.ts.
+ * capture; this module reads a frame again, field by field, where it is shown with its
+ * layers (a `-V` tree, a line for a frame without a query message). The header layouts are
+ * those of decoder.ts and link.ts.
+ *
+ * `-V` shows every frame's layers, a thousand bytes of text a frame, so the tree is written
+ * into a byte sink as it is read, in tshark's order (a subtree's title, then its items),
+ * the lines every frame has from pieces encoded once: lines built as strings, kept in lists,
+ * joined and encoded again took a quarter of `-F text` on 1 M frames of the mix, and writing
+ * a title before its items keeps what was pushed under a subtree after it was written
+ * (an IPv6 extension header, the fragments a frame completed) from being lost.
  * @module
  */
+import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { LINKTYPE, familyVersion, isVlanTag, loopbackFamily } from './link.ts';
 
@@ -64,7 +72,11 @@ export interface FrameLayers {
   /** Bytes no layer here reads, as tshark's Data: a fragment's, an unknown EtherType's, a UDP payload ([start, end) in the frame; equal when none). */
   readonly dataStart: number;
   readonly dataEnd: number;
-  /** The link, IP (with extension headers) and UDP subtrees as tshark -V writes them, four spaces a level; empty unless asked for. */
+  /**
+   * The link, IP (with extension headers) and UDP subtrees as tshark -V writes them, four
+   * spaces a level; empty unless asked for ({@link frameLayers} with `tree`), and empty from
+   * {@link writeFrameLayers}, which writes them into a sink instead.
+   */
   readonly lines: string[];
 }
 
@@ -170,21 +182,23 @@ function mac(d: Uint8Array, p: number, n = 6): string {
 }
 
 /**
- * A bit field as tshark draws it: the field's `width` bits in groups of four, the masked ones
- * as the value's bits and the rest as dots (`0100 ....` for an IPv4 version of 4).
+ * A bit field as tshark draws it, as ASCII bytes: the field's `width` bits in groups of
+ * four, the masked ones as the value's bits and the rest as dots (`0100 ....` for an IPv4
+ * version of 4).
  */
-export function bitPattern(raw: number, mask: number, width: number): string {
+export function bitPattern(raw: number, mask: number, width: number): Uint8Array {
   // The same few fields take the same few values (a version, a header length, flags): drawn once each.
-  const key = `${width}/${mask}/${raw & mask}`;
+  // A field of 16 bits or fewer is keyed by a number (no string made to look it up).
+  const key = width <= 16 ? width * 2 ** 32 + mask * 2 ** 16 + (raw & mask) : `${width}/${mask}/${raw & mask}`;
   let out = patterns.get(key);
   if (out === undefined) {
     if (patterns.size >= 4096) patterns.clear();
-    patterns.set(key, (out = drawBits(raw, mask, width)));
+    patterns.set(key, (out = asciiBytes(drawBits(raw, mask, width))));
   }
   return out;
 }
 
-const patterns = new Map<string, string>();
+const patterns = new Map<number | string, Uint8Array>();
 
 function drawBits(raw: number, mask: number, width: number): string {
   let out = '';
@@ -198,13 +212,93 @@ function drawBits(raw: number, mask: number, width: number): string {
 
 /** Reads a frame's layers; `tree` writes their text too (tshark -V's lines); `reassembled` is what the frame completed. */
 export function frameLayers(linkType: number, data: Uint8Array, tree: boolean, reassembled?: Reassembled): FrameLayers {
-  return new Walk(data, tree, reassembled).frame(linkType);
+  if (!tree) return new Walk(data, undefined, reassembled).frame(linkType, []);
+  const sink = new ByteSink(1024);
+  const layers = new Walk(data, sink, reassembled).frame(linkType, []);
+  if (sink.at) layers.lines.push(...sink.text().slice(0, -1).split('\n'));
+  return layers;
+}
+
+/**
+ * {@link frameLayers} with its tree: the lines written into `sink` as they are read (ASCII,
+ * each ending in a newline), not returned (`lines` is empty). What `-V` writes for every
+ * frame of a capture.
+ */
+export function writeFrameLayers(linkType: number, data: Uint8Array, sink: ByteSink, reassembled?: Reassembled): FrameLayers {
+  return new Walk(data, sink, reassembled).frame(linkType, []);
+}
+
+const NEWLINE = asciiBytes('\n');
+const LEVEL = asciiBytes('    ');
+/** The indents of the first levels, each written at once. */
+const INDENTS = Array.from({ length: 6 }, (_, depth) => asciiBytes('    '.repeat(depth)));
+const COLON = asciiBytes(': ');
+const EQUALS = asciiBytes(' = ');
+const DST = asciiBytes(', Dst: ');
+const OPEN = asciiBytes(' (');
+const CLOSE_LINE = asciiBytes(')\n');
+// The pieces of the lines every frame has, encoded once.
+const ETHERNET_TITLE = asciiBytes('Ethernet II, Src: ');
+const DESTINATION = asciiBytes('Destination: ');
+const SOURCE = asciiBytes('Source: ');
+const IPV4_TITLE = asciiBytes('Internet Protocol Version 4, Src: ');
+const IDENTIFICATION = asciiBytes('Identification: ');
+const HEADER_CHECKSUM = asciiBytes('Header Checksum: ');
+const VALIDATION_DISABLED = asciiBytes(' [validation disabled]\n');
+const SOURCE_ADDRESS = asciiBytes('Source Address: ');
+const DESTINATION_ADDRESS = asciiBytes('Destination Address: ');
+const HEADER_LENGTH_TEXT = Array.from({ length: 16 }, (_, n) => asciiBytes(`${n * 4} bytes (${n})`));
+const UDP_TITLE = asciiBytes('User Datagram Protocol, Src Port: ');
+const DST_PORT = asciiBytes(', Dst Port: ');
+const CHECKSUM = asciiBytes('Checksum: ');
+const UNVERIFIED = asciiBytes(' [unverified]\n');
+const ZERO_IGNORED = asciiBytes(' [zero-value ignored]\n');
+const ZERO_ILLEGAL = asciiBytes(' [zero-value illegal]\n');
+const UDP_PAYLOAD = asciiBytes('UDP payload (');
+const BYTES_CLOSE = asciiBytes(' bytes)\n');
+const HEX_DIGITS = asciiBytes('0123456789abcdef');
+
+/** `0x` and the low `digits` hex digits of `n`. */
+function writeHex(out: ByteSink, n: number, digits: number): void {
+  out.reserve(digits + 2);
+  const buf = out.buf;
+  let at = out.at;
+  buf[at++] = 0x30;
+  buf[at++] = 0x78;
+  for (let i = at + digits - 1; i >= at; i--) {
+    buf[i] = HEX_DIGITS[n & 15]!;
+    n >>>= 4;
+  }
+  out.at = at + digits;
+}
+
+/** The four bytes at `pos` in dotted decimal (`formatIPv4`'s text). */
+function writeDotted(out: ByteSink, d: Uint8Array, pos: number): void {
+  out.number(d[pos]!);
+  for (let i = 1; i < 4; i++) {
+    out.bytes(DOT);
+    out.number(d[pos + i]!);
+  }
+}
+const DOT = asciiBytes('.');
+
+/** The six bytes at `pos` as a link address (`mac`'s text). */
+function writeMac(out: ByteSink, d: Uint8Array, pos: number): void {
+  out.reserve(17);
+  const buf = out.buf;
+  let at = out.at;
+  for (let i = 0; i < 6; i++) {
+    if (i) buf[at++] = 0x3a;
+    const b = d[pos + i]!;
+    buf[at++] = HEX_DIGITS[b >> 4]!;
+    buf[at++] = HEX_DIGITS[b & 15]!;
+  }
+  out.at = at;
 }
 
 /** One walk down a frame. */
 class Walk {
   readonly words: string[] = [];
-  readonly lines: string[] = [];
   column = '';
   source = '';
   destination = '';
@@ -213,14 +307,17 @@ class Walk {
   udp: UdpFacts | undefined;
   dataStart = 0;
   dataEnd = 0;
+  /** How deep the next line of the tree is, four spaces a level. */
+  #depth = 0;
 
+  /** `out`: where the tree's lines go (undefined: the facts only). */
   constructor(
     readonly data: Uint8Array,
-    readonly tree: boolean,
+    readonly out: ByteSink | undefined,
     readonly reassembled: Reassembled | undefined,
   ) {}
 
-  frame(linkType: number): FrameLayers {
+  frame(linkType: number, lines: string[]): FrameLayers {
     this.link(linkType);
     return {
       protocols: this.words.join(':'),
@@ -232,31 +329,79 @@ class Walk {
       udp: this.udp,
       dataStart: this.dataStart,
       dataEnd: this.dataEnd,
-      lines: this.lines,
+      lines,
     };
   }
 
   /*
-   * The tree is written as text lines (what -V prints, for every frame of a capture: no node
-   * objects). Each call names tshark's abbreviation and the bytes the item covers, as its
-   * documentation: they are what a filter or a hex pane would use.
+   * The tree is written line by line as it is read, in tshark's order: a subtree's title,
+   * then its items a level deeper. Each call names tshark's abbreviation and the bytes the
+   * item covers, as its documentation: they are what a filter or a hex pane would use.
    */
 
-  /** A subtree: its title line and its fields indented under it. */
-  layer(abbrev: string, title: string, offset: number, length: number, children: string[], into = this.lines): void {
-    if (!this.tree) return;
-    into.push(title);
-    for (const line of children) into.push(`    ${line}`);
+  /** The sink, with the indent of a line at the current depth written. */
+  #line(): ByteSink {
+    const out = this.out!;
+    const depth = this.#depth;
+    if (depth < INDENTS.length) out.bytes(INDENTS[depth]!);
+    else for (let i = 0; i < depth; i++) out.bytes(LEVEL);
+    return out;
   }
 
-  /** A field of a subtree, `Label: shown value` (only written when the tree is asked for). */
-  field(into: string[], abbrev: string, label: string, offset: number, length: number, value: number | string, show = String(value)): void {
-    if (this.tree) into.push(`${label}: ${show}`);
+  /** A line of text at the current depth (the tree is ASCII). */
+  text(text: string): void {
+    if (!this.out) return;
+    const out = this.#line();
+    out.ascii(text);
+    out.bytes(NEWLINE);
+  }
+
+  /** A subtree: its title line, its items a level under it until {@link close}. */
+  open(abbrev: string, title: string, _offset: number, _length: number): void {
+    this.text(title);
+    this.#depth++;
+  }
+
+  /**
+   * {@link open} with a title the caller writes into the sink returned, piece by piece (no
+   * string made for it), and ends with a newline. Only while there is a tree.
+   */
+  #opened(_abbrev: string, _offset: number, _length: number): ByteSink {
+    const out = this.#line();
+    this.#depth++;
+    return out;
+  }
+
+  close(): void {
+    this.#depth--;
+  }
+
+  /** A field, `Label: shown value`; a number without `show` is shown as it is. */
+  field(abbrev: string, label: string, offset: number, length: number, value: number | string, show?: string | Uint8Array): void {
+    if (!this.out) return;
+    const out = this.#line();
+    out.ascii(label);
+    out.bytes(COLON);
+    if (show === undefined) {
+      if (typeof value === 'number') out.number(value);
+      else out.ascii(value);
+    } else if (typeof show === 'string') out.ascii(show);
+    else out.bytes(show);
+    out.bytes(NEWLINE);
+  }
+
+  /**
+   * A field whose shown value the caller writes into the sink returned, and ends with a
+   * newline: `head` is its label and `: `, encoded once. Only while there is a tree.
+   */
+  #field(abbrev: string, head: Uint8Array, _offset: number, _length: number): ByteSink {
+    const out = this.#line();
+    out.bytes(head);
+    return out;
   }
 
   /** A field drawn as bits: `0100 .... = Version: 4`. */
   bits(
-    into: string[],
     abbrev: string,
     label: string,
     offset: number,
@@ -264,16 +409,27 @@ class Walk {
     raw: number,
     mask: number,
     value: number,
-    show = String(value),
+    show?: string | Uint8Array,
   ): void {
-    if (this.tree) into.push(`${bitPattern(raw, mask, length * 8)} = ${label}: ${show}`);
+    if (!this.out) return;
+    const out = this.#line();
+    out.bytes(bitPattern(raw, mask, length * 8));
+    out.bytes(EQUALS);
+    out.ascii(label);
+    out.bytes(COLON);
+    if (show === undefined) out.number(value);
+    else if (typeof show === 'string') out.ascii(show);
+    else out.bytes(show);
+    out.bytes(NEWLINE);
   }
 
   /** The frame stops early at offset `at`: what was read stays, and the column and the tree say where it stopped. */
   malformed(column: string, why: string, at: number): void {
     this.column ||= column;
     this.info = `[Malformed Packet: ${why}]`;
-    if (this.tree) this.lines.push(`[Malformed Packet: ${why} (from offset ${at})]`);
+    // A top-level item, as tshark shows it, whatever subtree was being read: nothing follows it.
+    this.#depth = 0;
+    this.text(`[Malformed Packet: ${why} (from offset ${at})]`);
   }
 
   link(linkType: number): void {
@@ -282,49 +438,56 @@ class Walk {
       case LINKTYPE.ETHERNET: {
         this.words.push('eth', 'ethertype');
         if (d.length < 14) return this.malformed('Ethernet', `frame of ${d.length} bytes ends inside the 14-byte Ethernet header`, 0);
-        const dst = mac(d, 0);
-        const src = mac(d, 6);
-        const kids: string[] = [];
-        this.field(kids, 'eth.dst', 'Destination', 0, 6, dst);
-        this.field(kids, 'eth.src', 'Source', 6, 6, src);
         const type = u16(d, 12);
-        this.field(kids, 'eth.type', 'Type', 12, 2, type, etherTypeText(type));
-        this.layer('eth', `Ethernet II, Src: ${src}, Dst: ${dst}`, 0, 14, kids);
-        this.source = src;
-        this.destination = dst;
+        if (this.out) {
+          const out = this.#opened('eth', 0, 14);
+          out.bytes(ETHERNET_TITLE);
+          writeMac(out, d, 6);
+          out.bytes(DST);
+          writeMac(out, d, 0);
+          out.bytes(NEWLINE);
+          writeMac(this.#field('eth.dst', DESTINATION, 0, 6), d, 0);
+          out.bytes(NEWLINE);
+          writeMac(this.#field('eth.src', SOURCE, 6, 6), d, 6);
+          out.bytes(NEWLINE);
+          this.field('eth.type', 'Type', 12, 2, type, etherTypeBytes(type));
+          this.close();
+        }
+        this.source = mac(d, 6);
+        this.destination = mac(d, 0);
         return this.etherType(type, 14);
       }
       case LINKTYPE.LINUX_SLL: {
         this.words.push('sll', 'ethertype');
         if (d.length < 16) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 16-byte SLL header`, 0);
-        const kids: string[] = [];
         const packetType = u16(d, 0);
         const hardware = u16(d, 2);
         const addressLength = u16(d, 4);
-        this.field(kids, 'sll.pkttype', 'Packet type', 0, 2, packetType, named(SLL_PACKET_TYPES, packetType));
-        this.field(kids, 'sll.hatype', 'Link-layer address type', 2, 2, hardware, named(ARPHRD, hardware));
-        this.field(kids, 'sll.halen', 'Link-layer address length', 4, 2, addressLength);
-        this.sllAddress(kids, 6, addressLength);
         const type = u16(d, 14);
-        this.field(kids, 'sll.etype', 'Protocol', 14, 2, type, etherTypeText(type));
-        this.layer('sll', 'Linux cooked capture v1', 0, 16, kids);
+        this.open('sll', 'Linux cooked capture v1', 0, 16);
+        this.field('sll.pkttype', 'Packet type', 0, 2, packetType, named(SLL_PACKET_TYPES, packetType));
+        this.field('sll.hatype', 'Link-layer address type', 2, 2, hardware, named(ARPHRD, hardware));
+        this.field('sll.halen', 'Link-layer address length', 4, 2, addressLength);
+        this.sllAddress(6, addressLength);
+        this.field('sll.etype', 'Protocol', 14, 2, type, etherTypeText(type));
+        this.close();
         return this.etherType(type, 16);
       }
       case LINKTYPE.LINUX_SLL2: {
         this.words.push('sll', 'ethertype');
         if (d.length < 20) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 20-byte SLL2 header`, 0);
-        const kids: string[] = [];
         const type = u16(d, 0);
         const hardware = u16(d, 8);
         const packetType = d[10]!;
         const addressLength = d[11]!;
-        this.field(kids, 'sll.etype', 'Protocol', 0, 2, type, etherTypeText(type));
-        this.field(kids, 'sll.ifindex', 'Interface index', 4, 4, u32(d, 4));
-        this.field(kids, 'sll.hatype', 'Link-layer address type', 8, 2, hardware, named(ARPHRD, hardware));
-        this.field(kids, 'sll.pkttype', 'Packet type', 10, 1, packetType, named(SLL_PACKET_TYPES, packetType));
-        this.field(kids, 'sll.halen', 'Link-layer address length', 11, 1, addressLength);
-        this.sllAddress(kids, 12, addressLength);
-        this.layer('sll', 'Linux cooked capture v2', 0, 20, kids);
+        this.open('sll', 'Linux cooked capture v2', 0, 20);
+        this.field('sll.etype', 'Protocol', 0, 2, type, etherTypeText(type));
+        this.field('sll.ifindex', 'Interface index', 4, 4, u32(d, 4));
+        this.field('sll.hatype', 'Link-layer address type', 8, 2, hardware, named(ARPHRD, hardware));
+        this.field('sll.pkttype', 'Packet type', 10, 1, packetType, named(SLL_PACKET_TYPES, packetType));
+        this.field('sll.halen', 'Link-layer address length', 11, 1, addressLength);
+        this.sllAddress(12, addressLength);
+        this.close();
         return this.etherType(type, 20);
       }
       case LINKTYPE.NULL:
@@ -333,9 +496,9 @@ class Walk {
         if (d.length < 4) return this.malformed('NULL', `frame of ${d.length} bytes ends inside the loopback header`, 0);
         const family = loopbackFamily(d);
         const version = familyVersion(family);
-        const kids: string[] = [];
-        this.field(kids, 'null.family', 'Family', 0, 4, family, `${version === 4 ? 'IP' : version === 6 ? 'IPv6' : 'Unknown'} (${family})`);
-        this.layer('null', 'Null/Loopback', 0, 4, kids);
+        this.open('null', 'Null/Loopback', 0, 4);
+        this.field('null.family', 'Family', 0, 4, family, `${version === 4 ? 'IP' : version === 6 ? 'IPv6' : 'Unknown'} (${family})`);
+        this.close();
         if (version === 4) return this.ipv4(4);
         if (version === 6) return this.ipv6(4);
         this.column = 'NULL';
@@ -346,7 +509,8 @@ class Walk {
       case LINKTYPE.RAW_DLT12:
       case LINKTYPE.RAW_DLT14: {
         this.words.push('raw');
-        this.layer('raw', 'Raw packet data', 0, 0, []);
+        this.open('raw', 'Raw packet data', 0, 0);
+        this.close();
         const version = d.length ? d[0]! >> 4 : 0;
         if (version === 4) return this.ipv4(0);
         if (version === 6) return this.ipv6(0);
@@ -365,10 +529,10 @@ class Walk {
   }
 
   /** A cooked header's 8-byte address field at `at`: the address its length says, and what is left unused. */
-  sllAddress(kids: string[], at: number, length: number): void {
+  sllAddress(at: number, length: number): void {
     const n = Math.min(length, 8);
-    this.field(kids, 'sll.src.eth', 'Source', at, n, mac(this.data, at, n));
-    if (n < 8) this.field(kids, 'sll.unused', 'Unused', at + n, 8 - n, hexBytes(this.data, at + n, 8 - n));
+    this.field('sll.src.eth', 'Source', at, n, mac(this.data, at, n));
+    if (n < 8) this.field('sll.unused', 'Unused', at + n, 8 - n, hexBytes(this.data, at + n, 8 - n));
   }
 
   /** What an EtherType at `pos`'s header carries, VLAN tags stepped over. */
@@ -378,13 +542,13 @@ class Walk {
       this.words.push('vlan', 'ethertype');
       if (d.length < pos + 4) return this.malformed('VLAN', `frame of ${d.length} bytes ends inside a VLAN tag`, pos);
       const tci = u16(d, pos);
-      const kids: string[] = [];
-      this.bits(kids, 'vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13);
-      this.bits(kids, 'vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1);
-      this.bits(kids, 'vlan.id', 'ID', pos, 2, tci, 0x0fff, tci & 0xfff);
+      this.open('vlan', `802.1Q Virtual LAN, PRI: ${tci >> 13}, DEI: ${(tci >> 12) & 1}, ID: ${tci & 0xfff}`, pos, 4);
+      this.bits('vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13);
+      this.bits('vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1);
+      this.bits('vlan.id', 'ID', pos, 2, tci, 0x0fff, tci & 0xfff);
       type = u16(d, pos + 2);
-      this.field(kids, 'vlan.etype', 'Type', pos + 2, 2, type, etherTypeText(type));
-      this.layer('vlan', `802.1Q Virtual LAN, PRI: ${tci >> 13}, DEI: ${(tci >> 12) & 1}, ID: ${tci & 0xfff}`, pos, 4, kids);
+      this.field('vlan.etype', 'Type', pos + 2, 2, type, etherTypeText(type));
+      this.close();
       pos += 4;
     }
     if (type === 0x0800) return this.ipv4(pos);
@@ -406,13 +570,13 @@ class Walk {
     const senderIp = formatIPv4(d, pos + 14);
     const targetIp = formatIPv4(d, pos + 24);
     this.info = op === 1 ? `Who has ${targetIp}? Tell ${senderIp}` : op === 2 ? `${senderIp} is at ${senderMac}` : `ARP opcode ${op}`;
-    const kids: string[] = [];
-    this.field(kids, 'arp.opcode', 'Opcode', pos + 6, 2, op, `${op === 1 ? 'request' : op === 2 ? 'reply' : 'unknown'} (${op})`);
-    this.field(kids, 'arp.src.hw_mac', 'Sender MAC address', pos + 8, 6, senderMac);
-    this.field(kids, 'arp.src.proto_ipv4', 'Sender IP address', pos + 14, 4, senderIp);
-    this.field(kids, 'arp.dst.hw_mac', 'Target MAC address', pos + 18, 6, mac(d, pos + 18));
-    this.field(kids, 'arp.dst.proto_ipv4', 'Target IP address', pos + 24, 4, targetIp);
-    this.layer('arp', `Address Resolution Protocol (${op === 1 ? 'request' : op === 2 ? 'reply' : `opcode ${op}`})`, pos, 28, kids);
+    this.open('arp', `Address Resolution Protocol (${op === 1 ? 'request' : op === 2 ? 'reply' : `opcode ${op}`})`, pos, 28);
+    this.field('arp.opcode', 'Opcode', pos + 6, 2, op, `${op === 1 ? 'request' : op === 2 ? 'reply' : 'unknown'} (${op})`);
+    this.field('arp.src.hw_mac', 'Sender MAC address', pos + 8, 6, senderMac);
+    this.field('arp.src.proto_ipv4', 'Sender IP address', pos + 14, 4, senderIp);
+    this.field('arp.dst.hw_mac', 'Target MAC address', pos + 18, 6, mac(d, pos + 18));
+    this.field('arp.dst.proto_ipv4', 'Target IP address', pos + 24, 4, targetIp);
+    this.close();
   }
 
   ipv4(start: number): void {
@@ -429,52 +593,46 @@ class Walk {
     const protocol = d[start + 9]!;
     const src = formatIPv4(d, start + 12);
     const dst = formatIPv4(d, start + 16);
-    const kids: string[] = [];
-    this.bits(kids, 'ip.version', 'Version', start, 1, first, 0xf0, first >> 4);
-    this.bits(kids, 'ip.hdr_len', 'Header Length', start, 1, first, 0x0f, headerLength, `${headerLength} bytes (${first & 0x0f})`);
-    const ds = d[start + 1]!;
-    this.field(
-      kids,
-      'ip.dsfield',
-      'Differentiated Services Field',
-      start + 1,
-      1,
-      ds,
-      `${hex(ds, 2)} (DSCP: ${DSCP[ds >> 2] ?? `Unknown (${ds >> 2})`}, ECN: ${ECN[ds & 3]})`,
-    );
-    this.field(kids, 'ip.len', 'Total Length', start + 2, 2, total);
-    this.field(kids, 'ip.id', 'Identification', start + 4, 2, id, `${hex(id, 4)} (${id})`);
-    const flags = fragmentField >> 13;
-    const flagNames = [flags & 4 ? 'Reserved bit' : '', flags & 2 ? "Don't fragment" : '', flags & 1 ? 'More fragments' : ''].filter(
-      Boolean,
-    );
-    this.bits(
-      kids,
-      'ip.flags',
-      'Flags',
-      start + 6,
-      1,
-      fragmentField >> 8,
-      0xe0,
-      flags,
-      `${hex(flags, 1)}${flagNames.length ? `, ${flagNames.join(', ')}` : ''}`,
-    );
     const fragmentOffset = (fragmentField & 0x1fff) * 8;
-    this.bits(kids, 'ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
-    this.field(kids, 'ip.ttl', 'Time to Live', start + 8, 1, ttl);
-    this.field(kids, 'ip.proto', 'Protocol', start + 9, 1, protocol, `${IP_PROTOCOLS[protocol]?.[0] ?? 'Unknown'} (${protocol})`);
-    const checksum = u16(d, start + 10);
-    this.field(kids, 'ip.checksum', 'Header Checksum', start + 10, 2, checksum, `${hex(checksum, 4)} [validation disabled]`);
-    this.field(kids, 'ip.src', 'Source Address', start + 12, 4, src);
-    this.field(kids, 'ip.dst', 'Destination Address', start + 16, 4, dst);
-    this.layer('ip', `Internet Protocol Version 4, Src: ${src}, Dst: ${dst}`, start, Math.max(20, headerLength), kids);
+    const fragment = (fragmentField & 0x2000) !== 0 || fragmentOffset !== 0;
+    const completes = fragment && this.reassembled !== undefined;
+    const sound = headerLength >= 20 && headerLength <= available;
+    if (this.out) {
+      let out = this.#opened('ip', start, Math.max(20, headerLength));
+      out.bytes(IPV4_TITLE);
+      writeDotted(out, d, start + 12);
+      out.bytes(DST);
+      writeDotted(out, d, start + 16);
+      out.bytes(NEWLINE);
+      this.bits('ip.version', 'Version', start, 1, first, 0xf0, first >> 4);
+      this.bits('ip.hdr_len', 'Header Length', start, 1, first, 0x0f, headerLength, HEADER_LENGTH_TEXT[first & 0x0f]);
+      const ds = d[start + 1]!;
+      this.field('ip.dsfield', 'Differentiated Services Field', start + 1, 1, ds, dsText(ds));
+      this.field('ip.len', 'Total Length', start + 2, 2, total);
+      out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
+      writeHex(out, id, 4);
+      out.bytes(OPEN);
+      out.number(id);
+      out.bytes(CLOSE_LINE);
+      const flags = fragmentField >> 13;
+      this.bits('ip.flags', 'Flags', start + 6, 1, fragmentField >> 8, 0xe0, flags, FLAGS_TEXT[flags]);
+      this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
+      this.field('ip.ttl', 'Time to Live', start + 8, 1, ttl);
+      this.field('ip.proto', 'Protocol', start + 9, 1, protocol, protocolText(protocol));
+      out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
+      writeHex(out, u16(d, start + 10), 4);
+      out.bytes(VALIDATION_DISABLED);
+      writeDotted(this.#field('ip.src', SOURCE_ADDRESS, start + 12, 4), d, start + 12);
+      out.bytes(NEWLINE);
+      writeDotted(this.#field('ip.dst', DESTINATION_ADDRESS, start + 16, 4), d, start + 16);
+      out.bytes(NEWLINE);
+      if (completes && sound) this.fragments('IPv4');
+      this.close();
+    }
     this.source = src;
     this.destination = dst;
-    const more = (fragmentField & 0x2000) !== 0;
-    const fragment = more || fragmentOffset !== 0;
-    const completes = fragment && this.reassembled !== undefined;
     this.ip = { version: 4, src, dst, ttl, length: total, protocol, fragment: fragment && !completes };
-    if (headerLength < 20 || headerLength > available)
+    if (!sound)
       return this.malformed(
         'IPv4',
         `IPv4 header length ${headerLength} ${headerLength < 20 ? 'is below 20' : `runs past the ${available} bytes captured`}`,
@@ -488,7 +646,6 @@ class Walk {
       this.info = `Fragmented IP protocol (proto=${IP_PROTOCOLS[protocol]?.[1] ?? protocol} ${protocol}, off=${fragmentOffset}, ID=${id.toString(16).padStart(4, '0')})`;
       return;
     }
-    if (completes) this.fragments(kids, 'IPv4');
     this.transport(protocol, start + headerLength, end);
   }
 
@@ -503,34 +660,24 @@ class Walk {
     const hopLimit = d[start + 7]!;
     const src = formatIPv6(d, start + 8);
     const dst = formatIPv6(d, start + 24);
-    const kids: string[] = [];
-    this.bits(kids, 'ipv6.version', 'Version', start, 1, d[start]!, 0xf0, head >>> 28);
+    this.open('ipv6', `Internet Protocol Version 6, Src: ${src}, Dst: ${dst}`, start, 40);
+    this.bits('ipv6.version', 'Version', start, 1, d[start]!, 0xf0, head >>> 28);
     const tclass = (head >>> 20) & 0xff;
-    this.bits(
-      kids,
-      'ipv6.tclass',
-      'Traffic Class',
-      start,
-      4,
-      head,
-      0x0ff00000,
-      tclass,
-      `${hex(tclass, 2)} (DSCP: ${DSCP[tclass >> 2] ?? `Unknown (${tclass >> 2})`}, ECN: ${ECN[tclass & 3]})`,
-    );
+    this.bits('ipv6.tclass', 'Traffic Class', start, 4, head, 0x0ff00000, tclass, this.out && dsText(tclass));
     const flow = head & 0xfffff;
-    this.bits(kids, 'ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, hex(flow, 5));
-    this.field(kids, 'ipv6.plen', 'Payload Length', start + 4, 2, payloadLength);
-    this.field(kids, 'ipv6.nxt', 'Next Header', start + 6, 1, next, nextHeaderText(next));
-    this.field(kids, 'ipv6.hlim', 'Hop Limit', start + 7, 1, hopLimit);
-    this.field(kids, 'ipv6.src', 'Source Address', start + 8, 16, src);
-    this.field(kids, 'ipv6.dst', 'Destination Address', start + 24, 16, dst);
-    this.layer('ipv6', `Internet Protocol Version 6, Src: ${src}, Dst: ${dst}`, start, 40, kids);
+    this.bits('ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, this.out && hex(flow, 5));
+    this.field('ipv6.plen', 'Payload Length', start + 4, 2, payloadLength);
+    this.field('ipv6.nxt', 'Next Header', start + 6, 1, next, nextHeaderText(next));
+    this.field('ipv6.hlim', 'Hop Limit', start + 7, 1, hopLimit);
+    this.field('ipv6.src', 'Source Address', start + 8, 16, src);
+    this.field('ipv6.dst', 'Destination Address', start + 24, 16, dst);
     this.source = src;
     this.destination = dst;
     const end = Math.min(d.length, payloadLength ? start + 40 + payloadLength : d.length);
     let pos = start + 40;
     let fragment = false;
     let fragmentText = '';
+    // The extension headers are subtrees of the IPv6 one, as tshark draws them.
     while (next in IPV6_EXTENSIONS || next === 51) {
       const [title, word] = next === 51 ? ['Authentication Header', 'ah'] : IPV6_EXTENSIONS[next]!;
       this.words.push(word);
@@ -538,31 +685,33 @@ class Walk {
         return this.malformed('IPv6', `IPv6 extension header ${next} at offset ${pos} is cut off`, pos);
       const after = d[pos]!;
       const length = next === 44 ? 8 : next === 51 ? (d[pos + 1]! + 2) * 4 : (d[pos + 1]! + 1) * 8;
-      const ext: string[] = [];
+      this.open(word, title, pos, length);
       // tshark's own capitals: "Next header" in the fragment header, "Next Header" in the others.
-      this.field(ext, 'ipv6.nxt', next === 44 ? 'Next header' : 'Next Header', pos, 1, after, nextHeaderText(after));
+      this.field('ipv6.nxt', next === 44 ? 'Next header' : 'Next Header', pos, 1, after, nextHeaderText(after));
       if (next === 44) {
         const field = u16(d, pos + 2);
         const id = u32(d, pos + 4);
-        this.field(ext, 'ipv6.fragment.reserved_octet', 'Reserved octet', pos + 1, 1, d[pos + 1]!, hex(d[pos + 1]!, 2));
-        this.bits(ext, 'ipv6.fragment.offset', 'Offset', pos + 2, 2, field, 0xfff8, field >> 3, `${field >> 3} (${field & 0xfff8} bytes)`);
-        this.bits(ext, 'ipv6.fragment.reserved_bits', 'Reserved bits', pos + 2, 2, field, 0x0006, (field >> 1) & 3);
-        this.bits(ext, 'ipv6.fragment.more', 'More Fragments', pos + 2, 2, field, 0x0001, field & 1, field & 1 ? 'Yes' : 'No');
-        this.field(ext, 'ipv6.fragment.id', 'Identification', pos + 4, 4, id, hex(id, 8));
+        this.field('ipv6.fragment.reserved_octet', 'Reserved octet', pos + 1, 1, d[pos + 1]!, hex(d[pos + 1]!, 2));
+        this.bits('ipv6.fragment.offset', 'Offset', pos + 2, 2, field, 0xfff8, field >> 3, `${field >> 3} (${field & 0xfff8} bytes)`);
+        this.bits('ipv6.fragment.reserved_bits', 'Reserved bits', pos + 2, 2, field, 0x0006, (field >> 1) & 3);
+        this.bits('ipv6.fragment.more', 'More Fragments', pos + 2, 2, field, 0x0001, field & 1, field & 1 ? 'Yes' : 'No');
+        this.field('ipv6.fragment.id', 'Identification', pos + 4, 4, id, hex(id, 8));
         if ((field & 0xfff9) !== 0) {
           fragment = true;
           fragmentText = `IPv6 fragment (off=${field & 0xfff8} more=${field & 1 ? 'y' : 'n'} ident=${hex(id, 8)} nxt=${after})`;
         }
       } else {
-        this.field(ext, 'ipv6.opt.length', 'Length', pos + 1, 1, d[pos + 1]!);
-        if (this.tree) ext.push(`[Length: ${length} bytes]`);
+        this.field('ipv6.opt.length', 'Length', pos + 1, 1, d[pos + 1]!);
+        this.text(`[Length: ${length} bytes]`);
       }
-      this.layer(word, title, pos, length, ext, kids);
-      if (fragment && this.reassembled) this.fragments(ext, 'IPv6');
+      this.close();
+      // The datagram it completes, under the IPv6 subtree after the fragment header.
+      if (fragment && this.reassembled) this.fragments('IPv6');
       next = after;
       pos += length;
       if (fragment) break;
     }
+    this.close();
     const completes = fragment && this.reassembled !== undefined;
     this.ip = { version: 6, src, dst, ttl: hopLimit, length: payloadLength, protocol: next, fragment: fragment && !completes };
     if (fragment && !completes) {
@@ -582,10 +731,10 @@ class Walk {
   }
 
   /** The fragments a reassembly took, under the header of the frame that completed it. */
-  fragments(into: string[], version: string): void {
+  fragments(version: string): void {
     const r = this.reassembled!;
-    if (this.tree)
-      into.push(`[${r.fragments.length} ${version} Fragments (${r.length} bytes): ${r.fragments.map((f) => `#${f}`).join(', ')}]`);
+    if (this.out)
+      this.text(`[${r.fragments.length} ${version} Fragments (${r.length} bytes): ${r.fragments.map((f) => `#${f}`).join(', ')}]`);
   }
 
   /** The protocol after the IP header(s): UDP read field by field, the rest named. */
@@ -614,20 +763,20 @@ class Walk {
       const order = ['SYN', 'FIN', 'RST', 'PSH', 'ACK', 'URG', 'ECE', 'CWR', 'AE'];
       names.sort((a, b) => order.indexOf(a) - order.indexOf(b));
       this.info = `${srcPort} → ${dstPort} [${names.join(', ')}] Seq=${u32(d, pos + 4)}${flags & 0x10 ? ` Ack=${u32(d, pos + 8)}` : ''} Win=${u16(d, pos + 14)} Len=${Math.max(0, end - pos - headerLength)}`;
-      const kids: string[] = [];
-      this.field(kids, 'tcp.srcport', 'Source Port', pos, 2, srcPort);
-      this.field(kids, 'tcp.dstport', 'Destination Port', pos + 2, 2, dstPort);
-      this.layer('tcp', `Transmission Control Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`, pos, headerLength, kids);
+      this.open('tcp', `Transmission Control Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`, pos, headerLength);
+      this.field('tcp.srcport', 'Source Port', pos, 2, srcPort);
+      this.field('tcp.dstport', 'Destination Port', pos + 2, 2, dstPort);
+      this.close();
     } else {
       this.info = `${known?.[0] ?? 'IP protocol'} (${protocol})`;
     }
   }
 
   icmp(word: string, title: string, pos: number, end: number, type: number, code: number, names: Record<number, string>): void {
-    const kids: string[] = [];
-    this.field(kids, `${word}.type`, 'Type', pos, 1, type, `${names[type] ?? 'Unknown'} (${type})`);
-    this.field(kids, `${word}.code`, 'Code', pos + 1, 1, code);
-    this.layer(word, title, pos, end - pos, kids);
+    this.open(word, title, pos, end - pos);
+    this.field(`${word}.type`, 'Type', pos, 1, type, `${names[type] ?? 'Unknown'} (${type})`);
+    this.field(`${word}.code`, 'Code', pos + 1, 1, code);
+    this.close();
   }
 
   udpHeader(pos: number, end: number): void {
@@ -635,7 +784,6 @@ class Walk {
     this.words.push('udp');
     this.column = 'UDP';
     const r = this.reassembled;
-    const kids: string[] = [];
     let srcPort: number;
     let dstPort: number;
     let length: number;
@@ -644,22 +792,12 @@ class Walk {
     if (r) {
       // The header is in the first fragment: its values are the reassembled datagram's.
       ({ srcPort, dstPort, udpLength: length } = r);
-      this.field(kids, 'udp.srcport', 'Source Port', 0, 0, srcPort);
-      this.field(kids, 'udp.dstport', 'Destination Port', 0, 0, dstPort);
-      this.field(kids, 'udp.length', 'Length', 0, 0, length);
     } else {
       // A snapshot length that cuts the header after its length field still tells ports and length.
       if (end - pos < 6) return this.malformed('UDP', `frame ends ${Math.max(0, end - pos)} bytes into the UDP header`, pos);
       srcPort = u16(d, pos);
       dstPort = u16(d, pos + 2);
       length = u16(d, pos + 4);
-      this.field(kids, 'udp.srcport', 'Source Port', pos, 2, srcPort);
-      this.field(kids, 'udp.dstport', 'Destination Port', pos + 2, 2, dstPort);
-      this.field(kids, 'udp.length', 'Length', pos + 4, 2, length);
-      if (end - pos >= 8) {
-        const checksum = u16(d, pos + 6);
-        this.field(kids, 'udp.checksum', 'Checksum', pos + 6, 2, checksum, `${hex(checksum, 4)} [unverified]`);
-      }
       payloadStart = Math.min(pos + 8, end);
       payloadEnd = Math.max(payloadStart, Math.min(end, pos + length));
     }
@@ -667,20 +805,56 @@ class Walk {
     // The payload's bytes present (all of a reassembled one's); none when the capture cut the header itself.
     const present = r ? payload : payloadEnd - payloadStart;
     const whole = r !== undefined || end - pos >= 8;
-    if (this.tree && whole) kids.push(`UDP payload (${present} bytes)`);
-    this.layer(
-      'udp',
-      `User Datagram Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`,
-      r ? 0 : pos,
-      r ? 0 : Math.min(8, end - pos),
-      kids,
-    );
-    if (this.tree && !whole) this.lines.push('[Packet size limited during capture: UDP truncated]');
+    if (this.out) {
+      let out = this.#opened('udp', r ? 0 : pos, r ? 0 : Math.min(8, end - pos));
+      out.bytes(UDP_TITLE);
+      out.number(srcPort);
+      out.bytes(DST_PORT);
+      out.number(dstPort);
+      out.bytes(NEWLINE);
+      const width = r ? 0 : 2;
+      this.field('udp.srcport', 'Source Port', r ? 0 : pos, width, srcPort);
+      this.field('udp.dstport', 'Destination Port', r ? 0 : pos + 2, width, dstPort);
+      this.field('udp.length', 'Length', r ? 0 : pos + 4, width, length);
+      if (!r && whole) {
+        const checksum = u16(d, pos + 6);
+        out = this.#field('udp.checksum', CHECKSUM, pos + 6, 2);
+        writeHex(out, checksum, 4);
+        // A zero checksum is "none" over IPv4 and not allowed over IPv6 (RFC 8200 §8.1), as tshark says.
+        out.bytes(checksum ? UNVERIFIED : this.ip?.version === 6 ? ZERO_ILLEGAL : ZERO_IGNORED);
+      }
+      if (whole) {
+        out = this.#line();
+        out.bytes(UDP_PAYLOAD);
+        out.number(present);
+        out.bytes(BYTES_CLOSE);
+      }
+      this.close();
+      if (!whole) this.text('[Packet size limited during capture: UDP truncated]');
+    }
     this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
     this.leaveData(payloadStart, payloadEnd);
     this.info = `${srcPort} → ${dstPort} Len=${payload}`;
   }
 }
+
+/** `0x00 (DSCP: CS0, ECN: Not-ECT)`: an IPv4 DS field's or an IPv6 traffic class's text, made once per value. */
+function dsText(ds: number): Uint8Array {
+  return (DS_TEXT[ds] ??= asciiBytes(`${hex(ds, 2)} (DSCP: ${DSCP[ds >> 2] ?? `Unknown (${ds >> 2})`}, ECN: ${ECN[ds & 3]})`));
+}
+const DS_TEXT: (Uint8Array | undefined)[] = [];
+
+/** The IPv4 Flags item's text by the three flag bits: `0x2, Don't fragment`. */
+const FLAGS_TEXT = Array.from({ length: 8 }, (_, flags) => {
+  const names = [flags & 4 ? 'Reserved bit' : '', flags & 2 ? "Don't fragment" : '', flags & 1 ? 'More fragments' : ''].filter(Boolean);
+  return asciiBytes(`${hex(flags, 1)}${names.length ? `, ${names.join(', ')}` : ''}`);
+});
+
+/** `UDP (17)`: an IP protocol number's text, made once per number. */
+function protocolText(protocol: number): Uint8Array {
+  return (PROTOCOL_TEXT[protocol] ??= asciiBytes(`${IP_PROTOCOLS[protocol]?.[0] ?? 'Unknown'} (${protocol})`));
+}
+const PROTOCOL_TEXT: (Uint8Array | undefined)[] = [];
 
 function named(table: Record<number, string>, n: number): string {
   return `${table[n] ?? 'Unknown'} (${n})`;
@@ -689,6 +863,17 @@ function named(table: Record<number, string>, n: number): string {
 function etherTypeText(type: number): string {
   return `${ETHERTYPES[type] ?? 'Unknown'} (${hex(type, 4)})`;
 }
+
+/** {@link etherTypeText} as bytes, made once per type. */
+function etherTypeBytes(type: number): Uint8Array {
+  let text = ETHERTYPE_BYTES.get(type);
+  if (text === undefined) {
+    if (ETHERTYPE_BYTES.size >= 256) ETHERTYPE_BYTES.clear();
+    ETHERTYPE_BYTES.set(type, (text = asciiBytes(etherTypeText(type))));
+  }
+  return text;
+}
+const ETHERTYPE_BYTES = new Map<number, Uint8Array>();
 
 function nextHeaderText(next: number): string {
   const ext = IPV6_EXTENSIONS[next];

@@ -5,7 +5,7 @@
 import { asciiBytes, titleOf as protocolTitle, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { writeTimestamp, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
-import { layerLines } from './layers-text.ts';
+import { writeFrameRecordText, writeLayerLines } from './layers-text.ts';
 import type { Endpoint } from '../net/types.ts';
 import { Packet, type RecordKind } from '../packet-record.ts';
 import { hasSecrets } from '../secrets.ts';
@@ -77,6 +77,10 @@ function titleOf(kind: RecordKind): Uint8Array {
  * {@link packetText}.
  */
 export function writePacketText(p: DissectedRecord, sink: ByteSink, options: RenderOptions = {}, first?: Timestamp | null): void {
+  if (p instanceof FrameRecord && !options.hex) {
+    writeFrameRecordText(p, first, sink);
+    return;
+  }
   const source = p instanceof Packet ? p.treeSource : undefined;
   const picks = options.fields?.length ? options.fields : undefined;
   const secrets = !!options.showSecrets;
@@ -86,10 +90,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   }
   const q = p as Packet;
   const start = sink.at;
-  const layers = options.layers && !picks ? layerLines(q, first) : undefined;
-  // One string for the block: encoded natively at once, not line by line.
-  if (layers) sink.raw(`${layers.join('\n')}\n`);
-  else writeSummaryLine(q, sink);
+  if (!(options.layers && !picks && writeLayerLines(q, first, sink))) writeSummaryLine(q, sink);
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
   if (picks && !options.hex) {
