@@ -169,6 +169,17 @@ const DSCP: Record<number, string> = {
   56: 'CS7',
 };
 const ECN = ['Not-ECT', 'ECT(1)', 'ECT(0)', 'CE'];
+/** The 802.1Q priority code points' names, in tshark's words. */
+const PRIORITIES = [
+  'Best Effort (default)',
+  'Background',
+  'Excellent Effort',
+  'Critical Applications',
+  'Video, < 100ms latency and jitter',
+  'Voice, < 10ms latency and jitter',
+  'Internetwork Control',
+  'Network Control',
+];
 const TCP_FLAGS = ['FIN', 'SYN', 'RST', 'PSH', 'ACK', 'URG', 'ECE', 'CWR', 'AE'];
 
 const hex = (n: number, digits: number): string => `0x${n.toString(16).padStart(digits, '0')}`;
@@ -247,7 +258,6 @@ const HEADER_CHECKSUM = asciiBytes('Header Checksum: ');
 const VALIDATION_DISABLED = asciiBytes(' [validation disabled]\n');
 const SOURCE_ADDRESS = asciiBytes('Source Address: ');
 const DESTINATION_ADDRESS = asciiBytes('Destination Address: ');
-const HEADER_LENGTH_TEXT = Array.from({ length: 16 }, (_, n) => asciiBytes(`${n * 4} bytes (${n})`));
 const UDP_TITLE = asciiBytes('User Datagram Protocol, Src Port: ');
 const DST_PORT = asciiBytes(', Dst Port: ');
 const CHECKSUM = asciiBytes('Checksum: ');
@@ -274,13 +284,18 @@ function writeHex(out: ByteSink, n: number, digits: number): void {
 
 /** The four bytes at `pos` in dotted decimal (`formatIPv4`'s text). */
 function writeDotted(out: ByteSink, d: Uint8Array, pos: number): void {
-  out.number(d[pos]!);
-  for (let i = 1; i < 4; i++) {
-    out.bytes(DOT);
-    out.number(d[pos + i]!);
+  out.reserve(15);
+  const buf = out.buf;
+  let at = out.at;
+  for (let i = 0; i < 4; i++) {
+    if (i) buf[at++] = 0x2e;
+    const b = d[pos + i]!;
+    if (b >= 100) buf[at++] = 0x30 + ((b / 100) | 0);
+    if (b >= 10) buf[at++] = 0x30 + (((b / 10) | 0) % 10);
+    buf[at++] = 0x30 + (b % 10);
   }
+  out.at = at;
 }
-const DOT = asciiBytes('.');
 
 /** The six bytes at `pos` as a link address (`mac`'s text). */
 function writeMac(out: ByteSink, d: Uint8Array, pos: number): void {
@@ -296,9 +311,34 @@ function writeMac(out: ByteSink, d: Uint8Array, pos: number): void {
   out.at = at;
 }
 
+/**
+ * A `frame.protocols` chain, each made once (`eth:ethertype:ip:udp` is `eth:ethertype:ip`
+ * then `udp`): a frame's chain is found word by word, not joined from a list. Chains longer
+ * than {@link CHAINS_KEPT} words (a frame of many VLAN tags) are made each time, not kept.
+ */
+class Chain {
+  readonly #next = new Map<string, Chain>();
+
+  constructor(
+    readonly text: string,
+    readonly words: number,
+  ) {}
+
+  then(word: string): Chain {
+    const next = this.#next.get(word);
+    if (next) return next;
+    const chain = new Chain(this.text ? `${this.text}:${word}` : word, this.words + 1);
+    if (this.words < CHAINS_KEPT) this.#next.set(word, chain);
+    return chain;
+  }
+}
+const CHAINS_KEPT = 16;
+const NO_CHAIN = new Chain('', 0);
+
 /** One walk down a frame. */
 class Walk {
-  readonly words: string[] = [];
+  /** The `frame.protocols` chain so far. */
+  #chain = NO_CHAIN;
   column = '';
   source = '';
   destination = '';
@@ -320,7 +360,7 @@ class Walk {
   frame(linkType: number, lines: string[]): FrameLayers {
     this.link(linkType);
     return {
-      protocols: this.words.join(':'),
+      protocols: this.#chain.text,
       column: this.column,
       source: this.source,
       destination: this.destination,
@@ -338,6 +378,11 @@ class Walk {
    * then its items a level deeper. Each call names tshark's abbreviation and the bytes the
    * item covers, as its documentation: they are what a filter or a hex pane would use.
    */
+
+  /** The next word of the `frame.protocols` chain. */
+  word(word: string): void {
+    this.#chain = this.#chain.then(word);
+  }
 
   /** The sink, with the indent of a line at the current depth written. */
   #line(): ByteSink {
@@ -436,7 +481,8 @@ class Walk {
     const d = this.data;
     switch (linkType) {
       case LINKTYPE.ETHERNET: {
-        this.words.push('eth', 'ethertype');
+        this.word('eth');
+        this.word('ethertype');
         if (d.length < 14) return this.malformed('Ethernet', `frame of ${d.length} bytes ends inside the 14-byte Ethernet header`, 0);
         const type = u16(d, 12);
         if (this.out) {
@@ -453,12 +499,17 @@ class Walk {
           this.field('eth.type', 'Type', 12, 2, type, etherTypeBytes(type));
           this.close();
         }
-        this.source = mac(d, 6);
-        this.destination = mac(d, 0);
-        return this.etherType(type, 14);
+        this.etherType(type, 14);
+        // The link addresses are the columns' where no IP header names others.
+        if (!this.source) {
+          this.source = mac(d, 6);
+          this.destination = mac(d, 0);
+        }
+        return;
       }
       case LINKTYPE.LINUX_SLL: {
-        this.words.push('sll', 'ethertype');
+        this.word('sll');
+        this.word('ethertype');
         if (d.length < 16) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 16-byte SLL header`, 0);
         const packetType = u16(d, 0);
         const hardware = u16(d, 2);
@@ -474,7 +525,8 @@ class Walk {
         return this.etherType(type, 16);
       }
       case LINKTYPE.LINUX_SLL2: {
-        this.words.push('sll', 'ethertype');
+        this.word('sll');
+        this.word('ethertype');
         if (d.length < 20) return this.malformed('SLL', `frame of ${d.length} bytes ends inside the 20-byte SLL2 header`, 0);
         const type = u16(d, 0);
         const hardware = u16(d, 8);
@@ -492,7 +544,7 @@ class Walk {
       }
       case LINKTYPE.NULL:
       case LINKTYPE.LOOP: {
-        this.words.push(linkType === LINKTYPE.NULL ? 'null' : 'loop');
+        this.word(linkType === LINKTYPE.NULL ? 'null' : 'loop');
         if (d.length < 4) return this.malformed('NULL', `frame of ${d.length} bytes ends inside the loopback header`, 0);
         const family = loopbackFamily(d);
         const version = familyVersion(family);
@@ -508,7 +560,7 @@ class Walk {
       case LINKTYPE.RAW:
       case LINKTYPE.RAW_DLT12:
       case LINKTYPE.RAW_DLT14: {
-        this.words.push('raw');
+        this.word('raw');
         this.open('raw', 'Raw packet data', 0, 0);
         this.close();
         const version = d.length ? d[0]! >> 4 : 0;
@@ -539,12 +591,13 @@ class Walk {
   etherType(type: number, pos: number): void {
     const d = this.data;
     while (isVlanTag(type)) {
-      this.words.push('vlan', 'ethertype');
+      this.word('vlan');
+      this.word('ethertype');
       if (d.length < pos + 4) return this.malformed('VLAN', `frame of ${d.length} bytes ends inside a VLAN tag`, pos);
       const tci = u16(d, pos);
       this.open('vlan', `802.1Q Virtual LAN, PRI: ${tci >> 13}, DEI: ${(tci >> 12) & 1}, ID: ${tci & 0xfff}`, pos, 4);
-      this.bits('vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13);
-      this.bits('vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1);
+      this.bits('vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13, this.out && `${PRIORITIES[tci >> 13]} (${tci >> 13})`);
+      this.bits('vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1, tci & 0x1000 ? 'Eligible' : 'Ineligible');
       this.bits('vlan.id', 'ID', pos, 2, tci, 0x0fff, tci & 0xfff);
       type = u16(d, pos + 2);
       this.field('vlan.etype', 'Type', pos + 2, 2, type, etherTypeText(type));
@@ -554,7 +607,7 @@ class Walk {
     if (type === 0x0800) return this.ipv4(pos);
     if (type === 0x86dd) return this.ipv6(pos);
     if (type === 0x0806) return this.arp(pos);
-    this.words.push('data');
+    this.word('data');
     this.leaveData(pos, d.length);
     this.column = ETHERTYPES[type] ?? `0x${type.toString(16).padStart(4, '0')}`;
     this.info = `Ethernet frame of type ${etherTypeText(type)}`;
@@ -562,7 +615,7 @@ class Walk {
 
   arp(pos: number): void {
     const d = this.data;
-    this.words.push('arp');
+    this.word('arp');
     this.column = 'ARP';
     if (d.length < pos + 28) return this.malformed('ARP', 'frame ends inside the ARP message', pos);
     const op = u16(d, pos + 6);
@@ -581,7 +634,7 @@ class Walk {
 
   ipv4(start: number): void {
     const d = this.data;
-    this.words.push('ip');
+    this.word('ip');
     const available = d.length - start;
     if (available < 20) return this.malformed('IPv4', `frame ends ${available} bytes into the IPv4 header`, start);
     const first = d[start]!;
@@ -604,21 +657,21 @@ class Walk {
       out.bytes(DST);
       writeDotted(out, d, start + 16);
       out.bytes(NEWLINE);
-      this.bits('ip.version', 'Version', start, 1, first, 0xf0, first >> 4);
-      this.bits('ip.hdr_len', 'Header Length', start, 1, first, 0x0f, headerLength, HEADER_LENGTH_TEXT[first & 0x0f]);
-      const ds = d[start + 1]!;
-      this.field('ip.dsfield', 'Differentiated Services Field', start + 1, 1, ds, dsText(ds));
+      // Lines of a byte's worth of values each are made once, whole (IPV4_LINES).
+      this.#line().bytes(VERSION_LINES[first >> 4]!);
+      this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
+      this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
       this.field('ip.len', 'Total Length', start + 2, 2, total);
       out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
       writeHex(out, id, 4);
       out.bytes(OPEN);
       out.number(id);
       out.bytes(CLOSE_LINE);
-      const flags = fragmentField >> 13;
-      this.bits('ip.flags', 'Flags', start + 6, 1, fragmentField >> 8, 0xe0, flags, FLAGS_TEXT[flags]);
-      this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
-      this.field('ip.ttl', 'Time to Live', start + 8, 1, ttl);
-      this.field('ip.proto', 'Protocol', start + 9, 1, protocol, protocolText(protocol));
+      this.#line().bytes(FLAGS_LINES[fragmentField >> 13]!);
+      if (fragmentOffset) this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
+      else this.#line().bytes(NO_FRAGMENT_OFFSET);
+      this.#line().bytes(ipv4Line(TTL, ttl));
+      this.#line().bytes(ipv4Line(PROTOCOL, protocol));
       out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
       writeHex(out, u16(d, start + 10), 4);
       out.bytes(VALIDATION_DISABLED);
@@ -640,7 +693,7 @@ class Walk {
       );
     const end = Math.min(d.length, total ? start + total : d.length);
     if (fragment && !completes) {
-      this.words.push('data');
+      this.word('data');
       this.leaveData(start + headerLength, end);
       this.column = 'IPv4';
       this.info = `Fragmented IP protocol (proto=${IP_PROTOCOLS[protocol]?.[1] ?? protocol} ${protocol}, off=${fragmentOffset}, ID=${id.toString(16).padStart(4, '0')})`;
@@ -651,7 +704,7 @@ class Walk {
 
   ipv6(start: number): void {
     const d = this.data;
-    this.words.push('ipv6');
+    this.word('ipv6');
     const available = d.length - start;
     if (available < 40) return this.malformed('IPv6', `frame ends ${available} bytes into the IPv6 header`, start);
     const head = u32(d, start);
@@ -680,7 +733,7 @@ class Walk {
     // The extension headers are subtrees of the IPv6 one, as tshark draws them.
     while (next in IPV6_EXTENSIONS || next === 51) {
       const [title, word] = next === 51 ? ['Authentication Header', 'ah'] : IPV6_EXTENSIONS[next]!;
-      this.words.push(word);
+      this.word(word);
       if (pos + (next === 44 ? 8 : 2) > end)
         return this.malformed('IPv6', `IPv6 extension header ${next} at offset ${pos} is cut off`, pos);
       const after = d[pos]!;
@@ -715,7 +768,7 @@ class Walk {
     const completes = fragment && this.reassembled !== undefined;
     this.ip = { version: 6, src, dst, ttl: hopLimit, length: payloadLength, protocol: next, fragment: fragment && !completes };
     if (fragment && !completes) {
-      this.words.push('data');
+      this.word('data');
       this.leaveData(pos, end);
       this.column = 'IPv6';
       this.info = fragmentText;
@@ -742,7 +795,7 @@ class Walk {
     const d = this.data;
     const known = IP_PROTOCOLS[protocol];
     if (protocol === 17) return this.udpHeader(pos, end);
-    this.words.push(known?.[2] ?? 'data');
+    this.word(known?.[2] ?? 'data');
     this.column = known?.[1] ?? (this.ip?.version === 6 ? 'IPv6' : 'IPv4');
     if (protocol === 1 && pos + 2 <= end) {
       const type = d[pos]!;
@@ -781,7 +834,7 @@ class Walk {
 
   udpHeader(pos: number, end: number): void {
     const d = this.data;
-    this.words.push('udp');
+    this.word('udp');
     this.column = 'UDP';
     const r = this.reassembled;
     let srcPort: number;
@@ -838,23 +891,41 @@ class Walk {
   }
 }
 
-/** `0x00 (DSCP: CS0, ECN: Not-ECT)`: an IPv4 DS field's or an IPv6 traffic class's text, made once per value. */
-function dsText(ds: number): Uint8Array {
-  return (DS_TEXT[ds] ??= asciiBytes(`${hex(ds, 2)} (DSCP: ${DSCP[ds >> 2] ?? `Unknown (${ds >> 2})`}, ECN: ${ECN[ds & 3]})`));
+/** `0x00 (DSCP: CS0, ECN: Not-ECT)`: an IPv4 DS field's or an IPv6 traffic class's text. */
+function dsText(ds: number): string {
+  return `${hex(ds, 2)} (DSCP: ${DSCP[ds >> 2] ?? `Unknown (${ds >> 2})`}, ECN: ${ECN[ds & 3]})`;
 }
-const DS_TEXT: (Uint8Array | undefined)[] = [];
 
-/** The IPv4 Flags item's text by the three flag bits: `0x2, Don't fragment`. */
-const FLAGS_TEXT = Array.from({ length: 8 }, (_, flags) => {
+/** A line and its newline, as bytes. */
+const lineBytes = (text: string): Uint8Array => asciiBytes(`${text}\n`);
+
+/*
+ * IPV4_LINES: the IPv4 items whose value is one byte or less, every one of them a line made
+ * once for each value it takes, then copied whole: a frame's IPv4 subtree is mostly these.
+ */
+const VERSION_LINES = Array.from({ length: 16 }, (_, v) => lineBytes(`${drawBits(v << 4, 0xf0, 8)} = Version: ${v}`));
+const HEADER_LENGTH_LINES = Array.from({ length: 16 }, (_, n) =>
+  lineBytes(`${drawBits(n, 0x0f, 8)} = Header Length: ${n * 4} bytes (${n})`),
+);
+const FLAGS_LINES = Array.from({ length: 8 }, (_, flags) => {
   const names = [flags & 4 ? 'Reserved bit' : '', flags & 2 ? "Don't fragment" : '', flags & 1 ? 'More fragments' : ''].filter(Boolean);
-  return asciiBytes(`${hex(flags, 1)}${names.length ? `, ${names.join(', ')}` : ''}`);
+  return lineBytes(`${drawBits(flags << 5, 0xe0, 8)} = Flags: ${hex(flags, 1)}${names.length ? `, ${names.join(', ')}` : ''}`);
 });
-
-/** `UDP (17)`: an IP protocol number's text, made once per number. */
-function protocolText(protocol: number): Uint8Array {
-  return (PROTOCOL_TEXT[protocol] ??= asciiBytes(`${IP_PROTOCOLS[protocol]?.[0] ?? 'Unknown'} (${protocol})`));
+const NO_FRAGMENT_OFFSET = lineBytes(`${drawBits(0, 0x1fff, 16)} = Fragment Offset: 0`);
+const DS_FIELD = 0;
+const TTL = 1;
+const PROTOCOL = 2;
+/** By item and value, as made. */
+const byteLines: (Uint8Array | undefined)[][] = [[], [], []];
+const byteLineText = [
+  (ds: number): string => `Differentiated Services Field: ${dsText(ds)}`,
+  (ttl: number): string => `Time to Live: ${ttl}`,
+  (protocol: number): string => `Protocol: ${IP_PROTOCOLS[protocol]?.[0] ?? 'Unknown'} (${protocol})`,
+];
+/** The line of IPv4 item `item` (DS_FIELD, TTL, PROTOCOL) for the byte value `value`. */
+function ipv4Line(item: number, value: number): Uint8Array {
+  return (byteLines[item]![value] ??= lineBytes(byteLineText[item]!(value)));
 }
-const PROTOCOL_TEXT: (Uint8Array | undefined)[] = [];
 
 function named(table: Record<number, string>, n: number): string {
   return `${table[n] ?? 'Unknown'} (${n})`;
