@@ -59,12 +59,23 @@ export const recordOptions = (options: DissectOptions): DissectOptions => (optio
 const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
 /**
+ * Most records one call of a {@link Dissector} makes: the rest wait, as frame numbers, for
+ * the next call or {@link Dissector.drain}. A gap in a flood's capture, or its end, settles
+ * millions of requests at once (as unanswered); made in one go, their records held gigabytes.
+ */
+export const DISSECT_BATCH = 4096;
+
+/**
  * Incremental dissector, one pass (for streams and hex dumps): push frames, collect records.
  * A frame's record comes out once its facts are final (a request once it is answered or
  * times out in capture time); until then its bytes are held. In frame order by default
  * (a frame waits for the ones before it), or as each settles (`order: 'settled'`: only the
  * requests still waiting are held). {@link tick} moves a live input's clock on when no
  * frame has come for a while.
+ *
+ * Each call makes at most {@link DISSECT_BATCH} records; while {@link pending} is true more
+ * are ready, and {@link drain} makes the next ones (the next push or tick does too, and
+ * {@link finish} makes them all). A frame whose record is ready but not made is still held.
  */
 export class Dissector<R extends DissectedRecord = PacketRecord> {
   readonly stats: DissectStats = newStats();
@@ -74,6 +85,12 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
   readonly #maxQueue: number;
   readonly #maxHeldBytes: number;
   readonly #settled: boolean;
+  /** Settled order: frames whose facts are final and whose records are not made yet, in the order they settled, from `#readyAt`. */
+  #ready: number[] = [];
+  #readyAt = 0;
+  /** The input has ended ({@link end}): every frame held is made, and then the record maker ends. */
+  #ending = false;
+  #ended = false;
 
   constructor(options: DissectOptions = {}) {
     this.#first = new FirstPass(linkOptions(options), this.stats);
@@ -84,21 +101,28 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     this.#first.pairer.tracksSettled = this.#settled;
   }
 
-  /** Takes one captured frame; returns the records now complete. */
+  /** Takes one captured frame; returns records now complete (at most {@link DISSECT_BATCH}, see {@link pending}). */
   pushFrame(frame: FrameInput): R[] {
     this.#first.push(frame);
     if (!this.#settled) {
       this.#held.put(frame);
-      return this.#drain(false);
+      return this.#drain();
     }
     this.#maker.first(frame);
     const out: R[] = [];
-    this.#settle(out);
+    this.#queueSettled();
+    this.#makeReady(out);
     // Records come out of capture order: each frame takes the time of the one before it along.
     const previous = this.#last;
     this.#last = frame.timestamp;
-    if (this.#first.isFinal(frame.index)) this.#make(frame, false, out, previous);
-    else this.#held.put(frame, previous);
+    if (this.#first.isFinal(frame.index)) {
+      // Made now, unless records settled before it still wait their turn.
+      if (this.#readyAt === this.#ready.length) this.#make(frame, false, out, previous);
+      else {
+        this.#held.put(frame, previous);
+        this.#ready.push(frame.index);
+      }
+    } else this.#held.put(frame, previous);
     this.#let(out);
     return out;
   }
@@ -110,7 +134,7 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
   pushPayload(index: number, payload: Uint8Array): R[] {
     this.#held.put({ index, payload });
     this.#first.pushPayload(index, payload);
-    return this.#drain(false);
+    return this.#drain();
   }
 
   /**
@@ -120,44 +144,97 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
   tick(ms: number): R[] {
     const first = this.#first;
     first.tick(first.after(ms));
-    const out: R[] = [];
-    if (this.#settled) {
-      this.#settle(out);
-      this.#let(out);
-      return out;
-    }
-    return this.#drain(false);
+    return this.drain();
   }
 
-  /** Ends the input: pending requests are settled as unanswered; returns the remaining records. */
-  finish(): R[] {
-    this.#first.finish();
-    let out: R[];
-    if (this.#settled) {
-      out = [];
-      this.#settle(out);
-      while (this.#held.size) {
-        const frame = this.#held.shift();
-        this.#make(frame, true, out, frame.previousTimestamp);
+  /** Whether records are ready that the last call did not make: {@link drain} makes them. */
+  get pending(): boolean {
+    if (this.#ended) return false;
+    if (this.#ending) return true;
+    if (this.#settled) return this.#readyAt < this.#ready.length;
+    const held = this.#held;
+    return held.size > 0 && (this.#first.isFinal(this.#first.first) || held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes);
+  }
+
+  /** The next records ready (at most {@link DISSECT_BATCH}); after {@link end}, until none is left. */
+  drain(): R[] {
+    if (this.#ended) return [];
+    if (!this.#settled) return this.#drain();
+    const out: R[] = [];
+    this.#queueSettled();
+    this.#makeReady(out);
+    if (this.#ending) {
+      // The end: the frames still held, in frame order, once those that settled are out.
+      const held = this.#held;
+      while (this.#readyAt === this.#ready.length && held.size && out.length < DISSECT_BATCH) {
+        const frame = held.shift();
+        this.#make(frame, frame.payload, out, frame.previousTimestamp);
       }
-      this.#let(out);
-    } else {
-      out = this.#drain(true);
+      if (this.#readyAt === this.#ready.length && !held.size) this.#close();
     }
-    this.#maker.finish();
+    this.#let(out);
     return out;
   }
 
-  /** The held requests the last frame (or tick) settled, in frame order. */
-  #settle(out: R[]): void {
+  /**
+   * Ends the input: pending requests are settled as unanswered. Their records, and every
+   * other not made yet, come out of {@link drain} (at most {@link DISSECT_BATCH} a call)
+   * while {@link pending} is true.
+   */
+  end(): void {
+    if (this.#ending) return;
+    this.#first.finish();
+    this.#ending = true;
+  }
+
+  /**
+   * The caller holds none of the records made so far (it has written them): their buffers
+   * (the tree JSON's) are written over from now on ({@link DissectOptions.reuseBuffers}).
+   */
+  recycle(): void {
+    this.#maker.recycle();
+  }
+
+  /** Ends the input and returns every record not made yet (all at once: {@link end} and {@link drain} make them in batches). */
+  finish(): R[] {
+    this.end();
+    const out: R[] = [];
+    while (this.pending) for (const p of this.drain()) out.push(p);
+    return out;
+  }
+
+  /** Every record is made: the record maker ends. */
+  #close(): void {
+    this.#ended = true;
+    this.#maker.finish();
+  }
+
+  /** Settled order: the held requests the last frame (or tick) settled join the records ready, in frame order. */
+  #queueSettled(): void {
     const settled = this.#first.pairer.settled;
     if (!settled.length) return;
     if (settled.length > 1) settled.sort((a, b) => a - b);
-    for (const f of settled) {
-      const frame = this.#held.take(f);
+    if (this.#readyAt === this.#ready.length) {
+      this.#ready = settled.slice();
+      this.#readyAt = 0;
+    } else for (const f of settled) this.#ready.push(f);
+    settled.length = 0;
+  }
+
+  /** Settled order: makes the records ready, at most {@link DISSECT_BATCH} in all in `out`. */
+  #makeReady(out: R[]): void {
+    const ready = this.#ready;
+    while (this.#readyAt < ready.length && out.length < DISSECT_BATCH) {
+      const frame = this.#held.take(ready[this.#readyAt++]!);
       if (frame) this.#make(frame, frame.payload, out, frame.previousTimestamp);
     }
-    settled.length = 0;
+    if (this.#readyAt === ready.length) {
+      ready.length = 0;
+      this.#readyAt = 0;
+    } else if (this.#readyAt > 65536 && this.#readyAt * 2 > ready.length) {
+      this.#ready = ready.slice(this.#readyAt);
+      this.#readyAt = 0;
+    }
   }
 
   /** The record of a frame (its facts read, not yet let go). */
@@ -181,18 +258,22 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     while (first.size && first.isFinal(first.first) && !(held.size && held.oldest === first.first)) first.shift();
   }
 
-  /** Builds the records of the frames at the front whose facts are final (all of them at the end). */
-  #drain(all: boolean): R[] {
+  /**
+   * Frame order: builds the records of the frames at the front whose facts are final (all
+   * of them after {@link end}), at most {@link DISSECT_BATCH}.
+   */
+  #drain(): R[] {
     const out: R[] = [];
     const first = this.#first;
     const held = this.#held;
-    while (held.size) {
-      if (!all && !first.isFinal(first.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
+    while (held.size && out.length < DISSECT_BATCH) {
+      if (!this.#ending && !first.isFinal(first.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
       const frame = held.shift();
       const f = first.shift();
       const p = frame.payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
       if (p) out.push(p as R);
     }
+    if (this.#ending && !held.size && !this.#ended) this.#close();
     return out;
   }
 }
@@ -217,40 +298,74 @@ export async function* dissectCaptureBatches<O extends DissectOptions = DissectO
   options: O = {} as O,
   dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
 ): AsyncGenerator<DissectBatch<Listed<O>>> {
+  for await (const batch of batchesOf(source, options, dissector)) {
+    yield batch;
+    // The next batch is asked for: with `reuseBuffers`, the caller holds none of the records before it.
+    if (options.reuseBuffers) dissector.recycle();
+  }
+}
+
+/** {@link dissectCaptureBatches}' batches, before any buffer is reused. */
+async function* batchesOf<O extends DissectOptions>(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: O,
+  dissector: Dissector<Listed<O>>,
+): AsyncGenerator<DissectBatch<Listed<O>>> {
   const parser = new CaptureParser(options.capture);
-  const take = (items: Iterable<CaptureItem>): DissectBatch<Listed<O>> => {
-    const packets: Listed<O>[] = [];
+  /** The batches of `items`, each of at most about {@link DISSECT_BATCH} packets; a capture error ends the input. */
+  function* take(items: Iterable<CaptureItem>, packets: Listed<O>[] = []): Generator<DissectBatch<Listed<O>>, CaptureError | undefined> {
     for (const item of items) {
       if (item.kind === 'error') {
-        for (const p of dissector.finish()) packets.push(p);
-        return { packets, error: item };
+        yield* ending(packets);
+        return item;
       }
       for (const p of dissector.pushFrame(item)) packets.push(p);
+      if (dissector.pending || packets.length >= DISSECT_BATCH) {
+        yield* more(packets);
+        packets = [];
+      }
     }
-    return { packets };
-  };
+    if (packets.length) yield { packets };
+    return undefined;
+  }
+  /** `packets`, then what the dissector has ready, batch by batch. */
+  function* more(packets: Listed<O>[]): Generator<DissectBatch<Listed<O>>> {
+    if (packets.length) yield { packets };
+    while (dissector.pending) {
+      const next = dissector.drain();
+      if (next.length) yield { packets: next };
+    }
+  }
+  /** `packets`, then the end of the input: every record still to make, batch by batch. */
+  function* ending(packets: Listed<O>[]): Generator<DissectBatch<Listed<O>>> {
+    dissector.end();
+    yield* more(packets);
+  }
   const unpacked = gunzipped(source);
   try {
     for await (const chunk of options.idleMs ? idling(unpacked, options.idleMs) : unpacked) {
       if (typeof chunk === 'number') {
         // Nothing came for a while: the clock moves on by as much.
-        const packets = dissector.tick(chunk);
-        if (packets.length) yield { packets };
+        yield* more(dissector.tick(chunk));
         continue;
       }
-      const batch = take(parser.push(chunk));
-      if (batch.packets.length || batch.error) yield batch;
-      if (batch.error) return;
+      const error = yield* take(parser.push(chunk));
+      if (error) {
+        yield { packets: [], error };
+        return;
+      }
     }
   } catch (e) {
     if (!(e instanceof GzipError)) throw e;
     // Damaged gzip: what came before it, then why it stopped.
-    const packets = [...take(parser.finish()).packets, ...dissector.finish()];
-    yield { packets, error: { kind: 'error', code: 'bad-gzip', offset: e.offset, message: e.message } };
+    yield* take(parser.finish());
+    yield* ending([]);
+    yield { packets: [], error: { kind: 'error', code: 'bad-gzip', offset: e.offset, message: e.message } };
     return;
   }
-  const last = take(parser.finish());
-  yield last.error ? last : { packets: [...last.packets, ...dissector.finish()] };
+  const error = yield* take(parser.finish());
+  yield* ending([]);
+  if (error) yield { packets: [], error };
 }
 
 /** A gzip stream that cannot be unpacked: `offset` bytes of it had been read. */

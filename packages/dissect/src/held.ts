@@ -4,11 +4,24 @@
  * arrays, in frame order. Any of them can leave, found by its frame number (a binary
  * search: they are in order); a block is let go once every frame in it has left, and the
  * arrays drop what lies before the oldest frame still held. No object per frame held.
+ *
+ * {@link HeldFrames.bytes} is what they take, not only their bytes: every block still
+ * holding a frame, whole (one request waiting keeps its block), and the arrays' slots,
+ * {@link SLOT_BYTES} each. The dissector's `maxHeldBytes` bounds that: the two million
+ * requests of a query flood waiting for their timeout take more than twice their bytes.
  */
 import type { TimeResolution, Timestamp } from './capture/timestamp.ts';
 import type { FrameInput } from './net/types.ts';
 
 const BLOCK = 1 << 20;
+/** The link type of a bare payload (no pcap link type is 65535). */
+const PAYLOAD = 0xffff;
+/** A resolution number: no time was given (a previous time only); the frame had none. */
+const NOT_GIVEN = 0;
+const NO_TIME = 1;
+
+/** Bytes of the arrays per slot (a frame held, or one left behind an older frame still held). */
+export const SLOT_BYTES = 4 + 4 + 4 + 4 + 2 + 4 + 8 + 8 + 1 + 8 + 8 + 1;
 
 /**
  * A held frame as it leaves: a captured frame (its bytes copied out), or a bare payload; with
@@ -21,28 +34,33 @@ export class HeldFrames {
   /** Slots from `#first` to `#next` - 1 (positions in the arrays, which move down as the front goes). */
   #first = 0;
   #next = 0;
-  #frame = new Float64Array(1024);
+  #frame = new Uint32Array(1024);
   /** The bytes' block, offset and length; length -1 once the frame has left. */
   #block = new Int32Array(1024);
   #at = new Int32Array(1024);
   #length = new Int32Array(1024);
-  /** The link type, or -1 for a bare payload. */
-  #linkType = new Int32Array(1024);
+  /** The link type, or {@link PAYLOAD} for a bare payload. */
+  #linkType = new Uint16Array(1024);
   /** Length on the wire (the capture's, else the bytes'). */
-  #original = new Float64Array(1024);
+  #original = new Uint32Array(1024);
   /** The time of the frame before it in the capture, when given (settled order hands frames on out of order). */
   #previousSeconds = new Float64Array(1024);
   #previousTicks = new Float64Array(1024);
-  #previousResolution: (TimeResolution | null | undefined)[] = [];
+  /** The resolution of the time before it, by number in {@link #resolutions}: {@link NOT_GIVEN}, {@link NO_TIME} or a resolution. */
+  #previousResolution = new Uint8Array(1024);
   #seconds = new Float64Array(1024);
   #ticks = new Float64Array(1024);
-  #resolution: (TimeResolution | undefined)[] = [];
+  /** The resolution of its time, as {@link #previousResolution} ({@link NO_TIME}: it has none). */
+  #resolution = new Uint8Array(1024);
+  /** The resolutions of the times held, numbered from 2 as met (a capture has one, a pcapng file one an interface). */
+  readonly #resolutions: TimeResolution[] = [];
   /** Blocks by number from `#firstBlock`, and how many frames each still holds. */
   #blocks: (Uint8Array | undefined)[] = [];
   #live: number[] = [];
   #firstBlock = 0;
   #fill = BLOCK;
-  #bytes = 0;
+  /** The blocks' sizes, all of them. */
+  #blockBytes = 0;
   #count = 0;
 
   /** Frames held. */
@@ -50,9 +68,9 @@ export class HeldFrames {
     return this.#count;
   }
 
-  /** Bytes of frames held. */
+  /** Bytes the frames held take: their blocks, whole, and the arrays (see the module comment). */
   get bytes(): number {
-    return this.#bytes;
+    return this.#blockBytes + this.#frame.length * SLOT_BYTES;
   }
 
   /** The oldest frame held (held is not empty). */
@@ -67,7 +85,9 @@ export class HeldFrames {
     const n = data.length;
     // A frame larger than a block gets one of its own.
     if (this.#fill + n > BLOCK || this.#blocks.length === 0) {
-      this.#blocks.push(new Uint8Array(Math.max(BLOCK, n)));
+      const size = Math.max(BLOCK, n);
+      this.#blocks.push(new Uint8Array(size));
+      this.#blockBytes += size;
       this.#live.push(0);
       this.#fill = 0;
     }
@@ -79,18 +99,17 @@ export class HeldFrames {
     this.#at[s] = this.#fill;
     this.#length[s] = n;
     this.#fill += n;
-    this.#bytes += n;
     this.#count++;
     const ts = 'payload' in frame ? null : frame.timestamp;
-    this.#linkType[s] = 'payload' in frame ? -1 : frame.linkType;
+    this.#linkType[s] = 'payload' in frame ? PAYLOAD : frame.linkType;
     this.#original[s] = ('originalLength' in frame ? frame.originalLength : undefined) ?? n;
     // undefined: none given; null: the frame before had no time.
-    this.#previousResolution[s] = previous === undefined ? undefined : previous === null ? null : previous.resolution;
+    this.#previousResolution[s] = previous === undefined ? NOT_GIVEN : previous === null ? NO_TIME : this.#numberOf(previous.resolution);
     if (previous) {
       this.#previousSeconds[s] = previous.seconds;
       this.#previousTicks[s] = previous.ticks;
     }
-    this.#resolution[s] = ts?.resolution;
+    this.#resolution[s] = ts ? this.#numberOf(ts.resolution) : NO_TIME;
     if (ts) {
       this.#seconds[s] = ts.seconds;
       this.#ticks[s] = ts.ticks;
@@ -118,31 +137,55 @@ export class HeldFrames {
     const length = this.#length[s]!;
     const at = this.#at[s]!;
     const data = this.#blocks[b]!.slice(at, at + length);
-    const resolution = this.#resolution[s];
+    const resolution = this.#resolution[s]!;
     const frame = {
       index: this.#frame[s]!,
       linkType: this.#linkType[s]!,
       originalLength: this.#original[s]!,
-      ...previousOf(this.#previousResolution[s], this.#previousSeconds[s]!, this.#previousTicks[s]!),
+      ...this.#previousOf(s),
       data,
-      payload: this.#linkType[s] === -1,
-      timestamp: resolution ? { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution } : null,
+      payload: this.#linkType[s] === PAYLOAD,
+      timestamp:
+        resolution === NO_TIME
+          ? null
+          : { seconds: this.#seconds[s]!, ticks: this.#ticks[s]!, resolution: this.#resolutions[resolution - 2]! },
     };
-    this.#resolution[s] = undefined;
-    this.#previousResolution[s] = undefined;
     this.#length[s] = -1;
-    this.#bytes -= length;
     this.#count--;
     // A block goes once its frames have (the newest, being filled, stays); the front's slots once they have.
-    if (--this.#live[b]! === 0 && b < this.#blocks.length - 1) this.#blocks[b] = undefined;
+    if (--this.#live[b]! === 0 && b < this.#blocks.length - 1) {
+      this.#blockBytes -= this.#blocks[b]!.length;
+      this.#blocks[b] = undefined;
+    }
     while (this.#blocks.length > 1 && this.#blocks[0] === undefined) {
       this.#blocks.shift();
       this.#live.shift();
       this.#firstBlock++;
     }
     while (this.#first < this.#next && this.#length[this.#first] === -1) this.#first++;
-    if (this.#first === this.#next) this.#first = this.#next = 0;
+    if (this.#first === this.#next) {
+      this.#first = this.#next = 0;
+      // Empty after a burst: the arrays go back to their first size.
+      if (this.#frame.length > 1 << 14) this.#grow();
+    }
     return frame;
+  }
+
+  /** The number a resolution is held by (2 up). */
+  #numberOf(resolution: TimeResolution): number {
+    // Resolutions are shared objects, at most 70 (10^0..10^15 and 2^0..2^53: capture/timestamp.ts): a byte numbers them all.
+    const i = this.#resolutions.indexOf(resolution);
+    return i >= 0 ? i + 2 : this.#resolutions.push(resolution) + 1;
+  }
+
+  /** Slot `s`'s `previousTimestamp`, where one was given. */
+  #previousOf(s: number): { readonly previousTimestamp?: Timestamp | null } {
+    const r = this.#previousResolution[s]!;
+    if (r === NOT_GIVEN) return {};
+    if (r === NO_TIME) return { previousTimestamp: null };
+    return {
+      previousTimestamp: { seconds: this.#previousSeconds[s]!, ticks: this.#previousTicks[s]!, resolution: this.#resolutions[r - 2]! },
+    };
   }
 
   /** The slot of frame `frame` (held frames are in order: a binary search), or -1. */
@@ -159,38 +202,31 @@ export class HeldFrames {
     return -1;
   }
 
-  /** Room for more: the slots still in use moved to the front, in arrays twice as long if they are half full. */
+  /**
+   * Room for more: the slots still in use moved to the front, in arrays half as long again
+   * as they need (a burst past, they shrink back).
+   */
   #grow(): void {
     const used = this.#next - this.#first;
-    const size = used * 2 > this.#frame.length ? this.#frame.length * 2 : this.#frame.length;
-    const move = <A extends Float64Array | Int32Array>(a: A, make: (n: number) => A): A => {
+    const size = Math.max(1024, Math.ceil(used * 1.5));
+    const move = <A extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: A, make: (n: number) => A): A => {
       const b = make(size);
       b.set(a.subarray(this.#first, this.#next));
       return b;
     };
-    this.#frame = move(this.#frame, (n) => new Float64Array(n));
+    this.#frame = move(this.#frame, (n) => new Uint32Array(n));
     this.#block = move(this.#block, (n) => new Int32Array(n));
     this.#at = move(this.#at, (n) => new Int32Array(n));
     this.#length = move(this.#length, (n) => new Int32Array(n));
-    this.#linkType = move(this.#linkType, (n) => new Int32Array(n));
-    this.#original = move(this.#original, (n) => new Float64Array(n));
+    this.#linkType = move(this.#linkType, (n) => new Uint16Array(n));
+    this.#original = move(this.#original, (n) => new Uint32Array(n));
     this.#previousSeconds = move(this.#previousSeconds, (n) => new Float64Array(n));
     this.#previousTicks = move(this.#previousTicks, (n) => new Float64Array(n));
-    this.#previousResolution = this.#previousResolution.slice(this.#first, this.#next);
+    this.#previousResolution = move(this.#previousResolution, (n) => new Uint8Array(n));
     this.#seconds = move(this.#seconds, (n) => new Float64Array(n));
     this.#ticks = move(this.#ticks, (n) => new Float64Array(n));
-    this.#resolution = this.#resolution.slice(this.#first, this.#next);
+    this.#resolution = move(this.#resolution, (n) => new Uint8Array(n));
     this.#first = 0;
     this.#next = used;
   }
-}
-
-/** A held frame's `previousTimestamp`, where one was given. */
-function previousOf(
-  resolution: TimeResolution | null | undefined,
-  seconds: number,
-  ticks: number,
-): { readonly previousTimestamp?: Timestamp | null } {
-  if (resolution === undefined) return {};
-  return { previousTimestamp: resolution === null ? null : { seconds, ticks, resolution } };
 }

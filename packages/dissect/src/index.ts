@@ -5,6 +5,7 @@
 export { dissectPayload, type DissectedPayload } from './payload.ts';
 export {
   Dissector,
+  DISSECT_BATCH,
   dissectCapture,
   dissectCaptureBatches,
   newStats,

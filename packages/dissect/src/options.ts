@@ -40,7 +40,12 @@ export interface DissectOptions {
    * no limit by count (see {@link maxHeldBytes}).
    */
   readonly maxQueue?: number;
-  /** One pass only: bytes of frames held at most (default 256 MiB); beyond it, as {@link maxQueue}. */
+  /**
+   * One pass only: the memory frames held may take, at most (default 256 MiB): the blocks
+   * their bytes are copied into, whole, and 56 bytes of bookkeeping a frame; beyond it, as
+   * {@link maxQueue}. What else one pass holds is the first pass's (pairing, some dozens of
+   * bytes a request waiting).
+   */
   readonly maxHeldBytes?: number;
   /**
    * One pass only: the order records come out in. `capture` (the default): frame order, a
@@ -59,7 +64,7 @@ export interface DissectOptions {
   readonly idleMs?: number;
   readonly capture?: CaptureReaderOptions;
   /**
-   * Two passes over a file (`dissectCaptureFile`) only: the caller writes a batch's
+   * `dissectCaptureFile` and `dissectCaptureBatches`: the caller writes a batch's
    * records before it asks for the next batch and keeps none of them, so their buffers
    * (payload, frame bytes, tree JSON) are written over afterwards. What `gamequery
    * dissect` does; saves the garbage collector a megabyte per few hundred records.

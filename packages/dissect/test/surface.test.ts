@@ -19,6 +19,7 @@ const surface: Record<string, readonly string[]> = {
     'DEFAULT_CAPACITY',
     'DEFAULT_MAX_RECORD_LENGTH',
     'DEFAULT_REASSEMBLY_LIMITS',
+    'DISSECT_BATCH',
     'Dissector',
     'FieldsLine',
     'FilterError',

@@ -205,7 +205,8 @@ export function dissectCommand(): Command {
         // Read once. As it comes (a pipe, a FIFO, -i): each record as soon as its exchange settles,
         // and while the input is quiet the clock moves on in wall time, so that an unanswered request
         // comes out. From a file (gzip), in frame order.
-        const streamed: DissectOptions = input.live ? { ...options, order: 'settled', idleMs: IDLE_MS } : options;
+        // Each batch is written before the next is asked for, as from a file: its buffers can be reused.
+        const streamed: DissectOptions = { ...options, reuseBuffers: true, ...(input.live ? { order: 'settled', idleMs: IDLE_MS } : {}) };
         const dissector = new Dissector(streamed);
         stats = dissector.stats;
         batches = dissectCaptureBatches(input.chunks, streamed, dissector);
