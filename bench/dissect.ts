@@ -3,7 +3,8 @@
  * the mix and rate of docs/traffic.md and what real captures add) and on a query flood (bench/flood.ts: the
  * attacked server's capture), as a user runs it: `gamequery dissect FILE -F … > /dev/null` and
  * `gamequery stats FILE`, wall time from spawn to exit and the process's peak RSS, at 1 M and 5 M
- * frames of the mix, at twice its rate, and on the flood (there also `stats -` fed through a pipe).
+ * frames of the mix, at twice its rate, and on the flood (there also `stats -` and `dissect -F ndjson -` fed
+ * through a pipe).
  * tshark reads the same files in the same run (a frame walk, and with our generated Lua plugin) as
  * the reference, since shared machines are noisy and only ratios within one run mean much; the
  * floors are judged by rate or by that ratio (bench/floors.ts), and the flood's counts by
@@ -23,7 +24,18 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { exportWireshark } from '@gamequery/codec/export';
 import { build, main, root } from '../scripts/build.mjs';
-import { FLOOD_FLOORS, FLOOD_RSS, MIX_FLOORS, attackCounts, floodCounts, judgePeak, judgeRate, met, type Mode } from './floors.ts';
+import {
+  FLOOD_FLOORS,
+  FLOOD_RSS,
+  MIX_FLOORS,
+  attackCounts,
+  floodCounts,
+  judgePeak,
+  judgePipePeak,
+  judgeRate,
+  met,
+  type Mode,
+} from './floors.ts';
 import { writeFlood, type FloodSummary } from './flood.ts';
 import { formatRate } from './harness.ts';
 import { mib, showPeak, timed, type Figure } from './measure.ts';
@@ -71,6 +83,7 @@ const commandOf: Record<Mode, (file: string) => string[]> = {
   fields: (file) => ['dissect', file, '-T', 'fields', ...FIELDS.flatMap((f) => ['-e', f])],
   stats: (file) => ['stats', file],
   'stats-pipe': () => ['stats', '-'],
+  'ndjson-pipe': () => ['dissect', '-', '-F', 'ndjson'],
 };
 
 const labelOf: Record<Mode, string> = {
@@ -80,6 +93,7 @@ const labelOf: Record<Mode, string> = {
   fields: `gamequery dissect -T fields -e ${FIELDS.join(' -e ')}`,
   stats: 'gamequery stats',
   'stats-pipe': 'cat FILE | gamequery stats -',
+  'ndjson-pipe': 'cat FILE | gamequery dissect -F ndjson -',
 };
 
 interface Capture {
@@ -144,7 +158,7 @@ function makeFlood(
 /** The built command on `capture` in `mode`; prints and returns its figure (undefined if it failed). */
 async function ours(capture: Capture, mode: Mode, jobs: number | undefined, baselineCli?: string): Promise<Figure | undefined> {
   const args = [...commandOf[mode](capture.file), ...(jobs === undefined ? [] : ['-j', String(jobs)])];
-  const io = mode === 'stats-pipe' ? { stdin: capture.file } : {};
+  const io = mode === 'stats-pipe' || mode === 'ndjson-pipe' ? { stdin: capture.file } : {};
   const before =
     baselineCli === undefined
       ? undefined
@@ -209,7 +223,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       capture === double
         ? ['ndjson']
         : capture === flood?.capture && options.formats.includes('stats')
-          ? [...options.formats, 'stats-pipe']
+          ? [...options.formats, 'stats-pipe', ...(options.formats.includes('ndjson') ? (['ndjson-pipe'] as const) : [])]
           : capture === fragmented?.capture
             ? options.formats.filter((f) => f === 'stats' || f === 'ndjson')
             : options.formats;
@@ -357,6 +371,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       if (bigRow) judgePeak(`${format}, ${big!.label}`, bigRow.get(format), one.get(format));
     }
     if (floodRow) for (const mode of FLOOD_RSS) judgePeak(`${mode}, flood`, floodRow.get(mode));
+    if (floodRow?.has('ndjson-pipe')) judgePipePeak('ndjson-pipe, flood', floodRow.get('ndjson-pipe'));
     const fragmentedRow = fragmented && results.get(fragmented.capture);
     if (fragmentedRow) {
       // No rate floor of its own (the issue sets none): its peaks, and its counts, are the flood's.

@@ -14,8 +14,8 @@ export interface RateFloor {
   readonly ratio: number;
 }
 
-/** A run of `pnpm bench dissect`: an output format, or `stats -` fed the capture through a pipe. */
-export type Mode = Format | 'stats-pipe';
+/** A run of `pnpm bench dissect`: an output format, or `stats -` or `dissect -F ndjson -` fed the capture through a pipe. */
+export type Mode = Format | 'stats-pipe' | 'ndjson-pipe';
 
 /** On the real mix, at 1 M and 5 M frames. JSON has none. */
 export const MIX_FLOORS: Readonly<Partial<Record<Mode, RateFloor>>> = {
@@ -36,6 +36,20 @@ export const RSS_FLOOR = 200e6;
 /** How far apart the peaks at 1 M and 5 M frames may be. */
 export const RSS_SPREAD = 0.1;
 export const FLOOD_RSS: readonly Mode[] = ['stats', 'ndjson', 'stats-pipe'];
+/**
+ * NDJSON from a pipe holds each request's frame until its reply or its timeout: its bound is the
+ * others' and the held frames' (`maxHeldBytes`, 256 MiB, docs/design.md), past which it writes the
+ * oldest as incomplete and says so on stderr.
+ */
+export const PIPE_RSS_FLOOR = RSS_FLOOR + 256 * 2 ** 20;
+
+/** Prints whether the peak RSS of NDJSON from a pipe is within {@link PIPE_RSS_FLOOR}. */
+export function judgePipePeak(label: string, figure: Figure | undefined): void {
+  const peak = figure?.peak;
+  const goal = `≤ 200 MB + maxHeldBytes (${showPeak(PIPE_RSS_FLOOR)})`;
+  if (peak === undefined) console.log(`  peak RSS ${label.padEnd(31)} ${goal}: no figure`);
+  else console.log(`  peak RSS ${label.padEnd(31)} ${goal}: ${met(peak <= PIPE_RSS_FLOOR)} (${showPeak(peak)})`);
+}
 
 export const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
