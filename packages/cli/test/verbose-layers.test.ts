@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writePcap } from '../../dissect/test/capture/helpers.ts';
 import { root, runSync as run } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
@@ -164,25 +165,14 @@ describe('dissect -V: subtrees tshark draws inside the IP layer', () => {
 
 describe('dissect -V: a UDP checksum of zero', () => {
   /** One frame of raw IP: `ip` header bytes then a UDP header with checksum 0 and an SA:MP `i` request. */
-  const capture = (linkType: number, ip: Uint8Array): Buffer => {
+  const capture = (linkType: number, ip: Uint8Array): Uint8Array => {
     const payload = Buffer.from('SAMP\x7f\x00\x00\x01\x61\x1ei', 'latin1');
     const udp = Buffer.alloc(8 + payload.length);
     udp.writeUInt16BE(40000, 0);
     udp.writeUInt16BE(7777, 2);
     udp.writeUInt16BE(udp.length, 4);
     payload.copy(udp, 8);
-    const frame = Buffer.concat([ip, udp]);
-    const head = Buffer.alloc(24);
-    head.writeUInt32LE(0xa1b2c3d4, 0);
-    head.writeUInt16LE(2, 4);
-    head.writeUInt16LE(4, 6);
-    head.writeUInt32LE(65535, 16);
-    head.writeUInt32LE(linkType, 20);
-    const record = Buffer.alloc(16);
-    record.writeUInt32LE(1700000000, 0);
-    record.writeUInt32LE(frame.length, 8);
-    record.writeUInt32LE(frame.length, 12);
-    return Buffer.concat([head, record, frame]);
+    return writePcap([{ seconds: 1700000000, ticks: 0, data: Buffer.concat([ip, udp]) }], { linkType });
   };
   const v4 = (): Uint8Array => {
     const ip = Buffer.alloc(20);

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteSink } from '@gamequery/codec/internal';
 import { frameLayers, writeFrameLayers, type FrameLayers } from '../../src/net/layers.ts';
 import { LINKTYPE } from '../../src/net/link.ts';
+import { writePcap } from '../capture/helpers.ts';
 
 /** Ethernet, `tags` 802.1Q tags, IPv4 and UDP carrying an SA:MP `i` request. */
 function vlanFrame(tags: number): Uint8Array {
@@ -63,16 +64,7 @@ describe('frameLayers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gq-vlan-'));
     const file = join(dir, 'vlan.pcap');
     const data = vlanFrame(2);
-    const head = Buffer.alloc(24);
-    head.writeUInt32LE(0xa1b2c3d4, 0);
-    head.writeUInt16LE(2, 4);
-    head.writeUInt16LE(4, 6);
-    head.writeUInt32LE(65535, 16);
-    head.writeUInt32LE(1, 20);
-    const record = Buffer.alloc(16);
-    record.writeUInt32LE(data.length, 8);
-    record.writeUInt32LE(data.length, 12);
-    writeFileSync(file, Buffer.concat([head, record, data]));
+    writeFileSync(file, writePcap([{ seconds: 1700000000, ticks: 0, data }], { linkType: LINKTYPE.ETHERNET }));
     const tshark = spawnSync('tshark', ['-r', file, '-V'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const theirs = tshark.stdout.split('\n').map((line) => line.replace(/\S+ \(([0-9a-f]{2}(?::[0-9a-f]{2}){5})\)/g, '$1'));
