@@ -67,6 +67,9 @@ interface Stated {
  * last reply that stated its name, kept as bytes (its layout and payload) and read once, at
  * the end: most replies only change the count.
  */
+/** A server's name bytes before any reply named it. */
+const NO_NAME = new Uint8Array(0);
+
 type Filed = ServerState & {
   decoded: number;
   named: QueryLayout | undefined;
@@ -332,7 +335,7 @@ export class FirstPassStats {
 
   /** A whole reply that names the server: its bytes kept, to be read at the end if no later reply names it. */
   #keep(s: Filed, layout: QueryLayout, payload: Uint8Array): void {
-    if (s.name.length < payload.length) s.name = new Uint8Array(Math.max(payload.length, 2 * s.name.length));
+    if (s.name.length < payload.length) s.name = new Uint8Array(Math.max(payload.length, 2 * s.name.length, 64));
     s.name.set(payload);
     s.nameLength = payload.length;
     s.named = layout;
@@ -372,7 +375,8 @@ export class FirstPassStats {
     const s: Filed = Object.assign(newServerState(ip, port, protocol), {
       decoded: 0,
       named: undefined,
-      name: new Uint8Array(128),
+      // Made when a reply names it: a server never named (a scan's silent ones) holds none.
+      name: NO_NAME,
       nameLength: 0,
       bySlot: [],
     });
