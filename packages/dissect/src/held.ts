@@ -21,7 +21,7 @@ const NOT_GIVEN = 0;
 const NO_TIME = 1;
 
 /** Bytes of the arrays per slot (a frame held, or one left behind an older frame still held). */
-export const SLOT_BYTES = 4 + 4 + 4 + 4 + 2 + 4 + 8 + 8 + 1 + 8 + 8 + 1;
+export const SLOT_BYTES = 4 + 4 + 4 + 4 + 2 + 4 + 8 + 1 + 8 + 8 + 1;
 
 /**
  * A held frame as it leaves: a captured frame (its bytes copied out), or a bare payload; with
@@ -44,8 +44,13 @@ export class HeldFrames {
   /** Length on the wire (the capture's, else the bytes'). */
   #original = new Uint32Array(1024);
   /** The time of the frame before it in the capture, when given (settled order hands frames on out of order). */
-  #previousSeconds = new Float64Array(1024);
-  #previousTicks = new Float64Array(1024);
+  /**
+   * As ticks before its own time, where both are of one resolution and the difference is
+   * exact in a double; else NaN, and the time is in {@link #previousTimes} (a pcapng file of
+   * interfaces at different resolutions).
+   */
+  #previousDelta = new Float64Array(1024);
+  readonly #previousTimes = new Map<number, Timestamp>();
   /** The resolution of the time before it, by number in {@link #resolutions}: {@link NOT_GIVEN}, {@link NO_TIME} or a resolution. */
   #previousResolution = new Uint8Array(1024);
   #seconds = new Float64Array(1024);
@@ -106,8 +111,15 @@ export class HeldFrames {
     // undefined: none given; null: the frame before had no time.
     this.#previousResolution[s] = previous === undefined ? NOT_GIVEN : previous === null ? NO_TIME : this.#numberOf(previous.resolution);
     if (previous) {
-      this.#previousSeconds[s] = previous.seconds;
-      this.#previousTicks[s] = previous.ticks;
+      const delta =
+        ts && ts.resolution === previous.resolution
+          ? (ts.seconds - previous.seconds) * ts.resolution.ticksPerSecond + (ts.ticks - previous.ticks)
+          : NaN;
+      if (Number.isSafeInteger(delta)) this.#previousDelta[s] = delta;
+      else {
+        this.#previousDelta[s] = NaN;
+        this.#previousTimes.set(frame.index, previous);
+      }
     }
     this.#resolution[s] = ts ? this.#numberOf(ts.resolution) : NO_TIME;
     if (ts) {
@@ -183,9 +195,32 @@ export class HeldFrames {
     const r = this.#previousResolution[s]!;
     if (r === NOT_GIVEN) return {};
     if (r === NO_TIME) return { previousTimestamp: null };
-    return {
-      previousTimestamp: { seconds: this.#previousSeconds[s]!, ticks: this.#previousTicks[s]!, resolution: this.#resolutions[r - 2]! },
-    };
+    const delta = this.#previousDelta[s]!;
+    if (Number.isNaN(delta)) {
+      const frame = this.#frame[s]!;
+      const time = this.#previousTimes.get(frame)!;
+      this.#previousTimes.delete(frame);
+      return { previousTimestamp: time };
+    }
+    // Its own time less the ticks between: whole seconds and ticks apart, each exact.
+    const resolution = this.#resolutions[r - 2]!;
+    const perSecond = resolution.ticksPerSecond;
+    let seconds = Math.floor(delta / perSecond);
+    let ticks = delta - seconds * perSecond;
+    if (ticks < 0) {
+      seconds--;
+      ticks += perSecond;
+    } else if (ticks >= perSecond) {
+      seconds++;
+      ticks -= perSecond;
+    }
+    let before = this.#ticks[s]! - ticks;
+    seconds = this.#seconds[s]! - seconds;
+    if (before < 0) {
+      before += perSecond;
+      seconds--;
+    }
+    return { previousTimestamp: { seconds, ticks: before, resolution } };
   }
 
   /** The slot of frame `frame` (held frames are in order: a binary search), or -1. */
@@ -220,8 +255,7 @@ export class HeldFrames {
     this.#length = move(this.#length, (n) => new Int32Array(n));
     this.#linkType = move(this.#linkType, (n) => new Uint16Array(n));
     this.#original = move(this.#original, (n) => new Uint32Array(n));
-    this.#previousSeconds = move(this.#previousSeconds, (n) => new Float64Array(n));
-    this.#previousTicks = move(this.#previousTicks, (n) => new Float64Array(n));
+    this.#previousDelta = move(this.#previousDelta, (n) => new Float64Array(n));
     this.#previousResolution = move(this.#previousResolution, (n) => new Uint8Array(n));
     this.#seconds = move(this.#seconds, (n) => new Float64Array(n));
     this.#ticks = move(this.#ticks, (n) => new Float64Array(n));

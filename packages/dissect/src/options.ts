@@ -42,7 +42,7 @@ export interface DissectOptions {
   readonly maxQueue?: number;
   /**
    * One pass only: the memory frames held may take, at most (default 256 MiB): the blocks
-   * their bytes are copied into, whole, and 56 bytes of bookkeeping a frame; beyond it, as
+   * their bytes are copied into, whole, and 48 bytes of bookkeeping a frame; beyond it, as
    * {@link maxQueue}. What else one pass holds is the first pass's (pairing, some dozens of
    * bytes a request waiting).
    */
