@@ -313,27 +313,29 @@ function writeMac(out: ByteSink, d: Uint8Array, pos: number): void {
 
 /**
  * A `frame.protocols` chain, each made once (`eth:ethertype:ip:udp` is `eth:ethertype:ip`
- * then `udp`): a frame's chain is found word by word, not joined from a list. Chains longer
- * than {@link CHAINS_KEPT} words (a frame of many VLAN tags) are made each time, not kept.
+ * then `udp`): a frame's chain is found word by word, not joined from a list. A capture has a
+ * handful; one made to have more (IPv6 extension headers in every order, many VLAN tags)
+ * gets {@link CHAINS_KEPT} kept, and the rest made each time, so it costs time, not memory.
  */
 class Chain {
   readonly #next = new Map<string, Chain>();
 
-  constructor(
-    readonly text: string,
-    readonly words: number,
-  ) {}
+  constructor(readonly text: string) {}
 
   then(word: string): Chain {
     const next = this.#next.get(word);
     if (next) return next;
-    const chain = new Chain(this.text ? `${this.text}:${word}` : word, this.words + 1);
-    if (this.words < CHAINS_KEPT) this.#next.set(word, chain);
+    const chain = new Chain(this.text ? `${this.text}:${word}` : word);
+    if (chainsKept < CHAINS_KEPT) {
+      chainsKept++;
+      this.#next.set(word, chain);
+    }
     return chain;
   }
 }
-const CHAINS_KEPT = 16;
-const NO_CHAIN = new Chain('', 0);
+const CHAINS_KEPT = 1024;
+let chainsKept = 0;
+const NO_CHAIN = new Chain('');
 
 /** One walk down a frame. */
 class Walk {

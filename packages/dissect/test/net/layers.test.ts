@@ -60,6 +60,14 @@ describe('frameLayers', () => {
     expect(frameLayers(LINKTYPE.ETHERNET, data, false).protocols).toBe(l.protocols);
   });
 
+  it('names the layers right past the chains it keeps (a frame of 1 500 VLAN tags makes more than are kept)', () => {
+    for (const tags of [1500, 3, 1499]) {
+      const l = frameLayers(LINKTYPE.ETHERNET, vlanFrame(tags), false);
+      expect(l.protocols).toBe(['eth:ethertype', ...Array<string>(tags).fill('vlan:ethertype'), 'ip:udp'].join(':'));
+      expect(l.udp).toMatchObject({ srcPort: 40000, dstPort: 7777 });
+    }
+  });
+
   it('draws VLAN tags as tshark -V does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gq-vlan-'));
     const file = join(dir, 'vlan.pcap');
