@@ -41,6 +41,8 @@ export { toHex } from './grammar/kinds/bytes.ts';
 export type { Entry, Field, ListField, StringField } from './grammar/fields.ts';
 export { ByteSink, asciiBytes } from './grammar/sink.ts';
 export { withoutStacks } from './grammar/stacks.ts';
+// Byte writers of the generated emitters, at a buffer position (the caller reserves room): `-V`'s layers use them too.
+export { dotted, hexInt } from './grammar/emit-runtime.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
 export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';

@@ -152,8 +152,12 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     if (this.#ended) return false;
     if (this.#ending) return true;
     if (this.#settled) return this.#readyAt < this.#ready.length;
-    const held = this.#held;
-    return held.size > 0 && (this.#first.isFinal(this.#first.first) || held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes);
+    return this.#held.size > 0 && (this.#first.isFinal(this.#first.first) || this.#overCeiling());
+  }
+
+  /** Whether the frames held are past `maxQueue` or `maxHeldBytes`: then the oldest goes out with what is known. */
+  #overCeiling(): boolean {
+    return this.#held.size > this.#maxQueue || this.#held.bytes > this.#maxHeldBytes;
   }
 
   /** The next records ready (at most {@link DISSECT_BATCH}); after {@link end}, until none is left. */
@@ -214,10 +218,7 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     const settled = this.#first.pairer.settled;
     if (!settled.length) return;
     if (settled.length > 1) settled.sort((a, b) => a - b);
-    if (this.#readyAt === this.#ready.length) {
-      this.#ready = settled.slice();
-      this.#readyAt = 0;
-    } else for (const f of settled) this.#ready.push(f);
+    for (const f of settled) this.#ready.push(f);
     settled.length = 0;
   }
 
@@ -239,7 +240,11 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
 
   /** The record of a frame (its facts read, not yet let go). */
   #make(frame: FrameInput, payload: boolean, out: R[], previous: Timestamp | null | undefined): void {
-    const f: FrameFacts = this.#first.read(frame.index);
+    this.#record(frame, payload, this.#first.read(frame.index), out, previous);
+  }
+
+  /** The record of a frame, or of a bare payload, with its facts `f`, into `out` (a frame that makes none: nothing). */
+  #record(frame: FrameInput, payload: boolean, f: FrameFacts, out: R[], previous?: Timestamp | null): void {
     const p = payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f, previous);
     if (p) out.push(p as R);
   }
@@ -251,7 +256,7 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
   #let(out: R[]): void {
     const first = this.#first;
     const held = this.#held;
-    while (held.size && (held.size > this.#maxQueue || held.bytes > this.#maxHeldBytes)) {
+    while (held.size && this.#overCeiling()) {
       const frame = held.shift();
       this.#make(frame, frame.payload, out, frame.previousTimestamp);
     }
@@ -267,11 +272,9 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     const first = this.#first;
     const held = this.#held;
     while (held.size && out.length < DISSECT_BATCH) {
-      if (!this.#ending && !first.isFinal(first.first) && held.size <= this.#maxQueue && held.bytes <= this.#maxHeldBytes) break;
+      if (!this.#ending && !first.isFinal(first.first) && !this.#overCeiling()) break;
       const frame = held.shift();
-      const f = first.shift();
-      const p = frame.payload ? this.#maker.payload(frame.index, frame.data, f) : this.#maker.frame(frame, f);
-      if (p) out.push(p as R);
+      this.#record(frame, frame.payload, first.shift(), out);
     }
     if (this.#ending && !held.size && !this.#ended) this.#close();
     return out;

@@ -39,7 +39,7 @@ function digits(buf: Uint8Array, o: number, n: number): number {
 }
 
 /** The low `width` hex digits of an integer, as `hexOf` shows them (without `0x`). */
-function hexInt(buf: Uint8Array, o: number, n: number, width: number): number {
+export function hexInt(buf: Uint8Array, o: number, n: number, width: number): number {
   n >>>= 0;
   for (let i = o + width - 1; i >= o; i--) {
     buf[i] = HEX[n & 15]!;
@@ -59,7 +59,7 @@ function hexBytes(buf: Uint8Array, o: number, bytes: Uint8Array, s: number, e: n
 }
 
 /** Four bytes at `a` in dotted order (`ipv4ToString`). */
-function dotted(buf: Uint8Array, o: number, bytes: Uint8Array, a: number): number {
+export function dotted(buf: Uint8Array, o: number, bytes: Uint8Array, a: number): number {
   o = digits(buf, o, bytes[a]!);
   buf[o++] = 0x2e;
   o = digits(buf, o, bytes[a + 1]!);

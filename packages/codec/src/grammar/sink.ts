@@ -114,6 +114,13 @@ export class ByteSink {
     this.at = at;
   }
 
+  /** Writes `n` (0 ≤ n < 2^31) in exactly `width` decimal digits, zero-padded on the left (a time's nine places). */
+  padded(n: number, width: number): void {
+    this.reserve(width);
+    padded(this.buf, this.at, this.at + width, n);
+    this.at += width;
+  }
+
   /** Writes `JSON.stringify(text)` as UTF-8: quotes, escapes, and lone surrogates as `\udxxx`. */
   string(text: string): void {
     const n = text.length;

@@ -17,7 +17,7 @@
  * (an IPv6 extension header, the fragments a frame completed) from being lost.
  * @module
  */
-import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
+import { ByteSink, asciiBytes, dotted, hexInt } from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { LINKTYPE, familyVersion, isVlanTag, loopbackFamily } from './link.ts';
 
@@ -271,30 +271,15 @@ const HEX_DIGITS = asciiBytes('0123456789abcdef');
 /** `0x` and the low `digits` hex digits of `n`. */
 function writeHex(out: ByteSink, n: number, digits: number): void {
   out.reserve(digits + 2);
-  const buf = out.buf;
-  let at = out.at;
-  buf[at++] = 0x30;
-  buf[at++] = 0x78;
-  for (let i = at + digits - 1; i >= at; i--) {
-    buf[i] = HEX_DIGITS[n & 15]!;
-    n >>>= 4;
-  }
-  out.at = at + digits;
+  out.buf[out.at++] = 0x30;
+  out.buf[out.at++] = 0x78;
+  out.at = hexInt(out.buf, out.at, n, digits);
 }
 
 /** The four bytes at `pos` in dotted decimal (`formatIPv4`'s text). */
 function writeDotted(out: ByteSink, d: Uint8Array, pos: number): void {
   out.reserve(15);
-  const buf = out.buf;
-  let at = out.at;
-  for (let i = 0; i < 4; i++) {
-    if (i) buf[at++] = 0x2e;
-    const b = d[pos + i]!;
-    if (b >= 100) buf[at++] = 0x30 + ((b / 100) | 0);
-    if (b >= 10) buf[at++] = 0x30 + (((b / 10) | 0) % 10);
-    buf[at++] = 0x30 + (b % 10);
-  }
-  out.at = at;
+  out.at = dotted(out.buf, out.at, d, pos);
 }
 
 /** The six bytes at `pos` as a link address (`mac`'s text). */

@@ -146,19 +146,6 @@ const inNine = (t: Timestamp): boolean => t.resolution.base === 10 && t.resoluti
 /** 10^(9 - decimals): a tick in nanoseconds, by decimals. */
 const NANOS_PER_TICK = [1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 100, 10, 1];
 
-/** `n` (0 ≤ n < 10^9) in nine digits. */
-function writeNine(sink: ByteSink, n: number): void {
-  sink.reserve(9);
-  const buf = sink.buf;
-  const at = sink.at;
-  for (let i = at + 8; i >= at; i--) {
-    const q = (n / 10) | 0;
-    buf[i] = 0x30 + (n - q * 10);
-    n = q;
-  }
-  sink.at = at + 9;
-}
-
 /** A time as seconds since the epoch with nine places (`nanoseconds(formatTimestamp(t))`). */
 function writeNanoseconds(sink: ByteSink, t: Timestamp): void {
   if (!inNine(t) || t.seconds < 0) {
@@ -167,7 +154,7 @@ function writeNanoseconds(sink: ByteSink, t: Timestamp): void {
   }
   sink.number(t.seconds);
   sink.ascii('.');
-  writeNine(sink, t.ticks * NANOS_PER_TICK[t.resolution.decimals]!);
+  sink.padded(t.ticks * NANOS_PER_TICK[t.resolution.decimals]!, 9);
 }
 
 /** `later - earlier` in seconds with nine places (`nanoseconds(timestampDifference(later, earlier))`). */
@@ -187,7 +174,7 @@ function writeDifference(sink: ByteSink, later: Timestamp, earlier: Timestamp): 
   const whole = Math.floor(ticks / r.ticksPerSecond);
   sink.number(whole);
   sink.ascii('.');
-  writeNine(sink, (ticks - whole * r.ticksPerSecond) * NANOS_PER_TICK[r.decimals]!);
+  sink.padded((ticks - whole * r.ticksPerSecond) * NANOS_PER_TICK[r.decimals]!, 9);
 }
 
 /** The date and time of the last second written, `Nov 14, 2023 22:13:20`: frames arrive many a second. */
@@ -206,7 +193,7 @@ function writeArrival(sink: ByteSink, t: Timestamp): void {
   }
   sink.ascii(arrivalText);
   sink.ascii('.');
-  writeNine(sink, t.ticks * NANOS_PER_TICK[t.resolution.decimals]!);
+  sink.padded(t.ticks * NANOS_PER_TICK[t.resolution.decimals]!, 9);
 }
 
 /** `Nov  1, 2026 11:16:12.488013000`, from the time's text. */
