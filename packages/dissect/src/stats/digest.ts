@@ -19,10 +19,15 @@ export class RttDigest {
   #exact: number[] | undefined = [];
   /**
    * Samples by bucket index (once past {@link EXACT}); times in microseconds, bucket b holds
-   * (2^((b-1)/64), 2^(b/64)]. A dense array of counts (some 1 500 for times up to 10 s): a sample
-   * costs an index, where a map cost two lookups.
+   * (2^((b-1)/64), 2^(b/64)]. A dense array of counts from the lowest bucket seen ({@link #low}) to
+   * the highest: a sample costs an index, where a map cost two lookups. From the lowest, not from
+   * bucket 0 (1 µs): a server's times span some hundreds of buckets, where 0 up to them was some
+   * 1 500, and the counts of 700 servers, read at random, stayed in the processor's cache no
+   * more (3 % of `gamequery stats` on 1 M frames of a real mix, then).
    */
   #buckets: number[] | undefined;
+  /** The bucket index of `#buckets[0]`. */
+  #low = 0;
 
   /** Adds a time in seconds. */
   add(seconds: number): void {
@@ -52,7 +57,7 @@ export class RttDigest {
       this.#exact = undefined;
     }
     const theirs = other.#buckets!;
-    for (let b = 0; b < theirs.length; b++) if (theirs[b]) this.#add(b, theirs[b]!);
+    for (let i = 0; i < theirs.length; i++) if (theirs[i]) this.#add(other.#low + i, theirs[i]!);
     this.count += other.count;
     this.min = Math.min(this.min, other.min);
     this.max = Math.max(this.max, other.max);
@@ -74,10 +79,11 @@ export class RttDigest {
     if (this.#exact) return [...this.#exact].sort((a, b) => a - b)[rank - 1]!;
     let seen = 0;
     const buckets = this.#buckets!;
-    for (let b = 0; b < buckets.length; b++) {
-      if (!buckets[b]) continue;
-      seen += buckets[b]!;
+    for (let i = 0; i < buckets.length; i++) {
+      if (!buckets[i]) continue;
+      seen += buckets[i]!;
       if (seen >= rank) {
+        const b = this.#low + i;
         const mid = 2 ** ((b - 0.5) / PER_OCTAVE) / 1e6;
         return Math.min(this.max, Math.max(this.min, mid));
       }
@@ -104,7 +110,7 @@ export class RttDigest {
     if (this.#exact) for (const s of this.#exact) put(s * 1e3, 1);
     else {
       const buckets = this.#buckets!;
-      for (let b = 0; b < buckets.length; b++) if (buckets[b]) put(2 ** ((b - 0.5) / PER_OCTAVE) / 1e3, buckets[b]!);
+      for (let i = 0; i < buckets.length; i++) if (buckets[i]) put(2 ** ((this.#low + i - 0.5) / PER_OCTAVE) / 1e3, buckets[i]!);
     }
     return { edges, counts };
   }
@@ -115,10 +121,16 @@ export class RttDigest {
     this.#add(us <= 1 ? 0 : Math.ceil(Math.log2(us) * PER_OCTAVE), 1);
   }
 
-  /** `n` more samples in bucket `b` (the array grows by zeros to reach it: it stays dense). */
+  /** `n` more samples in bucket `b` (the array grows by zeros to reach it, either way: it stays dense). */
   #add(b: number, n: number): void {
-    const buckets = this.#buckets!;
-    while (buckets.length <= b) buckets.push(0);
-    buckets[b] = buckets[b]! + n;
+    let buckets = this.#buckets!;
+    if (buckets.length === 0) this.#low = b;
+    else if (b < this.#low) {
+      buckets = this.#buckets = new Array<number>(this.#low - b).fill(0).concat(buckets);
+      this.#low = b;
+    }
+    const i = b - this.#low;
+    while (buckets.length <= i) buckets.push(0);
+    buckets[i] = buckets[i]! + n;
   }
 }

@@ -5,6 +5,7 @@
  * own UDP header, and round trips from the capture's timestamps of the truth's pairs. At a
  * fiftieth of the usual rate, 40 000 frames span more than the 5 s timeout: replies come late.
  */
+import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,25 @@ describe('RttDigest', () => {
       }
       expect([d.min, d.max]).toEqual([sorted[0], sorted.at(-1)]);
     }
+  });
+
+  it('answers the same whatever order the samples came in (its counts grow down as well as up)', () => {
+    const sample = fc.oneof(fc.constant(0), fc.double({ min: 1e-7, max: 30, noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(sample, { minLength: 65, maxLength: 400 }), (xs) => {
+        const fed = (order: readonly number[]): RttDigest => {
+          const d = new RttDigest();
+          for (const x of order) d.add(x);
+          return d;
+        };
+        const [given, up, down] = [fed(xs), fed([...xs].sort((a, b) => a - b)), fed([...xs].sort((a, b) => b - a))];
+        for (const d of [up, down]) {
+          for (const q of [0.01, 0.25, 0.5, 0.9, 0.99, 1]) expect(d.quantile(q)).toBe(given.quantile(q));
+          expect(d.histogram(12)).toEqual(given.histogram(12));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('merged digests answer as one fed every sample', () => {
