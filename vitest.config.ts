@@ -13,6 +13,10 @@ export default defineConfig({
     pool: 'forks',
     // Both cores (vitest leaves one free by default): files run two at a time.
     maxWorkers: 2,
+    // Files share a worker's modules, not a new set each (the codec's grammars compiled and the
+    // sources transformed once per worker): 4 min 18 s -> 3 min 36 s for the suite on this
+    // 2-core machine. No test mocks a module; those that spy on a function restore it.
+    isolate: false,
     // The CLI's tests run the compiled command: built here once if a source changed.
     globalSetup: ['scripts/test-setup.mjs'],
   },
