@@ -57,9 +57,8 @@ describe('dissect -V: the layers under the game', () => {
       for (const line of lines) {
         // The game's tree is ours (checked against the Wireshark plugin elsewhere); tshark, without it, has Data there.
         if (/^(SA:MP|VC:MP|Minecraft)/.test(line) || line === '') break;
-        // Without our plugin tshark ends the chain with data where we name the protocol; the fragment list is ours (tshark adds their sizes).
+        // Without our plugin tshark ends the chain with data where we name the protocol.
         const want = line.replace(/:(samp|mcquery|vcmp)\]$/, ':data]');
-        if (/^\s*\[\d+ IPv[46] Fragments/.test(line)) continue;
         const found = expected.indexOf(want, at);
         expect(found, `frame ${frame}: ${JSON.stringify(line)} not in tshark's order`).toBeGreaterThanOrEqual(0);
         at = found + 1;
@@ -145,7 +144,7 @@ describe('dissect -V: subtrees tshark draws inside the IP layer', () => {
     expect(hopByHop).toBe(3);
   });
 
-  it('the frame that completes a datagram lists its fragments inside the IP subtree, where tshark does', () => {
+  it('the frame that completes a datagram lists its fragments inside the IP subtree, where tshark does, line for line', () => {
     let listed = 0;
     for (const [frame, lines] of ours) {
       const expected = theirs.get(frame)!.map(plain);
@@ -153,10 +152,15 @@ describe('dissect -V: subtrees tshark draws inside the IP layer', () => {
       const theirsAt = expected.findIndex((l) => /^ {4}\[\d+ IPv[46] Fragments/.test(l));
       expect(at >= 0, `frame ${frame}`).toBe(theirsAt >= 0);
       if (at < 0) continue;
-      // tshark adds each fragment's size: the rest is the same.
-      expect(lines[at]).toBe(expected[theirsAt]!.replace(/\(\d+\)(?=,|\])/g, ''));
+      // The list with each fragment's size, each fragment's frame and bytes, their count, the datagram's length and bytes.
+      expect(lines.slice(at, at + 7)).toEqual(expected.slice(theirsAt, theirsAt + 7));
+      expect(lines[at + 6]).toMatch(/^ {8}\[Reassembled IPv[46] data: [0-9a-f]{72}…\]$/);
       // After the same line: the last one of the IPv4 subtree, or the fragment header's last item.
       expect(lines[at - 1]).toBe(expected[theirsAt - 1]);
+      // The reassembled datagram's UDP checksum, read from its first fragment's bytes.
+      const checksum = (l: readonly string[]) => l.find((x) => /^ {4}Checksum: 0x[0-9a-f]{4} \[unverified\]$/.test(x));
+      expect(checksum(lines), `frame ${frame}`).toBeDefined();
+      expect(checksum(lines)).toBe(checksum(expected));
       listed++;
     }
     expect(listed).toBe(2);

@@ -46,7 +46,14 @@ export class FrameRecord {
     this.dst = udp?.dst;
     this.#reassembled =
       udp?.fragments && udp.fragments.length
-        ? { fragments: udp.fragments, length: udp.udpLength, srcPort: udp.src.port, dstPort: udp.dst.port, udpLength: udp.udpLength }
+        ? {
+            fragments: udp.fragments,
+            length: udp.udpLength,
+            srcPort: udp.src.port,
+            dstPort: udp.dst.port,
+            udpLength: udp.udpLength,
+            ...(udp.reassembly ? { reassembly: udp.reassembly } : {}),
+          }
         : undefined;
   }
 

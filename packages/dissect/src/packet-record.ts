@@ -6,7 +6,7 @@ import type { CodecOptions, Direction, FieldNode, Protocol } from '@gamequery/co
 import { asciiBytes, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
 import { frameLayers, writeFrameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
-import type { Endpoint } from './net/types.ts';
+import type { Endpoint, Reassembly } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
 /**
@@ -125,6 +125,8 @@ export class Packet implements PacketRecord {
   readonly payloadOffset: number;
   readonly payloadLength: number;
   readonly fragments: readonly number[] | undefined;
+  /** With `fragments`: what each held, and the reassembled bytes (for -V). */
+  readonly #reassembly: Reassembly | undefined;
   readonly payload: Uint8Array;
   readonly frameBytes: Uint8Array | undefined;
   responseIn: number | undefined = undefined;
@@ -180,7 +182,9 @@ export class Packet implements PacketRecord {
   #reassembled(): Reassembled | undefined {
     const f = this.fragments;
     const length = this.udpLength ?? this.payloadLength + 8;
-    return f?.length ? { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length } : undefined;
+    if (!f?.length) return undefined;
+    const r = this.#reassembly;
+    return { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length, ...(r ? { reassembly: r } : {}) };
   }
 
   /** `frame.protocols`: the layers' chain and the protocol (`eth:ethertype:ip:udp:samp`); undefined for a bare payload. */
@@ -205,6 +209,7 @@ export class Packet implements PacketRecord {
       readonly payload: Uint8Array;
       readonly payloadOffset: number;
       readonly fragments?: readonly number[] | undefined;
+      readonly reassembly?: Reassembly | undefined;
     },
     frameBytes: Uint8Array | undefined,
     readonly kind: RecordKind,
@@ -221,6 +226,7 @@ export class Packet implements PacketRecord {
     this.payloadOffset = udp.payloadOffset;
     this.payloadLength = udp.payload.length;
     this.fragments = udp.fragments;
+    this.#reassembly = udp.reassembly;
     this.payload = udp.payload;
     this.frameBytes = frameBytes;
     this.#tree = tree;

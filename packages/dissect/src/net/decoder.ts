@@ -16,7 +16,7 @@ import { timestampToNumber } from '../capture/timestamp.ts';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { findNetworkLayer, type NetworkLocation } from './link.ts';
 import { Reassembler, type AddResult, type DroppedDatagram, type ReassemblyLimits, type ReassemblyStats } from './reassembly.ts';
-import type { DecodedFrame, FrameInput, SkippedFrame, SkipReason } from './types.ts';
+import type { DecodedFrame, FrameInput, Reassembly, SkippedFrame, SkipReason } from './types.ts';
 
 const PROTOCOL_UDP = 17;
 const IPV4_HEADER_LENGTH = 20;
@@ -75,6 +75,8 @@ export class Located {
   udpLength = 0;
   truncated = false;
   fragments: readonly number[] | undefined = undefined;
+  /** With `fragments`: what each held, and the reassembled bytes. */
+  reassembly: Reassembly | undefined = undefined;
   /** IPv4 time to live or IPv6 hop limit, and IPv4 total length or IPv6 payload length, of the frame's IP header. */
   ipTtl = 0;
   ipLength = 0;
@@ -118,6 +120,7 @@ export class UdpDecoder {
       payloadOffset: at.payloadOffset,
       udpLength: at.udpLength,
       fragments: at.fragments,
+      ...(at.reassembly ? { reassembly: at.reassembly } : {}),
       truncated: at.truncated,
       ipTtl: at.ipTtl,
       ipLength: at.ipLength,
@@ -278,7 +281,7 @@ export class UdpDecoder {
   private reassembled(result: AddResult, ipVersion: 4 | 6): Located {
     if (result === 'pending') return this.skip(FRAGMENT_HELD);
     if (result === 'dropped') return this.skip(FRAGMENT_DROPPED);
-    const { payload, frames, firstDataOffset } = result;
+    const { payload, frames, sizes, firstDataOffset } = result;
     let pos = 0;
     if (ipVersion === 6) {
       const problem = skipExtensionHeaders(payload, 0, payload.length, result.protocol, this.chain);
@@ -286,14 +289,22 @@ export class UdpDecoder {
       if (this.chain.next !== PROTOCOL_UDP) return this.skip(skipped('not-udp', `IP protocol ${this.chain.next}`));
       pos = this.chain.offset;
     }
-    return this.udp(payload, pos, payload.length, false, firstDataOffset, frames);
+    return this.udp(payload, pos, payload.length, false, firstDataOffset, frames, { sizes, data: payload, udpAt: pos });
   }
 
   /**
    * The UDP header at `pos` and its payload up to `end` (the end of the IP payload). `base` is added to
    * offsets within `data` to make them offsets within the frame (non-zero for reassembled datagrams).
    */
-  private udp(data: Uint8Array, pos: number, end: number, cut: boolean, base: number, fragments?: readonly number[]): Located {
+  private udp(
+    data: Uint8Array,
+    pos: number,
+    end: number,
+    cut: boolean,
+    base: number,
+    fragments?: readonly number[],
+    reassembly?: Reassembly,
+  ): Located {
     const available = end - pos;
     // A snapshot length that cuts the header after its length field still tells ports and length.
     if (available < (cut ? 6 : UDP_HEADER_LENGTH)) {
@@ -312,6 +323,7 @@ export class UdpDecoder {
     out.payloadOffset = base + pos + UDP_HEADER_LENGTH;
     out.udpLength = udpLength;
     out.fragments = fragments;
+    out.reassembly = reassembly;
     out.truncated = truncated;
     return out;
   }

@@ -20,6 +20,7 @@
 import { ByteSink, asciiBytes, dotted, hexInt } from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { LINKTYPE, familyVersion, isVlanTag, loopbackFamily } from './link.ts';
+import type { Reassembly } from './types.ts';
 
 /** What a completed reassembly tells the frame that completed it (the UDP header lies in the first fragment). */
 export interface Reassembled {
@@ -29,6 +30,8 @@ export interface Reassembled {
   readonly srcPort: number;
   readonly dstPort: number;
   readonly udpLength: number;
+  /** What each fragment held, and the reassembled bytes: their list and the datagram as tshark lists them, the UDP checksum. */
+  readonly reassembly?: Reassembly;
 }
 
 /** The IP header of a frame, as filters and columns read it. */
@@ -770,11 +773,38 @@ class Walk {
     this.dataEnd = Math.max(start, end);
   }
 
-  /** The fragments a reassembly took, under the header of the frame that completed it. */
+  /**
+   * The fragments a reassembly took, under the header of the frame that completed it: each
+   * one's frame and the bytes it carried, as tshark lists them, then the datagram they made.
+   */
   fragments(version: string): void {
     const r = this.reassembled!;
-    if (this.out)
+    if (!this.out) return;
+    const x = r.reassembly;
+    if (!x) {
       this.text(`[${r.fragments.length} ${version} Fragments (${r.length} bytes): ${r.fragments.map((f) => `#${f}`).join(', ')}]`);
+      return;
+    }
+    const length = x.data.length;
+    this.open(
+      'ip.fragments',
+      `[${r.fragments.length} ${version} Fragments (${length} bytes): ${r.fragments.map((f, i) => `#${f}(${x.sizes[i]})`).join(', ')}]`,
+      0,
+      0,
+    );
+    let at = 0;
+    r.fragments.forEach((f, i) => {
+      const size = x.sizes[i]!;
+      this.text(`[Frame: ${f}, payload: ${at}-${at + size - 1} (${size} bytes)]`);
+      at += size;
+    });
+    this.text(`[Fragment count: ${r.fragments.length}]`);
+    this.text(`[Reassembled ${version} length: ${length}]`);
+    // Not ASCII: the cut ends with an ellipsis.
+    const out = this.#line();
+    out.raw(`[Reassembled ${version} data: ${shortHex(x.data)}]`);
+    out.bytes(NEWLINE);
+    this.close();
   }
 
   /** The protocol after the IP header(s): UDP read field by field, the rest named. */
@@ -856,9 +886,11 @@ class Walk {
       this.field('udp.srcport', 'Source Port', r ? 0 : pos, width, srcPort);
       this.field('udp.dstport', 'Destination Port', r ? 0 : pos + 2, width, dstPort);
       this.field('udp.length', 'Length', r ? 0 : pos + 4, width, length);
-      if (!r && whole) {
-        const checksum = u16(d, pos + 6);
-        out = this.#field('udp.checksum', CHECKSUM, pos + 6, 2);
+      // A reassembled datagram's header is in its first fragment: its checksum is read from the bytes reassembled.
+      const header = r?.reassembly;
+      if (header || (!r && whole)) {
+        const checksum = header ? u16(header.data, header.udpAt + 6) : u16(d, pos + 6);
+        out = this.#field('udp.checksum', CHECKSUM, r ? 0 : pos + 6, r ? 0 : 2);
         writeHex(out, checksum, 4);
         // A zero checksum is "none" over IPv4 and not allowed over IPv6 (RFC 8200 §8.1), as tshark says.
         out.bytes(checksum ? UNVERIFIED : this.ip?.version === 6 ? ZERO_ILLEGAL : ZERO_IGNORED);
@@ -881,6 +913,12 @@ class Walk {
 /** `0x00 (DSCP: CS0, ECN: Not-ECT)`: an IPv4 DS field's or an IPv6 traffic class's text. */
 function dsText(ds: number): string {
   return `${hex(ds, 2)} (DSCP: ${DSCP[ds >> 2] ?? `Unknown (${ds >> 2})`}, ECN: ${ECN[ds & 3]})`;
+}
+
+/** Bytes as tshark shows a byte string in a tree: in hex, cut after 36 of them with `…`. */
+export function shortHex(bytes: Uint8Array): string {
+  const shown = Array.from(bytes.subarray(0, 36), (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytes.length > 36 ? `${shown}…` : shown;
 }
 
 /** A line and its newline, as bytes. */

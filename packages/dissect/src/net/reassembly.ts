@@ -95,6 +95,8 @@ export interface Reassembled {
   readonly payload: Uint8Array;
   /** Frames in fragment-offset order. */
   readonly frames: readonly number[];
+  /** The bytes of the payload each of them carried, in the same order. */
+  readonly sizes: readonly number[];
   /** `dataOffset` and `protocol` of the fragment at offset 0. */
   readonly firstDataOffset: number;
   readonly protocol: number;
@@ -347,6 +349,7 @@ export class Reassembler {
     return {
       payload,
       frames: pieces.map((p) => p.frame),
+      sizes: pieces.map((p) => p.end - p.start),
       firstDataOffset: entry.firstDataOffset,
       protocol: entry.protocol,
     };

@@ -19,6 +19,16 @@ export interface Endpoint {
   readonly port: number;
 }
 
+/** What the fragments of a reassembled datagram held, beside their frame numbers (tshark -V lists them). */
+export interface Reassembly {
+  /** Bytes of the IP payload each fragment carried, in order of their offset (the frames' order in `fragments`). */
+  readonly sizes: readonly number[];
+  /** The reassembled IP payload: the UDP header first (after any IPv6 extension headers that follow the fragment header). */
+  readonly data: Uint8Array;
+  /** Where the UDP header lies in `data`. */
+  readonly udpAt: number;
+}
+
 /** A UDP datagram found in a frame (or completed by it, for a reassembled one). */
 export interface UdpDatagram {
   readonly kind: 'udp';
@@ -35,6 +45,8 @@ export interface UdpDatagram {
   readonly udpLength: number;
   /** Frame numbers of the fragments, in order of their offset, when the datagram was reassembled. */
   readonly fragments?: readonly number[];
+  /** With `fragments`: what each fragment held, and the reassembled bytes. */
+  readonly reassembly?: Reassembly;
   /**
    * True when the payload is shorter than the UDP length says: the capture's snapshot length cut the frame
    * (or the length field is larger than the IP packet). The payload holds what was captured.

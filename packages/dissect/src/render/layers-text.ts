@@ -6,6 +6,7 @@
 import { ByteSink, asciiBytes } from '@gamequery/codec/internal';
 import { formatTimestamp, nanoseconds, timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord } from '../frame-record.ts';
+import { shortHex } from '../net/layers.ts';
 import { LINKTYPE } from '../net/link.ts';
 import type { Packet } from '../packet-record.ts';
 import { hexPane } from './hexpane.ts';
@@ -231,6 +232,5 @@ export function writeFrameRecordText(p: FrameRecord, start: Timestamp | null | u
 
 /** tshark's Data item: the bytes in hex (cut after 36, as tshark cuts them) and their length. */
 function dataLines(payload: Uint8Array): string[] {
-  const shown = Array.from(payload.subarray(0, 36), (b) => b.toString(16).padStart(2, '0')).join('');
-  return [`Data (${payload.length} bytes)`, `    Data: ${shown}${payload.length > 36 ? '…' : ''}`, `    [Length: ${payload.length}]`];
+  return [`Data (${payload.length} bytes)`, `    Data: ${shortHex(payload)}`, `    [Length: ${payload.length}]`];
 }

@@ -57,6 +57,16 @@ describe('UdpDecoder on the committed captures', () => {
       [4, [10, 11, 12], 42],
       [6, [24, 25, 26], 70],
     ]);
+    // What each fragment carried (tshark's "#10(1480), #11(1480), #12(461)"), and the bytes they made: the UDP header, then the payload.
+    expect(lists.map((r) => r.reassembly!.sizes)).toEqual([
+      [1480, 1480, 461],
+      [1448, 1448, 525],
+    ]);
+    for (const r of lists) {
+      const { data, udpAt } = r.reassembly!;
+      expect([data.length, udpAt, (data[4]! << 8) | data[5]!]).toEqual([3421, 0, 3421]);
+      expect(data.subarray(8)).toEqual(r.payload);
+    }
     expect(lists[0]!.payload.subarray(10)).toEqual(lists[1]!.payload.subarray(10)); // bytes 4-9: server address
     expect(text(lists[0]!.payload.subarray(0, 4))).toBe('SAMP');
     expect(text(lists[0]!.payload.subarray(15, 38))).toBe('player_000_gamequery_fx');
