@@ -39,11 +39,36 @@ const countsRow = (c: ServerCounts): string[] => [
   String(c.malformed),
 ];
 
+/**
+ * How many characters `text` shows: its code points, as `[...text].length` counts them (a pair of
+ * surrogates one, a lone one one), without making that array: a scan's tables measure a million cells.
+ */
+function chars(text: string): number {
+  let n = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The widest of the rows' column `i`, and `least`. */
+function widest(rows: readonly (readonly string[])[], i: number, least = 0): number {
+  // A loop, not Math.max(...): a capture of a scan has a row per server, hundreds of thousands of arguments.
+  let w = least;
+  for (const r of rows) w = Math.max(w, chars(r[i]!));
+  return w;
+}
+
 /** Rows as aligned lines under a rule; `right`: the columns aligned right (numbers). */
 function table(rows: readonly (readonly string[])[], right: ReadonlySet<number>, footer: readonly string[]): string[] {
-  const all = [...rows, footer];
-  // Widest by a loop, not Math.max(...): a capture of a scan has a row per server, hundreds of thousands of arguments.
-  const widths = rows[0]!.map((_, i) => all.reduce((w, r) => Math.max(w, [...r[i]!].length), 0));
+  const widths = rows[0]!.map((_, i) => widest(rows, i, chars(footer[i]!)));
   const line = (r: readonly string[]): string =>
     r
       .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
@@ -55,8 +80,8 @@ function table(rows: readonly (readonly string[])[], right: ReadonlySet<number>,
 
 /** `text` cut to `room` characters, the last one `…`. */
 function cut(text: string, room: number): string {
-  const chars = [...text];
-  return chars.length <= room ? text : `${chars.slice(0, Math.max(1, room - 1)).join('')}…`;
+  if (chars(text) <= room) return text;
+  return `${[...text].slice(0, Math.max(1, room - 1)).join('')}…`;
 }
 
 /** `text` in lines of at most {@link WIDTH} characters, broken after a comma, later lines indented by `indent`. */
@@ -64,7 +89,7 @@ function wrap(text: string, indent: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const part of text.split(/(?<=, )/)) {
-    if (line.trim() && [...line].length + [...part].length > WIDTH) {
+    if (line.trim() && chars(line) + chars(part) > WIDTH) {
       lines.push(line.trimEnd());
       line = ' '.repeat(indent);
     }
@@ -90,12 +115,12 @@ export function renderStatsTable(report: StatsReport): string[] {
     s.hostname === null ? '-' : showText(s.hostname),
   ]);
   const footer = ['all', rttText(t.rtt), '', `${t.packets} packets`];
-  const widest = (i: number): number => [...details, footer].reduce((w, r) => Math.max(w, [...r[i]!].length), DETAILS[i]!.length);
-  const others = [0, 1, 2].reduce((sum, i) => sum + widest(i), 0) + 2 * (DETAILS.length - 1);
+  const widestOf = (i: number): number => widest(details, i, Math.max(DETAILS[i]!.length, chars(footer[i]!)));
+  const others = [0, 1, 2].reduce((sum, i) => sum + widestOf(i), 0) + 2 * (DETAILS.length - 1);
   const room = Math.min(HOSTNAME, Math.max(DETAILS[3]!.length, WIDTH - others));
   for (const row of details) row[3] = cut(row[3]!, room);
   // Requests by message: a list per server, broken after a comma where it would pass the width.
-  const indent = servers.reduce((w, a) => Math.max(w, [...a].length), Math.max(MESSAGES[0]!.length, 'all'.length)) + 2;
+  const indent = servers.reduce((w, a) => Math.max(w, chars(a)), Math.max(MESSAGES[0]!.length, 'all'.length)) + 2;
   const messages = [...report.servers.map((s, i) => [servers[i]!, requestsText(s.requests)]), ['all', requestsText(t.requests)]].flatMap(
     ([server, text]) => wrap(`${server!.padEnd(indent)}${text}`, indent),
   );
