@@ -120,7 +120,7 @@ export class UdpDecoder {
       payloadOffset: at.payloadOffset,
       udpLength: at.udpLength,
       fragments: at.fragments,
-      ...(at.reassembly ? { reassembly: at.reassembly } : {}),
+      reassembly: at.reassembly,
       truncated: at.truncated,
       ipTtl: at.ipTtl,
       ipLength: at.ipLength,
