@@ -112,7 +112,7 @@ const range = (b: Uint8Array, from: number, to: number): void => {
 };
 
 /** A view of the buffer last hashed, to read its words whole (one load where four bytes took four). */
-let view = new DataView(new ArrayBuffer(0));
+let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
 /**
  * A hash of all of `b`, both halves into {@link key}: what copies of a reply, and twins of a
