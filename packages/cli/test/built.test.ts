@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build, main, staleness } from '../../../scripts/build.mjs';
+import { build, buildArgs, main, staleness } from '../../../scripts/build.mjs';
 import { root } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
@@ -32,6 +32,14 @@ describe('the built gamequery', () => {
   it('exists, built by the install or above', () => {
     expect(existsSync(main)).toBe(true);
   });
+
+  it('is built from sources that type-check (pnpm typecheck): a type error fails `pnpm test`, not only `pnpm build`', () => {
+    // The install and the tests' own build write the JavaScript whatever tsc reports, so nothing else here would
+    // see a type error; tsc -b says again what it reported when nothing changed since (0.2 s when there is none).
+    const tsc = spawnSync(process.execPath, buildArgs, { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 
   it.each(['text', 'ndjson'])('dissects a bundled capture as the modules it is bundled from do (-F %s)', (format) => {
     const args = ['dissect', `${captures}veth-frag.pcap`, '-F', format];
