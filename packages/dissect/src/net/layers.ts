@@ -17,7 +17,7 @@
  * (an IPv6 extension header, the fragments a frame completed) from being lost.
  * @module
  */
-import { ByteSink, asciiBytes, dotted, hexInt } from '@gamequery/codec/internal';
+import { ByteSink, asciiBytes, dotted, hexInt, toHex } from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from './address.ts';
 import { LINKTYPE, familyVersion, isVlanTag, loopbackFamily } from './link.ts';
 import type { Reassembly } from './types.ts';
@@ -917,8 +917,7 @@ function dsText(ds: number): string {
 
 /** Bytes as tshark shows a byte string in a tree: in hex, cut after 36 of them with `…`. */
 export function shortHex(bytes: Uint8Array): string {
-  const shown = Array.from(bytes.subarray(0, 36), (b) => b.toString(16).padStart(2, '0')).join('');
-  return bytes.length > 36 ? `${shown}…` : shown;
+  return bytes.length > 36 ? `${toHex(bytes.subarray(0, 36))}…` : toHex(bytes);
 }
 
 /** A line and its newline, as bytes. */
