@@ -4,10 +4,10 @@ import { showText } from '../display.ts';
 import { leave, type LeafKind } from './kind.ts';
 import { BadMagicError } from '../../errors.ts';
 
-/** The bytes as lowercase hex, two digits a byte, no separators. */
 /** Each byte's two hex digits, made once: a byte's `toString(16)` and `padStart` made two strings each time. */
 const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
+/** The bytes as lowercase hex, two digits a byte, no separators. */
 export const toHex = (bytes: Uint8Array): string => {
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += HEX_PAIRS[bytes[i]!]!;
