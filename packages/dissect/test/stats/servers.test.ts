@@ -212,6 +212,29 @@ describe('renderStatsTable', () => {
     expect(none.find((l) => l.startsWith('0 servers'))).toMatch(/^0 servers +0 +0 +0 +0 +0 +0 +0 +0$/);
     expect(none.at(-1)).toMatch(/^all +-$/);
   });
+
+  it('gives a host name its room by characters, not UTF-16 units: 30 emoji fit in 40, 50 are cut to 39 and …', async () => {
+    const server = { serverIp: '127.0.0.1', serverPort: 7777 };
+    const rowOf = async (hostname: string): Promise<string> => {
+      const info = samp.infoResponse.encode(
+        { ...server, password: false, players: 1, maxPlayers: 2, hostname, gamemode: 'g', language: 'l' },
+        { charset: 'utf8' },
+      );
+      const pcap = writePcap(
+        [
+          { seconds: 1_700_000_000, ticks: 0, data: udpFrame(samp.infoRequest.encode(server), 50000, 7777) },
+          { seconds: 1_700_000_000, ticks: 250, data: udpFrame(info, 7777, 50000) },
+        ],
+        { linkType: 1 },
+      );
+      const stats = new ServerStats();
+      for (const p of (await dissectBytes(pcap, { charset: 'utf8' })).packets) stats.add(p);
+      return renderStatsTable(stats.report()).find((l) => l.startsWith('127.0.0.1:7777') && l.includes('\u{1F3AE}'))!;
+    };
+    // Each emoji is two UTF-16 units: counted as units, 30 of them (60) would pass the 40 a name is given.
+    expect(await rowOf('\u{1F3AE}'.repeat(30))).toMatch(/ (\u{1F3AE}){30}$/u);
+    expect(await rowOf('\u{1F3AE}'.repeat(50))).toMatch(/ (\u{1F3AE}){39}…$/u);
+  });
 });
 
 describe('RttDigest', () => {
