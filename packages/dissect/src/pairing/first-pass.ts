@@ -10,7 +10,8 @@
  * one request timeout of capture, and the pairer's tables (a few dozen bytes a request
  * waiting, or an exchange remembered). Beside them, for the few frames that need more: an
  * RCON request's secrets (its replies may echo them), and exact times of frames whose
- * resolution is not the capture's first one.
+ * resolution is not the capture's first one, or that lie more than 104 days from the first frame (past
+ * 2^53 nanoseconds, which a double no longer holds exactly).
  */
 import type { Charset, CodecOptions, Direction, ProtocolDeclaration } from '@gamequery/codec';
 import {
@@ -105,7 +106,7 @@ export class FirstPass {
   /** Nanoseconds per tick of the origin's resolution (NaN where not a whole number). */
   #factor = Number.NaN;
   #last = 0;
-  /** Exact times of frames whose resolution is not the origin's, and of linked replies' requests that have one. */
+  /** Exact times of frames whose resolution is not the origin's or that lie past 2^53 ns from it, and of linked replies' requests that have one. */
   readonly #odd = new Map<number, Timestamp>();
   readonly #oddRequest = new Map<number, Timestamp>();
   /** RCON requests' secrets, while a reply may still name them (what they look like in the charset: #needles). */
@@ -285,7 +286,12 @@ export class FirstPass {
       this.#factor = tps <= NS && NS % tps === 0 ? NS / tps : Number.NaN;
     }
     const seconds = (t.seconds - this.#originSeconds) * NS;
-    if (t.resolution === this.#originResolution && this.#factor === this.#factor) return (this.#last = seconds + t.ticks * this.#factor);
+    if (t.resolution === this.#originResolution && this.#factor === this.#factor) {
+      const ns = seconds + t.ticks * this.#factor;
+      // Exact (an integer below 2^53: within 104 days of the first frame) is given back exactly by #requestTime;
+      // past that its ticks would come back with a fraction, so the time is kept as it was read.
+      if (ns <= Number.MAX_SAFE_INTEGER && ns >= -Number.MAX_SAFE_INTEGER) return (this.#last = ns);
+    }
     this.#odd.set(index, t);
     return (this.#last = seconds + (t.ticks * NS) / t.resolution.ticksPerSecond);
   }
