@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { samp } from '@gamequery/codec';
 import { packetJson } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
+import { sampAt, sampInfo } from '../../../codec/test/pairing/helpers.ts';
 import { captureFiles, captures, complete, decimalDifference, dissectBytes, dissectFile, requests, tsharkRows } from './helpers.ts';
 
 describe('dissecting captures', () => {
@@ -50,25 +51,15 @@ describe('dissecting captures', () => {
     ['200 days', 200 * 86_400],
     ['ten years', 3_650 * 86_400],
   ])('gives exact response times to an exchange %s after the first frame (past 2^53 ns)', async (_, later) => {
-    const server = { serverIp: '127.0.0.1', serverPort: 7777 };
-    const reply = samp.infoResponse.encode({
-      ...server,
-      password: false,
-      players: 1,
-      maxPlayers: 2,
-      hostname: 'h',
-      gamemode: 'g',
-      language: 'l',
-    });
     const t0 = 1_000_000_000;
     for (const nanoseconds of [false, true]) {
       // Odd times: past 2^53 a double of nanoseconds since the first frame holds neither them nor the microseconds.
       const request = nanoseconds ? 123_457_001 : 123_457;
       const pcap = writePcap(
         [
-          { seconds: t0, ticks: 0, data: udpFrame(samp.infoRequest.encode(server), 50000, 7777) },
-          { seconds: t0 + later, ticks: request, data: udpFrame(samp.infoRequest.encode(server), 50001, 7777) },
-          { seconds: t0 + later, ticks: request + (nanoseconds ? 250_007 : 250), data: udpFrame(reply, 7777, 50001) },
+          { seconds: t0, ticks: 0, data: udpFrame(samp.infoRequest.encode(sampAt), 50000, 7777) },
+          { seconds: t0 + later, ticks: request, data: udpFrame(samp.infoRequest.encode(sampAt), 50001, 7777) },
+          { seconds: t0 + later, ticks: request + (nanoseconds ? 250_007 : 250), data: udpFrame(sampInfo, 7777, 50001) },
         ],
         { linkType: 1, nanoseconds },
       );
