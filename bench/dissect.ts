@@ -26,12 +26,12 @@ import { exportWireshark } from '@gamequery/codec/export';
 import { build, main, root } from '../scripts/build.mjs';
 import {
   FLOOD_FLOORS,
+  PIPE_RSS,
   FLOOD_RSS,
   MIX_FLOORS,
   attackCounts,
   floodCounts,
   judgePeak,
-  judgePipePeak,
   judgeRate,
   met,
   type Mode,
@@ -371,7 +371,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       if (bigRow) judgePeak(`${format}, ${big!.label}`, bigRow.get(format), one.get(format));
     }
     if (floodRow) for (const mode of FLOOD_RSS) judgePeak(`${mode}, flood`, floodRow.get(mode));
-    if (floodRow?.has('ndjson-pipe')) judgePipePeak('ndjson-pipe, flood', floodRow.get('ndjson-pipe'));
+    if (floodRow?.has('ndjson-pipe')) judgePeak('ndjson-pipe, flood', floodRow.get('ndjson-pipe'), undefined, PIPE_RSS);
     const fragmentedRow = fragmented && results.get(fragmented.capture);
     if (fragmentedRow) {
       // No rate floor of its own (the issue sets none): its peaks, and its counts, are the flood's.

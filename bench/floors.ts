@@ -5,6 +5,7 @@
  */
 import type { Format } from './dissect.ts';
 import type { FloodSummary } from './flood.ts';
+import { DEFAULT_MAX_HELD_BYTES } from '@gamequery/dissect';
 import { formatRate } from './harness.ts';
 import { showPeak, type Figure } from './measure.ts';
 
@@ -38,17 +39,18 @@ export const RSS_SPREAD = 0.1;
 export const FLOOD_RSS: readonly Mode[] = ['stats', 'ndjson', 'stats-pipe'];
 /**
  * NDJSON from a pipe holds each request's frame until its reply or its timeout: its bound is the
- * others' and the held frames' (`maxHeldBytes`, 256 MiB, docs/design.md), past which it writes the
- * oldest as incomplete and says so on stderr.
+ * others' and the held frames' (the dissector's `maxHeldBytes`, docs/design.md), past which it writes
+ * the oldest as incomplete and says so on stderr.
  */
-export const PIPE_RSS_FLOOR = RSS_FLOOR + 256 * 2 ** 20;
+export const PIPE_RSS: Bound = {
+  bytes: RSS_FLOOR + DEFAULT_MAX_HELD_BYTES,
+  text: `200 MB + maxHeldBytes (${showPeak(RSS_FLOOR + DEFAULT_MAX_HELD_BYTES)})`,
+};
 
-/** Prints whether the peak RSS of NDJSON from a pipe is within {@link PIPE_RSS_FLOOR}. */
-export function judgePipePeak(label: string, figure: Figure | undefined): void {
-  const peak = figure?.peak;
-  const goal = `≤ 200 MB + maxHeldBytes (${showPeak(PIPE_RSS_FLOOR)})`;
-  if (peak === undefined) console.log(`  peak RSS ${label.padEnd(31)} ${goal}: no figure`);
-  else console.log(`  peak RSS ${label.padEnd(31)} ${goal}: ${met(peak <= PIPE_RSS_FLOOR)} (${showPeak(peak)})`);
+/** A peak RSS bound and how it reads. */
+export interface Bound {
+  readonly bytes: number;
+  readonly text: string;
 }
 
 export const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
@@ -67,15 +69,20 @@ export function judgeRate(label: string, floor: RateFloor, figure: Figure | unde
 }
 
 /** Prints whether the peak RSS of `figure` is within {@link RSS_FLOOR}, and within {@link RSS_SPREAD} of `base`'s when given. */
-export function judgePeak(label: string, figure: Figure | undefined, base?: Figure): void {
+export function judgePeak(
+  label: string,
+  figure: Figure | undefined,
+  base?: Figure,
+  bound: Bound = { bytes: RSS_FLOOR, text: '200 MB' },
+): void {
   const peak = figure?.peak;
   if (peak === undefined) {
-    console.log(`  peak RSS ${label.padEnd(31)} ≤ 200 MB: no figure`);
+    console.log(`  peak RSS ${label.padEnd(31)} ≤ ${bound.text}: no figure`);
     return;
   }
   const spread = base?.peak !== undefined ? Math.abs(peak - base.peak) / Math.min(peak, base.peak) : undefined;
   console.log(
-    `  peak RSS ${label.padEnd(31)} ≤ 200 MB: ${met(peak <= RSS_FLOOR)} (${showPeak(peak)})` +
+    `  peak RSS ${label.padEnd(31)} ≤ ${bound.text}: ${met(peak <= bound.bytes)} (${showPeak(peak)})` +
       (spread === undefined ? '' : `; within 10 % of 1 M: ${met(spread <= RSS_SPREAD)} (${(100 * spread).toFixed(0)} %)`),
   );
 }

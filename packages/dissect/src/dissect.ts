@@ -56,7 +56,8 @@ export const linkOptions = (options: DissectOptions): ConstructorParameters<type
 /** The record maker's options: the charset `auto` unless one is named. */
 export const recordOptions = (options: DissectOptions): DissectOptions => (options.charset ? options : { ...options, charset: 'auto' });
 
-const DEFAULT_MAX_HELD_BYTES = 256 << 20;
+/** One pass: what frames held may take by default ({@link DissectOptions.maxHeldBytes}), 256 MiB. */
+export const DEFAULT_MAX_HELD_BYTES = 256 << 20;
 
 /**
  * Most records one call of a {@link Dissector} makes: the rest wait, as frame numbers, for

@@ -52,7 +52,7 @@ export class FrameRecord {
             srcPort: udp.src.port,
             dstPort: udp.dst.port,
             udpLength: udp.udpLength,
-            ...(udp.reassembly ? { reassembly: udp.reassembly } : {}),
+            reassembly: udp.reassembly,
           }
         : undefined;
   }

@@ -5,6 +5,7 @@
 export { dissectPayload, type DissectedPayload } from './payload.ts';
 export {
   Dissector,
+  DEFAULT_MAX_HELD_BYTES,
   DISSECT_BATCH,
   dissectCapture,
   dissectCaptureBatches,

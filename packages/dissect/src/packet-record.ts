@@ -183,8 +183,7 @@ export class Packet implements PacketRecord {
     const f = this.fragments;
     const length = this.udpLength ?? this.payloadLength + 8;
     if (!f?.length) return undefined;
-    const r = this.#reassembly;
-    return { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length, ...(r ? { reassembly: r } : {}) };
+    return { fragments: f, length, srcPort: this.src.port, dstPort: this.dst.port, udpLength: length, reassembly: this.#reassembly };
   }
 
   /** `frame.protocols`: the layers' chain and the protocol (`eth:ethertype:ip:udp:samp`); undefined for a bare payload. */

@@ -17,6 +17,7 @@ const surface: Record<string, readonly string[]> = {
     'ByteSink',
     'CaptureParser',
     'DEFAULT_CAPACITY',
+    'DEFAULT_MAX_HELD_BYTES',
     'DEFAULT_MAX_RECORD_LENGTH',
     'DEFAULT_REASSEMBLY_LIMITS',
     'DISSECT_BATCH',

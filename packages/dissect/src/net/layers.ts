@@ -787,7 +787,7 @@ class Walk {
     }
     const length = x.data.length;
     this.open(
-      'ip.fragments',
+      version === 'IPv4' ? 'ip.fragments' : 'ipv6.fragments',
       `[${r.fragments.length} ${version} Fragments (${length} bytes): ${r.fragments.map((f, i) => `#${f}(${x.sizes[i]})`).join(', ')}]`,
       0,
       0,
