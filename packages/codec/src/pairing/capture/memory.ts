@@ -259,77 +259,138 @@ export class ExchangeMemory {
   }
 }
 
-/** A token's row: the session id it was issued to, until when it is kept, and how many times the row was filled. */
-const SESSION = FIELDS;
-const GENERATION = FIELDS + 1;
-const UNTIL = FIELDS + 2 + ((FIELDS + 2) & 1);
+/**
+ * A token's row, in keeping order: its key's halves, the next row filed in its bucket (newer
+ * rows first), the session id it was issued to, and until when it is kept (a double).
+ */
+const T_LO = 0;
+const T_HI = 1;
+const T_NEXT = 2;
+const T_SESSION = 3;
+const T_UNTIL = 4;
+/** A row's `T_NEXT` once a newer row took its key: it waits in the queue, filed nowhere. */
+const DEAD = 0xfffffffe;
+/** The buckets grow fourfold when the tokens pass two a bucket. */
+const TOKEN_LOAD = 2;
 
+/**
+ * Tokens under their keys, each until its time. The rows are one queue in keeping order,
+ * which is their order of expiry (a fixed lifetime after a clock that only grows), chained
+ * into buckets by row position: 24 bytes a token and 2 to 8 of buckets, where a key table's
+ * entry and a queue item naming it took 44 (a Minecraft handshake flood keeps every token
+ * for its 30 s: 15 million at 500 000 handshakes a second). A key kept again takes a new
+ * row; the old one leaves its bucket at once and its queue place when its time comes.
+ */
 export class TokenMemory {
-  /** One entry per key (a handshake asked again gets the same token: the entry is filled again). */
-  readonly #table = new KeyTable(UNTIL - FIELDS + 2, true);
-  /** Entries and the generation each was queued with, in keeping order. */
-  readonly #queue = new Fifo(2, false);
+  readonly #rows: Fifo;
+  #heads = new Uint32Array(1024).fill(NONE);
+  #mask = 1023;
+  /** Tokens filed (rows in a bucket). */
+  #size = 0;
   #next = Infinity;
 
+  /** `rebaseAt`: where the queue's positions move down (a test's own, smaller; see queue.ts). */
+  constructor(rebaseAt?: number) {
+    this.#rows = rebaseAt === undefined ? new Fifo(T_UNTIL + 2) : new Fifo(T_UNTIL + 2, true, rebaseAt);
+  }
+
   get size(): number {
-    return this.#table.size;
+    return this.#size;
   }
 
   get bytes(): number {
-    return this.#table.bytes + this.#queue.bytes;
+    return this.#heads.byteLength + this.#rows.bytes;
   }
 
+  /** No token is due before this time (Infinity: none is kept). */
   get next(): number {
     return this.#next;
   }
 
-  /** Keeps a token (its key) issued to `session`, until `until`. */
+  /** Keeps a token (its key) issued to `session`, until `until`: the key's token before it, if any, is replaced. */
   keep(lo: number, hi: number, session: number, until: number): void {
-    const table = this.#table;
-    let e = table.find(lo, hi);
-    // A row's generation only grows, whatever key fills it: an item queued for an earlier filling never matches.
-    if (e < 0) e = table.add(lo, hi);
-    const generation = (table.rows.u(e, GENERATION) + 1) >>> 0;
-    table.rows.setU(e, GENERATION, generation);
-    table.rows.setU(e, SESSION, session);
-    table.rows.setF(e, UNTIL, until);
-    const at = this.#queue.push();
-    this.#queue.rows.setU(at, 0, e);
-    this.#queue.rows.setU(at, 1, generation);
-    if (this.#queue.size === 1) this.#next = until;
+    const q = this.#rows;
+    const rows = q.rows;
+    const b = lo & this.#mask;
+    for (let r = this.#heads[b]!, before = NONE; r !== NONE; before = r, r = rows.u(r, T_NEXT)) {
+      if (rows.u(r, T_LO) !== lo || rows.u(r, T_HI) !== hi) continue;
+      this.#unlink(b, before, r);
+      rows.setU(r, T_NEXT, DEAD);
+      this.#size--;
+      break;
+    }
+    const r = q.push();
+    rows.setU(r, T_LO, lo);
+    rows.setU(r, T_HI, hi);
+    rows.setU(r, T_NEXT, this.#heads[b]!);
+    rows.setU(r, T_SESSION, session);
+    rows.setF(r, T_UNTIL, until);
+    this.#heads[b] = r;
+    if (q.size === 1) this.#next = until;
+    if (++this.#size > TOKEN_LOAD * this.#heads.length) this.#refile(this.#heads.length * 4);
   }
 
   /** The session id the token under the key was issued to, or -1. */
   session(lo: number, hi: number): number {
-    const e = this.#table.find(lo, hi);
-    return e < 0 ? -1 : this.#table.rows.u(e, SESSION);
+    const rows = this.#rows.rows;
+    for (let r = this.#heads[lo & this.#mask]!; r !== NONE; r = rows.u(r, T_NEXT)) {
+      if (rows.u(r, T_LO) === lo && rows.u(r, T_HI) === hi) return rows.u(r, T_SESSION);
+    }
+    return -1;
   }
 
   expire(now: number, strictly: boolean): void {
-    const q = this.#queue;
-    const rows = this.#table.rows;
+    const q = this.#rows;
+    const rows = q.rows;
     while (q.size) {
-      const e = q.rows.u(q.first, 0);
-      // Kept again since (a later item stands for it), or let go: stale.
-      if (rows.u(e, GENERATION) !== q.rows.u(q.first, 1)) {
-        q.shift();
-        continue;
-      }
-      const until = rows.f(e, UNTIL);
+      const r = q.first;
+      const until = rows.f(r, T_UNTIL);
       if (strictly ? until >= now : until > now) {
         this.#next = until;
         return;
       }
+      if (rows.u(r, T_NEXT) !== DEAD) {
+        // The oldest row filed: last in its bucket, newer rows before it.
+        const b = rows.u(r, T_LO) & this.#mask;
+        let before = NONE;
+        for (let at = this.#heads[b]!; at !== r; at = rows.u(at, T_NEXT)) before = at;
+        this.#unlink(b, before, r);
+        this.#size--;
+      }
       q.shift();
-      rows.setU(e, GENERATION, (rows.u(e, GENERATION) + 1) >>> 0);
-      this.#table.remove(e);
+      // The queue moved its positions down: the buckets' links move with them.
+      if (q.first < r) this.#refile(this.#heads.length);
     }
     this.#next = Infinity;
   }
 
   clear(): void {
-    this.#table.clear();
-    this.#queue.clear();
+    this.#rows.clear();
+    this.#heads = new Uint32Array(1024).fill(NONE);
+    this.#mask = 1023;
+    this.#size = 0;
     this.#next = Infinity;
+  }
+
+  #unlink(b: number, before: number, r: number): void {
+    const rows = this.#rows.rows;
+    if (before === NONE) this.#heads[b] = rows.u(r, T_NEXT);
+    else rows.setU(before, T_NEXT, rows.u(r, T_NEXT));
+  }
+
+  /** Every filed row into `buckets` buckets, by queue position as it stands, oldest first (so newest first in a bucket). */
+  #refile(buckets: number): void {
+    const q = this.#rows;
+    const rows = q.rows;
+    const heads = new Uint32Array(buckets).fill(NONE);
+    const mask = buckets - 1;
+    for (let r = q.first, end = q.first + q.size; r < end; r++) {
+      if (rows.u(r, T_NEXT) === DEAD) continue;
+      const b = rows.u(r, T_LO) & mask;
+      rows.setU(r, T_NEXT, heads[b]!);
+      heads[b] = r;
+    }
+    this.#heads = heads;
+    this.#mask = mask;
   }
 }

@@ -424,20 +424,20 @@ describe('TokenMemory', () => {
     expect(t.session(1, 2)).toBe(-1);
   });
 
-  it('lets a row let go be filled by another key, its old key gone and its old queue item stale', () => {
+  it('lets a key go, files others in its bucket, and lets a key kept again wait for its new time alone', () => {
     const t = new TokenMemory();
     t.keep(1, 0, 11, 100);
     t.keep(1, 0, 12, 110);
     t.keep(2, 0, 21, 120);
     t.expire(110, false);
     expect([t.session(1, 0), t.session(2, 0), t.size]).toEqual([-1, 21, 1]);
-    // Key 3 takes key 1's row; key 1's items are long gone from the queue, key 2's stays.
+    // Key 3 and one in its bucket; key 1's rows are long gone from the queue, key 2's stays.
     t.keep(3, 0, 31, 130);
     t.keep(1024 + 3, 0, 41, 140);
     expect([t.session(1, 0), t.session(3, 0), t.session(1024 + 3, 0), t.size]).toEqual([-1, 31, 41, 3]);
     t.expire(120, false);
     expect([t.session(2, 0), t.session(3, 0), t.size]).toEqual([-1, 31, 2]);
-    // Key 3 kept again: its first item goes stale, the key stays to its new deadline.
+    // Key 3 kept again: its first row leaves the bucket, the key stays to its new deadline.
     t.keep(3, 0, 32, 200);
     t.expire(140, false);
     expect([t.session(3, 0), t.session(1024 + 3, 0), t.next]).toEqual([32, -1, 200]);
@@ -445,6 +445,50 @@ describe('TokenMemory', () => {
     expect(t.session(3, 0)).toBe(32);
     t.expire(200.5, true);
     expect([t.session(3, 0), t.size, t.next]).toEqual([-1, 0, Infinity]);
+  });
+
+  it('agrees with a model over tens of thousands of tokens, its buckets grown and its positions moved down', () => {
+    // The queue moves its positions down past 3 pages (4 096 rows each) here, 2^30 in use.
+    const t = new TokenMemory(3 * 4096);
+    const model = new Map<number, { session: number; until: number }>();
+    const LIFE = 3000;
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    // Keys from 6 000, so thousands are kept at once; some in one bucket (low halves 1 024 apart), told apart by the high half.
+    const halves = (k: number): [number, number] => [(k % 3000) * 1024 + 7, k < 3000 ? 0 : (0x80000000 | k) >>> 0];
+    let moved = 0;
+    for (let clock = 0; clock < 60_000; clock++) {
+      const k = random(6000);
+      const session = random(0x7fffffff);
+      const [lo, hi] = halves(k);
+      t.keep(lo, hi, session, clock + LIFE);
+      model.set(k, { session, until: clock + LIFE });
+      if (clock % 7 === 0) {
+        t.expire(clock, clock % 2 === 0);
+        for (const [key, v] of model) if (clock % 2 === 0 ? v.until < clock : v.until <= clock) model.delete(key);
+      }
+      if (clock % 997 === 0) {
+        expect(t.size).toBe(model.size);
+        for (let key = 0; key < 6000; key++) expect(t.session(...halves(key)), `key ${key} at ${clock}`).toBe(model.get(key)?.session ?? -1);
+        moved++;
+      }
+    }
+    expect(moved).toBeGreaterThan(50);
+    // 60 000 rows went through a queue that moves down every 3 pages, with thousands kept at once.
+    expect(model.size).toBeGreaterThan(2048);
+    t.expire(Infinity, false);
+    expect([t.size, t.next]).toEqual([0, Infinity]);
+  });
+
+  it('holds 24 bytes a token and its buckets, not a key table row and a queue item', () => {
+    const t = new TokenMemory();
+    for (let i = 0; i < 100_000; i++) t.keep(Math.imul(i, 0x9e3779b1) >>> 0, i, i, i);
+    // 100 000 rows of 24 bytes in pages of 4 096, and 65 536 buckets of 4.
+    expect(t.bytes).toBe(Math.ceil(100_000 / 4096) * 4096 * 24 + 65536 * 4);
+    expect(t.bytes / t.size).toBeLessThan(28);
   });
 
   it('forgets everything on clear', () => {
