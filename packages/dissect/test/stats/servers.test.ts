@@ -289,4 +289,38 @@ describe('RttDigest', () => {
     for (const q of [0.5, 0.95]) expect(a.quantile(q)).toBe(all.quantile(q));
     expect([a.count, a.min, a.max]).toEqual([all.count, all.min, all.max]);
   });
+
+  it('counts past 2^32 samples in a bucket without wrapping', () => {
+    const d = new RttDigest();
+    const one = new RttDigest();
+    for (let i = 0; i < 100; i++) {
+      const x = 2e-4 + (i % 10) * 1e-5;
+      d.add(x);
+      one.add(x);
+    }
+    // Merged into itself 33 times: 100 × 2^33 samples, 10 a bucket × 2^33 each.
+    for (let i = 0; i < 33; i++) d.merge(d);
+    expect(d.count).toBe(100 * 2 ** 33);
+    const { counts } = d.histogram(4);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(d.count);
+    expect(counts).toEqual(one.histogram(4).counts.map((n) => n * 2 ** 33));
+    for (const q of [0.1, 0.5, 0.95]) expect(d.quantile(q)).toBe(one.quantile(q));
+  });
+
+  it('reaches times below and above those it has, dense between', () => {
+    const d = new RttDigest();
+    const all: number[] = [];
+    // Past the exact samples, then lower and higher by turns, far apart.
+    for (let i = 0; i < 200; i++) {
+      const x = i < 70 ? 1e-3 : i % 2 ? 1e-3 / 1.2 ** (i / 10) : 1e-3 * 1.3 ** (i / 10);
+      d.add(x);
+      all.push(x);
+    }
+    all.sort((a, b) => a - b);
+    for (const q of [0.01, 0.25, 0.5, 0.75, 0.99]) {
+      const exact = all[Math.ceil(q * all.length) - 1]!;
+      expect(Math.abs(d.quantile(q) / exact - 1)).toBeLessThan(0.0055);
+    }
+    expect(d.histogram(8).counts.reduce((a, b) => a + b, 0)).toBe(200);
+  });
 });
