@@ -12,4 +12,5 @@
 export { writePacketText } from './render/packet-text.ts';
 export { writePacketLine } from './render/packet-line.ts';
 export { writePacketSummary } from './render/summary.ts';
+export { statsTableLines } from './render/stats.ts';
 export { writeTimestamp } from './capture/timestamp.ts';

@@ -378,7 +378,7 @@ class Output {
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
       if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
     } else if (servers || sources || io) {
-      this.#text(this.tap.text(this.quiet));
+      for (const piece of this.tap.text(this.quiet)) this.#text(piece);
     }
     this.#flush();
     for (const w of this.tap.warnings()) process.stderr.write(`gamequery: ${w}\n`);

@@ -15,7 +15,6 @@ import {
   parseIoStat,
   renderIoTable,
   renderSourcesTable,
-  renderStatsTable,
   type DisplayFilter,
   type DissectedRecord,
   type IoReport,
@@ -23,6 +22,7 @@ import {
   type StatsReport,
   type Timestamp,
 } from '@gamequery/dissect';
+import { statsTableLines } from '@gamequery/dissect/internal';
 
 /** Sources guessing the RCON password named on stderr, one line each (the most refused first). */
 const GUESSERS_NAMED = 10;
@@ -297,15 +297,24 @@ export class StatsTap {
     return this.#sourcesReport ?? this.#stats?.sources?.report();
   }
 
-  /** The reports as text (headings and tables), or nothing without -z. */
-  text(quiet = false): string {
+  /**
+   * The reports as text (headings and tables), or nothing without -z: in pieces of a line or
+   * so, for the output to take as it fills (a scan's table of 150 000 servers is 44 MB of text;
+   * made into one string, then into bytes, it was 180 MB at the end of the run).
+   */
+  *text(quiet = false): Generator<string> {
     const r = this.report();
     const sources = this.sourcesReport();
-    let out = r ? `${quiet ? '' : '\n'}Per-server statistics\n${renderStatsTable(r).join('\n')}\n` : '';
-    if (sources) out += `${quiet && !out ? '' : '\n'}${renderSourcesTable(sources).join('\n')}\n`;
     const io = this.ioReport();
-    if (io) out += `${quiet && !out ? '' : '\n'}${renderIoTable(io).join('\n')}\n`;
-    return out;
+    let first = true;
+    const block = function* (heading: string | undefined, lines: Iterable<string>): Generator<string> {
+      yield `${quiet && first ? '' : '\n'}${heading ? `${heading}\n` : ''}`;
+      first = false;
+      for (const line of lines) yield `${line}\n`;
+    };
+    if (r) yield* block('Per-server statistics', statsTableLines(r));
+    if (sources) yield* block(undefined, renderSourcesTable(sources));
+    if (io) yield* block(undefined, renderIoTable(io));
   }
 
   /**

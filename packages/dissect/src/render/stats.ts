@@ -58,24 +58,39 @@ function chars(text: string): number {
   return n;
 }
 
-/** The widest of the rows' column `i`, and `least`. */
-function widest(rows: readonly (readonly string[])[], i: number, least = 0): number {
-  // A loop, not Math.max(...): a capture of a scan has a row per server, hundreds of thousands of arguments.
-  let w = least;
-  for (const r of rows) w = Math.max(w, chars(r[i]!));
-  return w;
-}
-
 /** Rows as aligned lines under a rule; `right`: the columns aligned right (numbers). */
 function table(rows: readonly (readonly string[])[], right: ReadonlySet<number>, footer: readonly string[]): string[] {
-  const widths = rows[0]!.map((_, i) => widest(rows, i, chars(footer[i]!)));
+  return [...tableLines(rows[0]!, rows.length - 1, (i) => rows[i + 1]!, right, footer)];
+}
+
+/**
+ * The lines of a table of `n` rows under `head`, each row made by `row` when asked (twice: once
+ * for the columns' widths, once for its line), so that a table of a row per server is not held
+ * whole: a scan's 150 000 rows of ten cells were 1.5 million strings at once.
+ */
+function* tableLines(
+  head: readonly string[],
+  n: number,
+  row: (i: number) => readonly string[],
+  right: ReadonlySet<number>,
+  footer: readonly string[],
+): Generator<string> {
+  const widths = head.map((h, c) => Math.max(chars(h), chars(footer[c]!)));
+  for (let i = 0; i < n; i++) {
+    const r = row(i);
+    for (let c = 0; c < widths.length; c++) widths[c] = Math.max(widths[c]!, chars(r[c]!));
+  }
   const line = (r: readonly string[]): string =>
     r
       .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [line(rows[0]!), rule, ...rows.slice(1).map(line), rule, line(footer)];
+  yield line(head);
+  yield rule;
+  for (let i = 0; i < n; i++) yield line(row(i));
+  yield rule;
+  yield line(footer);
 }
 
 /** `text` cut to `room` characters, the last one `…`. */
@@ -100,30 +115,23 @@ function wrap(text: string, indent: number): string[] {
 
 /** The tables' lines: the counts per server and their totals, then per server what else is known. */
 export function renderStatsTable(report: StatsReport): string[] {
+  return [...statsTableLines(report)];
+}
+
+/**
+ * {@link renderStatsTable}'s lines one at a time, each table's rows made as its lines are asked
+ * for (a scan's tables are 44 MB of text: the output takes them as they come).
+ */
+export function* statsTableLines(report: StatsReport): Generator<string> {
   const t = report.totals;
-  const servers = report.servers.map((s) => formatEndpoint(s.server));
-  const counts = table(
-    [COUNTS, ...report.servers.map((s, i) => [servers[i]!, s.protocol, ...countsRow(s)])],
-    new Set([2, 3, 4, 5, 6, 7, 8, 9]),
-    [`${t.servers} server${t.servers === 1 ? '' : 's'}`, '', ...countsRow(t)],
-  );
-  // The host name gets what the other columns leave of the width: at least its heading's, at most HOSTNAME.
-  const details = report.servers.map((s, i) => [
-    servers[i]!,
-    rttText(s.rtt),
-    s.players === null ? '-' : String(s.players),
-    s.hostname === null ? '-' : showText(s.hostname),
+  const all = report.servers;
+  const servers = all.map((s) => formatEndpoint(s.server));
+  yield* tableLines(COUNTS, all.length, (i) => [servers[i]!, all[i]!.protocol, ...countsRow(all[i]!)], new Set([2, 3, 4, 5, 6, 7, 8, 9]), [
+    `${t.servers} server${t.servers === 1 ? '' : 's'}`,
+    '',
+    ...countsRow(t),
   ]);
-  const footer = ['all', rttText(t.rtt), '', `${t.packets} packets`];
-  const widestOf = (i: number): number => widest(details, i, Math.max(DETAILS[i]!.length, chars(footer[i]!)));
-  const others = [0, 1, 2].reduce((sum, i) => sum + widestOf(i), 0) + 2 * (DETAILS.length - 1);
-  const room = Math.min(HOSTNAME, Math.max(DETAILS[3]!.length, WIDTH - others));
-  for (const row of details) row[3] = cut(row[3]!, room);
-  // Requests by message: a list per server, broken after a comma where it would pass the width.
-  const indent = servers.reduce((w, a) => Math.max(w, chars(a)), Math.max(MESSAGES[0]!.length, 'all'.length)) + 2;
-  const messages = [...report.servers.map((s, i) => [servers[i]!, requestsText(s.requests)]), ['all', requestsText(t.requests)]].flatMap(
-    ([server, text]) => wrap(`${server!.padEnd(indent)}${text}`, indent),
-  );
+  yield '';
   // Bytes each way and what the server sent back for each byte it got (UDP payloads, then frames on the wire).
   const bytesRow = (a: ServerCounts['amplification']): string[] => [
     String(a.requestBytes),
@@ -133,32 +141,45 @@ export function renderStatsTable(report: StatsReport): string[] {
     String(a.replyWireBytes),
     a.wire === null ? '-' : a.wire.toFixed(3),
   ];
-  const amplification = table(
-    [BYTES, ...report.servers.map((s, i) => [servers[i]!, ...bytesRow(s.amplification)])],
-    new Set([1, 2, 3, 4, 5, 6]),
-    ['all', ...bytesRow(t.amplification)],
-  );
+  yield* tableLines(BYTES, all.length, (i) => [servers[i]!, ...bytesRow(all[i]!.amplification)], new Set([1, 2, 3, 4, 5, 6]), [
+    'all',
+    ...bytesRow(t.amplification),
+  ]);
+  yield '';
   // The same by message, over all servers (JSON has it per server): which query is worth the most to a reflector.
-  const byMessage = table(
+  yield* table(
     [BY_MESSAGE, ...Object.entries(t.byMessage).map(([name, m]) => [name, String(m.requests), String(m.replies), ...bytesRow(m)])],
     new Set([1, 2, 3, 4, 5, 6, 7, 8]),
     ['all', String(requested(t.requests)), String(t.replies), ...bytesRow(t.amplification)],
   );
-  const out = [
-    ...counts,
-    '',
-    ...amplification,
-    '',
-    ...byMessage,
-    '',
-    ...table([DETAILS, ...details], new Set([2]), footer),
-    '',
-    `${MESSAGES[0]!.padEnd(indent)}${MESSAGES[1]}`,
-    ...messages,
-  ];
-  if (report.servers.some((s) => !s.rtt.exact) || !t.rtt.exact)
-    out.push('~ median and p95 from a histogram of 64 buckets per doubling: within 0.55 % of the exact values');
-  return out;
+  yield '';
+  // The host name gets what the other columns leave of the width: at least its heading's, at most HOSTNAME.
+  const detail = (i: number, room: number): string[] => {
+    const s = all[i]!;
+    return [
+      servers[i]!,
+      rttText(s.rtt),
+      s.players === null ? '-' : String(s.players),
+      room > 0 ? cut(s.hostname === null ? '-' : showText(s.hostname), room) : '',
+    ];
+  };
+  const footer = ['all', rttText(t.rtt), '', `${t.packets} packets`];
+  const widths = [0, 1, 2].map((c) => Math.max(DETAILS[c]!.length, chars(footer[c]!)));
+  for (let i = 0; i < all.length; i++) {
+    const row = detail(i, 0);
+    for (let c = 0; c < 3; c++) widths[c] = Math.max(widths[c]!, chars(row[c]!));
+  }
+  const others = widths.reduce((sum, w) => sum + w, 0) + 2 * (DETAILS.length - 1);
+  const room = Math.min(HOSTNAME, Math.max(DETAILS[3]!.length, WIDTH - others));
+  yield* tableLines(DETAILS, all.length, (i) => detail(i, room), new Set([2]), footer);
+  yield '';
+  // Requests by message: a list per server, broken after a comma where it would pass the width.
+  const indent = servers.reduce((w, a) => Math.max(w, chars(a)), Math.max(MESSAGES[0]!.length, 'all'.length)) + 2;
+  yield `${MESSAGES[0]!.padEnd(indent)}${MESSAGES[1]}`;
+  for (let i = 0; i < all.length; i++) yield* wrap(`${servers[i]!.padEnd(indent)}${requestsText(all[i]!.requests)}`, indent);
+  yield* wrap(`${'all'.padEnd(indent)}${requestsText(t.requests)}`, indent);
+  if (all.some((s) => !s.rtt.exact) || !t.rtt.exact)
+    yield '~ median and p95 from a histogram of 64 buckets per doubling: within 0.55 % of the exact values';
 }
 
 const SOURCES = ['Source', 'Requests', '±', 'Answered', 'Req bytes', 'Reply bytes', 'Amp', 'Requests by message'];

@@ -472,7 +472,8 @@ describe('TokenMemory', () => {
       }
       if (clock % 997 === 0) {
         expect(t.size).toBe(model.size);
-        for (let key = 0; key < 6000; key++) expect(t.session(...halves(key)), `key ${key} at ${clock}`).toBe(model.get(key)?.session ?? -1);
+        for (let key = 0; key < 6000; key++)
+          expect(t.session(...halves(key)), `key ${key} at ${clock}`).toBe(model.get(key)?.session ?? -1);
         moved++;
       }
     }
