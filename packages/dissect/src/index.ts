@@ -71,7 +71,7 @@ export {
   type SourcesReport,
   type RconGuesser,
 } from './stats/sources.ts';
-export { renderStatsTable, renderSourcesTable, renderIoTable, ioRowLine, ioRowHeading } from './render/stats.ts';
+export { renderStatsTable, statsTableLines, renderSourcesTable, renderIoTable, ioRowLine, ioRowHeading } from './render/stats.ts';
 export { HtmlWriter, type HtmlOptions } from './render/html.ts';
 /** The growable buffer `HtmlWriter` writes its page into, as UTF-8: `sink.buf` up to `sink.at`. */
 export { ByteSink } from '@gamequery/codec/internal';

@@ -12,5 +12,4 @@
 export { writePacketText } from './render/packet-text.ts';
 export { writePacketLine } from './render/packet-line.ts';
 export { writePacketSummary } from './render/summary.ts';
-export { statsTableLines } from './render/stats.ts';
 export { writeTimestamp } from './capture/timestamp.ts';

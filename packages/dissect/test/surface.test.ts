@@ -93,6 +93,7 @@ const surface: Record<string, readonly string[]> = {
     'showOf',
     'sniffInput',
     'splitTicks',
+    'statsTableLines',
     'timeResolution',
     'timestampDifference',
     'timestampToNumber',

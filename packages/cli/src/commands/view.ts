@@ -15,6 +15,7 @@ import {
   parseIoStat,
   renderIoTable,
   renderSourcesTable,
+  statsTableLines,
   type DisplayFilter,
   type DissectedRecord,
   type IoReport,
@@ -22,7 +23,6 @@ import {
   type StatsReport,
   type Timestamp,
 } from '@gamequery/dissect';
-import { statsTableLines } from '@gamequery/dissect/internal';
 
 /** Sources guessing the RCON password named on stderr, one line each (the most refused first). */
 const GUESSERS_NAMED = 10;
