@@ -20,8 +20,9 @@
  *
  * A handshake's token is kept for `tokenLifetimeMs`, so that a stat request quoting it is
  * also filed under the handshake's session id (vanilla replies carry that one). Memory: 20
- * bytes and a bucket (2 to 4) per key with requests waiting or exchanges remembered, 16 a
- * frame of facts, 40 an exchange remembered (an RCON exchange: 12 more a line). Times are
+ * bytes and a share of a bucket (4 to 16) per key with requests waiting or exchanges remembered,
+ * 16 a frame of facts, 40 an exchange remembered (an RCON exchange: 12 more a line), 24 and
+ * a share of a bucket (2 to 8) a token. Times are
  * nanoseconds since any origin, in doubles (exact to 104 days).
  */
 import type { Charset } from '../../grammar/charset.ts';

@@ -160,8 +160,8 @@ describe('KeyTable', () => {
       model[k]!.unshift(e);
     }
     expect(t.size).toBe(10_000);
-    // The buckets grew fourfold as entries passed two a bucket (1024, 4096, then 16 384 here), 4 bytes each.
-    expect(t.bytes - t.rows.bytes).toBe(16_384 * 4);
+    // The buckets grew fourfold as entries passed two a bucket (1024, 4096, then 16 384 here), 8 bytes each (its newest entry and its counts).
+    expect(t.bytes - t.rows.bytes).toBe(16_384 * 8);
     keys.forEach(([lo, hi], k) => {
       const got: number[] = [];
       for (let e = t.find(lo, hi); e >= 0; e = t.older(e)) got.push(e);
@@ -182,6 +182,24 @@ describe('KeyTable', () => {
     expect([t.find(10, 10), t.find(11, 11), t.find(12, 12), t.find(1, 0), t.find(3, 0)]).toEqual([3, 1, 5, -1, -1]);
   });
 
+  it('finds a key among more in its bucket than its count can hold (a count at 3 stays there), and none that is not', () => {
+    const t = new KeyTable(0);
+    // Five keys in bucket 7 with high halves equal in their low four bits (one count), then four of them gone.
+    const highs = [0x10, 0x20, 0x30, 0x40, 0x50];
+    const entries = highs.map((hi) => t.add(7, hi));
+    for (const e of entries.slice(0, 4)) t.remove(e);
+    expect(t.find(7, 0x50)).toBe(entries[4]);
+    expect(t.find(7, 0x10)).toBe(-1);
+    // A key of another count in that bucket, and the bucket's other keys gone: not there.
+    expect(t.find(7, 0x51)).toBe(-1);
+    t.remove(entries[4]!);
+    expect([t.find(7, 0x50), t.size]).toEqual([-1, 0]);
+    // After growth the counts are made again from the entries: one key, found.
+    const kept = t.add(7, 0x60);
+    for (let i = 0; i < 3000; i++) t.add(1024 * i + 8, i);
+    expect(t.find(7, 0x60)).toBe(kept);
+  });
+
   it('starts empty again after a clear, even after growth', () => {
     const t = new KeyTable(0);
     for (let i = 0; i < 3000; i++) t.add(i, i);
@@ -191,6 +209,6 @@ describe('KeyTable', () => {
     expect(t.add(5, 6)).toBe(0);
     expect(t.find(5, 6)).toBe(0);
     expect(t.find(5, 5)).toBe(-1);
-    expect(t.bytes - t.rows.bytes).toBe(1024 * 4);
+    expect(t.bytes - t.rows.bytes).toBe(1024 * 8);
   });
 });
