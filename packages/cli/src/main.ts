@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** gamequery — the command line. Parses flags, calls the libraries, prints. */
 import { Command, CommanderError } from 'commander';
-import { boundHeap } from './heap.ts';
+import { boundHeap, largeInput } from './heap.ts';
 
 // A reader that stops early (`gamequery dissect big.pcap | head`) closes the pipe: the output
 // ends there, quietly, as it does for tshark.
@@ -41,8 +41,9 @@ function commandsFor(args: readonly string[]): string[] {
 
 async function main(argv: readonly string[]): Promise<void> {
   const names = commandsFor(argv.slice(2));
-  // The commands that read captures hold V8's heap to what they need (heap.ts), from before their modules load.
-  if (names.length === 1 && (names[0] === 'dissect' || names[0] === 'stats')) boundHeap();
+  // The commands that read captures hold V8's heap to what they need (heap.ts), from before their modules load: where
+  // they may read much (a pipe, a live capture, a file of 16 MiB or more).
+  if (names.length === 1 && (names[0] === 'dissect' || names[0] === 'stats') && largeInput(argv.slice(2))) boundHeap();
   // The program's own help, shown where every command is loaded, names the protocols as their declarations do.
   const args = names.length > 1 ? await import('./args.ts') : undefined;
   const protocols = args?.PROTOCOL_HELP;

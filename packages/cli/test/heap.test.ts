@@ -8,9 +8,12 @@
  *   generation peaks far lower with the bound than without (where garbage piles up in it).
  */
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { root } from './cli.ts';
-import { YOUNG_SEMI_SPACE } from '../src/heap.ts';
+import { SMALL_INPUT, YOUNG_SEMI_SPACE, largeInput } from '../src/heap.ts';
 
 /** Runs `body` (an ES module's code, with `size()` and `heap()` at hand) in a child, bounded or not; its JSON output. */
 function child(bounded: boolean, body: string): { start: number; end: number; peak: number } {
@@ -52,5 +55,39 @@ describe("the command's heap", () => {
     const bounded = child(true, body);
     const unbounded = child(false, body);
     expect(unbounded.peak).toBeGreaterThanOrEqual(1.4 * bounded.peak);
+  });
+});
+
+describe('which runs bound the heap', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gamequery-heap-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, bytes: number, head = new Uint8Array(0)): string => {
+    const path = join(dir, name);
+    writeFileSync(path, head);
+    truncateSync(path, bytes);
+    return path;
+  };
+
+  it('a small file named: no bound; a pipe, a live capture, a large file or a large gzipped one: the bound', () => {
+    const small = file('small.pcap', 100_000);
+    const large = file('large.pcap', SMALL_INPUT);
+    const zipped = file('mid.pcap.gz', SMALL_INPUT / 8, new Uint8Array([0x1f, 0x8b, 8]));
+    const plain = file('mid.pcap', SMALL_INPUT / 8);
+    expect(largeInput(['dissect', small, '-F', 'json'], false)).toBe(false);
+    expect(largeInput(['stats', small, '-Y', 'samp'], true)).toBe(false);
+    expect(largeInput(['dissect', plain], false)).toBe(false);
+    expect(largeInput(['dissect', large], false)).toBe(true);
+    expect(largeInput(['dissect', zipped], false)).toBe(true);
+    expect(largeInput(['dissect', '-'], true)).toBe(true);
+    expect(largeInput(['dissect', '-i', 'lo'], true)).toBe(true);
+    expect(largeInput(['dissect', '--interface=lo'], true)).toBe(true);
+    expect(largeInput(['dissect', '-ilo'], true)).toBe(true);
+    // No file named: stdin, unless it is a terminal (then the arguments are hex text).
+    expect(largeInput(['dissect', '53414d50'], false)).toBe(true);
+    expect(largeInput(['dissect', '53414d50'], true)).toBe(false);
+    // A FIFO is a pipe, whatever its size says.
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(largeInput(['dissect', fifo], true)).toBe(true);
   });
 });
