@@ -139,23 +139,25 @@ export class RttDigest {
     } else if (b < this.#low) {
       // Room for the buckets below, and as many again (times that reach lower come in steps).
       const below = this.#low - b;
-      const grown = new (buckets.constructor as typeof Uint32Array)(Math.max(buckets.length, this.#used + 2 * below));
-      grown.set(buckets.subarray(0, this.#used), 2 * below);
+      buckets = this.#grown(Math.max(buckets.length, this.#used + 2 * below), 2 * below);
       this.#low = b - below;
       this.#used += 2 * below;
-      buckets = this.#buckets = grown;
     } else if (b - this.#low >= this.#used) {
       const used = b - this.#low + 1;
-      if (used > buckets.length) {
-        const grown = new (buckets.constructor as typeof Uint32Array)(Math.max(used, buckets.length * 2));
-        grown.set(buckets.subarray(0, this.#used));
-        buckets = this.#buckets = grown;
-      }
+      if (used > buckets.length) buckets = this.#grown(Math.max(used, buckets.length * 2), 0);
       this.#used = used;
     }
     const i = b - this.#low;
     const c = buckets[i]! + n;
     if (c > 0xffffffff && buckets instanceof Uint32Array) buckets = this.#buckets = Float64Array.from(buckets);
     buckets[i] = c;
+  }
+
+  /** The counts in use moved into a new array of their kind, `length` long, from index `at`. */
+  #grown(length: number, at: number): Uint32Array | Float64Array {
+    const old = this.#buckets!;
+    const grown = old instanceof Uint32Array ? new Uint32Array(length) : new Float64Array(length);
+    grown.set(old.subarray(0, this.#used), at);
+    return (this.#buckets = grown);
   }
 }

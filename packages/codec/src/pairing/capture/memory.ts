@@ -291,7 +291,7 @@ export class TokenMemory {
 
   /** `rebaseAt`: where the queue's positions move down (a test's own, smaller; see queue.ts). */
   constructor(rebaseAt?: number) {
-    this.#rows = rebaseAt === undefined ? new Fifo(T_UNTIL + 2) : new Fifo(T_UNTIL + 2, true, rebaseAt);
+    this.#rows = new Fifo(T_UNTIL + 2, true, rebaseAt);
   }
 
   get size(): number {
