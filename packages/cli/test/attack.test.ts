@@ -237,24 +237,38 @@ describe('amplification on a committed capture', () => {
   }, 60_000);
 });
 
-/** tshark -z io,stat's rows: frames and bytes per interval. */
 /**
- * tshark's frames and bytes per interval of `interval` seconds, one column per filter (`frame`:
- * every frame), in one run: a column of tshark's io,stat table each, rows in order.
+ * tshark's frames and bytes per interval, for each of `intervals` (seconds; 0: the whole
+ * capture) and one column per filter (`frame`: every frame): its io,stat tables, all from one
+ * run. tshark prints them last asked first; each names its interval, or the capture's duration
+ * where that is shorter (the whole capture's, always).
  */
-function tsharkIo(file: string, interval: string, filters: readonly string[]): [number, number][][] {
-  const r = spawnSync('tshark', ['-r', file, '-q', '-z', `io,stat,${interval},${filters.join(',')}`], { encoding: 'utf8' });
+function tsharkIo(file: string, intervals: readonly string[], filters: readonly string[]): Map<string, [number, number][][]> {
+  const r = spawnSync('tshark', ['-r', file, '-q', ...intervals.flatMap((i) => ['-z', `io,stat,${i},${filters.join(',')}`])], {
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
-  const columns: [number, number][][] = filters.map(() => []);
-  for (const m of r.stdout.matchAll(/^\|\s*[\d.]+\s*<>\s*(?:[\d.]+|Dur)\s*((?:\|\s*\d+\s*\|\s*\d+\s*)+)\|/gm)) {
-    const cells = m[1]!
-      .split('|')
-      .filter((c) => c.trim())
-      .map(Number);
-    expect(cells.length, m[0]).toBe(2 * filters.length);
-    filters.forEach((_, i) => columns[i]!.push([cells[2 * i]!, cells[2 * i + 1]!]));
-  }
-  return columns;
+  const tables = r.stdout.split(/^=+$/m).filter((t) => t.includes('IO Statistics'));
+  expect(tables).toHaveLength(intervals.length);
+  const byInterval = new Map<string, [number, number][][]>();
+  tables.reverse().forEach((table, k) => {
+    const interval = intervals[k]!;
+    const duration = Number(/^\| Duration: ([\d.]+) secs/m.exec(table)![1]);
+    const stated = Number(/^\| Interval: ([\d.]+) secs/m.exec(table)![1]);
+    if (interval !== '0' && Number(interval) < duration)
+      expect(stated, `tshark's table ${k + 1} is of -z io,stat,${interval}`).toBe(Number(interval));
+    const columns: [number, number][][] = filters.map(() => []);
+    for (const m of table.matchAll(/^\|\s*[\d.]+\s*<>\s*(?:[\d.]+|Dur)\s*((?:\|\s*\d+\s*\|\s*\d+\s*)+)\|/gm)) {
+      const cells = m[1]!
+        .split('|')
+        .filter((c) => c.trim())
+        .map(Number);
+      expect(cells.length, m[0]).toBe(2 * filters.length);
+      filters.forEach((_, i) => columns[i]!.push([cells[2 * i]!, cells[2 * i + 1]!]));
+    }
+    byInterval.set(interval, columns);
+  });
+  return byInterval;
 }
 
 describe('-z io,stat', () => {
@@ -264,12 +278,14 @@ describe('-z io,stat', () => {
       const file = captures + name;
       // Ours unfiltered against tshark's column `frame` (which every frame passes), each filter against its own column.
       const filters = [undefined, 'udp.port == 47777', 'icmpv6 || ip.proto != 17'];
-      for (const interval of ['0.5', '0.01', '0']) {
-        const theirs = tsharkIo(
-          file,
-          interval,
-          filters.map((f) => f ?? 'frame'),
-        );
+      const intervals = ['0.5', '0.01', '0'];
+      const tables = tsharkIo(
+        file,
+        intervals,
+        filters.map((f) => f ?? 'frame'),
+      );
+      for (const interval of intervals) {
+        const theirs = tables.get(interval)!;
         filters.forEach((filter, i) => {
           const z = `io,stat,${interval}${filter ? `,${filter}` : ''}`;
           const io = (json('dissect', file, '-q', '-z', z, '-F', 'json') as { ioStats: { rows: { frames: number; bytes: number }[] } })

@@ -4,12 +4,12 @@
  * passes are the frames ours passes (of the frames that carry query traffic; tshark also
  * shows the rest). IPv4 and IPv6, a reply reassembled from fragments, all three protocols.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFilter } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import { tsharkWithPlugin } from '../../../codec/test/helpers/tshark.ts';
+import { tsharkFilterFrames, tsharkWithPlugin } from '../../../codec/test/helpers/tshark.ts';
 import { captures } from '../dissect/helpers.ts';
 
 const tshark = tsharkWithPlugin('filter');
@@ -22,21 +22,6 @@ async function ours(filter?: string): Promise<number[]> {
   for await (const b of dissectCaptureFile(file, options)) for (const p of b.packets) frames.push(p.frame);
   return frames;
 }
-
-/** tshark's frames for a filter (two passes, so that requests know their replies). */
-const theirs = (filter: string): Promise<number[]> =>
-  new Promise((resolve, reject) => {
-    const args = ['-2', '-n', '-X', `lua_script:${tshark.plugin}`, '-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'];
-    const child = spawn('tshark', args, { env: { ...process.env, XDG_CONFIG_HOME: join(tshark.work, 'config'), HOME: tshark.work } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('error', reject);
-    child.on('close', (status) =>
-      status === 0 ? resolve(out.split('\n').filter(Boolean).map(Number)) : reject(new Error(`tshark -Y '${filter}': ${err}`)),
-    );
-  });
 
 // Every operator and connective, on capture fields, wire fields, generated links and protocols.
 const filters = [
@@ -93,7 +78,7 @@ const filters = [
   'samp.response_in == frame.number',
 ];
 
-const tsharkFrames = new Map<string, number[]>();
+let tsharkFrames: Map<string, number[]>;
 let game: Set<number>;
 
 beforeAll(async () => {
@@ -101,13 +86,8 @@ beforeAll(async () => {
   const merged = spawnSync('mergecap', ['-w', file, ...inputs], { encoding: 'utf8' });
   if (merged.status !== 0) throw new Error(`mergecap: ${merged.stderr}`);
   game = new Set(await ours());
-  // Two tshark processes at a time (a Lua plugin takes a while to load).
-  const queue = [...filters];
-  await Promise.all(
-    [0, 1].map(async () => {
-      for (let f = queue.shift(); f !== undefined; f = queue.shift()) tsharkFrames.set(f, await theirs(f));
-    }),
-  );
+  // Every filter in one run of tshark (two passes, so that requests know their replies): a tap each.
+  tsharkFrames = tsharkFilterFrames(['-2', '-n', '-X', `lua_script:${tshark.plugin}`, '-r', file], filters, tshark.env);
 }, 120_000);
 
 describe('display filters', () => {
