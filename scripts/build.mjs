@@ -83,7 +83,8 @@ export function bundle() {
   const esbuild = createRequire(import.meta.url)('esbuild');
   rmSync(`${root}packages/cli/bin`, { recursive: true, force: true });
   esbuild.buildSync({
-    entryPoints: { gamequery: compiled },
+    // program.js: the program without the process around it, which the CLI's tests run in process.
+    entryPoints: { gamequery: compiled, program: `${root}packages/cli/dist/program.js` },
     outdir: `${root}packages/cli/bin`,
     bundle: true,
     splitting: true,

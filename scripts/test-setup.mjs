@@ -1,8 +1,8 @@
 /**
  * Vitest's global setup: the compiled command is brought up to date once, before any test
- * file runs, since the CLI's tests spawn it (packages/cli/test/cli.ts) as a user runs it.
- * Starting the built JavaScript takes about a sixth of what transpiling the sources with
- * tsx on every spawn took, and the CLI's tests spawn it some two hundred times.
+ * file runs, since the CLI's tests run it (packages/cli/test/cli.ts): in process, or as a
+ * child process as a user runs it. Starting the built JavaScript takes about a sixth of what
+ * transpiling the sources with tsx on every spawn took.
  */
 import { build, staleness } from './build.mjs';
 

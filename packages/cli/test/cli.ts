@@ -1,23 +1,88 @@
 /**
- * Runs the CLI as a user does: a child process of the built command (packages/cli/bin, bundled
- * from packages/cli/dist and brought up to date by the tests' global setup,
- * scripts/test-setup.mjs), killed after a bounded time. Every test that spawns `gamequery` and waits for it to end uses this.
+ * Runs the CLI: the built command (packages/cli/bin, bundled from packages/cli/dist and brought
+ * up to date by the tests' global setup, scripts/test-setup.mjs). A quick command that reads
+ * files runs in process ({@link runSync}: the bundle's program in a worker thread); the rest as a
+ * user runs it, a child process killed after a bounded time. Every test that runs `gamequery`
+ * and waits for it to end uses this.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Node's arguments for `gamequery ARGS…` (the built command), with `root` as the working directory. */
 export const cliArgs = (args: readonly string[]): string[] => ['packages/cli/bin/gamequery.js', ...args];
 
-/** Runs `gamequery ARGS…` to its end (tests of quick commands). */
-export const runSync = (...args: string[]) => spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
-
+/** A run's end: its exit code (null: killed by a signal) and what it wrote. */
 export interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** What {@link runSync} gives: spawnSync's fields. */
+export interface RanSync {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Commands with a life of their own (sockets, signals, timers that outlast a run): always a process. */
+const OWN_PROCESS = new Set(['serve', 'query', 'rcon', 'ping']);
+/** Arguments that read this process's stdin or capture live: always a process. */
+const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '-i', '--interface']);
+
+/**
+ * Whether `gamequery ARGS…` runs in process ({@link runSync}): a command that reads files and
+ * writes its output, and ends. GAMEQUERY_TEST_SPAWN=1 spawns every run, to hold the two ways to
+ * the same results.
+ */
+export function runsInProcess(args: readonly string[]): boolean {
+  if (process.env.GAMEQUERY_TEST_SPAWN === '1') return false;
+  const name = args.find((a) => !a.startsWith('-'));
+  return !(name !== undefined && OWN_PROCESS.has(name)) && !args.some((a) => STDIN.has(a) || a.startsWith('--interface='));
+}
+
+let program: { readonly port: MessagePort; readonly flag: Int32Array } | undefined;
+
+/** The worker thread that runs the built program (helpers/program-worker.mjs), made at the first run. */
+function programWorker(): { readonly port: MessagePort; readonly flag: Int32Array } {
+  if (program) return program;
+  const { port1, port2 } = new MessageChannel();
+  const shared = new SharedArrayBuffer(4);
+  const worker = new Worker(new URL('./helpers/program-worker.mjs', import.meta.url), {
+    workerData: { program: pathToFileURL(`${root}packages/cli/bin/program.js`).href, port: port2, flag: shared },
+    transferList: [port2],
+    stdin: true,
+  });
+  worker.stdin!.end();
+  worker.unref();
+  port1.unref();
+  return (program = { port: port1, flag: new Int32Array(shared) });
+}
+
+/**
+ * Runs `gamequery ARGS…` to its end (tests of quick commands). The built program, in a worker
+ * thread of this process, when {@link runsInProcess}: starting a process of node and loading
+ * the command took about 0.25 s a run here, and under the suite's load up to a second, for
+ * most of the suite's runs of it. Otherwise a child process, as `gamequery` runs.
+ */
+export function runSync(...args: string[]): RanSync {
+  return runsInProcess(args) ? runInProcess(args) : spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
+}
+
+/** `gamequery ARGS…` in the worker, with `env` set for the run; this thread waits for its end. */
+function runInProcess(args: readonly string[], env: Record<string, string> = {}): RanSync {
+  const { port, flag } = programWorker();
+  Atomics.store(flag, 0, 0);
+  port.postMessage({ args, env });
+  const end = Date.now() + 120_000;
+  while (Atomics.wait(flag, 0, 0, 1000) === 'timed-out')
+    if (Date.now() > end) throw new Error(`gamequery ${args.join(' ')}: no end after 120 s in process`);
+  const answer = receiveMessageOnPort(port)?.message as RanSync | undefined;
+  if (!answer || answer.status === -1) throw new Error(`gamequery ${args.join(' ')} in process: ${answer?.stderr ?? 'no answer'}`);
+  return answer;
 }
 
 export interface RunOptions {
@@ -31,6 +96,13 @@ export interface RunOptions {
 
 /** Runs `gamequery ARGS…`; `GAMEQUERY_RCON_PASSWORD` is cleared unless `env` sets it. */
 export function gamequery(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
+  // Nothing to feed it, watch or kill: in process, as runSync.
+  if (!options.stdin && !options.watch && options.ms === undefined && runsInProcess(args)) {
+    return Promise.resolve().then(() => {
+      const r = runInProcess(args, { GAMEQUERY_RCON_PASSWORD: '', ...options.env });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    });
+  }
   const child = spawn(process.execPath, cliArgs(args), {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliArgs, exitWithin, gamequery, root, waitFor, type Started } from './cli.ts';
+import { cliArgs, exitWithin, gamequery, root, runSync as run, waitFor, type Started } from './cli.ts';
 
 let dir: string;
 let capture: string;
@@ -61,14 +61,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('statistics of Minecraft queries', () => {
   it('read the players and the host name of a full stat, in the first pass and from the records', () => {
-    const fields = spawnSync(
-      process.execPath,
-      cliArgs(['dissect', capture, '-e', 'mcquery.full.key', '-e', 'mcquery.full.value', '-Y', 'mcquery.full.kv']),
-      {
-        cwd: root,
-        encoding: 'utf8',
-      },
-    );
+    const fields = run('dissect', capture, '-e', 'mcquery.full.key', '-e', 'mcquery.full.value', '-Y', 'mcquery.full.kv');
     // The full stat's pairs are there, as the emulator sent them (two full stats).
     const [keys, values] = fields.stdout
       .split('\n')[0]!
@@ -80,7 +73,7 @@ describe('statistics of Minecraft queries', () => {
       ['stats', capture, '-F', 'json'],
       ['dissect', capture, '-q', '-z', 'stats', '-Y', 'mcquery', '-F', 'json'],
     ]) {
-      const r = spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
+      const r = run(...args);
       expect(r.status, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout) as {
         serverStats?: { servers: { players: number | null; hostname: string | null }[] };
@@ -94,7 +87,7 @@ describe('statistics of Minecraft queries', () => {
 
   it('-T fields prints what tshark with our Lua plugin prints for them, the full stat and the protocols included', () => {
     const plugin = join(dir, 'gamequery.lua');
-    writeFileSync(plugin, spawnSync(process.execPath, cliArgs(['export', 'wireshark']), { cwd: root, encoding: 'utf8' }).stdout);
+    writeFileSync(plugin, run('export', 'wireshark').stdout);
     const names = [
       'frame.number',
       'mcquery',
@@ -112,7 +105,7 @@ describe('statistics of Minecraft queries', () => {
     const e = names.flatMap((n) => ['-e', n]);
     const tshark = spawnSync('tshark', ['-X', `lua_script:${plugin}`, '-r', capture, '-T', 'fields', ...e], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
-    const ours = spawnSync(process.execPath, cliArgs(['dissect', capture, '-T', 'fields', ...e]), { cwd: root, encoding: 'utf8' });
+    const ours = run('dissect', capture, '-T', 'fields', ...e);
     expect(ours.stdout.split('\n').length).toBeGreaterThanOrEqual(9);
     expect(ours.stdout).toBe(tshark.stdout);
   });
