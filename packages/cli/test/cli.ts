@@ -33,16 +33,14 @@ const OWN_PROCESS = new Set(['serve', 'query', 'rcon', 'ping']);
 /** Arguments that read this process's stdin or capture live: always a process. */
 const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '-i', '--interface']);
 
-/**
- * Whether `gamequery ARGS…` runs in process ({@link runSync}): a command that reads files and
- * writes its output, and ends. GAMEQUERY_TEST_SPAWN=1 spawns every run, to hold the two ways to
- * the same results.
- */
-export function runsInProcess(args: readonly string[]): boolean {
-  if (process.env.GAMEQUERY_TEST_SPAWN === '1') return false;
+/** Whether `gamequery ARGS…` can run in process: a command that reads files and writes its output, and ends. */
+export function canRunInProcess(args: readonly string[]): boolean {
   const name = args.find((a) => !a.startsWith('-'));
   return !(name !== undefined && OWN_PROCESS.has(name)) && !args.some((a) => STDIN.has(a) || a.startsWith('--interface='));
 }
+
+/** Whether {@link runSync} runs it in process: where it can, unless GAMEQUERY_TEST_SPAWN=1 (every run a child process). */
+const runsInProcess = (args: readonly string[]): boolean => process.env.GAMEQUERY_TEST_SPAWN !== '1' && canRunInProcess(args);
 
 let program: { readonly port: MessagePort; readonly flag: Int32Array } | undefined;
 
@@ -73,7 +71,7 @@ export function runSync(...args: string[]): RanSync {
 }
 
 /** `gamequery ARGS…` in the worker, with `env` set for the run; this thread waits for its end. */
-function runInProcess(args: readonly string[], env: Record<string, string> = {}): RanSync {
+export function runInProcess(args: readonly string[], env: Record<string, string> = {}): RanSync {
   const { port, flag } = programWorker();
   Atomics.store(flag, 0, 0);
   port.postMessage({ args, env });
