@@ -27,8 +27,10 @@ const capture = (into) =>
   };
 process.stdout.write = capture(out);
 process.stderr.write = capture(err);
-// What a run leaves behind that fails later is its failure, said on its stderr.
-const late = (e) => err.push(Buffer.from(`uncaught in process: ${e instanceof Error ? e.stack : String(e)}\n`));
+// An exception nothing caught, or a rejection nothing handled, would end the command with
+// exit 1 and its stack on stderr: so it ends the run it came in, or if it came between runs, the next.
+let uncaught = '';
+const late = (e) => (uncaught += `uncaught in process: ${e instanceof Error ? e.stack : String(e)}\n`);
 process.on('uncaughtException', late);
 process.on('unhandledRejection', late);
 
@@ -46,7 +48,12 @@ port.on('message', async ({ args, env }) => {
       loaded.failed(e);
     }
   }
-  const status = loaded instanceof Error ? -1 : Number(process.exitCode ?? 0);
+  let status = loaded instanceof Error ? -1 : Number(process.exitCode ?? 0);
+  if (uncaught) {
+    err.push(Buffer.from(uncaught));
+    uncaught = '';
+    if (status === 0) status = 1;
+  }
   for (const [k, v] of Object.entries(before)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
