@@ -10,6 +10,7 @@ import { numeric, secretive, synthetic } from '../../../codec/test/helpers/synth
 import { hostileBytes } from '../../../codec/fuzz/codec.ts';
 import { mutatedMany } from '../../../codec/fuzz/mutate.ts';
 import { a2sMessages } from '../../../codec/test/fixtures/protocols/a2s/protocol.ts';
+import { equal, same } from '../../../codec/test/helpers/cheap-expect.ts';
 
 const runs = Number(process.env.GAMEQUERY_PROPERTY_RUNS ?? 150);
 type AnyLayout = QueryLayout;
@@ -67,9 +68,9 @@ function sinkAt(offset: number): { sink: ByteSink; before: Uint8Array } {
 function written(offset: number, write: (sink: ByteSink) => number | undefined): { text: string; read: number } | undefined {
   const { sink, before } = sinkAt(offset);
   const read = write(sink);
-  expect(sink.buf.subarray(0, offset)).toEqual(before);
+  equal(sink.buf.subarray(0, offset), before);
   if (read === undefined) {
-    expect(sink.at).toBe(offset);
+    same(sink.at, offset);
     return undefined;
   }
   return { text: strictUtf8.decode(sink.buf.subarray(offset, sink.at)), read };
@@ -91,17 +92,17 @@ function check(layout: AnyLayout, bytes: Uint8Array, charset: Charset | undefine
       const got = written(offset, (sink) =>
         emitText(internals(layout), bytes, sink, { ...options, ...(indent === undefined ? {} : { indent }) }),
       );
-      if (tree.error) expect(got).toBeUndefined();
-      else expect(got).toEqual({ text: output(treeText(tree.fields, clear, indent ?? 0)), read: tree.bytesRead });
+      if (tree.error) same(got, undefined);
+      else equal(got, { text: output(treeText(tree.fields, clear, indent ?? 0)), read: tree.bytesRead });
     }
     const text = written(offset, (sink) => emitFields(internals(layout), bytes, sink, pick, 'text', options));
     const json = written(offset, (sink) => emitFields(internals(layout), bytes, sink, [...pick], 'json', options));
     if (tree.error) {
-      expect(text).toBeUndefined();
-      expect(json).toBeUndefined();
+      same(text, undefined);
+      same(json, undefined);
     } else {
-      expect(text).toEqual({ text: output(pickedText(tree.fields, pick, clear)), read: tree.bytesRead });
-      expect(json).toEqual({ text: output(pickedJson(tree.fields, pick, clear)), read: tree.bytesRead });
+      equal(text, { text: output(pickedText(tree.fields, pick, clear)), read: tree.bytesRead });
+      equal(json, { text: output(pickedJson(tree.fields, pick, clear)), read: tree.bytesRead });
     }
   }
   return !tree.error;
