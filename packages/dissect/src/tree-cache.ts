@@ -6,16 +6,20 @@
  * from every client, the same reply to each while nothing changes — 99.9 % of a query
  * flood's datagrams, four in ten of ordinary traffic's.
  *
- * Direct-mapped, in pages of one slab, each allocated when a slot of it is first filed: a
- * payload's hash picks its slot, which holds the last payload filed there and what it
- * rendered. A capture of a few packets fills a page or two (256 KiB each), not the whole
- * 8 MiB: the slab allocated whole at the first filing cost every small run of the command
- * 8 MiB zeroed per cache, and the test suite 7 % of its CPU. No object per entry, so nothing kept
- * here outlives the collector's young generation only to be let go later (a map of
- * entries did, for a fifth of the heap's growth). A payload is filed the second time its
- * hash is seen (a second array of hashes remembers the first): one seen once, as most
- * replies with a changing count are, costs no copy. Payloads of up to {@link MAX_PAYLOAD}
- * bytes, renderings up to a slot's room; found by the hash, then compared byte for byte.
+ * Direct-mapped: a payload's hash picks its slot, which holds the last payload filed there
+ * and what it rendered, in the slot's own 4 KiB, made when the slot is first filed and
+ * reused by every payload filed there after. No object per entry, so nothing kept here
+ * outlives the collector's young generation only to be let go later (a map of entries did,
+ * for a fifth of the heap's growth). A payload is filed the second time its hash is seen (a
+ * second array of hashes remembers the first): one seen once, as most replies with a
+ * changing count are, costs no copy. Payloads of up to {@link MAX_PAYLOAD} bytes, renderings
+ * up to a slot's room; found by the hash, then compared byte for byte.
+ *
+ * A cache made for a few packets holds a few slots. One slab of every slot (8 MiB), made
+ * whole at the first filing, was external memory for the collector to chase: 7 % of the CPU
+ * of the dissector's tests, which make thousands of caches. A slab in pages of 64 slots had
+ * every page committed on the flood (6 MB more at the peak): the operating system commits a
+ * large allocation as it is written, and a slot of its own commits what it holds.
  */
 import type { QueryLayout } from '@gamequery/codec';
 import { hashBytes, hashed } from '@gamequery/codec/internal';
@@ -23,20 +27,18 @@ import { hashBytes, hashed } from '@gamequery/codec/internal';
 const SLOTS = 2048;
 const SLOT_BYTES = 4096;
 const MAX_PAYLOAD = 256;
-/** Slots per page of the slab (a page: 256 KiB). */
-const PAGE_SLOTS = 64;
 
 export class RenderCache<T = undefined> {
   /** The hash filed in each slot (NaN: none), its layout and what else it rendered (a summary, warnings). */
   readonly #keys = new Float64Array(SLOTS).fill(Number.NaN);
   readonly #layouts: (QueryLayout | undefined)[] = new Array<QueryLayout | undefined>(SLOTS).fill(undefined);
   readonly #extras: (T | undefined)[] = new Array<T | undefined>(SLOTS).fill(undefined);
-  /** Per slot, the payload's length and the rendering's; the slot's bytes in its page hold the payload, then the rendering. */
+  /** Per slot, the payload's length and the rendering's; the slot's bytes hold the payload, then the rendering. */
   readonly #payloadLength = new Uint16Array(SLOTS);
   readonly #length = new Uint16Array(SLOTS);
-  /** The slab's pages, each made when one of its slots is first filed. */
-  readonly #pages: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS / PAGE_SLOTS).fill(undefined);
-  /** The page of the rendering last found. */
+  /** Each slot's bytes, made when it is first filed. */
+  readonly #bytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS).fill(undefined);
+  /** The bytes of the slot last found. */
   #found: Uint8Array | undefined;
   /** Hashes seen once lately, by the same slots. */
   readonly #seen = new Float64Array(SLOTS).fill(Number.NaN);
@@ -68,11 +70,10 @@ export class RenderCache<T = undefined> {
   find(key: number, layout: QueryLayout, payload: Uint8Array): boolean {
     const s = key % SLOTS;
     if (this.#keys[s] !== key || this.#layouts[s] !== layout || this.#payloadLength[s] !== payload.length) return false;
-    const slab = this.#pages[(s / PAGE_SLOTS) | 0]!;
-    const at = (s % PAGE_SLOTS) * SLOT_BYTES;
-    for (let i = 0; i < payload.length; i++) if (slab[at + i] !== payload[i]) return false;
-    this.#found = slab;
-    this.start = at + payload.length;
+    const slot = this.#bytes[s]!;
+    for (let i = 0; i < payload.length; i++) if (slot[i] !== payload[i]) return false;
+    this.#found = slot;
+    this.start = payload.length;
     this.end = this.start + this.#length[s]!;
     this.extra = this.#extras[s];
     return true;
@@ -90,10 +91,9 @@ export class RenderCache<T = undefined> {
   set(key: number, layout: QueryLayout, payload: Uint8Array, bytes: Uint8Array, from: number, to: number, extra: T): void {
     if (payload.length + to - from > SLOT_BYTES) return;
     const s = key % SLOTS;
-    const slab = (this.#pages[(s / PAGE_SLOTS) | 0] ??= new Uint8Array(PAGE_SLOTS * SLOT_BYTES));
-    const at = (s % PAGE_SLOTS) * SLOT_BYTES;
-    slab.set(payload, at);
-    slab.set(bytes.subarray(from, to), at + payload.length);
+    const slot = (this.#bytes[s] ??= new Uint8Array(SLOT_BYTES));
+    slot.set(payload, 0);
+    slot.set(bytes.subarray(from, to), payload.length);
     this.#keys[s] = key;
     this.#layouts[s] = layout;
     this.#payloadLength[s] = payload.length;
