@@ -17,9 +17,7 @@
  *
  * A cache made for a few packets holds a few slots. One slab of every slot (8 MiB), made
  * whole at the first filing, was external memory for the collector to chase: 7 % of the CPU
- * of the dissector's tests, which make thousands of caches. A slab in pages of 64 slots had
- * every page committed on the flood (6 MB more at the peak): the operating system commits a
- * large allocation as it is written, and a slot of its own commits what it holds.
+ * of the dissector's tests, which make thousands of caches.
  */
 import type { QueryLayout } from '@gamequery/codec';
 import { hashBytes, hashed } from '@gamequery/codec/internal';
