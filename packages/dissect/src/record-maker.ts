@@ -439,7 +439,7 @@ export class RecordMaker {
     const trees = this.#trees;
     // The cache holds trees with their JSON (a run without any holds empty ones): a copy costs less than a summary.
     if (cached && trees.find(key, layout, bytes)) {
-      arena.range(trees.slab, trees.start, trees.end);
+      arena.range(trees.found, trees.start, trees.end);
       return trees.extra;
     }
     const start = arena.at;

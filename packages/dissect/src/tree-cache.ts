@@ -35,12 +35,12 @@ export class RenderCache<T = undefined> {
   readonly #payloadLength = new Uint16Array(SLOTS);
   readonly #length = new Uint16Array(SLOTS);
   /** Each slot's bytes, made when it is first filed. */
-  readonly #bytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS).fill(undefined);
+  readonly #slots: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS).fill(undefined);
   /** The bytes of the slot last found. */
   #found: Uint8Array | undefined;
   /** Hashes seen once lately, by the same slots. */
   readonly #seen = new Float64Array(SLOTS).fill(Number.NaN);
-  /** Where the rendering found by the last {@link find} lies in {@link slab}, and what else it rendered. */
+  /** Where the rendering found by the last {@link find} lies in {@link found}, and what else it rendered. */
   start = 0;
   end = 0;
   extra: T | undefined = undefined;
@@ -56,19 +56,19 @@ export class RenderCache<T = undefined> {
     return hashed.lo * 0x200000 + (hashed.hi & 0x1fffff);
   }
 
-  /** The bytes the rendering last found lies in (from {@link start} to {@link end}). */
-  get slab(): Uint8Array {
+  /** The bytes of the slot last found: its rendering lies from {@link start} to {@link end}. */
+  get found(): Uint8Array {
     return this.#found!;
   }
 
   /**
    * Whether `payload` read as `layout` was rendered lately: then its rendering lies in
-   * {@link slab} from {@link start} to {@link end}, with {@link extra}.
+   * {@link found} from {@link start} to {@link end}, with {@link extra}.
    */
   find(key: number, layout: QueryLayout, payload: Uint8Array): boolean {
     const s = key % SLOTS;
     if (this.#keys[s] !== key || this.#layouts[s] !== layout || this.#payloadLength[s] !== payload.length) return false;
-    const slot = this.#bytes[s]!;
+    const slot = this.#slots[s]!;
     for (let i = 0; i < payload.length; i++) if (slot[i] !== payload[i]) return false;
     this.#found = slot;
     this.start = payload.length;
@@ -89,7 +89,7 @@ export class RenderCache<T = undefined> {
   set(key: number, layout: QueryLayout, payload: Uint8Array, bytes: Uint8Array, from: number, to: number, extra: T): void {
     if (payload.length + to - from > SLOT_BYTES) return;
     const s = key % SLOTS;
-    const slot = (this.#bytes[s] ??= new Uint8Array(SLOT_BYTES));
+    const slot = (this.#slots[s] ??= new Uint8Array(SLOT_BYTES));
     slot.set(payload, 0);
     slot.set(bytes.subarray(from, to), payload.length);
     this.#keys[s] = key;

@@ -35,7 +35,7 @@ function cachedText(
   if (!RenderCache.takes(payload)) return write();
   const key = RenderCache.key(payload);
   if (cache.find(key, layout, payload)) {
-    sink.range(cache.slab, cache.start, cache.end);
+    sink.range(cache.found, cache.start, cache.end);
     return cache.end - cache.start;
   }
   const start = sink.at;

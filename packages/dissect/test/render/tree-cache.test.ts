@@ -1,6 +1,6 @@
 /**
  * The render cache (tree-cache.ts): what is filed is found again, byte for byte, in whichever
- * page of the slab its slot lies; a payload that differs, a layout that differs, or a later
+ * slot it lies; a payload that differs, a layout that differs, or a later
  * payload filed in the same slot is not the one found.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,10 +10,10 @@ import { RenderCache } from '../../src/tree-cache.ts';
 const SLOTS = 2048;
 const bytes = (...xs: number[]): Uint8Array => Uint8Array.from(xs);
 /** What the cache holds for the last rendering found. */
-const found = (c: RenderCache<string>): [number[], string | undefined] => [[...c.slab.subarray(c.start, c.end)], c.extra];
+const found = (c: RenderCache<string>): [number[], string | undefined] => [[...c.found.subarray(c.start, c.end)], c.extra];
 
 describe('RenderCache', () => {
-  it('finds each rendering filed, in slots of every page, with what else it rendered', () => {
+  it('finds each rendering filed, in slots across the cache, with what else it rendered', () => {
     const cache = new RenderCache<string>();
     const slots = [0, 1, 63, 64, 65, 1000, 2047];
     for (const s of slots) {
