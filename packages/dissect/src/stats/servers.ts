@@ -103,39 +103,46 @@ export function statedFields(protocols: readonly ProtocolDeclaration[] = builtIn
 /** Requests per server remembered as timed (see ServerState.timed). */
 const TIMED = 64;
 
-/** What is counted of one server (a record's, or the first pass's: see stats/first-pass.ts). */
-export interface ServerState {
-  readonly ip: string;
-  readonly port: number;
-  readonly protocol: Protocol;
-  /** By message name: its requests and replies and their bytes (a reply is filed under its own layout's message). */
-  readonly messages: Map<string, MessageState>;
-  replies: number;
-  answered: number;
-  unanswered: number;
-  duplicates: number;
-  late: number;
-  unmatched: number;
-  malformed: number;
-  readonly rtt: RttDigest;
+/**
+ * What is counted of one server (a record's, or the first pass's: see stats/first-pass.ts).
+ * Its messages are a list, looked through in order: a server has a few.
+ */
+export class ServerState {
+  /** By message name, in the order first seen: its requests and replies and their bytes (a reply is filed under its own layout's message). */
+  readonly messages: MessageState[] = [];
+  replies = 0;
+  answered = 0;
+  unanswered = 0;
+  duplicates = 0;
+  late = 0;
+  unmatched = 0;
+  malformed = 0;
+  readonly rtt = new RttDigest();
   /**
    * The requests whose first reply was timed, the newest {@link TIMED} of them: their later
    * replies (RCON output lines) are not timed again. Bounded: a few sessions at a time. Made
    * when a record first asks (the first pass's statistics never do): an empty set a server
    * was some 150 bytes, 22 MB of a 150 000-server scan.
    */
-  timed: Set<number> | undefined;
-  players: number | null;
-  hostname: string | null;
+  timed: Set<number> | undefined = undefined;
+  players: number | null = null;
+  hostname: string | null = null;
   /** UDP payload bytes of the requests to it and of its replies; the same as frames on the wire. */
-  requestBytes: number;
-  replyBytes: number;
-  requestWireBytes: number;
-  replyWireBytes: number;
+  requestBytes = 0;
+  replyBytes = 0;
+  requestWireBytes = 0;
+  replyWireBytes = 0;
+
+  constructor(
+    readonly ip: string,
+    readonly port: number,
+    readonly protocol: Protocol,
+  ) {}
 }
 
 /** One message's traffic to and from one server. */
 export interface MessageState {
+  readonly name: string;
   requests: number;
   replies: number;
   requestBytes: number;
@@ -144,11 +151,11 @@ export interface MessageState {
   replyWireBytes: number;
 }
 
-/** Message `message`'s state at server `s`, made on first use. */
+/** Message `message`'s state at server `s`, made on first use (a server has a few: looked for in order). */
 export function messageState(s: ServerState, message: string): MessageState {
-  let m = s.messages.get(message);
-  if (!m)
-    s.messages.set(message, (m = { requests: 0, replies: 0, requestBytes: 0, replyBytes: 0, requestWireBytes: 0, replyWireBytes: 0 }));
+  for (const m of s.messages) if (m.name === message) return m;
+  const m = { name: message, requests: 0, replies: 0, requestBytes: 0, replyBytes: 0, requestWireBytes: 0, replyWireBytes: 0 };
+  s.messages.push(m);
   return m;
 }
 
@@ -180,29 +187,6 @@ export function countReplyIn(s: ServerState, m: MessageState, bytes: number, wir
   s.replyBytes += bytes;
   s.replyWireBytes += wire;
 }
-
-/** A server's state with nothing counted yet. */
-export const newServerState = (ip: string, port: number, protocol: Protocol): ServerState => ({
-  ip,
-  port,
-  protocol,
-  messages: new Map(),
-  replies: 0,
-  answered: 0,
-  unanswered: 0,
-  duplicates: 0,
-  late: 0,
-  unmatched: 0,
-  malformed: 0,
-  rtt: new RttDigest(),
-  timed: undefined,
-  players: null,
-  hostname: null,
-  requestBytes: 0,
-  replyBytes: 0,
-  requestWireBytes: 0,
-  replyWireBytes: 0,
-});
 
 /** Round-trip times in milliseconds; null where there were none. */
 export interface RttSummary {
@@ -436,7 +420,7 @@ export class ServerStats {
   #server(e: Endpoint, protocol: Protocol): ServerState {
     const key = `${protocol} ${e.ip} ${e.port}`;
     let s = this.#servers.get(key);
-    if (!s) this.#servers.set(key, (s = newServerState(e.ip, e.port, protocol)));
+    if (!s) this.#servers.set(key, (s = new ServerState(e.ip, e.port, protocol)));
     return s;
   }
 
@@ -462,45 +446,43 @@ export function reportOf(all: Iterable<ServerState>, packets: number): StatsRepo
 }
 
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
-  const sum = (k: 'replies' | 'answered' | 'unanswered' | 'duplicates' | 'late' | 'unmatched' | 'malformed'): number =>
-    states.reduce((n, s) => n + s[k], 0);
-  // By message name: the same order whichever order the records came in. One server's are its own (a
-  // scan's report is made of 150 000 of them: a map and a copy of each of its messages each made garbage).
-  let messages: ReadonlyMap<string, MessageState>;
-  if (states.length === 1) messages = states[0]!.messages;
+  const one = states.length === 1 ? states[0]! : undefined;
+  // A server's own are read as they are (a scan's report is made of 150 000 of them); several are summed.
+  const sum = one ? undefined : (k: SummedCount): number => states.reduce((n, s) => n + s[k], 0);
+  // By message name: the same order whichever order the records came in. Several servers' merged by name.
+  let messages: readonly MessageState[];
+  if (one) messages = one.messages;
   else {
     const merged = new Map<string, MessageState>();
     for (const s of states)
-      for (const [name, m] of s.messages) {
-        const all = merged.get(name);
-        if (!all) merged.set(name, { ...m });
-        else for (const k of Object.keys(m) as (keyof MessageState)[]) all[k] += m[k];
+      for (const m of s.messages) {
+        const all = merged.get(m.name);
+        if (!all) merged.set(m.name, { ...m });
+        else for (const k of MESSAGE_COUNTS) all[k] += m[k];
       }
-    messages = merged;
+    messages = [...merged.values()];
   }
-  const names = [...messages.keys()].sort();
+  const byName = messages.length > 1 ? [...messages].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : messages;
   const requests: Record<string, number> = {};
   const byMessage: Record<string, MessageCounts> = {};
-  for (const name of names) {
-    const m = messages.get(name)!;
-    if (m.requests) requests[name] = m.requests;
-    byMessage[name] = {
+  for (const m of byName) {
+    if (m.requests) requests[m.name] = m.requests;
+    byMessage[m.name] = {
       requests: m.requests,
       replies: m.replies,
       ...amplification(m.requestBytes, m.replyBytes, m.requestWireBytes, m.replyWireBytes),
     };
   }
-  const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
-  const bytes = (k: 'requestBytes' | 'replyBytes' | 'requestWireBytes' | 'replyWireBytes'): number => states.reduce((n, s) => n + s[k], 0);
+  const h = rtt.histogram();
   return {
     requests,
-    replies: sum('replies'),
-    answered: sum('answered'),
-    unanswered: sum('unanswered'),
-    duplicates: sum('duplicates'),
-    late: sum('late'),
-    unmatched: sum('unmatched'),
-    malformed: sum('malformed'),
+    replies: one ? one.replies : sum!('replies'),
+    answered: one ? one.answered : sum!('answered'),
+    unanswered: one ? one.unanswered : sum!('unanswered'),
+    duplicates: one ? one.duplicates : sum!('duplicates'),
+    late: one ? one.late : sum!('late'),
+    unmatched: one ? one.unmatched : sum!('unmatched'),
+    malformed: one ? one.malformed : sum!('malformed'),
     rtt: {
       count: rtt.count,
       min: ms(rtt.min),
@@ -508,12 +490,34 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       p95: ms(rtt.quantile(0.95)),
       max: ms(rtt.max),
       exact: rtt.exact,
-      histogram: ((h) => ({ edges: h.edges.map((e) => Math.round(e * 1e3) / 1e3), counts: h.counts }))(rtt.histogram()),
+      histogram: { edges: h.edges.map((e) => Math.round(e * 1e3) / 1e3), counts: h.counts },
     },
-    amplification: amplification(bytes('requestBytes'), bytes('replyBytes'), bytes('requestWireBytes'), bytes('replyWireBytes')),
+    amplification: one
+      ? amplification(one.requestBytes, one.replyBytes, one.requestWireBytes, one.replyWireBytes)
+      : amplification(sum!('requestBytes'), sum!('replyBytes'), sum!('requestWireBytes'), sum!('replyWireBytes')),
     byMessage,
   };
 }
+
+/** A server's counts that the totals sum. */
+type SummedCount =
+  | 'replies'
+  | 'answered'
+  | 'unanswered'
+  | 'duplicates'
+  | 'late'
+  | 'unmatched'
+  | 'malformed'
+  | 'requestBytes'
+  | 'replyBytes'
+  | 'requestWireBytes'
+  | 'replyWireBytes';
+
+/** A message's counts that merging sums. */
+const MESSAGE_COUNTS = ['requests', 'replies', 'requestBytes', 'replyBytes', 'requestWireBytes', 'replyWireBytes'] as const;
+
+/** Seconds as milliseconds to the microsecond; null for none. */
+const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
 
 /** The bytes each way and their ratios. */
 export function amplification(requestBytes: number, replyBytes: number, requestWireBytes: number, replyWireBytes: number): Amplification {
