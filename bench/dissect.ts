@@ -30,13 +30,14 @@ import {
   FLOOD_RSS,
   MIX_FLOORS,
   attackCounts,
-  floodCounts,
+  truthCounts,
   judgePeak,
   judgeRate,
   met,
   type Mode,
 } from './floors.ts';
 import { writeFlood, type FloodSummary } from './flood.ts';
+import { writeScan, type ScanSummary } from './scan.ts';
 import { formatRate } from './harness.ts';
 import { mib, showPeak, timed, type Figure } from './measure.ts';
 import { LinkChecker, Truth, formatLinkReport, generateTraffic, type TrafficSummary } from './traffic.ts';
@@ -52,6 +53,8 @@ export interface DissectBenchOptions {
   readonly floodRequests: number;
   /** Flood requests of the flood with an IP fragment flood beside it, a fragment a request (0: none). */
   readonly fragmentFloodRequests?: number;
+  /** Servers of the server-list scan (bench/scan.ts), which `stats` and NDJSON read (0: none). */
+  readonly scanServers?: number;
   /** Output formats to run, of {@link formats}. */
   readonly formats: readonly Format[];
   /** `-j` for every run; undefined: none, the command's own choice. */
@@ -155,6 +158,22 @@ function makeFlood(
   return { capture: { label, file, frames: truth.frames }, truth };
 }
 
+function makeScan(dir: string, servers: number, seed: number): { readonly capture: Capture; readonly truth: ScanSummary } {
+  const label = `scan, ${servers} servers`;
+  const file = fileFor(dir, label);
+  const t0 = performance.now();
+  const truth = writeScan(file, { servers, seed });
+  const took = (performance.now() - t0) / 1000;
+  const requests = Object.entries(truth.requests)
+    .map(([m, n]) => `${n} ${m}`)
+    .join(', ');
+  console.log(
+    `  ${label.padEnd(24)} ${truth.frames} frames, ${mib(truth.bytes)} MiB, ${truth.seconds.toFixed(2)} s of capture from ${truth.client}: ` +
+      `${requests} requests, ${truth.answered} answered, ${truth.silent} servers silent; generated in ${took.toFixed(1)} s`,
+  );
+  return { capture: { label, file, frames: truth.frames }, truth };
+}
+
 /** The built command on `capture` in `mode`; prints and returns its figure (undefined if it failed). */
 async function ours(capture: Capture, mode: Mode, jobs: number | undefined, baselineCli?: string): Promise<Figure | undefined> {
   const args = [...commandOf[mode](capture.file), ...(jobs === undefined ? [] : ['-j', String(jobs)])];
@@ -216,6 +235,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     const flood = options.floodRequests > 0 ? makeFlood(dir, options.floodRequests, options.seed) : undefined;
     const fragmented =
       (options.fragmentFloodRequests ?? 0) > 0 ? makeFlood(dir, options.fragmentFloodRequests!, options.seed, true) : undefined;
+    const scan = (options.scanServers ?? 0) > 0 ? makeScan(dir, options.scanServers!, options.seed) : undefined;
     if (!build()) console.log('  tsc reported errors (above): the figures are of the JavaScript it wrote');
     const results = new Map<Capture, Row>();
     const runs = (capture: Capture): readonly Mode[] =>
@@ -224,10 +244,10 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         ? ['ndjson']
         : capture === flood?.capture && options.formats.includes('stats')
           ? [...options.formats, 'stats-pipe', ...(options.formats.includes('ndjson') ? (['ndjson-pipe'] as const) : [])]
-          : capture === fragmented?.capture
+          : capture === fragmented?.capture || capture === scan?.capture
             ? options.formats.filter((f) => f === 'stats' || f === 'ndjson')
             : options.formats;
-    for (const capture of [main1, big, double, flood?.capture, fragmented?.capture]) {
+    for (const capture of [main1, big, double, flood?.capture, fragmented?.capture, scan?.capture]) {
       if (!capture) continue;
       console.log(` ${capture.label}:`);
       const row: Row = new Map();
@@ -263,7 +283,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       const args = [main, 'stats', flood.capture.file, '-F', 'json', ...(options.jobs === undefined ? [] : ['-j', String(options.jobs)])];
       const f = await timed('gamequery stats -F json', flood.capture.frames, process.execPath, args, { stdout: out });
       if (f) {
-        const counts = floodCounts(flood.truth, readFileSync(out, 'utf8'));
+        const counts = truthCounts(flood.truth, readFileSync(out, 'utf8'));
         exact = counts.exact;
         console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
         for (const line of counts.lines) console.log(`    ${line}`);
@@ -284,8 +304,28 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         },
       );
       if (f) {
-        const counts = floodCounts(fragmented.truth, readFileSync(out, 'utf8'));
+        const counts = truthCounts(fragmented.truth, readFileSync(out, 'utf8'));
         fragmentedExact = counts.exact;
+        console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
+        for (const line of counts.lines) console.log(`    ${line}`);
+      }
+    }
+    let scanExact: boolean | undefined;
+    if (scan) {
+      console.log(` the scan's counts, gamequery stats -F json against the generator's truth:`);
+      const out = join(dir, 'scan-stats.json');
+      const f = await timed(
+        'gamequery stats -F json',
+        scan.capture.frames,
+        process.execPath,
+        [main, 'stats', scan.capture.file, '-F', 'json'],
+        {
+          stdout: out,
+        },
+      );
+      if (f) {
+        const counts = truthCounts(scan.truth, readFileSync(out, 'utf8'));
+        scanExact = counts.exact;
         console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
         for (const line of counts.lines) console.log(`    ${line}`);
       }
@@ -382,6 +422,16 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       judgePeak('stats --by source -z io,stat,1, flood', attack);
       console.log(`  the flood's counts exact: ${exact === undefined ? 'no figure' : met(exact)}`);
       console.log(`  the attack read right (hosts, guesser, rows): ${attackExact === undefined ? 'no figure' : met(attackExact)}`);
+    }
+    const scanRow = scan && results.get(scan.capture);
+    if (scanRow) {
+      // No floor (the issue sets none): what the statistics hold is a state a server, and the report a row each.
+      for (const mode of runs(scan!.capture)) {
+        const peak = scanRow.get(mode)?.peak;
+        const each = mode === 'stats' && peak !== undefined ? `, ${Math.round(peak / scan!.truth.servers)} bytes a server` : '';
+        if (peak !== undefined) console.log(`  (no floor) peak RSS ${mode}, ${scan!.capture.label}: ${showPeak(peak)}${each}`);
+      }
+      console.log(`  the scan's counts exact: ${scanExact === undefined ? 'no figure' : met(scanExact)}`);
     }
     const twice = double ? results.get(double)!.get('ndjson') : undefined;
     if (twice?.peak !== undefined)

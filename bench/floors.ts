@@ -89,6 +89,7 @@ export function judgePeak(
 
 /** The totals of `gamequery stats -F json` (its `serverStats.totals`) that the flood's truth states. */
 interface Totals {
+  readonly servers?: number;
   readonly requests: Readonly<Record<string, number>>;
   readonly answered: number;
   readonly unanswered: number;
@@ -99,13 +100,22 @@ interface Totals {
   readonly malformed?: number;
 }
 
+/** What a generated capture's statistics must say: a flood's (bench/flood.ts) or a scan's (bench/scan.ts, which also says how many servers). */
+export interface CountsTruth {
+  readonly requests: Readonly<Record<string, number>>;
+  readonly answered: number;
+  readonly unanswered: number;
+  readonly replies: number;
+  readonly servers?: number;
+}
+
 /**
- * Compares the document `gamequery stats FILE -F json` wrote with the flood's truth: requests by
- * message, answered, unanswered and replies, each exactly. Returns whether all match, and a line
- * per difference (and the duplicates, late, unmatched and malformed it counted, which the flood has
- * none of, when it counted any).
+ * Compares the document `gamequery stats FILE -F json` wrote with a generated capture's truth:
+ * requests by message, answered, unanswered and replies (and servers, where the truth says),
+ * each exactly. Returns whether all match, and a line per difference (and the duplicates, late,
+ * unmatched and malformed it counted, which the generated captures have none of, when it counted any).
  */
-export function floodCounts(truth: FloodSummary, document: string): { readonly exact: boolean; readonly lines: readonly string[] } {
+export function truthCounts(truth: CountsTruth, document: string): { readonly exact: boolean; readonly lines: readonly string[] } {
   let totals: Totals | undefined;
   try {
     totals = (JSON.parse(document) as { serverStats?: { totals?: Totals } }).serverStats?.totals;
@@ -122,9 +132,10 @@ export function floodCounts(truth: FloodSummary, document: string): { readonly e
   compare('answered', truth.answered, totals.answered);
   compare('unanswered', truth.unanswered, totals.unanswered);
   compare('replies', truth.replies, totals.replies);
+  if (truth.servers !== undefined) compare('servers', truth.servers, totals.servers);
   const exact = lines.length === 0;
   const extra = (['duplicates', 'late', 'unmatched', 'malformed'] as const).filter((k) => (totals[k] ?? 0) > 0);
-  if (extra.length) lines.push(`also counted (the flood has none): ${extra.map((k) => `${k} ${totals[k]}`).join(', ')}`);
+  if (extra.length) lines.push(`also counted (the capture has none): ${extra.map((k) => `${k} ${totals[k]}`).join(', ')}`);
   return { exact, lines };
 }
 

@@ -12,6 +12,8 @@
  *   GAMEQUERY_BENCH_FLOOD          flood requests of the flood capture (default 2 000 000; 0 for none)
  *   GAMEQUERY_BENCH_FRAGMENT_FLOOD flood requests of a flood with an IP fragment flood beside it, one first fragment that
  *                                  never completes a request (default 500 000; 0 for none): stats and NDJSON
+ *   GAMEQUERY_BENCH_SCAN           servers of a server-list scan (bench/scan.ts: one client asking each, 15 % silent; default
+ *                                  150 000; 0 for none): stats and NDJSON, their peaks a server, and the counts against the truth
  *   GAMEQUERY_BENCH_FORMATS        output formats, of ndjson,json,text,fields,stats (fields: -F text -e two fields;
  *                                  stats: gamequery stats FILE, and on the flood also stats - from a pipe; default all)
  *   GAMEQUERY_BENCH_JOBS           -j for every run (default: the command's own choice)
@@ -60,6 +62,7 @@ if (!only || only === 'dissect') {
       doubleRateFrames: Number(env.GAMEQUERY_BENCH_DOUBLE_FRAMES ?? 1_000_000),
       floodRequests: Number(env.GAMEQUERY_BENCH_FLOOD ?? 2_000_000),
       fragmentFloodRequests: Number(env.GAMEQUERY_BENCH_FRAGMENT_FLOOD ?? 500_000),
+      scanServers: Number(env.GAMEQUERY_BENCH_SCAN ?? 150_000),
       baselineCli: env.GAMEQUERY_BENCH_BASELINE_CLI || undefined,
     });
   }
