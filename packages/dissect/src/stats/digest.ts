@@ -8,6 +8,10 @@
 
 /** Samples kept exactly before the histogram takes over. */
 const EXACT = 64;
+/** Samples below which the exact ones are copied into an array one longer, not pushed. */
+const SMALL = 4;
+/** No sample yet (shared: it is never written to). */
+const NO_SAMPLES: readonly number[] = Object.freeze([]);
 /** Buckets per doubling: a bucket spans a factor 2^(1/64), about 1.09 %; its midpoint is within half of that. */
 const PER_OCTAVE = 64;
 
@@ -17,7 +21,7 @@ export class RttDigest {
   min = Infinity;
   max = -Infinity;
   /** The samples while {@link EXACT} or fewer, in seconds (an array of doubles: V8 keeps them unboxed). */
-  #exact: number[] | undefined = [];
+  #exact: readonly number[] | undefined = NO_SAMPLES;
   /**
    * Samples by bucket index (once past {@link EXACT}); times in microseconds, bucket b holds
    * (2^((b-1)/64), 2^(b/64)]. A dense array of counts from the lowest bucket seen ({@link #low}) to
@@ -41,8 +45,12 @@ export class RttDigest {
     if (seconds > this.max) this.max = seconds;
     const exact = this.#exact;
     if (exact) {
-      exact.push(seconds);
-      if (exact.length <= EXACT) return;
+      // A few samples in an array of their own length (a scan's server has one or two): an empty array pushed to
+      // takes room for 17, some 150 bytes a server.
+      let now = exact;
+      if (exact.length < SMALL) now = this.#exact = [...exact, seconds];
+      else (exact as number[]).push(seconds);
+      if (now.length <= EXACT) return;
       this.#toBuckets();
       return;
     }

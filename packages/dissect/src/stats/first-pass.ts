@@ -66,6 +66,9 @@ interface Stated {
  * last reply that stated its name, kept as bytes (its layout, and where its payload lies in
  * {@link NameBytes}) and read once, at the end: most replies only change the count.
  */
+/** A server's slots before its first message (never written to: a longer array replaces it). */
+const NO_SLOTS = Object.freeze([]) as unknown as (MessageState | undefined)[];
+
 class Filed extends ServerState {
   decoded = 0;
   named: QueryLayout | undefined = undefined;
@@ -74,7 +77,7 @@ class Filed extends ServerState {
   nameRoom = 0;
   nameLength = 0;
   /** Its messages' states by slot (see {@link Counted.slot}): what `messages` holds by name, found without looking. */
-  readonly bySlot: (MessageState | undefined)[] = [];
+  bySlot: (MessageState | undefined)[] = NO_SLOTS;
 }
 
 /** Bytes a page of {@link NameBytes} holds (a UDP payload is at most 65 527). */
@@ -422,7 +425,12 @@ export class FirstPassStats {
   /** Message `message`'s state at server `s`, in slot `slot`. */
   #message(s: Filed, slot: number, message: string): MessageState {
     const m = messageState(s, message);
-    while (s.bySlot.length <= slot) s.bySlot.push(undefined);
+    if (s.bySlot.length <= slot) {
+      // As long as it needs, not pushed to (an array pushed to takes room for 17).
+      const grown = new Array<MessageState | undefined>(slot + 1).fill(undefined);
+      for (let i = 0; i < s.bySlot.length; i++) grown[i] = s.bySlot[i];
+      s.bySlot = grown;
+    }
     s.bySlot[slot] = m;
     return m;
   }

@@ -108,8 +108,11 @@ const TIMED = 64;
  * Its messages are a list, looked through in order: a server has a few.
  */
 export class ServerState {
-  /** By message name, in the order first seen: its requests and replies and their bytes (a reply is filed under its own layout's message). */
-  readonly messages: MessageState[] = [];
+  /**
+   * By message name, in the order first seen: its requests and replies and their bytes (a reply is filed under
+   * its own layout's message). An array of its own length (a server has a few): see {@link messageState}.
+   */
+  messages: readonly MessageState[] = NO_MESSAGES;
   replies = 0;
   answered = 0;
   unanswered = 0;
@@ -140,6 +143,9 @@ export class ServerState {
   ) {}
 }
 
+/** A server's messages before the first. */
+const NO_MESSAGES: readonly MessageState[] = Object.freeze([]);
+
 /** One message's traffic to and from one server. */
 export interface MessageState {
   readonly name: string;
@@ -155,7 +161,8 @@ export interface MessageState {
 export function messageState(s: ServerState, message: string): MessageState {
   for (const m of s.messages) if (m.name === message) return m;
   const m = { name: message, requests: 0, replies: 0, requestBytes: 0, replyBytes: 0, requestWireBytes: 0, replyWireBytes: 0 };
-  s.messages.push(m);
+  // One longer, not pushed to: an empty array pushed to takes room for 17 (some 150 bytes a server of a scan).
+  s.messages = [...s.messages, m];
   return m;
 }
 

@@ -241,7 +241,7 @@ describe('RttDigest', () => {
   it('is exact up to 64 samples, then within 0.55 % of the exact quantiles, min and max exact', () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    for (const n of [1, 2, 63, 64, 65, 1000, 50_000]) {
+    for (const n of [1, 2, 3, 4, 5, 63, 64, 65, 1000, 50_000]) {
       const d = new RttDigest();
       const xs = Array.from({ length: n }, () => 1e-5 * Math.exp(random() * 9));
       for (const x of xs) d.add(x);
@@ -274,6 +274,25 @@ describe('RttDigest', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('a few samples (held in arrays of their own length) merge and answer as one digest fed them all', () => {
+    for (let a = 0; a <= 5; a++)
+      for (let b = 0; b <= 5; b++) {
+        const xs = Array.from({ length: a + b }, (_, i) => ((i * 37) % 11) * 1e-3 + 1e-4);
+        const left = new RttDigest();
+        const right = new RttDigest();
+        const all = new RttDigest();
+        xs.forEach((x, i) => {
+          (i < a ? left : right).add(x);
+          all.add(x);
+        });
+        left.merge(right);
+        for (const q of [0.01, 0.5, 0.95, 1]) expect(left.quantile(q)).toBe(all.quantile(q));
+        expect([left.count, left.exact, left.histogram(4)]).toEqual([all.count, true, all.histogram(4)]);
+        // The digest merged from is as it was.
+        expect(right.count).toBe(b);
+      }
   });
 
   it('merged digests answer as one fed every sample', () => {
