@@ -61,14 +61,14 @@ interface Stated {
   readonly hostname: string | undefined;
 }
 
+/** A server's slots before its first message (never written to: a longer array replaces it). */
+const NO_SLOTS = Object.freeze([]) as unknown as (MessageState | undefined)[];
+
 /**
  * A server state, with the requests that decoded (answered or not, by the end), and the
  * last reply that stated its name, kept as bytes (its layout, and where its payload lies in
  * {@link NameBytes}) and read once, at the end: most replies only change the count.
  */
-/** A server's slots before its first message (never written to: a longer array replaces it). */
-const NO_SLOTS = Object.freeze([]) as unknown as (MessageState | undefined)[];
-
 class Filed extends ServerState {
   decoded = 0;
   named: QueryLayout | undefined = undefined;
@@ -87,8 +87,8 @@ const NAME_PAGE = 1 << 20;
  * The replies that name the servers, kept until the end, in pages of 1 MiB shared by every
  * server: a reply takes its own length, and a longer one later new room half as large again
  * (the old room left). A buffer of its own for each server (64 bytes at least) was an array
- * buffer per server for the collector to track: with the one each server's address was
- * written into to be made text, 17 % of the first pass's profile on a scan of 150 000 servers.
+ * buffer per server for the collector to track: 4 % of `gamequery stats`' profile on a scan of
+ * 150 000 servers (and the buffer each server's address was written into, to be made text, 13 %).
  */
 class NameBytes {
   readonly #pages: Uint8Array[] = [];
