@@ -60,7 +60,8 @@ export class RttDigest {
   /** Adds another digest's samples (for totals over servers). */
   merge(other: RttDigest): void {
     if (other.#exact) {
-      for (const s of other.#exact) this.add(s);
+      // Its samples as they are now: merged into itself, `add` would push onto the array being read.
+      for (const s of other === this ? [...other.#exact] : other.#exact) this.add(s);
       return;
     }
     if (this.#exact) this.#toBuckets();

@@ -295,6 +295,23 @@ describe('RttDigest', () => {
       }
   });
 
+  it('a digest merged into itself holds each of its samples twice, exact or not', () => {
+    for (const n of [1, 3, 4, 10, 40, 100]) {
+      const d = new RttDigest();
+      const twice = new RttDigest();
+      for (let i = 1; i <= n; i++) {
+        const x = ((i * 13) % 29) * 1e-4 + 1e-5;
+        d.add(x);
+        twice.add(x);
+        twice.add(x);
+      }
+      d.merge(d);
+      expect(d.count).toBe(2 * n);
+      for (const q of [0.1, 0.5, 0.9, 1]) expect(d.quantile(q)).toBe(twice.quantile(q));
+      expect(d.histogram(8)).toEqual(twice.histogram(8));
+    }
+  });
+
   it('merged digests answer as one fed every sample', () => {
     const a = new RttDigest();
     const b = new RttDigest();
