@@ -18,7 +18,7 @@
  * links compared with the generator's ground truth; exit code 1 on any mismatch.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -31,6 +31,7 @@ import {
   MIX_FLOORS,
   attackCounts,
   truthCounts,
+  type CountsTruth,
   judgePeak,
   judgeRate,
   met,
@@ -40,7 +41,7 @@ import { writeFlood, type FloodSummary } from './flood.ts';
 import { writeScan, type ScanSummary } from './scan.ts';
 import { formatRate } from './harness.ts';
 import { mib, showPeak, timed, type Figure } from './measure.ts';
-import { LinkChecker, Truth, formatLinkReport, generateTraffic, type TrafficSummary } from './traffic.ts';
+import { LinkChecker, Truth, formatLinkReport, generateTraffic, writeChunks, type TrafficSummary } from './traffic.ts';
 
 export interface DissectBenchOptions {
   /** Frames of the main capture of the real mix. */
@@ -106,19 +107,8 @@ interface Capture {
 }
 
 /** Writes a generated capture to `file`, a chunk at a time (flat memory), filling `truth` when given. */
-function writeCapture(file: string, frames: number, rate: number, seed: number, truth?: Truth): TrafficSummary {
-  const fd = openSync(file, 'w');
-  try {
-    const chunks = generateTraffic({ frames, rate, seed, ...(truth ? { truth } : {}) });
-    for (;;) {
-      const r = chunks.next();
-      if (r.done) return r.value;
-      writeSync(fd, r.value);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+const writeCapture = (file: string, frames: number, rate: number, seed: number, truth?: Truth): TrafficSummary =>
+  writeChunks(file, generateTraffic({ frames, rate, seed, ...(truth ? { truth } : {}) }));
 
 const fileFor = (dir: string, label: string): string => join(dir, `${label.replace(/[^a-z0-9]+/gi, '-')}.pcap`);
 
@@ -172,6 +162,29 @@ function makeScan(dir: string, servers: number, seed: number): { readonly captur
       `${requests} requests, ${truth.answered} answered, ${truth.silent} servers silent; generated in ${took.toFixed(1)} s`,
   );
   return { capture: { label, file, frames: truth.frames }, truth };
+}
+
+/**
+ * `gamequery stats FILE -F json` (with `args`) on a generated capture, its counts against the
+ * generator's truth (`heading` says whose); prints what differs. Undefined if the command failed.
+ */
+async function checkCounts(
+  heading: string,
+  capture: Capture,
+  truth: CountsTruth,
+  out: string,
+  args: readonly string[] = [],
+): Promise<boolean | undefined> {
+  console.log(` ${heading}, gamequery stats -F json against the generator's truth:`);
+  const f = await timed('gamequery stats -F json', capture.frames, process.execPath, [main, 'stats', capture.file, '-F', 'json', ...args], {
+    stdout: out,
+  });
+  if (!f) return undefined;
+  const counts = truthCounts(truth, readFileSync(out, 'utf8'));
+  console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
+  for (const line of counts.lines) console.log(`    ${line}`);
+  if (!counts.exact && f.stderr.trim()) console.log(`    it said: ${f.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return counts.exact;
 }
 
 /** The built command on `capture` in `mode`; prints and returns its figure (undefined if it failed). */
@@ -278,58 +291,13 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
     let attack: Figure | undefined;
     let attackExact: boolean | undefined;
     if (flood) {
-      console.log(` the flood's counts, gamequery stats -F json against the generator's truth:`);
-      const out = join(dir, 'flood-stats.json');
-      const args = [main, 'stats', flood.capture.file, '-F', 'json', ...(options.jobs === undefined ? [] : ['-j', String(options.jobs)])];
-      const f = await timed('gamequery stats -F json', flood.capture.frames, process.execPath, args, { stdout: out });
-      if (f) {
-        const counts = truthCounts(flood.truth, readFileSync(out, 'utf8'));
-        exact = counts.exact;
-        console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
-        for (const line of counts.lines) console.log(`    ${line}`);
-        if (!counts.exact && f.stderr.trim()) console.log(`    it said: ${f.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-      }
+      const jobs = options.jobs === undefined ? [] : ['-j', String(options.jobs)];
+      exact = await checkCounts("the flood's counts", flood.capture, flood.truth, join(dir, 'flood-stats.json'), jobs);
     }
-    let fragmentedExact: boolean | undefined;
-    if (fragmented) {
-      console.log(` the counts beside a fragment flood, gamequery stats -F json against the generator's truth:`);
-      const out = join(dir, 'fragmented-stats.json');
-      const f = await timed(
-        'gamequery stats -F json',
-        fragmented.capture.frames,
-        process.execPath,
-        [main, 'stats', fragmented.capture.file, '-F', 'json'],
-        {
-          stdout: out,
-        },
-      );
-      if (f) {
-        const counts = truthCounts(fragmented.truth, readFileSync(out, 'utf8'));
-        fragmentedExact = counts.exact;
-        console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
-        for (const line of counts.lines) console.log(`    ${line}`);
-      }
-    }
-    let scanExact: boolean | undefined;
-    if (scan) {
-      console.log(` the scan's counts, gamequery stats -F json against the generator's truth:`);
-      const out = join(dir, 'scan-stats.json');
-      const f = await timed(
-        'gamequery stats -F json',
-        scan.capture.frames,
-        process.execPath,
-        [main, 'stats', scan.capture.file, '-F', 'json'],
-        {
-          stdout: out,
-        },
-      );
-      if (f) {
-        const counts = truthCounts(scan.truth, readFileSync(out, 'utf8'));
-        scanExact = counts.exact;
-        console.log(`  ${counts.exact ? 'every count exact' : 'NOT exact'}`);
-        for (const line of counts.lines) console.log(`    ${line}`);
-      }
-    }
+    const fragmentedExact =
+      fragmented &&
+      (await checkCounts('the counts beside a fragment flood', fragmented.capture, fragmented.truth, join(dir, 'fragmented-stats.json')));
+    const scanExact = scan && (await checkCounts("the scan's counts", scan.capture, scan.truth, join(dir, 'scan-stats.json')));
     if (flood) {
       console.log(` reading the attack, gamequery stats --by source -z io,stat,1 -F json against the generator's truth:`);
       const out = join(dir, 'flood-attack.json');

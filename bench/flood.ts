@@ -22,7 +22,6 @@
  * Run alone, it writes a capture and prints its summary:
  *   node --conditions=@gamequery/source --import tsx bench/flood.ts FILE [requests] [seed]
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { samp } from '@gamequery/codec';
 import {
@@ -38,7 +37,7 @@ import {
   scatter,
   serverReplies,
 } from './flood-hosts.ts';
-import { ChunkWriter, Rng, ipText, pcapHeader, type Endpoint } from './traffic.ts';
+import { ChunkWriter, Rng, ipText, pcapHeader, writeChunks, type Endpoint } from './traffic.ts';
 
 export interface FloodOptions {
   /** Flood requests (spoofed and the heavy hosts'); the guesser's and visitors' come on top. */
@@ -384,17 +383,7 @@ export function* generateFlood(options: FloodOptions): Generator<Uint8Array, Flo
 
 /** Writes the flood to `file`, a chunk at a time (flat memory); returns its summary. */
 export function writeFlood(file: string, options: FloodOptions): FloodSummary {
-  const fd = openSync(file, 'w');
-  try {
-    const chunks = generateFlood(options);
-    for (;;) {
-      const r = chunks.next();
-      if (r.done) return r.value;
-      writeSync(fd, r.value);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  return writeChunks(file, generateFlood(options));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

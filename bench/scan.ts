@@ -19,11 +19,10 @@
  * Run alone, it writes a capture and prints its summary:
  *   node --conditions=@gamequery/source --import tsx bench/scan.ts FILE [servers] [seed]
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { samp } from '@gamequery/codec';
 import { publicAddress, scatter } from './flood-hosts.ts';
-import { ChunkWriter, Rng, ipText, pcapHeader, type Endpoint } from './traffic.ts';
+import { ChunkWriter, Rng, TimeQueue, ipText, pcapHeader, writeChunks, type Endpoint } from './traffic.ts';
 
 export interface ScanOptions {
   /** Servers asked. */
@@ -70,61 +69,15 @@ interface Due {
   /** Whether the client asks its rules once it has it (an `i` reply of a server asked for them). */
   readonly thenRules: boolean;
   /** Its place in the order queued: of two due at once, the first queued goes first. */
-  readonly n: number;
-}
-
-const before = (a: Due, b: Due): boolean => a.t < b.t || (a.t === b.t && a.n < b.n);
-
-/** The replies not yet due, soonest first: a binary heap (some 12 000 are due at any time). */
-class DueQueue {
-  readonly #heap: Due[] = [];
-
-  get size(): number {
-    return this.#heap.length;
-  }
-
-  get first(): Due {
-    return this.#heap[0]!;
-  }
-
-  push(d: Due): void {
-    const h = this.#heap;
-    let i = h.push(d) - 1;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (!before(d, h[up]!)) break;
-      h[i] = h[up]!;
-      i = up;
-    }
-    h[i] = d;
-  }
-
-  shift(): Due {
-    const h = this.#heap;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= h.length) break;
-        const c = l + 1 < h.length && before(h[l + 1]!, h[l]!) ? l + 1 : l;
-        if (!before(h[c]!, last)) break;
-        h[i] = h[c]!;
-        i = c;
-      }
-      h[i] = last;
-    }
-    return top;
-  }
+  readonly seq: number;
 }
 
 class ScanGenerator {
   readonly writer: ChunkWriter;
   readonly #rng: Rng;
   readonly #gap: number;
-  /** Replies not yet due. */
-  readonly due = new DueQueue();
+  /** Replies not yet due (some 12 000 at a time). */
+  readonly due = new TimeQueue<Due>();
   #queued = 0;
   #id = 1;
   /** The counter the servers' addresses are scattered from. */
@@ -160,14 +113,14 @@ class ScanGenerator {
   }
 
   #queue(t: number, server: Endpoint, payload: Uint8Array, thenRules: boolean): void {
-    this.due.push({ t, server, payload, thenRules, n: this.#queued++ });
+    this.due.push({ t, server, payload, thenRules, seq: this.#queued++ });
   }
 
   /** The replies due before `t`, and the `r` requests they bring. */
   repliesUntil(t: number): void {
     const q = this.due;
-    while (q.size && q.first.t <= t) {
-      const d = q.shift()!;
+    while (q.size && q.peek()!.t <= t) {
+      const d = q.pop()!;
       this.#write(d.t, d.server, CLIENT, d.payload, true);
       this.#answered++;
       if (!d.thenRules) continue;
@@ -252,7 +205,7 @@ export function* generateScan(options: ScanOptions): Generator<Uint8Array, ScanS
   }
   // Every reply of a server that answers is in the capture (and the `r` it brings, and its reply).
   while (g.due.size) {
-    g.repliesUntil(g.due.first.t);
+    g.repliesUntil(g.due.peek()!.t);
     if (g.writer.full) yield g.writer.take();
   }
   if (g.writer.at > 0) yield g.writer.take();
@@ -261,17 +214,7 @@ export function* generateScan(options: ScanOptions): Generator<Uint8Array, ScanS
 
 /** Writes the scan to `file`, a chunk at a time (flat memory); returns its summary. */
 export function writeScan(file: string, options: ScanOptions): ScanSummary {
-  const fd = openSync(file, 'w');
-  try {
-    const chunks = generateScan(options);
-    for (;;) {
-      const r = chunks.next();
-      if (r.done) return r.value;
-      writeSync(fd, r.value);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  return writeChunks(file, generateScan(options));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -27,6 +27,7 @@
  * point of the RCON sessions: the next command on the same socket follows 0.1–5 ms after the
  * last line of the previous one's output, which is unambiguous in time.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mcquery, samp, vcmp, type Charset } from '@gamequery/codec';
 
 // ---------------------------------------------------------------------------------------
@@ -989,15 +990,25 @@ class Item {
   ) {}
 }
 
-/** The queue of scheduled datagrams: a binary heap by time, then by scheduling order. */
-class Schedule {
-  readonly #heap: Item[] = [];
+/** What a {@link TimeQueue} orders: a time, then the order it was queued in. */
+export interface Timed {
+  readonly t: number;
+  readonly seq: number;
+}
 
-  peek(): Item | undefined {
+/** Datagrams not yet due, soonest first: a binary heap by time, then by the order they were queued. */
+export class TimeQueue<T extends Timed> {
+  readonly #heap: T[] = [];
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  peek(): T | undefined {
     return this.#heap[0];
   }
 
-  push(item: Item): void {
+  push(item: T): void {
     const h = this.#heap;
     let i = h.length;
     h.push(item);
@@ -1010,7 +1021,7 @@ class Schedule {
     h[i] = item;
   }
 
-  pop(): Item | undefined {
+  pop(): T | undefined {
     const h = this.#heap;
     const top = h[0];
     const last = h.pop();
@@ -1030,7 +1041,21 @@ class Schedule {
   }
 }
 
-const before = (a: Item, b: Item): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
+const before = (a: Timed, b: Timed): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
+
+/** Writes a generator's chunks to `file` as they come (flat memory); returns what it returns (its summary). */
+export function writeChunks<S>(file: string, chunks: Generator<Uint8Array, S>): S {
+  const fd = openSync(file, 'w');
+  try {
+    for (;;) {
+      const r = chunks.next();
+      if (r.done) return r.value;
+      writeSync(fd, r.value);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const ETHERNET = 14;
 const IPV4 = 20;
@@ -1241,7 +1266,7 @@ class TrafficGenerator {
   readonly limit: number;
   readonly rate: number;
   readonly writer: ChunkWriter;
-  readonly schedule = new Schedule();
+  readonly schedule = new TimeQueue<Item>();
   readonly samp: Server[] = [];
   readonly openmp: Server[] = [];
   readonly legacy: Server[] = [];

@@ -262,6 +262,8 @@ export function dissectCommand(): Command {
  * run's profile, 256 KiB 0.29 s (10.15–11.99 → 9.48–11.82 s, four runs each, alternating).
  */
 const SINK_BYTES = 1 << 19;
+/** Where the output buffer is written out: half full. */
+const FLUSH_BYTES = SINK_BYTES >>> 1;
 
 /** A streamed input quiet this long (ms) moves the capture clock on by the wall time since its last chunk. */
 const IDLE_MS = 250;
@@ -342,7 +344,7 @@ class Output {
       writePacketLine(p as PacketRecord, this.#sink, this.render);
       if (this.format === 'ndjson') this.#sink.ascii('\n');
     }
-    if (this.#sink.at >= SINK_BYTES >>> 1 || this.lineBuffered) this.#flush();
+    if (this.#sink.at >= FLUSH_BYTES || this.lineBuffered) this.#flush();
     else if (this.#watched && !this.#queued) {
       // Runs once the caller's synchronous loop over the batch ends (at its next await).
       this.#queued = true;
@@ -414,7 +416,7 @@ class Output {
 
   #text(text: string): void {
     this.#sink.raw(text);
-    if (this.#sink.at >= SINK_BYTES >>> 1) this.#flush();
+    if (this.#sink.at >= FLUSH_BYTES) this.#flush();
   }
 
   #flush(): void {

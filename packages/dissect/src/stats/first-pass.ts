@@ -425,12 +425,8 @@ export class FirstPassStats {
   /** Message `message`'s state at server `s`, in slot `slot`. */
   #message(s: Filed, slot: number, message: string): MessageState {
     const m = messageState(s, message);
-    if (s.bySlot.length <= slot) {
-      // As long as it needs, not pushed to (an array pushed to takes room for 17).
-      const grown = new Array<MessageState | undefined>(slot + 1).fill(undefined);
-      for (let i = 0; i < s.bySlot.length; i++) grown[i] = s.bySlot[i];
-      s.bySlot = grown;
-    }
+    // As long as it needs, not pushed to (an array pushed to takes room for 17).
+    if (s.bySlot.length <= slot) s.bySlot = Array.from({ length: slot + 1 }, (_, i) => s.bySlot[i]);
     s.bySlot[slot] = m;
     return m;
   }

@@ -455,7 +455,7 @@ export function reportOf(all: Iterable<ServerState>, packets: number): StatsRepo
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const one = states.length === 1 ? states[0]! : undefined;
   // A server's own are read as they are (a scan's report is made of 150 000 of them); several are summed.
-  const sum = one ? undefined : (k: SummedCount): number => states.reduce((n, s) => n + s[k], 0);
+  const sum = (k: SummedCount): number => (one ? one[k] : states.reduce((n, s) => n + s[k], 0));
   // By message name: the same order whichever order the records came in. Several servers' merged by name.
   let messages: readonly MessageState[];
   if (one) messages = one.messages;
@@ -465,7 +465,7 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       for (const m of s.messages) {
         const all = merged.get(m.name);
         if (!all) merged.set(m.name, { ...m });
-        else for (const k of MESSAGE_COUNTS) all[k] += m[k];
+        else for (const k of Object.keys(m) as (keyof MessageState)[]) if (k !== 'name') all[k] += m[k];
       }
     messages = [...merged.values()];
   }
@@ -483,13 +483,13 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const h = rtt.histogram();
   return {
     requests,
-    replies: one ? one.replies : sum!('replies'),
-    answered: one ? one.answered : sum!('answered'),
-    unanswered: one ? one.unanswered : sum!('unanswered'),
-    duplicates: one ? one.duplicates : sum!('duplicates'),
-    late: one ? one.late : sum!('late'),
-    unmatched: one ? one.unmatched : sum!('unmatched'),
-    malformed: one ? one.malformed : sum!('malformed'),
+    replies: sum('replies'),
+    answered: sum('answered'),
+    unanswered: sum('unanswered'),
+    duplicates: sum('duplicates'),
+    late: sum('late'),
+    unmatched: sum('unmatched'),
+    malformed: sum('malformed'),
     rtt: {
       count: rtt.count,
       min: ms(rtt.min),
@@ -499,29 +499,13 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       exact: rtt.exact,
       histogram: { edges: h.edges.map((e) => Math.round(e * 1e3) / 1e3), counts: h.counts },
     },
-    amplification: one
-      ? amplification(one.requestBytes, one.replyBytes, one.requestWireBytes, one.replyWireBytes)
-      : amplification(sum!('requestBytes'), sum!('replyBytes'), sum!('requestWireBytes'), sum!('replyWireBytes')),
+    amplification: amplification(sum('requestBytes'), sum('replyBytes'), sum('requestWireBytes'), sum('replyWireBytes')),
     byMessage,
   };
 }
 
-/** A server's counts that the totals sum. */
-type SummedCount =
-  | 'replies'
-  | 'answered'
-  | 'unanswered'
-  | 'duplicates'
-  | 'late'
-  | 'unmatched'
-  | 'malformed'
-  | 'requestBytes'
-  | 'replyBytes'
-  | 'requestWireBytes'
-  | 'replyWireBytes';
-
-/** A message's counts that merging sums. */
-const MESSAGE_COUNTS = ['requests', 'replies', 'requestBytes', 'replyBytes', 'requestWireBytes', 'replyWireBytes'] as const;
+/** A server's counts that the totals sum: its number fields but its port. */
+type SummedCount = Exclude<{ [K in keyof ServerState]: ServerState[K] extends number ? K : never }[keyof ServerState], 'port'>;
 
 /** Seconds as milliseconds to the microsecond; null for none. */
 const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
