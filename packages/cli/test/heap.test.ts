@@ -5,7 +5,9 @@
  *   generation) starts and ends with the young generation at its set size, where it grows
  *   further without;
  * - a child that keeps 30 MB alive while making objects that live long enough to reach the old
- *   generation peaks far lower with the bound than without (where garbage piles up in it).
+ *   generation peaks far lower with the bound than without (where garbage piles up in it);
+ * - V8's own trace of each scavenge (`--trace-gc-nvp`) shows no time spent by helper threads
+ *   with the bound, and some without.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -56,6 +58,28 @@ describe("the command's heap", () => {
     const bounded = child(true, body);
     const unbounded = child(false, body);
     expect(unbounded.peak).toBeGreaterThanOrEqual(1.4 * bounded.peak);
+  });
+});
+
+describe("the command's scavenges", () => {
+  /** The time helper threads spent in each scavenge of a child that makes 3 M short-lived objects, as V8 traces it. */
+  const helpers = (bounded: boolean): number[] => {
+    const script = `
+      import { boundHeap } from './packages/cli/dist/heap.js';
+      if (${bounded}) boundHeap();
+      const live = new Array(50000);
+      for (let i = 0; i < 3e6; i++) live[i % 50000] = { i, s: 'x' + i };`;
+    const r = spawnSync(process.execPath, ['--trace-gc-nvp', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    return [...r.stdout.matchAll(/gc=s .*?background\.scavenge\.parallel=([\d.]+)/g)].map((m) => Number(m[1]));
+  };
+
+  it("are the main thread's alone with the bound, where helper threads take part without", () => {
+    const bounded = helpers(true);
+    const free = helpers(false);
+    expect(bounded.length).toBeGreaterThan(10);
+    expect(bounded.every((ms) => ms === 0)).toBe(true);
+    expect(free.some((ms) => ms > 0)).toBe(true);
   });
 });
 
