@@ -65,6 +65,7 @@ export { grammarExperts } from './grammar/expert.ts';
 export { CapturePairer, type CapturePairerOptions, type PairingCounts } from './pairing/capture/pairer.ts';
 /** `hashBytes(b)` leaves a 64-bit hash of `b` in `hashed.lo` and `hashed.hi`: what copies of a datagram are told by. */
 export { Endpoints, hashBytes, key as hashed } from './pairing/capture/keys.ts';
+export { objectList } from './pairing/capture/columns.ts';
 export {
   FrameFacts,
   Why,

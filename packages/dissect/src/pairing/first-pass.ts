@@ -100,8 +100,13 @@ export class FirstPass {
   payload: Uint8Array = EMPTY;
   time = 0;
   readonly #codec: CodecOptions;
-  /** The first timestamped frame's time: times are nanoseconds after it. */
-  #originSeconds = 0;
+  /**
+   * The first timestamped frame's time: times are nanoseconds after it. Held as a double from
+   * the start (NaN until the first frame): its first frames' times, a few seconds of
+   * nanoseconds, fit in a small integer, and the optimized code that had only seen those gave
+   * way when the times passed 2^31 (V8's "overflow"), in the hottest function of the pass.
+   */
+  #originSeconds = Number.NaN;
   #originResolution: TimeResolution | undefined;
   /** Nanoseconds per tick of the origin's resolution (NaN where not a whole number). */
   #factor = Number.NaN;

@@ -25,6 +25,7 @@ import {
   layoutNumber,
   layoutOf,
   numberReader,
+  objectList,
   whyOf,
   type InternalQueryLayout as QueryLayout,
 } from '@gamequery/codec/internal';
@@ -61,8 +62,12 @@ interface Stated {
   readonly hostname: string | undefined;
 }
 
-/** A server's slots before its first message (never written to: a longer array replaces it). */
-const NO_SLOTS = Object.freeze([]) as unknown as (MessageState | undefined)[];
+/**
+ * A server's slots before its first message (never written to: a longer array replaces it).
+ * The same kind of array as the slots that replace it: frozen, it was another, and reading a
+ * server's slot (every datagram) went through V8's generic keyed load, 1.4 % of `stats`.
+ */
+const NO_SLOTS = objectList<MessageState | undefined>();
 
 /**
  * A server state, with the requests that decoded (answered or not, by the end), and the

@@ -19,11 +19,24 @@ export const PAGE_BITS = 12;
 export const PAGE = 1 << PAGE_BITS;
 export const PAGE_MASK = PAGE - 1;
 
+/**
+ * An empty list whose elements are objects from the start (V8's kind of array for them). A
+ * list made `[]` holds small integers until its first object comes in, and is another kind of
+ * array after: optimized code that had met lists of one kind gave way (V8's "wrong map") when
+ * it met the other, as at a new table's or ring's first page, four times in a run of `stats`,
+ * each time in the hot function it was inlined in.
+ */
+export function objectList<T>(): T[] {
+  const list: (T | null)[] = [null];
+  list.pop();
+  return list as T[];
+}
+
 export class Rows {
   /** 32-bit words per row (even where a row holds doubles). */
   readonly stride: number;
-  #words: Uint32Array[] = [];
-  #doubles: Float64Array[] = [];
+  #words = objectList<Uint32Array>();
+  #doubles = objectList<Float64Array>();
   /** The page number of the first page held. */
   #base = 0;
   #spare: ArrayBuffer | undefined;
@@ -84,8 +97,8 @@ export class Rows {
   }
 
   clear(): void {
-    this.#words = [];
-    this.#doubles = [];
+    this.#words = objectList();
+    this.#doubles = objectList();
     this.#base = 0;
   }
 }

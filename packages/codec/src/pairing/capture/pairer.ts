@@ -159,7 +159,7 @@ export class CapturePairer {
       if (!rule) return;
       const protocol = p.name as Protocol;
       const replyAs = new Map(Object.keys(p.messages).map((message) => [message, { protocol, direction: 'response' as const, message }]));
-      this.#plans.set(p.name, { protocol: p, rule, replyAs, reply: { protocol, direction: 'response' } });
+      this.#plans.set(p.name, { protocol: p, rule, replyAs, reply: { protocol, direction: 'response', message: undefined } });
       for (const m of p.answeredInLines ?? []) this.#does[layoutNumber(p.messages[m]!.request as QueryLayout)]! |= COLLECTS;
       if (rule.kind !== 'session') return;
       for (const layout of p.layouts as QueryLayout[]) {
@@ -673,7 +673,12 @@ export class CapturePairer {
   }
 }
 
-const NO_HINT = Object.freeze({});
+/**
+ * No hint, in the shape of every hint the pairer gives (protocol, direction, message, in that
+ * order): recognition reads each datagram's hint, and a hint of another shape made the
+ * optimized code give way (V8's "wrong map") at the first ping or magic-less reply.
+ */
+const NO_HINT: PacketHint<Protocol> = { protocol: undefined, direction: undefined, message: undefined };
 
 /** What the facts' kind bits say, for readers. */
 export { DECODED, kindOf };
