@@ -34,6 +34,11 @@ export interface UdpDecoderOptions {
   readonly reassembly?: Partial<ReassemblyLimits> | false;
   /** Called for each datagram whose fragments were given up on (timeout, overlap, limits, end of capture). */
   readonly onDrop?: (dropped: DroppedDatagram) => void;
+  /**
+   * The caller reads a reassembled datagram's bytes before the next frame and keeps none of
+   * them: each is put together in one buffer, reused (a first pass; default false).
+   */
+  readonly reuse?: boolean;
 }
 
 function skipped(reason: SkipReason, detail: string): SkippedFrame {
@@ -97,7 +102,7 @@ export class UdpDecoder {
   private frameIndex = 0;
 
   constructor(options: UdpDecoderOptions = {}) {
-    this.reassembler = options.reassembly === false ? undefined : new Reassembler(options.reassembly, options.onDrop);
+    this.reassembler = options.reassembly === false ? undefined : new Reassembler(options.reassembly, options.onDrop, options.reuse);
   }
 
   /** Reassembly counters (fragments, datagrams reassembled, duplicates, drops by reason); undefined when off. */

@@ -217,10 +217,19 @@ export class Reassembler {
    * (found again at the next expiry): every frame asks, and most need not walk the map.
    */
   private oldest = Number.NaN;
+  /** With `reuse`: the buffer every datagram is put together in (grown to the largest yet). */
+  private whole: Uint8Array | undefined;
 
+  /**
+   * `reuse`: the caller is done with each datagram before it adds the next fragment, so all of
+   * them are put together in one buffer, not each in a new one: the first pass of a capture,
+   * which reads a datagram's bytes and keeps numbers. A new buffer a datagram, zeroed and let go,
+   * was 2.7 % of `stats` on the mix (its large replies come in fragments).
+   */
   constructor(
     limits: Partial<ReassemblyLimits> = {},
     private readonly onDrop?: (dropped: DroppedDatagram) => void,
+    private readonly reuse = false,
   ) {
     this.limits = { ...DEFAULT_REASSEMBLY_LIMITS, ...limits };
   }
@@ -343,7 +352,7 @@ export class Reassembler {
     this.oldest = Number.NaN;
     this.pendingBytes -= entry.held;
     this.stats.reassembled++;
-    const payload = new Uint8Array(entry.totalLength);
+    const payload = this.reuse ? this.wholeOf(entry.totalLength) : new Uint8Array(entry.totalLength);
     for (const piece of pieces) payload.set(piece.data.subarray(0, piece.end - piece.start), piece.start);
     this.blocks.give(pieces);
     return {
@@ -353,6 +362,12 @@ export class Reassembler {
       firstDataOffset: entry.firstDataOffset,
       protocol: entry.protocol,
     };
+  }
+
+  /** The first `n` bytes of the reused buffer, grown (to a power of two) if need be. */
+  private wholeOf(n: number): Uint8Array {
+    if (!this.whole || this.whole.length < n) this.whole = new Uint8Array(2 ** Math.ceil(Math.log2(Math.max(n, 2048))));
+    return this.whole.subarray(0, n);
   }
 
   /** Drops a datagram but keeps its key until the timeout, so its later fragments are recognised. */

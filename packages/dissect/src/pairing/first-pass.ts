@@ -93,7 +93,8 @@ const EMPTY = new Uint8Array(0);
 export class FirstPass {
   readonly pairer: CapturePairer;
   readonly stats: LinkStats;
-  readonly #udp = new UdpDecoder();
+  /** Reassembled datagrams are read here and in the statistics taken in this pass, and none is kept: one buffer serves them all. */
+  readonly #udp = new UdpDecoder({ reuse: true });
   readonly #ends = new Endpoints();
   /** The last frame's UDP datagram as numbers, its payload and time (for statistics taken in this pass). */
   located: Located | undefined;

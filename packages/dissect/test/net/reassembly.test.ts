@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturePacket } from '../../src/capture/index.ts';
-import { PIECE_COST, Reassembler, type DroppedDatagram, type UdpDatagram } from '../../src/net/index.ts';
+import { PIECE_COST, Reassembler, UdpDecoder, type DroppedDatagram, type UdpDatagram } from '../../src/net/index.ts';
 import { decodeAll, packets, withData } from './helpers.ts';
 
 // veth-frag.pcap: frames 10, 11, 12 are the IPv4 fragments (offsets 0, 1480, 2960) of the 3421-byte
@@ -148,6 +148,25 @@ describe('IPv4 and IPv6 fragment reassembly', () => {
     const { drops: tiny, onDrop: onTiny } = collect();
     decodeAll([v4[0]], { onDrop: onTiny, reassembly: { maxPendingBytes: 1000 } });
     expect(tiny.map((d) => d.reason)).toEqual(['byte-limit']);
+  });
+
+  it('with reuse, puts each datagram together in one buffer, read before the next frame', () => {
+    const decoder = new UdpDecoder({ reuse: true });
+    const bytes: Uint8Array[] = [];
+    for (const f of [...v4, ...v6]) {
+      const r = decoder.decode(f);
+      // Read as the first pass reads it: before the next frame.
+      if (r.kind === 'udp') bytes.push(r.payload.slice());
+      if (r.kind === 'udp') expect(r).toEqual({ ...(f === v4[2] ? inOrder : inOrder6), payload: r.payload });
+    }
+    expect(bytes).toEqual([inOrder.payload, inOrder6.payload]);
+    // The second went into the first one's buffer: a caller that kept the first would read the second.
+    const again = new UdpDecoder({ reuse: true });
+    const first = [...v4].map((f) => again.decode(f))[2] as UdpDatagram;
+    const second = [...v6].map((f) => again.decode(f))[2] as UdpDatagram;
+    expect(second.payload.buffer).toBe(first.payload.buffer);
+    expect(first.payload.subarray(0, 64)).toEqual(inOrder6.payload.subarray(0, 64));
+    expect(first.payload).not.toEqual(inOrder.payload);
   });
 
   it('holds a bounded amount however many fragments arrive', () => {
