@@ -5,7 +5,7 @@
 import type { CodecOptions, Direction, FieldNode, Protocol } from '@gamequery/codec';
 import { asciiBytes, type ByteSink, type InternalQueryLayout } from '@gamequery/codec/internal';
 import { formatTimestamp, timestampDifference, type Timestamp } from './capture/timestamp.ts';
-import { frameLayers, writeFrameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
+import { frameLayers, writeFrameChain, type FrameLayers, type Reassembled } from './net/layers.ts';
 import type { Endpoint, Reassembly } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
@@ -171,11 +171,15 @@ export class Packet implements PacketRecord {
     return frameLayers(this.linkType, data, tree, this.#reassembled());
   }
 
-  /** The layers under the message, their tree written into `sink` as `-V` lines (not kept in `lines`); undefined for a bare payload. */
-  writeLayers(sink: ByteSink): FrameLayers | undefined {
+  /**
+   * The layers under the message, their tree written into `sink` as `-V` lines; their
+   * `frame.protocols` chain returned (the rest of their facts is the record's own); undefined
+   * for a bare payload.
+   */
+  writeLayers(sink: ByteSink): string | undefined {
     const data = this.frameData;
     if (this.linkType === undefined || !data) return undefined;
-    return writeFrameLayers(this.linkType, data, sink, this.#reassembled());
+    return writeFrameChain(this.linkType, data, sink, this.#reassembled());
   }
 
   /** What its frame completed, when its datagram was reassembled. */

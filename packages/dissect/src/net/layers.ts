@@ -242,6 +242,17 @@ export function writeFrameLayers(linkType: number, data: Uint8Array, sink: ByteS
   return new Walk(data, sink, reassembled).frame(linkType, []);
 }
 
+/**
+ * {@link writeFrameLayers} for a caller that needs only the `frame.protocols` chain back (the
+ * `-V` text of a query frame, whose columns come from its record): the IPv4, UDP and Ethernet
+ * facts are not made (addresses as text, the Info words, their objects), some 0.3 µs a frame.
+ */
+export function writeFrameChain(linkType: number, data: Uint8Array, sink: ByteSink, reassembled?: Reassembled): string {
+  const walk = new Walk(data, sink, reassembled, false);
+  walk.link(linkType);
+  return walk.chain;
+}
+
 const NEWLINE = asciiBytes('\n');
 const LEVEL = asciiBytes('    ');
 /** The indents of the first levels, each written at once. */
@@ -262,6 +273,10 @@ const VALIDATION_DISABLED = asciiBytes(' [validation disabled]\n');
 const SOURCE_ADDRESS = asciiBytes('Source Address: ');
 const DESTINATION_ADDRESS = asciiBytes('Destination Address: ');
 const UDP_TITLE = asciiBytes('User Datagram Protocol, Src Port: ');
+const SOURCE_PORT = asciiBytes('Source Port: ');
+const DESTINATION_PORT = asciiBytes('Destination Port: ');
+const LENGTH = asciiBytes('Length: ');
+const TOTAL_LENGTH = asciiBytes('Total Length: ');
 const DST_PORT = asciiBytes(', Dst Port: ');
 const CHECKSUM = asciiBytes('Checksum: ');
 const UNVERIFIED = asciiBytes(' [unverified]\n');
@@ -334,18 +349,29 @@ class Walk {
   destination = '';
   info = '';
   ip: IpFacts | undefined;
+  /** The IP header's version (4 or 6; 0 before one): set where `ip` is, and where the facts are not made. */
+  ipVersion = 0;
   udp: UdpFacts | undefined;
   dataStart = 0;
   dataEnd = 0;
   /** How deep the next line of the tree is, four spaces a level. */
   #depth = 0;
 
-  /** `out`: where the tree's lines go (undefined: the facts only). */
+  /**
+   * `out`: where the tree's lines go (undefined: the facts only). `facts` false: the caller
+   * reads the lines and the chain only, so the IPv4, UDP and Ethernet walks make no facts.
+   */
   constructor(
     readonly data: Uint8Array,
     readonly out: ByteSink | undefined,
     readonly reassembled: Reassembled | undefined,
+    readonly facts = true,
   ) {}
+
+  /** The `frame.protocols` chain so far. */
+  get chain(): string {
+    return this.#chain.text;
+  }
 
   frame(linkType: number, lines: string[]): FrameLayers {
     this.link(linkType);
@@ -435,6 +461,13 @@ class Walk {
     return out;
   }
 
+  /** A field shown as its number: `head` is its label and `: `, encoded once. Only while there is a tree. */
+  #numberField(abbrev: string, head: Uint8Array, offset: number, length: number, value: number): void {
+    const out = this.#field(abbrev, head, offset, length);
+    out.number(value);
+    out.bytes(NEWLINE);
+  }
+
   /** A field drawn as bits: `0100 .... = Version: 4`. */
   bits(
     abbrev: string,
@@ -491,7 +524,7 @@ class Walk {
         }
         this.etherType(type, 14);
         // The link addresses are the columns' where no IP header names others.
-        if (!this.source) {
+        if (!this.source && this.facts) {
           this.source = mac(d, 6);
           this.destination = mac(d, 0);
         }
@@ -634,8 +667,9 @@ class Walk {
     const fragmentField = u16(d, start + 6);
     const ttl = d[start + 8]!;
     const protocol = d[start + 9]!;
-    const src = formatIPv4(d, start + 12);
-    const dst = formatIPv4(d, start + 16);
+    const facts = this.facts;
+    const src = facts ? formatIPv4(d, start + 12) : '';
+    const dst = facts ? formatIPv4(d, start + 16) : '';
     const fragmentOffset = (fragmentField & 0x1fff) * 8;
     const fragment = (fragmentField & 0x2000) !== 0 || fragmentOffset !== 0;
     const completes = fragment && this.reassembled !== undefined;
@@ -651,7 +685,7 @@ class Walk {
       this.#line().bytes(VERSION_LINES[first >> 4]!);
       this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
       this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
-      this.field('ip.len', 'Total Length', start + 2, 2, total);
+      this.#numberField('ip.len', TOTAL_LENGTH, start + 2, 2, total);
       out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
       writeHex(out, id, 4);
       out.bytes(OPEN);
@@ -672,9 +706,12 @@ class Walk {
       if (completes && sound) this.fragments('IPv4');
       this.close();
     }
-    this.source = src;
-    this.destination = dst;
-    this.ip = { version: 4, src, dst, ttl, length: total, protocol, fragment: fragment && !completes };
+    this.ipVersion = 4;
+    if (facts) {
+      this.source = src;
+      this.destination = dst;
+      this.ip = { version: 4, src, dst, ttl, length: total, protocol, fragment: fragment && !completes };
+    }
     if (!sound)
       return this.malformed(
         'IPv4',
@@ -756,6 +793,7 @@ class Walk {
     }
     this.close();
     const completes = fragment && this.reassembled !== undefined;
+    this.ipVersion = 6;
     this.ip = { version: 6, src, dst, ttl: hopLimit, length: payloadLength, protocol: next, fragment: fragment && !completes };
     if (fragment && !completes) {
       this.word('data');
@@ -813,7 +851,7 @@ class Walk {
     const known = IP_PROTOCOLS[protocol];
     if (protocol === 17) return this.udpHeader(pos, end);
     this.word(known?.[2] ?? 'data');
-    this.column = known?.[1] ?? (this.ip?.version === 6 ? 'IPv6' : 'IPv4');
+    this.column = known?.[1] ?? (this.ipVersion === 6 ? 'IPv6' : 'IPv4');
     if (protocol === 1 && pos + 2 <= end) {
       const type = d[pos]!;
       const code = d[pos + 1]!;
@@ -883,9 +921,9 @@ class Walk {
       out.number(dstPort);
       out.bytes(NEWLINE);
       const width = r ? 0 : 2;
-      this.field('udp.srcport', 'Source Port', r ? 0 : pos, width, srcPort);
-      this.field('udp.dstport', 'Destination Port', r ? 0 : pos + 2, width, dstPort);
-      this.field('udp.length', 'Length', r ? 0 : pos + 4, width, length);
+      this.#numberField('udp.srcport', SOURCE_PORT, r ? 0 : pos, width, srcPort);
+      this.#numberField('udp.dstport', DESTINATION_PORT, r ? 0 : pos + 2, width, dstPort);
+      this.#numberField('udp.length', LENGTH, r ? 0 : pos + 4, width, length);
       // A reassembled datagram's header is in its first fragment: its checksum is read from the bytes reassembled.
       const header = r?.reassembly;
       if (header || (!r && whole)) {
@@ -893,7 +931,7 @@ class Walk {
         out = this.#field('udp.checksum', CHECKSUM, r ? 0 : pos + 6, r ? 0 : 2);
         writeHex(out, checksum, 4);
         // A zero checksum is "none" over IPv4 and not allowed over IPv6 (RFC 8200 §8.1), as tshark says.
-        out.bytes(checksum ? UNVERIFIED : this.ip?.version === 6 ? ZERO_ILLEGAL : ZERO_IGNORED);
+        out.bytes(checksum ? UNVERIFIED : this.ipVersion === 6 ? ZERO_ILLEGAL : ZERO_IGNORED);
       }
       if (whole) {
         out = this.#line();
@@ -904,8 +942,9 @@ class Walk {
       this.close();
       if (!whole) this.text('[Packet size limited during capture: UDP truncated]');
     }
-    this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
     this.leaveData(payloadStart, payloadEnd);
+    if (!this.facts) return;
+    this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
     this.info = `${srcPort} → ${dstPort} Len=${payload}`;
   }
 }

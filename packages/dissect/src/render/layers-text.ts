@@ -109,8 +109,8 @@ export function writeLayerLines(p: Packet | FrameRecord, start: Timestamp | null
   writeLength(sink, CAPTURE_LENGTH, captured);
   // The protocols in the frame are known once its layers are read: their line goes in before those of the layers.
   const at = sink.at;
-  const layers = p instanceof FrameRecord ? p.writeTreeLayers(sink) : p.writeLayers(sink);
-  if (!layers) {
+  const chain = p instanceof FrameRecord ? p.writeTreeLayers(sink)?.protocols : p.writeLayers(sink);
+  if (chain === undefined) {
     sink.at = from;
     return false;
   }
@@ -119,7 +119,7 @@ export function writeLayerLines(p: Packet | FrameRecord, start: Timestamp | null
   line.bytes(PROTOCOLS);
   if (p instanceof FrameRecord) line.ascii(p.protocols);
   else {
-    line.ascii(layers.protocols);
+    line.ascii(chain);
     line.ascii(':');
     line.ascii(p.protocol);
   }
