@@ -62,16 +62,24 @@ describe("the command's heap", () => {
 });
 
 describe("the command's scavenges", () => {
-  /** The time helper threads spent in each scavenge of a child that makes 3 M short-lived objects, as V8 traces it. */
-  const helpers = (bounded: boolean): number[] => {
+  /**
+   * The time helper threads spent in each scavenge of a child that makes 3 M short-lived
+   * objects, as V8 traces it; `held` MB kept alive first, told to the bound by heapTick.
+   */
+  const helpers = (bounded: boolean, held = 0): number[] => {
     const script = `
-      import { boundHeap } from './packages/cli/dist/heap.js';
+      import { boundHeap, heapTick } from './packages/cli/dist/heap.js';
       if (${bounded}) boundHeap();
+      const kept = [];
+      for (let i = 0; i < ${held}; i++) kept.push(Array.from({ length: 65536 }, (_, k) => ({ k, s: 'x' + k })));
+      for (let i = 0; i < 16; i++) heapTick();
+      process.stdout.write('\\n-- allocating --\\n');
       const live = new Array(50000);
       for (let i = 0; i < 3e6; i++) live[i % 50000] = { i, s: 'x' + i };`;
     const r = spawnSync(process.execPath, ['--trace-gc-nvp', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
     expect(r.status).toBe(0);
-    return [...r.stdout.matchAll(/gc=s .*?background\.scavenge\.parallel=([\d.]+)/g)].map((m) => Number(m[1]));
+    const after = r.stdout.slice(r.stdout.indexOf('-- allocating --'));
+    return [...after.matchAll(/gc=s .*?background\.scavenge\.parallel=([\d.]+)/g)].map((m) => Number(m[1]));
   };
 
   it("are the main thread's alone with the bound, where helper threads take part without", () => {
@@ -80,6 +88,13 @@ describe("the command's scavenges", () => {
     expect(bounded.length).toBeGreaterThan(10);
     expect(bounded.every((ms) => ms === 0)).toBe(true);
     expect(free.some((ms) => ms > 0)).toBe(true);
+  });
+
+  it("are helped again once the heap holds much (a scan's servers)", () => {
+    // Some 80 MB on the heap, past HELPED_PAST (40 MiB): heapTick lets the helpers back.
+    const held = helpers(true, 16);
+    expect(held.length).toBeGreaterThan(10);
+    expect(held.some((ms) => ms > 0)).toBe(true);
   });
 });
 

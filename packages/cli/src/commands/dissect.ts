@@ -35,6 +35,7 @@ import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
 import { LIVE_HELP, LiveRun, addLiveOptions, inputLabel, type LiveOpts } from './live.ts';
+import { heapTick } from '../heap.ts';
 
 interface Opts extends ViewOpts, LiveOpts {
   format?: 'text' | 'json' | 'ndjson' | 'html';
@@ -168,6 +169,7 @@ export function dissectCommand(): Command {
           let heading = false;
           const each = (): void => {
             progress.tick(stats);
+            heapTick();
             const rows = io?.closed();
             if (!rows?.length) return;
             if (ndjson) {
@@ -239,6 +241,7 @@ export function dissectCommand(): Command {
             else process.stderr.write(`gamequery: ${escapeControls(d.message)}\n`);
           }
           progress.tick(stats);
+          heapTick();
           // A pipe to a slower reader fills: wait for it rather than hold the output in memory.
           if (out.full) await out.drained();
         }
