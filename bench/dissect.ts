@@ -70,6 +70,14 @@ export interface DissectBenchOptions {
    * right before this checkout's, on the same capture, and prints the ratio. Undefined: none.
    */
   readonly baselineCli?: string | undefined;
+  /**
+   * Each format on each capture runs this many times, the baseline's run (if any) right before
+   * each of this build's; the median rate of each build is what is compared and judged, the
+   * highest peak what the peak floors see (default 1). On a shared 2-core machine one run's rate
+   * swings by a quarter from minutes to minutes (the same code's text 0.78× and 1.26× the
+   * baseline in two runs of 28 November): one round's ratio is a guess.
+   */
+  readonly rounds?: number;
 }
 
 /** `stats` is `gamequery stats FILE` (the table); the others are `gamequery dissect FILE` in that format. */
@@ -187,20 +195,47 @@ async function checkCounts(
   return counts.exact;
 }
 
-/** The built command on `capture` in `mode`; prints and returns its figure (undefined if it failed). */
-async function ours(capture: Capture, mode: Mode, jobs: number | undefined, baselineCli?: string): Promise<Figure | undefined> {
+/**
+ * The built command on `capture` in `mode`, `rounds` times (each after the baseline's, if any);
+ * prints each run, and returns its median figure with the highest peak (undefined if a run failed).
+ */
+async function ours(capture: Capture, mode: Mode, jobs: number | undefined, baselineCli?: string, rounds = 1): Promise<Figure | undefined> {
   const args = [...commandOf[mode](capture.file), ...(jobs === undefined ? [] : ['-j', String(jobs)])];
   const io = mode === 'stats-pipe' || mode === 'ndjson-pipe' ? { stdin: capture.file } : {};
-  const before =
-    baselineCli === undefined
-      ? undefined
-      : await timed(`baseline: ${labelOf[mode]}`, capture.frames, process.execPath, [baselineCli, ...args], io);
-  const now = await timed(labelOf[mode], capture.frames, process.execPath, [main, ...args], io);
-  if (before && now) {
+  const befores: Figure[] = [];
+  const nows: Figure[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (baselineCli !== undefined) {
+      const before = await timed(`baseline: ${labelOf[mode]}`, capture.frames, process.execPath, [baselineCli, ...args], io);
+      if (!before) return undefined;
+      befores.push(before);
+    }
+    const now = await timed(labelOf[mode], capture.frames, process.execPath, [main, ...args], io);
+    if (!now) return undefined;
+    nows.push(now);
+  }
+  const now = medianFigure(nows);
+  const before = befores.length ? medianFigure(befores) : undefined;
+  if (rounds > 1) {
+    const spread = (fs: Figure[]): string =>
+      `${formatRate(Math.min(...fs.map((f) => f.rate)))}–${formatRate(Math.max(...fs.map((f) => f.rate)))}`;
+    const of = (f: Figure, fs: Figure[]): string => `${formatRate(f.rate)} packets/s (${spread(fs)}), peak RSS ${showPeak(f.peak)} at most`;
+    if (before) console.log(`    baseline, median of ${rounds}: ${of(before, befores)}`);
+    console.log(`    median of ${rounds}: ${of(now, nows)}`);
+  }
+  if (before) {
     const peaks = before.peak && now.peak ? `, peak RSS ${(now.peak / before.peak).toFixed(2)}×` : '';
     console.log(`    ${(now.rate / before.rate).toFixed(2)}× the baseline's packets/s${peaks}`);
   }
   return now;
+}
+
+/** The run of median rate (the lower middle one of an even number), with the highest peak of them all. */
+function medianFigure(figures: readonly Figure[]): Figure {
+  const sorted = [...figures].sort((a, b) => a.rate - b.rate);
+  const middle = sorted[(sorted.length - 1) >> 1]!;
+  const peaks = figures.map((f) => f.peak).filter((p): p is number => p !== undefined);
+  return { ...middle, peak: peaks.length ? Math.max(...peaks) : undefined };
 }
 
 /**
@@ -265,7 +300,7 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       console.log(` ${capture.label}:`);
       const row: Row = new Map();
       results.set(capture, row);
-      for (const mode of runs(capture)) row.set(mode, await ours(capture, mode, options.jobs, options.baselineCli));
+      for (const mode of runs(capture)) row.set(mode, await ours(capture, mode, options.jobs, options.baselineCli, options.rounds));
     }
     const unfiltered = results.get(main1)!.get('ndjson');
     if (unfiltered) {

@@ -22,6 +22,8 @@
  *   GAMEQUERY_BENCH_SEED           the generator's seed (default 1)
  *   GAMEQUERY_BENCH_BASELINE_CLI   another build's command, packages/cli/bin/gamequery.js (dist/main.js before it was bundled; e.g. a worktree of an older commit): run
  *                                  before ours on each capture and format, with the ratio (before/after on one input)
+ *   GAMEQUERY_BENCH_ROUNDS         runs of each format on each capture, alternating with the baseline's; medians compared
+ *                                  and judged, the highest peak kept (default 1; 3 or more where the machine is noisy)
  * `pnpm bench dissect --check` (or GAMEQUERY_BENCH_CHECK=1) instead checks every request/response link of the built CLI's
  * NDJSON on GAMEQUERY_BENCH_FRAMES frames against the generator's ground truth; exit code 1 on a mismatch.
  */
@@ -64,6 +66,7 @@ if (!only || only === 'dissect') {
       fragmentFloodRequests: Number(env.GAMEQUERY_BENCH_FRAGMENT_FLOOD ?? 500_000),
       scanServers: Number(env.GAMEQUERY_BENCH_SCAN ?? 150_000),
       baselineCli: env.GAMEQUERY_BENCH_BASELINE_CLI || undefined,
+      rounds: Math.max(1, Number(env.GAMEQUERY_BENCH_ROUNDS ?? 1)),
     });
   }
 }
