@@ -37,7 +37,7 @@ import {
   scatter,
   serverReplies,
 } from './flood-hosts.ts';
-import { ChunkWriter, Rng, ipText, pcapHeader, writeChunks, type Endpoint } from './traffic.ts';
+import { ChunkWriter, Rng, ipText, steppedCapture, writeChunks, type Endpoint } from './traffic.ts';
 
 export interface FloodOptions {
   /** Flood requests (spoofed and the heavy hosts'); the guesser's and visitors' come on top. */
@@ -213,6 +213,11 @@ class FloodGenerator {
     this.answered++;
   }
 
+  /** The next reply's time: the server answers what it took before the flood ended, so every answered request's reply is in the capture. */
+  nextDue(): number | undefined {
+    return this.due[0]?.t;
+  }
+
   /** Sends the replies due by `t`. */
   repliesUntil(t: number): void {
     while (this.due.length && this.due[0]!.t <= t) {
@@ -301,7 +306,7 @@ class FloodGenerator {
    * Slot `k`: its flood request (and, in a fragment flood, a fragment right after it), then a
    * guess or a visitor's request if it has one, each after the replies due before it.
    */
-  slot(k: number): void {
+  step(k: number): void {
     const rng = this.rng;
     const start = Math.round(k * this.slotNs);
     const half = Math.floor(this.slotNs / 2);
@@ -365,20 +370,8 @@ class FloodGenerator {
  * Generates the flood, a chunk at a time (about `chunkBytes` each; the first is the pcap header),
  * and returns its summary.
  */
-export function* generateFlood(options: FloodOptions): Generator<Uint8Array, FloodSummary> {
-  const g = new FloodGenerator(options);
-  yield pcapHeader();
-  for (let k = 0; k < options.requests; k++) {
-    g.slot(k);
-    if (g.writer.full) yield g.writer.take();
-  }
-  // The server answers what it took before the flood ended: every answered request's reply is in the capture.
-  while (g.due.length) {
-    g.repliesUntil(g.due[0]!.t);
-    if (g.writer.full) yield g.writer.take();
-  }
-  if (g.writer.at > 0) yield g.writer.take();
-  return g.summary();
+export function generateFlood(options: FloodOptions): Generator<Uint8Array, FloodSummary> {
+  return steppedCapture(new FloodGenerator(options), options.requests);
 }
 
 /** Writes the flood to `file`, a chunk at a time (flat memory); returns its summary. */

@@ -22,7 +22,7 @@
 import { pathToFileURL } from 'node:url';
 import { samp } from '@gamequery/codec';
 import { publicAddress, scatter } from './flood-hosts.ts';
-import { ChunkWriter, Rng, TimeQueue, ipText, pcapHeader, writeChunks, type Endpoint } from './traffic.ts';
+import { ChunkWriter, Rng, TimeQueue, ipText, pcapHeader, steppedCapture, writeChunks, type Endpoint } from './traffic.ts';
 
 export interface ScanOptions {
   /** Servers asked. */
@@ -116,6 +116,11 @@ class ScanGenerator {
     this.due.push({ t, server, payload, thenRules, seq: this.#queued++ });
   }
 
+  /** The next reply's time: every reply of a server that answers is in the capture (and the `r` it brings, and its reply). */
+  nextDue(): number | undefined {
+    return this.due.peek()?.t;
+  }
+
   /** The replies due before `t`, and the `r` requests they bring. */
   repliesUntil(t: number): void {
     const q = this.due;
@@ -149,7 +154,7 @@ class ScanGenerator {
   }
 
   /** Server `k` is asked for its information. */
-  ask(k: number): void {
+  step(k: number): void {
     const t = Math.round(k * this.#gap);
     this.repliesUntil(t);
     const server = this.#server();
@@ -196,20 +201,8 @@ class ScanGenerator {
 }
 
 /** Generates the scan, a chunk at a time (about `chunkBytes` each; the first is the pcap header), and returns its summary. */
-export function* generateScan(options: ScanOptions): Generator<Uint8Array, ScanSummary> {
-  const g = new ScanGenerator(options);
-  yield pcapHeader();
-  for (let k = 0; k < options.servers; k++) {
-    g.ask(k);
-    if (g.writer.full) yield g.writer.take();
-  }
-  // Every reply of a server that answers is in the capture (and the `r` it brings, and its reply).
-  while (g.due.size) {
-    g.repliesUntil(g.due.peek()!.t);
-    if (g.writer.full) yield g.writer.take();
-  }
-  if (g.writer.at > 0) yield g.writer.take();
-  return g.summary();
+export function generateScan(options: ScanOptions): Generator<Uint8Array, ScanSummary> {
+  return steppedCapture(new ScanGenerator(options), options.servers);
 }
 
 /** Writes the scan to `file`, a chunk at a time (flat memory); returns its summary. */

@@ -1043,6 +1043,36 @@ export class TimeQueue<T extends Timed> {
 
 const before = (a: Timed, b: Timed): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
 
+/** A capture written into its writer in steps (a request each, with what falls due before it), then the replies still due. */
+export interface Stepped<S> {
+  readonly writer: ChunkWriter;
+  /** Step `k`: its request(s), after the replies due before it. */
+  step(k: number): void;
+  /** When the next reply still due is (ns), or undefined: none is. */
+  nextDue(): number | undefined;
+  /** Writes the replies due by `t`. */
+  repliesUntil(t: number): void;
+  summary(): S;
+}
+
+/**
+ * The capture `g` makes in `steps` steps, a chunk at a time (about its writer's size each; the
+ * first is the pcap header), every reply still due at the end included; returns its summary.
+ */
+export function* steppedCapture<S>(g: Stepped<S>, steps: number): Generator<Uint8Array, S> {
+  yield pcapHeader();
+  for (let k = 0; k < steps; k++) {
+    g.step(k);
+    if (g.writer.full) yield g.writer.take();
+  }
+  for (let t = g.nextDue(); t !== undefined; t = g.nextDue()) {
+    g.repliesUntil(t);
+    if (g.writer.full) yield g.writer.take();
+  }
+  if (g.writer.at > 0) yield g.writer.take();
+  return g.summary();
+}
+
 /** Writes a generator's chunks to `file` as they come (flat memory); returns what it returns (its summary). */
 export function writeChunks<S>(file: string, chunks: Generator<Uint8Array, S>): S {
   const fd = openSync(file, 'w');
