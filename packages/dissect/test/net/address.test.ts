@@ -49,6 +49,23 @@ describe('formatIPv4', () => {
     expect(formatIPv4(new Uint8Array([255, 255, 255, 255]), 0)).toBe('255.255.255.255');
     expect(formatIPv4(new Uint8Array([10, 231, 0, 2]), 0)).toBe('10.231.0.2');
   });
+
+  it('gives each address its own text when addresses share a slot of the cache, and 0.0.0.0 on a fresh one', () => {
+    // 0.0.0.0 is key 0: the empty slot's mark is -1, so the first 0.0.0.0 is written, not found.
+    expect(formatIPv4(new Uint8Array(4), 0)).toBe('0.0.0.0');
+    // 20 000 addresses in turn, then again in reverse, through 4 096 slots: every one collides with others.
+    const addresses: number[] = [];
+    let x = 0x2545f491;
+    for (let i = 0; i < 20_000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      addresses.push(x);
+    }
+    const bytes = new Uint8Array(4);
+    for (const a of [...addresses, ...addresses.reverse()]) {
+      new DataView(bytes.buffer).setUint32(0, a);
+      expect(formatIPv4(bytes, 0)).toBe(`${a >>> 24}.${(a >>> 16) & 255}.${(a >>> 8) & 255}.${a & 255}`);
+    }
+  });
 });
 
 describe('formatEndpoint', () => {
