@@ -24,6 +24,8 @@ import {
   type StatsReport,
 } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { samp } from '@gamequery/codec';
+import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { generateFlood } from '../../../../bench/flood.ts';
 import { generateTraffic } from '../../../../bench/traffic.ts';
 
@@ -187,4 +189,41 @@ describe('statistics of the first pass = statistics of the records; one pass as 
     expect(server.requests).toEqual(summary.requests);
     expect([server.answered, server.unanswered, server.replies]).toEqual([summary.answered, summary.unanswered, summary.replies]);
   }, 120_000);
+});
+
+describe('a server whose replies are cut short', () => {
+  /** An info reply naming the server `hostname`, cut inside its game mode (the name whole, the rest not). */
+  const cutReply = (hostname: string): Uint8Array => {
+    const whole = samp.infoResponse.encode({
+      ...SERVER,
+      password: false,
+      players: 3,
+      maxPlayers: 10,
+      hostname,
+      gamemode: 'a game mode',
+      language: 'en',
+    });
+    return whole.subarray(0, whole.length - 'en'.length - 4 - 4);
+  };
+  const SERVER = { serverIp: '127.0.0.1', serverPort: 7777 };
+
+  it('names it from each as it comes: what each cut reply has of the name, the newest one winning', async () => {
+    // Requests and cut replies in turn: A, A, B, A, then B. Each cut reply is malformed; its name is what it has.
+    const names = ['first', 'first', 'second', 'first', 'second'];
+    const records = names.flatMap((name, i) => [
+      { seconds: 1_700_000_000 + i, ticks: 0, data: udpFrame(samp.infoRequest.encode(SERVER), 50_000 + i, 7777) },
+      { seconds: 1_700_000_000 + i, ticks: 300, data: udpFrame(cutReply(name), 7777, 50_000 + i) },
+    ]);
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    for (let n = 2; n <= records.length; n += 2) {
+      const bytes = writePcap(records.slice(0, n), { linkType: 1 });
+      const path = join(mkdtempSync(join(tmpdir(), 'gamequery-cut-')), 'cut.pcap');
+      writeFileSync(path, bytes);
+      const first = await firstPass(chunksOf(bytes));
+      const server = first.report.servers[0]!;
+      expect([server.hostname, server.malformed], `after ${n / 2} replies`).toEqual([names[n / 2 - 1], n / 2]);
+      expect(first.report).toEqual((await twoPasses(path)).report);
+    }
+  });
 });
