@@ -17,6 +17,17 @@ import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { udpFrame, writePcap } from '../../dissect/test/capture/helpers.ts';
 import { gamequery, root, runSync as run } from './cli.ts';
 
+/**
+ * What the page functions below use of the browser's globals: they run in Chromium.
+ * (The tests are type-checked without the DOM library, which would hold the sources they import to the DOM's types too.)
+ */
+interface HTMLElement {
+  readonly id: string;
+  readonly dataset: Record<string, string | undefined>;
+}
+declare const document: { readonly activeElement: HTMLElement | null; readonly body: HTMLElement };
+declare function getComputedStyle(element: HTMLElement): { readonly backgroundColor: string };
+
 const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(
   (p): p is string => !!p,
 );

@@ -147,9 +147,16 @@ export type DissectedRecord = PacketRecord | FrameRecord;
 
 /**
  * What a dissection with options of type `O` lists: query packets only, unless its options
- * may ask for every frame (`allFrames` true, or a boolean the types cannot tell).
+ * may ask for every frame (`allFrames` true, or a boolean the types cannot tell). Options without
+ * the property at all (`{ protocols }`) list packets: the property is looked up by key, as a
+ * conditional type on `{ allFrames?: … }` (a type of optional properties alone) would take only
+ * objects that share one of its properties.
  */
-export type Listed<O> = O extends { readonly allFrames?: false | undefined } ? PacketRecord : DissectedRecord;
+export type Listed<O> = 'allFrames' extends keyof O
+  ? true extends O['allFrames' & keyof O]
+    ? DissectedRecord
+    : PacketRecord
+  : PacketRecord;
 
 /** Whether a listed record is a frame without a query message. */
 export const isFrameRecord = (r: DissectedRecord): r is FrameRecord => r instanceof FrameRecord;

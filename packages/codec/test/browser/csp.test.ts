@@ -16,6 +16,12 @@ import { fromHex, layouts } from '@gamequery/codec';
 import { answersOf } from '../helpers/answers.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 
+/**
+ * The page's global, which a page function below reads: it runs in Chromium.
+ * (The tests are type-checked without the DOM library, which would hold the sources they import to the DOM's types too.)
+ */
+declare const window: unknown;
+
 const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(
   (p): p is string => !!p,
 );

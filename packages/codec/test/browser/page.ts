@@ -8,6 +8,15 @@ import { layouts } from '@gamequery/codec';
 import { codeGeneration } from '@gamequery/codec/internal';
 import { answersOf } from '../helpers/answers.ts';
 
+/**
+ * What the page uses of the browser's globals beyond those Node has too.
+ * (The tests are type-checked without the DOM library, which would hold the sources they import to the DOM's types too.)
+ */
+declare const document: {
+  addEventListener(type: 'securitypolicyviolation', listener: (e: { readonly violatedDirective: string }) => void): void;
+};
+declare const window: unknown;
+
 interface Vector {
   layout: string;
   hex: string;

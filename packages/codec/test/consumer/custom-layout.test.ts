@@ -19,7 +19,8 @@ import { ByteSink, internals } from '@gamequery/codec/internal';
 import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { tsharkExchange } from '../helpers/text2pcap.ts';
 
-const { KaitaiStream } = KaitaiRuntime;
+// kaitai-struct's index.d.ts types KaitaiStream as its module ({ default: the class }); the script's export is the class itself.
+const { KaitaiStream } = KaitaiRuntime as unknown as { KaitaiStream: (typeof KaitaiRuntime.KaitaiStream)['default'] };
 
 const opcodes = { 0x01: 'Status' };
 const header = [

@@ -13,7 +13,8 @@ import { defineLayout, u8 } from '@gamequery/codec/define';
 import { exportKaitai } from '../../src/export/index.ts';
 import { loadVectors } from '../helpers/vectors.ts';
 
-const { KaitaiStream } = KaitaiRuntime;
+// kaitai-struct's index.d.ts types KaitaiStream as its module ({ default: the class }); the script's export is the class itself.
+const { KaitaiStream } = KaitaiRuntime as unknown as { KaitaiStream: (typeof KaitaiRuntime.KaitaiStream)['default'] };
 const vectors = loadVectors();
 const files = exportKaitai();
 

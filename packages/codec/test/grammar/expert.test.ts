@@ -27,7 +27,7 @@ function warningsOf(v: (typeof vectors)[number], bytes: Uint8Array): DecodeWarni
   out.push(...(internals(layout).emitJsonWithWarnings(bytes, new ByteSink(), opts)?.warnings ?? []));
   const hint = { protocol: v.protocol, direction: v.direction, ...(v.protocol === 'mcquery' ? { message: v.message } : {}) };
   try {
-    out.push(...decodePacket(bytes, { ...opts, hint }).warnings);
+    out.push(...decodePacket(bytes, hint, opts).warnings);
   } catch {
     /* not a message */
   }

@@ -3,7 +3,7 @@
  * so every layout gets property tests without a second list of its fields.
  */
 import fc from 'fast-check';
-import type { Charset, Field, QueryLayout } from '@gamequery/codec';
+import type { Charset, Field, Layout } from '@gamequery/codec';
 import type { NumberType } from '@gamequery/codec/define';
 import { samp } from '@gamequery/codec';
 import { textCodec } from '@gamequery/codec/internal';
@@ -101,7 +101,9 @@ function fieldsArb(fields: readonly Field[], charset: Charset): fc.Arbitrary<Rec
   return fc.tuple(fc.record(parts), ...groups).map(([own, ...rest]) => Object.assign({}, own, ...rest));
 }
 
-export const valueArb = (layout: QueryLayout, charset: Charset = layout.defaultCharset) => fieldsArb(layout.fields, charset);
+/** Valid values of any layout, of its value's type (`V`: they are read off the declaration that type is derived from). */
+export const valueArb = <V>(layout: Layout<V>, charset: Charset = layout.defaultCharset): fc.Arbitrary<V> =>
+  fieldsArb(layout.fields, charset) as fc.Arbitrary<V>;
 
 /** Text that the RCON command's redaction pattern matches, or nearly does. */
 export const commandArb = fc.oneof(

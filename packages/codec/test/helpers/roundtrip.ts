@@ -4,10 +4,10 @@
  * re-encoding gives the same bytes, and encodeInto works at a non-zero offset.
  */
 import { expect } from 'vitest';
-import type { CodecOptions, QueryLayout } from '@gamequery/codec';
+import type { AnyLayout, CodecOptions } from '@gamequery/codec';
 import { internals } from '@gamequery/codec/internal';
 
-export function checkRoundTrip(layout: QueryLayout, value: Record<string, unknown>, options?: CodecOptions): Uint8Array {
+export function checkRoundTrip(layout: AnyLayout, value: Record<string, unknown>, options?: CodecOptions): Uint8Array {
   const bytes = layout.encode(value, options);
   expect(layout.encodingLength(value, options)).toBe(bytes.length);
   const decoded = layout.decode(bytes, options);

@@ -65,7 +65,12 @@ beforeAll(async () => {
 afterAll(() => done());
 
 const query = async (r: Role, parts: { rules?: boolean } = {}) => {
-  const c = new QueryClient({ localAddress: '127.0.0.1', timeoutMs: 300, retries: 1, backoffMs: 20 });
+  const c = new QueryClient({
+    localAddress: { ipv4: '127.0.0.1' },
+    timeoutMs: 300,
+    retries: 1,
+    backoffMs: 20,
+  });
   try {
     return await c.querySamp('127.0.0.1', port[r]!, parts);
   } finally {

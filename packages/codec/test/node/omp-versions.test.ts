@@ -84,7 +84,12 @@ describe('the emulator as an open.mp release', () => {
 
 describe('querySamp asks `o` in the form the server understands', () => {
   const query = async (r: Role) => {
-    const c = new QueryClient({ localAddress: '127.0.0.1', timeoutMs: 300, retries: 1, backoffMs: 20 });
+    const c = new QueryClient({
+      localAddress: { ipv4: '127.0.0.1' },
+      timeoutMs: 300,
+      retries: 1,
+      backoffMs: 20,
+    });
     try {
       return await c.querySamp('127.0.0.1', port[r]!);
     } finally {
@@ -177,7 +182,12 @@ async function scripted(rules: Record<string, string>, oReplies: readonly (Uint8
 describe('querySamp and an `o` reply cut after its dark banner', () => {
   const query = async (rules: Record<string, string>, oReplies: readonly (Uint8Array | undefined)[]) => {
     const server = await scripted(rules, oReplies);
-    const c = new QueryClient({ localAddress: '127.0.0.1', timeoutMs: 200, retries: 2, backoffMs: 10 });
+    const c = new QueryClient({
+      localAddress: { ipv4: '127.0.0.1' },
+      timeoutMs: 200,
+      retries: 2,
+      backoffMs: 10,
+    });
     try {
       return { result: await c.querySamp('127.0.0.1', server.port), asked: server.asked(), stats: c.stats() };
     } finally {

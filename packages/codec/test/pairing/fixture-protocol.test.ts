@@ -31,7 +31,7 @@ const ms = (n: number): bigint => BigInt(n) * 1_000_000n;
 const ask = (bytes: Uint8Array, at: number): Datagram => ({ bytes, from: client, to: server, time: ms(at) });
 const answer = (bytes: Uint8Array, at: number): Datagram => ({ bytes, from: server, to: client, time: ms(at) });
 
-const run = (pairer: QueryPairer, datagrams: readonly Datagram[]): PairingEvent[] => [
+const run = <P extends string>(pairer: QueryPairer<unknown, P>, datagrams: readonly Datagram[]): PairingEvent<unknown, P>[] => [
   ...datagrams.flatMap((d) => pairer.receive(d)),
   ...pairer.flush(),
 ];
@@ -48,7 +48,7 @@ describe('a declared protocol, paired live (QueryPairer)', () => {
       request: { protocol: 'tinyq', direction: 'request', message: 'bye', value: { token: 42 } },
       responses: [{ protocol: 'tinyq', direction: 'response', message: 'bye', value: { token: 42, reason: 'server closed' } }],
     });
-    expect(exchange!.kind === 'exchange' && exchange.responses[0]!.packet.layout).toBe(tinyqMessages.bye.response);
+    expect(exchange!.kind === 'exchange' && exchange!.responses[0]!.packet.layout).toBe(tinyqMessages.bye.response);
   });
 
   it('pairs each message by its own echo, and leaves a request its reply never came for unanswered', () => {
@@ -75,7 +75,7 @@ describe('a declared protocol, paired live (QueryPairer)', () => {
   it('is no query message to a pairer that does not know it (the default: the built-in protocols)', () => {
     const events = run(new QueryPairer(), [ask(bye, 0), answer(byeReply, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['undecodable', 'undecodable']);
-    expect(events[0]!.kind === 'undecodable' && events[0].error.message).toMatch(/^no SA:MP, VC:MP or Minecraft query signature/);
+    expect(events[0]!.kind === 'undecodable' && events[0]!.error.message).toMatch(/^no SA:MP, VC:MP or Minecraft query signature/);
   });
 });
 

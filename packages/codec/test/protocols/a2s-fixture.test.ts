@@ -53,7 +53,8 @@ import {
   server,
 } from '../fixtures/protocols/a2s/samples.ts';
 
-const { KaitaiStream } = KaitaiRuntime;
+// kaitai-struct's index.d.ts types KaitaiStream as its module ({ default: the class }); the script's export is the class itself.
+const { KaitaiStream } = KaitaiRuntime as unknown as { KaitaiStream: (typeof KaitaiRuntime.KaitaiStream)['default'] };
 const { info, player } = a2sMessages;
 
 // The numeric synthetic layout: every other new type, at the top, in a group and in a list entry.

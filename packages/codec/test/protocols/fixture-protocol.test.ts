@@ -22,7 +22,8 @@ import { exportKaitai, exportWireshark } from '@gamequery/codec/export';
 import { tsharkExchange } from '../helpers/text2pcap.ts';
 import { declareTinyq, tinyqMessages, tinyqProtocol } from '../fixtures/protocols/tinyq/protocol.ts';
 
-const { KaitaiStream } = KaitaiRuntime;
+// kaitai-struct's index.d.ts types KaitaiStream as its module ({ default: the class }); the script's export is the class itself.
+const { KaitaiStream } = KaitaiRuntime as unknown as { KaitaiStream: (typeof KaitaiRuntime.KaitaiStream)['default'] };
 const { request: byeRequest, response: byeResponse } = tinyqMessages.bye;
 
 // printf 'TNYQb\x2a\x00\x00\x00' | xxd -g1

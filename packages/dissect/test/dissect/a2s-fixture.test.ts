@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { builtInProtocols } from '@gamequery/codec';
 import { FieldsLine, compileFilter, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
-import { dissectBytes } from './helpers.ts';
+import { dissectBytes, type Packet } from './helpers.ts';
 import { a2sProtocol } from '../../../codec/test/fixtures/protocols/a2s/protocol.ts';
 import {
   bytesOf,
@@ -43,7 +43,10 @@ const passed = (packets: readonly PacketRecord[], filter: string): number[] =>
 describe('A2S, declared outside the codec, in a capture', () => {
   it('is recognised, paired in order on its conversation, and its records carry the tree B wrote', async () => {
     const { packets } = await dissectBytes(capture, { protocols });
-    expect(packets.map((p) => [p.frame, p.kind.protocol, p.kind.message, p.kind.direction, p.responseIn, p.requestIn])).toEqual([
+    // The dissector's records are its Packet class: their shared `kind` read.
+    expect(
+      (packets as Packet[]).map((p) => [p.frame, p.kind.protocol, p.kind.message, p.kind.direction, p.responseIn, p.requestIn]),
+    ).toEqual([
       [1, 'a2s', 'info', 'request', 2, undefined],
       [2, 'a2s', 'info', 'response', undefined, 1],
       [3, 'a2s', 'info', 'request', 4, undefined],

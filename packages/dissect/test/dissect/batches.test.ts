@@ -8,9 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DISSECT_BATCH, Dissector, dissectCaptureBatches, packetLine, readCaptureSync, type DissectOptions } from '@gamequery/dissect';
+import { DISSECT_BATCH, Dissector, dissectCaptureBatches, packetLine, readCaptureSync } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { generateFlood } from '../../../../bench/flood.ts';
+import type { PacketOptions } from './helpers.ts';
 
 /** A flood of 20 000 requests (40 ms of capture: every unanswered one still waits at its end), in its chunks and as one file. */
 const chunks = [...generateFlood({ requests: 20_000, seed: 3, chunkBytes: 1 << 16 })];
@@ -32,7 +33,7 @@ describe('one pass makes its records in bounded batches', () => {
     ['settled order', { order: 'settled' }],
     ['frame order', {}],
   ] as const)('%s: no batch is larger than DISSECT_BATCH, and the records are those of two passes', async (_, order) => {
-    const options: DissectOptions = { ...order, reuseBuffers: true };
+    const options: PacketOptions = { ...order, reuseBuffers: true };
     const lines = new Map<number, string>();
     let largest = 0;
     let batches = 0;

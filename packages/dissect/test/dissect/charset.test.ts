@@ -6,11 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { nodeJson, type FieldNode } from '@gamequery/codec';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import type { DissectOptions, PacketRecord } from '@gamequery/dissect';
+import type { PacketRecord } from '@gamequery/dissect';
+import type { PacketOptions } from './helpers.ts';
 
 const file = new URL('../fixtures/charset/charset-lo.pcap', import.meta.url).pathname;
 
-async function packets(options: DissectOptions = {}): Promise<PacketRecord[]> {
+async function packets(options: PacketOptions = {}): Promise<PacketRecord[]> {
   const out: PacketRecord[] = [];
   for await (const batch of dissectCaptureFile(file, options)) out.push(...batch.packets);
   return out;
@@ -23,7 +24,7 @@ const strings = (nodes: readonly FieldNode[]): FieldNode[] =>
   ]);
 
 /** abbrev = value [charset] of every string the servers sent (replies only), in frame order. */
-async function shown(options: DissectOptions = {}): Promise<string[]> {
+async function shown(options: PacketOptions = {}): Promise<string[]> {
   return (await packets(options))
     .filter((p) => p.direction === 'response')
     .flatMap((p) => {

@@ -2,15 +2,15 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newStats, packetLine, type DissectOptions } from '@gamequery/dissect';
+import { newStats, packetLine } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from './helpers.ts';
+import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange, type PacketOptions } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gamequery-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A file dissected in two passes, `chunk` bytes a read: its packets' lines, errors and stats. */
-async function twoPasses(file: string, options: DissectOptions = {}, chunk?: number) {
+async function twoPasses(file: string, options: PacketOptions = {}, chunk?: number) {
   const stats = newStats();
   const lines: string[] = [];
   const errors: unknown[] = [];
@@ -61,7 +61,7 @@ describe('dissectCaptureFile: two passes over a file', () => {
     expect(two.lines.map((l) => JSON.parse(l) as unknown)).toMatchObject(expected);
     // The code beside the words, on the record (programs decide on it; JSON carries the words).
     const causes = (await dissectBytes(bytes)).packets.map((p) => p.unmatchedCause);
-    expect(causes).toEqual(expected.map((e) => ('unmatched' in e ? (e.unmatched.startsWith('late') ? 'late' : 'no-request') : undefined)));
+    expect(causes).toEqual(expected.map((e) => ('unmatched' in e ? (e.unmatched!.startsWith('late') ? 'late' : 'no-request') : undefined)));
   });
 
   it('writes the same lines when it reuses its buffers, as long as each batch is written before the next', async () => {

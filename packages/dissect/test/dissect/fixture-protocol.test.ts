@@ -18,7 +18,7 @@ import {
   packetText,
   type StatsReport,
 } from '@gamequery/dissect';
-import { dissectBytes } from './helpers.ts';
+import { dissectBytes, type Packet } from './helpers.ts';
 import { tinyqProtocol } from '../../../codec/test/fixtures/protocols/tinyq/protocol.ts';
 
 // `bye` with token 42, a reply to token 43, the reply to token 42; `status` and its reply.
@@ -45,7 +45,10 @@ const capture = writePcap(
 describe('a declared protocol in a capture', () => {
   it('is paired by its declared key when the dissector is given it', async () => {
     const { packets, stats } = await dissectBytes(capture, { protocols: [...builtInProtocols, tinyqProtocol] });
-    expect(packets.map((p) => [p.frame, p.kind.protocol, p.kind.message, p.kind.direction, p.responseIn, p.requestIn])).toEqual([
+    // The dissector's records are its Packet class: their shared `kind` read.
+    expect(
+      (packets as Packet[]).map((p) => [p.frame, p.kind.protocol, p.kind.message, p.kind.direction, p.responseIn, p.requestIn]),
+    ).toEqual([
       [1, 'tinyq', 'bye', 'request', 3, undefined],
       [2, 'tinyq', 'bye', 'response', undefined, undefined],
       [3, 'tinyq', 'bye', 'response', undefined, 1],
@@ -62,14 +65,16 @@ describe('a declared protocol in a capture', () => {
   it('is other traffic to a dissector that does not know it (the default)', async () => {
     const { packets } = await dissectBytes(capture);
     expect(packets.every((p) => p.responseIn === undefined && p.requestIn === undefined)).toBe(true);
-    expect(packets.some((p) => p.kind.protocol === 'tinyq')).toBe(false);
+    // TYPE: RecordKind.protocol (and PacketRecord.protocol) is the built-in `Protocol`, where a declared protocol's records carry its name.
+    expect((packets as Packet[]).some((p) => (p.kind.protocol as string) === 'tinyq')).toBe(false);
   });
 });
 
 const protocols = [...builtInProtocols, tinyqProtocol];
 
 describe("a declared protocol's servers in the statistics", () => {
-  const tinyqServer = (report: StatsReport) => report.servers.find((s) => s.protocol === 'tinyq');
+  // TYPE: ServerReport.protocol is the built-in `Protocol`, where a declared protocol's servers carry its name.
+  const tinyqServer = (report: StatsReport) => report.servers.find((s) => (s.protocol as string) === 'tinyq');
 
   it('have the player count and host name its declaration says its replies state, in the first pass', async () => {
     const { report } = await captureStats([capture], { protocols });
@@ -135,7 +140,7 @@ describe("a declared protocol's fields, named by the dissector's protocols", () 
 
   it('name a datagram with its magic but an opcode it has not: its malformed packet, its type byte a field', async () => {
     const odd = writePcap([at(0, udpFrame(fromHex('544e595178'), CLIENT, SERVER))], { linkType: 1 });
-    const [p] = (await dissectBytes(odd, { protocols })).packets;
+    const [p] = (await dissectBytes(odd, { protocols })).packets as Packet[];
     expect([p!.kind.protocol, p!.layout, p!.malformed?.type]).toEqual(['tinyq', 'tinyq.unknown', 'UnknownOpcodeError']);
     expect(p!.fields.map((n) => [n.abbrev, n.show])).toEqual([
       ['tinyq.magic', 'TNYQ'],

@@ -1,25 +1,58 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dissectCapture, readCaptureSync, type DissectItem, type DissectOptions, type PacketRecord, Dissector } from '@gamequery/dissect';
+import {
+  dissectCapture,
+  readCaptureSync,
+  type DissectedRecord,
+  type DissectItem,
+  type DissectOptions,
+  type PacketRecord,
+  type DissectStats,
+  type CaptureError,
+  Dissector,
+} from '@gamequery/dissect';
 import { fixture, writePcap } from '../capture/helpers.ts';
 
 export const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
+
+/**
+ * The class the dissector makes its packets' records of (not exported: `PacketRecord` is the API). Tests that read
+ * what only it has (its shared `kind`) take the records as it.
+ */
+export type { Packet } from '../../src/packet-record.ts';
 
 /** Every committed capture file (pcap and pcapng), by name. */
 export const captureFiles: readonly string[] = readdirSync(captures)
   .filter((f) => /\.pcap(ng)?$/.test(f))
   .sort();
 
-export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16) {
+/** Options that list query packets only (no `allFrames`), for which the dissector's records are `PacketRecord`s. */
+export type PacketOptions = DissectOptions & { readonly allFrames?: false };
+
+/** What {@link dissectBytes} gives: the packets, the capture errors and the dissector's stats. */
+export interface Dissected<R extends DissectedRecord> {
+  packets: R[];
+  errors: CaptureError[];
+  stats: DissectStats;
+}
+
+export async function dissectFile(file: string, options?: PacketOptions, chunk?: number): Promise<Dissected<PacketRecord>>;
+export async function dissectFile(file: string, options: DissectOptions, chunk?: number): Promise<Dissected<DissectedRecord>>;
+export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16): Promise<Dissected<DissectedRecord>> {
   return dissectBytes(readFileSync(file), options, chunk);
 }
 
-/** A capture's bytes dissected as a stream of `chunk`-byte pieces: its packets, errors and the dissector's stats. */
-export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = {}, chunk = 1 << 16) {
+/**
+ * A capture's bytes dissected as a stream of `chunk`-byte pieces: its packets, errors and the dissector's stats.
+ * Query packets only, unless `options` may ask for every frame (`allFrames`).
+ */
+export async function dissectBytes(bytes: Uint8Array, options?: PacketOptions, chunk?: number): Promise<Dissected<PacketRecord>>;
+export async function dissectBytes(bytes: Uint8Array, options: DissectOptions, chunk?: number): Promise<Dissected<DissectedRecord>>;
+export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = {}, chunk = 1 << 16): Promise<Dissected<DissectedRecord>> {
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
-  const dissector = new Dissector(options);
-  const items: DissectItem[] = [];
+  const dissector = new Dissector<DissectedRecord>(options);
+  const items: DissectItem<DissectedRecord>[] = [];
   for await (const item of dissectCapture(chunks, options, dissector)) items.push(item);
   const packets = items.flatMap((i) => (i.kind === 'packet' ? [i.packet] : []));
   const errors = items.flatMap((i) => (i.kind === 'error' ? [i] : []));

@@ -64,7 +64,7 @@ describe('the end of a capture during an RCON quiet period', () => {
   });
 
   it('settles the command with its line: a stream in one pass, in settled order too', async () => {
-    for (const order of ['frame', 'settled'] as const) {
+    for (const order of ['capture', 'settled'] as const) {
       const { packets, stats } = await dissectBytes(pcap, { order }, 50);
       expect(summaries(packets as PacketRecord[]), order).toEqual(EXPECTED);
       expect(stats.incomplete, order).toBeUndefined();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { packetJson } from '@gamequery/dissect';
 import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from './helpers.ts';
 

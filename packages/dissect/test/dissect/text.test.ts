@@ -2,20 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { charsets, fromHex, layouts, type Charset } from '@gamequery/codec';
 import { ByteSink, internals } from '@gamequery/codec/internal';
-import {
-  dissectHexDump,
-  packetJson,
-  packetText,
-  renderTree,
-  type DissectOptions,
-  type PacketRecord,
-  type RenderOptions,
-} from '@gamequery/dissect';
+import { dissectHexDump, packetJson, packetText, renderTree, type PacketRecord, type RenderOptions } from '@gamequery/dissect';
 import { writePacketLine, writePacketText } from '@gamequery/dissect/internal';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { loadVectors } from '../../../codec/test/helpers/vectors.ts';
 import { emitText } from '../../src/render/text-emitter/index.ts';
-import { captureFiles, captures, hexFixtures } from './helpers.ts';
+import { captureFiles, captures, hexFixtures, type PacketOptions } from './helpers.ts';
 
 /** Every committed capture, and the captures beside the hex fixtures. */
 const captureInputs = [
@@ -109,7 +101,7 @@ async function compareJson(dissect: () => Promise<PacketRecord[]>, options: Rend
   expect(lines).toEqual(fresh.map((p) => JSON.stringify(packetJson(p, options))));
 }
 
-async function captureRecords(file: string, options: DissectOptions): Promise<PacketRecord[]> {
+async function captureRecords(file: string, options: PacketOptions): Promise<PacketRecord[]> {
   const out: PacketRecord[] = [];
   for await (const batch of dissectCaptureFile(file, options)) out.push(...batch.packets);
   return out;
@@ -121,7 +113,7 @@ describe('writePacketText', () => {
     async (_, file) => {
       let compiled = 0;
       for (const render of RENDERINGS) {
-        const options: DissectOptions = { showSecrets: !!render.showSecrets };
+        const options: PacketOptions = { showSecrets: !!render.showSecrets };
         compiled += await compareText(() => captureRecords(file, options), render);
         if (render.fields) await compareJson(() => captureRecords(file, options), render);
       }
@@ -134,7 +126,7 @@ describe('writePacketText', () => {
   it.each(hexInputs.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))('%s (hex dump): writes what packetText gives', async (_, file) => {
     const text = readFileSync(file, 'utf8');
     for (const render of RENDERINGS) {
-      const options: DissectOptions = { showSecrets: !!render.showSecrets };
+      const options: PacketOptions = { showSecrets: !!render.showSecrets };
       await compareText(async () => dissectHexDump(text, options).packets, render);
       if (render.fields) await compareJson(async () => dissectHexDump(text, options).packets, render);
     }
@@ -150,7 +142,7 @@ describe('writePacketText', () => {
           .map((v) => v.hex)
           .join('\n\n');
         for (const render of RENDERINGS) {
-          const options: DissectOptions = {
+          const options: PacketOptions = {
             showSecrets: !!render.showSecrets,
             decodeAs: { protocol, ports: [0] },
             ...(charset ? { charset } : {}),

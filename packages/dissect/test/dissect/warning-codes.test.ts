@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { builtInProtocols, expertInfo, fromHex } from '@gamequery/codec';
 import { grammarExperts, ByteSink } from '@gamequery/codec/internal';
 import { dissectHexDump, dissectPayload, HtmlWriter, packetJson, packetLine, packetText, type PacketRecord } from '@gamequery/dissect';

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samp } from '@gamequery/codec';
-import { FilterError, Packet, compileFilter, dissectHexDump, filterFields, type PacketRecord } from '@gamequery/dissect';
+import { FilterError, compileFilter, dissectHexDump, filterFields, type PacketRecord } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
-import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange } from '../dissect/helpers.ts';
+import { captures, dissectBytes, dissectFile, hexFixtures, retimedExchange, type Packet } from '../dissect/helpers.ts';
 
 const frames = (ps: readonly PacketRecord[]): number[] => ps.map((p) => p.frame);
 const pass = async (bytes: Uint8Array, filter: string): Promise<number[]> =>

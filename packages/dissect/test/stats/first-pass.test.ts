@@ -18,7 +18,6 @@ import {
   dissectCaptureBatches,
   newStats,
   packetLine,
-  type DissectOptions,
   type DissectStats,
   type PacketRecord,
   type StatsReport,
@@ -28,6 +27,7 @@ import { samp } from '@gamequery/codec';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { generateFlood } from '../../../../bench/flood.ts';
 import { generateTraffic } from '../../../../bench/traffic.ts';
+import type { PacketOptions } from '../dissect/helpers.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -61,7 +61,7 @@ function chunksOf(bytes: Uint8Array): Uint8Array[] {
 /** The records of the two passes over the bytes (written to a temporary file by the caller), with their statistics. */
 async function twoPasses(
   path: string,
-  options: DissectOptions = {},
+  options: PacketOptions = {},
 ): Promise<{ packets: PacketRecord[]; stats: DissectStats; report: StatsReport; error?: string }> {
   const stats = newStats();
   const servers = new ServerStats();

@@ -1,7 +1,7 @@
 /** The statistics' JSON (`-z stats`, `gamequery stats -F json`) against the output schema. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { IoStats, ServerStats, SourceStats, captureStart, compileFilter } from '@gamequery/dissect';
 import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from '../dissect/helpers.ts';
 
