@@ -155,9 +155,16 @@ type FieldValue<F> =
                 : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no property: the identity of the intersection below
                   {};
 
-/** The decoded value of a field list: one property per value-carrying field. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` keeps an empty list's value an empty object
-export type ValueOf<F extends readonly Field[]> = Simplify<UnionToIntersection<FieldValue<F[number]> | {}>>;
+/**
+ * The decoded value of a field list: one property per value-carrying field. A list whose fields the
+ * types do not know one by one (`readonly Field[]`: another layout's `fields`, a list built at run
+ * time) has a value of unknown properties; read field by field, its `Field` union would nest groups
+ * in groups without end (TS2589).
+ */
+export type ValueOf<F extends readonly Field[]> = number extends F['length']
+  ? Record<string, unknown>
+  : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` keeps an empty list's value an empty object
+    Simplify<UnionToIntersection<FieldValue<F[number]> | {}>>;
 
 /* ---------- builders ---------- */
 

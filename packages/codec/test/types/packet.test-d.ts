@@ -6,6 +6,7 @@
 import { expectTypeOf } from 'vitest';
 import { decodePacket, samp, type DecodedPacket, type Layout } from '@gamequery/codec';
 import { countedList, defineLayout, f32le, f64le, i16be, magic, prefixedString, u16le, u64be, u64le, u8 } from '@gamequery/codec/define';
+import type { Field, ValueOf } from '@gamequery/codec/define';
 import type { ExchangeEvent } from '@gamequery/codec/pairing';
 
 declare const bytes: Uint8Array;
@@ -147,3 +148,12 @@ type Methods<L> = { [K in keyof L]-?: L[K] extends (...args: never[]) => unknown
 expectTypeOf<Methods<typeof samp.infoResponse>>().toEqualTypeOf<'decode' | 'annotate' | 'encode' | 'encodingLength'>();
 // @ts-expect-error -- the emitters the dissector writes with are internal (`internals(layout)`, @gamequery/codec/internal).
 samp.infoResponse.emitJson;
+
+// A list of fields the types do not know one by one (another layout's `fields`): a value of unknown properties,
+// and a layout of it can be declared (its value type once nested groups without end: TS2589).
+declare const someFields: readonly Field[];
+expectTypeOf<ValueOf<typeof someFields>>().toEqualTypeOf<Record<string, unknown>>();
+expectTypeOf(
+  defineLayout({ protocol: 'x', protocolName: 'X', message: 'm', direction: 'request', title: 'M', fields: someFields }).decode,
+).returns.toHaveProperty('value');
+expectTypeOf<ValueOf<readonly [ReturnType<typeof u8<'n'>>]>>().toEqualTypeOf<{ n: number }>();
