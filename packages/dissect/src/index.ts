@@ -25,7 +25,7 @@ export {
   type HexStreamOptions,
 } from './hexdump-stream.ts';
 export { LineSplitter, MAX_LINE_LENGTH, type LineSink } from './hex/lines.ts';
-export type { PacketRecord, RecordKind } from './packet-record.ts';
+export type { PacketRecord, ProtocolName, RecordKind } from './packet-record.ts';
 export { BLANK, FrameRecord, isFrameRecord, type DissectedRecord, type FrameReason } from './frame-record.ts';
 export { frameLayers, type FrameLayers, type IpFacts, type UdpFacts, type Reassembled } from './net/layers.ts';
 export { renderTree, lineOf, showOf, type TextOptions } from './render/text.ts';

@@ -10,6 +10,13 @@ import type { Endpoint, Reassembly } from './net/types.ts';
 import type { UnmatchedCause } from '@gamequery/codec/pairing';
 
 /**
+ * The protocol of a record or a server: a built-in protocol's name, or the name of one declared with
+ * `defineProtocol` and given to the dissector (`DissectOptions.protocols`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `string & {}` keeps the built-in names offered beside any other
+export type ProtocolName = Protocol | (string & {});
+
+/**
  * One dissected packet, as the dissector hands it on: where and when it was captured, its dissection and
  * its pairing.
  */
@@ -20,7 +27,7 @@ export interface PacketRecord {
   readonly captureTime: string | null;
   readonly src: Endpoint;
   readonly dst: Endpoint;
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolName;
   readonly direction: Direction | 'either';
   readonly message: string;
   /** Layout id, e.g. `samp.info.response`. */
@@ -84,7 +91,7 @@ export interface PacketRecord {
 
 /** What a record is: protocol, direction, message and layout, with its NDJSON text written once. */
 export interface RecordKind {
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolName;
   readonly direction: Direction | 'either';
   readonly message: string;
   readonly layout: string;
@@ -95,7 +102,7 @@ export interface RecordKind {
 const kinds = new Map<string, Partial<Record<Direction | 'either', RecordKind>>>();
 
 /** The kind of record of a layout id in a direction; made once each. */
-export function recordKind(protocol: Protocol, direction: Direction | 'either', message: string, layout: string): RecordKind {
+export function recordKind(protocol: ProtocolName, direction: Direction | 'either', message: string, layout: string): RecordKind {
   let byDirection = kinds.get(layout);
   if (!byDirection) kinds.set(layout, (byDirection = {}));
   let kind = byDirection[direction];
@@ -262,7 +269,7 @@ export class Packet implements PacketRecord {
     this.#jsonEnd = end;
   }
 
-  get protocol(): Protocol {
+  get protocol(): ProtocolName {
     return this.kind.protocol;
   }
 

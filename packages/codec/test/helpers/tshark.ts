@@ -420,8 +420,8 @@ export function compareFields(
 /** What one packet must show: our protocol's tree (or none), and the Info column. */
 export interface Want {
   readonly id: string;
-  /** Null: the plugin must leave the packet alone. */
-  readonly protocol: Protocol | null;
+  /** The name of the protocol whose tree the plugin must show; null: the plugin must leave the packet alone. */
+  readonly protocol: string | null;
   readonly fields: readonly FieldNode[];
   readonly summary?: string;
   /** Where the UDP payload starts in tshark's positions (see `collect`). */

@@ -11,7 +11,8 @@
  * counted unanswered unless a reply answered it, which by the end of the input is so.
  * Player counts and host names are read from the replies that state them, in frame order.
  */
-import { samp, type CodecOptions, type Protocol, type ProtocolSet } from '@gamequery/codec';
+import { samp, type CodecOptions, type ProtocolSet } from '@gamequery/codec';
+import type { ProtocolName } from '../packet-record.ts';
 import { rconDenies, rconPassword } from './rcon.ts';
 import { FragmentWire } from '../net/fragment-wire.ts';
 import {
@@ -128,7 +129,7 @@ const ADDRESS_VIEW = new DataView(ADDRESS.buffer);
 /** What counting a frame needs of its layout, worked out once per layout (by its number), not per frame. */
 interface Counted {
   readonly layout: QueryLayout;
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolName;
   /** The protocol's number (from 1), part of a server's key. */
   readonly protocolNumber: number;
   /** Its message's slot in each server's `bySlot`. */
@@ -273,7 +274,7 @@ export class FirstPassStats {
     const payload = first.payload;
     const info = facts.info(frame);
     const kind = kindOf(info);
-    let protocol: Protocol;
+    let protocol: ProtocolName;
     let c: Counted | undefined;
     let response: boolean;
     let malformed: boolean;
@@ -393,7 +394,7 @@ export class FirstPassStats {
   }
 
   /** The state of the frame's server: the destination of a request, the source of a reply. */
-  #server(protocolNumber: number, protocol: Protocol, response: boolean): Filed {
+  #server(protocolNumber: number, protocol: ProtocolName, response: boolean): Filed {
     const e = this.first.endpoints;
     const address = response ? e.src : e.dst;
     const port = response ? e.srcPort : e.dstPort;
@@ -418,7 +419,7 @@ export class FirstPassStats {
     return i >= 0 ? this.#servers[i]! : this.#newServer(group, a, b, protocol, port, address, e.v6);
   }
 
-  #newServer(group: number, a: number, b: number, protocol: Protocol, port: number, address: Uint32Array, v6: boolean): Filed {
+  #newServer(group: number, a: number, b: number, protocol: ProtocolName, port: number, address: Uint32Array, v6: boolean): Filed {
     for (let i = 0; i < (v6 ? 4 : 1); i++) ADDRESS_VIEW.setUint32(4 * i, address[i]!);
     const ip = v6 ? formatIPv6(ADDRESS, 0) : formatIPv4(ADDRESS, 0);
     const s = new Filed(ip, port, protocol);

@@ -8,7 +8,7 @@
  */
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import type { Endpoint } from '../net/types.ts';
-import type { Protocol } from '@gamequery/codec';
+import type { ProtocolName } from '../packet-record.ts';
 
 /** Servers given a series of their own, at most. */
 export const MAX_SERVERS = 16;
@@ -63,7 +63,7 @@ export interface IoReport {
   readonly duration: number;
   readonly rows: readonly IoRow[];
   /** Per server (its frames and bytes: its query datagrams'), the first ones seen. */
-  readonly servers: readonly { readonly server: Endpoint; readonly protocol: Protocol; readonly rows: readonly IoRow[] }[];
+  readonly servers: readonly { readonly server: Endpoint; readonly protocol: ProtocolName; readonly rows: readonly IoRow[] }[];
   /** Servers seen past {@link MAX_SERVERS}: in the total rows only. */
   readonly serversOmitted: number;
 }
@@ -104,7 +104,7 @@ class Series {
 export interface IoServer {
   readonly ip: string;
   readonly port: number;
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolName;
 }
 
 /** Counts by interval, fed frame by frame (times in nanoseconds since the capture's first frame). */

@@ -8,7 +8,7 @@
  * host names are read from the fields each protocol's declaration names (its `stated`: the
  * same values `-Y` tests), from the replies that carry them.
  */
-import { builtInProtocols, samp, type CodecOptions, type Protocol, type ProtocolDeclaration, type QueryLayout } from '@gamequery/codec';
+import { builtInProtocols, samp, type CodecOptions, type ProtocolDeclaration, type QueryLayout } from '@gamequery/codec';
 import { ipv4Number, ipv6Number } from '../filter/addresses.ts';
 import { rconDenies, rconPassword } from './rcon.ts';
 import type { SourceStats } from './sources.ts';
@@ -18,7 +18,7 @@ import type { DissectedRecord, FrameRecord } from '../frame-record.ts';
 import { keyedReader } from '@gamequery/codec/internal';
 import { filterFields, type FilterContext, type FilterField } from '../filter/fields.ts';
 import type { Endpoint } from '../net/types.ts';
-import { Packet, type PacketRecord } from '../packet-record.ts';
+import { Packet, type PacketRecord, type ProtocolName } from '../packet-record.ts';
 import { RttDigest } from './digest.ts';
 
 /**
@@ -139,7 +139,7 @@ export class ServerState {
   constructor(
     readonly ip: string,
     readonly port: number,
-    readonly protocol: Protocol,
+    readonly protocol: ProtocolName,
   ) {}
 }
 
@@ -257,7 +257,7 @@ export interface Amplification {
 /** What a capture showed of one server: its counts, round-trip times, player count and hostname. */
 export interface ServerReport extends ServerCounts {
   readonly server: Endpoint;
-  readonly protocol: Protocol;
+  readonly protocol: ProtocolName;
   /** The largest player count a reply stated; null if none did. */
   readonly players: number | null;
   /** The name the latest reply that states one gave (a Minecraft server's MOTD); null if none did. */
@@ -424,7 +424,7 @@ export class ServerStats {
     return V4;
   }
 
-  #server(e: Endpoint, protocol: Protocol): ServerState {
+  #server(e: Endpoint, protocol: ProtocolName): ServerState {
     const key = `${protocol} ${e.ip} ${e.port}`;
     let s = this.#servers.get(key);
     if (!s) this.#servers.set(key, (s = new ServerState(e.ip, e.port, protocol)));

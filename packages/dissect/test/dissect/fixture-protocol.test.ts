@@ -65,16 +65,14 @@ describe('a declared protocol in a capture', () => {
   it('is other traffic to a dissector that does not know it (the default)', async () => {
     const { packets } = await dissectBytes(capture);
     expect(packets.every((p) => p.responseIn === undefined && p.requestIn === undefined)).toBe(true);
-    // TYPE: RecordKind.protocol (and PacketRecord.protocol) is the built-in `Protocol`, where a declared protocol's records carry its name.
-    expect((packets as Packet[]).some((p) => (p.kind.protocol as string) === 'tinyq')).toBe(false);
+    expect((packets as Packet[]).some((p) => p.kind.protocol === 'tinyq')).toBe(false);
   });
 });
 
 const protocols = [...builtInProtocols, tinyqProtocol];
 
 describe("a declared protocol's servers in the statistics", () => {
-  // TYPE: ServerReport.protocol is the built-in `Protocol`, where a declared protocol's servers carry its name.
-  const tinyqServer = (report: StatsReport) => report.servers.find((s) => (s.protocol as string) === 'tinyq');
+  const tinyqServer = (report: StatsReport) => report.servers.find((s) => s.protocol === 'tinyq');
 
   it('have the player count and host name its declaration says its replies state, in the first pass', async () => {
     const { report } = await captureStats([capture], { protocols });
