@@ -26,7 +26,7 @@ import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
 import { HeldFrames } from './held.ts';
 import { RecordMaker, recordsNeeded } from './record-maker.ts';
-import type { DissectedRecord, Listed } from './frame-record.ts';
+import type { DissectedRecord, ListedBy } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
 
 import { newStats, type DissectOptions, type DissectStats } from './options.ts';
@@ -297,11 +297,11 @@ export interface DissectBatch<R extends DissectedRecord = PacketRecord> {
  * await per chunk, not per packet) and, if the file is damaged, every intact packet
  * followed by one capture error.
  */
-export async function* dissectCaptureBatches<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
+export async function* dissectCaptureBatches<A extends boolean = false>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: O = {} as O,
-  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
-): AsyncGenerator<DissectBatch<Listed<O>>> {
+  options: DissectOptions & { readonly allFrames?: A } = {},
+  dissector: Dissector<ListedBy<A>> = new Dissector<ListedBy<A>>(options),
+): AsyncGenerator<DissectBatch<ListedBy<A>>> {
   for await (const batch of batchesOf(source, options, dissector)) {
     yield batch;
     // The next batch is asked for: with `reuseBuffers`, the caller holds none of the records before it.
@@ -310,14 +310,14 @@ export async function* dissectCaptureBatches<O extends DissectOptions = DissectO
 }
 
 /** {@link dissectCaptureBatches}' batches, before any buffer is reused. */
-async function* batchesOf<O extends DissectOptions>(
+async function* batchesOf<R extends DissectedRecord>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: O,
-  dissector: Dissector<Listed<O>>,
-): AsyncGenerator<DissectBatch<Listed<O>>> {
+  options: DissectOptions,
+  dissector: Dissector<R>,
+): AsyncGenerator<DissectBatch<R>> {
   const parser = new CaptureParser(options.capture);
   /** The batches of `items`, each of at most about {@link DISSECT_BATCH} packets; a capture error ends the input. */
-  function* take(items: Iterable<CaptureItem>, packets: Listed<O>[] = []): Generator<DissectBatch<Listed<O>>, CaptureError | undefined> {
+  function* take(items: Iterable<CaptureItem>, packets: R[] = []): Generator<DissectBatch<R>, CaptureError | undefined> {
     for (const item of items) {
       if (item.kind === 'error') {
         yield* ending(packets);
@@ -333,7 +333,7 @@ async function* batchesOf<O extends DissectOptions>(
     return undefined;
   }
   /** `packets`, then what the dissector has ready, batch by batch. */
-  function* more(packets: Listed<O>[]): Generator<DissectBatch<Listed<O>>> {
+  function* more(packets: R[]): Generator<DissectBatch<R>> {
     if (packets.length) yield { packets };
     while (dissector.pending) {
       const next = dissector.drain();
@@ -341,7 +341,7 @@ async function* batchesOf<O extends DissectOptions>(
     }
   }
   /** `packets`, then the end of the input: every record still to make, batch by batch. */
-  function* ending(packets: Listed<O>[]): Generator<DissectBatch<Listed<O>>> {
+  function* ending(packets: R[]): Generator<DissectBatch<R>> {
     dissector.end();
     yield* more(packets);
   }
@@ -465,11 +465,11 @@ async function* idling(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
  * Dissects a pcap or pcapng capture, streamed: yields packets in frame order and, if the
  * file is damaged, every intact packet followed by one capture error.
  */
-export async function* dissectCapture<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
+export async function* dissectCapture<A extends boolean = false>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: O = {} as O,
-  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
-): AsyncGenerator<DissectItem<Listed<O>>> {
+  options: DissectOptions & { readonly allFrames?: A } = {},
+  dissector: Dissector<ListedBy<A>> = new Dissector<ListedBy<A>>(options),
+): AsyncGenerator<DissectItem<ListedBy<A>>> {
   for await (const batch of dissectCaptureBatches(source, options, dissector)) {
     for (const packet of batch.packets) yield { kind: 'packet', packet };
     if (batch.error) yield batch.error;

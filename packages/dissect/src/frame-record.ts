@@ -146,17 +146,11 @@ function bareLayers(payload: Uint8Array): FrameLayers {
 export type DissectedRecord = PacketRecord | FrameRecord;
 
 /**
- * What a dissection with options of type `O` lists: query packets only, unless its options
- * may ask for every frame (`allFrames` true, or a boolean the types cannot tell). Options without
- * the property at all (`{ protocols }`) list packets: the property is looked up by key, as a
- * conditional type on `{ allFrames?: … }` (a type of optional properties alone) would take only
- * objects that share one of its properties.
+ * What a dissection lists by its options' `allFrames` flag (its type `A`): query packets, unless
+ * the flag may be true. The dissecting functions take the flag's type as their type parameter, so
+ * that options with a function in them (`needs: (layout) => …`) leave it to be inferred too.
  */
-export type Listed<O> = 'allFrames' extends keyof O
-  ? true extends O['allFrames' & keyof O]
-    ? DissectedRecord
-    : PacketRecord
-  : PacketRecord;
+export type ListedBy<A extends boolean> = true extends A ? DissectedRecord : PacketRecord;
 
 /** Whether a listed record is a frame without a query message. */
 export const isFrameRecord = (r: DissectedRecord): r is FrameRecord => r instanceof FrameRecord;

@@ -14,7 +14,7 @@ import { LineSplitter, MAX_LINE_LENGTH } from './hex/lines.ts';
 import type { HexDumpDiagnostic, HexDumpOptions, HexPacket } from './hex/types.ts';
 import { pushDumped } from './hexdump.ts';
 import { recognitionOf } from './record-maker.ts';
-import type { DissectedRecord, Listed } from './frame-record.ts';
+import type { DissectedRecord, ListedBy } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
 
 /** Bytes read without a single dump line before a stream is given up on. */
@@ -56,11 +56,11 @@ const MiB = (n: number): string => (n % (1 << 20) === 0 ? `${n / (1 << 20)} MiB`
  * last batch carries the diagnostics. Throws {@link NotAHexDumpError} when the input has no
  * dump line in its first `giveUpAfter` bytes, or none at all.
  */
-export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStreamOptions & { readonly allFrames?: false }>(
+export async function* dissectHexDumpStream<A extends boolean = false>(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  options: O = {} as O,
-  dissector: Dissector<Listed<O>> = new Dissector<Listed<O>>(options),
-): AsyncGenerator<HexBatch<Listed<O>>> {
+  options: HexStreamOptions & { readonly allFrames?: A } = {},
+  dissector: Dissector<ListedBy<A>> = new Dissector<ListedBy<A>>(options),
+): AsyncGenerator<HexBatch<ListedBy<A>>> {
   const parser = new HexDumpParser({ maxPacketBytes: MAX_STREAM_PACKET, ...options.hex });
   let lineCount = 0;
   const splitter = new LineSplitter(
@@ -83,7 +83,7 @@ export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStre
   let frame: HexPacket | undefined;
   let index = 0;
   const protocols = recognitionOf(options).set;
-  const take = (packets: Listed<O>[], end: boolean): void => {
+  const take = (packets: ListedBy<A>[], end: boolean): void => {
     for (const p of parser.take()) {
       if (frame !== undefined && p.frame === frame.frame) {
         if (p.pane?.kind === 'reassembled') frame = p;
@@ -106,7 +106,7 @@ export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStre
         lines: lineCount,
       });
     }
-    const packets: Listed<O>[] = [];
+    const packets: ListedBy<A>[] = [];
     take(packets, false);
     if (packets.length) yield { packets };
   }
@@ -118,7 +118,7 @@ export async function* dissectHexDumpStream<O extends HexStreamOptions = HexStre
       lines: lineCount,
     });
   }
-  const packets: Listed<O>[] = [];
+  const packets: ListedBy<A>[] = [];
   take(packets, true);
   for (const p of dissector.finish()) packets.push(p);
   yield { packets, diagnostics: result.diagnostics };

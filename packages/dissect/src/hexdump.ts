@@ -7,7 +7,7 @@ import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOp
 import { UdpDecoder } from './net/decoder.ts';
 import { LINKTYPE } from './net/link.ts';
 import { Dissector, type DissectOptions, type DissectStats } from './dissect.ts';
-import type { DissectedRecord, Listed } from './frame-record.ts';
+import type { DissectedRecord, ListedBy } from './frame-record.ts';
 import type { PacketRecord } from './packet-record.ts';
 import { recognitionOf } from './record-maker.ts';
 
@@ -55,13 +55,13 @@ export function pushDumped<R extends DissectedRecord>(
  * Parses a hex dump (text) and dissects every packet in it, in order; problems in the text come back as
  * diagnostics, not errors.
  */
-export function dissectHexDump<O extends DissectOptions & { hex?: HexDumpOptions } = { readonly allFrames?: false }>(
+export function dissectHexDump<A extends boolean = false>(
   text: string,
-  options: O = {} as O,
-): HexDissection<Listed<O>> {
+  options: DissectOptions & { hex?: HexDumpOptions; readonly allFrames?: A } = {},
+): HexDissection<ListedBy<A>> {
   const parsed = parseHexDump(text, options.hex);
-  const dissector = new Dissector<Listed<O>>(options);
-  const packets: Listed<O>[] = [];
+  const dissector = new Dissector<ListedBy<A>>(options);
+  const packets: ListedBy<A>[] = [];
   const protocols = recognitionOf(options).set;
   preferReassembled(parsed.packets).forEach((p, i) => {
     for (const x of pushDumped(dissector, i + 1, p.bytes, protocols)) packets.push(x);

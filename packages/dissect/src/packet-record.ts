@@ -13,7 +13,6 @@ import type { UnmatchedCause } from '@gamequery/codec/pairing';
  * The protocol of a record or a server: a built-in protocol's name, or the name of one declared with
  * `defineProtocol` and given to the dissector (`DissectOptions.protocols`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `string & {}` keeps the built-in names offered beside any other
 export type ProtocolName = Protocol | (string & {});
 
 /**

@@ -13,7 +13,7 @@ import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
-import type { Listed } from '../frame-record.ts';
+import type { ListedBy } from '../frame-record.ts';
 import { RecordMaker } from '../record-maker.ts';
 
 /**
@@ -122,12 +122,12 @@ export function* fileChunks(path: string, chunk = 1 << 18): Generator<Uint8Array
  * followed by one capture error. `stats` is filled in as it goes; `chunk` is how many
  * bytes each pass reads at a time (by default 64 KiB the second, 256 KiB the first).
  */
-export async function* dissectCaptureFile<O extends DissectOptions = DissectOptions & { readonly allFrames?: false }>(
+export async function* dissectCaptureFile<A extends boolean = false>(
   path: string,
-  options: O = {} as O,
+  options: DissectOptions & { readonly allFrames?: A } = {},
   stats: DissectStats = newStats(),
   chunk = CHUNK,
-): AsyncGenerator<DissectBatch<Listed<O>>> {
+): AsyncGenerator<DissectBatch<ListedBy<A>>> {
   const links = new FirstPass(linkOptions(options), stats);
   const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
@@ -142,8 +142,8 @@ export async function* dissectCaptureFile<O extends DissectOptions = DissectOpti
   const facts = links;
 
   /** Records of the frames whose links are final (all of them once the first pass is done), {@link BATCH} at most. */
-  const settle = (all: boolean): Listed<O>[] => {
-    const out: Listed<O>[] = [];
+  const settle = (all: boolean): ListedBy<A>[] => {
+    const out: ListedBy<A>[] = [];
     while (facts.size && out.length < BATCH && (all || facts.isFinal(facts.first))) {
       while (head === behind.length) {
         const items = second.next();
@@ -159,7 +159,7 @@ export async function* dissectCaptureFile<O extends DissectOptions = DissectOpti
       if (item.index !== facts.first)
         throw new Error(`${path}: the second pass read frame ${item.index} where the first read ${facts.first}`);
       const p = maker.frame(item, facts.shift());
-      if (p) out.push(p as Listed<O>);
+      if (p) out.push(p as ListedBy<A>);
     }
     return out;
   };

@@ -77,8 +77,7 @@ describe('needs: the records a caller wants, the rest counted and BLANK', () => 
     const line = new FieldsLine(['samp.info.hostname']);
     const made: string[] = [];
     let blanks = 0;
-    // TYPE: with `needs` an arrow whose parameter the options' type gives, dissectCaptureFile infers no O and takes its default ({ allFrames?: false }): the parameter typed here.
-    for await (const batch of dissectCaptureFile(file, { allFrames: true, needs: (l: string | undefined) => line.needs(l) }))
+    for await (const batch of dissectCaptureFile(file, { allFrames: true, needs: (l) => line.needs(l) }))
       for (const p of batch.packets) {
         if (p === BLANK) blanks++;
         else made.push('layout' in p ? p.layout : 'frame');

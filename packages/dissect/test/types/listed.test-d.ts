@@ -31,3 +31,9 @@ expectTypeOf(dissectCaptureFile('a.pcap', { allFrames: true })).toEqualTypeOf<Ba
 expectTypeOf(dissectCaptureFile('a.pcap', { allFrames: some })).toEqualTypeOf<Batches<DissectedRecord>>();
 expectTypeOf(dissectCaptureFile('a.pcap', options)).toEqualTypeOf<Batches<DissectedRecord>>();
 expectTypeOf(dissectCaptureBatches([], { allFrames: true, protocols: builtInProtocols })).toEqualTypeOf<Batches<DissectedRecord>>();
+
+// Options with a function whose parameter they type (`needs`): the flag is still read.
+expectTypeOf(dissectCaptureFile('a.pcap', { allFrames: true, needs: (layout) => layout !== undefined })).toEqualTypeOf<
+  Batches<DissectedRecord>
+>();
+expectTypeOf(dissectCaptureFile('a.pcap', { needs: (layout) => layout !== undefined })).toEqualTypeOf<Batches<PacketRecord>>();
