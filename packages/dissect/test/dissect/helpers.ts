@@ -11,6 +11,7 @@ import {
   Dissector,
 } from '@gamequery/dissect';
 import { fixture, writePcap } from '../capture/helpers.ts';
+import type { ListedBy } from '../../src/frame-record.ts';
 
 export const captures = new URL('../fixtures/captures/', import.meta.url).pathname;
 export const hexFixtures = new URL('../fixtures/hex/', import.meta.url).pathname;
@@ -36,23 +37,28 @@ export interface Dissected<R extends DissectedRecord> {
   stats: DissectStats;
 }
 
-export async function dissectFile(file: string, options?: PacketOptions, chunk?: number): Promise<Dissected<PacketRecord>>;
-export async function dissectFile(file: string, options: DissectOptions, chunk?: number): Promise<Dissected<DissectedRecord>>;
-export async function dissectFile(file: string, options: DissectOptions = {}, chunk = 1 << 16): Promise<Dissected<DissectedRecord>> {
+/** {@link dissectBytes} of a file's bytes. */
+export async function dissectFile<A extends boolean = false>(
+  file: string,
+  options: DissectOptions & { readonly allFrames?: A } = {},
+  chunk = 1 << 16,
+): Promise<Dissected<ListedBy<A>>> {
   return dissectBytes(readFileSync(file), options, chunk);
 }
 
 /**
  * A capture's bytes dissected as a stream of `chunk`-byte pieces: its packets, errors and the dissector's stats.
- * Query packets only, unless `options` may ask for every frame (`allFrames`).
+ * Query packets only, unless `options` may ask for every frame (`allFrames`), as the library lists them.
  */
-export async function dissectBytes(bytes: Uint8Array, options?: PacketOptions, chunk?: number): Promise<Dissected<PacketRecord>>;
-export async function dissectBytes(bytes: Uint8Array, options: DissectOptions, chunk?: number): Promise<Dissected<DissectedRecord>>;
-export async function dissectBytes(bytes: Uint8Array, options: DissectOptions = {}, chunk = 1 << 16): Promise<Dissected<DissectedRecord>> {
+export async function dissectBytes<A extends boolean = false>(
+  bytes: Uint8Array,
+  options: DissectOptions & { readonly allFrames?: A } = {},
+  chunk = 1 << 16,
+): Promise<Dissected<ListedBy<A>>> {
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
-  const dissector = new Dissector<DissectedRecord>(options);
-  const items: DissectItem<DissectedRecord>[] = [];
+  const dissector = new Dissector<ListedBy<A>>(options);
+  const items: DissectItem<ListedBy<A>>[] = [];
   for await (const item of dissectCapture(chunks, options, dissector)) items.push(item);
   const packets = items.flatMap((i) => (i.kind === 'packet' ? [i.packet] : []));
   const errors = items.flatMap((i) => (i.kind === 'error' ? [i] : []));

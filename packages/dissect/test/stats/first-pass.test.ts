@@ -192,6 +192,7 @@ describe('statistics of the first pass = statistics of the records; one pass as 
 });
 
 describe('a server whose replies are cut short', () => {
+  const SERVER = { serverIp: '127.0.0.1', serverPort: 7777 };
   /** An info reply naming the server `hostname`, cut inside its game mode (the name whole, the rest not). */
   const cutReply = (hostname: string): Uint8Array => {
     const whole = samp.infoResponse.encode({
@@ -205,7 +206,6 @@ describe('a server whose replies are cut short', () => {
     });
     return whole.subarray(0, whole.length - 'en'.length - 4 - 4);
   };
-  const SERVER = { serverIp: '127.0.0.1', serverPort: 7777 };
 
   it('names it from each as it comes: what each cut reply has of the name, the newest one winning', async () => {
     // Requests and cut replies in turn: A, A, B, A, then B. Each cut reply is malformed; its name is what it has.
@@ -214,16 +214,21 @@ describe('a server whose replies are cut short', () => {
       { seconds: 1_700_000_000 + i, ticks: 0, data: udpFrame(samp.infoRequest.encode(SERVER), 50_000 + i, 7777) },
       { seconds: 1_700_000_000 + i, ticks: 300, data: udpFrame(cutReply(name), 7777, 50_000 + i) },
     ]);
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    for (let n = 2; n <= records.length; n += 2) {
-      const bytes = writePcap(records.slice(0, n), { linkType: 1 });
-      const path = join(mkdtempSync(join(tmpdir(), 'gamequery-cut-')), 'cut.pcap');
-      writeFileSync(path, bytes);
-      const first = await firstPass(chunksOf(bytes));
-      const server = first.report.servers[0]!;
-      expect([server.hostname, server.malformed], `after ${n / 2} replies`).toEqual([names[n / 2 - 1], n / 2]);
-      expect(first.report).toEqual((await twoPasses(path)).report);
+    const dir = mkdtempSync(join(tmpdir(), 'gamequery-cut-'));
+    try {
+      for (let n = 2; n <= records.length; n += 2) {
+        const bytes = writePcap(records.slice(0, n), { linkType: 1 });
+        const path = join(dir, `cut-${n}.pcap`);
+        writeFileSync(path, bytes);
+        const first = await firstPass(chunksOf(bytes));
+        const server = first.report.servers[0]!;
+        expect([server.hostname, server.malformed], `after ${n / 2} replies`).toEqual([names[n / 2 - 1], n / 2]);
+        expect(first.report).toEqual((await twoPasses(path)).report);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
