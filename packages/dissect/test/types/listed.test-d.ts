@@ -1,5 +1,5 @@
 /**
- * Type tests of what a dissection lists, checked by `pnpm typecheck` (tsconfig.test.json): query
+ * Type tests of what a dissection lists, checked by `pnpm test` (types.test.ts here) and `pnpm typecheck`: query
  * packets (`PacketRecord`) unless the options may ask for every frame, whatever else they hold.
  */
 import { expectTypeOf } from 'vitest';
