@@ -4,7 +4,7 @@
  * Undefined where the layout does not generate code (a CSP without `'unsafe-eval'`, or an
  * interpreting copy): the caller renders the annotated tree, which writes the same bytes.
  */
-import type { ByteSink, EmitOptions, InternalQueryLayout } from '@gamequery/codec/internal';
+import type { ByteSink, EmitOptions, InternalAnyLayout } from '@gamequery/codec/internal';
 import { compileText, type TextEmitter } from './compile.ts';
 
 export { textEmitterSource, type TextMode } from './compile.ts';
@@ -23,9 +23,9 @@ interface Emitters {
   last: { readonly abbrevs: readonly string[]; readonly as: 'text' | 'json'; readonly emitter: TextEmitter } | undefined;
 }
 
-const byLayout = new WeakMap<InternalQueryLayout, Emitters | null>();
+const byLayout = new WeakMap<InternalAnyLayout, Emitters | null>();
 
-function emittersOf(layout: InternalQueryLayout): Emitters | null {
+function emittersOf(layout: InternalAnyLayout): Emitters | null {
   let e = byLayout.get(layout);
   if (e === undefined) byLayout.set(layout, (e = layout.generatesCode() ? { trees: new Map(), picks: new Map(), last: undefined } : null));
   return e;
@@ -39,7 +39,7 @@ function emittersOf(layout: InternalQueryLayout): Emitters | null {
  * took; warnings leave the tree as it is and do not stop it. Undefined, with `sink.at` where
  * it was, where `decode` would throw or no code is generated.
  */
-export function emitText(layout: InternalQueryLayout, bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined {
+export function emitText(layout: InternalAnyLayout, bytes: Uint8Array, sink: ByteSink, options?: TextEmitOptions): number | undefined {
   const e = emittersOf(layout);
   if (!e) return undefined;
   const indent = options?.indent ?? 0;
@@ -55,7 +55,7 @@ export function emitText(layout: InternalQueryLayout, bytes: Uint8Array, sink: B
  * comma. Compiled once per selection (the same array, or the same abbreviations).
  */
 export function emitFields(
-  layout: InternalQueryLayout,
+  layout: InternalAnyLayout,
   bytes: Uint8Array,
   sink: ByteSink,
   abbrevs: readonly string[],
