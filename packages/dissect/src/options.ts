@@ -107,6 +107,16 @@ export interface DissectOptions {
    * whose line is empty, most of a capture when the fields are one message's.
    */
   readonly needs?: (layout: string | undefined) => boolean;
+  /**
+   * `false`: the caller reads no links, response times or verdicts (unanswered, unmatched,
+   * duplicate, ambiguous) of the records, as `-T fields` naming only codec fields does. Where
+   * that lets it (see `readsAlone` in pairing/alone.ts: a `needs` that leaves out every layout
+   * pairing may read otherwise, no display filter), a capture file is then read once, as
+   * tshark reads one without `-2`, not twice: each frame read by recognition alone, its record
+   * without those facts, and the pairing counts in the stats left at 0. Elsewhere it changes
+   * nothing. Default true.
+   */
+  readonly links?: boolean;
 }
 
 /**

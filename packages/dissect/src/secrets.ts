@@ -5,7 +5,7 @@
  * ranges a record hides, and its bytes as the hex pane shows them, each hidden byte a `*`
  * (what the display filter's byte fields compare unless secrets are shown).
  */
-import { layouts, type FieldNode, type QueryLayout } from '@gamequery/codec';
+import { layouts, type AnyLayout, type FieldNode } from '@gamequery/codec';
 import { secretFields, showText } from '@gamequery/codec/internal';
 import type { PacketRecord } from './packet-record.ts';
 import type { ByteRange } from './render/hexpane.ts';
@@ -14,10 +14,10 @@ import type { ByteRange } from './render/hexpane.ts';
 export const HIDDEN_BYTE = 0x2a;
 
 /** A Map, not a WeakMap: the layouts are a fixed few, and the fast path asks once per record. */
-const secretive = new Map<QueryLayout, boolean>();
+const secretive = new Map<AnyLayout, boolean>();
 
 /** Whether a layout declares a secret (the RCON password); answered once per layout. */
-export function hasSecrets(layout: QueryLayout): boolean {
+export function hasSecrets(layout: AnyLayout): boolean {
   let yes = secretive.get(layout);
   if (yes === undefined) secretive.set(layout, (yes = secretFields(layout.fields).size > 0));
   return yes;

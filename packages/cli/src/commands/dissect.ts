@@ -130,6 +130,8 @@ export function dissectCommand(): Command {
         allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined,
         // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
         ...(fields && !tap.on ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
+        // ... and where its lines read the packets' own messages alone, no link: a file may be read once (pairing/alone.ts).
+        ...(fields && !tap.on && fields.payloadOnly ? { links: false } : {}),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,

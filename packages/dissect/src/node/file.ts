@@ -6,15 +6,19 @@
  * dozen bytes a frame): memory does not grow with the capture's length.
  *
  * Both passes read the file in order with plain positional reads, each through its own
- * capture parser; the second reads only as far as the first has settled.
+ * capture parser; the second reads only as far as the first has settled. Where the caller
+ * reads no links (`links: false`) and needs no layout that pairing reads otherwise
+ * (pairing/alone.ts), the file is read once, each frame by recognition alone.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
-import { FirstPass } from '../pairing/first-pass.ts';
 import type { ListedBy } from '../frame-record.ts';
 import { RecordMaker } from '../record-maker.ts';
+import { readsAlone } from '../pairing/alone.ts';
+import { RAW } from '@gamequery/codec/internal';
+import { FirstPass, noFacts, type FrameFacts } from '../pairing/first-pass.ts';
 
 /**
  * Bytes the second pass reads at a time. A chunk's frames are alive together while their
@@ -128,6 +132,10 @@ export async function* dissectCaptureFile<A extends boolean = false>(
   stats: DissectStats = newStats(),
   chunk = CHUNK,
 ): AsyncGenerator<DissectBatch<ListedBy<A>>> {
+  if (readsAlone(options)) {
+    yield* onePass<A>(path, options, stats, chunk);
+    return;
+  }
   const links = new FirstPass(linkOptions(options), stats);
   const maker = new RecordMaker(recordOptions(options), stats);
   // The first pass keeps nothing of a chunk (the pairer copies what it holds, the capture
@@ -204,5 +212,55 @@ export async function* dissectCaptureFile<A extends boolean = false>(
   } finally {
     first.close();
     second.close();
+  }
+}
+
+/** The facts of a frame read by recognition alone: no link, verdict or time (see pairing/alone.ts). */
+const ALONE: FrameFacts = Object.freeze(noFacts(RAW));
+
+/**
+ * A file read once, each frame by recognition alone, where nothing the caller reads needs
+ * pairing ({@link readsAlone}): what {@link dissectCaptureFile} does then, {@link BATCH}
+ * records a batch.
+ */
+async function* onePass<A extends boolean>(
+  path: string,
+  options: DissectOptions,
+  stats: DissectStats,
+  chunk: number,
+): AsyncGenerator<DissectBatch<ListedBy<A>>> {
+  const maker = new RecordMaker(recordOptions(options), stats);
+  const reader = new Reader(path, options, chunk, false);
+  try {
+    for (let items = reader.next(); items; items = reader.next()) {
+      let packets: ListedBy<A>[] = [];
+      for (const item of items) {
+        if (item.kind === 'error') {
+          if (packets.length) yield { packets };
+          maker.finish();
+          yield { packets: [], error: item };
+          return;
+        }
+        const p = maker.frame(item, ALONE);
+        if (p) packets.push(p as ListedBy<A>);
+        if (packets.length < BATCH) continue;
+        yield { packets };
+        packets = [];
+        // The caller asked for more: with `reuseBuffers`, it holds none of the records before.
+        if (options.reuseBuffers) {
+          maker.recycle();
+          reader.recycle();
+        }
+      }
+      if (packets.length) yield { packets };
+      if (options.reuseBuffers) {
+        maker.recycle();
+        reader.recycle();
+      }
+    }
+    maker.finish();
+    yield { packets: [] };
+  } finally {
+    reader.close();
   }
 }

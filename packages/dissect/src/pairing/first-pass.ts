@@ -85,6 +85,23 @@ export interface FrameFacts {
   reassembled: boolean;
 }
 
+/** Facts of `kind` with nothing learnt: no layout, link, time, verdict or secret. */
+export const noFacts = (kind: number): FrameFacts => ({
+  kind,
+  layout: undefined,
+  direction: 'request',
+  requestIn: 0,
+  responseIn: 0,
+  duplicateOf: 0,
+  requestTime: null,
+  why: Why.none,
+  named: undefined,
+  lateNs: 0,
+  ambiguous: false,
+  secrets: undefined,
+  reassembled: false,
+});
+
 const NS = 1e9;
 const RCON_REQUEST = layoutNumber(rconRequest);
 const RCON_RESPONSE = layoutNumber(rconResponse);
@@ -123,21 +140,7 @@ export class FirstPass {
   readonly #keepsSecrets: boolean;
   /** Frames whose text may echo their exchange's secrets. */
   readonly #secrets = new Map<number, readonly string[]>();
-  readonly #out: FrameFacts = {
-    kind: NONE,
-    layout: undefined,
-    direction: 'request',
-    requestIn: 0,
-    responseIn: 0,
-    duplicateOf: 0,
-    requestTime: null,
-    why: Why.none,
-    named: undefined,
-    lateNs: 0,
-    ambiguous: false,
-    secrets: undefined,
-    reassembled: false,
-  };
+  readonly #out: FrameFacts = noFacts(NONE);
   /**
    * Frames that completed a reassembled datagram, while their facts are held, in order from
    * `#reassembledAt` (frames come and leave in order: a queue, looked at only when its oldest

@@ -118,6 +118,14 @@ export class FieldsLine {
     return declaring === undefined || (layout !== undefined && declaring.has(layout));
   }
 
+  /**
+   * Whether every field named is a codec field, read from a packet's own message: its lines
+   * read no link, response time or verdict (the dissector's `links: false`).
+   */
+  get payloadOnly(): boolean {
+    return this.#declaring !== undefined;
+  }
+
   /** The layouts that declare a field named, when every field named is a codec field; else undefined (any packet may have a line). */
   readonly #declaring: ReadonlySet<string> | undefined;
 

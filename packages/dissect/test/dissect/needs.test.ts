@@ -115,6 +115,12 @@ describe('FieldsLine.needs and blank', () => {
       for (const layout of ['samp.info.request', undefined]) expect(new FieldsLine(['samp.info.hostname', other]).needs(layout)).toBe(true);
   });
 
+  it("reads a packet's own message alone (payloadOnly, links: false) where every field is a codec field", () => {
+    expect(new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']).payloadOnly).toBe(true);
+    for (const other of ['frame.number', 'ip.src', 'samp', 'samp.response_in', 'samp.time'])
+      expect(new FieldsLine(['samp.info.hostname', other]).payloadOnly, other).toBe(false);
+  });
+
   it('is the separators alone, as a record without the fields writes', () => {
     expect(new FieldsLine(['samp.info.hostname', 'samp.info.players', 'samp.info.gamemode']).blank).toBe('\t\t');
     expect(new FieldsLine(['samp.info.hostname', 'samp.info.players'], { separator: '/s', quote: 'd' }).blank).toBe(' ');
