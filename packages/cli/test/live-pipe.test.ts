@@ -235,6 +235,27 @@ describe('gamequery dissect - (a capture written into the pipe as it is made)', 
   });
 });
 
+describe('-c N from a pipe left open', () => {
+  it('exits 0 once N packets are written, the pipe still open and quiet (tshark -c)', async () => {
+    // The first exchange (frames 1 and 2) settles as its reply comes; the third packet would wait for frame 4's timeout.
+    const r = start(['dissect', '-', '-c', '2', '-F', 'ndjson']);
+    r.child.stdin!.write(omp.header);
+    for (const { bytes } of omp.records.slice(0, 8)) r.child.stdin!.write(bytes);
+    // Nothing more is written and stdin stays open: the reader stops anyway.
+    expect(await exitWithin(r, 3000), r.stderr).toBe(0);
+    expect(r.lines.map((l) => fromNdjson(l).frame)).toEqual([1, 2]);
+    expect(r.stderr).toBe('');
+  });
+
+  it('a hex dump the same, once its N packets are complete', async () => {
+    const r = start(['dissect', '-', '-c', '5', '-F', 'ndjson']);
+    // Twenty dumps, more than the 4 KiB a text input is told by; a dump is dissected once the next one is complete.
+    r.child.stdin!.write(Buffer.concat(Array.from({ length: 20 }, () => readFileSync(HEX))));
+    expect(await exitWithin(r, 3000), r.stderr).toBe(0);
+    expect(r.lines).toHaveLength(5);
+  });
+});
+
 describe('-l (--line-buffered)', () => {
   it('a pipe, with -l and without: the first exchange is readable from stdout (a pipe) before the rest of the capture is written', async () => {
     // Without -l a capture read from a pipe is flushed after each read anyway: the two are alike.

@@ -232,6 +232,8 @@ export function dissectCommand(): Command {
             // leaving the loop waits for that read to end.
             if (--left === 0) {
               live?.stop();
+              // A pipe the same: a read waiting on a writer that sends no more (`tcpdump … | gamequery dissect - -c 10`) ends now.
+              if (input.kind !== 'capture-file') input.stop();
               break reading;
             }
           }

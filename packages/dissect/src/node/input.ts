@@ -31,9 +31,17 @@ export type OpenedInput =
       readonly gzip: boolean;
       readonly live: boolean;
       readonly chunks: AsyncIterable<Uint8Array>;
+      /** Stops reading: `chunks` ends, a read waiting for bytes that may never come (a quiet pipe) included. */
+      readonly stop: () => void;
     }
-  /** Text (UTF-8), to read once for hex dumps; `live` as for a capture. */
-  | { readonly kind: 'text'; readonly gzip: boolean; readonly live: boolean; readonly chunks: AsyncIterable<Uint8Array> };
+  /** Text (UTF-8), to read once for hex dumps; `live` and `stop` as for a capture. */
+  | {
+      readonly kind: 'text';
+      readonly gzip: boolean;
+      readonly live: boolean;
+      readonly chunks: AsyncIterable<Uint8Array>;
+      readonly stop: () => void;
+    };
 
 /** Why an input could not be opened. */
 export type InputErrorCode =
@@ -145,10 +153,12 @@ export async function openInput(path: string): Promise<OpenedInput> {
   }
   // A regular file is read as fast as it can be; anything else comes as it is made.
   const live = !stat?.isFile();
-  if (s.format !== 'gzip')
+  if (s.format !== 'gzip') {
+    const { chunks, stop } = stoppable(outer.chunks, source as Readable);
     return s.format === 'text'
-      ? { kind: 'text', gzip: false, live, chunks: outer.chunks }
-      : { kind: 'capture', format: s.format, gzip: false, live, chunks: outer.chunks };
+      ? { kind: 'text', gzip: false, live, chunks, stop }
+      : { kind: 'capture', format: s.format, gzip: false, live, chunks, stop };
+  }
   const inner = await sniffed(gunzip(name, outer.chunks), HEAD);
   const t = sniffInput(inner.head);
   if (t.format === undefined || t.format === 'gzip') {
@@ -156,7 +166,37 @@ export async function openInput(path: string): Promise<OpenedInput> {
     await outer.close();
     throw refusal(name, t.format === 'gzip' ? { ...t, looks: 'gzip inside gzip' } : t, 'gzip-compressed');
   }
+  const { chunks, stop } = stoppable(inner.chunks, source as Readable);
   return t.format === 'text'
-    ? { kind: 'text', gzip: true, live, chunks: inner.chunks }
-    : { kind: 'capture', format: t.format, gzip: true, live, chunks: inner.chunks };
+    ? { kind: 'text', gzip: true, live, chunks, stop }
+    : { kind: 'capture', format: t.format, gzip: true, live, chunks, stop };
+}
+
+/**
+ * `chunks`, and a `stop` that ends them at once: a read waiting for bytes that may never come
+ * (a quiet pipe, after `-c N` packets) gives up, and `stream` under it is let go. What
+ * destroying the stream throws at the read given up goes nowhere: the reader has ended.
+ */
+function stoppable(chunks: AsyncIterable<Uint8Array>, stream: Readable): { chunks: AsyncGenerator<Uint8Array>; stop: () => void } {
+  let stopped = false;
+  let end: (r: IteratorResult<Uint8Array>) => void = () => undefined;
+  const ended = new Promise<IteratorResult<Uint8Array>>((resolve) => (end = resolve));
+  async function* read(): AsyncGenerator<Uint8Array> {
+    const it = chunks[Symbol.asyncIterator]();
+    while (!stopped) {
+      const next = it.next();
+      next.catch(() => undefined);
+      const r = await Promise.race([next, ended]);
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    end({ done: true, value: undefined });
+    stream.on('error', () => undefined);
+    stream.destroy();
+  };
+  return { chunks: read(), stop };
 }
