@@ -147,6 +147,13 @@ describe('dissect -T fields', () => {
     },
   );
 
+  it("a secret masked in a line's text is escaped once, as in clear (tshark with our plugin: `\\t`)", () => {
+    const file = `${root}packages/codec/test/export/fixtures/rcon-echo-lo.pcap`;
+    const line = (...more: string[]): string => run('dissect', file, '-Y', 'frame.number == 3', '-e', 'samp.rcon.output', ...more).stdout;
+    expect(line()).toBe('  rcon_password\\t= "********"  (string)\n');
+    expect(line('--show-secrets')).toBe('  rcon_password\\t= "Sw0rdfish!"  (string)\n');
+  });
+
   it('-e alone is -T fields; -E sets the header, separator, quotes and occurrences as tshark does', () => {
     const file = `${captures}lo-us.pcap`;
     const plain = run('dissect', file, '-e', 'frame.number', '-e', 'samp.info.hostname', '-c', '2');

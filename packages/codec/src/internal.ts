@@ -44,7 +44,7 @@ export { withoutStacks } from './grammar/stacks.ts';
 // Byte writers of the generated emitters, at a buffer position (the caller reserves room): `-V`'s layers use them too.
 export { dotted, hexInt } from './grammar/emit-runtime.ts';
 // Display: what a secret shows instead of itself, text with control characters escaped (Wireshark's format_text), host:port.
-export { MASK, escapeControls, hostPort, showInt, showText } from './grammar/display.ts';
+export { MASK, escapeControls, hostPort, showInt, showText, unshowText } from './grammar/display.ts';
 export { textCodec, type TextCodec } from './grammar/charset.ts';
 /** The field registry of any layouts (the built-in ones' is `fieldRegistry`): what the dissector's filters name for a declared protocol. */
 export { buildRegistry } from './grammar/registry.ts';

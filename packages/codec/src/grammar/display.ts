@@ -25,6 +25,19 @@ export function showText(text: string): string {
   return TEXT_ESCAPED.test(text) ? text.replace(TEXT_ESCAPED, escape) : text;
 }
 
+const UNESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', '0': '\0' };
+
+/**
+ * The text {@link showText} was given, from what it shows: a secret's masked text is kept as it
+ * shows (`FieldNode.masked`), and a reader of values (`-T fields`, a display filter) wants the
+ * value it stands for, to escape once as it escapes any other.
+ */
+export function unshowText(shown: string): string {
+  return shown.includes('\\')
+    ? shown.replace(/\\(x[0-9a-f]{2}|[nrt0\\])/g, (_, e: string) => UNESCAPES[e] ?? String.fromCharCode(parseInt(e.slice(1), 16)))
+    : shown;
+}
+
 /**
  * Text for a terminal or a log: C0 controls, DEL and C1 controls written as {@link showText}
  * writes them (`\x1b`, `\n`, `\x85`), so nothing read from a file or the network can move the

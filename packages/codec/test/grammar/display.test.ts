@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, hostPort, showText } from '@gamequery/codec/internal';
+import { escapeControls, hostPort, showText, unshowText } from '@gamequery/codec/internal';
 
 // eslint-disable-next-line no-control-regex -- the controls are what the escapers remove
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -21,6 +21,17 @@ describe('showText', () => {
       fc.property(fc.string({ unit: 'binary' }), (s) => {
         expect(showText(s)).not.toMatch(CONTROL);
         expect(showText(s)).toBe(showText(s));
+      }),
+    );
+  });
+});
+
+describe('unshowText', () => {
+  it('gives back the text showText was given', () => {
+    expect(unshowText('rcon_password\\t= "********"  C:\\\\maps \\x1b')).toBe('rcon_password\t= "********"  C:\\maps \x1b');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(unshowText(showText(s))).toBe(s);
       }),
     );
   });

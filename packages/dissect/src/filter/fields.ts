@@ -15,7 +15,7 @@ import {
   type FieldType,
   type ProtocolDeclaration,
 } from '@gamequery/codec';
-import { MASK, fieldKind, perProtocols, secretFields } from '@gamequery/codec/internal';
+import { MASK, fieldKind, perProtocols, secretFields, unshowText } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
@@ -113,7 +113,8 @@ const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt
 
 /** A tree node's value as the filter compares it. */
 function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterValue {
-  const v = n.secret && !ctx.showSecrets ? (n.masked ?? MASK) : n.value;
+  // A masked secret's text as a value (what it shows is escaped: `-T fields` and the filter read values).
+  const v = n.secret && !ctx.showSecrets ? (n.masked === undefined ? MASK : unshowText(n.masked)) : n.value;
   switch (type) {
     case 'ipv4':
       return typeof v === 'string' ? (ipv4Number(v) ?? null) : null;
