@@ -179,14 +179,16 @@ export async function openInput(path: string): Promise<OpenedInput> {
  */
 function stoppable(chunks: AsyncIterable<Uint8Array>, stream: Readable): { chunks: AsyncGenerator<Uint8Array>; stop: () => void } {
   let stopped = false;
-  let end: (r: IteratorResult<Uint8Array>) => void = () => undefined;
-  const ended = new Promise<IteratorResult<Uint8Array>>((resolve) => (end = resolve));
+  /** Ends the read waiting now, if one is. A promise of its own per read: one shared by every read (raced against each) kept every chunk read alive. */
+  let wake: ((r: IteratorResult<Uint8Array>) => void) | undefined;
   async function* read(): AsyncGenerator<Uint8Array> {
     const it = chunks[Symbol.asyncIterator]();
     while (!stopped) {
-      const next = it.next();
-      next.catch(() => undefined);
-      const r = await Promise.race([next, ended]);
+      const r = await new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+        wake = resolve;
+        it.next().then(resolve, reject);
+      });
+      wake = undefined;
       if (r.done) return;
       yield r.value;
     }
@@ -194,7 +196,7 @@ function stoppable(chunks: AsyncIterable<Uint8Array>, stream: Readable): { chunk
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
-    end({ done: true, value: undefined });
+    wake?.({ done: true, value: undefined });
     stream.on('error', () => undefined);
     stream.destroy();
   };
