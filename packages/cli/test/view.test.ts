@@ -143,6 +143,15 @@ describe('-Y', () => {
     const syntax = run('dissect', veth, '-Y', 'samp &&');
     expect([syntax.status, syntax.stderr.split('\n')[0]]).toEqual([2, 'gamequery: -Y: unexpected end of filter expression']);
   });
+
+  it("an empty filter (-Y '', as a script passes an unset variable) is no filter, as tshark takes it", () => {
+    const all = run('dissect', veth);
+    for (const empty of ['', '  ']) {
+      const r = run('dissect', veth, '-Y', empty);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toBe(all.stdout);
+    }
+  });
 });
 
 describe('statistics', () => {

@@ -179,9 +179,12 @@ export function chooseView(o: ViewOpts): View {
   return 'summary';
 }
 
-/** The display filter of `-Y`, compiled; a usage error (exit 2) with the position and the nearest names when it cannot be. */
+/**
+ * The display filter of `-Y`, compiled; a usage error (exit 2) with the position and the nearest names when it cannot be.
+ * An empty one (`-Y ''`, as a script passes an unset variable) is no filter, as tshark takes it.
+ */
 export function displayFilter(o: ViewOpts): DisplayFilter | undefined {
-  if (o.displayFilter === undefined) return undefined;
+  if (o.displayFilter === undefined || o.displayFilter.trim() === '') return undefined;
   return compiled(o.displayFilter, o, '-Y:');
 }
 
