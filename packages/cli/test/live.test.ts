@@ -136,6 +136,19 @@ describe('gamequery dissect -i (live capture)', () => {
     expect(r.stderr).not.toContain('gamequery:');
   });
 
+  it('two signals 10 ms apart (timeout -s INT signals the command and then its group) stop it once: the table, exit 0', async () => {
+    const r = start(['stats', '-i', 'lo', '-f', `udp port ${port}`]);
+    expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
+    await query();
+    r.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    r.child.kill('SIGINT');
+    expect(await exitWithin(r, 10_000), r.stderr).toBe(0);
+    expect(r.stdout).toContain('Per-server statistics');
+    expect(r.stderr).toMatch(CAPTURED);
+    expect(r.stderr).not.toContain('gamequery:');
+  });
+
   it('captures with tcpdump when dumpcap is not on PATH, and stops after -c N packets', async () => {
     const r = start(['dissect', '-i', 'lo', '-f', `udp port ${port}`, '-c', '2', '-P'], { env: { PATH: pathWith('tcpdump') } });
     expect(await waitFor(() => capturing(r), 10_000)).toBe(true);

@@ -41,14 +41,27 @@ export function inputLabel(file: string | undefined, opts: LiveOpts): string {
   return file;
 }
 
+/** Signals this soon after the first stop the capture no more than it did. */
+const SAME_STOP_MS = 1000;
+
 /** A live capture being dissected: started, stopped by a signal, reported at the end. */
 export class LiveRun {
   readonly #abort = new AbortController();
-  #signals = 0;
+  /** When the first signal came (Date.now()), 0 before. */
+  #signalled = 0;
   readonly #onSignal = (): void => {
-    // The first stops the capture, which then ends as usual; another ends the command at once, its output cut.
-    if (++this.#signals > 1) process.exit(EXIT.damaged);
-    this.#abort.abort();
+    // The first stops the capture, which then ends as usual. Signals within a second of it are the
+    // same request (`timeout` signals the command and then its whole process group; a terminal, its
+    // foreground group): one later (a person's second Ctrl-C) ends the command at once, its output cut.
+    const now = Date.now();
+    if (this.#signalled === 0) {
+      this.#signalled = now;
+      this.#abort.abort();
+      return;
+    }
+    if (now - this.#signalled < SAME_STOP_MS) return;
+    process.stderr.write('gamequery: stopped again: ending at once, what was pending is not written\n');
+    process.exit(EXIT.damaged);
   };
   #capture: LiveCapture | undefined;
 
