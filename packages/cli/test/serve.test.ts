@@ -179,4 +179,20 @@ describe('gamequery serve', () => {
     expect(await exitWithin(r, 15_000)).toBe(2);
     expect(r.stderr).toContain('servers[0].maxPlayers: missing');
   });
+
+  it('names the state file it cannot read or parse (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gq-state-'));
+    try {
+      const broken = join(dir, 'broken.json');
+      writeFileSync(broken, '{"servers": [');
+      const r = run(['serve', broken]);
+      expect(await exitWithin(r, 15_000)).toBe(2);
+      expect(r.stderr.startsWith(`gamequery: ${broken}: not JSON: `), r.stderr).toBe(true);
+      const missing = run(['serve', join(dir, 'missing.json')]);
+      expect(await exitWithin(missing, 15_000)).toBe(2);
+      expect(missing.stderr).toBe(`gamequery: ${join(dir, 'missing.json')}: cannot read it (ENOENT)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

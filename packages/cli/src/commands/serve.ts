@@ -1,6 +1,7 @@
 /** `gamequery serve`: answer queries as the servers of a JSON state file describe, until SIGINT/SIGTERM. */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { escapeControls } from '@gamequery/codec/internal';
 import { isLoopback, parseState, showServer, startEmulator, type Emulator, type EmulatedServer } from '@gamequery/codec/node';
 
 interface Opts {
@@ -31,6 +32,21 @@ const integer =
   };
 
 const endpoint = (s: EmulatedServer): string => showServer(s.address, s.port);
+
+/** The state file's JSON; what cannot be read or parsed is said with the file's name (a usage error). */
+function readState(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`${escapeControls(file)}: cannot read it (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`${escapeControls(file)}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
 
 /** Resolves on the first SIGINT or SIGTERM. */
 const untilSignal = (): Promise<NodeJS.Signals> =>
@@ -69,7 +85,7 @@ tool needs (every query of 'query --file' comes from 127.0.0.1). A source over a
 said on stderr, once a second at most, with how many requests and replies it lost.\n`,
     )
     .action(async (file: string, opts: Opts) => {
-      const state = parseState(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+      const state = parseState(readState(file));
       const hosts = state.servers.map((s) => s.host ?? opts.host);
       const outside = hosts.find((h) => !isLoopback(h === 'localhost' ? '127.0.0.1' : h));
       if (outside !== undefined && !opts.public) {
