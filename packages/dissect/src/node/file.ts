@@ -231,6 +231,12 @@ async function* onePass<A extends boolean>(
 ): AsyncGenerator<DissectBatch<ListedBy<A>>> {
   const maker = new RecordMaker(recordOptions(options), stats);
   const reader = new Reader(path, options, chunk, false);
+  /** The caller asked for the next batch: with `reuseBuffers`, it holds none of the records before it. */
+  const resumed = (): void => {
+    if (!options.reuseBuffers) return;
+    maker.recycle();
+    reader.recycle();
+  };
   try {
     for (let items = reader.next(); items; items = reader.next()) {
       let packets: ListedBy<A>[] = [];
@@ -246,17 +252,10 @@ async function* onePass<A extends boolean>(
         if (packets.length < BATCH) continue;
         yield { packets };
         packets = [];
-        // The caller asked for more: with `reuseBuffers`, it holds none of the records before.
-        if (options.reuseBuffers) {
-          maker.recycle();
-          reader.recycle();
-        }
+        resumed();
       }
       if (packets.length) yield { packets };
-      if (options.reuseBuffers) {
-        maker.recycle();
-        reader.recycle();
-      }
+      resumed();
     }
     maker.finish();
     yield { packets: [] };
