@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { valueFromJson, mcquery } from '@gamequery/codec';
-import { answer, ask, mcServer as server, only, otherClient, pairAll, pairSummaries, vector } from './helpers.ts';
+import { answer, ask, captureVerdicts, mcServer as server, only, otherClient, pairAll, pairLive, pairSummaries, vector } from './helpers.ts';
 
 const TOKEN = 9513307;
 const hello = (sessionId: number) => mcquery.handshakeRequest.encode({ sessionId });
@@ -171,6 +171,16 @@ describe('Minecraft query pairing', () => {
     const events = pairAll([ask('h', hello(1), server, 0), answer('t', token(1).subarray(0, 7), server, 1)]);
     expect(events.map((e) => e.kind)).toEqual(['undecodable', 'unanswered']);
     expect(only(events, 'undecodable').error).toMatchObject({ type: 'TruncatedError', field: 'mcquery.handshake.token' });
+  });
+
+  it('gives a stat reply that does not decode to its request in a capture (the operator: undecodable)', () => {
+    const cut = basicReply(1).subarray(0, 10);
+    const datagrams = [ask('q', basic(1), server, 0), answer('r', cut, server, 1)];
+    expect(pairLive(datagrams).map((e) => e.kind)).toEqual(['undecodable', 'unanswered']);
+    expect(captureVerdicts(datagrams)).toEqual(['exchange q>r']);
+    // Of another session: not its reply.
+    const other = [ask('q', basic(1), server, 0), answer('r', basicReply(2).subarray(0, 10), server, 1)];
+    expect(captureVerdicts(other)).toEqual(['unanswered q (no reply before the input ended)', 'undecodable r']);
   });
 
   it('reports a duplicated stat reply', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toHex, samp } from '@gamequery/codec';
 import {
+  pairLive,
+  captureVerdicts,
   answer,
   ask,
   client,
@@ -364,11 +366,17 @@ describe('SA:MP undecodable datagrams', () => {
     });
   });
 
-  it('reports a SA:MP reply that does not decode', () => {
+  it('reports a SA:MP reply that does not decode; a capture pairs it with the request its header names', () => {
     const truncated = info.subarray(0, 22);
-    const events = pairAll([ask('q', samp.infoRequest.encode(at), server, 0), answer('r', truncated, server, 1)]);
+    const datagrams = [ask('q', samp.infoRequest.encode(at), server, 0), answer('r', truncated, server, 1)];
+    const events = pairLive(datagrams);
     expect(events.map((e) => e.kind)).toEqual(['undecodable', 'unanswered']);
     expect(only(events, 'undecodable').error).toMatchObject({ type: 'TruncatedError', field: 'samp.info.hostname', offset: 20 });
     expect(toHex(only(events, 'undecodable').datagram.bytes)).toBe(toHex(truncated));
+    // The operator has no value to give for it; a dissector shows it as the request's answer, malformed.
+    expect(captureVerdicts(datagrams)).toEqual(['exchange q>r']);
+    // Not one its header does not name: a reply to another server's request stays undecodable.
+    const elsewhere = [ask('q', samp.infoRequest.encode(at), server, 0), answer('r', truncated, { ...server, port: 7778 }, 1)];
+    expect(captureVerdicts(elsewhere)).toEqual(['unanswered q (no reply before the input ended)', 'undecodable r']);
   });
 });

@@ -282,7 +282,8 @@ export class FirstPassStats {
       c = this.#countedOf(layoutOf(info));
       protocol = c.protocol;
       response = (info & RESPONSE) !== 0;
-      malformed = truncated && c.layout.measure(payload, this.#codec) < 0;
+      // Cut by the capture, or a server's malformed reply that its request's key named (the pairer measured it).
+      malformed = truncated ? c.layout.measure(payload, this.#codec) < 0 : first.pairer.malformed;
     } else {
       const r = rawRecognition(payload, {}, this.#codec, this.#protocols);
       if (!r) {

@@ -11,7 +11,9 @@
  *            protocol collects) first closes the commands of its conversation: the lines
  *            that follow are the newest command's.
  *   reply    the oldest request waiting under its key takes it (first in, first out: two
- *            identical requests cannot be told apart); a collecting request keeps taking
+ *            identical requests cannot be told apart), even where the reply does not read to
+ *            its end (a server's malformed reply is its request's answer all the same: its
+ *            key, in the header, names it); a collecting request keeps taking
  *            lines until its quiet period passes. Else the exchanges remembered under the
  *            key (memory.ts) say what it is: a copy of one of their replies, or late, extra,
  *            after an RCON exchange closed. Else a request near it (the key its echo names,
@@ -197,11 +199,12 @@ export class CapturePairer {
     this.expire(time, true);
     const facts = this.facts;
     facts.open(frame, time, timed, false);
+    this.#malformed = false;
     const protocols = this.#protocols;
     let r = protocols.identify(bytes, NO_HINT, this.#codec);
     if (!r) {
       const p = this.#magiclessOf(bytes);
-      if (p) this.#reply(frame, time, bytes, truncated, e, this.#plans.get(p.name)!, undefined);
+      if (p) this.#reply(frame, time, bytes, truncated, e, this.#plans.get(p.name)!, undefined, true);
       else facts.raw(frame);
       return;
     }
@@ -216,13 +219,26 @@ export class CapturePairer {
       r = protocols.identify(bytes, { protocol: r.protocol, direction, message: r.message }, this.#codec)!;
     }
     const layout = r.layout as QueryLayout;
-    if (!truncated && layout.measure(bytes, this.#codec) < 0) {
+    const whole = truncated || layout.measure(bytes, this.#codec) >= 0;
+    if (r.direction === 'response') {
+      this.#reply(frame, time, bytes, truncated, e, plan, layout, whole);
+    } else if (whole) {
+      this.#request(frame, time, bytes, truncated, e, plan, layout);
+    } else {
       facts.raw(frame);
-      return;
     }
-    if (r.direction === 'request') this.#request(frame, time, bytes, truncated, e, plan, layout);
-    else this.#reply(frame, time, bytes, truncated, e, plan, layout);
   }
+
+  /**
+   * Whether the last datagram {@link datagram} took was paired as a reply that does not read
+   * to its end although the capture has all of it (a server's malformed reply): its request
+   * waited under its key, which the reply's header names whole.
+   */
+  get malformed(): boolean {
+    return this.#malformed;
+  }
+
+  #malformed = false;
 
   /**
    * Ends every timeout, quiet period and memory whose deadline is before `now` (at or
@@ -400,6 +416,8 @@ export class CapturePairer {
     e: Endpoints,
     plan: Plan,
     layout: QueryLayout | undefined,
+    /** It reads to its end, or the capture cut it (else only a request waiting under its key takes it). */
+    whole: boolean,
   ): void {
     const facts = this.facts;
     const rule = plan.rule;
@@ -421,12 +439,18 @@ export class CapturePairer {
       }
     }
     if (request >= 0) {
-      const read = layout ?? this.#readReply(plan, bytes, truncated, layoutAt(layoutOf(facts.info(request))).message);
+      // A reply its request's key names is that request's, read to its end or not (a server's malformed reply is still its answer).
+      const read = layout ?? this.#readReply(plan, bytes, truncated, layoutAt(layoutOf(facts.info(request))).message, true);
       if (!read) {
         facts.raw(frame);
         return;
       }
+      if (!whole) this.#malformed = true;
       this.#answer(request, entry, frame, time, bytes, read, e, plan);
+      return;
+    }
+    if (!whole) {
+      facts.raw(frame);
       return;
     }
     const memory = this.#memory;
@@ -656,9 +680,10 @@ export class CapturePairer {
    * A reply without magic, read as a reply to `message` (the request's), or by its shape
    * where it does not fit that (a server may answer one message with another's reply); a reply
    * to the message whose reply issues a token is read as nothing else. Undefined where it
-   * does not decode.
+   * does not decode; where it `answers` a request waiting under its key, as a reply to
+   * `message` all the same (malformed) if it is recognised as one but reads as no reply whole.
    */
-  #readReply(plan: Plan, bytes: Uint8Array, truncated: boolean, message: string | undefined): QueryLayout | undefined {
+  #readReply(plan: Plan, bytes: Uint8Array, truncated: boolean, message: string | undefined, answers = false): QueryLayout | undefined {
     if (message !== undefined) {
       const as = this.#protocols.identify(
         bytes,
@@ -667,7 +692,17 @@ export class CapturePairer {
       )?.layout as QueryLayout | undefined;
       if (as && (truncated || as.measure(bytes, this.#codec) >= 0)) return as;
       if (as && this.#does[layoutNumber(as)]! & TOKEN) return undefined;
+      const shaped = this.#shaped(plan, bytes, truncated);
+      if (shaped || !answers || !as) return shaped;
+      // Answering a request waiting under its key: read as its reply, malformed, where it reads as no reply whole.
+      this.#malformed = true;
+      return as;
     }
+    return this.#shaped(plan, bytes, truncated);
+  }
+
+  /** A reply without magic read by its shape alone, where it reads to its end (or the capture cut it). */
+  #shaped(plan: Plan, bytes: Uint8Array, truncated: boolean): QueryLayout | undefined {
     const shaped = this.#protocols.identify(bytes, plan.reply, this.#codec)?.layout as QueryLayout | undefined;
     return shaped && (truncated || shaped.measure(bytes, this.#codec) >= 0) ? shaped : undefined;
   }
