@@ -8,6 +8,7 @@
  */
 import {
   builtInProtocols,
+  fromHex,
   registryOf,
   type AnyLayout,
   type Field,
@@ -109,7 +110,8 @@ function protocolsOf(p: DissectedRecord): string {
   return (p instanceof Packet ? p.protocols : undefined) ?? p.protocol;
 }
 
-const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+/** A bytes node's value given as text: a magic shown in hex (`fefd`, the tree's value for it) is those bytes. */
+const hexBytes = (s: string): Uint8Array => (/^(?:[0-9a-f]{2})*$/.test(s) ? fromHex(s) : Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff));
 
 /** A tree node's value as the filter compares it. */
 function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterValue {
@@ -119,7 +121,7 @@ function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterVa
     case 'ipv4':
       return typeof v === 'string' ? (ipv4Number(v) ?? null) : null;
     case 'bytes':
-      return typeof v === 'string' ? latin1(v) : v;
+      return typeof v === 'string' ? hexBytes(v) : v;
     case 'number':
       return typeof v === 'string' ? Number(v) : v;
     default:
