@@ -132,6 +132,11 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
     const { sourceStats } = json('stats', flood, '--by', 'source', '--top', '3', '-F', 'json');
     expect([sourceStats!.sources.length, sourceStats!.networks.length]).toEqual([3, 3]);
     expect(run('stats', flood, '--by', 'source', '--top', '0').status).toBe(2);
+    // Without sources to list it would change nothing: a usage error, not ignored.
+    const alone = run('stats', flood, '--top', '3');
+    expect([alone.status, alone.stdout]).toEqual([2, '']);
+    expect(alone.stderr).toContain('--top sets how many sources and networks are listed: give it with --by source or -z sources');
+    expect(run('stats', flood, '-z', 'sources', '--top', '3').status).toBe(0);
   });
 
   it('finds the RCON password guesser with its exact guess count, and says so on stderr without the passwords', () => {

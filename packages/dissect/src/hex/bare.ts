@@ -48,17 +48,38 @@ function splitJoinedPairs(text: string): string[] | undefined {
   return parts;
 }
 
+/** How many hex digits, one of them a decimal digit, a lone token must begin with to be a hex stream with a stray character in it. */
+const STREAM_RUN = 8;
+
+/** How many hex digits `text` begins with. */
+function hexRun(text: string): number {
+  let n = 0;
+  while (n < text.length && hexValue(text.charCodeAt(n)) >= 0) n++;
+  return n;
+}
+
+/**
+ * A hex stream with a stray character (`53414d507f0000011e6169zz`): it begins with
+ * {@link STREAM_RUN} hex digits or more, a decimal digit among them (no word of prose does).
+ */
+function isStrayStream(text: string): boolean {
+  const n = hexRun(text);
+  return n >= STREAM_RUN && n < text.length && /[0-9]/.test(text.slice(0, n));
+}
+
 /**
  * The junk policy for lines that are neither offset rows, escapes nor arrays: a line is read as
- * bare hex when its first token is a byte (or the line is a single run of hex digits) and more
- * than half of its tokens are bytes. Anything else is prose and is skipped with a warning.
- * So `53 41 zz 50` is a dump row with an error at `zz`, and `be careful with byte 3` is prose.
+ * bare hex when its first token is a byte (or the line is a single run of hex digits, or one
+ * with a stray character after at least eight of them) and more than half of its tokens are
+ * bytes. Anything else is prose and is skipped with a warning. So `53 41 zz 50` is a dump row
+ * with an error at `zz`, `53414d507f00zz` one with an error at the first `z`, and
+ * `be careful with byte 3` is prose.
  */
 export function looksLikeBareRow(line: string): boolean {
   const tokens = tokenize(line, 0, line.length, true);
   const first = tokens[0];
   if (first === undefined) return false;
-  if (tokens.length === 1) return isByteLike(first.text) || (isHexDigits(first.text) && first.text.length >= 2);
+  if (tokens.length === 1) return isByteLike(first.text) || (isHexDigits(first.text) && first.text.length >= 2) || isStrayStream(first.text);
   if (!isByteLike(first.text)) return false;
   let bytes = 0;
   for (const token of tokens) if (isByteLike(token.text)) bytes++;
@@ -127,6 +148,13 @@ export function readBareLine(line: string, carryIn: Nibble | undefined): BareLin
     const parts = splitJoinedPairs(text);
     if (parts !== undefined) {
       for (const part of parts) bytes.push(Number.parseInt(part, 16));
+      continue;
+    }
+    if (isStrayStream(text)) {
+      // The bytes before the stray character are read (an odd digit left before it goes with the error).
+      const n = hexRun(text);
+      for (let i = 0; i + 1 < n; i += 2) bytes.push(hexValue(text.charCodeAt(i)) * 16 + hexValue(text.charCodeAt(i + 1)));
+      problems.push({ severity: 'error', code: 'not-hex', column: token.start + n, text: `${quote(text[n]!)} is not hex` });
       continue;
     }
     const what = text.length <= 2 ? 'a hex byte' : 'hex';

@@ -360,6 +360,18 @@ describe('junk', () => {
     ]);
   });
 
+  it('reads a hex stream with a stray character as a damaged dump row, not as prose', () => {
+    const result = parseHexDump('53414d507f0000011e6169zz\n\n53414d507f0000011e6172\n');
+    expect(result.ok).toBe(false);
+    expect(result.packets.map((p) => p.bytes)).toEqual([hex('53414d507f0000011e6169'), hex('53414d507f0000011e6172')]);
+    expect(result.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([
+      ['error', 'not-hex', "line 1, column 23: 'z' is not hex"],
+    ]);
+    // An odd digit before the stray character goes with it; a word of hex letters alone stays prose.
+    expect(parseHexDump('53414d507f0g').diagnostics.map((d) => d.message)).toEqual(["line 1, column 12: 'g' is not hex"]);
+    expect(parseHexDump('deadbeefcafes').diagnostics.map((d) => d.code)).toEqual(['skipped-text']);
+  });
+
   it('reads two bare dumps that prose separates as two packets', () => {
     const post = 'Request:\n53 41 4d 50 7f 00 00 01 61 1e 69\nResponse:\n53 41 4d 50 7f 00 00 01 61 1e 63\nanything else?';
     const result = parseHexDump(post);
