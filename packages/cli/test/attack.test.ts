@@ -151,6 +151,13 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
     expect(r.stdout).toMatch(new RegExp(`^${g.address.replaceAll('.', '\\.')} +${g.guesses} +${g.guesses} +${g.distinctPasswords}$`, 'm'));
     // A guessed password is never printed (they are dictionary words and a counter: "admin0", "rcon0", …).
     expect(r.stdout + r.stderr).not.toMatch(/admin0|rcon0|password0/);
+    // The page says it too: a row of its own, which filters to the guesser's packets.
+    const page = run('stats', flood, '-F', 'html').stdout;
+    expect(page).toContain('<caption>RCON password guessing (');
+    expect(page).toMatch(
+      new RegExp(`data-display="ip\\.src == ${g.address.replaceAll('.', '\\.')}"[^>]*><td>${g.address.replaceAll('.', '\\.')}</td><td class="r">${g.guesses}</td>`),
+    );
+    expect(page).not.toMatch(/admin0|rcon0|password0/);
   });
 
   it('the same with -Y (records, not the first pass): the same sources', () => {

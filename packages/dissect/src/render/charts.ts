@@ -1,14 +1,16 @@
 /**
  * The statistics of `-F html` as inline SVG, drawn here as text (no script draws them, no
  * font or image is fetched): the rate over time of requests and replies (in total and per
- * server), the round-trip times as a histogram, and the top sources as bars. Every bar or
- * interval carries what it counts as a filter — `data-filter` for the page's script, which
+ * server), the round-trip times as a histogram, and the top sources as bars; then the servers
+ * (counts, players and name, amplification) and the RCON password guessers as tables. Every
+ * bar, interval or row carries what it counts as a filter — `data-filter` for the page's script, which
  * shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
  */
+import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import { escapeHtml } from './html-page.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
-import type { StatsReport } from '../stats/servers.ts';
+import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 
 const W = 640;
@@ -159,8 +161,84 @@ function sourcesSvg(title: string, list: readonly SourceCount[], value: (s: Sour
   return `<svg class="chart sources" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(title)}">${out}</svg>`;
 }
 
-/** The statistics section of the page: the charts that have data, in order. */
-export function chartsHtml(stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport }): string {
+/** A row of a statistics table: its cells, and the packets it counts as a filter (a click shows them, as a bar's does). */
+interface TableRow {
+  readonly cells: readonly string[];
+  readonly filter?: ChartFilter;
+}
+
+/** A table of the page's statistics: a caption, a head, rows (the columns in `right` aligned right), a footer row. */
+function tableHtml(caption: string, head: readonly string[], rows: readonly TableRow[], right: ReadonlySet<number>, footer?: readonly string[]): string {
+  const cells = (tag: 'td' | 'th', list: readonly string[]): string =>
+    list.map((c, i) => `<${tag}${right.has(i) ? ' class="r"' : ''}>${escapeHtml(c)}</${tag}>`).join('');
+  return (
+    `<table class="stat"><caption>${escapeHtml(caption)}</caption><thead><tr>${cells('th', head)}</tr></thead><tbody>` +
+    rows.map((r) => `<tr${r.filter ? attrs(r.filter) : ''}>${cells('td', r.cells)}</tr>`).join('') +
+    `</tbody>${footer ? `<tfoot><tr>${cells('td', footer)}</tr></tfoot>` : ''}</table>`
+  );
+}
+
+/** Reply bytes per request byte (`-` without requests). */
+const amp = (a: number | null): string => (a === null ? '-' : a.toFixed(3));
+
+/** The servers as a table: counts, the median round trip, players and name, and what each sent back per byte it got. */
+function serversTable(report: StatsReport): string {
+  const head = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Malformed', 'RTT median ms', 'Players', 'Host name', 'Amp', 'Amp wire'];
+  const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
+  const counts = (c: ServerCounts): string[] => [
+    String(requested(c.requests)),
+    String(c.answered),
+    String(c.unanswered),
+    String(c.replies),
+    String(c.malformed),
+    c.rtt.median === null ? '-' : `${c.rtt.median.toFixed(3)}${c.rtt.exact ? '' : ' ~'}`,
+  ];
+  const rows = report.servers.map((s) => ({
+    cells: [
+      formatEndpoint(s.server),
+      s.protocol,
+      ...counts(s),
+      s.players === null ? '-' : String(s.players),
+      s.hostname === null ? '-' : showText(s.hostname),
+      amp(s.amplification.payload),
+      amp(s.amplification.wire),
+    ],
+    filter: { test: { server: formatEndpoint(s.server) }, display: serverDisplay(s.server.ip, s.server.port) },
+  }));
+  const t = report.totals;
+  return tableHtml(
+    'Servers (Amp: reply bytes per request byte, UDP payloads; Amp wire: frames on the wire)',
+    head,
+    rows,
+    new Set([2, 3, 4, 5, 6, 7, 8, 10, 11]),
+    [`${t.servers} server${t.servers === 1 ? '' : 's'}`, '', ...counts(t), '', '', amp(t.amplification.payload), amp(t.amplification.wire)],
+  );
+}
+
+/** The sources guessing the RCON password, or a line saying none did. */
+function guessersTable(sources: SourcesReport): string {
+  if (!sources.rconGuessers.length)
+    return `<p class="hint">RCON password guessing: no source had ${sources.guessingThreshold} passwords refused.</p>`;
+  return tableHtml(
+    `RCON password guessing (${sources.guessingThreshold} or more passwords refused)`,
+    ['Source', 'RCON requests', 'Refused', 'Distinct passwords'],
+    sources.rconGuessers.map((g) => ({
+      cells: [g.address, String(g.requests), String(g.denied), String(g.distinctPasswords)],
+      filter: { test: { src: g.address }, display: ipField(g.address, 'src') },
+    })),
+    new Set([1, 2, 3]),
+  );
+}
+
+/**
+ * The statistics section of the page: the charts that have data, in order, then the servers'
+ * table and the RCON password guessers. `packets`: the page holds packets for a click to show
+ * (`gamequery stats -F html` holds none: a click shows the display filter alone).
+ */
+export function chartsHtml(
+  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport },
+  packets = true,
+): string {
   const parts: string[] = [];
   const io = stats.io;
   if (io) {
@@ -175,7 +253,12 @@ export function chartsHtml(stats: { readonly servers?: StatsReport; readonly sou
       sourcesSvg('Sources sent the most reply bytes (where reflected replies go)', stats.sources.byReplyBytes, (s) => s.replyBytes, 'dst'),
     );
   }
+  if (stats.servers?.servers.length) parts.push(serversTable(stats.servers));
+  if (stats.sources) parts.push(guessersTable(stats.sources));
   const charts = parts.filter(Boolean);
   if (!charts.length) return '';
-  return `<section id="stats" aria-label="Statistics"><p class="hint">A click on a bar or an interval shows the packets it counts; its display filter (for <code>-Y</code>) is shown above the list.</p>${charts.join('')}</section>\n`;
+  const hint = packets
+    ? 'A click on a bar, an interval or a row shows the packets it counts; its display filter (for <code>-Y</code>) is shown above the list.'
+    : 'This page holds no packets: a click on a bar, an interval or a row shows the display filter that selects its packets, for <code>gamequery dissect -Y</code>.';
+  return `<section id="stats" aria-label="Statistics"><p class="hint">${hint}</p>${charts.join('')}</section>\n`;
 }

@@ -63,6 +63,12 @@ body:has(main[hidden]) #stats { max-height: none; }
 .chart g[data-filter] .hit:hover { fill: transparent; }
 .chart g[data-filter] { cursor: pointer; }
 tbody tr.out { display: none; }
+table.stat { width: auto; background: var(--bg); border: 1px solid var(--line); }
+table.stat caption { text-align: left; font: 600 11px system-ui, sans-serif; padding: 2px 6px; }
+table.stat td:nth-child(1), table.stat td:nth-child(6) { text-align: left; }
+table.stat td.r, table.stat th.r { text-align: right; }
+table.stat tfoot td { border-top: 1px solid var(--line); color: var(--muted); }
+table.stat tbody tr:hover, table.stat tbody tr.on { background: var(--hl); }
 `;
 
 export const PAGE_SCRIPT = `
@@ -264,7 +270,7 @@ export const PAGE_SCRIPT = `
 export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'sha256-0N+49e4jcsdtwGHECQcOAnv69c6rUlUtv8upMa7WsD8='",
-  "style-src 'sha256-7jujWBPoqSTSvijATqf0jjw79MFgeI/MGpcu+8OcF5Q='",
+  "style-src 'sha256-o4fDPGlazda2of1z/V1LihnbAJBZJ2QuT5jr2mfymb0='",
   "img-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

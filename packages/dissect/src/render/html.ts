@@ -127,7 +127,7 @@ export class HtmlWriter {
   end(errors: readonly string[] = [], stats: Parameters<typeof chartsHtml>[0] = {}): void {
     const info = { shown: this.#shown, omitted: this.#omitted, limit: this.#limit, errors };
     this.sink.raw(
-      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n${chartsHtml(stats)}<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
+      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n${chartsHtml(stats, this.#shown + this.#omitted > 0)}<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
     );
   }
 }
