@@ -1,6 +1,6 @@
 /**
- * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, or raw IP)
- * walked down to UDP, or a bare payload dissected directly.
+ * Dissects a hex dump: each packet in the text is a whole frame (Ethernet, Linux cooked
+ * v1 or v2, or raw IP) walked down to UDP, or a bare payload dissected directly.
  */
 import type { ProtocolSet } from '@gamequery/codec';
 import { parseHexDump, preferReassembled, type HexDumpDiagnostic, type HexDumpOptions } from './hex/index.ts';
@@ -25,10 +25,19 @@ export interface HexDissection<R extends DissectedRecord = PacketRecord> {
 const isQueryPayload = (bytes: Uint8Array, protocols: ProtocolSet): boolean =>
   protocols.shapeOf(bytes) !== undefined || protocols.identify(bytes) !== undefined;
 
+/**
+ * The link types a dumped frame is tried as, in order: Ethernet (`tcpdump -XX`, `tshark -x`),
+ * Linux cooked v1 and v2 (`tcpdump -i any -XX`), raw IP (`tcpdump -X`). No frame of one reads as
+ * UDP as another: Ethernet's type field is where an SLL header holds the last bytes of its
+ * address (zero on loopback, the padding after a MAC), SLL's protocol where Ethernet has the IP
+ * header's first bytes (45 00), and SLL2's first, before raw IP's version nibble.
+ */
+const DUMPED_LINK_TYPES = [LINKTYPE.ETHERNET, LINKTYPE.LINUX_SLL, LINKTYPE.LINUX_SLL2, LINKTYPE.RAW];
+
 /** Which link type a dumped frame is, if it is a frame at all. */
 function frameLinkType(bytes: Uint8Array, protocols: ProtocolSet): number | undefined {
   if (isQueryPayload(bytes, protocols)) return undefined;
-  for (const linkType of [LINKTYPE.ETHERNET, LINKTYPE.RAW]) {
+  for (const linkType of DUMPED_LINK_TYPES) {
     const probe = new UdpDecoder({ reassembly: false }).decode({ index: 0, linkType, data: bytes, timestamp: null });
     if (probe.kind === 'udp') return linkType;
   }

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samp } from '@gamequery/codec';
-import { compileFilter, dissectHexDump, packetJson } from '@gamequery/dissect';
-import { hexFixtures } from './helpers.ts';
+import { compileFilter, dissectHexDump, packetJson, type PacketRecord } from '@gamequery/dissect';
+import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { captures, hexFixtures } from './helpers.ts';
 
 const formats = ['xxd', 'xxd-g1', 'xxd-c8', 'hexdump-C', 'hexdump', 'od-x1', 'od-x1z', 'od-x2', 'od-x4', 'xxd-p', 'xxd-i'];
 
@@ -63,6 +65,22 @@ describe('dissecting hex dumps', () => {
       expect(p.src.ip).toBe('127.0.0.1');
       expect(p.payloadOffset).toBe(42);
     }
+  });
+
+  it.each([
+    ['any-sll.pcap', 'Linux cooked v1', 16],
+    ['any-sll2.pcap', 'Linux cooked v2', 20],
+  ])('walks the frames tcpdump -i any -XX dumped (%s, %s) down to UDP, as the capture itself', async (name, _, header) => {
+    const capture = `${captures}${name}`;
+    const text = spawnSync('tcpdump', ['-XX', '-r', capture], { encoding: 'utf8' }).stdout;
+    const dumped = dissectHexDump(text).packets;
+    const read: PacketRecord[] = [];
+    for await (const b of dissectCaptureFile(capture)) read.push(...b.packets);
+    expect(dumped.length).toBeGreaterThanOrEqual(4);
+    // Everything but the times, which a dump does not keep.
+    const shape = (p: PacketRecord) => [p.frame, p.src, p.dst, p.layout, p.requestIn, p.responseIn, p.payloadOffset, p.summary];
+    expect(dumped.map(shape)).toEqual(read.map(shape));
+    expect(dumped[0]!.payloadOffset).toBe(header + 20 + 8);
   });
 
   it('dissects several payloads in one text and pairs them by content', () => {
