@@ -119,6 +119,32 @@ describe('decode reads the dumps dissect reads', () => {
     expect(JSON.parse(r.stdout)).toEqual(expected);
   });
 
+  it('a frame tcpdump -i any -XX dumped (Linux cooked), down to its UDP payload', () => {
+    const lines = spawnSync('tcpdump', ['-XX', '-c', '2', '-r', `${captures}any-sll2.pcap`], { encoding: 'utf8' }).stdout.split('\n');
+    // The second frame's rows: after its header line (the one not indented).
+    const reply = lines.slice(lines.findLastIndex((l) => l !== '' && !l.startsWith('\t')) + 1).join('\n');
+    const r = run('decode', '--format', 'json', reply);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ layout: 'samp.info.response' });
+  });
+
+  // Those whose bytes alone read as another message, or as none: a ping reply is its request's
+  // bytes, a Minecraft reply has no magic, an open.mp echo reply repeats its request.
+  it.each([
+    'samp/ping-response.basic',
+    'samp/ompecho-response.basic',
+    'samp/rcon-response.truncated-output',
+    'mcquery/handshake-response.basic',
+    'mcquery/full-response.vanilla',
+    'mcquery/full-request.truncated-padding',
+  ])('the test vector %s, as the protocol, message and direction it names', (id) => {
+    const file = `${root}test-vectors/${id}.json`;
+    const vector = JSON.parse(readFileSync(file, 'utf8')) as { layout: string };
+    const r = run('decode', '--format', 'json', '--file', file);
+    expect(r.status === 0 || r.status === 1, r.stderr).toBe(true);
+    expect(JSON.parse(r.stdout).layout).toBe(vector.layout);
+  });
+
   it('bare hex with a stray character: exit 2, naming it and its position', () => {
     usage(run('decode', '53414d50zz7f000001611e69'), /^gamequery: 'z' at position 9 is not hex/);
     usage(run('decode', '53414d50', '7f00\u001b[2J'), /^gamequery: '\\x1b' at position 14 is not hex/);

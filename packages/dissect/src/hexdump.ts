@@ -44,6 +44,15 @@ function frameLinkType(bytes: Uint8Array, protocols: ProtocolSet): number | unde
   return undefined;
 }
 
+/** The UDP payload of a dumped frame (of a link type {@link DUMPED_LINK_TYPES} names), or undefined where it is none. */
+export function dumpedPayload(bytes: Uint8Array): Uint8Array | undefined {
+  for (const linkType of DUMPED_LINK_TYPES) {
+    const d = new UdpDecoder({ reassembly: false }).decode({ index: 0, linkType, data: bytes, timestamp: null });
+    if (d.kind === 'udp') return d.payload;
+  }
+  return undefined;
+}
+
 /**
  * Dissects one dumped buffer as frame `index`: a frame down to UDP if it is one, else a bare
  * payload (a message of the dissector's `protocols`).

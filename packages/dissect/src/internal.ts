@@ -13,3 +13,4 @@ export { writePacketText } from './render/packet-text.ts';
 export { writePacketLine } from './render/packet-line.ts';
 export { writePacketSummary } from './render/summary.ts';
 export { writeTimestamp } from './capture/timestamp.ts';
+export { dumpedPayload } from './hexdump.ts';

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { builtInProtocols, charsetChoices, protocolSet, type Charset, type PacketHint } from '@gamequery/codec';
 import { escapeControls } from '@gamequery/codec/internal';
-import { Dissector, LINKTYPE, isFrameRecord, UdpDecoder, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { Dissector, isFrameRecord, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
+import { dumpedPayload } from '@gamequery/dissect/internal';
 import { PROTOCOL_HELP, declarationOf, parseProtocol } from '../args.ts';
 
 interface Opts {
@@ -43,6 +44,26 @@ function stray(text: string): { char: string; line: number; column: number; posi
     if (!/[0-9a-fA-F]/.test(c) && !SEPARATORS.test(c)) return { char: c, line, column, position: i + 1 };
   }
   return undefined;
+}
+
+/**
+ * What a test vector (test-vectors/schema.json) says of its datagram: its protocol, message and
+ * direction, as a hint (a ping reply is its request's bytes; a Minecraft reply has no magic).
+ */
+export function vectorHint(text: string): PacketHint {
+  const t = text.trim();
+  if (!t.startsWith('{')) return {};
+  let v: { protocol?: unknown; direction?: unknown; message?: unknown };
+  try {
+    v = JSON.parse(t) as typeof v;
+  } catch {
+    return {};
+  }
+  const protocol = builtInProtocols.find((p) => p.name === v.protocol);
+  if (!protocol) return {};
+  const direction = v.direction === 'request' || v.direction === 'response' ? v.direction : undefined;
+  const message = typeof v.message === 'string' && v.message in protocol.messages ? v.message : undefined;
+  return { protocol: protocol.name, ...(direction && { direction }), ...(message && { message }) } as PacketHint;
 }
 
 /** The bytes of the one datagram in `text`: a test vector's "hex", a dump, or bare hex. */
@@ -93,14 +114,10 @@ const cliHint = (message: string): string =>
 /** The built-in protocols, for a reply without magic read by its shape. */
 const builtIn = protocolSet(builtInProtocols);
 
-/** A dumped Ethernet or IP frame, down to its UDP payload; anything else as it is. */
+/** A dumped frame (Ethernet, Linux cooked, raw IP), down to its UDP payload; anything else as it is. */
 function payloadOf(bytes: Uint8Array, hint: PacketHint): Uint8Array {
   if (!dissectPayload(bytes, hint).error) return bytes;
-  for (const linkType of [LINKTYPE.ETHERNET, LINKTYPE.RAW]) {
-    const d = new UdpDecoder({ reassembly: false }).decode({ index: 0, linkType, data: bytes, timestamp: null });
-    if (d.kind === 'udp') return d.payload;
-  }
-  return bytes;
+  return dumpedPayload(bytes) ?? bytes;
 }
 
 export function decodeCommand(): Command {
@@ -127,7 +144,9 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
     )
     .action((hexArgs: string[], opts: Opts) => {
       const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? argumentsText(hexArgs) : readFileSync(0, 'utf8');
+      // A test vector's protocol, message and direction, unless the options say otherwise.
       const hint: PacketHint = {
+        ...(opts.protocol || opts.direction || opts.message ? {} : vectorHint(text)),
         ...(opts.protocol && { protocol: opts.protocol }),
         ...(opts.direction && { direction: opts.direction }),
         ...(opts.message && { message: opts.message }),
