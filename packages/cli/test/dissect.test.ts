@@ -86,6 +86,13 @@ describe('gamequery dissect', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.errors[0]).toMatchObject({ type: 'CaptureError', code: 'truncated' });
     expect(doc.packets.length).toBeGreaterThan(0);
+    // On stderr, naming the file as tshark does (from stdin there is none to name).
+    const cut = `${captures}lo-us.cut.pcap`;
+    const said = 'file ends 80 bytes into a 93-byte packet record at offset 920\n';
+    expect(run('dissect', cut).stderr).toBe(`gamequery: ${cut}: ${said}`);
+    expect(run('stats', cut).stderr).toBe(`gamequery: ${cut}: ${said}`);
+    const piped = spawnSync(process.execPath, cliArgs(['dissect', '-']), { cwd: root, input: readFileSync(cut), encoding: 'utf8' });
+    expect([piped.status, piped.stderr]).toEqual([1, `gamequery: ${said}`]);
   });
 });
 

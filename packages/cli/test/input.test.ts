@@ -222,7 +222,7 @@ describe('any size, bounded memory', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.frame, l.message])).toEqual(Array.from({ length: 21 }, (_, i) => [i + 1, 'info']));
-    expect(big.r.stderr).toMatch(/^gamequery: line 121, column 1: longer than 1048576 characters: skipped$/m);
+    expect(big.r.stderr).toContain(`gamequery: ${path}: line 121, column 1: longer than 1048576 characters: skipped\n`);
     expect(small.kib).toBeGreaterThan(10_000);
     expect(big.kib - small.kib, `${big.kib} KiB against ${small.kib} KiB`).toBeLessThan(100 * 1024);
   }, 120_000);

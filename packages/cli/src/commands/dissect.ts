@@ -140,7 +140,7 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
         layers: view === 'tree',
       };
-      const out = new Output(view, render, tap, !!opts.quiet, !!opts.lineBuffered);
+      const out = new Output(view, render, tap, !!opts.quiet, !!opts.lineBuffered, opts.interface === undefined && file !== '-' ? file : undefined);
       if (fields) out.fieldsLine(fields, !!opts.fieldOption?.header);
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {
@@ -242,7 +242,7 @@ export function dissectCommand(): Command {
           for (const d of ('diagnostics' in batch ? batch.diagnostics : undefined) ?? []) {
             if (d.severity === 'error')
               out.error({ type: 'HexDumpError', code: d.code, line: d.line, column: d.column, message: d.message });
-            else process.stderr.write(`gamequery: ${escapeControls(d.message)}\n`);
+            else out.warn(d.message);
           }
           progress.tick(stats);
           heapTick();
@@ -312,6 +312,8 @@ class Output {
     readonly quiet: boolean,
     /** -l: flushed after each packet. */
     readonly lineBuffered = false,
+    /** The file read (not stdin, not a live capture): what names it in a line about the input on stderr. */
+    readonly file?: string,
   ) {
     this.#watched = !!process.stdout.isTTY;
     this.format = view === 'summary' || view === 'tree' || view === 'fields' ? 'text' : view;
@@ -363,13 +365,26 @@ class Output {
     this.#first = false;
   }
 
+  /** A warning about the input, on stderr (after the packets before it), naming the file read. */
+  warn(message: string): void {
+    if (this.format === 'text' || this.format === 'html') this.#flush();
+    process.stderr.write(`gamequery: ${escapeControls(this.#where() + message)}\n`);
+  }
+
+  /** `FILE: ` for a line about the file read; nothing for stdin or a live capture. */
+  #where(): string {
+    return this.file === undefined ? '' : `${this.file}: `;
+  }
+
   error(e: { readonly type: string; readonly message: string } & Record<string, unknown>): void {
     this.#errors.push(e);
     process.exitCode = 1;
     if (this.format === 'text' || this.format === 'html') {
       // After the packets before it, as when text went out a packet at a time.
       this.#flush();
-      process.stderr.write(`gamequery: ${escapeControls(e.message)}\n`);
+      // Where, as tshark says it (an error about reading carries its file already; one of the bytes read does not).
+      const where = e.type === 'CaptureError' || e.type === 'HexDumpError' ? this.#where() : '';
+      process.stderr.write(`gamequery: ${escapeControls(where + e.message)}\n`);
     }
     if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }
