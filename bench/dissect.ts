@@ -247,7 +247,7 @@ function medianFigure(figures: readonly Figure[]): Figure {
 const FILTERS = [
   'ip.src == 192.0.2.1',
   'samp.info.hostname contains "no such server"',
-  'samp.info.players > 100000 || mcquery.basic.num_players > 100000',
+  'samp.info.players > 60000 || mcquery.basic.num_players > 100000',
   "samp.opcode == 'c' || samp.opcode == 'd'",
 ];
 

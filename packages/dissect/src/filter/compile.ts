@@ -84,22 +84,43 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
   };
   const values = (f: FilterField): Values => f.values;
 
+  /**
+   * A number compared with a whole-number field: whole, and within its bits, or an error as
+   * tshark gives one (`udp.port == 70000` passes nothing: a typo, said so). Below zero an
+   * unsigned field is left alone, as tshark leaves it.
+   */
+  const fits = (f: FilterField, o: Operand, value: number | bigint): Constant => {
+    const int = f.integer;
+    if (!int) return { value };
+    const shown = text.slice(o.at, o.end);
+    if (typeof value === 'number' && !Number.isInteger(value))
+      throw new FilterError(`${f.name} is a whole number; ${shown} is not one`, text, o.at, o.end - o.at);
+    const max = (1n << BigInt(int.signed ? int.bits - 1 : int.bits)) - 1n;
+    const min = int.signed ? -max - 1n : undefined;
+    const v = BigInt(value);
+    if (v > max) throw new FilterError(`${shown} is too big for ${f.name}: at most ${max}`, text, o.at, o.end - o.at);
+    if (min !== undefined && v < min)
+      throw new FilterError(`${shown} is too small for ${f.name}: at least ${min}`, text, o.at, o.end - o.at);
+    return { value };
+  };
+
   const constant = (f: FilterField, o: Operand): Constant => {
     const bad = (what: string): FilterError =>
       new FilterError(`${f.name} is ${what}; ${text.slice(o.at, o.end)} is not one`, text, o.at, o.end - o.at);
     const word = o.kind === 'word' ? o.text : undefined;
     switch (f.type) {
       case 'number': {
-        if (o.kind === 'char') return { value: o.text.codePointAt(0)! };
+        if (o.kind === 'char') return fits(f, o, o.text.codePointAt(0)!);
         if (word !== undefined && /^-?(\d+(\.\d*)?|\.\d+|0x[0-9a-f]+)$/i.test(word)) {
           const n = word.toLowerCase().includes('0x') ? parseInt(word, 16) * (word.startsWith('-') ? -1 : 1) : Number(word);
           // An integer past 2^53 as a bigint, exactly (a 64-bit field's value: a Steam ID).
-          return {
-            value:
-              Number.isSafeInteger(n) || !/^-?(\d+|0x[0-9a-f]+)$/i.test(word)
-                ? n
-                : BigInt(word.replace(/^-/, '')) * (word.startsWith('-') ? -1n : 1n),
-          };
+          return fits(
+            f,
+            o,
+            Number.isSafeInteger(n) || !/^-?(\d+|0x[0-9a-f]+)$/i.test(word)
+              ? n
+              : BigInt(word.replace(/^-/, '')) * (word.startsWith('-') ? -1n : 1n),
+          );
         }
         throw bad("a number (compare it with 42, 0x2a, 1.5 or a character such as 'i')");
       }

@@ -59,6 +59,21 @@ export interface FilterField {
    * are formatted by type (render/fields-line.ts).
    */
   readonly text?: (p: DissectedRecord, ctx: FilterContext) => readonly string[];
+  /**
+   * A whole number of so many bits (a port, a TTL, a frame number, a grammar's u16): a value
+   * compared with it must be whole and fit (tshark's "70000 too big for this field"), so that a
+   * typo is an error, not a filter that passes nothing. Signed: from -2^(bits-1).
+   */
+  readonly integer?: { readonly bits: number; readonly signed: boolean };
+}
+
+/** `f`, a whole number of `bits` bits, unsigned (see {@link FilterField.integer}). */
+const unsigned = (bits: number, f: FilterField): FilterField => ({ ...f, integer: { bits, signed: false } });
+
+/** The whole-number width of a Wireshark integer type (FT_UINT16 → 16 bits, unsigned), if it is one. */
+function integerOf(t: FieldType): FilterField['integer'] {
+  const m = /^FT_(U?)INT(\d+)$/.exec(t);
+  return m ? { bits: Number(m[2]), signed: m[1] === '' } : t === 'FT_FRAMENUM' ? { bits: 32, signed: false } : undefined;
 }
 
 const NONE: readonly FilterValue[] = Object.freeze([]);
@@ -173,7 +188,10 @@ function captureFields(): FilterField[] {
     (p: DissectedRecord): readonly FilterValue[] =>
       one(p instanceof Packet || p instanceof FrameRecord ? get(p) : undefined);
   return [
-    field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
+    unsigned(
+      32,
+      field('frame.number', 'number', 'Frame number in the capture (packet number in a hex dump)', (p) => [p.frame]),
+    ),
     field(
       'frame.time_epoch',
       'number',
@@ -206,17 +224,20 @@ function captureFields(): FilterField[] {
       ...address('src')(p),
       ...address('dst')(p),
     ]),
-    field('udp.srcport', 'number', 'UDP source port', port('src')),
-    field('udp.dstport', 'number', 'UDP destination port', port('dst')),
-    field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst'))),
-    field(
-      'udp.length',
-      'number',
-      'UDP length: the query message and the 8-byte header (as the header says, where the capture cut the frame)',
-      (p) => {
-        if (p instanceof FrameRecord) return one(p.layers.udp?.length);
-        return hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE;
-      },
+    unsigned(16, field('udp.srcport', 'number', 'UDP source port', port('src'))),
+    unsigned(16, field('udp.dstport', 'number', 'UDP destination port', port('dst'))),
+    unsigned(16, field('udp.port', 'number', 'UDP source or destination port', both(port('src'), port('dst')))),
+    unsigned(
+      16,
+      field(
+        'udp.length',
+        'number',
+        'UDP length: the query message and the 8-byte header (as the header says, where the capture cut the frame)',
+        (p) => {
+          if (p instanceof FrameRecord) return one(p.layers.udp?.length);
+          return hasEndpoints(p) ? [(p instanceof Packet ? p.udpLength : undefined) ?? p.payloadLength + 8] : NONE;
+        },
+      ),
     ),
     field(
       'frame.time_delta',
@@ -225,71 +246,95 @@ function captureFields(): FilterField[] {
       framed((p) => (p.timeDelta !== undefined ? Number(p.timeDelta) : undefined)),
       (p) => ((p instanceof Packet || p instanceof FrameRecord) && p.timeDelta !== undefined ? [nanoseconds(p.timeDelta)] : []),
     ),
-    field(
-      'frame.len',
-      'number',
-      'Frame length on the wire',
-      framed((p) => p.frameLength),
+    unsigned(
+      32,
+      field(
+        'frame.len',
+        'number',
+        'Frame length on the wire',
+        framed((p) => p.frameLength),
+      ),
     ),
-    field(
-      'frame.cap_len',
-      'number',
-      'Frame length as captured',
-      framed((p) => p.capturedLength),
+    unsigned(
+      32,
+      field(
+        'frame.cap_len',
+        'number',
+        'Frame length as captured',
+        framed((p) => p.capturedLength),
+      ),
     ),
     field('frame.protocols', 'string', 'The protocols in the frame, outermost first (eth:ethertype:ip:udp:samp)', (p) => [protocolsOf(p)]),
-    field(
-      'ip.ttl',
-      'number',
-      'IPv4 time to live',
-      ipHeader(
-        false,
-        (p) => p.ipTtl,
-        (ip) => ip.ttl,
+    unsigned(
+      8,
+      field(
+        'ip.ttl',
+        'number',
+        'IPv4 time to live',
+        ipHeader(
+          false,
+          (p) => p.ipTtl,
+          (ip) => ip.ttl,
+        ),
       ),
     ),
-    field(
-      'ip.len',
-      'number',
-      'IPv4 total length (header included)',
-      ipHeader(
-        false,
-        (p) => p.ipLength,
-        (ip) => ip.length,
+    unsigned(
+      16,
+      field(
+        'ip.len',
+        'number',
+        'IPv4 total length (header included)',
+        ipHeader(
+          false,
+          (p) => p.ipLength,
+          (ip) => ip.length,
+        ),
       ),
     ),
-    field(
-      'ip.proto',
-      'number',
-      'IPv4 protocol (17 UDP, 1 ICMP, 6 TCP, …)',
-      ipHeader(
-        false,
-        () => 17,
-        (ip) => ip.protocol,
+    unsigned(
+      8,
+      field(
+        'ip.proto',
+        'number',
+        'IPv4 protocol (17 UDP, 1 ICMP, 6 TCP, …)',
+        ipHeader(
+          false,
+          () => 17,
+          (ip) => ip.protocol,
+        ),
       ),
     ),
-    field(
-      'ipv6.hlim',
-      'number',
-      'IPv6 hop limit',
-      ipHeader(
-        true,
-        (p) => p.ipTtl,
-        (ip) => ip.ttl,
+    unsigned(
+      8,
+      field(
+        'ipv6.hlim',
+        'number',
+        'IPv6 hop limit',
+        ipHeader(
+          true,
+          (p) => p.ipTtl,
+          (ip) => ip.ttl,
+        ),
       ),
     ),
-    field(
-      'ipv6.plen',
-      'number',
-      'IPv6 payload length',
-      ipHeader(
-        true,
-        (p) => p.ipLength,
-        (ip) => ip.length,
+    unsigned(
+      16,
+      field(
+        'ipv6.plen',
+        'number',
+        'IPv6 payload length',
+        ipHeader(
+          true,
+          (p) => p.ipLength,
+          (ip) => ip.length,
+        ),
       ),
     ),
-    field('data.len', 'number', 'Length of a payload no query protocol claims (other UDP, a bare payload)', (p) =>
-      p instanceof FrameRecord && p.payload.length ? [p.payload.length] : NONE,
+    unsigned(
+      32,
+      field('data.len', 'number', 'Length of a payload no query protocol claims (other UDP, a bare payload)', (p) =>
+        p instanceof FrameRecord && p.payload.length ? [p.payload.length] : NONE,
+      ),
     ),
     field('data.data', 'bytes', 'A payload no query protocol claims', (p) =>
       p instanceof FrameRecord && p.payload.length ? [p.payload] : NONE,
@@ -305,17 +350,23 @@ function generatedFields(protocol: string): FilterField[] {
       isGame(p) && p.protocol === protocol ? one(f(p) ?? undefined) : NONE;
   const text = (s: string | undefined): string | undefined => (s ? s : undefined);
   return [
-    field(
-      `${protocol}.response_in`,
-      'number',
-      'Frame of the response to this request',
-      of((p) => p.responseIn),
+    unsigned(
+      32,
+      field(
+        `${protocol}.response_in`,
+        'number',
+        'Frame of the response to this request',
+        of((p) => p.responseIn),
+      ),
     ),
-    field(
-      `${protocol}.response_to`,
-      'number',
-      'Frame of the request this responds to',
-      of((p) => p.requestIn),
+    unsigned(
+      32,
+      field(
+        `${protocol}.response_to`,
+        'number',
+        'Frame of the request this responds to',
+        of((p) => p.requestIn),
+      ),
     ),
     field(
       `${protocol}.time`,
@@ -330,11 +381,14 @@ function generatedFields(protocol: string): FilterField[] {
       'Why a request got no reply (present only then)',
       of((p) => text(p.unanswered)),
     ),
-    field(
-      `${protocol}.duplicate_of`,
-      'number',
-      'Frame of the reply this one repeats byte for byte',
-      of((p) => p.duplicateOf),
+    unsigned(
+      32,
+      field(
+        `${protocol}.duplicate_of`,
+        'number',
+        'Frame of the reply this one repeats byte for byte',
+        of((p) => p.duplicateOf),
+      ),
     ),
     field(
       `${protocol}.unmatched`,
@@ -491,6 +545,7 @@ function treeFields(protocols: readonly ProtocolDeclaration[], generated: Readon
   for (const r of registryOf(protocols)) {
     if (generated.has(r.abbrev)) continue;
     const type = numeric.has(r.abbrev) ? 'number' : typeOf(r.type);
+    const integer = numeric.has(r.abbrev) ? undefined : integerOf(r.type);
     const declaring = new Set(r.layouts);
     const unknown = `${r.protocol}.unknown`;
     const abbrev = r.abbrev;
@@ -498,6 +553,7 @@ function treeFields(protocols: readonly ProtocolDeclaration[], generated: Readon
     out.push({
       name: abbrev,
       type,
+      ...(integer && { integer }),
       doc: r.doc || r.label,
       fromTree: true,
       layouts: declaring,
