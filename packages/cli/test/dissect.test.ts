@@ -27,6 +27,30 @@ describe('gamequery dissect', () => {
     expect(r.stdout).toContain('    samp.info.hostname: gamequery fixture server');
   });
 
+  it("-V -e: the frame's, IP's and UDP's fields too, valued as -T fields writes them, in the order picked; a frame without a query message as well", () => {
+    const picks = ['-e', 'udp.port', '-e', 'frame.number', '-e', 'samp.info.hostname', '-e', 'ip.src', '-e', 'frame.time_relative'];
+    const r = run('dissect', `${captures}lo-us.pcap`, '-V', '-c', '2', ...picks);
+    expect(r.stdout.split('\n').slice(0, 12)).toEqual([
+      'Frame 1: 1795346153.486360 127.0.0.1:43811 → 127.0.0.1:47777 SA:MP info request',
+      '    udp.port: 43811,47777',
+      '    frame.number: 1',
+      '    ip.src: 127.0.0.1',
+      '    frame.time_relative: 0.000000000',
+      '',
+      'Frame 2: 1795346153.486728 127.0.0.1:47777 → 127.0.0.1:43811 SA:MP info response: "gamequery fixture server" 100/200',
+      '    udp.port: 47777,43811',
+      '    frame.number: 2',
+      '    ip.src: 127.0.0.1',
+      '    frame.time_relative: 0.000368000',
+      '    samp.info.hostname: gamequery fixture server',
+    ]);
+    // The same values as -T fields gives them.
+    const fields = run('dissect', `${captures}lo-us.pcap`, '-T', 'fields', '-c', '2', ...picks).stdout.split('\n')[1]!.split('\t');
+    expect(fields).toEqual(['47777,43811', '2', 'gamequery fixture server', '127.0.0.1', '0.000368000']);
+    const dns = run('dissect', `${captures}dns-lo.pcap`, '-V', '-c', '1', '-e', 'ip.src', '-e', 'udp.dstport');
+    expect(dns.stdout).toBe('Frame 1: 71 bytes on wire (568 bits), 71 bytes captured (568 bits)\n    ip.src: 127.0.0.1\n    udp.dstport: 53\n');
+  });
+
   it.each(['ndjson', 'json', 'text'])(
     'takes --jobs 2 as scripts pass it: the same %s as without it, and says it runs in one thread',
     (format) => {

@@ -209,3 +209,36 @@ function escapeChar(c: string): string {
       return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
   }
 }
+
+/** A generated item the tree itself shows (packet.ts generatedNodes): `-V -e` takes it from the tree. */
+const TREE_GENERATED = /\.(response_in|response_to|time)$/;
+
+/** Per list of picks: the ones no tree node holds, each as a one-column line. */
+const outerColumns = new WeakMap<readonly string[], readonly { readonly name: string; readonly line: FieldsLine }[]>();
+
+/**
+ * `-V -e`'s lines for the picked fields that are no node of a packet's message tree: the frame's,
+ * IP's and UDP's (`frame.number`, `ip.src`, `udp.port`), and the pairing outcomes
+ * (`samp.unanswered`): `    name: value`, the value as `-T fields` writes it, in the order
+ * picked; none for an absent field. The message's own fields, and its links and response time,
+ * come from its tree.
+ */
+export function outerPickLines(p: DissectedRecord, picks: readonly string[], start: Timestamp | null | undefined, showSecrets: boolean): string[] {
+  let columns = outerColumns.get(picks);
+  if (!columns) {
+    const catalog = filterFields();
+    columns = picks
+      .filter((name) => {
+        const f = catalog.get(name);
+        return f !== undefined && !f.fromTree && f.type !== 'protocol' && !TREE_GENERATED.test(name);
+      })
+      .map((name) => ({ name, line: new FieldsLine([name], { showSecrets }) }));
+    outerColumns.set(picks, columns);
+  }
+  const out: string[] = [];
+  for (const { name, line } of columns) {
+    const text = line.line(p, start);
+    if (text !== '') out.push(`    ${name}: ${text}`);
+  }
+  return out;
+}

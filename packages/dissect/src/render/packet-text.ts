@@ -14,6 +14,7 @@ import { emitFields, emitText } from './text-emitter/index.ts';
 import { hexPane } from './hexpane.ts';
 import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
+import { outerPickLines } from './fields-line.ts';
 import { RenderCache } from '../tree-cache.ts';
 import type { EmitTreeOptions } from './emit-options.ts';
 
@@ -77,7 +78,7 @@ function titleOf(kind: RecordKind): Uint8Array {
  * {@link packetText}.
  */
 export function writePacketText(p: DissectedRecord, sink: ByteSink, options: RenderOptions = {}, first?: Timestamp | null): void {
-  if (p instanceof FrameRecord && !options.hex) {
+  if (p instanceof FrameRecord && !options.hex && !options.fields?.length) {
     writeFrameRecordText(p, first, sink);
     return;
   }
@@ -94,6 +95,10 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
   if (picks && !options.hex) {
+    for (const line of outerPickLines(q, picks, first, secrets)) {
+      sink.raw(line);
+      sink.bytes(NEWLINE);
+    }
     let byEmit = picked.get(picks);
     if (!byEmit) picked.set(picks, (byEmit = new WeakMap()));
     let cache = byEmit.get(emit);

@@ -13,6 +13,7 @@ import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import { secretRanges } from '../secrets.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { expertLine, renderTree, showOf } from './text.ts';
+import { outerPickLines } from './fields-line.ts';
 
 /** Options of the packet renderers (text, hex pane, JSON). */
 export interface RenderOptions {
@@ -67,14 +68,18 @@ export function packetText(p: DissectedRecord, options: RenderOptions = {}, star
 }
 
 function textLines(p: DissectedRecord, options: RenderOptions, start: Timestamp | null | undefined): string[] {
-  if (p instanceof FrameRecord) return frameRecordText(p, start, !!options.hex, options.colour);
-  const lines = (options.layers && p instanceof Packet && !(options.fields?.length && !options.hex) && layerLines(p, start)) || [
-    headerLine(p),
-  ];
+  const picks = options.fields?.length && !options.hex ? options.fields : undefined;
+  if (p instanceof FrameRecord) {
+    const text = frameRecordText(p, start, !!options.hex, options.colour);
+    // The selected fields under its first line, as a packet's.
+    return picks ? [text[0]!, ...outerPickLines(p, picks, start, !!options.showSecrets)] : text;
+  }
+  const lines = (options.layers && p instanceof Packet && !picks && layerLines(p, start)) || [headerLine(p)];
   const all = [...p.fields, ...generatedNodes(p)];
-  if (options.fields?.length && !options.hex) {
+  if (picks) {
+    lines.push(...outerPickLines(p, picks, start, !!options.showSecrets));
     for (const n of walkNodes(all)) {
-      if (options.fields.includes(n.abbrev)) lines.push(`    ${n.abbrev}: ${showOf(n, options)}`);
+      if (picks.includes(n.abbrev)) lines.push(`    ${n.abbrev}: ${showOf(n, options)}`);
     }
     return lines;
   }
