@@ -155,7 +155,9 @@ describe('a query flood (bench/flood.ts): who is asking', () => {
     const page = run('stats', flood, '-F', 'html').stdout;
     expect(page).toContain('<caption>RCON password guessing (');
     expect(page).toMatch(
-      new RegExp(`data-display="ip\\.src == ${g.address.replaceAll('.', '\\.')}"[^>]*><td>${g.address.replaceAll('.', '\\.')}</td><td class="r">${g.guesses}</td>`),
+      new RegExp(
+        `data-display="ip\\.src == ${g.address.replaceAll('.', '\\.')}"[^>]*><td>${g.address.replaceAll('.', '\\.')}</td><td class="r">${g.guesses}</td>`,
+      ),
     );
     expect(page).not.toMatch(/admin0|rcon0|password0/);
   });

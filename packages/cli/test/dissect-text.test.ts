@@ -43,7 +43,8 @@ async function dissected(
   let stderr = '';
   for await (const batch of dissectCaptureFile(file, { ...options, allFrames: true }, stats)) {
     packets.push(...batch.packets);
-    if (batch.error) stderr += `gamequery: ${batch.error.message}\n`;
+    // Naming the file, as the command names one it reads.
+    if (batch.error) stderr += `gamequery: ${file}: ${batch.error.message}\n`;
   }
   return { packets, start: captureStart(stats), stderr };
 }

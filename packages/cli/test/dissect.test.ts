@@ -45,10 +45,14 @@ describe('gamequery dissect', () => {
       '    samp.info.hostname: gamequery fixture server',
     ]);
     // The same values as -T fields gives them.
-    const fields = run('dissect', `${captures}lo-us.pcap`, '-T', 'fields', '-c', '2', ...picks).stdout.split('\n')[1]!.split('\t');
+    const fields = run('dissect', `${captures}lo-us.pcap`, '-T', 'fields', '-c', '2', ...picks)
+      .stdout.split('\n')[1]!
+      .split('\t');
     expect(fields).toEqual(['47777,43811', '2', 'gamequery fixture server', '127.0.0.1', '0.000368000']);
     const dns = run('dissect', `${captures}dns-lo.pcap`, '-V', '-c', '1', '-e', 'ip.src', '-e', 'udp.dstport');
-    expect(dns.stdout).toBe('Frame 1: 71 bytes on wire (568 bits), 71 bytes captured (568 bits)\n    ip.src: 127.0.0.1\n    udp.dstport: 53\n');
+    expect(dns.stdout).toBe(
+      'Frame 1: 71 bytes on wire (568 bits), 71 bytes captured (568 bits)\n    ip.src: 127.0.0.1\n    udp.dstport: 53\n',
+    );
   });
 
   it.each(['ndjson', 'json', 'text'])(

@@ -260,9 +260,13 @@ describe('the statistics of the HTML view in Chromium', () => {
     expect(await alone.textContent('#stats .hint')).toMatch(/^This page holds no packets: a click/);
     // The servers as a table, each row as the JSON report has it: its counts and what it sent back per byte it got.
     const json = JSON.parse(run('stats', veth, '-F', 'json').stdout) as {
-      serverStats: { servers: { server: { ip: string; port: number }; answered: number; amplification: { payload: number; wire: number } }[] };
+      serverStats: {
+        servers: { server: { ip: string; port: number }; answered: number; amplification: { payload: number; wire: number } }[];
+      };
     };
-    const rows = await alone.$$eval('table.stat tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await alone.$$eval('table.stat tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
     expect(rows.map((r) => [r[0], r[3], r[10], r[11]])).toEqual(
       json.serverStats.servers.map((s) => [
         s.server.ip.includes(':') ? `[${s.server.ip}]:${s.server.port}` : `${s.server.ip}:${s.server.port}`,

@@ -128,11 +128,17 @@ describe('the public surface', () => {
     expect(names).toEqual(surface[entry]);
   });
 
-  it('has one public function per output format, and their byte-writing forms only in the internal entry', async () => {
+  it("has one public function per output format, and their byte-writing forms (and the CLI's dumped-frame reader) only in the internal entry", async () => {
     const main = (await import('@gamequery/dissect')) as Record<string, unknown>;
     for (const name of ['packetText', 'packetJson', 'packetLine', 'packetSummary', 'FieldsLine'])
       expect(typeof main[name]).toBe('function');
     const internal = (await import('@gamequery/dissect/internal')) as Record<string, unknown>;
-    expect(Object.keys(internal).sort()).toEqual(['writePacketLine', 'writePacketSummary', 'writePacketText', 'writeTimestamp']);
+    expect(Object.keys(internal).sort()).toEqual([
+      'dumpedPayload',
+      'writePacketLine',
+      'writePacketSummary',
+      'writePacketText',
+      'writeTimestamp',
+    ]);
   });
 });

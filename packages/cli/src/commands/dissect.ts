@@ -140,7 +140,14 @@ export function dissectCommand(): Command {
         colour: opts.colour !== false && !!process.stdout.isTTY,
         layers: view === 'tree',
       };
-      const out = new Output(view, render, tap, !!opts.quiet, !!opts.lineBuffered, opts.interface === undefined && file !== '-' ? file : undefined);
+      const out = new Output(
+        view,
+        render,
+        tap,
+        !!opts.quiet,
+        !!opts.lineBuffered,
+        opts.interface === undefined && file !== '-' ? file : undefined,
+      );
       if (fields) out.fieldsLine(fields, !!opts.fieldOption?.header);
       if (view === 'html')
         out.html = new HtmlWriter(out.sink, {

@@ -219,7 +219,8 @@ export class StatsTap {
     const page = o.format === 'html';
     this.servers = o.stat.includes('stats') || page;
     this.sources = o.stat.includes('sources') || o.by === 'source' || page;
-    if (o.top !== undefined && !this.sources) throw new Error('--top sets how many sources and networks are listed: give it with --by source or -z sources');
+    if (o.top !== undefined && !this.sources)
+      throw new Error('--top sets how many sources and networks are listed: give it with --by source or -z sources');
     const io: { interval: number; filter?: string; maxRows?: number } | undefined =
       o.stat.map(parseIoStat).find((x) => x !== undefined) ?? (page ? { interval: 0.001, maxRows: CHART_ROWS } : undefined);
     this.io = io && {

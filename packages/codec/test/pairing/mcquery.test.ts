@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { valueFromJson, mcquery } from '@gamequery/codec';
-import { answer, ask, captureVerdicts, mcServer as server, only, otherClient, pairAll, pairLive, pairSummaries, vector } from './helpers.ts';
+import {
+  answer,
+  ask,
+  captureVerdicts,
+  mcServer as server,
+  only,
+  otherClient,
+  pairAll,
+  pairLive,
+  pairSummaries,
+  vector,
+} from './helpers.ts';
 
 const TOKEN = 9513307;
 const hello = (sessionId: number) => mcquery.handshakeRequest.encode({ sessionId });

@@ -79,7 +79,8 @@ export function looksLikeBareRow(line: string): boolean {
   const tokens = tokenize(line, 0, line.length, true);
   const first = tokens[0];
   if (first === undefined) return false;
-  if (tokens.length === 1) return isByteLike(first.text) || (isHexDigits(first.text) && first.text.length >= 2) || isStrayStream(first.text);
+  if (tokens.length === 1)
+    return isByteLike(first.text) || (isHexDigits(first.text) && first.text.length >= 2) || isStrayStream(first.text);
   if (!isByteLike(first.text)) return false;
   let bytes = 0;
   for (const token of tokens) if (isByteLike(token.text)) bytes++;

@@ -168,7 +168,13 @@ interface TableRow {
 }
 
 /** A table of the page's statistics: a caption, a head, rows (the columns in `right` aligned right), a footer row. */
-function tableHtml(caption: string, head: readonly string[], rows: readonly TableRow[], right: ReadonlySet<number>, footer?: readonly string[]): string {
+function tableHtml(
+  caption: string,
+  head: readonly string[],
+  rows: readonly TableRow[],
+  right: ReadonlySet<number>,
+  footer?: readonly string[],
+): string {
   const cells = (tag: 'td' | 'th', list: readonly string[]): string =>
     list.map((c, i) => `<${tag}${right.has(i) ? ' class="r"' : ''}>${escapeHtml(c)}</${tag}>`).join('');
   return (
@@ -183,7 +189,20 @@ const amp = (a: number | null): string => (a === null ? '-' : a.toFixed(3));
 
 /** The servers as a table: counts, the median round trip, players and name, and what each sent back per byte it got. */
 function serversTable(report: StatsReport): string {
-  const head = ['Server', 'Protocol', 'Requests', 'Answered', 'Unanswered', 'Replies', 'Malformed', 'RTT median ms', 'Players', 'Host name', 'Amp', 'Amp wire'];
+  const head = [
+    'Server',
+    'Protocol',
+    'Requests',
+    'Answered',
+    'Unanswered',
+    'Replies',
+    'Malformed',
+    'RTT median ms',
+    'Players',
+    'Host name',
+    'Amp',
+    'Amp wire',
+  ];
   const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
   const counts = (c: ServerCounts): string[] => [
     String(requested(c.requests)),

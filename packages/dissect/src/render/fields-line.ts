@@ -223,7 +223,12 @@ const outerColumns = new WeakMap<readonly string[], readonly { readonly name: st
  * picked; none for an absent field. The message's own fields, and its links and response time,
  * come from its tree.
  */
-export function outerPickLines(p: DissectedRecord, picks: readonly string[], start: Timestamp | null | undefined, showSecrets: boolean): string[] {
+export function outerPickLines(
+  p: DissectedRecord,
+  picks: readonly string[],
+  start: Timestamp | null | undefined,
+  showSecrets: boolean,
+): string[] {
   let columns = outerColumns.get(picks);
   if (!columns) {
     const catalog = filterFields();
