@@ -81,6 +81,10 @@ describe('gamequery ping', () => {
     expect(r.code).toBe(0);
     const [report] = JSON.parse(r.stdout) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the command's JSON, read as loosely as JSON.parse returns it
     expect(report).toMatchObject({ server: at(2), protocol: 'vcmp', sent: 2, received: 2, lossPercent: 0 });
+    expect(`${report!['host']}:${report!['port']}`).toBe(at(2));
+    // Without a port: the protocol's default, said in the report (nothing listens there: refused at once).
+    const bare = await gamequery(['ping', 'vcmp', '127.0.0.1', '-c', '1', '--json']);
+    expect(JSON.parse(bare.stdout)[0]).toMatchObject({ server: '127.0.0.1', host: '127.0.0.1', port: 8192, protocol: 'vcmp' });
     expect(report!['replies'].map((x: { seq: number }) => x.seq)).toEqual([1, 2]);
     const { min, avg, max, mdev } = report!['rttMs'];
     expect(0 < min && min <= avg && avg <= max && mdev >= 0).toBe(true);

@@ -31,7 +31,11 @@ interface Opts {
 type Reply = { readonly seq: number; readonly rttMs: number } | { readonly seq: number; readonly error: ReturnType<QueryError['toJSON']> };
 
 interface Report {
+  /** The server as given on the command line. */
   readonly server: string;
+  /** The host pinged and its port (the protocol's default where none was given). */
+  readonly host: string;
+  readonly port: number;
   readonly protocol: Kind;
   sent: number;
   received: number;
@@ -158,7 +162,7 @@ async function pingServer(
   print: (line: string) => void,
 ): Promise<Report> {
   const { host, port } = target.address;
-  const report: Report = { server: target.text, protocol: kind, sent: 0, received: 0, replies: [] };
+  const report: Report = { server: target.text, host, port, protocol: kind, sent: 0, received: 0, replies: [] };
   const fatal = new AbortController();
   const signal = AbortSignal.any([stop, fatal.signal]);
   const out: Promise<void>[] = [];
