@@ -188,6 +188,11 @@ describe('gamequery serve', () => {
       const r = run(['serve', broken]);
       expect(await exitWithin(r, 15_000)).toBe(2);
       expect(r.stderr.startsWith(`gamequery: ${broken}: not JSON: `), r.stderr).toBe(true);
+      const typo = join(dir, 'typo.json');
+      writeFileSync(typo, JSON.stringify({ servers: [{ flavor: 'openmp', port: 7777, maxPlayers: 10, hostnmae: 'Mine' }] }));
+      const t = run(['serve', typo]);
+      expect(await exitWithin(t, 15_000)).toBe(2);
+      expect(t.stderr).toContain('servers[0].hostnmae: no such key (did you mean hostname?)');
       const missing = run(['serve', join(dir, 'missing.json')]);
       expect(await exitWithin(missing, 15_000)).toBe(2);
       expect(missing.stderr).toBe(`gamequery: ${join(dir, 'missing.json')}: cannot read it (ENOENT)\n`);

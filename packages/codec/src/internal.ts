@@ -13,7 +13,7 @@ import { internals } from './grammar/layout.ts';
 import { samp } from './protocols/samp/index.ts';
 
 /** The title (a tree's top item) and the short title (before a message's name) of any declared protocol, by its name. */
-export { titleOf, shortTitleOf } from './grammar/naming.ts';
+export { titleOf, shortTitleOf, editDistance } from './grammar/naming.ts';
 /** What is built once per set of protocols (a filter's catalog, recognition), memoised by the declarations. */
 export { perProtocols } from './grammar/protocol-set.ts';
 // A layout's machinery: `internals(layout)` is the layout, typed with its emitters, measurer and `describe`.

@@ -5,6 +5,7 @@
  * its path (`servers[1].players[3].name: ...`) before any socket is opened.
  */
 import { textCodec, type Charset } from '../grammar/charset.ts';
+import { editDistance } from '../grammar/naming.ts';
 import { ompFormOf } from '../protocols/samp/omp.ts';
 import {
   flavors,
@@ -62,9 +63,55 @@ type Obj = Readonly<Record<string, unknown>>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The objects of the state being checked, each with the keys its checks read (every key they
+ * know, given or not: an optional one is read to see it is absent). A key no check read is one
+ * no server would show, a misspelling (`hostnmae`): refused, with the known key nearest it.
+ * Checking is synchronous: one list at a time.
+ */
+let reads: { readonly target: Obj; readonly path: string; readonly keys: Set<string> }[] | undefined;
+
 function object(v: unknown, path: string): Obj {
   if (!isObject(v)) throw new StateError(path, 'expected an object');
-  return v;
+  if (!reads) return v;
+  const keys = new Set<string>();
+  reads.push({ target: v, path, keys });
+  return new Proxy(v, {
+    get(target, key) {
+      if (typeof key === 'string') keys.add(key);
+      return target[key as string];
+    },
+  });
+}
+
+/** Runs `check` with the objects it reads recorded, then refuses a key none of its checks read. */
+function withKnownKeys<T>(check: () => T): T {
+  const outer = reads;
+  reads = [];
+  try {
+    const out = check();
+    for (const { target, path, keys } of reads) {
+      for (const key of Object.keys(target)) {
+        if (keys.has(key)) continue;
+        const near = nearest(key, [...keys]);
+        throw new StateError(`${path}.${key}`, `no such key${near ? ` (did you mean ${near}?)` : ''}`);
+      }
+    }
+    return out;
+  } finally {
+    reads = outer;
+  }
+}
+
+/** The known key a misspelling is nearest (a third of its letters wrong at most, two at least: `scroe`). */
+function nearest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.ceil(key.length / 3)) + 1;
+  for (const k of known) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
 }
 
 function optString(o: Obj, key: string, path: string, fallback: string): string {
@@ -267,8 +314,22 @@ function minecraft(o: Obj, path: string): ResolvedMinecraft {
   };
 }
 
-/** Checks one server description and fills its defaults. */
+/** Checks one server description and fills its defaults; a key it does not know is an error (a misspelling). */
 export function resolveServer(value: unknown, path = 'server'): ResolvedServer {
+  return withKnownKeys(() => serverOf(value, path));
+}
+
+/** The servers this module resolved: given again (the CLI's, to `startEmulator`), each is taken as it is. */
+const resolvedServers = new WeakSet<object>();
+
+function serverOf(value: unknown, path: string): ResolvedServer {
+  if (isObject(value) && resolvedServers.has(value)) return value as unknown as ResolvedServer;
+  const s = resolvedServer(value, path);
+  resolvedServers.add(s);
+  return s;
+}
+
+function resolvedServer(value: unknown, path: string): ResolvedServer {
   const o = object(value, path);
   switch (o['flavor']) {
     case 'samp037':
@@ -286,8 +347,10 @@ export function resolveServer(value: unknown, path = 'server'): ResolvedServer {
 
 /** Checks a state document (parsed JSON) and fills the defaults of every server. */
 export function parseState(value: unknown): { readonly servers: readonly ResolvedServer[] } {
-  const o = object(value, 'state');
-  const list = o['servers'];
-  if (!Array.isArray(list)) throw new StateError('servers', 'expected an array of servers');
-  return { servers: list.map((s: unknown, i) => resolveServer(s, `servers[${i}]`)) };
+  return withKnownKeys(() => {
+    const o = object(value, 'state');
+    const list = o['servers'];
+    if (!Array.isArray(list)) throw new StateError('servers', 'expected an array of servers');
+    return { servers: list.map((s: unknown, i) => serverOf(s, `servers[${i}]`)) };
+  });
 }

@@ -32,3 +32,14 @@ export const titleOf = (name: string): string => declared.get(name)?.title ?? `$
 
 /** The short title of protocol `name`: its declaration's, else its name. */
 export const shortTitleOf = (name: string): string => declared.get(name)?.shortTitle ?? name;
+
+/** Edit distance (Levenshtein), for suggesting the names nearest to an unknown one (a field, a state file's key). */
+export function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

@@ -239,6 +239,31 @@ describe('parseState', () => {
       'servers[0].players[0].name: expected a non-empty string',
     );
   });
+
+  it('refuses a key no server shows (a misspelling would leave the default in its place), naming the nearest one', () => {
+    const bad = (servers: unknown[]) => () => parseState({ servers });
+    expect(bad([{ flavor: 'samp037', port: 1, maxPlayers: 1, hostnmae: 'x' }])).toThrow(
+      'servers[0].hostnmae: no such key (did you mean hostname?)',
+    );
+    expect(bad([{ flavor: 'openmp', port: 1, maxPlayers: 1, rcon: { passwrod: 'x', password: 'y' } }])).toThrow(
+      'servers[0].rcon.passwrod: no such key (did you mean password?)',
+    );
+    expect(bad([{ flavor: 'vcmp', port: 1, maxPlayers: 1, players: [{ name: 'a', scroe: 3 }] }])).toThrow(
+      'servers[0].players[0].scroe: no such key (did you mean score?)',
+    );
+    // A key of another flavor: known to none of this one's checks, nearest to none.
+    expect(bad([{ flavor: 'minecraft', port: 1, discord: 'x' }])).toThrow('servers[0].discord: no such key');
+    expect(() => parseState({ servers: [], comment: 'x' })).toThrow('state.comment: no such key');
+    expect(() => resolveServer({ flavor: 'vcmp', port: 1, maxPlayers: 1, mapp: 'x' })).toThrow(
+      'server.mapp: no such key (did you mean map?)',
+    );
+    // Free-form maps keep any key: rules, RCON commands.
+    const rules = { anything: 'goes', 'weird key': 'v' };
+    const ok = parseState({
+      servers: [{ flavor: 'samp037', port: 1, maxPlayers: 1, rules, rcon: { password: 'p', commands: { 'x y': ['z'] } } }],
+    });
+    expect((ok.servers[0] as ResolvedSamp).rules).toEqual(rules);
+  });
 });
 
 /** Reply bytes over request bytes, from the responders directly. */
@@ -265,7 +290,9 @@ describe('amplification factors (as documented in limits.ts)', () => {
   };
   const sampResponder037 = sampResponder(resolveServer({ ...full, flavor: 'samp037' }) as ResolvedSamp);
   const omp = sampResponder(resolveServer({ ...full, flavor: 'openmp' }) as ResolvedSamp);
-  const vcmpResponder04 = vcmpResponder(resolveServer({ ...full, flavor: 'vcmp' }) as ResolvedVcmp);
+  // VC:MP has none of SA:MP's language, open.mp's extras or RCON (a state file with them is refused).
+  const { language: _language, discord: _discord, bannerLight: _light, bannerDark: _dark, logo: _logo, rcon: _rcon, ...vcmpFull } = full;
+  const vcmpResponder04 = vcmpResponder(resolveServer({ ...vcmpFull, flavor: 'vcmp' }) as ResolvedVcmp);
   const round = (n: number) => Math.round(n * 10) / 10;
 
   it('SA:MP and VC:MP at the caps with 100 players of 24-byte names', () => {

@@ -3,18 +3,11 @@
  * command's arguments (`-e`, protocol names) in the CLI.
  */
 import type { ProtocolDeclaration } from '@gamequery/codec';
-import { filterFields } from './fields.ts';
+import { editDistance } from '@gamequery/codec/internal';
 
-/** Edit distance (Levenshtein), for suggesting the names nearest to an unknown one; the CLI's suggestions use it too. */
-export function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
+/** Edit distance (Levenshtein), for suggesting the names nearest to an unknown one: the codec's, which its state files' misspellings use too. */
+export { editDistance };
+import { filterFields } from './fields.ts';
 
 /** Up to three known names nearest to `name` (among those of `protocols`): close in spelling, or sharing its last part. */
 export function nearestFields(name: string, protocols?: readonly ProtocolDeclaration[]): string[] {
