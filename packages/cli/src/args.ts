@@ -3,7 +3,7 @@
  * field abbreviations; a typo is a usage error (exit 2) that names the argument and the
  * nearest valid names, never empty output. And the escaping of what a terminal is shown.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { builtInProtocols, type Protocol } from '@gamequery/codec';
 import { escapeControls } from '@gamequery/codec/internal';
 import { editDistance, filterFields } from '@gamequery/dissect';
@@ -128,3 +128,21 @@ export const collectField = (value: string, previous: string[]): string[] => {
   }
   return [...previous, value];
 };
+
+/**
+ * `-F, --format text|json`, which every command that prints JSON takes, as `dissect` and `stats`
+ * do (theirs has more formats); `query`, `ping` and `rcon` keep their `--json` beside it.
+ */
+export function formatOption(defaultText: boolean): Option {
+  const o = new Option('-F, --format <format>', defaultText ? 'output format' : 'output format (json: as --json)').choices([
+    'text',
+    'json',
+  ]);
+  return defaultText ? o.default('text') : o;
+}
+
+/** Whether a command that has `--json` prints JSON: `--json`, or `-F json`; with `-F text` too, a usage error. */
+export function printsJson(opts: { readonly json?: boolean; readonly format?: string }): boolean {
+  if (opts.json && opts.format === 'text') throw new Error('--json and -F text ask for two formats: give one');
+  return !!opts.json || opts.format === 'json';
+}

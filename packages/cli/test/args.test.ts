@@ -101,6 +101,26 @@ describe('dissect -c and -V', () => {
   });
 });
 
+describe('-F json, in every command that prints JSON', () => {
+  it('decode and fields: -F json is --format json', () => {
+    const hexText = '53414d507f0000011e6169';
+    expect(run('decode', '-F', 'json', hexText).stdout).toBe(run('decode', '--format', 'json', hexText).stdout);
+    expect(run('fields', '-F', 'json', '--protocol', 'vcmp').stdout).toBe(run('fields', '--format', 'json', '--protocol', 'vcmp').stdout);
+  });
+
+  it('query, ping and rcon: -F json is --json; with -F text, two formats asked: exit 2', () => {
+    // Port 1 on loopback: refused at once (a connected socket hears the port unreachable).
+    const json = (args: string[]) => JSON.parse(run(...args).stdout) as { server: string; error?: { type: string } }[];
+    expect(json(['query', 'samp', '127.0.0.1:1', '-F', 'json'])).toEqual(json(['query', 'samp', '127.0.0.1:1', '--json']));
+    expect(json(['ping', 'samp', '127.0.0.1:1', '-c', '1', '-F', 'json'])[0]).toMatchObject({ server: '127.0.0.1:1', sent: 1 });
+    for (const command of [['query', 'samp'], ['ping', 'samp'], ['rcon']])
+      usage(
+        run(...command, '127.0.0.1:1', ...(command[0] === 'rcon' ? ['players'] : []), '--json', '-F', 'text'),
+        /--json and -F text ask for two formats/,
+      );
+  });
+});
+
 describe('decode reads the dumps dissect reads', () => {
   const expected = JSON.parse(run('decode', '--format', 'json', readFileSync(`${hex}samp-info-response.bin`).toString('hex')).stdout);
 

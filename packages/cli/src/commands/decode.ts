@@ -10,7 +10,7 @@ import { builtInProtocols, charsetChoices, protocolSet, type Charset, type Packe
 import { escapeControls } from '@gamequery/codec/internal';
 import { Dissector, isFrameRecord, dissectPayload, nodeJson, parseHexDump, renderTree } from '@gamequery/dissect';
 import { dumpedPayload } from '@gamequery/dissect/internal';
-import { PROTOCOL_HELP, declarationOf, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, declarationOf, parseProtocol, formatOption } from '../args.ts';
 
 interface Opts {
   file?: string;
@@ -134,7 +134,7 @@ export function decodeCommand(): Command {
         'charset of the strings; auto (the default) decides per string between UTF-8, windows-1251 and windows-1252 and puts charset and confidence on non-ASCII fields in JSON',
       ).choices([...charsetChoices]),
     )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption(true))
     .option('--show-secrets', 'show RCON passwords in clear')
     .addHelpText(
       'after',

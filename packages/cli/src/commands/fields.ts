@@ -1,13 +1,13 @@
 /** `gamequery fields`: every field abbreviation, like `tshark -G fields`. */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { fieldRegistry, type Protocol } from '@gamequery/codec';
-import { PROTOCOL_HELP, parseProtocol } from '../args.ts';
+import { PROTOCOL_HELP, parseProtocol, formatOption } from '../args.ts';
 
 export function fieldsCommand(): Command {
   return new Command('fields')
     .description('list every field abbreviation with its label, type and protocol (like tshark -G fields)')
     .option('--protocol <name>', `only this protocol: ${PROTOCOL_HELP}`, parseProtocol)
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption(true))
     .action((opts: { protocol?: Protocol; format: 'text' | 'json' }) => {
       const rows = fieldRegistry.filter((f) => !opts.protocol || f.protocol === opts.protocol);
       if (opts.format === 'json') {

@@ -15,13 +15,14 @@ import {
   type ServerAddress,
 } from '@gamequery/codec/node';
 import { printable } from './query.ts';
-import { EXIT, declarationOf, integer, protocolAmong, protocolHelp, shortTitles } from '../args.ts';
+import { EXIT, declarationOf, integer, protocolAmong, protocolHelp, shortTitles, formatOption, printsJson } from '../args.ts';
 
 /** The protocols the client's `ping` speaks (its `protocol` option: the `p` query). */
 type Kind = PingResult['protocol'];
 const PINGED: readonly Kind[] = ['samp', 'vcmp'];
 
 interface Opts {
+  format?: 'text' | 'json';
   count: number;
   interval: number;
   timeout: number;
@@ -88,6 +89,7 @@ export function pingCommand(): Command {
     .option('-i, --interval <ms>', 'send one request per server this often', integer(10, 3_600_000), 1000)
     .option('--timeout <ms>', 'a request not answered within this long is lost', integer(1, 600_000), 1000)
     .option('--json', 'print JSON at the end instead of a line per reply')
+    .addOption(formatOption(false))
     .addHelpText(
       'after',
       `
@@ -100,6 +102,7 @@ Examples:
   gamequery ping vcmp [::1]:8192 --count 10 --interval 200 --json`,
     )
     .action(async (kind: Kind, texts: string[], opts: Opts) => {
+      opts.json = printsJson(opts);
       const targets = texts.map((text) => ({ text, address: parseServer(text, declarationOf(kind).defaultPort) }));
       const stop = new AbortController();
       const interrupt = (): void => stop.abort(new Error('interrupted'));

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
-import { EXIT, PROTOCOL_HELP, PROTOCOL_NAMES, integer, parseProtocol, shortTitles } from '../args.ts';
+import { EXIT, PROTOCOL_HELP, PROTOCOL_NAMES, integer, parseProtocol, shortTitles, formatOption, printsJson } from '../args.ts';
 import { builtInProtocols, charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
 import { escapeControls } from '@gamequery/codec/internal';
 import {
@@ -23,6 +23,7 @@ type Kind = Protocol;
 type Result = SampQueryResult | VcmpQueryResult | MinecraftQueryResult;
 
 interface Opts {
+  format?: 'text' | 'json';
   json?: boolean;
   timeout: number;
   retries: number;
@@ -95,6 +96,7 @@ export function queryCommand(): Command {
     )
     .option('-f, --file <list>', 'read servers from a file, one per line ("-" for stdin; # starts a comment)')
     .option('--json', 'print JSON instead of a table')
+    .addOption(formatOption(false))
     .option('--timeout <ms>', 'wait for each reply this long before sending again', integer(1, 600_000), 1000)
     .option('--retries <n>', 'send an unanswered request again this many times', integer(0, 100), 2)
     .option('--concurrency <n>', 'requests in flight at most, over all servers', integer(1, 100_000), 256)
@@ -122,6 +124,7 @@ Examples:
   gamequery query samp --file servers.txt --concurrency 500 --timeout 800`,
     )
     .action(async (kind: Kind, args: string[], opts: Opts) => {
+      opts.json = printsJson(opts);
       const texts = [...args.filter((a) => a !== '-')];
       const stdin = args.includes('-') || opts.file === '-';
       // Appended one by one: push(...list) passes a list of a master server's size as arguments, past what a call takes.

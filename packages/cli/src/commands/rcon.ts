@@ -9,9 +9,10 @@ import { charsets, type Charset } from '@gamequery/codec';
 import { maskSecrets, rconSecrets } from '@gamequery/codec/internal';
 import { DeadlineError, NoReplyError, QueryClient, QueryError, UnreachableError, defaultPorts, parseServer } from '@gamequery/codec/node';
 import { printable } from './query.ts';
-import { EXIT, integer } from '../args.ts';
+import { EXIT, integer, formatOption, printsJson } from '../args.ts';
 
 interface Opts {
+  format?: 'text' | 'json';
   passwordFile?: string;
   password?: string;
   timeout: number;
@@ -57,6 +58,7 @@ export function rconCommand(): Command {
     .option('--retries <n>', 'send again when nothing comes back (the command may then run twice)', integer(0, 10), 0)
     .addOption(new Option('--charset <name>', 'charset of password, command and output').choices([...charsets]))
     .option('--json', 'print JSON: server, command, lines, rttMs')
+    .addOption(formatOption(false))
     .option('--show-secrets', 'print the password and one the command sets where the output echoes them (masked as ******** otherwise)')
     .addHelpText(
       'after',
@@ -70,6 +72,7 @@ Example:
   GAMEQUERY_RCON_PASSWORD=changeme gamequery rcon 127.0.0.1:7777 players`,
     )
     .action(async (serverText: string, words: string[], opts: Opts) => {
+      opts.json = printsJson(opts);
       const { host, port } = parseServer(serverText, defaultPorts.samp);
       const secret = password(opts);
       const command = words.join(' ');
