@@ -356,6 +356,8 @@ class Walk {
   dataEnd = 0;
   /** How deep the next line of the tree is, four spaces a level. */
   #depth = 0;
+  /** Where the IP header says its payload ends (the capture may keep less); -1 before one, or where it says 0. */
+  #ipEnd = -1;
 
   /**
    * `out`: where the tree's lines go (undefined: the facts only). `facts` false: the caller
@@ -719,6 +721,7 @@ class Walk {
         start,
       );
     const end = Math.min(d.length, total ? start + total : d.length);
+    this.#ipEnd = total ? start + total : -1;
     if (fragment && !completes) {
       this.word('data');
       this.leaveData(start + headerLength, end);
@@ -754,6 +757,7 @@ class Walk {
     this.source = src;
     this.destination = dst;
     const end = Math.min(d.length, payloadLength ? start + 40 + payloadLength : d.length);
+    this.#ipEnd = payloadLength ? start + 40 + payloadLength : -1;
     let pos = start + 40;
     let fragment = false;
     let fragmentText = '';
@@ -889,6 +893,8 @@ class Walk {
 
   udpHeader(pos: number, end: number): void {
     const d = this.data;
+    // What the IP header says its payload holds from here (not what the capture kept), where it says.
+    const declared = this.#ipEnd >= 0 ? this.#ipEnd - pos : -1;
     this.word('udp');
     this.column = 'UDP';
     const r = this.reassembled;
@@ -910,6 +916,15 @@ class Walk {
       payloadEnd = Math.max(payloadStart, Math.min(end, pos + length));
     }
     const payload = Math.max(0, length - 8);
+    // A length the datagram cannot have, as tshark flags it (its payload is read from what the IP header holds).
+    const bad =
+      r || end - pos < 8
+        ? undefined
+        : length < 8
+          ? { expert: `Bad length value ${length} < 8`, info: `[BAD UDP LENGTH ${length} < 8]` }
+          : declared >= 0 && length > declared
+            ? { expert: `Bad length value ${length} > IP payload length`, info: `[BAD UDP LENGTH ${length} > IP PAYLOAD LENGTH]` }
+            : undefined;
     // The payload's bytes present (all of a reassembled one's); none when the capture cut the header itself.
     const present = r ? payload : payloadEnd - payloadStart;
     const whole = r !== undefined || end - pos >= 8;
@@ -924,6 +939,11 @@ class Walk {
       this.#numberField('udp.srcport', SOURCE_PORT, r ? 0 : pos, width, srcPort);
       this.#numberField('udp.dstport', DESTINATION_PORT, r ? 0 : pos + 2, width, dstPort);
       this.#numberField('udp.length', LENGTH, r ? 0 : pos + 4, width, length);
+      if (bad) {
+        this.#depth++;
+        this.text(`[Expert Info (Error/Malformed): ${bad.expert}]`);
+        this.#depth--;
+      }
       // A reassembled datagram's header is in its first fragment: its checksum is read from the bytes reassembled.
       const header = r?.reassembly;
       if (header || (!r && whole)) {
@@ -945,7 +965,9 @@ class Walk {
     this.leaveData(payloadStart, payloadEnd);
     if (!this.facts) return;
     this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
-    this.info = `${srcPort} → ${dstPort} Len=${payload}`;
+    this.info = bad
+      ? `${srcPort} → ${dstPort} ${bad.info}${length >= 8 ? ` Len=${payload}` : ''}`
+      : `${srcPort} → ${dstPort} Len=${payload}`;
   }
 }
 

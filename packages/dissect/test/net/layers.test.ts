@@ -85,6 +85,42 @@ describe('frameLayers', () => {
     expect(theirs.filter((line) => line.startsWith('802.1Q Virtual LAN'))).toHaveLength(2);
   });
 
+  it('flags a UDP length below 8 or past what the IP header holds, as tshark does (its Info column, its expert item); not one the capture cut', () => {
+    // Ethernet, IPv4 and UDP carrying five bytes no query protocol claims, its length field set to `length`.
+    const frame = (length: number): Uint8Array => {
+      const f = vlanFrame(0).slice(0, 14 + 20 + 8 + 5);
+      f.set([0x68, 0x65, 0x6c, 0x6c, 0x6f], 42);
+      f[17] = 20 + 8 + 5; // IP total length
+      f[38] = length >> 8;
+      f[39] = length & 0xff;
+      return f;
+    };
+    const frames = [frame(200), frame(3), frame(13)];
+    const dir = mkdtempSync(join(tmpdir(), 'gq-udplen-'));
+    const file = join(dir, 'udp-length.pcap');
+    writeFileSync(
+      file,
+      writePcap(
+        frames.map((data, i) => ({ seconds: 1700000000 + i, ticks: 0, data })),
+        { linkType: LINKTYPE.ETHERNET },
+      ),
+    );
+    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', '-e', '_ws.col.Info'], { encoding: 'utf8' });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    const ours = frames.map((f) => frameLayers(LINKTYPE.ETHERNET, f, true));
+    expect(ours.map((l) => l.info)).toEqual(tshark.stdout.trimEnd().split('\n'));
+    expect(ours.map((l) => l.info)).toEqual([
+      '40000 → 7777 [BAD UDP LENGTH 200 > IP PAYLOAD LENGTH] Len=192',
+      '40000 → 7777 [BAD UDP LENGTH 3 < 8]',
+      '40000 → 7777 Len=5',
+    ]);
+    expect(ours[0]!.lines).toContain('        [Expert Info (Error/Malformed): Bad length value 200 > IP payload length]');
+    expect(ours[1]!.lines).toContain('        [Expert Info (Error/Malformed): Bad length value 3 < 8]');
+    // Cut by the capture after the UDP header: the length is the datagram's, not bogus.
+    const cut = frameLayers(LINKTYPE.ETHERNET, frame(13).subarray(0, 44), true);
+    expect([cut.info, cut.lines.some((l) => l.includes('Expert Info'))]).toEqual(['40000 → 7777 Len=5', false]);
+  });
+
   it('draws the extension headers of an IPv6 fragment inside its IPv6 subtree', () => {
     const l = frameLayers(LINKTYPE.IPV6, v6Frame(), true);
     expect(l.protocols).toBe('ipv6:ipv6.hopopts:ipv6.fraghdr:data');
