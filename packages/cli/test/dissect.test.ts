@@ -27,6 +27,15 @@ describe('gamequery dissect', () => {
     expect(r.stdout).toContain('    samp.info.hostname: gamequery fixture server');
   });
 
+  it('-P -V: each summary line before its tree, as tshark writes both', () => {
+    const file = `${captures}lo-us.pcap`;
+    const summaries = run('dissect', file, '-P', '-c', '2').stdout.split('\n');
+    const trees = run('dissect', file, '-V', '-c', '2').stdout.split('\n\n');
+    const both = run('dissect', file, '-P', '-V', '-c', '2');
+    expect(both.status).toBe(0);
+    expect(both.stdout).toBe(`${summaries[0]}\n${trees[0]}\n\n${summaries[1]}\n${trees[1]}`);
+  });
+
   it("-V -e: the frame's, IP's and UDP's fields too, valued as -T fields writes them, in the order picked; a frame without a query message as well", () => {
     const picks = ['-e', 'udp.port', '-e', 'frame.number', '-e', 'samp.info.hostname', '-e', 'ip.src', '-e', 'frame.time_relative'];
     const r = run('dissect', `${captures}lo-us.pcap`, '-V', '-c', '2', ...picks);

@@ -147,6 +147,7 @@ export function dissectCommand(): Command {
         !!opts.quiet,
         !!opts.lineBuffered,
         opts.interface === undefined && file !== '-' ? file : undefined,
+        view === 'tree' && !!opts.summary,
       );
       if (fields) out.fieldsLine(fields, !!opts.fieldOption?.header);
       if (view === 'html')
@@ -321,6 +322,8 @@ class Output {
     readonly lineBuffered = false,
     /** The file read (not stdin, not a live capture): what names it in a line about the input on stderr. */
     readonly file?: string,
+    /** -P with the tree (-V): each packet's summary line too. */
+    readonly summaryToo = false,
   ) {
     this.#watched = !!process.stdout.isTTY;
     this.format = view === 'summary' || view === 'tree' || view === 'fields' ? 'text' : view;
@@ -354,6 +357,8 @@ class Output {
       writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
     } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
+      // -P -V: the summary line before each tree, as tshark writes both.
+      if (this.summaryToo) writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
       writePacketText(p, this.#sink, this.render, this.stats && captureStart(this.stats));
     } else {
       if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
