@@ -7,10 +7,14 @@
  * every packet we dissect must be one it claims. The codec's `test/export/wireshark.test.ts`
  * does the same on every test vector.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { samp } from '@gamequery/codec';
 import type { PacketRecord } from '@gamequery/dissect';
+import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { checkPacket, gameNode, requireTshark, tsharkWithPlugin, type Links, type PdmlNode } from '../../../codec/test/helpers/tshark.ts';
-import { captureFiles, captures, dissectFile } from './helpers.ts';
+import { captureFiles, captures, dissectFile, retimedExchange } from './helpers.ts';
 
 requireTshark();
 const t = tsharkWithPlugin('captures');
@@ -92,6 +96,60 @@ describe('the Wireshark plugin on every capture, against our dissector', () => {
     });
     expect(problems).toEqual([]);
     expect(packetsCompared).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      'a copy of a reply: its request, without a response time',
+      // The info exchange of lo-us.pcap, its reply delivered twice: 368 µs and 900 µs after the request.
+      () => retimedExchange([368, 900]),
+      [{ response_in: '2' }, { response_to: '1', time: '0.000368000' }, { response_to: '1' }],
+    ],
+    [
+      "an RCON command's lines: each its response time",
+      () => {
+        const at = { serverIp: '127.0.0.1', serverPort: 7777 };
+        const frames = [
+          samp.rconRequest.encode({ ...at, password: 'secret', command: 'players' }),
+          samp.rconResponse.encode({ ...at, output: 'ID\tName\tPing\tIP' }),
+          samp.rconResponse.encode({ ...at, output: '0\tAlice\t35\t127.0.0.1' }),
+        ];
+        return writePcap(
+          frames.map((payload, i) => ({
+            seconds: 1_700_000_000,
+            ticks: i * 250,
+            data: udpFrame(payload, i ? 7777 : 50_000, i ? 50_000 : 7777),
+          })),
+          { linkType: 1 },
+        );
+      },
+      [{ response_in: '2' }, { response_to: '1', time: '0.000250000' }, { response_to: '1', time: '0.000500000' }],
+    ],
+  ])('%s, as our dissector gives them', async (label, bytes, expected) => {
+    const file = join(t.work, `${label.replaceAll(/\W+/g, '-')}.pcap`);
+    writeFileSync(file, bytes());
+    const [ours, theirs] = await Promise.all([dissectFile(file), t.dissect(file)]);
+    expect(theirs.status, theirs.stderr).toBe(0);
+    const problems: string[] = [];
+    const links = ours.packets.map((p) => {
+      const { links: got } = checkPacket(
+        {
+          id: `${label} frame ${p.frame}`,
+          protocol: p.protocol,
+          fields: p.fields,
+          summary: p.summary,
+          base: p.payloadOffset,
+          warnings: p.warnings,
+        },
+        theirs.packets[p.frame - 1],
+        theirs.info[p.frame - 1],
+        problems,
+      );
+      return [Object.fromEntries([...got].sort()), Object.fromEntries([...ourLinks(p)].sort())];
+    });
+    expect(problems).toEqual([]);
+    for (const [got, want] of links) expect(got).toEqual(want);
+    expect(links.map(([, want]) => want)).toEqual(expected);
   });
 
   it('raises our warnings as the expert items of their codes (expert-lo.pcap), and leaves a Minecraft reply without its request', async () => {

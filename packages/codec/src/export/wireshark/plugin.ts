@@ -154,7 +154,8 @@ export interface WiresharkOptions {
 
 /**
  * Request/response pairs of a protocol's messages in the selection: `symmetric` where the
- * built-in protocol says so (a `p` reply is its request), and the key a reply echoes from
+ * built-in protocol says so (a `p` reply is its request), `lines` where it is answered in
+ * lines (RCON), and the key a reply echoes from
  * its request (empty where only one direction is selected: replies then pair by endpoints).
  */
 function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLayout[]): LuaTable {
@@ -164,7 +165,12 @@ function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLa
     // A form may share its request with another message (open.mp's banners `o` reply answers samp.omp.request).
     const request = mine.find((l) => l.message === name && l.direction === 'request') ?? mine.find((l) => l === builtIn?.request);
     const response = mine.find((l) => l.message === name && l.direction === 'response');
-    pairs[name] = { symmetric: builtIn?.symmetric ?? false, key: request && response ? echoedKey(request, response) : [] };
+    pairs[name] = {
+      symmetric: builtIn?.symmetric ?? false,
+      // Answered in lines (RCON): each line is a reply with its response time; a second reply to another request is a copy or extra, without one.
+      lines: declared?.answeredInLines?.includes(name) ?? false,
+      key: request && response ? echoedKey(request, response) : [],
+    };
   }
   return pairs;
 }

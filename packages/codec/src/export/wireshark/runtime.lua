@@ -654,7 +654,11 @@ local function dissect(P, tvb, pinfo, tree, d)
   end
   if d.answers then
     item:add(HF[P.name .. ".response_to"], d.answers.frame):set_generated()
-    item:add(HF[P.name .. ".time"], time_between(d.answers.time, d.time)):set_generated()
+    -- A response time as the dissector gives one: the reply's, or an RCON line's; not a second reply's
+    -- to a request answered already (a copy, or extra).
+    if d.answers.response == pinfo.number or P.pairs[L.message].lines then
+      item:add(HF[P.name .. ".time"], time_between(d.answers.time, d.time)):set_generated()
+    end
   end
   local fields = L.fields
   if d.unknown then

@@ -485,15 +485,15 @@ local SPEC = {
         },
       },
       pairs = {
-        info = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        rules = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        clients = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        players = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        ping = { symmetric = true, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
-        rcon = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        omp = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        ompbanners = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        ompecho = { symmetric = true, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
+        info = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        rules = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        clients = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        players = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        ping = { symmetric = true, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
+        rcon = { symmetric = false, lines = true, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        omp = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        ompbanners = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        ompecho = { symmetric = true, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
       },
     },
     {
@@ -659,9 +659,9 @@ local SPEC = {
         },
       },
       pairs = {
-        info = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        clients = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
-        ping = { symmetric = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
+        info = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        clients = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 } } },
+        ping = { symmetric = false, lines = false, key = { { 4, 4, 4 }, { 8, 8, 2 }, { 10, 10, 1 }, { 11, 11, 4 } } },
       },
     },
     {
@@ -827,9 +827,9 @@ local SPEC = {
         },
       },
       pairs = {
-        handshake = { symmetric = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
-        basic = { symmetric = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
-        full = { symmetric = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
+        handshake = { symmetric = false, lines = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
+        basic = { symmetric = false, lines = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
+        full = { symmetric = false, lines = false, key = { { 2, 0, 1 }, { 3, 1, 4 } } },
       },
     },
   },
@@ -1473,7 +1473,11 @@ local function dissect(P, tvb, pinfo, tree, d)
   end
   if d.answers then
     item:add(HF[P.name .. ".response_to"], d.answers.frame):set_generated()
-    item:add(HF[P.name .. ".time"], time_between(d.answers.time, d.time)):set_generated()
+    -- A response time as the dissector gives one: the reply's, or an RCON line's; not a second reply's
+    -- to a request answered already (a copy, or extra).
+    if d.answers.response == pinfo.number or P.pairs[L.message].lines then
+      item:add(HF[P.name .. ".time"], time_between(d.answers.time, d.time)):set_generated()
+    end
   end
   local fields = L.fields
   if d.unknown then
