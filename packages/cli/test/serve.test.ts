@@ -174,6 +174,26 @@ describe('gamequery serve', () => {
     }
   }, 60_000);
 
+  it('serves more players than slots as given, and says so on stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gq-state-'));
+    const file = join(dir, 'over.json');
+    const players = [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'bot', npc: true }];
+    writeFileSync(file, JSON.stringify({ servers: [{ flavor: 'samp037', port: 0, maxPlayers: 3, players }] }));
+    const r = run(['serve', file]);
+    try {
+      expect(await waitFor(() => r.stdout.includes(' on 127.0.0.1:') || r.child.exitCode !== null, 15_000)).toBe(true);
+      const port = Number(/:(\d+)$/m.exec(r.stdout)![1]);
+      const reply = await queryOnce(samp.infoRequest.encode({ serverIp: '127.0.0.1', serverPort: port }), port);
+      expect(samp.infoResponse.decode(reply!).value).toMatchObject({ players: 3, maxPlayers: 2 });
+      expect(r.stderr).toBe(
+        'gamequery serve: servers[0]: 3 players in 2 slots (maxPlayers 3, less 1 NPC): no real server says so; served as given\n',
+      );
+    } finally {
+      expect(await stop(r)).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a state file it cannot serve, with the path of the mistake', async () => {
     const r = run(['serve', 'packages/cli/test/fixtures/bad-state.json']);
     expect(await exitWithin(r, 15_000)).toBe(2);

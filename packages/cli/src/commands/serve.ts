@@ -86,6 +86,16 @@ said on stderr, once a second at most, with how many requests and replies it los
     )
     .action(async (file: string, opts: Opts) => {
       const state = parseState(readState(file));
+      // More players than the server has slots: served as given (a test of a client may want it), but said.
+      state.servers.forEach((s, i) => {
+        const npcs = s.players.filter((p) => p.npc).length;
+        const players = s.players.length - npcs;
+        const slots = s.maxPlayers - npcs;
+        if (players > slots)
+          process.stderr.write(
+            `gamequery serve: servers[${i}]: ${players} players in ${slots} slots (maxPlayers ${s.maxPlayers}${npcs ? `, less ${npcs} NPC${npcs === 1 ? '' : 's'}` : ''}): no real server says so; served as given\n`,
+          );
+      });
       const hosts = state.servers.map((s) => s.host ?? opts.host);
       const outside = hosts.find((h) => !isLoopback(h === 'localhost' ? '127.0.0.1' : h));
       if (outside !== undefined && !opts.public) {
