@@ -663,6 +663,20 @@ class Walk {
     const available = d.length - start;
     if (available < 20) return this.malformed('IPv4', `frame ends ${available} bytes into the IPv4 header`, start);
     const first = d[start]!;
+    if (first >> 4 !== 4) {
+      // Not an IPv4 header (the decoder skips it as malformed): its version, flagged as tshark flags it, and nothing past it.
+      if (this.out) {
+        this.open('ip', 'Internet Protocol Version 4', start, 1);
+        this.#line().bytes(VERSION_LINES[first >> 4]!);
+        this.#depth++;
+        this.text('[Expert Info (Error/Protocol): Bogus IPv4 version]');
+        this.#depth--;
+        this.close();
+      }
+      this.column = 'IPv4';
+      this.info = `Bogus IPv4 version (${first >> 4}, must be 4)`;
+      return;
+    }
     const headerLength = (first & 0x0f) * 4;
     const total = u16(d, start + 2);
     const id = u16(d, start + 4);

@@ -121,6 +121,25 @@ describe('frameLayers', () => {
     expect([cut.info, cut.lines.some((l) => l.includes('Expert Info'))]).toEqual(['40000 → 7777 Len=5', false]);
   });
 
+  it('flags an IPv4 header of another version, as tshark does, and reads nothing past it', () => {
+    const data = vlanFrame(0);
+    data[14] = 0x55;
+    const dir = mkdtempSync(join(tmpdir(), 'gq-ipver-'));
+    const file = join(dir, 'ip-version.pcap');
+    writeFileSync(file, writePcap([{ seconds: 1700000000, ticks: 0, data }], { linkType: LINKTYPE.ETHERNET }));
+    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', '-e', '_ws.col.Info', '-e', 'frame.protocols'], { encoding: 'utf8' });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    const l = frameLayers(LINKTYPE.ETHERNET, data, true);
+    expect(`${l.info}\t${l.protocols}`).toBe(tshark.stdout.trimEnd());
+    expect(l.info).toBe('Bogus IPv4 version (5, must be 4)');
+    expect(l.lines.slice(-3)).toEqual([
+      'Internet Protocol Version 4',
+      '    0101 .... = Version: 5',
+      '        [Expert Info (Error/Protocol): Bogus IPv4 version]',
+    ]);
+    expect([l.ip, l.udp]).toEqual([undefined, undefined]);
+  });
+
   it('draws the extension headers of an IPv6 fragment inside its IPv6 subtree', () => {
     const l = frameLayers(LINKTYPE.IPV6, v6Frame(), true);
     expect(l.protocols).toBe('ipv6:ipv6.hopopts:ipv6.fraghdr:data');
