@@ -46,19 +46,19 @@ function stray(text: string): { char: string; line: number; column: number; posi
   return undefined;
 }
 
+/** A test vector's fields (test-vectors/schema.json) as read; `hex` checked by {@link datagramOf}. */
+interface Vector {
+  readonly hex?: unknown;
+  readonly protocol?: unknown;
+  readonly direction?: unknown;
+  readonly message?: unknown;
+}
+
 /**
- * What a test vector (test-vectors/schema.json) says of its datagram: its protocol, message and
- * direction, as a hint (a ping reply is its request's bytes; a Minecraft reply has no magic).
+ * What a test vector says of its datagram: its protocol, message and direction, as a hint (a
+ * ping reply is its request's bytes; a Minecraft reply has no magic).
  */
-export function vectorHint(text: string): PacketHint {
-  const t = text.trim();
-  if (!t.startsWith('{')) return {};
-  let v: { protocol?: unknown; direction?: unknown; message?: unknown };
-  try {
-    v = JSON.parse(t) as typeof v;
-  } catch {
-    return {};
-  }
+function vectorHint(v: Vector): PacketHint {
   const protocol = builtInProtocols.find((p) => p.name === v.protocol);
   if (!protocol) return {};
   const direction = v.direction === 'request' || v.direction === 'response' ? v.direction : undefined;
@@ -66,19 +66,22 @@ export function vectorHint(text: string): PacketHint {
   return { protocol: protocol.name, ...(direction && { direction }), ...(message && { message }) } as PacketHint;
 }
 
-/** The bytes of the one datagram in `text`: a test vector's "hex", a dump, or bare hex. */
-export function bytesOf(text: string): Uint8Array {
+/** The one datagram in `text` (a test vector, read once, or a dump or bare hex), with what a test vector says of it. */
+function datagramOf(text: string): { readonly bytes: Uint8Array; readonly hint: PacketHint } {
   const t = text.trim();
-  if (t.startsWith('{')) {
-    let hex: unknown;
-    try {
-      hex = (JSON.parse(t) as { hex?: unknown }).hex;
-    } catch (e) {
-      throw new DecodeInputError(`not a test vector: ${(e as Error).message}`);
-    }
-    if (typeof hex !== 'string') throw new DecodeInputError('the test vector has no "hex" string');
-    return bytesOf(hex);
+  if (!t.startsWith('{')) return { bytes: bytesOf(text), hint: {} };
+  let v: Vector;
+  try {
+    v = JSON.parse(t) as Vector;
+  } catch (e) {
+    throw new DecodeInputError(`not a test vector: ${(e as Error).message}`);
   }
+  if (typeof v.hex !== 'string') throw new DecodeInputError('the test vector has no "hex" string');
+  return { bytes: bytesOf(v.hex), hint: vectorHint(v) };
+}
+
+/** The bytes of the one datagram in `text`: a dump, or bare hex. */
+function bytesOf(text: string): Uint8Array {
   const r = parseHexDump(text);
   const error = r.diagnostics.find((d) => d.severity === 'error');
   if (r.packets.length === 1 && error === undefined) return r.packets[0]!.bytes;
@@ -144,20 +147,21 @@ Exit codes: 0 decoded; 1 the datagram is malformed (what decodes is still shown)
     )
     .action((hexArgs: string[], opts: Opts) => {
       const text = opts.file ? readFileSync(opts.file, 'utf8') : hexArgs.length ? argumentsText(hexArgs) : readFileSync(0, 'utf8');
-      // A test vector's protocol, message and direction, unless the options say otherwise.
-      const hint: PacketHint = {
-        ...(opts.protocol || opts.direction || opts.message ? {} : vectorHint(text)),
-        ...(opts.protocol && { protocol: opts.protocol }),
-        ...(opts.direction && { direction: opts.direction }),
-        ...(opts.message && { message: opts.message }),
-      };
-      let bytes: Uint8Array;
+      let given: ReturnType<typeof datagramOf>;
       try {
-        bytes = payloadOf(bytesOf(text), hint);
+        given = datagramOf(text);
       } catch (e) {
         if (!(e instanceof DecodeInputError)) throw e;
         throw new Error(`${opts.file ? `${opts.file}: ` : ''}${e.message}`);
       }
+      // A test vector's protocol, message and direction, unless the options say otherwise.
+      const hint: PacketHint = {
+        ...(opts.protocol || opts.direction || opts.message ? {} : given.hint),
+        ...(opts.protocol && { protocol: opts.protocol }),
+        ...(opts.direction && { direction: opts.direction }),
+        ...(opts.message && { message: opts.message }),
+      };
+      const bytes = payloadOf(given.bytes, hint);
       const codec = opts.charset ? { charset: opts.charset } : {};
       let d = dissectPayload(bytes, hint, codec);
       if (!d.protocol && !hint.protocol) {

@@ -125,9 +125,6 @@ function protocolsOf(p: DissectedRecord): string {
   return (p instanceof Packet ? p.protocols : undefined) ?? p.protocol;
 }
 
-/** A bytes node's value given as text: a magic shown in hex (`fefd`, the tree's value for it) is those bytes. */
-const hexBytes = (s: string): Uint8Array => (/^(?:[0-9a-f]{2})*$/.test(s) ? fromHex(s) : Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff));
-
 /** A tree node's value as the filter compares it. */
 function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterValue {
   // A masked secret's text as a value (what it shows is escaped: `-T fields` and the filter read values).
@@ -136,7 +133,8 @@ function nodeValue(n: FieldNode, type: FilterType, ctx: FilterContext): FilterVa
     case 'ipv4':
       return typeof v === 'string' ? (ipv4Number(v) ?? null) : null;
     case 'bytes':
-      return typeof v === 'string' ? hexBytes(v) : v;
+      // A bytes node valued as text is a magic shown in hex (`fefd`, the tree's value for it): those bytes.
+      return typeof v === 'string' ? fromHex(v) : v;
     case 'number':
       return typeof v === 'string' ? Number(v) : v;
     default:
@@ -172,15 +170,25 @@ function captureFields(): FilterField[] {
     (p: DissectedRecord): readonly FilterValue[] =>
       one(udpPort(p, side));
   /** A value of the frame's IP header, for a record of a frame of that IP version. */
-  const ipHeader =
-    (v6: boolean, get: (p: Packet) => number | undefined, other: (ip: IpFacts) => number) =>
-    (p: DissectedRecord): readonly FilterValue[] => {
-      if (p instanceof FrameRecord) {
-        const ip = p.layers.ip;
-        return ip && (ip.version === 6) === v6 ? [other(ip)] : NONE;
-      }
-      return p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
-    };
+  /** A number of the IP header, of `bits` bits: a query packet's (`get`), a frame record's (`other`), of IPv6 or IPv4. */
+  const ipHeader = (
+    name: string,
+    bits: number,
+    doc: string,
+    v6: boolean,
+    get: (p: Packet) => number | undefined,
+    other: (ip: IpFacts) => number,
+  ): FilterField =>
+    unsigned(
+      bits,
+      field(name, 'number', doc, (p) => {
+        if (p instanceof FrameRecord) {
+          const ip = p.layers.ip;
+          return ip && (ip.version === 6) === v6 ? [other(ip)] : NONE;
+        }
+        return p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
+      }),
+    );
   const time = (p: DissectedRecord): Timestamp | null => ('timestamp' in p ? (p as { timestamp: Timestamp | null }).timestamp : null);
   /** A frame's own value (a query packet made from a frame, or a frame record). */
   const framed =
@@ -265,70 +273,45 @@ function captureFields(): FilterField[] {
       ),
     ),
     field('frame.protocols', 'string', 'The protocols in the frame, outermost first (eth:ethertype:ip:udp:samp)', (p) => [protocolsOf(p)]),
-    unsigned(
+    ipHeader(
+      'ip.ttl',
       8,
-      field(
-        'ip.ttl',
-        'number',
-        'IPv4 time to live',
-        ipHeader(
-          false,
-          (p) => p.ipTtl,
-          (ip) => ip.ttl,
-        ),
-      ),
+      'IPv4 time to live',
+      false,
+      (p) => p.ipTtl,
+      (ip) => ip.ttl,
     ),
-    unsigned(
+    ipHeader(
+      'ip.len',
       16,
-      field(
-        'ip.len',
-        'number',
-        'IPv4 total length (header included)',
-        ipHeader(
-          false,
-          (p) => p.ipLength,
-          (ip) => ip.length,
-        ),
-      ),
+      'IPv4 total length (header included)',
+      false,
+      (p) => p.ipLength,
+      (ip) => ip.length,
     ),
-    unsigned(
+    ipHeader(
+      'ip.proto',
       8,
-      field(
-        'ip.proto',
-        'number',
-        'IPv4 protocol (17 UDP, 1 ICMP, 6 TCP, …)',
-        ipHeader(
-          false,
-          () => 17,
-          (ip) => ip.protocol,
-        ),
-      ),
+      'IPv4 protocol (17 UDP, 1 ICMP, 6 TCP, …)',
+      false,
+      () => 17,
+      (ip) => ip.protocol,
     ),
-    unsigned(
+    ipHeader(
+      'ipv6.hlim',
       8,
-      field(
-        'ipv6.hlim',
-        'number',
-        'IPv6 hop limit',
-        ipHeader(
-          true,
-          (p) => p.ipTtl,
-          (ip) => ip.ttl,
-        ),
-      ),
+      'IPv6 hop limit',
+      true,
+      (p) => p.ipTtl,
+      (ip) => ip.ttl,
     ),
-    unsigned(
+    ipHeader(
+      'ipv6.plen',
       16,
-      field(
-        'ipv6.plen',
-        'number',
-        'IPv6 payload length',
-        ipHeader(
-          true,
-          (p) => p.ipLength,
-          (ip) => ip.length,
-        ),
-      ),
+      'IPv6 payload length',
+      true,
+      (p) => p.ipLength,
+      (ip) => ip.length,
     ),
     unsigned(
       32,

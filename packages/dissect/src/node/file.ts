@@ -172,12 +172,7 @@ export async function* dissectCaptureFile<A extends boolean = false>(
     return out;
   };
 
-  /** The caller asked for the next batch: with `reuseBuffers`, it holds none of the records before it. */
-  const resumed = (): void => {
-    if (!options.reuseBuffers) return;
-    maker.recycle();
-    second.recycle();
-  };
+  const resumed = resumer(options, maker, second);
   try {
     for (let items = first.next(); items; items = first.next()) {
       let error: CaptureError | undefined;
@@ -215,6 +210,17 @@ export async function* dissectCaptureFile<A extends boolean = false>(
   }
 }
 
+/**
+ * What a reader does when the caller asks for the next batch: with `reuseBuffers`, the caller
+ * holds none of the records before it, so their buffers are used again.
+ */
+const resumer =
+  (options: DissectOptions, ...recycled: { recycle(): void }[]) =>
+  (): void => {
+    if (!options.reuseBuffers) return;
+    for (const r of recycled) r.recycle();
+  };
+
 /** The facts of a frame read by recognition alone: no link, verdict or time (see pairing/alone.ts). */
 const ALONE: FrameFacts = Object.freeze(noFacts(RAW));
 
@@ -231,12 +237,7 @@ async function* onePass<A extends boolean>(
 ): AsyncGenerator<DissectBatch<ListedBy<A>>> {
   const maker = new RecordMaker(recordOptions(options), stats);
   const reader = new Reader(path, options, chunk, false);
-  /** The caller asked for the next batch: with `reuseBuffers`, it holds none of the records before it. */
-  const resumed = (): void => {
-    if (!options.reuseBuffers) return;
-    maker.recycle();
-    reader.recycle();
-  };
+  const resumed = resumer(options, maker, reader);
   try {
     for (let items = reader.next(); items; items = reader.next()) {
       let packets: ListedBy<A>[] = [];

@@ -9,6 +9,7 @@
 import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import { escapeHtml } from './html-page.ts';
+import { ampText, requested } from './stats.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
 import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
@@ -184,9 +185,6 @@ function tableHtml(
   );
 }
 
-/** Reply bytes per request byte (`-` without requests). */
-const amp = (a: number | null): string => (a === null ? '-' : a.toFixed(3));
-
 /** The servers as a table: counts, the median round trip, players and name, and what each sent back per byte it got. */
 function serversTable(report: StatsReport): string {
   const head = [
@@ -203,7 +201,6 @@ function serversTable(report: StatsReport): string {
     'Amp',
     'Amp wire',
   ];
-  const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
   const counts = (c: ServerCounts): string[] => [
     String(requested(c.requests)),
     String(c.answered),
@@ -219,8 +216,8 @@ function serversTable(report: StatsReport): string {
       ...counts(s),
       s.players === null ? '-' : String(s.players),
       s.hostname === null ? '-' : showText(s.hostname),
-      amp(s.amplification.payload),
-      amp(s.amplification.wire),
+      ampText(s.amplification.payload),
+      ampText(s.amplification.wire),
     ],
     filter: { test: { server: formatEndpoint(s.server) }, display: serverDisplay(s.server.ip, s.server.port) },
   }));
@@ -230,7 +227,15 @@ function serversTable(report: StatsReport): string {
     head,
     rows,
     new Set([2, 3, 4, 5, 6, 7, 8, 10, 11]),
-    [`${t.servers} server${t.servers === 1 ? '' : 's'}`, '', ...counts(t), '', '', amp(t.amplification.payload), amp(t.amplification.wire)],
+    [
+      `${t.servers} server${t.servers === 1 ? '' : 's'}`,
+      '',
+      ...counts(t),
+      '',
+      '',
+      ampText(t.amplification.payload),
+      ampText(t.amplification.wire),
+    ],
   );
 }
 

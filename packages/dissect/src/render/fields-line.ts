@@ -210,8 +210,8 @@ function escapeChar(c: string): string {
   }
 }
 
-/** A generated item the tree itself shows (packet.ts generatedNodes): `-V -e` takes it from the tree. */
-const TREE_GENERATED = /\.(response_in|response_to|time)$/;
+/** The generated items a packet's tree shows (packet.ts generatedNodes), in its order: `-V -e` takes them from the tree. */
+export const TREE_GENERATED = ['response_in', 'response_to', 'time'] as const;
 
 /** Per list of picks: the ones no tree node holds, each as a one-column line. */
 const outerColumns = new WeakMap<readonly string[], readonly { readonly name: string; readonly line: FieldsLine }[]>();
@@ -221,23 +221,18 @@ const outerColumns = new WeakMap<readonly string[], readonly { readonly name: st
  * IP's and UDP's (`frame.number`, `ip.src`, `udp.port`), and the pairing outcomes
  * (`samp.unanswered`): `    name: value`, the value as `-T fields` writes it, in the order
  * picked; none for an absent field. The message's own fields, and its links and response time,
- * come from its tree.
+ * come from its tree (and so do its secrets: none of these is one).
  */
-export function outerPickLines(
-  p: DissectedRecord,
-  picks: readonly string[],
-  start: Timestamp | null | undefined,
-  showSecrets: boolean,
-): string[] {
+export function outerPickLines(p: DissectedRecord, picks: readonly string[], start: Timestamp | null | undefined): string[] {
   let columns = outerColumns.get(picks);
   if (!columns) {
     const catalog = filterFields();
     columns = picks
       .filter((name) => {
         const f = catalog.get(name);
-        return f !== undefined && !f.fromTree && f.type !== 'protocol' && !TREE_GENERATED.test(name);
+        return f !== undefined && !f.fromTree && f.type !== 'protocol' && !TREE_GENERATED.some((g) => name.endsWith(`.${g}`));
       })
-      .map((name) => ({ name, line: new FieldsLine([name], { showSecrets }) }));
+      .map((name) => ({ name, line: new FieldsLine([name]) }));
     outerColumns.set(picks, columns);
   }
   const out: string[] = [];

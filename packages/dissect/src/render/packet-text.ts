@@ -14,7 +14,7 @@ import { emitFields, emitText } from './text-emitter/index.ts';
 import { hexPane } from './hexpane.ts';
 import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
-import { outerPickLines } from './fields-line.ts';
+import { TREE_GENERATED, outerPickLines } from './fields-line.ts';
 import { RenderCache } from '../tree-cache.ts';
 import type { EmitTreeOptions } from './emit-options.ts';
 
@@ -95,7 +95,7 @@ export function writePacketText(p: DissectedRecord, sink: ByteSink, options: Ren
   const layout = source.layout;
   const emit = emitOptions(source.codec, secrets);
   if (picks && !options.hex) {
-    for (const line of outerPickLines(q, picks, first, secrets)) {
+    for (const line of outerPickLines(q, picks, first)) {
       sink.raw(line);
       sink.bytes(NEWLINE);
     }
@@ -183,9 +183,9 @@ function generatedPicks(picks: readonly string[], protocol: string): readonly (U
   let heads = byProtocol.get(protocol);
   if (!heads) {
     // In generatedNodes' order, with its abbreviations.
-    heads = ['response_in', 'response_to', 'time']
-      .map((name) => `${protocol}.${name}`)
-      .map((abbrev) => (picks.includes(abbrev) ? asciiBytes(`    ${abbrev}: `) : undefined));
+    heads = TREE_GENERATED.map((name) => `${protocol}.${name}`).map((abbrev) =>
+      picks.includes(abbrev) ? asciiBytes(`    ${abbrev}: `) : undefined,
+    );
     byProtocol.set(protocol, heads);
   }
   return heads;

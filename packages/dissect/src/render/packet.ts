@@ -72,12 +72,12 @@ function textLines(p: DissectedRecord, options: RenderOptions, start: Timestamp 
   if (p instanceof FrameRecord) {
     const text = frameRecordText(p, start, !!options.hex, options.colour);
     // The selected fields under its first line, as a packet's.
-    return picks ? [text[0]!, ...outerPickLines(p, picks, start, !!options.showSecrets)] : text;
+    return picks ? [text[0]!, ...outerPickLines(p, picks, start)] : text;
   }
   const lines = (options.layers && p instanceof Packet && !picks && layerLines(p, start)) || [headerLine(p)];
   const all = [...p.fields, ...generatedNodes(p)];
   if (picks) {
-    lines.push(...outerPickLines(p, picks, start, !!options.showSecrets));
+    lines.push(...outerPickLines(p, picks, start));
     for (const n of walkNodes(all)) {
       if (picks.includes(n.abbrev)) lines.push(`    ${n.abbrev}: ${showOf(n, options)}`);
     }

@@ -27,7 +27,10 @@ const requestsText = (r: Readonly<Record<string, number>>): string =>
     .join(', ') || '-';
 const rttText = (r: RttSummary): string =>
   r.count ? [r.min, r.median, r.p95, r.max].map((v) => v!.toFixed(3)).join('/') + (r.exact ? '' : ' ~') : '-';
-const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
+/** Requests of every message, in all. */
+export const requested = (r: Readonly<Record<string, number>>): number => Object.values(r).reduce((a, b) => a + b, 0);
+/** Reply bytes per request byte as the tables write it (`-` without requests). */
+export const ampText = (a: number | null): string => (a === null ? '-' : a.toFixed(3));
 const countsRow = (c: ServerCounts): string[] => [
   String(requested(c.requests)),
   String(c.answered),
@@ -136,10 +139,10 @@ export function* statsTableLines(report: StatsReport): Generator<string> {
   const bytesRow = (a: ServerCounts['amplification']): string[] => [
     String(a.requestBytes),
     String(a.replyBytes),
-    a.payload === null ? '-' : a.payload.toFixed(3),
+    ampText(a.payload),
     String(a.requestWireBytes),
     String(a.replyWireBytes),
-    a.wire === null ? '-' : a.wire.toFixed(3),
+    ampText(a.wire),
   ];
   yield* tableLines(BYTES, all.length, (i) => [servers[i]!, ...bytesRow(all[i]!.amplification)], new Set([1, 2, 3, 4, 5, 6]), [
     'all',
