@@ -231,7 +231,14 @@ export function checkReassembly(c: ReassemblyCase): void {
       () => `${direct.bytes} bytes held, limit ${limits.maxPendingBytes}`,
     );
     invariant(direct.size <= limits.maxDatagrams, () => `${direct.size} datagrams held, limit ${limits.maxDatagrams}`);
-    if (result === 'pending') expect(decoded).toMatchObject({ kind: 'skipped', reason: 'fragment' });
+    if (fragment.ipVersion === 4 && fragment.start === 0 && fragment.truncated) {
+      // A first IPv4 fragment the snapshot length cut is read on as tshark reads it (its datagram dropped): its UDP header, if it holds one.
+      expect(result).toBe('dropped');
+      invariant(
+        decoded.kind === 'udp' || decoded.reason === 'malformed',
+        () => `a cut first fragment came back as ${JSON.stringify(decoded)}`,
+      );
+    } else if (result === 'pending') expect(decoded).toMatchObject({ kind: 'skipped', reason: 'fragment' });
     else if (result === 'dropped') expect(decoded).toMatchObject({ kind: 'skipped', reason: 'fragment-dropped' });
     else {
       checkReassembled(result, byFrame, limits);

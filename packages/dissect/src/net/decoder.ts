@@ -196,7 +196,8 @@ export class UdpDecoder {
     out.srcAt = start + 12;
     out.dstAt = start + 16;
     if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 0);
-    if (this.reassembler === undefined) return this.skip(FRAGMENT_NOT_REASSEMBLED);
+    if (this.reassembler === undefined)
+      return cut && fragmentOffset === 0 ? this.udp(data, start + headerLength, end, cut, 0) : this.skip(FRAGMENT_NOT_REASSEMBLED);
     const result = this.reassembler.add({
       ipVersion: 4,
       src: formatIPv4(data, start + 12),
@@ -211,6 +212,9 @@ export class UdpDecoder {
       time: this.time,
       truncated: cut,
     });
+    // A first fragment the snapshot length cut is read as far as it goes, as tshark reads it (it reassembles
+    // only fragments captured whole): its UDP header and what its payload holds. Its datagram was dropped.
+    if (cut && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 0);
     return this.reassembled(result, 4);
   }
 
@@ -260,6 +264,7 @@ export class UdpDecoder {
       ) {
         return this.skip(skipped('not-udp', `IPv6 fragment of IP protocol ${fragmentNext}`));
       }
+      // A first fragment the snapshot length cut stays a fragment, as tshark keeps it for IPv6 (not for IPv4).
       if (this.reassembler === undefined) return this.skip(FRAGMENT_NOT_REASSEMBLED);
       const id = ((data[pos + 4]! << 24) | (data[pos + 5]! << 16) | (data[pos + 6]! << 8) | data[pos + 7]!) >>> 0;
       const result = this.reassembler.add({

@@ -358,6 +358,8 @@ class Walk {
   #depth = 0;
   /** Where the IP header says its payload ends (the capture may keep less); -1 before one, or where it says 0. */
   #ipEnd = -1;
+  /** The IPv4 packet is a first fragment read on (its datagram not reassembled). */
+  #firstFragment = false;
 
   /**
    * `out`: where the tree's lines go (undefined: the facts only). `facts` false: the caller
@@ -687,7 +689,10 @@ class Walk {
     const src = facts ? formatIPv4(d, start + 12) : '';
     const dst = facts ? formatIPv4(d, start + 16) : '';
     const fragmentOffset = (fragmentField & 0x1fff) * 8;
-    const fragment = (fragmentField & 0x2000) !== 0 || fragmentOffset !== 0;
+    // A first fragment the snapshot length cut is read on as tshark reads it (it reassembles only fragments captured
+    // whole): its UDP length is the datagram's, longer than this packet by design.
+    this.#firstFragment = fragmentOffset === 0 && (fragmentField & 0x2000) !== 0 && total > available;
+    const fragment = ((fragmentField & 0x2000) !== 0 || fragmentOffset !== 0) && !this.#firstFragment;
     const completes = fragment && this.reassembled !== undefined;
     const sound = headerLength >= 20 && headerLength <= available;
     if (this.out) {
@@ -936,7 +941,7 @@ class Walk {
         ? undefined
         : length < 8
           ? { expert: `Bad length value ${length} < 8`, info: `[BAD UDP LENGTH ${length} < 8]` }
-          : declared >= 0 && length > declared
+          : declared >= 0 && length > declared && !this.#firstFragment
             ? { expert: `Bad length value ${length} > IP payload length`, info: `[BAD UDP LENGTH ${length} > IP PAYLOAD LENGTH]` }
             : undefined;
     // The payload's bytes present (all of a reassembled one's); none when the capture cut the header itself.

@@ -86,6 +86,27 @@ describe('dissecting captures', () => {
     }
   });
 
+  it('reads a first IPv4 fragment the snapshot length cut as far as it goes, as tshark does, and links it', async () => {
+    // veth-frag.pcap cut to 200 bytes a frame (editcap -s 200): no fragment of the `d` replies is whole.
+    const { packets, stats } = await dissectFile(captures + 'veth-frag.snap200.pcap');
+    const at = (frame: number) => packets.find((p) => p.frame === frame);
+    // IPv4: the first fragment is the reply, cut short, answering its request; the others stay fragments.
+    expect(at(10)).toMatchObject({ layout: 'samp.players.response', requestIn: 9, malformed: { type: 'TruncatedError' } });
+    expect(at(10)!.fragments).toBeUndefined();
+    expect(at(10)!.summary).toContain('[Malformed Packet]');
+    expect(at(9)!.responseIn).toBe(10);
+    expect(at(11)).toBeUndefined();
+    expect(at(12)).toBeUndefined();
+    // IPv6: tshark keeps a first fragment a fragment while it reassembles, so this does too; its request waits in vain.
+    expect(at(24)).toBeUndefined();
+    expect(at(23)!.responseIn).toBeUndefined();
+    expect(stats).toMatchObject({ exchanges: 9, unanswered: 1, skipped: { 'fragment-dropped': 5 } });
+    // Whole, the same frames are reassembled (veth-frag.pcap), and no frame is read twice.
+    const rows = tsharkRows(captures + 'veth-frag.snap200.pcap');
+    expect(rows.get(10)!['frame.protocols']).toBe('eth:ethertype:ip:udp:data');
+    expect(rows.get(24)!['frame.protocols']).toBe('eth:ethertype:ipv6:ipv6.fraghdr:data');
+  });
+
   it('finds no query traffic in DNS', async () => {
     const { packets, stats } = await dissectFile(captures + 'dns-lo.pcap');
     expect(packets).toEqual([]);
