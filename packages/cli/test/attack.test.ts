@@ -398,9 +398,11 @@ describe('-z io,stat, its limits', () => {
     );
   });
 
-  it('a -z it does not know is a usage error naming the three', () => {
-    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'io,phs');
+  it('a -z it does not know is a usage error naming the four', () => {
+    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'conv,udp');
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('"stats" (per server), "sources" (who is asking) and "io,stat,INTERVAL[,FILTER]"');
+    expect(r.stderr).toContain(
+      '"stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture) and "io,phs[,FILTER]"',
+    );
   });
 });

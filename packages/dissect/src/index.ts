@@ -62,6 +62,7 @@ export {
   type MessageCounts,
 } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
+export { ProtocolHierarchy, phsLines, parsePhs, type PhsNode, type PhsReport } from './stats/phs.ts';
 export { IoStats, IoIntervalError, MAX_INTERVALS, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
 export {
   SourceStats,

@@ -126,8 +126,9 @@ export function dissectCommand(): Command {
         ...(opts.charset ? { charset: opts.charset } : {}),
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
-        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) counts every frame.
-        allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined,
+        // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) and the protocol hierarchy (-z io,phs) count every frame.
+        allFrames:
+          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined || tap.phs !== undefined,
         // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
         ...(fields && !tap.on ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
         // ... and where its lines read the packets' own messages alone, no link: a file may be read once (pairing/alone.ts).
@@ -405,6 +406,7 @@ class Output {
     const servers = this.tap.report();
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
+    const phs = this.tap.phsReport();
     if (this.html) {
       this.html.end(
         this.#errors.map((e) => (e as { message: string }).message),
@@ -416,6 +418,7 @@ class Output {
         ['serverStats', servers],
         ['sourceStats', sources],
         ['ioStats', io],
+        ['phsStats', phs],
       ] as const) {
         if (!report) continue;
         this.#text(`,\n"${name}": `);
@@ -430,7 +433,8 @@ class Output {
       }
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
       if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
-    } else if (servers || sources || io) {
+      if (phs) this.#text(`${JSON.stringify({ phsStats: phs })}\n`);
+    } else if (servers || sources || io || phs) {
       for (const piece of this.tap.text(this.quiet)) this.#text(piece);
     }
     this.#flush();

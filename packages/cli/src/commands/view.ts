@@ -8,17 +8,21 @@ import { PROTOCOL_LIST, integer } from '../args.ts';
 import {
   FilterError,
   IoStats,
+  ProtocolHierarchy,
   ServerStats,
   SourceStats,
   compileFilter,
   isFrameRecord,
   parseIoStat,
+  parsePhs,
+  phsLines,
   renderIoTable,
   renderSourcesTable,
   statsTableLines,
   type DisplayFilter,
   type DissectedRecord,
   type IoReport,
+  type PhsReport,
   type SourcesReport,
   type StatsReport,
   type Timestamp,
@@ -111,7 +115,7 @@ Statistics (after the packets; -q for them alone, or 'gamequery stats'): -z stat
 (counts, round trips, bytes and amplification, also by message), -z sources who is asking (top
 sources and networks, the sources sent the most reply bytes, RCON password guessing;
 'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER] the rate over time as tshark takes
-it; with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
+it, -z io,phs[,FILTER] the protocols in the capture (tshark's hierarchy); with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
 {"ioRow": ...} line each). -F html draws them as charts.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
@@ -123,12 +127,12 @@ export function addViewOptions(command: Command): Command {
     .addOption(
       new Option(
         '-z, --stat <name>',
-        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server)',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server), io,phs[,FILTER] (the protocol hierarchy: frames and bytes of each protocol at its place, as tshark)',
       )
         .argParser((v: string, prev: string[] = []) => {
-          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v))
+          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v) && !parsePhs(v))
             throw new Error(
-              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking) and "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture)`,
+              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture) and "io,phs[,FILTER]" (the protocol hierarchy, as tshark)`,
             );
           return [...prev, v];
         })
@@ -231,15 +235,23 @@ export class StatsTap {
     const ioStats = this.newIo();
     this.#io = ioStats && this.io?.filter ? new ServerStats(undefined, ioStats) : undefined;
     this.#top = o.top ?? 20;
+    const phs = o.stat.map(parsePhs).find((x) => x !== undefined);
+    this.phs = phs && {
+      hierarchy: new ProtocolHierarchy(phs.filter),
+      ...(phs.filter.trim() ? { filter: compiled(phs.filter, o, '-z io,phs,') } : {}),
+    };
     this.#stats =
       this.servers || this.sources || ioStats
         ? new ServerStats(this.sources ? new SourceStats(undefined, this.#top) : undefined, this.#io ? undefined : ioStats)
         : undefined;
   }
 
-  /** Whether the statistics can be taken in the first pass alone (an io,stat filter needs records). */
+  /** `-z io,phs[,FILTER]`: the hierarchy, and the filter its frames pass. */
+  readonly phs: { readonly hierarchy: ProtocolHierarchy; readonly filter?: DisplayFilter } | undefined;
+
+  /** Whether the statistics can be taken in the first pass alone (an io,stat filter and the hierarchy need records). */
   get firstPass(): boolean {
-    return (this.servers || this.sources || this.io !== undefined) && !this.io?.filter;
+    return (this.servers || this.sources || this.io !== undefined) && !this.io?.filter && !this.phs;
   }
 
   /** A new rate over time for a first pass that counts without records; undefined unless asked for. */
@@ -256,11 +268,13 @@ export class StatsTap {
   readonly #top: number;
 
   get on(): boolean {
-    return this.#stats !== undefined;
+    return this.#stats !== undefined || this.phs !== undefined;
   }
 
   /** A record shown; `start`: the capture's first frame's time (io,stat counts from it). */
   add(p: DissectedRecord, start: Timestamp | null | undefined): void {
+    const phs = this.phs;
+    if (phs && (!phs.filter || phs.filter.matches(p, start))) phs.hierarchy.addRecord(p);
     const stats = this.#stats;
     if (!stats) return;
     stats.start = start;
@@ -296,6 +310,11 @@ export class StatsTap {
     return this.#report ?? this.#stats?.report();
   }
 
+  /** The protocol hierarchy, with -z io,phs. */
+  phsReport(): PhsReport | undefined {
+    return this.phs?.hierarchy.report();
+  }
+
   /** Who is asking, with -z sources. */
   sourcesReport(): SourcesReport | undefined {
     if (!this.sources) return undefined;
@@ -320,6 +339,9 @@ export class StatsTap {
     if (r) yield* block('Per-server statistics', statsTableLines(r));
     if (sources) yield* block(undefined, renderSourcesTable(sources));
     if (io) yield* block(undefined, renderIoTable(io));
+    const phs = this.phsReport();
+    // tshark's own layout, its blank line first (with -q too, as tshark's).
+    if (phs) for (const line of phsLines(phs)) yield `${line}\n`;
   }
 
   /**

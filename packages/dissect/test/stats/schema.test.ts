@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { IoStats, ServerStats, SourceStats, captureStart, compileFilter } from '@gamequery/dissect';
+import { IoStats, ProtocolHierarchy, ServerStats, SourceStats, captureStart, compileFilter } from '@gamequery/dissect';
 import { captureFiles, captures, dissectBytes, dissectFile, retimedExchange } from '../dissect/helpers.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/packet.schema.json', import.meta.url), 'utf8'));
@@ -13,6 +13,7 @@ const validateLine = ajv.compile({ $ref: `${schema.$id}#/$defs/serverStatsLine` 
 const validateSources = ajv.compile({ $ref: `${schema.$id}#/$defs/sourceStatsLine` });
 const validateIo = ajv.compile({ $ref: `${schema.$id}#/$defs/ioStatsLine` });
 const validateIoRow = ajv.compile({ $ref: `${schema.$id}#/$defs/ioRowLine` });
+const validatePhs = ajv.compile({ $ref: `${schema.$id}#/$defs/phsStatsLine` });
 
 describe('the statistics in the JSON output schema', () => {
   it.each(captureFiles)('hold for %s, filtered and not', async (name) => {
@@ -20,7 +21,14 @@ describe('the statistics in the JSON output schema', () => {
       const { packets, stats } = await dissectFile(captures + name, filter ? { filter } : {});
       const servers = new ServerStats(new SourceStats(), new IoStats(0.01));
       servers.start = captureStart(stats);
-      for (const p of packets) servers.add(p);
+      const hierarchy = new ProtocolHierarchy(filter ? 'samp || mcquery.response_to' : '');
+      for (const p of packets) {
+        servers.add(p);
+        hierarchy.addRecord(p);
+      }
+      const phsStats = JSON.parse(JSON.stringify(hierarchy.report()));
+      expect(phsStats.frames).toBe(packets.length);
+      expect(validatePhs({ phsStats }), JSON.stringify(validatePhs.errors)).toBe(true);
       const ioStats = JSON.parse(JSON.stringify(servers.io!.report()));
       expect(validateIo({ ioStats }), JSON.stringify(validateIo.errors)).toBe(true);
       // A live row is a row of the report (JSON's ioRow line).
@@ -31,7 +39,7 @@ describe('the statistics in the JSON output schema', () => {
         serverStats.totals.servers ? Object.values(serverStats.totals.requests as Record<string, number>).reduce((a, b) => a + b, 0) : 0,
       );
       expect(
-        validateDocument({ packets: [], errors: [], stats, serverStats, sourceStats, ioStats }),
+        validateDocument({ packets: [], errors: [], stats, serverStats, sourceStats, ioStats, phsStats }),
         JSON.stringify(validateDocument.errors),
       ).toBe(true);
       expect(validateLine({ serverStats }), JSON.stringify(validateLine.errors)).toBe(true);

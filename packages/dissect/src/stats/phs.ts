@@ -1,0 +1,134 @@
+/**
+ * Protocol hierarchy statistics (`-z io,phs[,FILTER]`, as tshark takes it): every frame's
+ * protocols, outermost first, as a tree, with the frames each protocol appears in at its
+ * place and their bytes on the wire. What a capture holds at a glance (how much of it is
+ * query traffic, fragments, other UDP, TCP), in the words and layout of tshark's table.
+ *
+ * A frame's protocols are its `frame.protocols` chain as tshark's tree shows them at its top
+ * level: `ethertype` and an IPv6 extension header (`ipv6.fraghdr`) sit inside another
+ * protocol's tree there, and are left out; a frame cut short by the snapshot length before
+ * its transport's payload ends in tshark's `_ws.short`. The tree keeps a node per distinct
+ * path (a few dozen in any capture), so memory does not grow with the capture.
+ */
+
+import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
+import { Packet } from '../packet-record.ts';
+
+/** A protocol at its place in the hierarchy. */
+export interface PhsNode {
+  /** tshark's filter name of the protocol: `eth`, `ip`, `udp`, `samp`, `data`, `_ws.short` … */
+  readonly protocol: string;
+  readonly frames: number;
+  /** Bytes of those frames on the wire (`frame.len`). */
+  readonly bytes: number;
+  /** The protocols inside it, in the order they were first seen. */
+  readonly children: readonly PhsNode[];
+}
+
+/** The hierarchy: the filter its frames passed (empty: every frame), and its outermost protocols. */
+export interface PhsReport {
+  readonly filter: string;
+  readonly frames: number;
+  readonly bytes: number;
+  readonly protocols: readonly PhsNode[];
+}
+
+interface Counted {
+  protocol: string;
+  frames: number;
+  bytes: number;
+  children: Counted[];
+}
+
+/** A filter that names `frame` or one of its fields (`frame.len`). */
+const FRAME_FIELD = /(?:^|[^\w.])frame(?![\w])/;
+
+/** The words of a chain tshark's hierarchy shows (see the module comment). */
+const shown = (word: string): boolean => word !== 'ethertype' && !word.includes('.');
+
+/** The protocols a frame was read as at its end: a chain ending in a transport without one was cut short. */
+const TRANSPORTS = new Set(['udp', 'tcp', 'ip', 'ipv6', 'eth', 'sll', 'sll2']);
+
+export class ProtocolHierarchy {
+  /** Frames and bytes by chain (and whether cut short), added into the tree when it is reported. */
+  readonly #chains = new Map<string, { frames: number; bytes: number }>();
+  #frames = 0;
+  #bytes = 0;
+
+  constructor(readonly filter = '') {}
+
+  /**
+   * A frame: its `frame.protocols` chain, its length on the wire, and whether the snapshot
+   * length cut it (its captured bytes fewer).
+   */
+  add(chain: string, bytes: number, cut: boolean): void {
+    this.#frames++;
+    this.#bytes += bytes;
+    const key = cut ? `${chain}\n` : chain;
+    const c = this.#chains.get(key);
+    if (c) {
+      c.frames++;
+      c.bytes += bytes;
+    } else this.#chains.set(key, { frames: 1, bytes });
+  }
+
+  /** A record's frame: its protocols, its length on the wire (a bare payload's own length) and whether it was cut. */
+  addRecord(p: DissectedRecord): void {
+    const framed = p instanceof Packet || p instanceof FrameRecord ? p : undefined;
+    const chain = p instanceof FrameRecord ? p.protocols : ((p instanceof Packet ? p.protocols : undefined) ?? p.protocol);
+    const wire = framed?.frameLength;
+    const captured = framed?.capturedLength;
+    this.add(
+      chain,
+      wire ?? (p instanceof FrameRecord ? 0 : p.payloadLength),
+      wire !== undefined && captured !== undefined && captured < wire,
+    );
+  }
+
+  report(): PhsReport {
+    const top: Counted[] = [];
+    for (const [key, { frames, bytes }] of this.#chains) {
+      const cut = key.endsWith('\n');
+      const words = (cut ? key.slice(0, -1) : key).split(':').filter(shown);
+      if (cut && words.length && TRANSPORTS.has(words[words.length - 1]!)) words.push('_ws.short');
+      let level = top;
+      for (const protocol of words) {
+        let node = level.find((n) => n.protocol === protocol);
+        if (!node) level.push((node = { protocol, frames: 0, bytes: 0, children: [] }));
+        node.frames += frames;
+        node.bytes += bytes;
+        level = node.children;
+      }
+    }
+    // tshark's starts at `frame` where its filter reads a frame field (the frame's own item is then in the tree), else at the link layer.
+    const protocols =
+      FRAME_FIELD.test(this.filter) && top.length ? [{ protocol: 'frame', frames: this.#frames, bytes: this.#bytes, children: top }] : top;
+    return { filter: this.filter, frames: this.#frames, bytes: this.#bytes, protocols };
+  }
+}
+
+/** The hierarchy as tshark prints it: a blank line, a rule, the heading and filter, a protocol a line, a rule. */
+export function* phsLines(r: PhsReport): Generator<string> {
+  const rule = '='.repeat(67);
+  yield '';
+  yield rule;
+  yield 'Protocol Hierarchy Statistics';
+  yield `Filter: ${r.filter}`;
+  yield '';
+  const walk = function* (nodes: readonly PhsNode[], depth: number): Generator<string> {
+    for (const n of nodes) {
+      // tshark writes at most 16 levels of indent, then an ellipsis.
+      const indent = depth > 16 ? `${'  '.repeat(16)}...` : '  '.repeat(depth);
+      yield `${`${indent}${n.protocol}`.padEnd(40)} frames:${n.frames} bytes:${n.bytes}`;
+      yield* walk(n.children, depth + 1);
+    }
+  };
+  yield* walk(r.protocols, 0);
+  yield rule;
+}
+
+/** `io,phs` or `io,phs,FILTER` (tshark's syntax): the filter, empty for none; undefined for another statistic. */
+export function parsePhs(arg: string): { readonly filter: string } | undefined {
+  const m = /^io,phs(?:,(.*))?$/.exec(arg);
+  return m ? { filter: m[1] ?? '' } : undefined;
+}
