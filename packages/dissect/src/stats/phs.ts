@@ -49,6 +49,10 @@ const shown = (word: string): boolean => word !== 'ethertype' && !word.includes(
 /** The protocols a frame was read as at its end: a chain ending in a transport without one was cut short. */
 const TRANSPORTS = new Set(['udp', 'tcp', 'ip', 'ipv6', 'eth', 'sll', 'sll2']);
 
+/**
+ * Counts frames into the hierarchy ({@link addRecord} a record, or {@link add} a chain) and
+ * reports it ({@link report}; {@link phsLines} writes it as tshark does).
+ */
 export class ProtocolHierarchy {
   /** Frames and bytes by chain (and whether cut short), added into the tree when it is reported. */
   readonly #chains = new Map<string, { frames: number; bytes: number }>();
