@@ -88,6 +88,8 @@ describe('-z io,phs', () => {
     const want = parse(tshark(['-q', '-z', 'io,phs', '-r', `${captures}${name}`]));
     expect(got.filter).toBe('');
     expect(normalised(got.top, ours)).toEqual(normalised(want.top, theirs));
+    // Counted in the first pass alone (-q, no filter) as from the records (-Y frame makes them), the same.
+    expect(run('dissect', '-q', '-z', 'io,phs', '-Y', 'frame', `${captures}${name}`).stdout).toBe(r.stdout);
     // Every frame read is in it: the outermost protocols hold them all.
     const frames = run('dissect', '-T', 'fields', '-e', 'frame.number', `${captures}${name}`).stdout.trim().split('\n').length;
     expect(got.top.reduce((sum, n) => sum + n.frames, 0)).toBe(frames);

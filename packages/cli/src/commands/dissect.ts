@@ -169,7 +169,7 @@ export function dissectCommand(): Command {
       if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
-        const pass = new FirstPassStats(options, stats, out.tap.newSources(), out.tap.newIo());
+        const pass = new FirstPassStats(options, stats, out.tap.newSources(), out.tap.newIo(), out.tap.phs?.hierarchy);
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {

@@ -249,9 +249,9 @@ export class StatsTap {
   /** `-z io,phs[,FILTER]`: the hierarchy, and the filter its frames pass. */
   readonly phs: { readonly hierarchy: ProtocolHierarchy; readonly filter?: DisplayFilter } | undefined;
 
-  /** Whether the statistics can be taken in the first pass alone (an io,stat filter and the hierarchy need records). */
+  /** Whether the statistics can be taken in the first pass alone (the filter of io,stat or io,phs needs records). */
   get firstPass(): boolean {
-    return (this.servers || this.sources || this.io !== undefined) && !this.io?.filter && !this.phs;
+    return (this.servers || this.sources || this.io !== undefined || this.phs !== undefined) && !this.io?.filter && !this.phs?.filter;
   }
 
   /** A new rate over time for a first pass that counts without records; undefined unless asked for. */

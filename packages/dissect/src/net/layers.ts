@@ -253,6 +253,16 @@ export function writeFrameChain(linkType: number, data: Uint8Array, sink: ByteSi
   return walk.chain;
 }
 
+/**
+ * The `frame.protocols` chain of a frame's layers alone, nothing written and no fact made: what
+ * the statistics taken in the first pass count (`-z io,phs`), some 0.2 µs a frame.
+ */
+export function frameChain(linkType: number, data: Uint8Array, reassembled?: Reassembled): string {
+  const walk = new Walk(data, undefined, reassembled, false);
+  walk.link(linkType);
+  return walk.chain;
+}
+
 const NEWLINE = asciiBytes('\n');
 const LEVEL = asciiBytes('    ');
 /** The indents of the first levels, each written at once. */

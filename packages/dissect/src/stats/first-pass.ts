@@ -32,6 +32,9 @@ import {
 } from '@gamequery/codec/internal';
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
+import type { Located } from '../net/decoder.ts';
+import { frameChain, type Reassembled } from '../net/layers.ts';
+import type { ProtocolHierarchy } from './phs.ts';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CaptureItem } from '../capture/types.ts';
 import { linkOptions, recordOptions } from '../dissect.ts';
@@ -167,7 +170,11 @@ export class FirstPassStats {
   /** Where those protocols' replies state a server's player count and name. */
   readonly #stated: StatedFields;
 
-  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats) {
+  /** The protocol hierarchy (`-z io,phs`), when asked for. */
+  readonly phs: ProtocolHierarchy | undefined;
+
+  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats, phs?: ProtocolHierarchy) {
+    this.phs = phs;
     this.#protocols = recognitionOf(options).set;
     this.#stated = statedFields(options.protocols);
     this.stats = stats;
@@ -191,16 +198,37 @@ export class FirstPassStats {
     const at = first.located!;
     const wire = frame.originalLength ?? frame.data.length;
     this.io?.frame(first.time, wire);
+    let protocol: ProtocolName | undefined;
     if (!at.found) {
       const reason = at.skipped.reason;
       stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
       if (reason === 'fragment') this.#fragments.hold(frame.index, wire);
     } else {
       stats.udp++;
-      this.#count(frame.index, at.truncated, Math.max(0, at.udpLength - 8), this.#fragments.total(at.fragments, frame.index, wire));
+      protocol = this.#count(
+        frame.index,
+        at.truncated,
+        Math.max(0, at.udpLength - 8),
+        this.#fragments.total(at.fragments, frame.index, wire),
+      );
     }
+    if (this.phs) this.#hierarchy(frame, at, protocol, wire);
     // Nothing renders here: facts go as soon as they are final.
     while (first.size && first.isFinal(first.first)) first.drop();
+  }
+
+  /**
+   * A frame in the protocol hierarchy, as its record would put it there (`frame.protocols`): its
+   * layers' chain, then its query protocol, or `data` for another UDP payload with bytes.
+   */
+  #hierarchy(frame: FrameInput, at: Located, protocol: ProtocolName | undefined, wire: number): void {
+    const reassembled: Reassembled | undefined =
+      at.found && at.fragments
+        ? { fragments: at.fragments, length: at.udpLength, srcPort: at.srcPort, dstPort: at.dstPort, udpLength: at.udpLength }
+        : undefined;
+    const chain = frameChain(frame.linkType, frame.data, reassembled);
+    const word = protocol ?? (at.found && this.first.payload.length ? 'data' : undefined);
+    this.phs!.add(word ? `${chain}:${word}` : chain, wire, frame.data.length < wire);
   }
 
   /** The input ended: every request still waiting is unanswered. */
@@ -267,8 +295,8 @@ export class FirstPassStats {
     return slot;
   }
 
-  /** Counts a frame's datagram: `bytes` its UDP payload's length (as its header says), `wire` the frame's. */
-  #count(frame: number, truncated: boolean, bytes: number, wire: number): void {
+  /** Counts a frame's datagram: `bytes` its UDP payload's length (as its header says), `wire` the frame's. Its query protocol; undefined for none. */
+  #count(frame: number, truncated: boolean, bytes: number, wire: number): ProtocolName | undefined {
     const first = this.first;
     const facts = first.pairer.facts;
     const payload = first.payload;
@@ -288,7 +316,7 @@ export class FirstPassStats {
       const r = rawRecognition(payload, {}, this.#codec, this.#protocols);
       if (!r) {
         this.stats.nonGame++;
-        return;
+        return undefined;
       }
       protocol = r.protocol;
       c = r.layout ? this.#countedOf(layoutNumber(r.layout)) : undefined;
@@ -311,7 +339,7 @@ export class FirstPassStats {
         sources.request(e.src, e.v6, layout ? layout.message : UNKNOWN, bytes, wire);
         if (layout === samp.rconRequest && !malformed) sources.rconRequest(e.src, e.v6, rconPassword(payload, this.#codec));
       }
-      return;
+      return protocol;
     }
     countReplyIn(s, message, bytes, wire);
     let answers = false;
@@ -339,6 +367,7 @@ export class FirstPassStats {
       if (layout === samp.rconResponse && !malformed && rconDenies(payload, this.#codec)) sources.rconDenied(e.dst, e.v6);
     }
     if (c) this.#state(s, c, payload, malformed);
+    return protocol;
   }
 
   /** Who is asking, as counted so far. */
