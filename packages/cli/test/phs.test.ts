@@ -14,7 +14,13 @@ import { root, runSync as run } from './cli.ts';
 requireTshark();
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
-const files = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f));
+/**
+ * Every committed capture but those that hold lo-us.pcap's frames again in another container
+ * (the hierarchy does not see the container; lo-any.pcapng and lo.cut.pcapng stand for pcapng):
+ * a tshark run is half a second.
+ */
+const again = new Set(['lo-ns.pcap', 'lo.pcapng', 'lo-us.editcap.pcapng', 'two-sections.pcapng']);
+const files = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f) && !again.has(f));
 const schema = JSON.parse(readFileSync(`${root}packages/dissect/schema/packet.schema.json`, 'utf8'));
 const ajv = new Ajv2020({ allErrors: true });
 ajv.addSchema(schema);
