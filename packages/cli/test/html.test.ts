@@ -279,4 +279,41 @@ describe('the statistics of the HTML view in Chromium', () => {
     expect(await alone.textContent('#filter span')).toContain(`udp.dstport == ${json.serverStats.servers[0]!.server.port}`);
     await alone.close();
   });
+
+  it('-z io,phs: the protocol hierarchy as a table, as the JSON report has it', async () => {
+    const r = run('stats', veth, '-z', 'io,phs', '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const file = join(dir, 'phs.html');
+    writeFileSync(file, r.stdout);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${file}`);
+    const tables = await tab.$$eval('table.stat', (ts) =>
+      ts.map((t) => ({
+        caption: t.querySelector('caption')!.textContent,
+        rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      })),
+    );
+    await tab.close();
+    const phs = tables.find((t) => t.caption!.startsWith('Protocol hierarchy'))!;
+    expect(phs.caption).toBe('Protocol hierarchy: 30 frames, 9048 bytes on the wire');
+    interface Node {
+      protocol: string;
+      frames: number;
+      bytes: number;
+      children: Node[];
+    }
+    const { phsStats } = JSON.parse(run('stats', veth, '-z', 'io,phs', '-F', 'json').stdout) as { phsStats: { protocols: Node[] } };
+    const want: string[][] = [];
+    const walk = (nodes: Node[], depth: number): void => {
+      for (const n of nodes) {
+        want.push([`${'\u00a0'.repeat(4 * depth)}${n.protocol}`, String(n.frames), String(n.bytes)]);
+        walk(n.children, depth + 1);
+      }
+    };
+    walk(phsStats.protocols, 0);
+    expect(phs.rows.map((row) => [row[0], row[2], row[4]])).toEqual(want);
+    // Shares of the whole: the outermost protocol holds every frame.
+    expect(phs.rows[0]!.slice(1)).toEqual(['100.0 %', '30', '100.0 %', '9048']);
+    expect(want.map((w) => w[0]!.trim())).toContain('samp');
+  });
 });

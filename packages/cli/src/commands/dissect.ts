@@ -410,7 +410,7 @@ class Output {
     if (this.html) {
       this.html.end(
         this.#errors.map((e) => (e as { message: string }).message),
-        { ...(servers ? { servers } : {}), ...(sources ? { sources } : {}), ...(io ? { io } : {}) },
+        { ...(servers ? { servers } : {}), ...(sources ? { sources } : {}), ...(io ? { io } : {}), ...(phs ? { phs } : {}) },
       );
     } else if (this.format === 'json') {
       this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}`);

@@ -13,6 +13,7 @@ import { ampText, requested } from './stats.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
 import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
+import type { PhsNode, PhsReport } from '../stats/phs.ts';
 
 const W = 640;
 const H = 140;
@@ -254,13 +255,40 @@ function guessersTable(sources: SourcesReport): string {
   );
 }
 
+/** The protocol hierarchy (`-z io,phs`) as Wireshark's window shows it: each protocol indented under the one it is in, its share of the frames and bytes. */
+function phsTable(r: PhsReport): string {
+  const share = (n: number, of: number): string => (of ? `${((100 * n) / of).toFixed(1)} %` : '-');
+  const rows: TableRow[] = [];
+  const walk = (nodes: readonly PhsNode[], depth: number): void => {
+    for (const n of nodes) {
+      rows.push({
+        cells: [
+          `${'\u00a0'.repeat(4 * depth)}${n.protocol}`,
+          share(n.frames, r.frames),
+          String(n.frames),
+          share(n.bytes, r.bytes),
+          String(n.bytes),
+        ],
+      });
+      walk(n.children, depth + 1);
+    }
+  };
+  walk(r.protocols, 0);
+  return tableHtml(
+    `Protocol hierarchy${r.filter ? ` (filter: ${r.filter})` : ''}: ${r.frames} frames, ${r.bytes} bytes on the wire`,
+    ['Protocol', 'Frames %', 'Frames', 'Bytes %', 'Bytes'],
+    rows,
+    new Set([1, 2, 3, 4]),
+  );
+}
+
 /**
  * The statistics section of the page: the charts that have data, in order, then the servers'
- * table and the RCON password guessers. `packets`: the page holds packets for a click to show
+ * table, the RCON password guessers and the protocol hierarchy. `packets`: the page holds packets for a click to show
  * (`gamequery stats -F html` holds none: a click shows the display filter alone).
  */
 export function chartsHtml(
-  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport },
+  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport; readonly phs?: PhsReport },
   packets = true,
 ): string {
   const parts: string[] = [];
@@ -279,6 +307,7 @@ export function chartsHtml(
   }
   if (stats.servers?.servers.length) parts.push(serversTable(stats.servers));
   if (stats.sources) parts.push(guessersTable(stats.sources));
+  if (stats.phs) parts.push(phsTable(stats.phs));
   const charts = parts.filter(Boolean);
   if (!charts.length) return '';
   const hint = packets
