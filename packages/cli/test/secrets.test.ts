@@ -129,6 +129,19 @@ describe('gamequery dissect and decode mask RCON passwords', () => {
         .map((p) => p.fields.find((f) => f.abbrev === 'samp.rcon.password')!.value),
     ).toEqual([SECRET, OTHER]);
     expect(field!.stdout.match(/samp\.rcon\.password: .*/g)).toEqual([`samp.rcon.password: ${SECRET}`, `samp.rcon.password: ${OTHER}`]);
+    // A masked node says so (its value is the mask, not the password); in clear it does not.
+    type Node = { abbrev: string; value: unknown; masked?: true };
+    const passwords = (text: string): Node[] =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('{"frame"'))
+        .flatMap((l) => (JSON.parse(l) as { fields: Node[] }).fields.filter((f) => f.abbrev === 'samp.rcon.password'));
+    const ndjson = runs[masked.findIndex((flags) => flags.includes('ndjson') && !flags.includes('-e'))]!.stdout;
+    expect(passwords(ndjson).map((f) => [f.value, f.masked])).toEqual([
+      ['********', true],
+      ['********', true],
+    ]);
+    expect(doc.packets.flatMap((p) => p.fields).some((f) => 'masked' in f)).toBe(false);
   }, 60_000);
 
   it('in a hex dump, and in `gamequery decode`', async () => {

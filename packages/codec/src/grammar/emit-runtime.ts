@@ -185,7 +185,10 @@ export function hiddenText(text: string, clear: boolean, whole: boolean, pattern
   return masked !== undefined ? showText(masked) : whole ? MASK : undefined;
 }
 
-/** `"value","show":"shown"` of a secret string decoded from bytes `s..e`, through the sink (it reserves for itself). */
+/** What follows a masked secret's `"show"` (`nodeJson`'s `masked: true`): its value is not the field's. */
+const MASKED = new TextEncoder().encode(',"masked":true');
+
+/** `"value","show":"shown"` of a secret string decoded from bytes `s..e` (and `"masked":true` where masked), through the sink (it reserves for itself). */
 function secretPair(
   sink: ByteSink,
   o: number,
@@ -206,6 +209,7 @@ function secretPair(
   sink.string(hidden);
   sink.bytes(SHOW);
   sink.string(hidden);
+  sink.bytes(MASKED);
   return sink.at;
 }
 
@@ -225,6 +229,7 @@ function secretNumber(
   else sink.string(hidden);
   sink.bytes(SHOW);
   sink.string(hidden ?? text);
+  if (hidden !== undefined) sink.bytes(MASKED);
   return sink.at;
 }
 

@@ -22,6 +22,8 @@ export interface JsonNode {
   length: number;
   value: string | number | boolean | null;
   show: string;
+  /** A secret masked (without `showSecrets`): `value` and `show` are the mask, not the field's text. */
+  masked?: true;
   /** `charset: 'auto'`, a string not all ASCII: what was chosen and how sure (0.5…1). */
   charset?: string;
   confidence?: number;
@@ -39,6 +41,7 @@ export const nodeJson = (n: FieldNode, showSecrets: boolean): JsonNode => {
     length: n.length,
     value: hidden ? (n.masked ?? MASK) : nodeValueToJson(n.value),
     show: hidden ? (n.masked ?? MASK) : n.show,
+    ...(hidden ? { masked: true as const } : {}),
     ...(n.charset !== undefined ? { charset: n.charset, confidence: n.confidence! } : {}),
     ...(n.children ? { children: n.children.map((c) => nodeJson(c, showSecrets)) } : {}),
     ...(n.generated ? { generated: true as const } : {}),
