@@ -46,7 +46,7 @@ const FRAME_FIELD = /(?:^|[^\w.])frame(?![\w])/;
 /** The words of a chain tshark's hierarchy shows (see the module comment). */
 const shown = (word: string): boolean => word !== 'ethertype' && !word.includes('.');
 
-/** The protocols a frame was read as at its end: a chain ending in a transport without one was cut short. */
+/** Where a chain ends without a payload's protocol: a frame cut there by the snapshot length ends in `_ws.short`, as tshark's tree. */
 const TRANSPORTS = new Set(['udp', 'tcp', 'ip', 'ipv6', 'eth', 'sll', 'sll2']);
 
 /**
@@ -104,7 +104,7 @@ export class ProtocolHierarchy {
         level = node.children;
       }
     }
-    // tshark's starts at `frame` where its filter reads a frame field (the frame's own item is then in the tree), else at the link layer.
+    // tshark's hierarchy starts at `frame` where its filter reads a frame field (the frame's item is then in the tree), else at the link layer.
     const protocols =
       FRAME_FIELD.test(this.filter) && top.length ? [{ protocol: 'frame', frames: this.#frames, bytes: this.#bytes, children: top }] : top;
     return { filter: this.filter, frames: this.#frames, bytes: this.#bytes, protocols };
