@@ -23,6 +23,7 @@ Reading an attack:
   --by source          who is asking: top sources and networks, where the replies go, RCON guessing
   --top N              how many sources and networks to list (default 20)
   -z io,stat,INTERVAL  the rate over time, as tshark takes it (live with -i or a pipe: each interval as it closes)
+  -z io,phs            what else the capture holds: tshark's protocol hierarchy, the query protocols named
   -F html              the statistics as charts, in one page that needs no network`,
     )
     .action(async (file: string | undefined, rest: string[]) => {
