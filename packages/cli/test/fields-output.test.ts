@@ -39,6 +39,7 @@ describe('dissect -T fields', () => {
     'lo-any.pcapng',
     'veth-frag.pcap',
     'veth-frag.rawip.pcap',
+    'veth-frag.snap200.pcap',
     'any-sll2.pcap',
     'lo-snap60.pcap',
     'lo-v6.rawip6.pcap',

@@ -36,6 +36,8 @@ describe('dissect -V: the layers under the game', () => {
   it.each([
     'veth-frag.pcap',
     'veth-frag.rawip.pcap',
+    // Cut to 200 bytes: the first IPv4 fragment read on (its UDP header, no bad-length expert), the IPv6 one a fragment.
+    'veth-frag.snap200.pcap',
     'any-sll.pcap',
     'any-sll2.pcap',
     'lo-v4.rawip4.pcap',
