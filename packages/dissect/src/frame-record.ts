@@ -8,7 +8,7 @@ import { formatTimestamp, timestampDifference, type Timestamp } from './capture/
 import type { ByteSink } from '@gamequery/codec/internal';
 import { frameLayers, writeFrameLayers, type FrameLayers, type Reassembled } from './net/layers.ts';
 import type { Endpoint, SkipReason, UdpDatagram } from './net/types.ts';
-import type { PacketRecord } from './packet-record.ts';
+import { Packet, type PacketRecord } from './packet-record.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -154,6 +154,12 @@ export type ListedBy<A extends boolean> = true extends A ? DissectedRecord : Pac
 
 /** Whether a listed record is a frame without a query message. */
 export const isFrameRecord = (r: DissectedRecord): r is FrameRecord => r instanceof FrameRecord;
+
+/** A record's `frame.protocols` words (its layers read for a query packet; a bare payload's protocol alone). */
+export function protocolsOf(p: DissectedRecord): string {
+  if (p instanceof FrameRecord) return p.protocols;
+  return (p instanceof Packet ? p.protocols : undefined) ?? p.protocol;
+}
 
 /**
  * What a frame comes out as when the caller does not need its record (`DissectOptions.needs`):

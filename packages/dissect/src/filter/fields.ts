@@ -18,7 +18,7 @@ import {
 } from '@gamequery/codec';
 import { MASK, fieldKind, perProtocols, secretFields, unshowText } from '@gamequery/codec/internal';
 import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
-import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
+import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
 import { RenderCache } from '../tree-cache.ts';
@@ -117,12 +117,6 @@ function udpPort(p: DissectedRecord, side: 'src' | 'dst'): number | undefined {
     return u && (side === 'src' ? u.srcPort : u.dstPort);
   }
   return hasEndpoints(p) ? p[side].port : undefined;
-}
-
-/** The `frame.protocols` words of a record (its layers read for a query packet). */
-function protocolsOf(p: DissectedRecord): string {
-  if (p instanceof FrameRecord) return p.protocols;
-  return (p instanceof Packet ? p.protocols : undefined) ?? p.protocol;
 }
 
 /** A tree node's value as the filter compares it. */

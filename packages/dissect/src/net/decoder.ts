@@ -195,27 +195,31 @@ export class UdpDecoder {
     out.addresses = data;
     out.srcAt = start + 12;
     out.dstAt = start + 16;
-    if (!more && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 0);
-    if (this.reassembler === undefined)
-      return cut && fragmentOffset === 0 ? this.udp(data, start + headerLength, end, cut, 0) : this.skip(FRAGMENT_NOT_REASSEMBLED);
-    const result = this.reassembler.add({
-      ipVersion: 4,
-      src: formatIPv4(data, start + 12),
-      dst: formatIPv4(data, start + 16),
-      protocol,
-      id: u16(data, start + 4),
-      start: fragmentOffset,
-      more,
-      data: data.subarray(start + headerLength, end),
-      dataOffset: start + headerLength,
-      frame: this.frameIndex,
-      time: this.time,
-      truncated: cut,
-    });
-    // A first fragment the snapshot length cut is read as far as it goes, as tshark reads it (it reassembles
-    // only fragments captured whole): its UDP header and what its payload holds. Its datagram was dropped.
-    if (cut && fragmentOffset === 0) return this.udp(data, start + headerLength, end, cut, 0);
-    return this.reassembled(result, 4);
+    if (more || fragmentOffset !== 0) {
+      // A first fragment the snapshot length cut is read as far as it goes, as tshark reads it (it reassembles
+      // only fragments captured whole): its UDP header and what its payload holds. Its datagram is dropped.
+      const readOn = cut && fragmentOffset === 0;
+      if (this.reassembler === undefined) {
+        if (!readOn) return this.skip(FRAGMENT_NOT_REASSEMBLED);
+      } else {
+        const result = this.reassembler.add({
+          ipVersion: 4,
+          src: formatIPv4(data, start + 12),
+          dst: formatIPv4(data, start + 16),
+          protocol,
+          id: u16(data, start + 4),
+          start: fragmentOffset,
+          more,
+          data: data.subarray(start + headerLength, end),
+          dataOffset: start + headerLength,
+          frame: this.frameIndex,
+          time: this.time,
+          truncated: cut,
+        });
+        if (!readOn) return this.reassembled(result, 4);
+      }
+    }
+    return this.udp(data, start + headerLength, end, cut, 0);
   }
 
   private ipv6(data: Uint8Array, start: number): Located {

@@ -244,21 +244,12 @@ export function writeFrameLayers(linkType: number, data: Uint8Array, sink: ByteS
 
 /**
  * {@link writeFrameLayers} for a caller that needs only the `frame.protocols` chain back (the
- * `-V` text of a query frame, whose columns come from its record): the IPv4, UDP and Ethernet
- * facts are not made (addresses as text, the Info words, their objects), some 0.3 µs a frame.
+ * `-V` text of a query frame, whose columns come from its record; with no `sink`, nothing
+ * written: the statistics of the first pass, `-z io,phs`): the IPv4, UDP and Ethernet facts
+ * are not made (addresses as text, the Info words, their objects), some 0.3 µs a frame.
  */
-export function writeFrameChain(linkType: number, data: Uint8Array, sink: ByteSink, reassembled?: Reassembled): string {
+export function writeFrameChain(linkType: number, data: Uint8Array, sink: ByteSink | undefined, reassembled?: Reassembled): string {
   const walk = new Walk(data, sink, reassembled, false);
-  walk.link(linkType);
-  return walk.chain;
-}
-
-/**
- * The `frame.protocols` chain of a frame's layers alone, nothing written and no fact made: what
- * the statistics taken in the first pass count (`-z io,phs`), some 0.2 µs a frame.
- */
-export function frameChain(linkType: number, data: Uint8Array, reassembled?: Reassembled): string {
-  const walk = new Walk(data, undefined, reassembled, false);
   walk.link(linkType);
   return walk.chain;
 }

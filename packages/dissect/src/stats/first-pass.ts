@@ -33,7 +33,7 @@ import {
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
 import type { Located } from '../net/decoder.ts';
-import { frameChain, type Reassembled } from '../net/layers.ts';
+import { writeFrameChain, type Reassembled } from '../net/layers.ts';
 import type { ProtocolHierarchy } from './phs.ts';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CaptureItem } from '../capture/types.ts';
@@ -226,7 +226,7 @@ export class FirstPassStats {
       at.found && at.fragments
         ? { fragments: at.fragments, length: at.udpLength, srcPort: at.srcPort, dstPort: at.dstPort, udpLength: at.udpLength }
         : undefined;
-    const chain = frameChain(frame.linkType, frame.data, reassembled);
+    const chain = writeFrameChain(frame.linkType, frame.data, undefined, reassembled);
     const word = protocol ?? (at.found && this.first.payload.length ? 'data' : undefined);
     this.phs!.add(word ? `${chain}:${word}` : chain, wire, frame.data.length < wire);
   }

@@ -11,7 +11,7 @@
  * path (a few dozen in any capture), so memory does not grow with the capture.
  */
 
-import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
+import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet } from '../packet-record.ts';
 
 /** A protocol at its place in the hierarchy. */
@@ -79,11 +79,10 @@ export class ProtocolHierarchy {
   /** A record's frame: its protocols, its length on the wire (a bare payload's own length) and whether it was cut. */
   addRecord(p: DissectedRecord): void {
     const framed = p instanceof Packet || p instanceof FrameRecord ? p : undefined;
-    const chain = p instanceof FrameRecord ? p.protocols : ((p instanceof Packet ? p.protocols : undefined) ?? p.protocol);
     const wire = framed?.frameLength;
     const captured = framed?.capturedLength;
     this.add(
-      chain,
+      protocolsOf(p),
       wire ?? (p instanceof FrameRecord ? 0 : p.payloadLength),
       wire !== undefined && captured !== undefined && captured < wire,
     );
