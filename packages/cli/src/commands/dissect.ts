@@ -408,10 +408,11 @@ class Output {
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
     if (this.html) {
-      this.html.end(
+      const pieces = this.html.endPieces(
         this.#errors.map((e) => (e as { message: string }).message),
         { ...(servers ? { servers } : {}), ...(sources ? { sources } : {}), ...(io ? { io } : {}), ...(phs ? { phs } : {}) },
       );
+      for (const piece of pieces) this.#text(piece);
     } else if (this.format === 'json') {
       this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}`);
       for (const [name, report] of [

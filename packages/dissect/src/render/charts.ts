@@ -169,25 +169,26 @@ interface TableRow {
   readonly filter?: ChartFilter;
 }
 
-/** A table of the page's statistics: a caption, a head, rows (the columns in `right` aligned right), a footer row. */
-function tableHtml(
+/**
+ * A table of the page's statistics: a caption, a head, rows (the columns in `right` aligned right), a footer row;
+ * in pieces, a row each, made as they are asked for (a scan's servers' table is 70 MB of a page: see {@link chartsHtmlPieces}).
+ */
+function* tableHtml(
   caption: string,
   head: readonly string[],
-  rows: readonly TableRow[],
+  rows: Iterable<TableRow>,
   right: ReadonlySet<number>,
   footer?: readonly string[],
-): string {
+): Generator<string> {
   const cells = (tag: 'td' | 'th', list: readonly string[]): string =>
     list.map((c, i) => `<${tag}${right.has(i) ? ' class="r"' : ''}>${escapeHtml(c)}</${tag}>`).join('');
-  return (
-    `<table class="stat"><caption>${escapeHtml(caption)}</caption><thead><tr>${cells('th', head)}</tr></thead><tbody>` +
-    rows.map((r) => `<tr${r.filter ? attrs(r.filter) : ''}>${cells('td', r.cells)}</tr>`).join('') +
-    `</tbody>${footer ? `<tfoot><tr>${cells('td', footer)}</tr></tfoot>` : ''}</table>`
-  );
+  yield `<table class="stat"><caption>${escapeHtml(caption)}</caption><thead><tr>${cells('th', head)}</tr></thead><tbody>`;
+  for (const r of rows) yield `<tr${r.filter ? attrs(r.filter) : ''}>${cells('td', r.cells)}</tr>`;
+  yield `</tbody>${footer ? `<tfoot><tr>${cells('td', footer)}</tr></tfoot>` : ''}</table>`;
 }
 
 /** The servers as a table: counts, the median round trip, players and name, and what each sent back per byte it got. */
-function serversTable(report: StatsReport): string {
+function serversTable(report: StatsReport): Generator<string> {
   const head = [
     'Server',
     'Protocol',
@@ -210,18 +211,23 @@ function serversTable(report: StatsReport): string {
     String(c.malformed),
     c.rtt.median === null ? '-' : `${c.rtt.median.toFixed(3)}${c.rtt.exact ? '' : ' ~'}`,
   ];
-  const rows = report.servers.map((s) => ({
-    cells: [
-      formatEndpoint(s.server),
-      s.protocol,
-      ...counts(s),
-      s.players === null ? '-' : String(s.players),
-      s.hostname === null ? '-' : showText(s.hostname),
-      ampText(s.amplification.payload),
-      ampText(s.amplification.wire),
-    ],
-    filter: { test: { server: formatEndpoint(s.server) }, display: serverDisplay(s.server.ip, s.server.port) },
-  }));
+  const rows = (function* (): Generator<TableRow> {
+    for (const s of report.servers) {
+      const server = formatEndpoint(s.server);
+      yield {
+        cells: [
+          server,
+          s.protocol,
+          ...counts(s),
+          s.players === null ? '-' : String(s.players),
+          s.hostname === null ? '-' : showText(s.hostname),
+          ampText(s.amplification.payload),
+          ampText(s.amplification.wire),
+        ],
+        filter: { test: { server }, display: serverDisplay(s.server.ip, s.server.port) },
+      };
+    }
+  })();
   const t = report.totals;
   return tableHtml(
     'Servers (Amp: reply bytes per request byte, UDP payloads; Amp wire: frames on the wire)',
@@ -241,9 +247,9 @@ function serversTable(report: StatsReport): string {
 }
 
 /** The sources guessing the RCON password, or a line saying none did. */
-function guessersTable(sources: SourcesReport): string {
+function guessersTable(sources: SourcesReport): Iterable<string> {
   if (!sources.rconGuessers.length)
-    return `<p class="hint">RCON password guessing: no source had ${sources.guessingThreshold} passwords refused.</p>`;
+    return [`<p class="hint">RCON password guessing: no source had ${sources.guessingThreshold} passwords refused.</p>`];
   return tableHtml(
     `RCON password guessing (${sources.guessingThreshold} or more passwords refused)`,
     ['Source', 'RCON requests', 'Refused', 'Distinct passwords'],
@@ -256,7 +262,7 @@ function guessersTable(sources: SourcesReport): string {
 }
 
 /** The protocol hierarchy (`-z io,phs`) as Wireshark's window shows it: each protocol indented under the one it is in, its share of the frames and bytes. */
-function phsTable(r: PhsReport): string {
+function phsTable(r: PhsReport): Generator<string> {
   const share = (n: number, of: number): string => (of ? `${((100 * n) / of).toFixed(1)} %` : '-');
   const rows: TableRow[] = [];
   const walk = (nodes: readonly PhsNode[], depth: number): void => {
@@ -291,7 +297,20 @@ export function chartsHtml(
   stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport; readonly phs?: PhsReport },
   packets = true,
 ): string {
-  const parts: string[] = [];
+  return [...chartsHtmlPieces(stats, packets)].join('');
+}
+
+/**
+ * {@link chartsHtml} in pieces, the tables a row each, made as the output takes them: a scan of
+ * 150 000 servers made its servers' table as one string of 70 MB, and the page's peak RSS was
+ * 1.1 GB (docs/performance.md).
+ */
+export function* chartsHtmlPieces(
+  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport; readonly phs?: PhsReport },
+  packets = true,
+): Generator<string> {
+  // The charts are small and drawn now (an empty one is left out); the tables come as they are written.
+  const parts: (string | Iterable<string>)[] = [];
   const io = stats.io;
   if (io) {
     const step = io.interval > 0 ? `${num(io.interval)} s` : 'the whole capture';
@@ -308,10 +327,15 @@ export function chartsHtml(
   if (stats.servers?.servers.length) parts.push(serversTable(stats.servers));
   if (stats.sources) parts.push(guessersTable(stats.sources));
   if (stats.phs) parts.push(phsTable(stats.phs));
-  const charts = parts.filter(Boolean);
-  if (!charts.length) return '';
+  const charts = parts.filter((p) => p !== '');
+  if (!charts.length) return;
   const hint = packets
     ? 'A click on a bar, an interval or a row shows the packets it counts; its display filter (for <code>-Y</code>) is shown above the list.'
     : 'This page holds no packets: a click on a bar, an interval or a row shows the display filter that selects its packets, for <code>gamequery dissect -Y</code>.';
-  return `<section id="stats" aria-label="Statistics"><p class="hint">${hint}</p>${charts.join('')}</section>\n`;
+  yield `<section id="stats" aria-label="Statistics"><p class="hint">${hint}</p>`;
+  for (const part of charts) {
+    if (typeof part === 'string') yield part;
+    else yield* part;
+  }
+  yield '</section>\n';
 }

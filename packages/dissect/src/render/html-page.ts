@@ -8,8 +8,12 @@
  * list. A click on a byte selects the innermost field that covers it.
  */
 
-/** Text as HTML (an element's text or an attribute's value): the five characters that could end either escaped. */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const HTML_SPECIAL = /[&<>"']/;
+/**
+ * Text as HTML (an element's text or an attribute's value): the five characters that could end
+ * either as character references. Most text has none (a table's numbers): tested first, not rebuilt.
+ */
+export const escapeHtml = (s: string): string => (HTML_SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : s);
 
 export const PAGE_STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1b1b1b; --muted: #666; --line: #d0d0d0; --sel: #cfe3ff; --hl: #ffe08a; --link: #0645ad; --bad: #a40000; }

@@ -13,7 +13,7 @@ import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { expertLine, lineOf } from './text.ts';
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, escapeHtml } from './html-page.ts';
-import { chartsHtml } from './charts.ts';
+import { chartsHtmlPieces, type chartsHtml } from './charts.ts';
 
 /** Options of {@link HtmlWriter}. */
 export interface HtmlOptions {
@@ -125,9 +125,14 @@ export class HtmlWriter {
    * statistics drawn as charts (render/charts.ts) after the panes, each chart filtering the list.
    */
   end(errors: readonly string[] = [], stats: Parameters<typeof chartsHtml>[0] = {}): void {
+    for (const piece of this.endPieces(errors, stats)) this.sink.raw(piece);
+  }
+
+  /** What {@link end} writes, in pieces for the caller to write and hand on as they come (a scan's tables are tens of megabytes). */
+  *endPieces(errors: readonly string[] = [], stats: Parameters<typeof chartsHtml>[0] = {}): Generator<string> {
     const info = { shown: this.#shown, omitted: this.#omitted, limit: this.#limit, errors };
-    this.sink.raw(
-      `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n${chartsHtml(stats, this.#shown + this.#omitted > 0)}<script>${PAGE_SCRIPT}</script>\n</body></html>\n`,
-    );
+    yield `\n]</script>\n<script type="application/json" id="info">${scriptJson(info)}</script>\n`;
+    yield* chartsHtmlPieces(stats, this.#shown + this.#omitted > 0);
+    yield `<script>${PAGE_SCRIPT}</script>\n</body></html>\n`;
   }
 }
