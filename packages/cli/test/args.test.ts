@@ -93,6 +93,60 @@ describe('dissect -c and -V', () => {
     ).toEqual([1, 2, 3]);
   });
 
+  it('-r FILE reads the file as naming it does, as tshark -r; both, or -a duration without -i, are usage errors', () => {
+    const file = `${captures}lo.pcapng`;
+    const named = run('dissect', file, '-F', 'ndjson');
+    expect(named.status).toBe(0);
+    expect(run('dissect', '-r', file, '-F', 'ndjson').stdout).toBe(named.stdout);
+    expect(run('stats', '-r', file).stdout).toBe(run('stats', file).stdout);
+    usage(run('dissect', file, '-r', file), /^gamequery: two files to read: .*lo\.pcapng and -r .*lo\.pcapng$/m);
+    // tshark: "A maximum capture time was specified, but a capture isn't being done."
+    usage(run('dissect', '-r', file, '-a', 'duration:1'), /-a duration: stops a live capture \(-i INTERFACE\)/);
+    usage(
+      run('dissect', '-r', file, '-a', 'filesize:10'),
+      /filesize: stops a capture written to files \(tshark -w\), which gamequery does not write/,
+    );
+    usage(run('dissect', '-r', file, '-a', 'packets:x'), /packets:x: expected a whole number of packets/);
+    usage(run('dissect', '-r', file, '-a', 'bogus:1'), /'bogus:1': not a stop condition gamequery has/);
+  });
+
+  it('-a packets:N stops after N packets written, as tshark -a packets:N does with -Y (the smaller of it and -c)', () => {
+    const file = `${captures}lo.pcapng`;
+    const fields = ['-T', 'fields', '-e', 'frame.number'];
+    const filter = 'udp.srcport == 47777';
+    const ours = (...args: string[]): string[] =>
+      run('dissect', '-r', file, '-Y', filter, ...fields, ...args)
+        .stdout.split('\n')
+        .filter(Boolean);
+    const tshark = spawnSync('tshark', ['-r', file, '-Y', filter, ...fields, '-a', 'packets:2'], { encoding: 'utf8' });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    expect(ours('-a', 'packets:2')).toEqual(tshark.stdout.split('\n').filter(Boolean));
+    expect(ours('-a', 'packets:2')).toHaveLength(2);
+    expect(ours('-a', 'packets:3', '-c', '1')).toHaveLength(1);
+    expect(ours('-a', 'packets:1', '-a', 'packets:3')).toHaveLength(1);
+  });
+
+  it('-c N with -q and no -Y: statistics of the first N frames, as tshark -c (a reply past them does not answer)', () => {
+    const file = `${captures}lo.pcapng`;
+    // Frames 1-3: an info exchange, then a ping request whose reply is frame 4.
+    const phs = (args: string[], tool = 'gamequery'): string =>
+      tool === 'tshark'
+        ? spawnSync('tshark', ['-r', file, ...args], { encoding: 'utf8' }).stdout
+        : run('dissect', '-r', file, ...args).stdout;
+    expect(phs(['-q', '-z', 'io,phs', '-c', '3'])).toMatch(/^eth +frames:3 bytes:223$/m);
+    expect(phs(['-q', '-z', 'io,phs', '-c', '3'], 'tshark')).toMatch(/^eth +frames:3 bytes:223$/m);
+    const server = (text: string): string => text.split('\n').find((l) => l.startsWith('127.0.0.1:47777 '))!;
+    // Requests 2, answered 1, unanswered 1, replies 1; from a pipe the same.
+    expect(server(run('stats', file, '-c', '3').stdout)).toMatch(/^127\.0\.0\.1:47777 +samp +2 +1 +1 +1 +0 +0 +0 +0$/);
+    const piped = spawnSync(process.execPath, cliArgs(['stats', '-', '-c', '3']), {
+      cwd: root,
+      input: readFileSync(file),
+      encoding: 'utf8',
+    });
+    expect(server(piped.stdout)).toBe(server(run('stats', file, '-c', '3').stdout));
+    expect(server(run('stats', file).stdout)).toMatch(/^127\.0\.0\.1:47777 +samp +2 +2 +0 +2 /);
+  });
+
   it('-V after the file is the tree, not the version', () => {
     const r = run('dissect', `${captures}lo-us.pcap`, '-V');
     expect(r.status).toBe(0);

@@ -178,6 +178,29 @@ describe('gamequery dissect -i (live capture)', () => {
     expect(r.stderr).toMatch(CAPTURED);
   });
 
+  it('-a duration:N stops the capture after N seconds as a signal does: the table, the count, exit 0', async () => {
+    const began = Date.now();
+    const r = start(['stats', '-i', 'lo', '-f', `udp port ${port}`, '-a', 'duration:3']);
+    expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
+    await query();
+    expect(running(r)).toBe(true);
+    expect(await exitWithin(r, 15_000), r.stderr).toBe(0);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(3000);
+    expect(r.stdout).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port} +samp +4 +`, 'm'));
+    expect(r.stderr).toMatch(CAPTURED);
+    expect(r.stderr).not.toContain('gamequery:');
+  });
+
+  it('gamequery stats -i -c N: the statistics of the first N frames, the capture stopped then', async () => {
+    const r = start(['stats', '-i', 'lo', '-f', `udp port ${port}`, '-c', '2']);
+    expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
+    await query();
+    expect(await exitWithin(r, 10_000), r.stderr).toBe(0);
+    // The query's first request and its reply, or two of its requests (sent at once): two packets either way.
+    expect(r.stdout).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port} +samp +[12] +[01] +[0-2] +[01] +0 +0 +0 +0$`, 'm'));
+    expect(Number(CAPTURED.exec(r.stderr)?.[1])).toBe(2);
+  });
+
   it('ends with what it has and says why when the capture program stops by itself (exit 1)', async () => {
     // A stand-in for dumpcap: it writes a capture and its arguments, then ends as dumpcap does when the interface goes away.
     const bin = mkdtempSync(join(dir, 'fake-'));

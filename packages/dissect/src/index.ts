@@ -51,7 +51,7 @@ export { filterFields, type FilterField, type FilterType } from './filter/fields
 /** Edit distance between two names, as the suggestions ("did you mean") of filters and of the command's arguments use it. */
 export { editDistance } from './filter/suggest.ts';
 export { captureStart } from './start.ts';
-export { FirstPassStats, captureStats, type CaptureStats } from './stats/first-pass.ts';
+export { FirstPassStats, captureStats, type CaptureStats, type StatsLimit } from './stats/first-pass.ts';
 export {
   ServerStats,
   type ServerCounts,

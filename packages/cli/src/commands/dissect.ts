@@ -76,7 +76,11 @@ export function dissectCommand(): Command {
       parseProtocol,
     )
     .option('--port <port>', 'limit --protocol to this port, 1-65535 (repeatable)', collectPort, [])
-    .option('-c, --count <n>', 'stop after writing this many packets, like tshark -c', integer(1, Number.MAX_SAFE_INTEGER))
+    .option(
+      '-c, --count <n>',
+      'stop after writing this many packets, as tshark -a packets:N (tshark -c counts packets read, which differs where -Y leaves some out); with -q and no -Y, after this many frames',
+      integer(1, Number.MAX_SAFE_INTEGER),
+    )
     .option('-l, --line-buffered', 'flush the output after each packet, like tshark -l (a pipe or -i is flushed after each read anyway)')
     .addOption(
       new Option(
@@ -166,6 +170,8 @@ export function dissectCommand(): Command {
       const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
       const input = live?.input ?? (await openInput(file));
       const progress = new Progress(live === undefined);
+      // -c N and -a packets:N: the first N packets written; with -q and no display filter, the first N frames (tshark's -c).
+      const count = Math.min(opts.count ?? Infinity, opts.autostop.packets ?? Infinity);
       if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
@@ -194,7 +200,18 @@ export function dissectCommand(): Command {
             heading = true;
             out.write(rows.map((r) => `${ioRowLine(r, io!.interval)}\n`).join(''));
           };
-          const { report, error } = await captureStats(source, options, pass, each);
+          // The input stopped as -c stops it when written packets reach it (below).
+          const stop = (): void => {
+            live?.stop();
+            if (input.kind !== 'capture-file') input.stop();
+          };
+          const { report, error } = await captureStats(
+            source,
+            options,
+            pass,
+            each,
+            count < Infinity ? { frames: count, reached: stop } : undefined,
+          );
           out.tap.use(report, pass.sourcesReport(), pass.io?.report());
           if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
         } catch (e) {
@@ -232,7 +249,7 @@ export function dissectCommand(): Command {
       if (input.kind !== 'capture-file' && input.live) out.watch();
       out.stats = stats;
       try {
-        let left = opts.count ?? Infinity;
+        let left = count;
         reading: for await (const batch of batches) {
           for (const p of batch.packets) {
             out.packet(p);

@@ -1,10 +1,12 @@
 /**
  * `gamequery dissect -i IFACE [-f FILTER]`: a live capture in place of a file, with tshark's
  * habits around it: `Capturing on 'IFACE'` once it has begun, Ctrl-C (SIGINT), SIGTERM or
- * SIGHUP stop it (what is pending is still written), and `N packets captured` at the end. The
- * capture itself, which program runs and how, is the dissector's (`openLiveCapture`).
+ * SIGHUP stop it (what is pending is still written), `-a duration:N` stops it after N seconds,
+ * and `N packets captured` at the end. The capture itself, which program runs and how, is the
+ * dissector's (`openLiveCapture`). And where the input comes from otherwise: a file named, or
+ * with tshark's `-r FILE`.
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { escapeControls } from '@gamequery/codec/internal';
 import type { DissectStats } from '@gamequery/dissect';
 import { openLiveCapture, type LiveCapture } from '@gamequery/dissect/node';
@@ -13,13 +15,55 @@ import { EXIT } from '../args.ts';
 export interface LiveOpts {
   interface?: string;
   captureFilter?: string;
+  readFile?: string;
+  autostop: Autostop;
 }
 
-/** Adds `-i` and `-f` to `dissect`. */
+/** tshark's `-a` stop conditions that gamequery has: a live capture's length, and a count of packets written. */
+export interface Autostop {
+  /** Seconds after the capture began (-i only). */
+  readonly duration?: number;
+  /** Packets written (with -q, that would have been): as `-c`. */
+  readonly packets?: number;
+}
+
+/**
+ * One `-a CONDITION:VALUE`, added to those before (tshark's: the first met stops). `filesize`
+ * and `files` are tshark's for a capture written to files (`-w`), which gamequery does not write.
+ */
+export function collectAutostop(value: string, previous: Autostop): Autostop {
+  const colon = value.indexOf(':');
+  const name = colon < 0 ? value : value.slice(0, colon);
+  const given = colon < 0 ? '' : value.slice(colon + 1);
+  if (name === 'duration') {
+    const seconds = Number(given);
+    if (!/^\s*\d*\.?\d+\s*$/.test(given) || !(seconds > 0) || !Number.isFinite(seconds))
+      throw new InvalidArgumentError(`duration:${given}: expected a number of seconds > 0 (duration:60)`);
+    return { ...previous, duration: Math.min(seconds, previous.duration ?? Infinity) };
+  }
+  if (name === 'packets') {
+    const n = Number(given);
+    if (!/^\s*\d+\s*$/.test(given) || !Number.isSafeInteger(n) || n < 1)
+      throw new InvalidArgumentError(`packets:${given}: expected a whole number of packets ≥ 1 (packets:1000)`);
+    return { ...previous, packets: Math.min(n, previous.packets ?? Infinity) };
+  }
+  if (name === 'filesize' || name === 'files')
+    throw new InvalidArgumentError(`${name}: stops a capture written to files (tshark -w), which gamequery does not write`);
+  throw new InvalidArgumentError(`'${value}': not a stop condition gamequery has (duration:SECONDS with -i, packets:N)`);
+}
+
+/** Adds `-r`, `-i`, `-f` and `-a` to `dissect`. */
 export function addLiveOptions(command: Command): Command {
   return command
+    .option('-r, --read-file <file>', 'the capture or hex dump file to read, as tshark -r (the same as naming it)')
     .option('-i, --interface <name>', 'capture live on this interface instead of reading a file (runs dumpcap, else tcpdump); Ctrl-C stops')
-    .option('-f, --capture-filter <filter>', "with -i: a capture filter, as tcpdump takes it ('udp port 7777')");
+    .option('-f, --capture-filter <filter>', "with -i: a capture filter, as tcpdump takes it ('udp port 7777')")
+    .option(
+      '-a, --autostop <cond>',
+      'stop as tshark -a (repeatable; the first met stops): duration:SECONDS stops a live capture (-i) after that long, packets:N after N packets written, as -c',
+      collectAutostop,
+      {},
+    );
 }
 
 export const LIVE_HELP = `
@@ -27,10 +71,19 @@ Live capture (-i): dumpcap if it is on PATH (apt-get install tshark), else tcpdu
 root, or capture rights for the program (setcap cap_net_raw,cap_net_admin=eip, or the
 wireshark group). Packets are written as the capture runs; Ctrl-C stops, writes what is pending
 (a request still waiting shows unanswered) and says how many packets were captured; -c N
-stops after N. E.g. gamequery dissect -i lo -f 'udp port 7777'`;
+stops after N packets written, -a duration:SECONDS after that long.
+E.g. gamequery dissect -i lo -f 'udp port 7777' -a duration:60`;
 
-/** What the input is called in messages and titles: the file, or with -i the interface; a usage error for neither or both. */
-export function inputLabel(file: string | undefined, opts: LiveOpts): string {
+/**
+ * What the input is called in messages and titles: the file (named, or with -r), or with -i the
+ * interface; a usage error for neither or both, and for a stop condition that only a live capture has.
+ */
+export function inputLabel(named: string | undefined, opts: LiveOpts): string {
+  if (named !== undefined && opts.readFile !== undefined)
+    throw new Error(`two files to read: ${escapeControls(named)} and -r ${escapeControls(opts.readFile)}`);
+  const file = named ?? opts.readFile;
+  if (opts.interface === undefined && opts.autostop.duration !== undefined)
+    throw new Error('-a duration: stops a live capture (-i INTERFACE); a file is read to its end (-c N or -a packets:N stop it sooner)');
   if (opts.interface !== undefined) {
     if (file !== undefined)
       throw new Error(`a file (${escapeControls(file)}) and -i ${escapeControls(opts.interface)}: read one or capture, not both`);
@@ -64,6 +117,8 @@ export class LiveRun {
     process.exit(EXIT.damaged);
   };
   #capture: LiveCapture | undefined;
+  /** -a duration: the timer that stops the capture. */
+  #timer: NodeJS.Timeout | undefined;
 
   /** The capture, once begun. */
   get input(): LiveCapture {
@@ -88,6 +143,9 @@ export class LiveRun {
       process.exit(EXIT.ok);
     }
     process.stderr.write(`Capturing on '${escapeControls(opts.interface!)}'\n`);
+    // -a duration:N: stopped after N seconds of capture as a signal stops it (what is pending written, exit 0).
+    const duration = opts.autostop.duration;
+    if (duration !== undefined) run.#timer = setTimeout(() => run.#abort.abort(), duration * 1000).unref();
     return run;
   }
 
@@ -109,6 +167,7 @@ export class LiveRun {
   }
 
   #release(): void {
+    clearTimeout(this.#timer);
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, this.#onSignal);
   }
 }

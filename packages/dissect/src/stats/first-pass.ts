@@ -474,31 +474,43 @@ export interface CaptureStats {
   readonly error?: CaptureError;
 }
 
+/** Where {@link captureStats} stops before the input ends: after `frames` frames (tshark's `-c` with nothing written), `reached` called then. */
+export interface StatsLimit {
+  readonly frames: number;
+  /** The limit was reached: what feeds the input (a live capture, a pipe) may be stopped. */
+  readonly reached?: () => void;
+}
+
 /**
  * The per-server statistics of a pcap or pcapng capture, read once and streamed (a file's
  * chunks, a pipe): the first pass alone, in its memory. `pass` counts into `pass.stats`
- * as it goes; `each` is called after every chunk (a progress line, a live clock).
+ * as it goes; `each` is called after every chunk (a progress line, a live clock); `limit`
+ * ends it after that many frames, as if the input ended there (a request whose reply comes later is unanswered).
  */
 export async function captureStats(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   options: DissectOptions = {},
   pass: FirstPassStats = new FirstPassStats(options, newStats()),
   each?: () => void,
+  limit?: StatsLimit,
 ): Promise<CaptureStats> {
   const parser = new CaptureParser(options.capture);
+  let left = limit ? limit.frames : Infinity;
   const take = (items: Iterable<CaptureItem>): CaptureError | undefined => {
     for (const item of items) {
       if (item.kind === 'error') return item;
       pass.push(item);
+      if (--left === 0) return undefined;
     }
     return undefined;
   };
   for await (const chunk of source) {
     const error = take(parser.push(chunk));
     each?.();
-    if (error) {
+    if (error || left === 0) {
+      if (left === 0) limit?.reached?.();
       pass.finish();
-      return { report: pass.report(), error };
+      return error ? { report: pass.report(), error } : { report: pass.report() };
     }
   }
   const error = take(parser.finish());
