@@ -40,7 +40,7 @@ export { MASK } from '@gamequery/codec/internal';
  */
 export { packetText, packetJson, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
 export { packetLine } from './render/packet-line.ts';
-export { packetSummary } from './render/summary.ts';
+export { packetSummary, type TimeColumn } from './render/summary.ts';
 export { FieldsLine, UnknownFieldError, type FieldsOptions } from './render/fields-line.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';
 export * from './capture/index.ts';

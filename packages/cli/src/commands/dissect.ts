@@ -26,6 +26,9 @@ import {
   type DissectedRecord,
   type PacketRecord,
   type RenderOptions,
+  type TimeFormat,
+  type Timestamp,
+  TIME_FORMATS,
 } from '@gamequery/dissect';
 import { writePacketLine, writePacketSummary, writePacketText } from '@gamequery/dissect/internal';
 import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
@@ -51,6 +54,7 @@ interface Opts extends ViewOpts, LiveOpts {
   jobs?: number;
   count?: number;
   lineBuffered?: boolean;
+  timeFormat?: TimeFormat;
 }
 
 export function dissectCommand(): Command {
@@ -80,6 +84,12 @@ export function dissectCommand(): Command {
       '-c, --count <n>',
       'stop after writing this many packets, as tshark -a packets:N (tshark -c counts packets read, which differs where -Y leaves some out); with -q and no -Y, after this many frames',
       integer(1, Number.MAX_SAFE_INTEGER),
+    )
+    .addOption(
+      new Option(
+        '-t, --time-format <format>',
+        "the summary lines' time column, as tshark -t: r seconds since the first frame (the default), d since the frame before, dd since the packet shown before, e since the epoch, a/ad/adoy local time of day (with the date, with the day of the year), u/ud/udoy the same in UTC",
+      ).choices([...TIME_FORMATS]),
     )
     .option('-l, --line-buffered', 'flush the output after each packet, like tshark -l (a pipe or -i is flushed after each read anyway)')
     .addOption(
@@ -153,6 +163,7 @@ export function dissectCommand(): Command {
         !!opts.lineBuffered,
         opts.interface === undefined && file !== '-' ? file : undefined,
         view === 'tree' && !!opts.summary,
+        opts.timeFormat,
       );
       if (fields) out.fieldsLine(fields, !!opts.fieldOption?.header);
       if (view === 'html')
@@ -342,6 +353,8 @@ class Output {
     readonly file?: string,
     /** -P with the tree (-V): each packet's summary line too. */
     readonly summaryToo = false,
+    /** -t: the summary lines' time column. */
+    readonly timeFormat: TimeFormat = 'r',
   ) {
     this.#watched = !!process.stdout.isTTY;
     this.format = view === 'summary' || view === 'tree' || view === 'fields' ? 'text' : view;
@@ -372,11 +385,11 @@ class Output {
       this.#sink.raw(p === BLANK ? this.#fields.blank : this.#fields.line(p, this.stats && captureStart(this.stats)));
       this.#sink.ascii('\n');
     } else if (this.#summary) {
-      writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
+      this.#summaryLine(p);
     } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
       // -P -V: the summary line before each tree, as tshark writes both.
-      if (this.summaryToo) writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render);
+      if (this.summaryToo) this.#summaryLine(p);
       writePacketText(p, this.#sink, this.render, this.stats && captureStart(this.stats));
     } else {
       if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
@@ -393,6 +406,15 @@ class Output {
       });
     }
     this.#first = false;
+  }
+
+  /** The time of the packet whose summary line was written last (`-t dd`); null before the first. */
+  #shownBefore: Timestamp | null = null;
+
+  #summaryLine(p: DissectedRecord): void {
+    const time = this.timeFormat === 'r' ? undefined : { format: this.timeFormat, shownBefore: this.#shownBefore };
+    writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render, time);
+    if ('timestamp' in p && p.timestamp) this.#shownBefore = p.timestamp;
   }
 
   /** A warning about the input, on stderr (after the packets before it), naming the file read. */

@@ -1,6 +1,7 @@
 export { CaptureParser, DEFAULT_MAX_RECORD_LENGTH, readCapture, readCaptureSync } from './reader.ts';
 export type { CaptureError, CaptureErrorCode, CaptureFormat, CaptureItem, CapturePacket, CaptureReaderOptions } from './types.ts';
 export {
+  clockTime,
   compareTimestamps,
   formatTimestamp,
   MAX_TICKS_PER_SECOND,
@@ -10,6 +11,7 @@ export {
   timeResolution,
   timestampDifference,
   timestampToNumber,
+  TIME_FORMATS,
 } from './timestamp.ts';
-export type { TimeResolution, Timestamp } from './timestamp.ts';
+export type { TimeFormat, TimeResolution, Timestamp } from './timestamp.ts';
 export { looksLikeText, sniffInput, type Sniffed, type SniffedFormat } from './sniff.ts';

@@ -201,3 +201,38 @@ export function nanoseconds(seconds: string): string {
   const places = seconds.length - dot - 1;
   return places >= 9 ? seconds.slice(0, dot + 10) : seconds + '0'.repeat(9 - places);
 }
+
+/**
+ * tshark's `-t` formats of the summary lines' time column: `r` seconds since the first frame (its
+ * default), `d` since the frame before, `dd` since the packet shown before, `e` since the epoch,
+ * `a`/`u` the time of day (local, UTC), `ad`/`ud` with the date, `adoy`/`udoy` with the year and day
+ * of the year (`2026/326`).
+ */
+export const TIME_FORMATS = ['r', 'd', 'dd', 'e', 'a', 'ad', 'adoy', 'u', 'ud', 'udoy'] as const;
+export type TimeFormat = (typeof TIME_FORMATS)[number];
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * A timestamp as a clock shows it, as tshark's `-t a|ad|adoy|u|ud|udoy` writes it: the date if asked
+ * (`2026-11-22` or `2026/326`), the time of day (`11:15:58`), and the seconds' fraction exactly, in the
+ * resolution's places. `utc`: else in the local time zone (TZ), as tshark.
+ */
+export function clockTime(ts: Timestamp, utc: boolean, date: 'none' | 'ymd' | 'doy'): string {
+  // Whole seconds and ticks (0 ≤ ticks < a second): the fraction is the ticks' alone, whatever the sign of the seconds.
+  const fraction = formatTimestamp({ seconds: 0, ticks: ts.ticks, resolution: ts.resolution });
+  const d = new Date(ts.seconds * 1000);
+  const year = utc ? d.getUTCFullYear() : d.getFullYear();
+  const month = utc ? d.getUTCMonth() : d.getMonth();
+  const day = utc ? d.getUTCDate() : d.getDate();
+  const time = `${two(utc ? d.getUTCHours() : d.getHours())}:${two(utc ? d.getUTCMinutes() : d.getMinutes())}:${two(
+    utc ? d.getUTCSeconds() : d.getSeconds(),
+  )}${fraction.includes('.') ? fraction.slice(fraction.indexOf('.')) : ''}`;
+  const yyyy = String(year).padStart(4, '0');
+  if (date === 'ymd') return `${yyyy}-${two(month + 1)}-${two(day)} ${time}`;
+  if (date === 'doy') {
+    const doy = Math.round((Date.UTC(year, month, day) - Date.UTC(year, 0, 1)) / 86_400_000) + 1;
+    return `${yyyy}/${String(doy).padStart(3, '0')} ${time}`;
+  }
+  return time;
+}

@@ -5,7 +5,7 @@
  * (`info` template) — followed by what pairing found, in brackets.
  */
 import type { ByteSink } from '@gamequery/codec/internal';
-import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
+import { clockTime, formatTimestamp, timestampDifference, type TimeFormat, type Timestamp } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import type { PacketRecord } from '../packet-record.ts';
@@ -48,7 +48,7 @@ export function pairingNotes(p: PacketRecord): string {
 /** The columns of a packet's summary line. */
 export interface SummaryColumns {
   readonly frame: number;
-  /** Seconds since the capture's first frame, exact at its resolution; '-' without a time (a hex dump). */
+  /** Seconds since the capture's first frame, exact at its resolution (or as `-t` asks); '-' without a time (a hex dump). */
   readonly time: string;
   readonly source: string;
   readonly destination: string;
@@ -61,21 +61,49 @@ export interface SummaryColumns {
 const timeOf = (p: DissectedRecord): Timestamp | null =>
   'timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null;
 
+/** How the time column is written (tshark's `-t`), and for `dd` the time of the packet shown before (none: this is the first). */
+export interface TimeColumn {
+  readonly format: TimeFormat;
+  readonly shownBefore?: Timestamp | null;
+}
+
+/** The time column of a record at `t`, as `column` asks. */
+function timeText(p: DissectedRecord, t: Timestamp, start: Timestamp | null | undefined, column: TimeColumn): string {
+  switch (column.format) {
+    case 'r':
+      return timestampDifference(t, start ?? t);
+    case 'd':
+      // The frame before's time (a record made by the dissector has it; the first frame's is its own).
+      return timestampDifference(t, (p as { readonly previousTimestamp?: Timestamp | null }).previousTimestamp ?? t);
+    case 'dd':
+      return timestampDifference(t, column.shownBefore ?? t);
+    case 'e':
+      return formatTimestamp(t);
+    default: {
+      const f = column.format;
+      return clockTime(t, f[0] === 'u', f.endsWith('doy') ? 'doy' : f.length > 1 ? 'ymd' : 'none');
+    }
+  }
+}
+
+const RELATIVE: TimeColumn = { format: 'r' };
+
 /**
  * A packet's columns. `start` is the capture's first frame's time (`captureStart(stats)`);
  * without it, times count from the packet's own time (0). A frame without a query message
  * (listed with `allFrames`) has tshark's columns for it: `UDP` and `42595 → 53 Len=29`,
  * `ICMPv6` and `Neighbor Solicitation`, its IP addresses (with the ports for UDP, as ours are).
+ * `time`: the time column's format (tshark's `-t`; by default, seconds since the first frame).
  */
-export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): SummaryColumns {
+export function summaryColumns(p: DissectedRecord, start?: Timestamp | null, time: TimeColumn = RELATIVE): SummaryColumns {
   const t = timeOf(p);
-  const time = t ? timestampDifference(t, start ?? t) : '-';
+  const column = t ? timeText(p, t, start, time) : '-';
   if (p instanceof FrameRecord) {
     const l = p.layers;
     const { ip, udp } = l;
     return {
       frame: p.frame,
-      time,
+      time: column,
       source: ip && udp ? formatEndpoint({ ip: ip.src, port: udp.srcPort }) : l.source || '-',
       destination: ip && udp ? formatEndpoint({ ip: ip.dst, port: udp.dstPort }) : l.destination || '-',
       protocol: l.column,
@@ -87,7 +115,7 @@ export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): Su
   const bare = p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0';
   return {
     frame: p.frame,
-    time,
+    time: column,
     source: bare ? '-' : formatEndpoint(p.src),
     destination: bare ? '-' : formatEndpoint(p.dst),
     protocol: protocolColumn(p.protocol),
@@ -97,8 +125,8 @@ export function summaryColumns(p: DissectedRecord, start?: Timestamp | null): Su
 }
 
 /** The summary line of a packet, columns padded as tshark pads them (without a newline). */
-export function packetSummary(p: DissectedRecord, start?: Timestamp | null): string {
-  const c = summaryColumns(p, start);
+export function packetSummary(p: DissectedRecord, start?: Timestamp | null, time?: TimeColumn): string {
+  const c = summaryColumns(p, start, time);
   return `${String(c.frame).padStart(5)} ${c.time.padStart(11)} ${c.source.padStart(21)} → ${c.destination.padEnd(21)} ${c.protocol.padEnd(7)} ${String(c.length).padStart(5)} ${c.info}`;
 }
 
@@ -106,8 +134,14 @@ export function packetSummary(p: DissectedRecord, start?: Timestamp | null): str
  * {@link packetSummary} and a newline, into `sink` as UTF-8; with `options.hex`, the hex
  * pane after it (tshark -x without -V), the `fields` marked, a blank line after the pane.
  */
-export function writePacketSummary(p: DissectedRecord, sink: ByteSink, start?: Timestamp | null, options: RenderOptions = {}): void {
-  sink.raw(packetSummary(p, start));
+export function writePacketSummary(
+  p: DissectedRecord,
+  sink: ByteSink,
+  start?: Timestamp | null,
+  options: RenderOptions = {},
+  time?: TimeColumn,
+): void {
+  sink.raw(packetSummary(p, start, time));
   sink.ascii('\n');
   if (!options.hex) return;
   for (const line of p instanceof FrameRecord ? hexPane(p.frameBytes, [], options.colour) : packetHexPane(p, options)) {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteSink } from '@gamequery/codec/internal';
 import {
+  clockTime,
   compareTimestamps,
   formatTimestamp,
   MICROSECONDS,
@@ -179,5 +180,20 @@ describe('compareTimestamps and timestampToNumber', () => {
     expect(compareTimestamps(ts(5, 1000, NANOSECONDS), ts(5, 1, MICROSECONDS))).toBe(0);
     expect(compareTimestamps(ts(4, 999999, MICROSECONDS), ts(5, 0, NANOSECONDS))).toBeLessThan(0);
     expect(timestampToNumber(ts(1700000000, 250000, MICROSECONDS))).toBe(1700000000.25);
+  });
+});
+
+describe('clockTime (-t a, ad, adoy, u, ud, udoy)', () => {
+  it('writes the time of day, the date or the day of the year, and the fraction exactly at the resolution', () => {
+    // 2024-12-31 23:59:59 UTC: the last day of a leap year is its 366th.
+    const t = ts(1735689599, 123456789, NANOSECONDS);
+    expect(clockTime(t, true, 'none')).toBe('23:59:59.123456789');
+    expect(clockTime(t, true, 'ymd')).toBe('2024-12-31 23:59:59.123456789');
+    expect(clockTime(t, true, 'doy')).toBe('2024/366 23:59:59.123456789');
+    expect(clockTime(ts(0, 7, MICROSECONDS), true, 'ymd')).toBe('1970-01-01 00:00:00.000007');
+    // A binary resolution (pcapng if_tsresol 2^-4): its places exactly, as formatTimestamp writes them.
+    expect(clockTime(ts(60, 8, timeResolution(2, 4)!), true, 'none')).toBe('00:01:00.5000');
+    // Before the epoch (a negative if_tsoffset): whole seconds down, the ticks after them.
+    expect(clockTime(ts(-1, 500000, MICROSECONDS), true, 'ymd')).toBe('1969-12-31 23:59:59.500000');
   });
 });
