@@ -229,6 +229,29 @@ process.stdout.write(fs.readFileSync(${JSON.stringify(capture)}), () => {
   });
 });
 
+describe('gamequery dissect -D: the interfaces -i takes', () => {
+  it('lists them as tshark -D does (dumpcap -D); with tcpdump alone, the same names; with neither, exit 2', async () => {
+    const ours = await gamequery(['dissect', '-D'], { ms: 10_000 });
+    expect(ours.code, ours.stderr).toBe(0);
+    // tshark -D's own list is dumpcap's, then its extcap programs' (sshdump, randpkt …), which -i cannot run here.
+    const dumpcap = spawnSync('dumpcap', ['-D'], { encoding: 'utf8' });
+    expect(dumpcap.status, dumpcap.stderr).toBe(0);
+    expect(ours.stdout).toBe(dumpcap.stdout);
+    const tshark = spawnSync('tshark', ['-D'], { encoding: 'utf8' });
+    expect(tshark.stdout.startsWith(ours.stdout)).toBe(true);
+    expect(lines(ours.stdout)).toContainEqual(expect.stringMatching(/^\d+\. lo \(Loopback\)$/));
+    const names = (text: string): string[] => lines(text).map((l) => l.split(' ')[1]!);
+    const tcpdump = await gamequery(['stats', '-D'], { env: { PATH: pathWith('tcpdump') }, ms: 10_000 });
+    expect(tcpdump.code, tcpdump.stderr).toBe(0);
+    expect(names(tcpdump.stdout)).toEqual(names(ours.stdout));
+    const none = await gamequery(['dissect', '-D'], { env: { PATH: mkdtempSync(join(dir, 'empty-')) }, ms: 10_000 });
+    expect(none.code).toBe(2);
+    expect(lines(none.stderr)).toEqual([
+      'gamequery: listing the interfaces needs dumpcap or tcpdump, and neither is on PATH: install one (apt-get install tshark, which brings dumpcap, or apt-get install tcpdump)',
+    ]);
+  });
+});
+
 describe('gamequery dissect -i: what keeps a capture from beginning is one line, exit 2', () => {
   it('without dumpcap or tcpdump on PATH, names what to install', async () => {
     const r = await gamequery(['dissect', '-i', 'lo'], { env: { PATH: mkdtempSync(join(dir, 'empty-')) }, ms: 10_000 });

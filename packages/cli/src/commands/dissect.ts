@@ -37,7 +37,7 @@ import { captureStart, ioRowHeading, ioRowLine } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
-import { LIVE_HELP, LiveRun, addLiveOptions, inputLabel, type LiveOpts } from './live.ts';
+import { LIVE_HELP, LiveRun, addLiveOptions, inputLabel, printInterfaces, type LiveOpts } from './live.ts';
 import { heapTick } from '../heap.ts';
 
 interface Opts extends ViewOpts, LiveOpts {
@@ -118,6 +118,10 @@ export function dissectCommand(): Command {
     )
     .addHelpText('after', VIEW_HELP + LIVE_HELP)
     .action(async (given: string | undefined, opts: Opts) => {
+      if (opts.listInterfaces) {
+        printInterfaces();
+        return;
+      }
       // The file, or with -i the interface (live.ts): what messages and the page's title name.
       const file = inputLabel(given, opts);
       const view = chooseView(opts);

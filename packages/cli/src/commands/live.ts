@@ -9,10 +9,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { escapeControls } from '@gamequery/codec/internal';
 import type { DissectStats } from '@gamequery/dissect';
-import { openLiveCapture, type LiveCapture } from '@gamequery/dissect/node';
+import { listInterfaces, openLiveCapture, type LiveCapture } from '@gamequery/dissect/node';
 import { EXIT } from '../args.ts';
 
 export interface LiveOpts {
+  listInterfaces?: boolean;
   interface?: string;
   captureFilter?: string;
   readFile?: string;
@@ -57,6 +58,7 @@ export function addLiveOptions(command: Command): Command {
   return command
     .option('-r, --read-file <file>', 'the capture or hex dump file to read, as tshark -r (the same as naming it)')
     .option('-i, --interface <name>', 'capture live on this interface instead of reading a file (runs dumpcap, else tcpdump); Ctrl-C stops')
+    .option('-D, --list-interfaces', 'list the interfaces -i can capture on (dumpcap -D, else tcpdump -D), as tshark -D, and exit')
     .option('-f, --capture-filter <filter>', "with -i: a capture filter, as tcpdump takes it ('udp port 7777')")
     .option(
       '-a, --autostop <cond>',
@@ -92,6 +94,12 @@ export function inputLabel(named: string | undefined, opts: LiveOpts): string {
   if (opts.captureFilter !== undefined) throw new Error('-f (a capture filter) needs -i INTERFACE; to choose packets of a file, use -Y');
   if (file === undefined) throw new Error('no input: name a capture or hex dump file ("-" for stdin), or -i INTERFACE to capture live');
   return file;
+}
+
+/** `-D`: the interfaces, one a line as tshark -D writes them (`3. lo (Loopback)`). */
+export function printInterfaces(): void {
+  for (const i of listInterfaces().interfaces)
+    process.stdout.write(`${i.number}. ${escapeControls(i.name)}${i.description ? ` (${escapeControls(i.description)})` : ''}\n`);
 }
 
 /** Signals this soon after the first stop the capture no more than it did. */

@@ -6,8 +6,10 @@
 export { dissectCaptureFile, fileChunks } from './file.ts';
 export { openInput, inputName, InputError, type InputErrorCode, type OpenedInput } from './input.ts';
 export {
+  listInterfaces,
   openLiveCapture,
   LiveCaptureError,
+  type CaptureInterface,
   type LiveCapture,
   type LiveCaptureEnd,
   type LiveCaptureErrorCode,

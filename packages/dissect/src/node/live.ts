@@ -9,7 +9,7 @@
  * closing counts (captured, dropped). The child never outlives the caller: stopping it asks
  * (SIGINT, as Ctrl-C), then kills; so does the caller's exit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { escapeControls } from '@gamequery/codec/internal';
@@ -153,6 +153,49 @@ function findProgram(path: string): { program: CaptureProgram; file: string } | 
     }
   }
   return undefined;
+}
+
+/** An interface a capture can be taken on, as `tshark -D` lists it: its number, its name (what `-i` takes) and what it is. */
+export interface CaptureInterface {
+  readonly number: number;
+  readonly name: string;
+  readonly description?: string;
+}
+
+/** A line of `dumpcap -D` (`3. lo (Loopback)`) or `tcpdump -D` (`3.lo [Up, Running, Loopback]`, a description in parentheses before the flags). */
+const INTERFACE_LINE = /^(\d+)\. ?(\S+)(?: \((.*?)\))?(?: \[[^\]]*\])?$/;
+
+/**
+ * The interfaces the first capture program on PATH can capture on, as its `-D` lists them
+ * (`gamequery dissect -D`, as tshark's `-D`). Throws a {@link LiveCaptureError}: no program
+ * (`no-program`), or it failed (`failed`, in its words).
+ */
+export function listInterfaces(path: string = process.env['PATH'] ?? ''): {
+  readonly program: string;
+  readonly interfaces: CaptureInterface[];
+} {
+  const found = findProgram(path);
+  if (found === undefined)
+    throw new LiveCaptureError(
+      'no-program',
+      'listing the interfaces needs dumpcap or tcpdump, and neither is on PATH: install one (apt-get install tshark, which brings dumpcap, or apt-get install tcpdump)',
+      { iface: '' },
+    );
+  const r = spawnSync(found.file, ['-D'], { encoding: 'utf8', timeout: 10_000 });
+  const interfaces: CaptureInterface[] = [];
+  for (const line of (r.stdout ?? '').split('\n')) {
+    const m = INTERFACE_LINE.exec(line.trimEnd());
+    if (m) interfaces.push({ number: Number(m[1]), name: m[2]!, ...(m[3] ? { description: m[3] } : {}) });
+  }
+  if (r.status !== 0 || !interfaces.length) {
+    const said = escapeControls((r.stderr ?? '').split('\n').find((l) => l.trim() !== '' && !/^Running as user/.test(l)) ?? '');
+    const how = r.error ? r.error.message : r.status === null ? `was ended by ${r.signal}` : `exited with code ${r.status}`;
+    throw new LiveCaptureError('failed', `${found.file} -D ${interfaces.length ? how : 'listed no interface'}${said ? `: ${said}` : ''}`, {
+      iface: '',
+      program: found.file,
+    });
+  }
+  return { program: found.file, interfaces };
 }
 
 /** The child process: its stderr, its exit, stopping it, and killing it if this process exits first. */
