@@ -141,6 +141,7 @@ export function addViewOptions(command: Command): Command {
     .addOption(new Option('--by <what>', "with 'gamequery stats': source adds who is asking (as -z sources)").choices(['server', 'source']))
     .option('--top <n>', 'with -z sources: how many sources and networks to list (default 20)', integer(1, 10_000))
     .option('-q, --quiet', 'no packets: only statistics (-z) and errors')
+    .option('-n', 'no name resolution, as tshark -n: addresses and ports are always written as numbers (accepted for the habit)')
     .addOption(
       new Option(
         '-T, --output-type <type>',
