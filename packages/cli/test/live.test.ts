@@ -191,6 +191,25 @@ describe('gamequery dissect -i (live capture)', () => {
     expect(r.stderr).not.toContain('gamequery:');
   });
 
+  it('-w FILE keeps the capture in a file as it comes: read again, the same packets as the live output', async () => {
+    const file = join(dir, 'kept.pcapng');
+    const r = start(['dissect', '-i', 'lo', '-f', `udp port ${port}`, '-F', 'ndjson', '-w', file, '-a', 'duration:2']);
+    expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
+    await query();
+    expect(await exitWithin(r, 15_000), r.stderr).toBe(0);
+    const live = records(r);
+    expect(live.length).toBeGreaterThanOrEqual(6);
+    // dumpcap writes pcapng; from the file, the same messages, links and times (frames in capture order, not as they settled).
+    expect(readFileSync(file).readUInt32LE(0)).toBe(0x0a0d0d0a);
+    const again = await gamequery(['dissect', file, '-F', 'ndjson'], { ms: 10_000 });
+    expect(again.code, again.stderr).toBe(0);
+    const read = lines(again.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const key = (p: Record<string, unknown>): string =>
+      JSON.stringify([p['frame'], p['message'], p['responseIn'], p['requestIn'], p['captureTime']]);
+    expect(read.map(key).sort()).toEqual(live.map(key).sort());
+    expect(Number(CAPTURED.exec(r.stderr)?.[1])).toBe(live.length);
+  });
+
   it('gamequery stats -i -c N: the statistics of the first N frames, the capture stopped then', async () => {
     const r = start(['stats', '-i', 'lo', '-f', `udp port ${port}`, '-c', '2']);
     expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
@@ -299,11 +318,20 @@ describe('gamequery dissect -i: what keeps a capture from beginning is one line,
     }
   });
 
-  it('a file and -i together, -f without -i, and neither a file nor -i are usage errors', async () => {
+  it('a file and -i together, -f without -i, neither a file nor -i, and -w without -i, to stdout or where it cannot write are usage errors', async () => {
     for (const [args, message] of [
       [['x.pcap', '-i', 'lo'], 'gamequery: a file (x.pcap) and -i lo: read one or capture, not both'],
       [['x.pcap', '-f', 'udp'], 'gamequery: -f (a capture filter) needs -i INTERFACE; to choose packets of a file, use -Y'],
       [[], 'gamequery: no input: name a capture or hex dump file ("-" for stdin), or -i INTERFACE to capture live'],
+      [
+        ['x.pcap', '-w', 'y.pcap'],
+        'gamequery: -w y.pcap: writes a live capture (-i INTERFACE) to a file; gamequery does not write the packets of a file (tshark -r FILE -Y FILTER -w OUT does)',
+      ],
+      [
+        ['-i', 'lo', '-w', '-'],
+        'gamequery: -w -: stdout is the dissection; for the capture itself on stdout, run dumpcap -w - or tcpdump -w -',
+      ],
+      [['-i', 'lo', '-w', '/nonexistent-dir/x.pcapng'], 'gamequery: -w /nonexistent-dir/x.pcapng: cannot write it (ENOENT)'],
     ] as const) {
       const r = await gamequery(['dissect', ...args], { ms: 10_000 });
       expect(r.code).toBe(2);

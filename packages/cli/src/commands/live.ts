@@ -6,6 +6,7 @@
  * dissector's (`openLiveCapture`). And where the input comes from otherwise: a file named, or
  * with tshark's `-r FILE`.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { escapeControls } from '@gamequery/codec/internal';
 import type { DissectStats } from '@gamequery/dissect';
@@ -18,6 +19,7 @@ export interface LiveOpts {
   captureFilter?: string;
   readFile?: string;
   autostop: Autostop;
+  write?: string;
 }
 
 /** tshark's `-a` stop conditions that gamequery has: a live capture's length, and a count of packets written. */
@@ -61,6 +63,10 @@ export function addLiveOptions(command: Command): Command {
     .option('-D, --list-interfaces', 'list the interfaces -i can capture on (dumpcap -D, else tcpdump -D), as tshark -D, and exit')
     .option('-f, --capture-filter <filter>', "with -i: a capture filter, as tcpdump takes it ('udp port 7777')")
     .option(
+      '-w, --write <file>',
+      'with -i: also write the capture to this file as it comes, as tshark -w (what the capture program writes: dumpcap pcapng, tcpdump pcap)',
+    )
+    .option(
       '-a, --autostop <cond>',
       'stop as tshark -a (repeatable; the first met stops): duration:SECONDS stops a live capture (-i) after that long, packets:N after N packets written, as -c',
       collectAutostop,
@@ -73,7 +79,8 @@ Live capture (-i): dumpcap if it is on PATH (apt-get install tshark), else tcpdu
 root, or capture rights for the program (setcap cap_net_raw,cap_net_admin=eip, or the
 wireshark group). Packets are written as the capture runs; Ctrl-C stops, writes what is pending
 (a request still waiting shows unanswered) and says how many packets were captured; -c N
-stops after N packets written, -a duration:SECONDS after that long.
+stops after N packets written, -a duration:SECONDS after that long; -w FILE keeps the capture
+in a file as well (as the program writes it: dumpcap pcapng, tcpdump pcap); -D lists the interfaces.
 E.g. gamequery dissect -i lo -f 'udp port 7777' -a duration:60`;
 
 /**
@@ -86,6 +93,14 @@ export function inputLabel(named: string | undefined, opts: LiveOpts): string {
   const file = named ?? opts.readFile;
   if (opts.interface === undefined && opts.autostop.duration !== undefined)
     throw new Error('-a duration: stops a live capture (-i INTERFACE); a file is read to its end (-c N or -a packets:N stop it sooner)');
+  if (opts.write !== undefined) {
+    if (opts.interface === undefined)
+      throw new Error(
+        `-w ${escapeControls(opts.write)}: writes a live capture (-i INTERFACE) to a file; gamequery does not write the packets of a file (tshark -r FILE -Y FILTER -w OUT does)`,
+      );
+    if (opts.write === '-')
+      throw new Error('-w -: stdout is the dissection; for the capture itself on stdout, run dumpcap -w - or tcpdump -w -');
+  }
   if (opts.interface !== undefined) {
     if (file !== undefined)
       throw new Error(`a file (${escapeControls(file)}) and -i ${escapeControls(opts.interface)}: read one or capture, not both`);
@@ -100,6 +115,35 @@ export function inputLabel(named: string | undefined, opts: LiveOpts): string {
 export function printInterfaces(): void {
   for (const i of listInterfaces().interfaces)
     process.stdout.write(`${i.number}. ${escapeControls(i.name)}${i.description ? ` (${escapeControls(i.description)})` : ''}\n`);
+}
+
+/**
+ * The capture's chunks, each also written to the file `fd` (-w) as it comes, before it is
+ * dissected; the file closed when they end. A write that fails (a full disk) is said once on
+ * stderr and the capture goes on without the file (exit 1 at the end): the dissection is not lost to it.
+ */
+async function* written(chunks: AsyncIterable<Uint8Array>, fd: number, name: string): AsyncGenerator<Uint8Array> {
+  let ok = true;
+  let bytes = 0;
+  try {
+    for await (const chunk of chunks) {
+      if (ok) {
+        try {
+          for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at, chunk.length - at);
+          bytes += chunk.length;
+        } catch (e) {
+          ok = false;
+          process.stderr.write(
+            `gamequery: -w ${escapeControls(name)}: writing failed after ${bytes} bytes (${(e as NodeJS.ErrnoException).code ?? String(e)}): the capture goes on without the file\n`,
+          );
+          process.exitCode = EXIT.damaged;
+        }
+      }
+      yield chunk;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Signals this soon after the first stop the capture no more than it did. */
@@ -135,6 +179,15 @@ export class LiveRun {
 
   /** Starts the capture; a failure to begin is a usage error (one line: what to install, which permission, no such interface). */
   static async open(opts: LiveOpts): Promise<LiveRun> {
+    // -w: the file made before the capture begins, so that one that cannot be written is a usage error and nothing is captured.
+    let fd: number | undefined;
+    if (opts.write !== undefined) {
+      try {
+        fd = openSync(opts.write, 'w');
+      } catch (e) {
+        throw new Error(`-w ${escapeControls(opts.write)}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+    }
     const run = new LiveRun();
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, run.#onSignal);
     try {
@@ -145,11 +198,13 @@ export class LiveRun {
       });
     } catch (e) {
       run.#release();
+      if (fd !== undefined) closeSync(fd);
       if (!run.#abort.signal.aborted) throw e;
       // Stopped before the capture began: nothing was captured.
       process.stderr.write('0 packets captured\n');
       process.exit(EXIT.ok);
     }
+    if (fd !== undefined) run.#capture = { ...run.#capture!, chunks: written(run.#capture!.chunks, fd, opts.write!) };
     process.stderr.write(`Capturing on '${escapeControls(opts.interface!)}'\n`);
     // -a duration:N: stopped after N seconds of capture as a signal stops it (what is pending written, exit 0).
     const duration = opts.autostop.duration;
