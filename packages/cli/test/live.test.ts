@@ -210,6 +210,18 @@ describe('gamequery dissect -i (live capture)', () => {
     expect(Number(CAPTURED.exec(r.stderr)?.[1])).toBe(live.length);
   });
 
+  it('-w to a full disk (/dev/full): said once on stderr, the capture dissected all the same, exit 1', async () => {
+    const r = start(['dissect', '-i', 'lo', '-f', `udp port ${port}`, '-F', 'ndjson', '-w', '/dev/full', '-a', 'duration:2']);
+    expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
+    await query();
+    expect(await exitWithin(r, 15_000)).toBe(1);
+    expect(records(r).filter((p) => p['message'] === 'info')).toHaveLength(2);
+    expect(lines(r.stderr).filter((l) => l.startsWith('gamequery:'))).toEqual([
+      expect.stringMatching(/^gamequery: -w \/dev\/full: writing failed after 0 bytes \(ENOSPC\): the capture goes on without the file$/),
+    ]);
+    expect(r.stderr).toMatch(CAPTURED);
+  });
+
   it('gamequery stats -i -c N: the statistics of the first N frames, the capture stopped then', async () => {
     const r = start(['stats', '-i', 'lo', '-f', `udp port ${port}`, '-c', '2']);
     expect(await waitFor(() => capturing(r), 10_000)).toBe(true);
