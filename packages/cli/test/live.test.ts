@@ -330,15 +330,11 @@ describe('gamequery dissect -i: what keeps a capture from beginning is one line,
     }
   });
 
-  it('a file and -i together, -f without -i, neither a file nor -i, and -w without -i, to stdout or where it cannot write are usage errors', async () => {
+  it('a file and -i together, -f without -i, neither a file nor -i, and -w to stdout or where it cannot write are usage errors', async () => {
     for (const [args, message] of [
       [['x.pcap', '-i', 'lo'], 'gamequery: a file (x.pcap) and -i lo: read one or capture, not both'],
       [['x.pcap', '-f', 'udp'], 'gamequery: -f (a capture filter) needs -i INTERFACE; to choose packets of a file, use -Y'],
       [[], 'gamequery: no input: name a capture or hex dump file ("-" for stdin), or -i INTERFACE to capture live'],
-      [
-        ['x.pcap', '-w', 'y.pcap'],
-        'gamequery: -w y.pcap: writes a live capture (-i INTERFACE) to a file; gamequery does not write the packets of a file (tshark -r FILE -Y FILTER -w OUT does)',
-      ],
       [
         ['-i', 'lo', '-w', '-'],
         'gamequery: -w -: stdout is the dissection; for the capture itself on stdout, run dumpcap -w - or tcpdump -w -',

@@ -5,6 +5,7 @@
  * hex dump; anything else is refused. With -i, a live capture instead (live.ts).
  */
 import { once } from 'node:events';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
 import { ByteSink, escapeControls } from '@gamequery/codec/internal';
@@ -29,6 +30,7 @@ import {
   type TimeFormat,
   type Timestamp,
   TIME_FORMATS,
+  PcapngWriter,
 } from '@gamequery/dissect';
 import { writePacketLine, writePacketSummary, writePacketText } from '@gamequery/dissect/internal';
 import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
@@ -134,6 +136,8 @@ export function dissectCommand(): Command {
         if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`${flag} must be a number of milliseconds ≥ 0, got ${ms}`);
       }
       const tap = new StatsTap(opts);
+      // -w FILE without -i: the packets the display filter passes, written again (with -i, the capture itself: live.ts).
+      const keeps = opts.write !== undefined && opts.interface === undefined;
       const fields = view === 'fields' ? new FieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets }) : undefined;
       const options: DissectOptions = {
         showSecrets: !!opts.showSecrets,
@@ -145,12 +149,16 @@ export function dissectCommand(): Command {
         ...(opts.protocol ? { decodeAs: { protocol: opts.protocol, ports: opts.port } } : {}),
         ...(filter ? { filter } : {}),
         // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) and the protocol hierarchy (-z io,phs) count every frame.
+        // -w from a file or pipe: every frame the filter passes is written, with a query message or not.
         allFrames:
-          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.io !== undefined || tap.phs !== undefined,
+          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) ||
+          tap.io !== undefined ||
+          tap.phs !== undefined ||
+          keeps,
         // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
-        ...(fields && !tap.on ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
+        ...(fields && !tap.on && !keeps ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
         // ... and where its lines read the packets' own messages alone, no link: a file may be read once (pairing/alone.ts).
-        ...(fields && !tap.on && fields.payloadOnly ? { links: false } : {}),
+        ...(fields && !tap.on && !keeps && fields.payloadOnly ? { links: false } : {}),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -184,10 +192,12 @@ export function dissectCommand(): Command {
       // -i: a live capture, read once as a pipe is (live.ts).
       const live = opts.interface === undefined ? undefined : await LiveRun.open(opts);
       const input = live?.input ?? (await openInput(file));
+      // Made once the input is open: a file that cannot be read leaves no empty capture behind.
+      if (keeps) out.kept = new KeptCapture(opts.write!);
       const progress = new Progress(live === undefined);
       // -c N and -a packets:N: the first N packets written; with -q and no display filter, the first N frames (tshark's -c).
       const count = Math.min(opts.count ?? Infinity, opts.autostop.packets ?? Infinity);
-      if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol) {
+      if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol && !keeps) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
         const pass = new FirstPassStats(options, stats, out.tap.newSources(), out.tap.newIo(), out.tap.phs?.hierarchy);
@@ -251,7 +261,12 @@ export function dissectCommand(): Command {
         // and while the input is quiet the clock moves on in wall time, so that an unanswered request
         // comes out. From a file (gzip), in frame order.
         // Each batch is written before the next is asked for, as from a file: its buffers can be reused.
-        const streamed: DissectOptions = { ...options, reuseBuffers: true, ...(input.live ? { order: 'settled', idleMs: IDLE_MS } : {}) };
+        // -w: in capture order, as a capture file holds its frames (a pipe's records then wait for the exchanges before them).
+        const streamed: DissectOptions = {
+          ...options,
+          reuseBuffers: true,
+          ...(input.live ? { ...(keeps ? {} : { order: 'settled' as const }), idleMs: IDLE_MS } : {}),
+        };
         const dissector = new Dissector(streamed);
         stats = dissector.stats;
         batches = dissectCaptureBatches(input.chunks, streamed, dissector);
@@ -377,8 +392,12 @@ class Output {
     this.#watched = true;
   }
 
+  /** -w FILE (not live): where the packets shown are written again. */
+  kept: KeptCapture | undefined;
+
   packet(p: DissectedRecord): void {
     if (this.tap.on) this.tap.add(p, this.stats && captureStart(this.stats));
+    if (this.kept && p !== BLANK) this.kept.write(p);
     if (this.quiet) return;
     // Frames without a query message are listed by text only (JSON keeps its shape): here for -z io,stat's counts.
     if (isFrameRecord(p) && this.format !== 'text') return;
@@ -482,6 +501,7 @@ class Output {
       for (const piece of this.tap.text(this.quiet)) this.#text(piece);
     }
     this.#flush();
+    this.kept?.close();
     for (const w of this.tap.warnings()) process.stderr.write(`gamequery: ${w}\n`);
     // Said in each such packet too; counted here so that it is not missed in a long output.
     if (stats.incomplete)
@@ -578,4 +598,81 @@ export function* jsonPieces(value: unknown, levels = 2): Generator<string> {
     yield* jsonPieces(v, levels - 1);
   }
   yield '}';
+}
+
+/** Bytes of the pcapng file held before they are written (-w). */
+const KEPT_BYTES = 1 << 18;
+
+/**
+ * `-w FILE` from a file or a pipe: each packet written (shown, or with -q that would have been)
+ * goes into a pcapng file, as tshark -r IN -Y FILTER -w OUT writes them: its frame's bytes, length
+ * on the wire and time (a reassembled datagram's last fragment, as tshark's one pass writes it).
+ * The file is made before the first packet (one that cannot be made is a usage error); a write that
+ * fails later is said once, the dissection goes on, exit 1. A hex dump's bare payload has no frame to
+ * write: counted, and said at the end.
+ */
+class KeptCapture {
+  readonly #fd: number;
+  readonly #writer: PcapngWriter;
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
+  #written = 0;
+  #failed = false;
+  /** Packets that have no frame (a hex dump's payload). */
+  #frameless = 0;
+
+  constructor(readonly name: string) {
+    try {
+      this.#fd = openSync(name, 'w');
+    } catch (e) {
+      throw new Error(`-w ${escapeControls(name)}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+    this.#writer = new PcapngWriter((bytes) => {
+      this.#held.push(bytes);
+      this.#heldBytes += bytes.length;
+      if (this.#heldBytes >= KEPT_BYTES) this.#flush();
+    });
+  }
+
+  write(p: DissectedRecord): void {
+    // A record's frame: the one that completed it, for a reassembled datagram (a frame without a query message: its own bytes).
+    const r = p as { readonly linkType?: number; readonly frameData?: Uint8Array; readonly frameBytes?: Uint8Array };
+    const linkType = r.linkType;
+    const data = isFrameRecord(p) ? r.frameBytes : r.frameData;
+    if (linkType === undefined || !data) {
+      this.#frameless++;
+      return;
+    }
+    const wire = 'frameLength' in p ? p.frameLength : undefined;
+    const timestamp = 'timestamp' in p ? (p.timestamp as Timestamp | null) : null;
+    this.#writer.frame({ linkType, data, originalLength: wire ?? data.length, timestamp });
+  }
+
+  close(): void {
+    this.#flush();
+    closeSync(this.#fd);
+    if (this.#frameless)
+      process.stderr.write(
+        `gamequery: -w ${escapeControls(this.name)}: ${this.#frameless} packets not written: a hex dump of a UDP payload has no frame to write\n`,
+      );
+  }
+
+  #flush(): void {
+    const held = this.#held;
+    this.#held = [];
+    this.#heldBytes = 0;
+    if (this.#failed) return;
+    try {
+      for (const b of held) {
+        for (let at = 0; at < b.length;) at += writeSync(this.#fd, b, at, b.length - at);
+        this.#written += b.length;
+      }
+    } catch (e) {
+      this.#failed = true;
+      process.exitCode = 1;
+      process.stderr.write(
+        `gamequery: -w ${escapeControls(this.name)}: writing failed after ${this.#written} bytes (${(e as NodeJS.ErrnoException).code ?? String(e)}): the dissection goes on without the file\n`,
+      );
+    }
+  }
 }

@@ -64,7 +64,7 @@ export function addLiveOptions(command: Command): Command {
     .option('-f, --capture-filter <filter>', "with -i: a capture filter, as tcpdump takes it ('udp port 7777')")
     .option(
       '-w, --write <file>',
-      'with -i: also write the capture to this file as it comes, as tshark -w (what the capture program writes: dumpcap pcapng, tcpdump pcap)',
+      'write the packets to this capture file too, as tshark -w: from a file or a pipe those the display filter passes (pcapng), with -i the whole capture as it comes (as the capture program writes it: dumpcap pcapng, tcpdump pcap)',
     )
     .option(
       '-a, --autostop <cond>',
@@ -81,6 +81,7 @@ wireshark group). Packets are written as the capture runs; Ctrl-C stops, writes 
 (a request still waiting shows unanswered) and says how many packets were captured; -c N
 stops after N packets written, -a duration:SECONDS after that long; -w FILE keeps the capture
 in a file as well (as the program writes it: dumpcap pcapng, tcpdump pcap); -D lists the interfaces.
+From a file or a pipe, -w FILE writes the packets the display filter (-Y) passes, as pcapng.
 E.g. gamequery dissect -i lo -f 'udp port 7777' -a duration:60`;
 
 /**
@@ -93,14 +94,8 @@ export function inputLabel(named: string | undefined, opts: LiveOpts): string {
   const file = named ?? opts.readFile;
   if (opts.interface === undefined && opts.autostop.duration !== undefined)
     throw new Error('-a duration: stops a live capture (-i INTERFACE); a file is read to its end (-c N or -a packets:N stop it sooner)');
-  if (opts.write !== undefined) {
-    if (opts.interface === undefined)
-      throw new Error(
-        `-w ${escapeControls(opts.write)}: writes a live capture (-i INTERFACE) to a file; gamequery does not write the packets of a file (tshark -r FILE -Y FILTER -w OUT does)`,
-      );
-    if (opts.write === '-')
-      throw new Error('-w -: stdout is the dissection; for the capture itself on stdout, run dumpcap -w - or tcpdump -w -');
-  }
+  if (opts.write === '-')
+    throw new Error('-w -: stdout is the dissection; for the capture itself on stdout, run dumpcap -w - or tcpdump -w -');
   if (opts.interface !== undefined) {
     if (file !== undefined)
       throw new Error(`a file (${escapeControls(file)}) and -i ${escapeControls(opts.interface)}: read one or capture, not both`);

@@ -15,3 +15,4 @@ export {
 } from './timestamp.ts';
 export type { TimeFormat, TimeResolution, Timestamp } from './timestamp.ts';
 export { looksLikeText, sniffInput, type Sniffed, type SniffedFormat } from './sniff.ts';
+export { PcapngWriter, type WrittenFrame } from './writer.ts';
