@@ -209,6 +209,7 @@ export function nanoseconds(seconds: string): string {
  * of the year (`2026/326`).
  */
 export const TIME_FORMATS = ['r', 'd', 'dd', 'e', 'a', 'ad', 'adoy', 'u', 'ud', 'udoy'] as const;
+/** One of {@link TIME_FORMATS}. */
 export type TimeFormat = (typeof TIME_FORMATS)[number];
 
 const two = (n: number): string => String(n).padStart(2, '0');

@@ -32,6 +32,7 @@ export interface WrittenFrame {
 const pad4 = (n: number): number => (n + 3) & ~3;
 const NO_TIME = new TextEncoder().encode('gamequery: the frame had no capture time (a Simple Packet Block): 0 written');
 
+/** Writes frames as a pcapng file, block by block, into `write` (see the module comment). */
 export class PcapngWriter {
   readonly #write: (bytes: Uint8Array) => void;
   /** Interface numbers by link type and resolution. */
