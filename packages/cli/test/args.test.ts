@@ -106,7 +106,7 @@ describe('dissect -c and -V', () => {
     usage(run('dissect', '-r', file, '-a', 'duration:1'), /-a duration: stops a live capture \(-i INTERFACE\)/);
     usage(
       run('dissect', '-r', file, '-a', 'filesize:10'),
-      /filesize: stops a capture written to files \(tshark -w\), which gamequery does not write/,
+      /filesize: ends tshark.s capture files and their ring buffer \(-w -b\), which gamequery does not have/,
     );
     usage(run('dissect', '-r', file, '-a', 'packets:x'), /packets:x: expected a whole number of packets/);
     usage(run('dissect', '-r', file, '-a', 'bogus:1'), /'bogus:1': not a stop condition gamequery has/);

@@ -5,7 +5,6 @@
  * hex dump; anything else is refused. With -i, a live capture instead (live.ts).
  */
 import { once } from 'node:events';
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { charsetChoices, type Charset, type Protocol } from '@gamequery/codec';
 import { ByteSink, escapeControls } from '@gamequery/codec/internal';
@@ -41,6 +40,7 @@ import { basename } from 'node:path';
 import { StatsTap, VIEW_HELP, addViewOptions, chooseView, displayFilter, type View, type ViewOpts } from './view.ts';
 import { LIVE_HELP, LiveRun, addLiveOptions, inputLabel, printInterfaces, type LiveOpts } from './live.ts';
 import { heapTick } from '../heap.ts';
+import { FileOut } from '../file-out.ts';
 
 interface Opts extends ViewOpts, LiveOpts {
   format?: 'text' | 'json' | 'ndjson' | 'html';
@@ -606,27 +606,20 @@ const KEPT_BYTES = 1 << 18;
 /**
  * `-w FILE` from a file or a pipe: each packet written (shown, or with -q that would have been)
  * goes into a pcapng file, as tshark -r IN -Y FILTER -w OUT writes them: its frame's bytes, length
- * on the wire and time (a reassembled datagram's last fragment, as tshark's one pass writes it).
- * The file is made before the first packet (one that cannot be made is a usage error); a write that
- * fails later is said once, the dissection goes on, exit 1. A hex dump's bare payload has no frame to
- * write: counted, and said at the end.
+ * on the wire and time (a reassembled datagram's last fragment, as tshark's one pass writes it),
+ * handed to the file in blocks of about 256 KiB. A hex dump's bare payload has no frame to write:
+ * counted, and said at the end.
  */
 class KeptCapture {
-  readonly #fd: number;
+  readonly #file: FileOut;
   readonly #writer: PcapngWriter;
   #held: Uint8Array[] = [];
   #heldBytes = 0;
-  #written = 0;
-  #failed = false;
   /** Packets that have no frame (a hex dump's payload). */
   #frameless = 0;
 
-  constructor(readonly name: string) {
-    try {
-      this.#fd = openSync(name, 'w');
-    } catch (e) {
-      throw new Error(`-w ${escapeControls(name)}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-    }
+  constructor(name: string) {
+    this.#file = new FileOut(name, 'the dissection');
     this.#writer = new PcapngWriter((bytes) => {
       this.#held.push(bytes);
       this.#heldBytes += bytes.length;
@@ -650,29 +643,16 @@ class KeptCapture {
 
   close(): void {
     this.#flush();
-    closeSync(this.#fd);
+    this.#file.close();
     if (this.#frameless)
       process.stderr.write(
-        `gamequery: -w ${escapeControls(this.name)}: ${this.#frameless} packets not written: a hex dump of a UDP payload has no frame to write\n`,
+        `gamequery: -w ${escapeControls(this.#file.name)}: ${this.#frameless} packets not written: a hex dump of a UDP payload has no frame to write\n`,
       );
   }
 
   #flush(): void {
-    const held = this.#held;
+    for (const b of this.#held) this.#file.write(b);
     this.#held = [];
     this.#heldBytes = 0;
-    if (this.#failed) return;
-    try {
-      for (const b of held) {
-        for (let at = 0; at < b.length;) at += writeSync(this.#fd, b, at, b.length - at);
-        this.#written += b.length;
-      }
-    } catch (e) {
-      this.#failed = true;
-      process.exitCode = 1;
-      process.stderr.write(
-        `gamequery: -w ${escapeControls(this.name)}: writing failed after ${this.#written} bytes (${(e as NodeJS.ErrnoException).code ?? String(e)}): the dissection goes on without the file\n`,
-      );
-    }
   }
 }

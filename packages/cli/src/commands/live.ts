@@ -6,12 +6,12 @@
  * dissector's (`openLiveCapture`). And where the input comes from otherwise: a file named, or
  * with tshark's `-r FILE`.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { escapeControls } from '@gamequery/codec/internal';
 import type { DissectStats } from '@gamequery/dissect';
 import { listInterfaces, openLiveCapture, type LiveCapture } from '@gamequery/dissect/node';
 import { EXIT } from '../args.ts';
+import { FileOut } from '../file-out.ts';
 
 export interface LiveOpts {
   listInterfaces?: boolean;
@@ -32,7 +32,7 @@ export interface Autostop {
 
 /**
  * One `-a CONDITION:VALUE`, added to those before (tshark's: the first met stops). `filesize`
- * and `files` are tshark's for a capture written to files (`-w`), which gamequery does not write.
+ * and `files` end tshark's capture files and their ring buffer (`-w`, `-b`), which gamequery does not have.
  */
 export function collectAutostop(value: string, previous: Autostop): Autostop {
   const colon = value.indexOf(':');
@@ -51,7 +51,9 @@ export function collectAutostop(value: string, previous: Autostop): Autostop {
     return { ...previous, packets: Math.min(n, previous.packets ?? Infinity) };
   }
   if (name === 'filesize' || name === 'files')
-    throw new InvalidArgumentError(`${name}: stops a capture written to files (tshark -w), which gamequery does not write`);
+    throw new InvalidArgumentError(
+      `${name}: ends tshark's capture files and their ring buffer (-w -b), which gamequery does not have: use duration: or packets:`,
+    );
   throw new InvalidArgumentError(`'${value}': not a stop condition gamequery has (duration:SECONDS with -i, packets:N)`);
 }
 
@@ -112,32 +114,15 @@ export function printInterfaces(): void {
     process.stdout.write(`${i.number}. ${escapeControls(i.name)}${i.description ? ` (${escapeControls(i.description)})` : ''}\n`);
 }
 
-/**
- * The capture's chunks, each also written to the file `fd` (-w) as it comes, before it is
- * dissected; the file closed when they end. A write that fails (a full disk) is said once on
- * stderr and the capture goes on without the file (exit 1 at the end): the dissection is not lost to it.
- */
-async function* written(chunks: AsyncIterable<Uint8Array>, fd: number, name: string): AsyncGenerator<Uint8Array> {
-  let ok = true;
-  let bytes = 0;
+/** The capture's chunks, each also written to `file` (-w) as it comes, before it is dissected; the file closed when they end. */
+async function* written(chunks: AsyncIterable<Uint8Array>, file: FileOut): AsyncGenerator<Uint8Array> {
   try {
     for await (const chunk of chunks) {
-      if (ok) {
-        try {
-          for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at, chunk.length - at);
-          bytes += chunk.length;
-        } catch (e) {
-          ok = false;
-          process.stderr.write(
-            `gamequery: -w ${escapeControls(name)}: writing failed after ${bytes} bytes (${(e as NodeJS.ErrnoException).code ?? String(e)}): the capture goes on without the file\n`,
-          );
-          process.exitCode = EXIT.damaged;
-        }
-      }
+      file.write(chunk);
       yield chunk;
     }
   } finally {
-    closeSync(fd);
+    file.close();
   }
 }
 
@@ -175,14 +160,7 @@ export class LiveRun {
   /** Starts the capture; a failure to begin is a usage error (one line: what to install, which permission, no such interface). */
   static async open(opts: LiveOpts): Promise<LiveRun> {
     // -w: the file made before the capture begins, so that one that cannot be written is a usage error and nothing is captured.
-    let fd: number | undefined;
-    if (opts.write !== undefined) {
-      try {
-        fd = openSync(opts.write, 'w');
-      } catch (e) {
-        throw new Error(`-w ${escapeControls(opts.write)}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
-    }
+    const file = opts.write === undefined ? undefined : new FileOut(opts.write, 'the capture');
     const run = new LiveRun();
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, run.#onSignal);
     try {
@@ -193,13 +171,13 @@ export class LiveRun {
       });
     } catch (e) {
       run.#release();
-      if (fd !== undefined) closeSync(fd);
+      file?.close();
       if (!run.#abort.signal.aborted) throw e;
       // Stopped before the capture began: nothing was captured.
       process.stderr.write('0 packets captured\n');
       process.exit(EXIT.ok);
     }
-    if (fd !== undefined) run.#capture = { ...run.#capture!, chunks: written(run.#capture!.chunks, fd, opts.write!) };
+    if (file) run.#capture = { ...run.#capture!, chunks: written(run.#capture!.chunks, file) };
     process.stderr.write(`Capturing on '${escapeControls(opts.interface!)}'\n`);
     // -a duration:N: stopped after N seconds of capture as a signal stops it (what is pending written, exit 0).
     const duration = opts.autostop.duration;
