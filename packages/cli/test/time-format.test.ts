@@ -61,6 +61,16 @@ describe('-t: the time column as tshark -t writes it', () => {
     expect(dd).not.toEqual(d);
   });
 
+  it("_ws.col.Time in -T fields follows -t as tshark's does (-t dd: since the line written before)", () => {
+    const file = `${captures}lo.pcapng`;
+    for (const format of ['dd', 'e']) {
+      const args = ['-r', file, '-Y', FILTER, '-t', format, '-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Time'];
+      const theirs = spawnSync('tshark', args, { encoding: 'utf8' });
+      expect(theirs.status, theirs.stderr).toBe(0);
+      expect(run('dissect', ...args).stdout).toBe(theirs.stdout);
+    }
+  });
+
   it('an unknown format is a usage error naming the formats', () => {
     const r = run('dissect', `${captures}lo.pcapng`, '-t', 'x');
     expect(r.status).toBe(2);

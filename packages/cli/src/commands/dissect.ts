@@ -138,7 +138,14 @@ export function dissectCommand(): Command {
       const tap = new StatsTap(opts);
       // -w FILE without -i: the packets the display filter passes, written again (with -i, the capture itself: live.ts).
       const keeps = opts.write !== undefined && opts.interface === undefined;
-      const fields = view === 'fields' ? new FieldsLine(opts.field, { ...opts.fieldOption, showSecrets: !!opts.showSecrets }) : undefined;
+      const fields =
+        view === 'fields'
+          ? new FieldsLine(opts.field, {
+              ...opts.fieldOption,
+              showSecrets: !!opts.showSecrets,
+              ...(opts.timeFormat ? { timeFormat: opts.timeFormat } : {}),
+            })
+          : undefined;
       const options: DissectOptions = {
         showSecrets: !!opts.showSecrets,
         // The tree's JSON is written while decoding only for output that copies it (whole trees as JSON).

@@ -237,3 +237,38 @@ export function clockTime(ts: Timestamp, utc: boolean, date: 'none' | 'ymd' | 'd
   }
   return time;
 }
+
+/** How a time column is written (tshark's `-t`), and for `dd` the time of the packet shown before (none: this is the first). */
+export interface TimeColumn {
+  readonly format: TimeFormat;
+  readonly shownBefore?: Timestamp | null;
+}
+
+/** The default time column: seconds since the capture's first frame. */
+export const RELATIVE: TimeColumn = { format: 'r' };
+
+/**
+ * A time column (the summary lines', `_ws.col.Time`) of a frame at `t`, as `column` asks: `start`
+ * is the capture's first frame's time, `previous` the frame before's (the first frame's own).
+ */
+export function timeColumnText(
+  t: Timestamp,
+  start: Timestamp | null | undefined,
+  previous: Timestamp | null | undefined,
+  column: TimeColumn,
+): string {
+  switch (column.format) {
+    case 'r':
+      return timestampDifference(t, start ?? t);
+    case 'd':
+      return timestampDifference(t, previous ?? t);
+    case 'dd':
+      return timestampDifference(t, column.shownBefore ?? t);
+    case 'e':
+      return formatTimestamp(t);
+    default: {
+      const f = column.format;
+      return clockTime(t, f[0] === 'u', f.endsWith('doy') ? 'doy' : f.length > 1 ? 'ymd' : 'none');
+    }
+  }
+}

@@ -17,7 +17,15 @@ import {
   type ProtocolDeclaration,
 } from '@gamequery/codec';
 import { MASK, fieldKind, perProtocols, secretFields, unshowText } from '@gamequery/codec/internal';
-import { nanoseconds, timestampDifference, timestampToNumber, type Timestamp } from '../capture/timestamp.ts';
+import {
+  RELATIVE,
+  nanoseconds,
+  timeColumnText,
+  timestampDifference,
+  timestampToNumber,
+  type TimeColumn,
+  type Timestamp,
+} from '../capture/timestamp.ts';
 import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
@@ -36,6 +44,8 @@ export interface FilterContext {
   readonly start: Timestamp | null | undefined;
   /** Secrets (RCON passwords) are compared in clear only when shown in clear; else as their mask. */
   readonly showSecrets: boolean;
+  /** How `_ws.col.Time` is written (`-t`); default seconds since the first frame. */
+  readonly time?: TimeColumn;
 }
 
 /** A field a display filter can name: its name, its type and where its value comes from. */
@@ -602,6 +612,47 @@ const OTHER_PROTOCOLS: readonly (readonly [word: string, doc: string])[] = [
   ['igmp', 'IGMP'],
 ];
 
+/**
+ * tshark's columns as fields (`-T fields -e _ws.col.Info`), with its names (tshark 4.0) and its
+ * values, which are those of tshark with our Lua plugin: No., Time (as `-t` writes it), the IP
+ * addresses (else the link's), the Protocol column (a query protocol's short title: `SA:MP`, as
+ * the plugin sets it; else the frame's, `UDP`, `ICMPv6`), the frame's Length, and the Info column
+ * (a query message's summary, as the plugin writes it; a frame's as the summary lines word it).
+ * Strings, as tshark's column fields are.
+ */
+function columnFields(protocols: readonly ProtocolDeclaration[]): FilterField[] {
+  const short = new Map(protocols.map((p) => [p.name, p.shortTitle ?? p.title]));
+  const column = (name: string, doc: string, get: (p: DissectedRecord, ctx: FilterContext) => string | undefined): FilterField => {
+    const values = (p: DissectedRecord, ctx: FilterContext): readonly FilterValue[] => one(get(p, ctx));
+    return { name: `_ws.col.${name}`, type: 'string', doc, values };
+  };
+  const bare = (p: PacketRecord): boolean => p.src.port === 0 && p.dst.port === 0 && p.src.ip === '0.0.0.0' && p.dst.ip === '0.0.0.0';
+  return [
+    column('No.', 'The No. column: the frame number', (p) => String(p.frame)),
+    column('Time', "The Time column, as -t writes it (seconds since the capture's first frame by default)", (p, ctx) => {
+      const t = 'timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null;
+      const previous = (p as { readonly previousTimestamp?: Timestamp | null }).previousTimestamp;
+      return t ? timeColumnText(t, ctx.start, previous, ctx.time ?? RELATIVE) : undefined;
+    }),
+    column('Source', 'The Source column: the IP source address, else the link source', (p) =>
+      p instanceof FrameRecord ? p.layers.source || undefined : bare(p) ? undefined : p.src.ip,
+    ),
+    column('Destination', 'The Destination column: the IP destination address, else the link destination', (p) =>
+      p instanceof FrameRecord ? p.layers.destination || undefined : bare(p) ? undefined : p.dst.ip,
+    ),
+    column('Protocol', "The Protocol column: a query protocol's short title (SA:MP), else the frame's (UDP, ICMPv6)", (p) =>
+      p instanceof FrameRecord ? p.layers.column : (short.get(p.protocol) ?? p.protocol),
+    ),
+    column('Length', 'The Length column: the frame length on the wire', (p) => {
+      const wire = p instanceof FrameRecord ? p.frameLength : p instanceof Packet ? p.frameLength : undefined;
+      return String(wire ?? p.payload.length);
+    }),
+    column('Info', "The Info column: a query message's summary, else the frame's", (p) =>
+      p instanceof FrameRecord ? p.layers.info : p.summary,
+    ),
+  ];
+}
+
 function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, FilterField> {
   const names = protocols.map((p) => p.name);
   const generated = names.flatMap(generatedFields);
@@ -656,6 +707,7 @@ function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, Fi
       ),
     ),
     ...captureFields(),
+    ...columnFields(protocols),
     ...generated,
     ...treeFields(protocols, new Set(generated.map((f) => f.name))),
   ];

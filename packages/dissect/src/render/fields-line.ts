@@ -18,7 +18,7 @@
  */
 import { builtInProtocols, registryOf, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
 import { numbers, type NumberKind } from '@gamequery/codec/internal';
-import type { Timestamp } from '../capture/timestamp.ts';
+import type { TimeFormat, Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
 import type { DissectedRecord } from '../frame-record.ts';
@@ -37,6 +37,8 @@ export interface FieldsOptions {
   readonly showSecrets?: boolean;
   /** The protocols whose fields may be named: the dissector's `protocols` (default: the built-in ones). */
   readonly protocols?: readonly ProtocolDeclaration[];
+  /** How `_ws.col.Time` is written (tshark's `-t`); default seconds since the first frame. */
+  readonly timeFormat?: TimeFormat;
 }
 
 /** `-e` named a field no display filter knows: the message names the nearest ones. */
@@ -77,6 +79,8 @@ export class FieldsLine {
   readonly #occurrence: 'f' | 'l' | 'a';
   readonly #quote: string;
   #context: FilterContext;
+  /** `-t`: the time column's format and, for `dd`, the time of the packet whose line was written last. */
+  readonly #time: { format: TimeFormat; shownBefore: Timestamp | null } | undefined;
 
   /** Throws {@link UnknownFieldError} for a name no display filter takes. */
   constructor(names: readonly string[], options: FieldsOptions = {}) {
@@ -95,7 +99,8 @@ export class FieldsLine {
     this.#aggregator = fieldsSeparator(options.aggregator ?? ',');
     this.#occurrence = options.occurrence ?? 'a';
     this.#quote = options.quote === 'd' ? '"' : options.quote === 's' ? "'" : '';
-    this.#context = { start: undefined, showSecrets: !!options.showSecrets };
+    this.#time = options.timeFormat && options.timeFormat !== 'r' ? { format: options.timeFormat, shownBefore: null } : undefined;
+    this.#context = { start: undefined, showSecrets: !!options.showSecrets, ...(this.#time ? { time: this.#time } : {}) };
     this.blank = this.#separator.repeat(Math.max(0, names.length - 1));
     this.#declaring = this.#columns.every(({ field }) => field.layouts)
       ? new Set(this.#columns.flatMap(({ field }) => [...field.layouts!]))
@@ -131,7 +136,7 @@ export class FieldsLine {
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
   line(p: DissectedRecord, start?: Timestamp | null): string {
-    if (start !== this.#context.start) this.#context = { start, showSecrets: this.#context.showSecrets };
+    if (start !== this.#context.start) this.#context = { ...this.#context, start };
     const ctx = this.#context;
     let out = '';
     for (let i = 0; i < this.#columns.length; i++) {
@@ -152,6 +157,7 @@ export class FieldsLine {
       const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
       out += this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
     }
+    if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
     return out;
   }
 }

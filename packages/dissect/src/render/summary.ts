@@ -5,7 +5,9 @@
  * (`info` template) — followed by what pairing found, in brackets.
  */
 import type { ByteSink } from '@gamequery/codec/internal';
-import { clockTime, formatTimestamp, timestampDifference, type TimeFormat, type Timestamp } from '../capture/timestamp.ts';
+import { RELATIVE, timeColumnText, timestampDifference, type TimeColumn, type Timestamp } from '../capture/timestamp.ts';
+
+export type { TimeColumn } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 import type { PacketRecord } from '../packet-record.ts';
@@ -61,33 +63,6 @@ export interface SummaryColumns {
 const timeOf = (p: DissectedRecord): Timestamp | null =>
   'timestamp' in p ? (p as { readonly timestamp: Timestamp | null }).timestamp : null;
 
-/** How the time column is written (tshark's `-t`), and for `dd` the time of the packet shown before (none: this is the first). */
-export interface TimeColumn {
-  readonly format: TimeFormat;
-  readonly shownBefore?: Timestamp | null;
-}
-
-/** The time column of a record at `t`, as `column` asks. */
-function timeText(p: DissectedRecord, t: Timestamp, start: Timestamp | null | undefined, column: TimeColumn): string {
-  switch (column.format) {
-    case 'r':
-      return timestampDifference(t, start ?? t);
-    case 'd':
-      // The frame before's time (a record made by the dissector has it; the first frame's is its own).
-      return timestampDifference(t, (p as { readonly previousTimestamp?: Timestamp | null }).previousTimestamp ?? t);
-    case 'dd':
-      return timestampDifference(t, column.shownBefore ?? t);
-    case 'e':
-      return formatTimestamp(t);
-    default: {
-      const f = column.format;
-      return clockTime(t, f[0] === 'u', f.endsWith('doy') ? 'doy' : f.length > 1 ? 'ymd' : 'none');
-    }
-  }
-}
-
-const RELATIVE: TimeColumn = { format: 'r' };
-
 /**
  * A packet's columns. `start` is the capture's first frame's time (`captureStart(stats)`);
  * without it, times count from the packet's own time (0). A frame without a query message
@@ -97,7 +72,7 @@ const RELATIVE: TimeColumn = { format: 'r' };
  */
 export function summaryColumns(p: DissectedRecord, start?: Timestamp | null, time: TimeColumn = RELATIVE): SummaryColumns {
   const t = timeOf(p);
-  const column = t ? timeText(p, t, start, time) : '-';
+  const column = t ? timeColumnText(t, start, (p as { readonly previousTimestamp?: Timestamp | null }).previousTimestamp, time) : '-';
   if (p instanceof FrameRecord) {
     const l = p.layers;
     const { ip, udp } = l;
