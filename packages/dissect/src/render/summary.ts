@@ -5,7 +5,7 @@
  * (`info` template) — followed by what pairing found, in brackets.
  */
 import type { ByteSink } from '@gamequery/codec/internal';
-import { RELATIVE, timeColumnText, timestampDifference, type TimeColumn, type Timestamp } from '../capture/timestamp.ts';
+import { RELATIVE, timeColumnText, type TimeColumn, type Timestamp } from '../capture/timestamp.ts';
 
 export type { TimeColumn } from '../capture/timestamp.ts';
 import { formatEndpoint } from '../net/address.ts';
