@@ -40,6 +40,7 @@ describe('dissect -T fields', () => {
     'veth-frag.pcap',
     'veth-frag.rawip.pcap',
     'veth-frag.snap200.pcap',
+    'veth-frag.snap38.pcap',
     'any-sll2.pcap',
     'lo-snap60.pcap',
     'lo-v6.rawip6.pcap',

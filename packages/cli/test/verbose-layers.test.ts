@@ -38,6 +38,8 @@ describe('dissect -V: the layers under the game', () => {
     'veth-frag.rawip.pcap',
     // Cut to 200 bytes: the first IPv4 fragment read on (its UDP header, no bad-length expert), the IPv6 one a fragment.
     'veth-frag.snap200.pcap',
+    // Its IPv4 frames cut to 38 bytes: UDP headers cut after the ports (the ports, no length), fragments cut.
+    'veth-frag.snap38.pcap',
     'any-sll.pcap',
     'any-sll2.pcap',
     'lo-v4.rawip4.pcap',

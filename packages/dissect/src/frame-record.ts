@@ -104,9 +104,14 @@ export class FrameRecord {
     return this.#cut(frameLayers(this.linkType, this.frameBytes, tree, this.#reassembled));
   }
 
-  /** As tshark: a frame the snapshot length cut says so after its Info text. */
+  /**
+   * As tshark: a frame the snapshot length cut says so after its Info text, where a layer was read
+   * past what the capture kept; not an IP fragment held for reassembly, whose bytes nothing reads.
+   */
   #cut(l: FrameLayers): FrameLayers {
-    return this.frameLength > this.frameBytes.length ? { ...l, info: `${l.info}[Packet size limited during capture]` } : l;
+    return this.frameLength > this.frameBytes.length && this.reason !== 'fragment' && this.reason !== 'fragment-dropped'
+      ? { ...l, info: `${l.info}[Packet size limited during capture]` }
+      : l;
   }
 
   /** `frame.protocols`: the layers' chain, and `data` for a UDP payload. */

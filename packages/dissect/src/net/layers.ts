@@ -53,7 +53,8 @@ export interface IpFacts {
 export interface UdpFacts {
   readonly srcPort: number;
   readonly dstPort: number;
-  readonly length: number;
+  /** Undefined where the capture cut the header before its length field (the ports are there). */
+  readonly length: number | undefined;
   /** Where the payload lies in the frame (for a reassembled datagram: nowhere in it, so both are 0). */
   readonly payloadStart: number;
   readonly payloadEnd: number;
@@ -927,8 +928,8 @@ class Walk {
       // The header is in the first fragment: its values are the reassembled datagram's.
       ({ srcPort, dstPort, udpLength: length } = r);
     } else {
-      // A snapshot length that cuts the header after its length field still tells ports and length.
-      if (end - pos < 6) return this.malformed('UDP', `frame ends ${Math.max(0, end - pos)} bytes into the UDP header`, pos);
+      // A snapshot length that cuts the header after its length field still tells ports and length; before it, the ports, as tshark reads them.
+      if (end - pos < 6) return this.#cutUdp(pos, end);
       srcPort = u16(d, pos);
       dstPort = u16(d, pos + 2);
       length = u16(d, pos + 4);
@@ -988,6 +989,37 @@ class Walk {
     this.info = bad
       ? `${srcPort} → ${dstPort} ${bad.info}${length >= 8 ? ` Len=${payload}` : ''}`
       : `${srcPort} → ${dstPort} Len=${payload}`;
+  }
+
+  /**
+   * A UDP header the snapshot length cut before its length field (fewer than 6 of its 8 bytes), as
+   * tshark reads it: with both ports, its subtree with them and the ports in the Info column;
+   * with fewer, nothing of it. Either way `[Packet size limited during capture: UDP truncated]`,
+   * not a malformed packet: the capture kept less, the packet was whole.
+   */
+  #cutUdp(pos: number, end: number): void {
+    const ports = end - pos >= 4;
+    const d = this.data;
+    const srcPort = ports ? u16(d, pos) : 0;
+    const dstPort = ports ? u16(d, pos + 2) : 0;
+    if (this.out) {
+      if (ports) {
+        const out = this.#opened('udp', pos, end - pos);
+        out.bytes(UDP_TITLE);
+        out.number(srcPort);
+        out.bytes(DST_PORT);
+        out.number(dstPort);
+        out.bytes(NEWLINE);
+        this.#numberField('udp.srcport', SOURCE_PORT, pos, 2, srcPort);
+        this.#numberField('udp.dstport', DESTINATION_PORT, pos + 2, 2, dstPort);
+        this.close();
+      }
+      this.text('[Packet size limited during capture: UDP truncated]');
+    }
+    this.leaveData(end, end);
+    if (!this.facts) return;
+    this.info = ports ? `${srcPort} → ${dstPort}` : '';
+    if (ports) this.udp = { srcPort, dstPort, length: undefined, payloadStart: end, payloadEnd: end };
   }
 }
 
