@@ -41,6 +41,7 @@ describe('dissect -T fields', () => {
     'veth-frag.rawip.pcap',
     'veth-frag.snap200.pcap',
     'veth-frag.snap38.pcap',
+    'veth-frag.snap30.pcap',
     'any-sll2.pcap',
     'lo-snap60.pcap',
     'lo-v6.rawip6.pcap',

@@ -40,6 +40,8 @@ describe('dissect -V: the layers under the game', () => {
     'veth-frag.snap200.pcap',
     // Its IPv4 frames cut to 38 bytes: UDP headers cut after the ports (the ports, no length), fragments cut.
     'veth-frag.snap38.pcap',
+    // Cut to 30 bytes: IPv4 headers after their source address, IPv6 ones 16 bytes in: what there is of them, as tshark.
+    'veth-frag.snap30.pcap',
     'any-sll.pcap',
     'any-sll2.pcap',
     'lo-v4.rawip4.pcap',

@@ -181,14 +181,14 @@ function captureFields(): FilterField[] {
     doc: string,
     v6: boolean,
     get: (p: Packet) => number | undefined,
-    other: (ip: IpFacts) => number,
+    other: (ip: IpFacts) => number | undefined,
   ): FilterField =>
     unsigned(
       bits,
       field(name, 'number', doc, (p) => {
         if (p instanceof FrameRecord) {
           const ip = p.layers.ip;
-          return ip && (ip.version === 6) === v6 ? [other(ip)] : NONE;
+          return ip && (ip.version === 6) === v6 ? one(other(ip)) : NONE;
         }
         return p instanceof Packet && p.frameLength !== undefined && hasEndpoints(p) && isV6(p.src.ip) === v6 ? one(get(p)) : NONE;
       }),

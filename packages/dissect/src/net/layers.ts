@@ -34,17 +34,20 @@ export interface Reassembled {
   readonly reassembly?: Reassembly;
 }
 
-/** The IP header of a frame, as filters and columns read it. */
+/**
+ * The IP header of a frame, as filters and columns read it. A header the snapshot length cut
+ * has the values whose bytes are there, as tshark reads them; the rest undefined.
+ */
 export interface IpFacts {
   readonly version: 4 | 6;
-  readonly src: string;
-  readonly dst: string;
+  readonly src: string | undefined;
+  readonly dst: string | undefined;
   /** IPv4 time to live, IPv6 hop limit. */
-  readonly ttl: number;
+  readonly ttl: number | undefined;
   /** IPv4 total length, IPv6 payload length. */
-  readonly length: number;
-  /** The protocol after the IP header and its extension headers (17 UDP, 58 ICMPv6, …). */
-  readonly protocol: number;
+  readonly length: number | undefined;
+  /** The protocol after the IP header and its extension headers (17 UDP, 58 ICMPv6, …); for a cut IPv6 header, its Next Header. */
+  readonly protocol: number | undefined;
   /** A fragment that does not complete a datagram here. */
   readonly fragment: boolean;
 }
@@ -529,10 +532,10 @@ class Walk {
           this.close();
         }
         this.etherType(type, 14);
-        // The link addresses are the columns' where no IP header names others.
-        if (!this.source && this.facts) {
-          this.source = mac(d, 6);
-          this.destination = mac(d, 0);
+        // The link addresses are the columns' where no IP header names others (an IP header cut after its source: the destination's).
+        if (this.facts) {
+          this.source ||= mac(d, 6);
+          this.destination ||= mac(d, 0);
         }
         return;
       }
@@ -665,8 +668,10 @@ class Walk {
     const d = this.data;
     this.word('ip');
     const available = d.length - start;
-    if (available < 20) return this.malformed('IPv4', `frame ends ${available} bytes into the IPv4 header`, start);
+    if (available < 1) return this.#cutIpv4(start, 0);
     const first = d[start]!;
+    if (first >> 4 === 4 && available < 20) return this.#cutIpv4(start, available);
+    if (available < 20) return this.malformed('IPv4', `frame ends ${available} bytes into the IPv4 header`, start);
     if (first >> 4 !== 4) {
       // Not an IPv4 header (the decoder skips it as malformed): its version, flagged as tshark flags it, and nothing past it.
       if (this.out) {
@@ -744,7 +749,8 @@ class Walk {
     const end = Math.min(d.length, total ? start + total : d.length);
     this.#ipEnd = total ? start + total : -1;
     if (fragment && !completes) {
-      this.word('data');
+      // Its bytes, where the capture kept any (tshark names no data in a fragment cut after its IP header).
+      if (end > start + headerLength) this.word('data');
       this.leaveData(start + headerLength, end);
       this.column = 'IPv4';
       this.info = `Fragmented IP protocol (proto=${IP_PROTOCOLS[protocol]?.[1] ?? protocol} ${protocol}, off=${fragmentOffset}, ID=${id.toString(16).padStart(4, '0')})`;
@@ -757,7 +763,10 @@ class Walk {
     const d = this.data;
     this.word('ipv6');
     const available = d.length - start;
-    if (available < 40) return this.malformed('IPv6', `frame ends ${available} bytes into the IPv6 header`, start);
+    if (available < 40)
+      return available < 1 || d[start]! >> 4 === 6
+        ? this.#cutIpv6(start, Math.max(0, available))
+        : this.malformed('IPv6', `frame ends ${available} bytes into the IPv6 header`, start);
     const head = u32(d, start);
     const payloadLength = u16(d, start + 4);
     let next = d[start + 6]!;
@@ -989,6 +998,111 @@ class Walk {
     this.info = bad
       ? `${srcPort} → ${dstPort} ${bad.info}${length >= 8 ? ` Len=${payload}` : ''}`
       : `${srcPort} → ${dstPort} Len=${payload}`;
+  }
+
+  /**
+   * An IPv4 header the snapshot length cut (fewer than its 20 bytes), as tshark reads it: its fields
+   * in order while their bytes are there, the source address in the title once it is, then
+   * `[Packet size limited during capture: IPv4 truncated]`; the IPv4 protocol column and no Info
+   * of its own (not a malformed packet: the capture kept less).
+   */
+  #cutIpv4(start: number, available: number): void {
+    const d = this.data;
+    const has = (bytes: number): boolean => available >= bytes;
+    const src = has(16) ? formatIPv4(d, start + 12) : undefined;
+    // Not a byte of it: no subtree, as tshark (a cut IPv6 header keeps its title).
+    if (this.out && has(1)) {
+      this.open('ip', src === undefined ? 'Internet Protocol Version 4' : `Internet Protocol Version 4, Src: ${src}`, start, available);
+      const first = d[start]!;
+      this.#line().bytes(VERSION_LINES[first >> 4]!);
+      this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
+      if (has(2)) this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
+      if (has(4)) this.#numberField('ip.len', TOTAL_LENGTH, start + 2, 2, u16(d, start + 2));
+      if (has(6)) {
+        const id = u16(d, start + 4);
+        const out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
+        writeHex(out, id, 4);
+        out.bytes(OPEN);
+        out.number(id);
+        out.bytes(CLOSE_LINE);
+      }
+      if (has(7)) this.#line().bytes(FLAGS_LINES[d[start + 6]! >> 5]!);
+      if (has(8)) {
+        const fragmentField = u16(d, start + 6);
+        const offset = (fragmentField & 0x1fff) * 8;
+        if (offset) this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, offset);
+        else this.#line().bytes(NO_FRAGMENT_OFFSET);
+      }
+      if (has(9)) this.#line().bytes(ipv4Line(TTL, d[start + 8]!));
+      if (has(10)) this.#line().bytes(ipv4Line(PROTOCOL, d[start + 9]!));
+      if (has(12)) {
+        const out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
+        writeHex(out, u16(d, start + 10), 4);
+        out.bytes(VALIDATION_DISABLED);
+      }
+      if (has(16)) {
+        const out = this.#field('ip.src', SOURCE_ADDRESS, start + 12, 4);
+        writeDotted(out, d, start + 12);
+        out.bytes(NEWLINE);
+      }
+      this.close();
+    }
+    this.#depth = 0;
+    this.text('[Packet size limited during capture: IPv4 truncated]');
+    this.column = 'IPv4';
+    this.info = '';
+    if (src !== undefined) this.source = src;
+    this.ipVersion = 4;
+    if (this.facts)
+      this.ip = {
+        version: 4,
+        src,
+        dst: undefined,
+        ttl: has(9) ? d[start + 8]! : undefined,
+        length: has(4) ? u16(d, start + 2) : undefined,
+        protocol: has(10) ? d[start + 9]! : undefined,
+        fragment: false,
+      };
+  }
+
+  /** An IPv6 header the snapshot length cut (fewer than its 40 bytes), as tshark reads it: as {@link #cutIpv4}, the title plain. */
+  #cutIpv6(start: number, available: number): void {
+    const d = this.data;
+    const has = (bytes: number): boolean => available >= bytes;
+    const src = has(24) ? formatIPv6(d, start + 8) : undefined;
+    this.open('ipv6', 'Internet Protocol Version 6', start, available);
+    if (has(1)) this.bits('ipv6.version', 'Version', start, 1, d[start]!, 0xf0, d[start]! >> 4);
+    if (has(4)) {
+      const head = u32(d, start);
+      const tclass = (head >>> 20) & 0xff;
+      this.bits('ipv6.tclass', 'Traffic Class', start, 4, head, 0x0ff00000, tclass, this.out && dsText(tclass));
+      const flow = head & 0xfffff;
+      this.bits('ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, this.out && hex(flow, 5));
+    }
+    // tshark adds the payload length with the next header, or neither.
+    if (has(7)) {
+      this.field('ipv6.plen', 'Payload Length', start + 4, 2, u16(d, start + 4));
+      this.field('ipv6.nxt', 'Next Header', start + 6, 1, d[start + 6]!, nextHeaderText(d[start + 6]!));
+    }
+    if (has(8)) this.field('ipv6.hlim', 'Hop Limit', start + 7, 1, d[start + 7]!);
+    if (src !== undefined) this.field('ipv6.src', 'Source Address', start + 8, 16, src);
+    this.close();
+    this.#depth = 0;
+    this.text('[Packet size limited during capture: IPv6 truncated]');
+    this.column = 'IPv6';
+    this.info = '';
+    if (src !== undefined) this.source = src;
+    this.ipVersion = 6;
+    if (this.facts)
+      this.ip = {
+        version: 6,
+        src,
+        dst: undefined,
+        ttl: has(8) ? d[start + 7]! : undefined,
+        length: has(7) ? u16(d, start + 4) : undefined,
+        protocol: has(7) ? d[start + 6]! : undefined,
+        fragment: false,
+      };
   }
 
   /**

@@ -79,8 +79,8 @@ export function summaryColumns(p: DissectedRecord, start?: Timestamp | null, tim
     return {
       frame: p.frame,
       time: column,
-      source: ip && udp ? formatEndpoint({ ip: ip.src, port: udp.srcPort }) : l.source || '-',
-      destination: ip && udp ? formatEndpoint({ ip: ip.dst, port: udp.dstPort }) : l.destination || '-',
+      source: ip && udp ? formatEndpoint({ ip: ip.src ?? l.source, port: udp.srcPort }) : l.source || '-',
+      destination: ip && udp ? formatEndpoint({ ip: ip.dst ?? l.destination, port: udp.dstPort }) : l.destination || '-',
       protocol: l.column,
       length: l.udp || p.linkType === undefined ? p.payload.length : p.frameLength,
       info: l.info,
