@@ -62,13 +62,16 @@ describe('dissect -T fields', () => {
     // Every frame, game or not (ICMPv6, fragments, DNS), in tshark's order.
     expect(got).toEqual(tsharkRows.map(shared));
     expect(got.length).toBeGreaterThanOrEqual(4);
-    // Read once from a pipe (frames held until their exchange settles, written as they settle): the same values.
-    const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-T', 'fields', ...e(SHARED)]), {
-      cwd: root,
-      input: readFileSync(file),
-      encoding: 'utf8',
-    });
-    expect(lines(piped.stdout).sort()).toEqual([...got].sort());
+    // Read once from a pipe (frames held until their exchange settles, written as they settle): the same values
+    // (of one capture cut by a snapshot length, not of each: the cut frames go through the same reading).
+    if (!/snap(200|38)\./.test(name)) {
+      const piped = spawnSync(process.execPath, cliArgs(['dissect', '-', '-T', 'fields', ...e(SHARED)]), {
+        cwd: root,
+        input: readFileSync(file),
+        encoding: 'utf8',
+      });
+      expect(lines(piped.stdout).sort()).toEqual([...got].sort());
+    }
     // And a filter on them passes the frames tshark's passes.
     const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
     const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
