@@ -93,13 +93,15 @@ describe('dissect -c and -V', () => {
     ).toEqual([1, 2, 3]);
   });
 
-  it('-r FILE reads the file as naming it does, as tshark -r, -n as well; both, or -a duration without -i, are usage errors', () => {
+  it('-r FILE reads the file as naming it does, as tshark -r, -n and -2 as well; both, or -a duration without -i, are usage errors', () => {
     const file = `${captures}lo.pcapng`;
     const named = run('dissect', file, '-F', 'ndjson');
     expect(named.status).toBe(0);
     expect(run('dissect', '-r', file, '-F', 'ndjson').stdout).toBe(named.stdout);
     // -n (tshark's: no name resolution) changes nothing: names are never resolved.
     expect(run('dissect', '-n', '-r', file, '-F', 'ndjson').stdout).toBe(named.stdout);
+    // -2 (tshark's two passes) changes nothing: a file is always read in two passes.
+    expect(run('dissect', '-2', '-r', file, '-F', 'ndjson').stdout).toBe(named.stdout);
     expect(run('stats', '-r', file).stdout).toBe(run('stats', file).stdout);
     usage(run('dissect', file, '-r', file), /^gamequery: two files to read: .*lo\.pcapng and -r .*lo\.pcapng$/m);
     // tshark: "A maximum capture time was specified, but a capture isn't being done."

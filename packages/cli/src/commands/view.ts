@@ -142,6 +142,10 @@ export function addViewOptions(command: Command): Command {
     .option('--top <n>', 'with -z sources: how many sources and networks to list (default 20)', integer(1, 10_000))
     .option('-q, --quiet', 'no packets: only statistics (-z) and errors')
     .option('-n', 'no name resolution, as tshark -n: addresses and ports are always written as numbers (accepted for the habit)')
+    .option(
+      '-2',
+      'two passes, as tshark -2: a file is always read in two passes, its links known before a packet is written (accepted for the habit; a pipe is read once, each packet written once its exchange settles)',
+    )
     .addOption(
       new Option(
         '-T, --output-type <type>',
