@@ -87,15 +87,18 @@ afterEach(async () => {
 
 /**
  * Writes the pcap header, then one record every `gap` ms, to every run's stdin (left open);
- * returns when each record was written (Date.now(), by frame number - 1).
+ * returns when each record was written (Date.now(), by frame number - 1): taken just before
+ * the write, so that no run can have read the record earlier (taken after it, a test process
+ * the loaded machine set aside for some ms between the write and the clock read a time later
+ * than the run's, and a line written on time looked 20 ms early).
  */
 async function feed(to: readonly Run[], pcap: Pcap, gap: number, records = pcap.records.length): Promise<number[]> {
   for (const r of to) r.child.stdin!.write(pcap.header);
   const written: number[] = [];
   for (const { bytes } of pcap.records.slice(0, records)) {
     await sleep(gap);
-    for (const r of to) r.child.stdin!.write(bytes);
     written.push(Date.now());
+    for (const r of to) r.child.stdin!.write(bytes);
   }
   return written;
 }
