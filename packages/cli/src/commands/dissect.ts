@@ -657,8 +657,9 @@ class KeptCapture {
       );
   }
 
+  /** The blocks held, as one write (a write a block was a system call a frame). */
   #flush(): void {
-    for (const b of this.#held) this.#file.write(b);
+    if (this.#held.length) this.#file.write(Buffer.concat(this.#held, this.#heldBytes));
     this.#held = [];
     this.#heldBytes = 0;
   }

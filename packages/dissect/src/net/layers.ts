@@ -703,34 +703,13 @@ class Walk {
     const completes = fragment && this.reassembled !== undefined;
     const sound = headerLength >= 20 && headerLength <= available;
     if (this.out) {
-      let out = this.#opened('ip', start, Math.max(20, headerLength));
+      const out = this.#opened('ip', start, Math.max(20, headerLength));
       out.bytes(IPV4_TITLE);
       writeDotted(out, d, start + 12);
       out.bytes(DST);
       writeDotted(out, d, start + 16);
       out.bytes(NEWLINE);
-      // Lines of a byte's worth of values each are made once, whole (IPV4_LINES).
-      this.#line().bytes(VERSION_LINES[first >> 4]!);
-      this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
-      this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
-      this.#numberField('ip.len', TOTAL_LENGTH, start + 2, 2, total);
-      out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
-      writeHex(out, id, 4);
-      out.bytes(OPEN);
-      out.number(id);
-      out.bytes(CLOSE_LINE);
-      this.#line().bytes(FLAGS_LINES[fragmentField >> 13]!);
-      if (fragmentOffset) this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
-      else this.#line().bytes(NO_FRAGMENT_OFFSET);
-      this.#line().bytes(ipv4Line(TTL, ttl));
-      this.#line().bytes(ipv4Line(PROTOCOL, protocol));
-      out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
-      writeHex(out, u16(d, start + 10), 4);
-      out.bytes(VALIDATION_DISABLED);
-      writeDotted(this.#field('ip.src', SOURCE_ADDRESS, start + 12, 4), d, start + 12);
-      out.bytes(NEWLINE);
-      writeDotted(this.#field('ip.dst', DESTINATION_ADDRESS, start + 16, 4), d, start + 16);
-      out.bytes(NEWLINE);
+      this.#ipv4Items(start, available);
       if (completes && sound) this.fragments('IPv4');
       this.close();
     }
@@ -767,23 +746,13 @@ class Walk {
       return available < 1 || d[start]! >> 4 === 6
         ? this.#cutIpv6(start, Math.max(0, available))
         : this.malformed('IPv6', `frame ends ${available} bytes into the IPv6 header`, start);
-    const head = u32(d, start);
     const payloadLength = u16(d, start + 4);
     let next = d[start + 6]!;
     const hopLimit = d[start + 7]!;
     const src = formatIPv6(d, start + 8);
     const dst = formatIPv6(d, start + 24);
     this.open('ipv6', `Internet Protocol Version 6, Src: ${src}, Dst: ${dst}`, start, 40);
-    this.bits('ipv6.version', 'Version', start, 1, d[start]!, 0xf0, head >>> 28);
-    const tclass = (head >>> 20) & 0xff;
-    this.bits('ipv6.tclass', 'Traffic Class', start, 4, head, 0x0ff00000, tclass, this.out && dsText(tclass));
-    const flow = head & 0xfffff;
-    this.bits('ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, this.out && hex(flow, 5));
-    this.field('ipv6.plen', 'Payload Length', start + 4, 2, payloadLength);
-    this.field('ipv6.nxt', 'Next Header', start + 6, 1, next, nextHeaderText(next));
-    this.field('ipv6.hlim', 'Hop Limit', start + 7, 1, hopLimit);
-    this.field('ipv6.src', 'Source Address', start + 8, 16, src);
-    this.field('ipv6.dst', 'Destination Address', start + 24, 16, dst);
+    if (this.out) this.#ipv6Items(start, 40, src, dst);
     this.source = src;
     this.destination = dst;
     const end = Math.min(d.length, payloadLength ? start + 40 + payloadLength : d.length);
@@ -1001,6 +970,74 @@ class Walk {
   }
 
   /**
+   * An IPv4 header's items in tshark's order, those whose bytes the capture kept: `available` of
+   * them, 20 or more for a whole header (a cut one stops where tshark stops). Only while there is a tree.
+   */
+  #ipv4Items(start: number, available: number): void {
+    const d = this.data;
+    const first = d[start]!;
+    // Lines of a byte's worth of values each are made once, whole (IPV4_LINES).
+    this.#line().bytes(VERSION_LINES[first >> 4]!);
+    this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
+    if (available < 2) return;
+    this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
+    if (available < 4) return;
+    this.#numberField('ip.len', TOTAL_LENGTH, start + 2, 2, u16(d, start + 2));
+    if (available < 6) return;
+    const id = u16(d, start + 4);
+    let out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
+    writeHex(out, id, 4);
+    out.bytes(OPEN);
+    out.number(id);
+    out.bytes(CLOSE_LINE);
+    if (available < 7) return;
+    this.#line().bytes(FLAGS_LINES[d[start + 6]! >> 5]!);
+    if (available < 8) return;
+    const fragmentField = u16(d, start + 6);
+    const fragmentOffset = (fragmentField & 0x1fff) * 8;
+    if (fragmentOffset) this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, fragmentOffset);
+    else this.#line().bytes(NO_FRAGMENT_OFFSET);
+    if (available < 9) return;
+    this.#line().bytes(ipv4Line(TTL, d[start + 8]!));
+    if (available < 10) return;
+    this.#line().bytes(ipv4Line(PROTOCOL, d[start + 9]!));
+    if (available < 12) return;
+    out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
+    writeHex(out, u16(d, start + 10), 4);
+    out.bytes(VALIDATION_DISABLED);
+    if (available < 16) return;
+    writeDotted(this.#field('ip.src', SOURCE_ADDRESS, start + 12, 4), d, start + 12);
+    out.bytes(NEWLINE);
+    if (available < 20) return;
+    writeDotted(this.#field('ip.dst', DESTINATION_ADDRESS, start + 16, 4), d, start + 16);
+    out.bytes(NEWLINE);
+  }
+
+  /**
+   * An IPv6 header's items in tshark's order, those whose bytes the capture kept (`available`, 40
+   * for a whole header); its addresses as text where there (undefined: cut before them).
+   */
+  #ipv6Items(start: number, available: number, src: string | undefined, dst: string | undefined): void {
+    const d = this.data;
+    if (available < 1) return;
+    this.bits('ipv6.version', 'Version', start, 1, d[start]!, 0xf0, d[start]! >> 4);
+    if (available < 4) return;
+    const head = u32(d, start);
+    const tclass = (head >>> 20) & 0xff;
+    this.bits('ipv6.tclass', 'Traffic Class', start, 4, head, 0x0ff00000, tclass, dsText(tclass));
+    const flow = head & 0xfffff;
+    this.bits('ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, hex(flow, 5));
+    // tshark adds the payload length with the next header, or neither.
+    if (available < 7) return;
+    this.field('ipv6.plen', 'Payload Length', start + 4, 2, u16(d, start + 4));
+    this.field('ipv6.nxt', 'Next Header', start + 6, 1, d[start + 6]!, nextHeaderText(d[start + 6]!));
+    if (available < 8) return;
+    this.field('ipv6.hlim', 'Hop Limit', start + 7, 1, d[start + 7]!);
+    if (src !== undefined) this.field('ipv6.src', 'Source Address', start + 8, 16, src);
+    if (dst !== undefined) this.field('ipv6.dst', 'Destination Address', start + 24, 16, dst);
+  }
+
+  /**
    * An IPv4 header the snapshot length cut (fewer than its 20 bytes), as tshark reads it: its fields
    * in order while their bytes are there, the source address in the title once it is, then
    * `[Packet size limited during capture: IPv4 truncated]`; the IPv4 protocol column and no Info
@@ -1013,38 +1050,7 @@ class Walk {
     // Not a byte of it: no subtree, as tshark (a cut IPv6 header keeps its title).
     if (this.out && has(1)) {
       this.open('ip', src === undefined ? 'Internet Protocol Version 4' : `Internet Protocol Version 4, Src: ${src}`, start, available);
-      const first = d[start]!;
-      this.#line().bytes(VERSION_LINES[first >> 4]!);
-      this.#line().bytes(HEADER_LENGTH_LINES[first & 0x0f]!);
-      if (has(2)) this.#line().bytes(ipv4Line(DS_FIELD, d[start + 1]!));
-      if (has(4)) this.#numberField('ip.len', TOTAL_LENGTH, start + 2, 2, u16(d, start + 2));
-      if (has(6)) {
-        const id = u16(d, start + 4);
-        const out = this.#field('ip.id', IDENTIFICATION, start + 4, 2);
-        writeHex(out, id, 4);
-        out.bytes(OPEN);
-        out.number(id);
-        out.bytes(CLOSE_LINE);
-      }
-      if (has(7)) this.#line().bytes(FLAGS_LINES[d[start + 6]! >> 5]!);
-      if (has(8)) {
-        const fragmentField = u16(d, start + 6);
-        const offset = (fragmentField & 0x1fff) * 8;
-        if (offset) this.bits('ip.frag_offset', 'Fragment Offset', start + 6, 2, fragmentField, 0x1fff, offset);
-        else this.#line().bytes(NO_FRAGMENT_OFFSET);
-      }
-      if (has(9)) this.#line().bytes(ipv4Line(TTL, d[start + 8]!));
-      if (has(10)) this.#line().bytes(ipv4Line(PROTOCOL, d[start + 9]!));
-      if (has(12)) {
-        const out = this.#field('ip.checksum', HEADER_CHECKSUM, start + 10, 2);
-        writeHex(out, u16(d, start + 10), 4);
-        out.bytes(VALIDATION_DISABLED);
-      }
-      if (has(16)) {
-        const out = this.#field('ip.src', SOURCE_ADDRESS, start + 12, 4);
-        writeDotted(out, d, start + 12);
-        out.bytes(NEWLINE);
-      }
+      this.#ipv4Items(start, available);
       this.close();
     }
     this.#depth = 0;
@@ -1071,21 +1077,7 @@ class Walk {
     const has = (bytes: number): boolean => available >= bytes;
     const src = has(24) ? formatIPv6(d, start + 8) : undefined;
     this.open('ipv6', 'Internet Protocol Version 6', start, available);
-    if (has(1)) this.bits('ipv6.version', 'Version', start, 1, d[start]!, 0xf0, d[start]! >> 4);
-    if (has(4)) {
-      const head = u32(d, start);
-      const tclass = (head >>> 20) & 0xff;
-      this.bits('ipv6.tclass', 'Traffic Class', start, 4, head, 0x0ff00000, tclass, this.out && dsText(tclass));
-      const flow = head & 0xfffff;
-      this.bits('ipv6.flow', 'Flow Label', start + 1, 3, head & 0xffffff, 0x0fffff, flow, this.out && hex(flow, 5));
-    }
-    // tshark adds the payload length with the next header, or neither.
-    if (has(7)) {
-      this.field('ipv6.plen', 'Payload Length', start + 4, 2, u16(d, start + 4));
-      this.field('ipv6.nxt', 'Next Header', start + 6, 1, d[start + 6]!, nextHeaderText(d[start + 6]!));
-    }
-    if (has(8)) this.field('ipv6.hlim', 'Hop Limit', start + 7, 1, d[start + 7]!);
-    if (src !== undefined) this.field('ipv6.src', 'Source Address', start + 8, 16, src);
+    if (this.out) this.#ipv6Items(start, available, src, undefined);
     this.close();
     this.#depth = 0;
     this.text('[Packet size limited during capture: IPv6 truncated]');

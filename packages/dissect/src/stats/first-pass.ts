@@ -504,16 +504,15 @@ export async function captureStats(
     }
     return undefined;
   };
+  const ended = (error: CaptureError | undefined): CaptureStats => {
+    pass.finish();
+    return error ? { report: pass.report(), error } : { report: pass.report() };
+  };
   for await (const chunk of source) {
     const error = take(parser.push(chunk));
     each?.();
-    if (error || left === 0) {
-      if (left === 0) limit?.reached?.();
-      pass.finish();
-      return error ? { report: pass.report(), error } : { report: pass.report() };
-    }
+    if (left === 0) limit?.reached?.();
+    if (error || left === 0) return ended(error);
   }
-  const error = take(parser.finish());
-  pass.finish();
-  return error ? { report: pass.report(), error } : { report: pass.report() };
+  return ended(take(parser.finish()));
 }
