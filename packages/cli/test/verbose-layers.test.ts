@@ -225,3 +225,106 @@ describe('dissect -V: a UDP checksum of zero', () => {
     }
   });
 });
+
+describe('dissect -O: the subtrees of the protocols named, as tshark -O', () => {
+  /** A frame's top-level lines (tshark's titles, as `plain` writes them), each with the lines under it. */
+  const blocks = (lines: readonly string[]): [string, string[]][] => {
+    const out: [string, string[]][] = [];
+    for (const line of lines) {
+      if (line === '') continue;
+      if (!line.startsWith(' ')) out.push([plain(line), []]);
+      else out.at(-1)?.[1].push(line);
+    }
+    return out;
+  };
+  /** The game's title is ours (`SA:MP Query Protocol, info response`), tshark's without our plugin `Data (N bytes)`. */
+  const layer = ([title]: [string, string[]]): boolean => !/^(SA:MP|VC:MP|Minecraft|Data \()/.test(title);
+
+  it.each([
+    ['veth-frag.pcap', 'ip,udp'],
+    ['veth-frag.snap38.pcap', 'ipv6,frame'],
+    ['any-sll2.pcap', 'sll,udp'],
+    ['lo-v4.rawip4.pcap', 'raw,ip'],
+    ['lo.pcapng', 'eth'],
+  ])('%s -O %s: the same titles as tshark, the same protocols drawn, and what is drawn is -V', (name, only) => {
+    const file = captures + name;
+    const ours = byFrame(run('dissect', file, '-O', only).stdout);
+    const whole = byFrame(run('dissect', file, '-V').stdout);
+    const tshark = spawnSync('tshark', ['-r', file, '-O', only, '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], {
+      encoding: 'utf8',
+    });
+    expect(tshark.status, tshark.stderr).toBe(0);
+    const theirs = byFrame(tshark.stdout);
+    expect([...ours.keys()]).toEqual([...theirs.keys()]);
+    const named = new Set(only.split(','));
+    let drawn = 0;
+    for (const [frame, lines] of ours) {
+      const mine = blocks(lines);
+      const want = blocks(theirs.get(frame)!);
+      // Every top-level line, in order, and which of them have lines under them: tshark's, but for the game's.
+      expect(mine.filter(layer).map(([t, under]) => [t, under.length > 0])).toEqual(
+        want.filter(layer).map(([t, under]) => [t, under.length > 0]),
+      );
+      // A protocol named is drawn whole, as -V draws it; every other is its title alone.
+      const full = new Map(blocks(whole.get(frame)!));
+      for (const [title, under] of mine) {
+        if (under.length) drawn++;
+        const protocol = title.startsWith('Frame ') ? 'frame' : undefined;
+        if (protocol === 'frame') expect(under.length > 0, `frame ${frame}`).toBe(named.has('frame'));
+        expect(under.length === 0 || under.join('\n') === full.get(title)!.join('\n'), `frame ${frame}: ${title}`).toBe(true);
+      }
+    }
+    expect(drawn).toBeGreaterThan(0);
+  });
+
+  it('draws the game protocol alone with -O samp, the layers as their titles', () => {
+    const file = `${captures}veth-frag.pcap`;
+    const ours = byFrame(run('dissect', file, '-O', 'samp').stdout);
+    const whole = byFrame(run('dissect', file, '-V').stdout);
+    // Frame 12 completes the players reply: its whole tree, under the layers' four titles.
+    const twelve = ours.get(12)!;
+    expect(twelve.slice(0, 5).map(plain)).toEqual([
+      'Frame 12: 495 bytes on wire (3960 bits), 495 bytes captured (3960 bits)',
+      'Ethernet II, Src: f6:0b:bc:c6:00:a3, Dst: 2e:f9:ef:a7:59:fb',
+      'Internet Protocol Version 4, Src: 10.231.0.2, Dst: 10.231.0.1',
+      'User Datagram Protocol, Src Port: 47777, Dst Port: 45130',
+      'SA:MP Query Protocol, players response',
+    ]);
+    const game = whole.get(12)!;
+    expect(twelve.slice(4)).toEqual(game.slice(game.indexOf('SA:MP Query Protocol, players response')));
+    // A Minecraft frame shows no subtree at all; a fragment its titles and Data's.
+    const minecraft = [...ours.values()].filter((lines) => lines.some((l) => l.startsWith('Minecraft Query Protocol')));
+    expect(minecraft).toHaveLength(8);
+    for (const lines of minecraft) expect(lines.filter((l) => l.startsWith(' '))).toEqual([]);
+    expect(ours.get(10)!.filter((l) => l !== '')).toEqual([
+      'Frame 10: 1514 bytes on wire (12112 bits), 1514 bytes captured (12112 bits)',
+      'Ethernet II, Src: f6:0b:bc:c6:00:a3, Dst: 2e:f9:ef:a7:59:fb',
+      'Internet Protocol Version 4, Src: 10.231.0.2, Dst: 10.231.0.1',
+      'Data (1480 bytes)',
+    ]);
+  });
+
+  it('is the text tree only, and names protocols it knows', () => {
+    const file = `${captures}veth-frag.pcap`;
+    for (const [args, message] of [
+      [['-O', 'samp', '-F', 'json'], /-O shapes the text tree \(-V\): it does not apply to -F json/],
+      [['-O', 'samp', '-T', 'json'], /does not apply to -T json/],
+      [['-O', 'samp', '-e', 'ip.src'], /-O shows whole protocols in the tree; -e picks fields/],
+      [['-O', 'samp,dns'], /no protocol "dns": -O takes .*\bip\b.*\bsamp\b/],
+      [['-O', ','], /no protocol named/],
+    ] as const) {
+      const r = run('dissect', file, ...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // With -P each tree follows its summary line; with -x the hex pane follows it, as with -V.
+    const both = run('dissect', file, '-O', 'udp', '-P', '-x', '-c', '9');
+    expect(both.status).toBe(0);
+    expect(both.stdout).toMatch(/^ {4}9 +1\.542832 +10\.231\.0\.1:45130 → 10\.231\.0\.2:47777 +SAMP .*\n(.*\n)*?Frame 9: /m);
+    expect(both.stdout).toMatch(/User Datagram Protocol, Src Port: 45130, Dst Port: 47777\n {4}Source Port: 45130\n/);
+    expect(both.stdout).toMatch(/\n0000 {2}f6 0b bc c6 00 a3 2e f9/);
+    // The hex pane once a packet, after its tree (as tshark -P -V -x): not after the summary line too.
+    expect(both.stdout.match(/^0000 {2}/gm)).toHaveLength(9);
+    expect(both.stdout).not.toMatch(/SAMP .*\n0000/);
+  });
+});

@@ -40,6 +40,8 @@ export { MASK } from '@gamequery/codec/internal';
  */
 export { packetText, packetJson, generatedNodes, walkNodes, type RenderOptions } from './render/packet.ts';
 export { packetLine } from './render/packet-line.ts';
+/** tshark's `-O`: `RenderOptions.only` names these protocols (`onlyLines` filters `-V` lines the same way). */
+export { ONLY_PROTOCOLS, onlyLines } from './render/only.ts';
 export { packetSummary, type TimeColumn } from './render/summary.ts';
 export { FieldsLine, UnknownFieldError, type FieldsOptions } from './render/fields-line.ts';
 export { hexPane, type ByteRange } from './render/hexpane.ts';

@@ -173,6 +173,7 @@ export function dissectCommand(): Command {
         fields: opts.field,
         colour: opts.colour !== false && !!process.stdout.isTTY,
         layers: view === 'tree',
+        ...(opts.onlyProtocols ? { only: new Set(opts.onlyProtocols) } : {}),
       };
       const out = new Output(
         view,
@@ -383,6 +384,7 @@ class Output {
     readonly timeFormat: TimeFormat = 'r',
   ) {
     this.#watched = !!process.stdout.isTTY;
+    this.#summaryRender = { ...render, hex: false };
     this.format = view === 'summary' || view === 'tree' || view === 'fields' ? 'text' : view;
     this.#summary = view === 'summary';
     if (this.format === 'json') this.#text('{\n"packets": [\n');
@@ -418,8 +420,8 @@ class Output {
       this.#summaryLine(p);
     } else if (this.format === 'text') {
       if (!this.#first) this.#sink.ascii('\n');
-      // -P -V: the summary line before each tree, as tshark writes both.
-      if (this.summaryToo) this.#summaryLine(p);
+      // -P -V: the summary line before each tree, as tshark writes both (with -x, the hex pane once, after the tree).
+      if (this.summaryToo) this.#summaryLine(p, this.#summaryRender);
       writePacketText(p, this.#sink, this.render, this.stats && captureStart(this.stats));
     } else {
       if (this.format === 'json' && !this.#first) this.#sink.ascii(',\n');
@@ -441,9 +443,12 @@ class Output {
   /** The time of the packet whose summary line was written last (`-t dd`); null before the first. */
   #shownBefore: Timestamp | null = null;
 
-  #summaryLine(p: DissectedRecord): void {
+  /** -P -V's summary lines: the tree after each has the hex pane. */
+  readonly #summaryRender: RenderOptions;
+
+  #summaryLine(p: DissectedRecord, render = this.render): void {
     const time = this.timeFormat === 'r' ? undefined : { format: this.timeFormat, shownBefore: this.#shownBefore };
-    writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), this.render, time);
+    writePacketSummary(p, this.#sink, this.stats && captureStart(this.stats), render, time);
     if ('timestamp' in p && p.timestamp) this.#shownBefore = p.timestamp;
   }
 

@@ -8,6 +8,7 @@ import { PROTOCOL_LIST, integer } from '../args.ts';
 import {
   FilterError,
   IoStats,
+  ONLY_PROTOCOLS,
   ProtocolHierarchy,
   ServerStats,
   SourceStats,
@@ -34,6 +35,8 @@ const GUESSERS_NAMED = 10;
 export interface ViewOpts {
   format?: 'text' | 'json' | 'ndjson' | 'html';
   verbose?: boolean;
+  /** tshark's -O: the protocols whose subtrees the tree shows. */
+  onlyProtocols?: string[];
   summary?: boolean;
   displayFilter?: string;
   stat: string[];
@@ -62,6 +65,20 @@ export interface FieldOpts {
 
 /** What each packet is written as. */
 export type View = 'summary' | 'tree' | 'json' | 'ndjson' | 'html' | 'fields';
+
+/** `-O a,b`: tshark's protocol abbreviations, each one `-O` knows (a usage error otherwise, with the list). */
+export function onlyProtocols(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const unknown = names.filter((n) => !ONLY_PROTOCOLS.includes(n));
+  if (!names.length || unknown.length)
+    throw new InvalidArgumentError(
+      `${unknown.length ? `no protocol ${unknown.map((n) => `"${n}"`).join(', ')}` : 'no protocol named'}: -O takes ${ONLY_PROTOCOLS.join(', ')}, comma-separated`,
+    );
+  return names;
+}
 
 /** `-E name=value`, checked and collected (tshark's spellings). */
 export function collectFieldOption(value: string, previous: FieldOpts = {}): FieldOpts {
@@ -122,6 +139,12 @@ it, -z io,phs[,FILTER] the protocols in the capture (tshark's hierarchy); with -
 export function addViewOptions(command: Command): Command {
   return command
     .option('-V, --verbose', 'print each packet as its tree (tshark -V), not as a summary line')
+    .addOption(
+      new Option(
+        '-O, --only-protocols <protocols>',
+        "as tshark -O: the tree (-V) with these protocols' subtrees alone, comma-separated (frame, eth, sll, ip, ipv6, udp, samp, vcmp, mcquery, …); every other protocol is its title line",
+      ).argParser(onlyProtocols),
+    )
     .option('-P, --summary', 'print summary lines (the default; with -F text, instead of the tree)')
     .option('-Y, --display-filter <filter>', 'show only the packets this display filter passes (Wireshark syntax)')
     .addOption(
@@ -166,6 +189,13 @@ export function addViewOptions(command: Command): Command {
  * wherever the output goes (as tshark: `dissect x.pcap | grep 7777` greps lines, not JSON).
  */
 export function chooseView(o: ViewOpts): View {
+  if (o.onlyProtocols) {
+    // tshark's -O is the text tree's (its JSON outputs take -j/-J): anywhere else it would be ignored, so it is refused.
+    if (o.outputType === 'fields' || o.field.length) throw new Error('-O shows whole protocols in the tree; -e picks fields: choose one');
+    if (o.outputType === 'json' || (o.format !== undefined && o.format !== 'text'))
+      throw new Error(`-O shapes the text tree (-V): it does not apply to ${o.outputType === 'json' ? '-T json' : `-F ${o.format}`}`);
+    return 'tree';
+  }
   if (o.outputType === 'fields') {
     if (!o.field.length) throw new Error('-T fields: name the fields with -e (gamequery fields lists them)');
     if (o.format !== undefined || o.verbose || o.summary) throw new Error('-T fields writes its own lines: drop -F, -V and -P');

@@ -262,22 +262,44 @@ const NEWLINE = asciiBytes('\n');
 const LEVEL = asciiBytes('    ');
 /** The indents of the first levels, each written at once. */
 const INDENTS = Array.from({ length: 6 }, (_, depth) => asciiBytes('    '.repeat(depth)));
+/**
+ * The words that begin each top-level item's title the layers write, with tshark's abbreviation
+ * of its protocol: the writers below build their titles from them, and `-O` finds the protocol
+ * of a title line by them (render/only.ts).
+ */
+export const LAYER_TITLES = {
+  eth: 'Ethernet II',
+  sll: 'Linux cooked capture v1',
+  sll2: 'Linux cooked capture v2',
+  null: 'Null/Loopback',
+  raw: 'Raw packet data',
+  vlan: '802.1Q Virtual LAN',
+  arp: 'Address Resolution Protocol',
+  ip: 'Internet Protocol Version 4',
+  ipv6: 'Internet Protocol Version 6',
+  tcp: 'Transmission Control Protocol',
+  udp: 'User Datagram Protocol',
+  icmp: 'Internet Control Message Protocol',
+  icmpv6: 'Internet Control Message Protocol v6',
+} as const;
+const T = LAYER_TITLES;
+
 const COLON = asciiBytes(': ');
 const EQUALS = asciiBytes(' = ');
 const DST = asciiBytes(', Dst: ');
 const OPEN = asciiBytes(' (');
 const CLOSE_LINE = asciiBytes(')\n');
 // The pieces of the lines every frame has, encoded once.
-const ETHERNET_TITLE = asciiBytes('Ethernet II, Src: ');
+const ETHERNET_TITLE = asciiBytes(`${T.eth}, Src: `);
 const DESTINATION = asciiBytes('Destination: ');
 const SOURCE = asciiBytes('Source: ');
-const IPV4_TITLE = asciiBytes('Internet Protocol Version 4, Src: ');
+const IPV4_TITLE = asciiBytes(`${T.ip}, Src: `);
 const IDENTIFICATION = asciiBytes('Identification: ');
 const HEADER_CHECKSUM = asciiBytes('Header Checksum: ');
 const VALIDATION_DISABLED = asciiBytes(' [validation disabled]\n');
 const SOURCE_ADDRESS = asciiBytes('Source Address: ');
 const DESTINATION_ADDRESS = asciiBytes('Destination Address: ');
-const UDP_TITLE = asciiBytes('User Datagram Protocol, Src Port: ');
+const UDP_TITLE = asciiBytes(`${T.udp}, Src Port: `);
 const SOURCE_PORT = asciiBytes('Source Port: ');
 const DESTINATION_PORT = asciiBytes('Destination Port: ');
 const LENGTH = asciiBytes('Length: ');
@@ -547,7 +569,7 @@ class Walk {
         const hardware = u16(d, 2);
         const addressLength = u16(d, 4);
         const type = u16(d, 14);
-        this.open('sll', 'Linux cooked capture v1', 0, 16);
+        this.open('sll', T.sll, 0, 16);
         this.field('sll.pkttype', 'Packet type', 0, 2, packetType, named(SLL_PACKET_TYPES, packetType));
         this.field('sll.hatype', 'Link-layer address type', 2, 2, hardware, named(ARPHRD, hardware));
         this.field('sll.halen', 'Link-layer address length', 4, 2, addressLength);
@@ -564,7 +586,7 @@ class Walk {
         const hardware = u16(d, 8);
         const packetType = d[10]!;
         const addressLength = d[11]!;
-        this.open('sll', 'Linux cooked capture v2', 0, 20);
+        this.open('sll', T.sll2, 0, 20);
         this.field('sll.etype', 'Protocol', 0, 2, type, etherTypeText(type));
         this.field('sll.ifindex', 'Interface index', 4, 4, u32(d, 4));
         this.field('sll.hatype', 'Link-layer address type', 8, 2, hardware, named(ARPHRD, hardware));
@@ -580,7 +602,7 @@ class Walk {
         if (d.length < 4) return this.malformed('NULL', `frame of ${d.length} bytes ends inside the loopback header`, 0);
         const family = loopbackFamily(d);
         const version = familyVersion(family);
-        this.open('null', 'Null/Loopback', 0, 4);
+        this.open('null', T.null, 0, 4);
         this.field('null.family', 'Family', 0, 4, family, `${version === 4 ? 'IP' : version === 6 ? 'IPv6' : 'Unknown'} (${family})`);
         this.close();
         if (version === 4) return this.ipv4(4);
@@ -593,7 +615,7 @@ class Walk {
       case LINKTYPE.RAW_DLT12:
       case LINKTYPE.RAW_DLT14: {
         this.word('raw');
-        this.open('raw', 'Raw packet data', 0, 0);
+        this.open('raw', T.raw, 0, 0);
         this.close();
         const version = d.length ? d[0]! >> 4 : 0;
         if (version === 4) return this.ipv4(0);
@@ -627,7 +649,7 @@ class Walk {
       this.word('ethertype');
       if (d.length < pos + 4) return this.malformed('VLAN', `frame of ${d.length} bytes ends inside a VLAN tag`, pos);
       const tci = u16(d, pos);
-      this.open('vlan', `802.1Q Virtual LAN, PRI: ${tci >> 13}, DEI: ${(tci >> 12) & 1}, ID: ${tci & 0xfff}`, pos, 4);
+      this.open('vlan', `${T.vlan}, PRI: ${tci >> 13}, DEI: ${(tci >> 12) & 1}, ID: ${tci & 0xfff}`, pos, 4);
       this.bits('vlan.priority', 'Priority', pos, 2, tci, 0xe000, tci >> 13, this.out && `${PRIORITIES[tci >> 13]} (${tci >> 13})`);
       this.bits('vlan.dei', 'DEI', pos, 2, tci, 0x1000, (tci >> 12) & 1, tci & 0x1000 ? 'Eligible' : 'Ineligible');
       this.bits('vlan.id', 'ID', pos, 2, tci, 0x0fff, tci & 0xfff);
@@ -655,7 +677,7 @@ class Walk {
     const senderIp = formatIPv4(d, pos + 14);
     const targetIp = formatIPv4(d, pos + 24);
     this.info = op === 1 ? `Who has ${targetIp}? Tell ${senderIp}` : op === 2 ? `${senderIp} is at ${senderMac}` : `ARP opcode ${op}`;
-    this.open('arp', `Address Resolution Protocol (${op === 1 ? 'request' : op === 2 ? 'reply' : `opcode ${op}`})`, pos, 28);
+    this.open('arp', `${T.arp} (${op === 1 ? 'request' : op === 2 ? 'reply' : `opcode ${op}`})`, pos, 28);
     this.field('arp.opcode', 'Opcode', pos + 6, 2, op, `${op === 1 ? 'request' : op === 2 ? 'reply' : 'unknown'} (${op})`);
     this.field('arp.src.hw_mac', 'Sender MAC address', pos + 8, 6, senderMac);
     this.field('arp.src.proto_ipv4', 'Sender IP address', pos + 14, 4, senderIp);
@@ -675,7 +697,7 @@ class Walk {
     if (first >> 4 !== 4) {
       // Not an IPv4 header (the decoder skips it as malformed): its version, flagged as tshark flags it, and nothing past it.
       if (this.out) {
-        this.open('ip', 'Internet Protocol Version 4', start, 1);
+        this.open('ip', T.ip, start, 1);
         this.#line().bytes(VERSION_LINES[first >> 4]!);
         this.#depth++;
         this.text('[Expert Info (Error/Protocol): Bogus IPv4 version]');
@@ -751,7 +773,7 @@ class Walk {
     const hopLimit = d[start + 7]!;
     const src = formatIPv6(d, start + 8);
     const dst = formatIPv6(d, start + 24);
-    this.open('ipv6', `Internet Protocol Version 6, Src: ${src}, Dst: ${dst}`, start, 40);
+    this.open('ipv6', `${T.ipv6}, Src: ${src}, Dst: ${dst}`, start, 40);
     if (this.out) this.#ipv6Items(start, 40, src, dst);
     this.source = src;
     this.destination = dst;
@@ -859,11 +881,11 @@ class Walk {
       const type = d[pos]!;
       const code = d[pos + 1]!;
       this.info = `${ICMP_TYPES[type] ?? `Type ${type}`}${type === 3 ? ` (${ICMP_UNREACHABLE[code] ?? `Code ${code}`})` : ''}`;
-      this.icmp('icmp', 'Internet Control Message Protocol', pos, end, type, code, ICMP_TYPES);
+      this.icmp('icmp', T.icmp, pos, end, type, code, ICMP_TYPES);
     } else if (protocol === 58 && pos + 2 <= end) {
       const type = d[pos]!;
       this.info = ICMPV6_TYPES[type] ?? `Type ${type}`;
-      this.icmp('icmpv6', 'Internet Control Message Protocol v6', pos, end, type, d[pos + 1]!, ICMPV6_TYPES);
+      this.icmp('icmpv6', T.icmpv6, pos, end, type, d[pos + 1]!, ICMPV6_TYPES);
     } else if (protocol === 6 && pos + 20 <= end) {
       const srcPort = u16(d, pos);
       const dstPort = u16(d, pos + 2);
@@ -874,7 +896,7 @@ class Walk {
       const order = ['SYN', 'FIN', 'RST', 'PSH', 'ACK', 'URG', 'ECE', 'CWR', 'AE'];
       names.sort((a, b) => order.indexOf(a) - order.indexOf(b));
       this.info = `${srcPort} → ${dstPort} [${names.join(', ')}] Seq=${u32(d, pos + 4)}${flags & 0x10 ? ` Ack=${u32(d, pos + 8)}` : ''} Win=${u16(d, pos + 14)} Len=${Math.max(0, end - pos - headerLength)}`;
-      this.open('tcp', `Transmission Control Protocol, Src Port: ${srcPort}, Dst Port: ${dstPort}`, pos, headerLength);
+      this.open('tcp', `${T.tcp}, Src Port: ${srcPort}, Dst Port: ${dstPort}`, pos, headerLength);
       this.field('tcp.srcport', 'Source Port', pos, 2, srcPort);
       this.field('tcp.dstport', 'Destination Port', pos + 2, 2, dstPort);
       this.close();
@@ -1049,7 +1071,7 @@ class Walk {
     const src = has(16) ? formatIPv4(d, start + 12) : undefined;
     // Not a byte of it: no subtree, as tshark (a cut IPv6 header keeps its title).
     if (this.out && has(1)) {
-      this.open('ip', src === undefined ? 'Internet Protocol Version 4' : `Internet Protocol Version 4, Src: ${src}`, start, available);
+      this.open('ip', src === undefined ? T.ip : `${T.ip}, Src: ${src}`, start, available);
       this.#ipv4Items(start, available);
       this.close();
     }
@@ -1076,7 +1098,7 @@ class Walk {
     const d = this.data;
     const has = (bytes: number): boolean => available >= bytes;
     const src = has(24) ? formatIPv6(d, start + 8) : undefined;
-    this.open('ipv6', 'Internet Protocol Version 6', start, available);
+    this.open('ipv6', T.ipv6, start, available);
     if (this.out) this.#ipv6Items(start, available, src, undefined);
     this.close();
     this.#depth = 0;

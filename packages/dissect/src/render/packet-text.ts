@@ -16,6 +16,7 @@ import { packetText, type RenderOptions } from './packet.ts';
 import { expertLine } from './text.ts';
 import { TREE_GENERATED, outerPickLines } from './fields-line.ts';
 import { RenderCache } from '../tree-cache.ts';
+import { keepOnly } from './only.ts';
 import type { EmitTreeOptions } from './emit-options.ts';
 
 /** Text of payloads seen lately, per set of emit options (the tree), and per selection too (its fields). */
@@ -78,6 +79,12 @@ function titleOf(kind: RecordKind): Uint8Array {
  * {@link packetText}.
  */
 export function writePacketText(p: DissectedRecord, sink: ByteSink, options: RenderOptions = {}, first?: Timestamp | null): void {
+  if (options.only) {
+    const from = sink.at;
+    writePacketText(p, sink, { ...options, only: undefined }, first);
+    keepOnly(sink, from, options.only);
+    return;
+  }
   if (p instanceof FrameRecord && !options.hex && !options.fields?.length) {
     writeFrameRecordText(p, first, sink);
     return;

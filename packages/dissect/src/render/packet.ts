@@ -14,6 +14,7 @@ import { secretRanges } from '../secrets.ts';
 import { hexPane, type ByteRange } from './hexpane.ts';
 import { expertLine, renderTree, showOf } from './text.ts';
 import { outerPickLines } from './fields-line.ts';
+import { onlyLines } from './only.ts';
 
 /** Options of the packet renderers (text, hex pane, JSON). */
 export interface RenderOptions {
@@ -29,6 +30,11 @@ export interface RenderOptions {
    * under the message (link, IP, UDP: render/layers-text.ts) instead of the one-line header.
    */
   readonly layers?: boolean;
+  /**
+   * Text (`-V`), as tshark's `-O`: the subtrees of these protocols alone (`frame`, `eth`, `ip`,
+   * `udp`, `samp`, …); every other top-level item is its title line (render/only.ts).
+   */
+  readonly only?: ReadonlySet<string>;
 }
 
 /** The generated items of a packet (links and response time), as tree nodes. */
@@ -64,7 +70,8 @@ function headerLine(p: PacketRecord): string {
  * the Frame item's time since it.
  */
 export function packetText(p: DissectedRecord, options: RenderOptions = {}, start?: Timestamp | null): string {
-  return textLines(p, options, start).join('\n');
+  const lines = textLines(p, options, start);
+  return (options.only ? onlyLines(lines, options.only) : lines).join('\n');
 }
 
 function textLines(p: DissectedRecord, options: RenderOptions, start: Timestamp | null | undefined): string[] {
