@@ -398,11 +398,11 @@ describe('-z io,stat, its limits', () => {
     );
   });
 
-  it('a -z it does not know is a usage error naming the four', () => {
-    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'conv,udp');
+  it('a -z it does not know is a usage error naming those it knows', () => {
+    const r = run('dissect', `${captures}veth-frag.pcap`, '-q', '-z', 'expert');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      '"stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture) and "io,phs[,FILTER]"',
+      '"stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture), "io,phs[,FILTER]" (the protocol hierarchy, as tshark), "conv,TYPE[,FILTER]" and "endpoints,TYPE[,FILTER]"',
     );
   });
 });

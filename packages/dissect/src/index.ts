@@ -65,6 +65,18 @@ export {
 } from './stats/servers.ts';
 export { RttDigest } from './stats/digest.ts';
 export { ProtocolHierarchy, phsLines, parsePhs, type PhsNode, type PhsReport } from './stats/phs.ts';
+export {
+  Conversations,
+  conversationLines,
+  parseConversations,
+  type ConversationEnd,
+  type ConversationReport,
+  type ConversationRow,
+  type ConversationTable,
+  type ConversationType,
+  type EndpointRow,
+  type Traffic,
+} from './stats/conversations.ts';
 export { IoStats, IoIntervalError, MAX_INTERVALS, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
 export {
   SourceStats,

@@ -157,11 +157,7 @@ export function dissectCommand(): Command {
         ...(filter ? { filter } : {}),
         // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) and the protocol hierarchy (-z io,phs) count every frame.
         // -w from a file or pipe: every frame the filter passes is written, with a query message or not.
-        allFrames:
-          ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) ||
-          tap.io !== undefined ||
-          tap.phs !== undefined ||
-          keeps,
+        allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.everyFrame || keeps,
         // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
         ...(fields && !tap.on && !keeps ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
         // ... and where its lines read the packets' own messages alone, no link: a file may be read once (pairing/alone.ts).
@@ -208,7 +204,14 @@ export function dissectCommand(): Command {
       if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol && !keeps) {
         // Statistics alone: the first pass counts them; no frame is read twice, none is held.
         const stats = newStats();
-        const pass = new FirstPassStats(options, stats, out.tap.newSources(), out.tap.newIo(), out.tap.phs?.hierarchy);
+        const pass = new FirstPassStats(
+          options,
+          stats,
+          out.tap.newSources(),
+          out.tap.newIo(),
+          out.tap.phs?.hierarchy,
+          out.tap.conversations.map((c) => c.table),
+        );
         out.stats = stats;
         const source = input.kind === 'capture-file' ? fileChunks(input.path) : input.chunks;
         try {
@@ -481,10 +484,19 @@ class Output {
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
+    // As objects for JSON and the page; text writes each table a row at a time.
+    const conversations = this.format === 'text' ? [] : this.tap.conversationReports();
+    const convStats = conversations.length ? conversations : undefined;
     if (this.html) {
       const pieces = this.html.endPieces(
         this.#errors.map((e) => (e as { message: string }).message),
-        { ...(servers ? { servers } : {}), ...(sources ? { sources } : {}), ...(io ? { io } : {}), ...(phs ? { phs } : {}) },
+        {
+          ...(servers ? { servers } : {}),
+          ...(sources ? { sources } : {}),
+          ...(io ? { io } : {}),
+          ...(phs ? { phs } : {}),
+          ...(convStats ? { conversations: convStats } : {}),
+        },
       );
       for (const piece of pieces) this.#text(piece);
     } else if (this.format === 'json') {
@@ -494,6 +506,7 @@ class Output {
         ['sourceStats', sources],
         ['ioStats', io],
         ['phsStats', phs],
+        ['convStats', convStats],
       ] as const) {
         if (!report) continue;
         this.#text(`,\n"${name}": `);
@@ -509,7 +522,8 @@ class Output {
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
       if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
       if (phs) this.#text(`${JSON.stringify({ phsStats: phs })}\n`);
-    } else if (servers || sources || io || phs) {
+      if (convStats) this.#text(`${JSON.stringify({ convStats })}\n`);
+    } else if (servers || sources || io || phs || this.tap.conversations.length) {
       for (const piece of this.tap.text(this.quiet)) this.#text(piece);
     }
     this.#flush();

@@ -6,9 +6,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PROTOCOL_LIST, integer } from '../args.ts';
 import {
+  Conversations,
   FilterError,
   IoStats,
   ONLY_PROTOCOLS,
+  parseConversations,
+  type ConversationReport,
   ProtocolHierarchy,
   ServerStats,
   SourceStats,
@@ -132,7 +135,8 @@ Statistics (after the packets; -q for them alone, or 'gamequery stats'): -z stat
 (counts, round trips, bytes and amplification, also by message), -z sources who is asking (top
 sources and networks, the sources sent the most reply bytes, RCON password guessing;
 'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER] the rate over time as tshark takes
-it, -z io,phs[,FILTER] the protocols in the capture (tshark's hierarchy); with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
+it, -z io,phs[,FILTER] the protocols in the capture (tshark's hierarchy), -z conv,TYPE[,FILTER] and
+-z endpoints,TYPE[,FILTER] who talked with whom (tshark's tables; TYPE ip, ipv6 or udp); with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
 {"ioRow": ...} line each). -F html draws them as charts.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
@@ -150,12 +154,12 @@ export function addViewOptions(command: Command): Command {
     .addOption(
       new Option(
         '-z, --stat <name>',
-        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server), io,phs[,FILTER] (the protocol hierarchy: frames and bytes of each protocol at its place, as tshark)',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server), io,phs[,FILTER] (the protocol hierarchy: frames and bytes of each protocol at its place, as tshark), conv,TYPE[,FILTER] and endpoints,TYPE[,FILTER] (the conversations and endpoints of tshark, TYPE ip, ipv6 or udp: frames and bytes each way, start and duration)',
       )
         .argParser((v: string, prev: string[] = []) => {
-          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v) && !parsePhs(v))
+          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v) && !parsePhs(v) && !parseConversations(v))
             throw new Error(
-              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture) and "io,phs[,FILTER]" (the protocol hierarchy, as tshark)`,
+              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture), "io,phs[,FILTER]" (the protocol hierarchy, as tshark), "conv,TYPE[,FILTER]" and "endpoints,TYPE[,FILTER]" (tshark's conversations and endpoints; TYPE ip, ipv6 or udp)`,
             );
           return [...prev, v];
         })
@@ -275,6 +279,12 @@ export class StatsTap {
       hierarchy: new ProtocolHierarchy(phs.filter),
       ...(phs.filter.trim() ? { filter: compiled(phs.filter, o, '-z io,phs,') } : {}),
     };
+    this.conversations = o.stat.flatMap((arg) => {
+      const c = parseConversations(arg);
+      if (!c) return [];
+      const table = new Conversations(c.table, c.type, c.filter);
+      return [{ table, ...(c.filter.trim() ? { filter: compiled(c.filter, o, `-z ${c.table},${c.type},`) } : {}) }];
+    });
     this.#stats =
       this.servers || this.sources || ioStats
         ? new ServerStats(this.sources ? new SourceStats(undefined, this.#top) : undefined, this.#io ? undefined : ioStats)
@@ -284,9 +294,20 @@ export class StatsTap {
   /** `-z io,phs[,FILTER]`: the hierarchy, and the filter its frames pass. */
   readonly phs: { readonly hierarchy: ProtocolHierarchy; readonly filter?: DisplayFilter } | undefined;
 
-  /** Whether the statistics can be taken in the first pass alone (the filter of io,stat or io,phs needs records). */
+  /** `-z conv,TYPE[,FILTER]` and `-z endpoints,TYPE[,FILTER]`, in the order given: each table, and the filter its frames pass. */
+  readonly conversations: readonly { readonly table: Conversations; readonly filter?: DisplayFilter }[];
+
+  /**
+   * Whether the statistics can be taken in the first pass alone (the filter of io,stat, io,phs,
+   * conv or endpoints needs records).
+   */
   get firstPass(): boolean {
-    return (this.servers || this.sources || this.io !== undefined || this.phs !== undefined) && !this.io?.filter && !this.phs?.filter;
+    return (
+      (this.servers || this.sources || this.io !== undefined || this.phs !== undefined || this.conversations.length > 0) &&
+      !this.io?.filter &&
+      !this.phs?.filter &&
+      !this.conversations.some((c) => c.filter)
+    );
   }
 
   /** A new rate over time for a first pass that counts without records; undefined unless asked for. */
@@ -303,13 +324,19 @@ export class StatsTap {
   readonly #top: number;
 
   get on(): boolean {
-    return this.#stats !== undefined || this.phs !== undefined;
+    return this.#stats !== undefined || this.phs !== undefined || this.conversations.length > 0;
+  }
+
+  /** Whether a statistic counts every frame, with a query message or not (io,stat, io,phs, conversations). */
+  get everyFrame(): boolean {
+    return this.io !== undefined || this.phs !== undefined || this.conversations.length > 0;
   }
 
   /** A record shown; `start`: the capture's first frame's time (io,stat counts from it). */
   add(p: DissectedRecord, start: Timestamp | null | undefined): void {
     const phs = this.phs;
     if (phs && (!phs.filter || phs.filter.matches(p, start))) phs.hierarchy.addRecord(p);
+    for (const c of this.conversations) if (!c.filter || c.filter.matches(p, start)) c.table.add(p, start);
     const stats = this.#stats;
     if (!stats) return;
     stats.start = start;
@@ -350,6 +377,11 @@ export class StatsTap {
     return this.phs?.hierarchy.report();
   }
 
+  /** The conversation and endpoint tables, with -z conv and -z endpoints. */
+  conversationReports(): ConversationReport[] {
+    return this.conversations.map((c) => c.table.report());
+  }
+
   /** Who is asking, with -z sources. */
   sourcesReport(): SourcesReport | undefined {
     if (!this.sources) return undefined;
@@ -377,6 +409,8 @@ export class StatsTap {
     const phs = this.phsReport();
     // tshark's own layout, its blank line first (with -q too, as tshark's).
     if (phs) for (const line of phsLines(phs)) yield `${line}\n`;
+    // Each row made as it is written: a flood's table has a row per spoofed source.
+    for (const c of this.conversations) for (const line of c.table.lines()) yield `${line}\n`;
   }
 
   /**

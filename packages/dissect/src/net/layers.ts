@@ -58,6 +58,8 @@ export interface UdpFacts {
   readonly dstPort: number;
   /** Undefined where the capture cut the header before its length field (the ports are there). */
   readonly length: number | undefined;
+  /** True where the capture cut the 8-byte header (before its checksum or earlier); undefined for a whole one. */
+  readonly truncated?: true | undefined;
   /** Where the payload lies in the frame (for a reassembled datagram: nowhere in it, so both are 0). */
   readonly payloadStart: number;
   readonly payloadEnd: number;
@@ -985,7 +987,8 @@ class Walk {
     }
     this.leaveData(payloadStart, payloadEnd);
     if (!this.facts) return;
-    this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd };
+    // One shape for a whole header and a cut one (what reads the facts stays monomorphic).
+    this.udp = { srcPort, dstPort, length, payloadStart, payloadEnd, truncated: whole ? undefined : true };
     this.info = bad
       ? `${srcPort} → ${dstPort} ${bad.info}${length >= 8 ? ` Len=${payload}` : ''}`
       : `${srcPort} → ${dstPort} Len=${payload}`;
@@ -1147,7 +1150,7 @@ class Walk {
     this.leaveData(end, end);
     if (!this.facts) return;
     this.info = ports ? `${srcPort} → ${dstPort}` : '';
-    if (ports) this.udp = { srcPort, dstPort, length: undefined, payloadStart: end, payloadEnd: end };
+    if (ports) this.udp = { srcPort, dstPort, length: undefined, payloadStart: end, payloadEnd: end, truncated: true as const };
   }
 }
 

@@ -14,6 +14,7 @@ import type { IoReport, IoRow } from '../stats/io.ts';
 import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 import type { PhsNode, PhsReport } from '../stats/phs.ts';
+import type { ConversationReport } from '../stats/conversations.ts';
 
 const W = 640;
 const H = 140;
@@ -288,15 +289,59 @@ function phsTable(r: PhsReport): Generator<string> {
   );
 }
 
+/** The statistics the page draws, each when asked for. */
+export interface PageStats {
+  readonly servers?: StatsReport;
+  readonly sources?: SourcesReport;
+  readonly io?: IoReport;
+  readonly phs?: PhsReport;
+  /** `-z conv` and `-z endpoints`, in the order asked. */
+  readonly conversations?: readonly ConversationReport[];
+}
+
+/** A conversation or endpoint table (`-z conv`, `-z endpoints`) with tshark's columns, a row each, most frames first. */
+function conversationTable(r: ConversationReport): Generator<string> {
+  const layer = r.type === 'ip' ? 'IPv4' : r.type === 'ipv6' ? 'IPv6' : 'UDP';
+  const end = (e: { readonly address: string; readonly port?: number }): string =>
+    e.port === undefined ? e.address : formatEndpoint({ ip: e.address, port: e.port });
+  const filter = r.filter ? ` (filter: ${r.filter})` : '';
+  if (r.table === 'endpoints')
+    return tableHtml(
+      `${layer} endpoints${filter}: ${r.rows.length}`,
+      ['Endpoint', 'Frames', 'Bytes', 'Tx frames', 'Tx bytes', 'Rx frames', 'Rx bytes'],
+      (function* () {
+        for (const e of r.rows) yield { cells: [end(e), e.frames, e.bytes, e.tx.frames, e.tx.bytes, e.rx.frames, e.rx.bytes].map(String) };
+      })(),
+      new Set([1, 2, 3, 4, 5, 6]),
+    );
+  return tableHtml(
+    `${layer} conversations${filter}: ${r.rows.length}`,
+    ['A', 'B', 'Frames A → B', 'Bytes A → B', 'Frames B → A', 'Bytes B → A', 'Start (s)', 'Duration (s)'],
+    (function* () {
+      for (const c of r.rows)
+        yield {
+          cells: [
+            end(c.a),
+            end(c.b),
+            String(c.aToB.frames),
+            String(c.aToB.bytes),
+            String(c.bToA.frames),
+            String(c.bToA.bytes),
+            c.start.toFixed(6),
+            c.duration.toFixed(6),
+          ],
+        };
+    })(),
+    new Set([2, 3, 4, 5, 6, 7]),
+  );
+}
+
 /**
  * The statistics section of the page: the charts that have data, in order, then the servers'
  * table, the RCON password guessers and the protocol hierarchy. `packets`: the page holds packets for a click to show
  * (`gamequery stats -F html` holds none: a click shows the display filter alone).
  */
-export function chartsHtml(
-  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport; readonly phs?: PhsReport },
-  packets = true,
-): string {
+export function chartsHtml(stats: PageStats, packets = true): string {
   return [...chartsHtmlPieces(stats, packets)].join('');
 }
 
@@ -305,10 +350,7 @@ export function chartsHtml(
  * 150 000 servers made its servers' table as one string of 70 MB, and the page's peak RSS was
  * 1.1 GB (docs/performance.md).
  */
-export function* chartsHtmlPieces(
-  stats: { readonly servers?: StatsReport; readonly sources?: SourcesReport; readonly io?: IoReport; readonly phs?: PhsReport },
-  packets = true,
-): Generator<string> {
+export function* chartsHtmlPieces(stats: PageStats, packets = true): Generator<string> {
   // The charts are small and drawn now (an empty one is left out); the tables come as they are written.
   const parts: (string | Iterable<string>)[] = [];
   const io = stats.io;
@@ -327,6 +369,7 @@ export function* chartsHtmlPieces(
   if (stats.servers?.servers.length) parts.push(serversTable(stats.servers));
   if (stats.sources) parts.push(guessersTable(stats.sources));
   if (stats.phs) parts.push(phsTable(stats.phs));
+  for (const c of stats.conversations ?? []) parts.push(conversationTable(c));
   const charts = parts.filter((p) => p !== '');
   if (!charts.length) return;
   const hint = packets

@@ -33,7 +33,7 @@ import {
 import { formatIPv4, formatIPv6 } from '../net/address.ts';
 import type { FrameInput } from '../net/types.ts';
 import type { Located } from '../net/decoder.ts';
-import { writeFrameChain, type Reassembled } from '../net/layers.ts';
+import { frameLayers, writeFrameChain, type Reassembled } from '../net/layers.ts';
 import type { ProtocolHierarchy } from './phs.ts';
 import { CaptureParser } from '../capture/reader.ts';
 import type { CaptureError, CaptureItem } from '../capture/types.ts';
@@ -41,7 +41,8 @@ import { linkOptions, recordOptions } from '../dissect.ts';
 import { newStats, type DissectOptions, type DissectStats } from '../options.ts';
 import { FirstPass } from '../pairing/first-pass.ts';
 import { rawRecognition, recognitionOf } from '../record-maker.ts';
-import { noteStart } from '../start.ts';
+import { captureStart, noteStart } from '../start.ts';
+import type { Conversations } from './conversations.ts';
 import { SourceStats, type SourcesReport } from './sources.ts';
 import { ServerTable } from './server-table.ts';
 import type { IoStats } from './io.ts';
@@ -173,8 +174,19 @@ export class FirstPassStats {
   /** The protocol hierarchy (`-z io,phs`), when asked for. */
   readonly phs: ProtocolHierarchy | undefined;
 
-  constructor(options: DissectOptions, stats: DissectStats, sources?: SourceStats, io?: IoStats, phs?: ProtocolHierarchy) {
+  /** Conversations and endpoints (`-z conv`, `-z endpoints`), when asked for. */
+  readonly conversations: readonly Conversations[];
+
+  constructor(
+    options: DissectOptions,
+    stats: DissectStats,
+    sources?: SourceStats,
+    io?: IoStats,
+    phs?: ProtocolHierarchy,
+    conversations: readonly Conversations[] = [],
+  ) {
     this.phs = phs;
+    this.conversations = conversations;
     this.#protocols = recognitionOf(options).set;
     this.#stated = statedFields(options.protocols);
     this.stats = stats;
@@ -213,6 +225,7 @@ export class FirstPassStats {
       );
     }
     if (this.phs) this.#hierarchy(frame, at, protocol, wire);
+    if (this.conversations.length) this.#conversations(frame, at, wire);
     // Nothing renders here: facts go as soon as they are final.
     while (first.size && first.isFinal(first.first)) first.drop();
   }
@@ -222,13 +235,16 @@ export class FirstPassStats {
    * layers' chain, then its query protocol, or `data` for another UDP payload with bytes.
    */
   #hierarchy(frame: FrameInput, at: Located, protocol: ProtocolName | undefined, wire: number): void {
-    const reassembled: Reassembled | undefined =
-      at.found && at.fragments
-        ? { fragments: at.fragments, length: at.udpLength, srcPort: at.srcPort, dstPort: at.dstPort, udpLength: at.udpLength }
-        : undefined;
-    const chain = writeFrameChain(frame.linkType, frame.data, undefined, reassembled);
+    const chain = writeFrameChain(frame.linkType, frame.data, undefined, reassembledOf(at));
     const word = protocol ?? (at.found && this.first.payload.length ? 'data' : undefined);
     this.phs!.add(word ? `${chain}:${word}` : chain, wire, frame.data.length < wire);
+  }
+
+  /** A frame in the conversation and endpoint tables: its IP and UDP headers read again (what its record would say). */
+  #conversations(frame: FrameInput, at: Located, wire: number): void {
+    const { ip, udp } = frameLayers(frame.linkType, frame.data, false, reassembledOf(at));
+    const start = captureStart(this.stats);
+    for (const c of this.conversations) c.addFrame(ip, udp, wire, frame.timestamp, start);
   }
 
   /** The input ended: every request still waiting is unanswered. */
@@ -515,4 +531,11 @@ export async function captureStats(
     if (error || left === 0) return ended(error);
   }
   return ended(take(parser.finish()));
+}
+
+/** What a frame completed, as its layers are read with it: the datagram its fragments made, if any. */
+function reassembledOf(at: Located): Reassembled | undefined {
+  return at.found && at.fragments
+    ? { fragments: at.fragments, length: at.udpLength, srcPort: at.srcPort, dstPort: at.dstPort, udpLength: at.udpLength }
+    : undefined;
 }
