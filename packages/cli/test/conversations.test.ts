@@ -2,7 +2,7 @@
  * `-z conv,TYPE[,FILTER]` and `-z endpoints,TYPE[,FILTER]` (TYPE ip, ipv6, udp): byte for byte
  * what tshark prints, on every committed capture (fragments of IPv4 and IPv6, snapshot lengths
  * that cut IP and UDP headers, Linux cooked and raw IP, DNS and ICMPv6 beside the query traffic)
- * and on 30 000 frames of the benchmark's mix (sizes in kB, many conversations of as many frames);
+ * on 10 000 frames of the benchmark's mix (many conversations of as many frames) and a flood (sizes in kB);
  * counted in the first pass as from the records; their filter, JSON and usage errors.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,8 +20,19 @@ import { root, runSync as run } from './cli.ts';
 requireTshark();
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
-/** lo-us.pcap's frames again in other containers (the tables do not see the container): a tshark run is half a second. */
-const again = new Set(['lo-ns.pcap', 'lo.pcapng', 'lo-us.editcap.pcapng', 'two-sections.pcapng']);
+/**
+ * Frames of another capture again in another container or link (the tables see neither), and a second
+ * cut file: a tshark run is half a second.
+ */
+const again = new Set([
+  'lo-ns.pcap',
+  'lo.pcapng',
+  'lo-us.editcap.pcapng',
+  'two-sections.pcapng',
+  'lo.cut.pcapng',
+  'veth-frag.rawip.pcap',
+  'lo-v4.rawip4.pcap',
+]);
 const files = readdirSync(captures).filter((f) => /\.pcap(ng)?$/.test(f) && !again.has(f));
 /** Captures also counted from the records. */
 const RECORDS = new Set([
@@ -82,16 +93,16 @@ describe("-z conv and -z endpoints: tshark's tables", () => {
     if (RECORDS.has(name)) expect(run('dissect', '-q', '-Y', 'frame', ...zArgs(TABLES), file).stdout).toBe(r.stdout);
   });
 
-  it('20 000 frames of the mix: hundreds of conversations, ties in the order they began', () => {
+  it('10 000 frames of the mix: hundreds of conversations, ties in the order they began', () => {
     const file = join(dir, 'mix.pcap');
     const chunks: Uint8Array[] = [];
-    for (const chunk of generateTraffic({ frames: 20_000, seed: 5 })) chunks.push(chunk);
+    for (const chunk of generateTraffic({ frames: 10_000, seed: 5 })) chunks.push(chunk);
     writeFileSync(file, Buffer.concat(chunks));
     const zs = ['conv,udp', 'conv,ip', 'endpoints,udp', 'endpoints,ip'];
     const ours = tables(run('dissect', '-q', ...zArgs(zs), file).stdout);
     const theirs = tables(tshark(file, zs));
     for (const [title, table] of ours) expect(table, title).toBe(theirs.get(title));
-    expect(ours.get('UDP Conversations')!.split('\n').length).toBeGreaterThan(500);
+    expect(ours.get('UDP Conversations')!.split('\n').length).toBeGreaterThan(300);
   });
 
   it("a flood of 30 000 requests: a conversation per spoofed source, the heavy hosts' in kB", () => {

@@ -244,8 +244,6 @@ describe('dissect -O: the subtrees of the protocols named, as tshark -O', () => 
     ['veth-frag.pcap', 'ip,udp'],
     ['veth-frag.snap38.pcap', 'ipv6,frame'],
     ['any-sll2.pcap', 'sll,udp'],
-    ['lo-v4.rawip4.pcap', 'raw,ip'],
-    ['lo.pcapng', 'eth'],
   ])('%s -O %s: the same titles as tshark, the same protocols drawn, and what is drawn is -V', (name, only) => {
     const file = captures + name;
     const ours = byFrame(run('dissect', file, '-O', only).stdout);
