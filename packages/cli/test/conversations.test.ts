@@ -190,7 +190,7 @@ describe("-z conv and -z endpoints: tshark's tables", () => {
     for (const z of ['conv,eth', 'conv,tcp', 'endpoints', 'conv']) {
       const r = run('dissect', '-q', '-z', z, `${captures}veth-frag.pcap`);
       expect(r.status, z).toBe(2);
-      expect(r.stderr).toMatch(/"conv,TYPE\[,FILTER\]" and "endpoints,TYPE\[,FILTER\]".*TYPE ip, ipv6 or udp/);
+      expect(r.stderr).toMatch(/"conv,TYPE\[,FILTER\]", "endpoints,TYPE\[,FILTER\]".*TYPE ip, ipv6 or udp/);
     }
   });
 });

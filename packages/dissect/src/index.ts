@@ -77,6 +77,15 @@ export {
   type EndpointRow,
   type Traffic,
 } from './stats/conversations.ts';
+export {
+  ExpertStats,
+  EXPERT_LEVELS,
+  expertLines,
+  parseExpert,
+  type ExpertItem,
+  type ExpertLevel,
+  type ExpertReport,
+} from './stats/expert.ts';
 export { IoStats, IoIntervalError, MAX_INTERVALS, MAX_SERVERS, parseIoStat, type IoReport, type IoRow } from './stats/io.ts';
 export {
   SourceStats,

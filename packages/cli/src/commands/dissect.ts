@@ -487,6 +487,7 @@ class Output {
     // As objects for JSON and the page; text writes each table a row at a time.
     const conversations = this.format === 'text' ? [] : this.tap.conversationReports();
     const convStats = conversations.length ? conversations : undefined;
+    const expertStats = this.tap.expertReport();
     if (this.html) {
       const pieces = this.html.endPieces(
         this.#errors.map((e) => (e as { message: string }).message),
@@ -496,6 +497,7 @@ class Output {
           ...(io ? { io } : {}),
           ...(phs ? { phs } : {}),
           ...(convStats ? { conversations: convStats } : {}),
+          ...(expertStats ? { expert: expertStats } : {}),
         },
       );
       for (const piece of pieces) this.#text(piece);
@@ -507,6 +509,7 @@ class Output {
         ['ioStats', io],
         ['phsStats', phs],
         ['convStats', convStats],
+        ['expertStats', expertStats],
       ] as const) {
         if (!report) continue;
         this.#text(`,\n"${name}": `);
@@ -523,7 +526,8 @@ class Output {
       if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
       if (phs) this.#text(`${JSON.stringify({ phsStats: phs })}\n`);
       if (convStats) this.#text(`${JSON.stringify({ convStats })}\n`);
-    } else if (servers || sources || io || phs || this.tap.conversations.length) {
+      if (expertStats) this.#text(`${JSON.stringify({ expertStats })}\n`);
+    } else if (servers || sources || io || phs || this.tap.conversations.length || expertStats) {
       for (const piece of this.tap.text(this.quiet)) this.#text(piece);
     }
     this.#flush();

@@ -7,10 +7,14 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { PROTOCOL_LIST, integer } from '../args.ts';
 import {
   Conversations,
+  ExpertStats,
   FilterError,
   IoStats,
   ONLY_PROTOCOLS,
   parseConversations,
+  parseExpert,
+  expertLines,
+  type ExpertReport,
   type ConversationReport,
   ProtocolHierarchy,
   ServerStats,
@@ -136,7 +140,8 @@ Statistics (after the packets; -q for them alone, or 'gamequery stats'): -z stat
 sources and networks, the sources sent the most reply bytes, RCON password guessing;
 'gamequery stats --by source'), -z io,stat,INTERVAL[,FILTER] the rate over time as tshark takes
 it, -z io,phs[,FILTER] the protocols in the capture (tshark's hierarchy), -z conv,TYPE[,FILTER] and
--z endpoints,TYPE[,FILTER] who talked with whom (tshark's tables; TYPE ip, ipv6 or udp); with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
+-z endpoints,TYPE[,FILTER] who talked with whom (tshark's tables; TYPE ip, ipv6 or udp), -z expert[,LEVEL]
+the expert items (warnings, malformed packets) counted; with -q on a live input (-i, a pipe) each interval is written as it closes (-F ndjson: an
 {"ioRow": ...} line each). -F html draws them as charts.`;
 
 /** Adds the viewing options to `dissect` (or another command that dissects). */
@@ -154,12 +159,12 @@ export function addViewOptions(command: Command): Command {
     .addOption(
       new Option(
         '-z, --stat <name>',
-        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server), io,phs[,FILTER] (the protocol hierarchy: frames and bytes of each protocol at its place, as tshark), conv,TYPE[,FILTER] and endpoints,TYPE[,FILTER] (the conversations and endpoints of tshark, TYPE ip, ipv6 or udp: frames and bytes each way, start and duration)',
+        'statistics after the packets (repeatable): stats (per server: counts, round trips, bytes and amplification, also by message), sources (who is asking: top sources and networks, the sources sent the most reply bytes, RCON password guessing), io,stat,INTERVAL[,FILTER] (per interval of capture time, as tshark: frames, bytes, requests, replies, answered share, bytes each way; in total and per server), io,phs[,FILTER] (the protocol hierarchy: frames and bytes of each protocol at its place, as tshark), conv,TYPE[,FILTER] and endpoints,TYPE[,FILTER] (the conversations and endpoints of tshark, TYPE ip, ipv6 or udp: frames and bytes each way, start and duration), expert[,LEVEL][,FILTER] (the expert items counted, as tshark)',
       )
         .argParser((v: string, prev: string[] = []) => {
-          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v) && !parsePhs(v) && !parseConversations(v))
+          if (v !== 'stats' && v !== 'sources' && !parseIoStat(v) && !parsePhs(v) && !parseConversations(v) && !parseExpert(v))
             throw new Error(
-              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture), "io,phs[,FILTER]" (the protocol hierarchy, as tshark), "conv,TYPE[,FILTER]" and "endpoints,TYPE[,FILTER]" (tshark's conversations and endpoints; TYPE ip, ipv6 or udp)`,
+              `-z ${v}: the statistics are "stats" (per server), "sources" (who is asking), "io,stat,INTERVAL[,FILTER]" (the rate over time, as tshark: seconds, 0 for the whole capture), "io,phs[,FILTER]" (the protocol hierarchy, as tshark), "conv,TYPE[,FILTER]", "endpoints,TYPE[,FILTER]" (tshark's conversations and endpoints; TYPE ip, ipv6 or udp) and "expert[,error|warn|note|chat|comment][,FILTER]" (the expert items, as tshark)`,
             );
           return [...prev, v];
         })
@@ -285,6 +290,11 @@ export class StatsTap {
       const table = new Conversations(c.table, c.type, c.filter);
       return [{ table, ...(c.filter.trim() ? { filter: compiled(c.filter, o, `-z ${c.table},${c.type},`) } : {}) }];
     });
+    const expert = o.stat.map(parseExpert).find((x) => x !== undefined);
+    this.expert = expert && {
+      stats: new ExpertStats(expert.level, expert.filter),
+      ...(expert.filter.trim() ? { filter: compiled(expert.filter, o, `-z expert,`) } : {}),
+    };
     this.#stats =
       this.servers || this.sources || ioStats
         ? new ServerStats(this.sources ? new SourceStats(undefined, this.#top) : undefined, this.#io ? undefined : ioStats)
@@ -297,6 +307,9 @@ export class StatsTap {
   /** `-z conv,TYPE[,FILTER]` and `-z endpoints,TYPE[,FILTER]`, in the order given: each table, and the filter its frames pass. */
   readonly conversations: readonly { readonly table: Conversations; readonly filter?: DisplayFilter }[];
 
+  /** `-z expert[,LEVEL][,FILTER]`: the items counted, and the filter their packets pass. */
+  readonly expert: { readonly stats: ExpertStats; readonly filter?: DisplayFilter } | undefined;
+
   /**
    * Whether the statistics can be taken in the first pass alone (the filter of io,stat, io,phs,
    * conv or endpoints needs records).
@@ -306,7 +319,9 @@ export class StatsTap {
       (this.servers || this.sources || this.io !== undefined || this.phs !== undefined || this.conversations.length > 0) &&
       !this.io?.filter &&
       !this.phs?.filter &&
-      !this.conversations.some((c) => c.filter)
+      !this.conversations.some((c) => c.filter) &&
+      // The expert items are a decoded message's: records.
+      !this.expert
     );
   }
 
@@ -324,7 +339,7 @@ export class StatsTap {
   readonly #top: number;
 
   get on(): boolean {
-    return this.#stats !== undefined || this.phs !== undefined || this.conversations.length > 0;
+    return this.#stats !== undefined || this.phs !== undefined || this.conversations.length > 0 || this.expert !== undefined;
   }
 
   /** Whether a statistic counts every frame, with a query message or not (io,stat, io,phs, conversations). */
@@ -337,6 +352,8 @@ export class StatsTap {
     const phs = this.phs;
     if (phs && (!phs.filter || phs.filter.matches(p, start))) phs.hierarchy.addRecord(p);
     for (const c of this.conversations) if (!c.filter || c.filter.matches(p, start)) c.table.add(p, start);
+    const expert = this.expert;
+    if (expert && (!expert.filter || expert.filter.matches(p, start))) expert.stats.add(p);
     const stats = this.#stats;
     if (!stats) return;
     stats.start = start;
@@ -411,6 +428,13 @@ export class StatsTap {
     if (phs) for (const line of phsLines(phs)) yield `${line}\n`;
     // Each row made as it is written: a flood's table has a row per spoofed source.
     for (const c of this.conversations) for (const line of c.table.lines()) yield `${line}\n`;
+    const expert = this.expertReport();
+    if (expert) for (const line of expertLines(expert)) yield `${line}\n`;
+  }
+
+  /** The expert items, with -z expert. */
+  expertReport(): ExpertReport | undefined {
+    return this.expert?.stats.report();
   }
 
   /**

@@ -15,6 +15,7 @@ import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 import type { PhsNode, PhsReport } from '../stats/phs.ts';
 import type { ConversationReport } from '../stats/conversations.ts';
+import type { ExpertReport } from '../stats/expert.ts';
 
 const W = 640;
 const H = 140;
@@ -297,6 +298,18 @@ export interface PageStats {
   readonly phs?: PhsReport;
   /** `-z conv` and `-z endpoints`, in the order asked. */
   readonly conversations?: readonly ConversationReport[];
+  /** `-z expert`. */
+  readonly expert?: ExpertReport;
+}
+
+/** The expert items (`-z expert`): each with its severity, group, protocol, summary and count, worst first. */
+function expertTable(r: ExpertReport): Generator<string> {
+  return tableHtml(
+    `Expert items${r.filter ? ` (filter: ${r.filter})` : ''}: ${r.items.reduce((n, i) => n + i.count, 0)}`,
+    ['Severity', 'Group', 'Protocol', 'Summary', 'Count'],
+    r.items.map((i) => ({ cells: [i.level, i.group, i.protocol, i.summary, String(i.count)] })),
+    new Set([4]),
+  );
 }
 
 /** A conversation or endpoint table (`-z conv`, `-z endpoints`) with tshark's columns, a row each, most frames first. */
@@ -370,6 +383,7 @@ export function* chartsHtmlPieces(stats: PageStats, packets = true): Generator<s
   if (stats.sources) parts.push(guessersTable(stats.sources));
   if (stats.phs) parts.push(phsTable(stats.phs));
   for (const c of stats.conversations ?? []) parts.push(conversationTable(c));
+  if (stats.expert?.items.length) parts.push(expertTable(stats.expert));
   const charts = parts.filter((p) => p !== '');
   if (!charts.length) return;
   const hint = packets

@@ -1,0 +1,109 @@
+/**
+ * `-z expert[,LEVEL][,FILTER]`: the expert items counted, byte for byte what tshark with our Lua
+ * plugin prints, on the committed captures that raise items (malformed messages, short lists, a
+ * flag byte above 1, unknown opcodes) and on those that raise none; its levels, filter, JSON and
+ * usage errors. Where we know more than tshark (a Minecraft reply whose request was not seen,
+ * which the plugin leaves undissected), the difference is that item alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requireTshark, tsharkWithPlugin } from '../../codec/test/helpers/tshark.ts';
+import { root, runSync as run } from './cli.ts';
+
+requireTshark();
+
+const fixtures = `${root}packages/dissect/test/fixtures/`;
+const tshark = tsharkWithPlugin('expert');
+afterAll(() => tshark.dispose());
+
+/** tshark's `-q -z …` output with our plugin (a cut capture exits 2 after its statistics). */
+const theirs = (file: string, z: string): string => {
+  const r = spawnSync('tshark', ['-X', `lua_script:${tshark.plugin}`, '-q', '-z', z, '-r', file], { encoding: 'utf8', env: tshark.env });
+  expect([0, 2], r.stderr).toContain(r.status);
+  return r.stdout;
+};
+
+describe('-z expert: the expert items, as tshark counts them', () => {
+  it.each([
+    // Items: cut messages (Error/Malformed) of two protocols, unknown opcodes, a name cut by the snapshot length.
+    'captures/lo-snap60.pcap',
+    'captures/unknown-lo.pcap',
+    'captures/veth-frag.snap200.pcap',
+    // None: every message whole.
+    'captures/veth-frag.pcap',
+    'expert/rcon-escape-lo.pcap',
+  ])('%s: what tshark with our plugin prints', (name) => {
+    const file = fixtures + name;
+    const ours = run('dissect', '-q', '-z', 'expert', file);
+    expect(ours.status, ours.stderr).toBe(name.includes('.cut.') ? 1 : 0);
+    expect(ours.stdout).toBe(theirs(file, 'expert'));
+  });
+
+  it('Warnings by the group their code declares; a Minecraft reply without its request is ours alone', () => {
+    const file = `${fixtures}expert/expert-lo.pcap`;
+    const ours = run('dissect', '-q', '-z', 'expert', file).stdout;
+    const notSeen = '           3   Sequence            MCQUERY  Minecraft query reply whose request was not seen';
+    expect(ours).toContain(notSeen);
+    const lines = ours.split('\n');
+    // Without that item (and its three in the count), tshark's.
+    const without = lines
+      .filter((l) => !l.startsWith(notSeen))
+      .join('\n')
+      .replace('Warns (6)', 'Warns (3)');
+    expect(without).toBe(theirs(file, 'expert'));
+    expect(theirs(file, 'expert')).toMatch(/Warns \(3\)\n=+\n.*\n +1 {2}Malformed +SAMP {2}samp\.info\.password: flag byte is 2/);
+  });
+
+  it.each([
+    ['expert,error', 'captures/lo-snap60.pcap'],
+    ['expert,error', 'expert/expert-lo.pcap'],
+    ['expert,warn,samp', 'expert/expert-lo.pcap'],
+    ['expert,mcquery', 'captures/lo-snap60.pcap'],
+    ['expert,note,frame.number > 4', 'captures/unknown-lo.pcap'],
+  ])('-z %s (%s): the level and filter as tshark takes them', (z, name) => {
+    const file = fixtures + name;
+    const ours = run('dissect', '-q', '-z', z, file);
+    expect(ours.status, ours.stderr).toBe(0);
+    expect(ours.stdout).toBe(theirs(file, z));
+  });
+
+  it('in JSON, expertStats; in the page, a table; a level it does not know is a filter, as tshark reads it', () => {
+    const file = `${fixtures}captures/lo-snap60.pcap`;
+    const doc = JSON.parse(run('dissect', '-q', '-F', 'json', '-z', 'expert', file).stdout) as { expertStats: unknown };
+    expect(doc.expertStats).toEqual({
+      level: 'comment',
+      filter: '',
+      items: [
+        {
+          level: 'error',
+          group: 'Malformed',
+          protocol: 'SAMP',
+          summary: 'samp.info.hostname.len: requested 4 bytes, but only 2 bytes available at offset 16',
+          count: 1,
+        },
+        {
+          level: 'error',
+          group: 'Malformed',
+          protocol: 'MCQUERY',
+          summary: 'mcquery.basic.motd: no NUL terminator in the 13 bytes available at offset 5',
+          count: 1,
+        },
+      ],
+    });
+    const schema = JSON.parse(readFileSync(`${root}packages/dissect/schema/packet.schema.json`, 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true });
+    ajv.addSchema(schema);
+    const validate = ajv.compile({ $ref: schema.$id });
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const last = JSON.parse(run('dissect', '-q', '-F', 'ndjson', '-z', 'expert', file).stdout.trim().split('\n').at(-1)!);
+    expect(validate(last), JSON.stringify(validate.errors)).toBe(true);
+    const page = run('dissect', '-F', 'html', '-z', 'expert', file).stdout;
+    expect(page).toContain('<caption>Expert items: 2</caption>');
+    // `-z expert,oops` is a filter that does not compile: a usage error naming it.
+    const bad = run('dissect', '-q', '-z', 'expert,oops ==', file);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^gamequery: -z expert,/);
+  });
+});
