@@ -6,9 +6,11 @@
  * which the plugin leaves undissected), the difference is that item alone.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateTraffic } from '../../../bench/traffic.ts';
 import { requireTshark, tsharkWithPlugin } from '../../codec/test/helpers/tshark.ts';
 import { root, runSync as run } from './cli.ts';
 
@@ -54,6 +56,29 @@ describe('-z expert: the expert items, as tshark counts them', () => {
       .replace('Warns (6)', 'Warns (3)');
     expect(without).toBe(theirs(file, 'expert'));
     expect(theirs(file, 'expert')).toMatch(/Warns \(3\)\n=+\n.*\n +1 {2}Malformed +SAMP {2}samp\.info\.password: flag byte is 2/);
+  });
+
+  it("10 000 frames of the mix: the query protocols' items and counts as tshark's, in its order", () => {
+    const file = join(tshark.work, 'mix.pcap');
+    const chunks: Uint8Array[] = [];
+    for (const chunk of generateTraffic({ frames: 10_000, seed: 7 })) chunks.push(chunk);
+    writeFileSync(file, Buffer.concat(chunks));
+    /** Each item line of the query protocols, after its section's title (tshark's also has TCP, HTTP, UDP items of its own). */
+    const items = (text: string): string[] => {
+      let section = '';
+      const out: string[] = [];
+      for (const line of text.split('\n')) {
+        const title = /^(\w+) \(\d+\)$/.exec(line);
+        if (title) section = title[1]!;
+        else if (/^ +\d+ +\S+ +(SAMP|VCMP|MCQUERY)  /.test(line)) out.push(`${section}: ${line}`);
+      }
+      return out;
+    };
+    const ours = items(run('dissect', '-q', '-z', 'expert', file).stdout);
+    expect(ours).toEqual(items(theirs(file, 'expert')));
+    expect(ours.length).toBeGreaterThan(10);
+    expect(ours.some((l) => l.startsWith('Warns: '))).toBe(true);
+    expect(ours.some((l) => l.startsWith('Errors: '))).toBe(true);
   });
 
   it.each([
