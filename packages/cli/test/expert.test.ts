@@ -70,7 +70,7 @@ describe('-z expert: the expert items, as tshark counts them', () => {
       for (const line of text.split('\n')) {
         const title = /^(\w+) \(\d+\)$/.exec(line);
         if (title) section = title[1]!;
-        else if (/^ +\d+ +\S+ +(SAMP|VCMP|MCQUERY)  /.test(line)) out.push(`${section}: ${line}`);
+        else if (/^ +\d+ +\S+ +(SAMP|VCMP|MCQUERY) {2}/.test(line)) out.push(`${section}: ${line}`);
       }
       return out;
     };
