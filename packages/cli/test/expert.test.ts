@@ -83,9 +83,7 @@ describe('-z expert: the expert items, as tshark counts them', () => {
 
   it.each([
     ['expert,error', 'captures/lo-snap60.pcap'],
-    ['expert,error', 'expert/expert-lo.pcap'],
     ['expert,warn,samp', 'expert/expert-lo.pcap'],
-    ['expert,mcquery', 'captures/lo-snap60.pcap'],
     ['expert,note,frame.number > 4', 'captures/unknown-lo.pcap'],
   ])('-z %s (%s): the level and filter as tshark takes them', (z, name) => {
     const file = fixtures + name;
