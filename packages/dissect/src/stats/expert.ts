@@ -15,6 +15,7 @@ import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
 
 /** tshark's severities, worst first, as `-z expert,LEVEL` names them. */
 export const EXPERT_LEVELS = ['error', 'warn', 'note', 'chat', 'comment'] as const;
+/** A severity as `-z expert,LEVEL` names it: `error`, `warn`, `note`, `chat`, `comment`. */
 export type ExpertLevel = (typeof EXPERT_LEVELS)[number];
 
 /** The section titles tshark prints, by level. */
