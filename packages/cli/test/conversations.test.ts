@@ -75,6 +75,8 @@ const dir = mkdtempSync(join(tmpdir(), 'gamequery-conv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("-z conv and -z endpoints: tshark's tables", () => {
+  it('has every capture chosen', () => expect(files).toHaveLength(CHOSEN.size));
+
   it.each(files)('%s: every table byte for byte (and from the records as in the first pass)', (name) => {
     const file = captures + name;
     const r = run('dissect', '-q', ...zArgs(TABLES), file);
