@@ -2,7 +2,7 @@
  * `-z conv,TYPE[,FILTER]` and `-z endpoints,TYPE[,FILTER]` (TYPE ip, ipv6, udp): byte for byte
  * what tshark prints, on every committed capture (fragments of IPv4 and IPv6, snapshot lengths
  * that cut IP and UDP headers, Linux cooked and raw IP, DNS and ICMPv6 beside the query traffic)
- * on 10 000 frames of the benchmark's mix (many conversations of as many frames) and a flood (sizes in kB);
+ * on 6 000 frames of the benchmark's mix (many conversations of as many frames) and a flood (sizes in kB);
  * counted in the first pass as from the records; their filter, JSON and usage errors.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,31 +21,22 @@ requireTshark();
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 /**
- * The captures that differ in what the tables see (IPv4 and IPv6 fragments, headers cut at 30, 38, 60 and
- * 200 bytes, Linux cooked, raw IPv6, DNS and ICMPv6, a capture cut short); the others hold such frames
- * again in another container or link: a tshark run is half a second.
+ * The captures that differ in what the tables see (IPv4 and IPv6 fragments, headers cut at 38, 60 and
+ * 200 bytes, Linux cooked, DNS and ICMPv6, a capture cut short); the others hold such frames again in
+ * another container or link, or cut elsewhere: a tshark run is half a second.
  */
 const CHOSEN = new Set([
   'veth-frag.pcap',
   'veth-frag.snap200.pcap',
   'veth-frag.snap38.pcap',
-  'veth-frag.snap30.pcap',
   'lo-snap60.pcap',
   'dns-lo.pcap',
   'any-sll2.pcap',
-  'lo-v6.rawip6.pcap',
   'lo-us.cut.pcap',
 ]);
 const files = readdirSync(captures).filter((f) => CHOSEN.has(f));
 /** Captures also counted from the records. */
-const RECORDS = new Set([
-  'veth-frag.pcap',
-  'veth-frag.snap200.pcap',
-  'veth-frag.snap38.pcap',
-  'lo-snap60.pcap',
-  'dns-lo.pcap',
-  'any-sll2.pcap',
-]);
+const RECORDS = new Set(['veth-frag.pcap', 'veth-frag.snap200.pcap', 'lo-snap60.pcap']);
 const TABLES = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,ipv6', 'endpoints,udp'];
 const RULE = '='.repeat(80);
 
@@ -98,16 +89,16 @@ describe("-z conv and -z endpoints: tshark's tables", () => {
     if (RECORDS.has(name)) expect(run('dissect', '-q', '-Y', 'frame', ...zArgs(TABLES), file).stdout).toBe(r.stdout);
   });
 
-  it('10 000 frames of the mix: hundreds of conversations, ties in the order they began', () => {
+  it('6 000 frames of the mix: hundreds of conversations, ties in the order they began', () => {
     const file = join(dir, 'mix.pcap');
     const chunks: Uint8Array[] = [];
-    for (const chunk of generateTraffic({ frames: 10_000, seed: 5 })) chunks.push(chunk);
+    for (const chunk of generateTraffic({ frames: 6_000, seed: 5 })) chunks.push(chunk);
     writeFileSync(file, Buffer.concat(chunks));
     const zs = ['conv,udp', 'conv,ip', 'endpoints,udp', 'endpoints,ip'];
     const ours = tables(run('dissect', '-q', ...zArgs(zs), file).stdout);
     const theirs = tables(tshark(file, zs));
     for (const [title, table] of ours) expect(table, title).toBe(theirs.get(title));
-    expect(ours.get('UDP Conversations')!.split('\n').length).toBeGreaterThan(300);
+    expect(ours.get('UDP Conversations')!.split('\n').length).toBeGreaterThan(200);
   });
 
   it("a flood of 30 000 requests: a conversation per spoofed source, the heavy hosts' in kB", () => {
@@ -122,19 +113,19 @@ describe("-z conv and -z endpoints: tshark's tables", () => {
     expect(rows[0]).toMatch(/ \d+ kB +\d+ \d+ kB /);
   });
 
-  it.each([
-    ['conv,udp,udp.port == 47777', 'veth-frag.pcap'],
-    ['endpoints,ipv6,icmpv6', 'veth-frag.pcap'],
-    ['conv,ip,frame.len > 100', 'lo-any.pcapng'],
-  ])('-z %s (%s): its filter, as tshark applies it', (z, name) => {
-    const r = run('dissect', '-q', '-z', z, captures + name);
+  it('-z TABLE,TYPE,FILTER: each filter as tshark applies it, to its table alone', () => {
+    const zs = ['conv,udp,udp.port == 47777', 'endpoints,ipv6,icmpv6', 'conv,ip,frame.len > 100'];
+    const file = `${captures}veth-frag.pcap`;
+    const r = run('dissect', '-q', ...zArgs(zs), file);
     expect(r.status, r.stderr).toBe(0);
     const ours = tables(r.stdout);
-    expect(ours.size).toBe(1);
-    const [title, table] = [...ours][0]!;
-    expect(table).toBe(tables(tshark(captures + name, [z])).get(title));
-    expect(table).toContain(`Filter:${z.split(',').slice(2).join(',')}`);
-    expect(table.split('\n').length).toBeGreaterThan(6);
+    const theirs = tables(tshark(file, zs));
+    expect(ours.size).toBe(3);
+    for (const [title, table] of ours) {
+      expect(table, title).toBe(theirs.get(title));
+      expect(table.split('\n').length, title).toBeGreaterThan(6);
+    }
+    expect([...ours.values()].map((t) => t.split('\n')[2])).toEqual(zs.map((z) => `Filter:${z.split(',').slice(2).join(',')}`));
   });
 
   it('beside the packets, after them; in JSON, convStats', () => {

@@ -34,7 +34,6 @@ describe('-z expert: the expert items, as tshark counts them', () => {
     'captures/unknown-lo.pcap',
     'captures/veth-frag.snap200.pcap',
     // None: every message whole.
-    'captures/veth-frag.pcap',
     'expert/rcon-escape-lo.pcap',
   ])('%s: what tshark with our plugin prints', (name) => {
     const file = fixtures + name;

@@ -49,7 +49,7 @@ describe('dissect -T fields', () => {
   ])('%s: what tshark -T fields prints for every frame, from the file and from a pipe', (name) => {
     const file = captures + name;
     // One run each of ours and tshark's for the shared fields and frame.protocols (ours also says
-    // which frames hold a query message), one from a pipe, one each with a filter.
+    // which frames hold a query message), one from a pipe, and on four of them one each with a filter.
     const ours = run('dissect', file, '-T', 'fields', ...e(SHARED), '-e', 'frame.protocols', '-e', 'samp', '-e', 'mcquery');
     expect(ours.status, ours.stderr).toBe(0);
     const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED), '-e', 'frame.protocols'], { encoding: 'utf8' });
@@ -72,14 +72,6 @@ describe('dissect -T fields', () => {
       });
       expect(lines(piped.stdout).sort()).toEqual([...got].sort());
     }
-    // And a filter on them passes the frames tshark's passes.
-    const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
-    const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
-    const tsharkPassed = new Set(
-      lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
-    );
-    expect(passed.length).toBeGreaterThan(0);
-    expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
     // frame.protocols: tshark's words, ours naming the query protocol where tshark without our plugin says data (and data for DNS, which we do not dissect).
     rows.forEach((l, i) => {
       const [chain, samp, mcquery] = columns(l).slice(SHARED.length);
@@ -87,6 +79,15 @@ describe('dissect -T fields', () => {
       const game = samp ? 'samp' : mcquery ? 'mcquery' : undefined;
       expect(chain, `frame ${i + 1}`).toBe(game ? theirs.replace(/data$/, game) : theirs.replace(/dns$/, 'data'));
     });
+    // And a filter on them passes the frames tshark's passes (on the captures of two link types, IPv6 and cut IPv4).
+    if (!['veth-frag.pcap', 'any-sll2.pcap', 'lo-v6.rawip6.pcap', 'veth-frag.snap38.pcap'].includes(name)) return;
+    const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
+    const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
+    const tsharkPassed = new Set(
+      lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
+    );
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
   });
 
   it.each(['veth-frag.pcap', 'dns-lo.pcap', 'lo-any.pcapng'])(

@@ -242,8 +242,7 @@ describe('dissect -O: the subtrees of the protocols named, as tshark -O', () => 
 
   it.each([
     ['veth-frag.pcap', 'ip,udp'],
-    ['veth-frag.snap38.pcap', 'ipv6,frame'],
-    ['any-sll2.pcap', 'sll,udp'],
+    ['any-sll2.pcap', 'sll,frame'],
   ])('%s -O %s: the same titles as tshark, the same protocols drawn, and what is drawn is -V', (name, only) => {
     const file = captures + name;
     const ours = byFrame(run('dissect', file, '-O', only).stdout);

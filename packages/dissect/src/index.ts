@@ -72,6 +72,7 @@ export {
   type ConversationEnd,
   type ConversationReport,
   type ConversationRow,
+  type ConversationRows,
   type ConversationTable,
   type ConversationType,
   type EndpointRow,

@@ -484,9 +484,9 @@ class Output {
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
-    // As objects for JSON and the page; text writes each table a row at a time.
-    const conversations = this.format === 'text' ? [] : this.tap.conversationReports();
-    const convStats = conversations.length ? conversations : undefined;
+    // For JSON and the page, each table's rows made as they are written (text writes its lines so): a flood's has millions.
+    const conversations = this.format === 'text' ? [] : this.tap.conversationRows();
+    const convStats = conversations.length ? conversations.map(({ count: _, ...table }) => table) : undefined;
     const expertStats = this.tap.expertReport();
     if (this.html) {
       const pieces = this.html.endPieces(
@@ -496,7 +496,7 @@ class Output {
           ...(sources ? { sources } : {}),
           ...(io ? { io } : {}),
           ...(phs ? { phs } : {}),
-          ...(convStats ? { conversations: convStats } : {}),
+          ...(conversations.length ? { conversations } : {}),
           ...(expertStats ? { expert: expertStats } : {}),
         },
       );
@@ -513,7 +513,8 @@ class Output {
       ] as const) {
         if (!report) continue;
         this.#text(`,\n"${name}": `);
-        for (const piece of jsonPieces(report)) this.#text(piece);
+        // The conversation tables a row at a time: the list, each table, its rows.
+        for (const piece of jsonPieces(report, name === 'convStats' ? 3 : 2)) this.#text(piece);
       }
       this.#text('\n}\n');
     } else if (this.format === 'ndjson') {
@@ -525,7 +526,11 @@ class Output {
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
       if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
       if (phs) this.#text(`${JSON.stringify({ phsStats: phs })}\n`);
-      if (convStats) this.#text(`${JSON.stringify({ convStats })}\n`);
+      if (convStats) {
+        this.#text('{"convStats":');
+        for (const piece of jsonPieces(convStats, 3)) this.#text(piece);
+        this.#text('}\n');
+      }
       if (expertStats) this.#text(`${JSON.stringify({ expertStats })}\n`);
     } else if (servers || sources || io || phs || this.tap.conversations.length || expertStats) {
       for (const piece of this.tap.text(this.quiet)) this.#text(piece);
@@ -610,11 +615,13 @@ export function* jsonPieces(value: unknown, levels = 2): Generator<string> {
     yield JSON.stringify(value) ?? 'null';
     return;
   }
-  if (Array.isArray(value)) {
+  // An array, or rows made as they are read (a generator): JSON's array of them.
+  if (Array.isArray(value) || Symbol.iterator in value) {
     yield '[';
-    for (let i = 0; i < value.length; i++) {
-      if (i) yield ',';
-      yield* jsonPieces(value[i], levels - 1);
+    let i = 0;
+    for (const item of value as Iterable<unknown>) {
+      if (i++) yield ',';
+      yield* jsonPieces(item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item, levels - 1);
     }
     yield ']';
     return;

@@ -15,7 +15,7 @@ import {
   parseExpert,
   expertLines,
   type ExpertReport,
-  type ConversationReport,
+  type ConversationRows,
   ProtocolHierarchy,
   ServerStats,
   SourceStats,
@@ -394,9 +394,9 @@ export class StatsTap {
     return this.phs?.hierarchy.report();
   }
 
-  /** The conversation and endpoint tables, with -z conv and -z endpoints. */
-  conversationReports(): ConversationReport[] {
-    return this.conversations.map((c) => c.table.report());
+  /** The conversation and endpoint tables, with -z conv and -z endpoints: their rows made as they are read. */
+  conversationRows(): ConversationRows[] {
+    return this.conversations.map((c) => c.table.rows());
   }
 
   /** Who is asking, with -z sources. */

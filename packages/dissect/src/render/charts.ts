@@ -14,7 +14,7 @@ import type { IoReport, IoRow } from '../stats/io.ts';
 import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 import type { PhsNode, PhsReport } from '../stats/phs.ts';
-import type { ConversationReport } from '../stats/conversations.ts';
+import type { ConversationReport, ConversationRows } from '../stats/conversations.ts';
 import type { ExpertReport } from '../stats/expert.ts';
 
 const W = 640;
@@ -296,8 +296,8 @@ export interface PageStats {
   readonly sources?: SourcesReport;
   readonly io?: IoReport;
   readonly phs?: PhsReport;
-  /** `-z conv` and `-z endpoints`, in the order asked. */
-  readonly conversations?: readonly ConversationReport[];
+  /** `-z conv` and `-z endpoints`, in the order asked (their rows made as the page takes them). */
+  readonly conversations?: readonly (ConversationReport | ConversationRows)[];
   /** `-z expert`. */
   readonly expert?: ExpertReport;
 }
@@ -313,14 +313,15 @@ function expertTable(r: ExpertReport): Generator<string> {
 }
 
 /** A conversation or endpoint table (`-z conv`, `-z endpoints`) with tshark's columns, a row each, most frames first. */
-function conversationTable(r: ConversationReport): Generator<string> {
+function conversationTable(r: ConversationReport | ConversationRows): Generator<string> {
+  const count = 'count' in r ? r.count : r.rows.length;
   const layer = r.type === 'ip' ? 'IPv4' : r.type === 'ipv6' ? 'IPv6' : 'UDP';
   const end = (e: { readonly address: string; readonly port?: number }): string =>
     e.port === undefined ? e.address : formatEndpoint({ ip: e.address, port: e.port });
   const filter = r.filter ? ` (filter: ${r.filter})` : '';
   if (r.table === 'endpoints')
     return tableHtml(
-      `${layer} endpoints${filter}: ${r.rows.length}`,
+      `${layer} endpoints${filter}: ${count}`,
       ['Endpoint', 'Frames', 'Bytes', 'Tx frames', 'Tx bytes', 'Rx frames', 'Rx bytes'],
       (function* () {
         for (const e of r.rows) yield { cells: [end(e), e.frames, e.bytes, e.tx.frames, e.tx.bytes, e.rx.frames, e.rx.bytes].map(String) };
@@ -328,7 +329,7 @@ function conversationTable(r: ConversationReport): Generator<string> {
       new Set([1, 2, 3, 4, 5, 6]),
     );
   return tableHtml(
-    `${layer} conversations${filter}: ${r.rows.length}`,
+    `${layer} conversations${filter}: ${count}`,
     ['A', 'B', 'Frames A → B', 'Bytes A → B', 'Frames B → A', 'Bytes B → A', 'Start (s)', 'Duration (s)'],
     (function* () {
       for (const c of r.rows)

@@ -65,6 +65,23 @@ export type ConversationReport =
   | { readonly table: 'conv'; readonly type: ConversationType; readonly filter: string; readonly rows: readonly ConversationRow[] }
   | { readonly table: 'endpoints'; readonly type: ConversationType; readonly filter: string; readonly rows: readonly EndpointRow[] };
 
+/** {@link ConversationReport} with its rows made as they are read (once), and how many there are. */
+export type ConversationRows =
+  | {
+      readonly table: 'conv';
+      readonly type: ConversationType;
+      readonly filter: string;
+      readonly count: number;
+      readonly rows: Iterable<ConversationRow>;
+    }
+  | {
+      readonly table: 'endpoints';
+      readonly type: ConversationType;
+      readonly filter: string;
+      readonly count: number;
+      readonly rows: Iterable<EndpointRow>;
+    };
+
 /** `conv,udp`, `endpoints,ip,FILTER` (tshark's syntax): the table, the type and the filter (empty for none); undefined otherwise. */
 export function parseConversations(
   arg: string,
@@ -279,23 +296,42 @@ export class Conversations {
   }
 
   report(): ConversationReport {
+    const r = this.rows();
+    return r.table === 'conv'
+      ? { table: 'conv', type: r.type, filter: r.filter, rows: [...r.rows] }
+      : { table: 'endpoints', type: r.type, filter: r.filter, rows: [...r.rows] };
+  }
+
+  /**
+   * {@link report} with its rows made as they are read, once, and their number: what the command
+   * line writes as JSON and into the page without holding a flood's millions of row objects.
+   */
+  rows(): ConversationRows {
     const n = this.#numbers;
     const traffic = (at: number): Traffic => ({ frames: n[at]!, bytes: n[at + 1]! });
-    const head = { type: this.type, filter: this.filter };
-    if (this.table === 'endpoints') {
-      const rows: EndpointRow[] = [];
-      for (const { row, a } of this.#walk()) {
-        const at = WIDTH * row;
-        rows.push({ ...a, frames: n[at]! + n[at + 2]!, bytes: n[at + 1]! + n[at + 3]!, tx: traffic(at), rx: traffic(at + 2) });
-      }
-      return { table: 'endpoints', ...head, rows };
-    }
-    const rows: ConversationRow[] = [];
-    for (const { row, a, b } of this.#walk()) {
-      const at = WIDTH * row;
-      rows.push({ a, b: b!, aToB: traffic(at), bToA: traffic(at + 2), start: n[at + 4]!, duration: n[at + 5]! - n[at + 4]! });
-    }
-    return { table: 'conv', ...head, rows };
+    const head = { type: this.type, filter: this.filter, count: this.#rows.size };
+    const walk = this.#walk();
+    if (this.table === 'endpoints')
+      return {
+        table: 'endpoints',
+        ...head,
+        rows: (function* () {
+          for (const { row, a } of walk) {
+            const at = WIDTH * row;
+            yield { ...a, frames: n[at]! + n[at + 2]!, bytes: n[at + 1]! + n[at + 3]!, tx: traffic(at), rx: traffic(at + 2) };
+          }
+        })(),
+      };
+    return {
+      table: 'conv',
+      ...head,
+      rows: (function* () {
+        for (const { row, a, b } of walk) {
+          const at = WIDTH * row;
+          yield { a, b: b!, aToB: traffic(at), bToA: traffic(at + 2), start: n[at + 4]!, duration: n[at + 5]! - n[at + 4]! };
+        }
+      })(),
+    };
   }
 
   /** {@link conversationLines} of {@link report}, a row at a time (no report made). */
