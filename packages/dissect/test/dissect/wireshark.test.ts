@@ -43,6 +43,13 @@ function ourLinks(p: PacketRecord): Links {
 
 const lastUdp = (packet: readonly PdmlNode[] | undefined): PdmlNode | undefined => packet?.findLast((n) => n.name === 'udp');
 
+/**
+ * Every capture but two that hold lo-us.pcap's packets again in other pcapng containers (editcap's, and
+ * two sections joined): the plugin reads a datagram the same whatever holds it, and our reading of those
+ * containers is checked against tshark elsewhere (fields-output, phs). Two tshark runs each with the plugin.
+ */
+const PLUGIN_CAPTURES = captureFiles.filter((f) => f !== 'lo-us.editcap.pcapng' && f !== 'two-sections.pcapng');
+
 let fieldsCompared = 0;
 let packetsCompared = 0;
 
@@ -51,7 +58,7 @@ describe('the Wireshark plugin on every capture, against our dissector', () => {
     expect(captureFiles.length).toBeGreaterThanOrEqual(16);
   });
 
-  it.each(captureFiles)('%s: the same packets, items, Info column, links and response times', async (name) => {
+  it.each(PLUGIN_CAPTURES)('%s: the same packets, items, Info column, links and response times', async (name) => {
     const file = captures + name;
     const [ours, theirs] = await Promise.all([dissectFile(file), t.dissect(file, ['ip.defragment:TRUE', 'ipv6.defragment:TRUE'])]);
     // A capture cut mid-record: both keep every packet before the cut, and say so.
@@ -186,7 +193,7 @@ describe('the Wireshark plugin on every capture, against our dissector', () => {
 
   it('compared every field of every game packet', () => {
     console.info(
-      `dissect wireshark.test.ts: ${packetsCompared} packets and ${fieldsCompared} fields of ${captureFiles.length} captures compared with tshark`,
+      `dissect wireshark.test.ts: ${packetsCompared} packets and ${fieldsCompared} fields of ${PLUGIN_CAPTURES.length} captures compared with tshark`,
     );
     expect(fieldsCompared).toBeGreaterThan(1000);
   });
