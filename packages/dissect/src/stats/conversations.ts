@@ -20,6 +20,7 @@
  */
 import { timestampDifference, type Timestamp } from '../capture/timestamp.ts';
 import { FrameRecord, type DissectedRecord } from '../frame-record.ts';
+import { ipv4Number } from '../filter/addresses.ts';
 import type { IpFacts, UdpFacts } from '../net/layers.ts';
 import { Packet } from '../packet-record.ts';
 
@@ -137,24 +138,8 @@ function relativeSeconds(t: Timestamp, start: Timestamp): number {
  * `ADDRESS PORT ` (never three units long, nor six).
  */
 function endKey(address: string, port: number): string {
-  let ip = 0;
-  let value = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = 0; i < address.length; i++) {
-    const c = address.charCodeAt(i);
-    if (c === 46 && digits && value < 256 && dots < 3) {
-      ip = ip * 256 + value;
-      value = digits = 0;
-      dots++;
-    } else if (c >= 48 && c <= 57 && digits < 3) {
-      value = value * 10 + c - 48;
-      digits++;
-    } else return `${address} ${port} `;
-  }
-  if (dots !== 3 || !digits || value > 255) return `${address} ${port} `;
-  ip = ip * 256 + value;
-  return String.fromCharCode(Math.floor(ip / 65536), ip % 65536, port);
+  const ip = ipv4Number(address);
+  return ip === undefined ? `${address} ${port} ` : String.fromCharCode(Math.floor(ip / 65536), ip % 65536, port);
 }
 
 /** A row's key back into its end, or its two ends (a conversation's, in the key's order). */
