@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toBigEndianPcapng } from '../../dissect/test/capture/helpers.ts';
 import { bigEndianPcap } from '../../dissect/test/input/helpers.ts';
-import { cliArgs, root } from './cli.ts';
+import { canRunInProcess, cliArgs, root, runSync } from './cli.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const hex = `${root}packages/dissect/test/fixtures/hex/`;
@@ -33,6 +33,11 @@ function run(
   env: Record<string, string> = {},
   node: readonly string[] = [],
 ) {
+  // Nothing on stdin, no environment or node flags of its own: run as the other tests run it (in process where it can).
+  if (!('file' in stdin) && stdin.length === 0 && !Object.keys(env).length && !node.length && canRunInProcess(args)) {
+    const r = runSync(...args);
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
   const fd = 'file' in stdin ? openSync(stdin.file, 'r') : undefined;
   try {
     const r = spawnSync(process.execPath, [...node, ...cliArgs(args)], {
