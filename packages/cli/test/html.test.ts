@@ -280,6 +280,62 @@ describe('the statistics of the HTML view in Chromium', () => {
     await alone.close();
   });
 
+  it('-z conv and -z endpoints: a row filters to its packets, and its display filter takes the frames it counts', async () => {
+    const zs = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,udp'];
+    const r = run('dissect', veth, ...zs.flatMap((z) => ['-z', z]), '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const file = join(dir, 'conv.html');
+    writeFileSync(file, r.stdout);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`file://${file}`);
+      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
+      const all = await tab.$$eval('table.stat', (ts) =>
+        ts.flatMap((t) =>
+          [...t.querySelectorAll('tbody tr')].map((tr) => ({
+            caption: t.querySelector('caption')!.textContent!,
+            display: tr.getAttribute('data-display')!,
+            cells: [...tr.querySelectorAll('td')].map((td) => td.textContent!),
+          })),
+        ),
+      );
+      // The tables asked for (the servers' table comes first, as on every page with statistics).
+      const rows = all.map((row, i) => ({ ...row, i })).filter((row) => / (conversations|endpoints)/.test(row.caption));
+      // Every row of the five tables: 1 IPv4 conversation, 5 IPv6, 10 UDP; 2 IPv4 endpoints, 14 UDP.
+      expect(rows.map((row) => row.caption.replace(/:.*/, ''))).toEqual([
+        'IPv4 conversations',
+        ...Array<string>(5).fill('IPv6 conversations'),
+        ...Array<string>(10).fill('UDP conversations'),
+        ...Array<string>(2).fill('IPv4 endpoints'),
+        ...Array<string>(14).fill('UDP endpoints'),
+      ]);
+      const shownOf = (): Promise<string[]> => tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
+      for (const row of rows) {
+        // What -Y passes with the row's filter, every frame: the frames the row counts (A to B and B to A, or the endpoint's).
+        const frames = run('dissect', veth, '-Y', row.display, '-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Info')
+          .stdout.split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t'));
+        const counted = row.caption.includes('conversations') ? Number(row.cells[2]) + Number(row.cells[4]) : Number(row.cells[1]);
+        // tshark's IPv6 table counts a fragmented datagram once, at the fragment that completes it; the filter takes them all.
+        const uncounted = row.caption.startsWith('IPv6') ? frames.filter(([, info]) => /^IPv6 fragment \(.* more=y /.test(info!)) : [];
+        expect(frames.length - uncounted.length, `${row.caption}: ${row.display}`).toBe(counted);
+        // A click shows those of the page's packets (its query messages), and names the filter.
+        await tab.locator('table.stat tbody tr').nth(row.i).click();
+        const numbers = new Set(frames.map(([n]) => n));
+        const shown = await shownOf();
+        expect(shown, row.display).toEqual(listed.filter((n) => numbers.has(n)));
+        expect(await tab.textContent('#filter span')).toBe(`${shown.length} of ${listed.length} packets: -Y "${row.display}"`);
+      }
+      // A conversation of query messages shows its request and reply; an IPv6 one of multicast ICMPv6 none of them.
+      const udp = rows.find((row) => row.caption.startsWith('UDP conversations'))!;
+      await tab.locator('table.stat tbody tr').nth(udp.i).click();
+      expect((await shownOf()).length).toBe(2);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('-z io,phs: the protocol hierarchy as a table, as the JSON report has it', async () => {
     const r = run('stats', veth, '-z', 'io,phs', '-F', 'html');
     expect([r.status, r.stderr]).toEqual([0, '']);

@@ -2,9 +2,11 @@
  * The statistics of `-F html` as inline SVG, drawn here as text (no script draws them, no
  * font or image is fetched): the rate over time of requests and replies (in total and per
  * server), the round-trip times as a histogram, and the top sources as bars; then the servers
- * (counts, players and name, amplification) and the RCON password guessers as tables. Every
- * bar, interval or row carries what it counts as a filter — `data-filter` for the page's script, which
- * shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
+ * (counts, players and name, amplification), the RCON password guessers, the protocol hierarchy,
+ * the conversations and endpoints and the expert items as tables. Every bar, interval and row
+ * (but the hierarchy's and the expert items', which no display filter of ours names) carries what
+ * it counts as a filter — `data-filter` for the page's script, which shows the packets it
+ * counted, and its Wireshark display filter for `-Y` — and a `<title>`.
  */
 import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
@@ -37,6 +39,12 @@ interface ChartFilter {
     readonly dst?: string;
     readonly rttFrom?: number;
     readonly rttTo?: number;
+    /** A conversation: the packets between these two ends, either way. */
+    readonly pair?: readonly [string, string];
+    /** An endpoint: the packets from or to it. */
+    readonly end?: string;
+    /** The ends of `pair` and `end` are address and port (`10.0.0.1:7777`, `[::1]:7777`), else addresses alone. */
+    readonly ports?: boolean;
   };
   /** The same as a Wireshark display filter. */
   readonly display: string;
@@ -312,19 +320,50 @@ function expertTable(r: ExpertReport): Generator<string> {
   );
 }
 
-/** A conversation or endpoint table (`-z conv`, `-z endpoints`) with tshark's columns, a row each, most frames first. */
+/** An end of a conversation or an endpoint: an address, or an address and a UDP port. */
+interface End {
+  readonly address: string;
+  readonly port?: number;
+}
+
+/** An end as a display filter: its address (and port) as the frame's source or destination. */
+const endDisplay = (e: End, side: 'src' | 'dst'): string =>
+  e.port === undefined ? ipField(e.address, side) : `${ipField(e.address, side)} && udp.${side}port == ${e.port}`;
+
+/**
+ * A conversation's packets, either way, as a display filter: what its row counts (an IPv6 row leaves out
+ * the fragments that complete no datagram, as tshark's table does; the filter, as Wireshark's conversation
+ * filter, takes them too).
+ */
+const pairDisplay = (a: End, b: End): string =>
+  `(${endDisplay(a, 'src')} && ${endDisplay(b, 'dst')}) || (${endDisplay(b, 'src')} && ${endDisplay(a, 'dst')})`;
+
+/** An endpoint's packets, from it or to it, as a display filter. */
+const endpointDisplay = (e: End): string =>
+  e.port === undefined
+    ? `${ipField(e.address, 'src')} || ${ipField(e.address, 'dst')}`
+    : `(${endDisplay(e, 'src')}) || (${endDisplay(e, 'dst')})`;
+
+/**
+ * A conversation or endpoint table (`-z conv`, `-z endpoints`) with tshark's columns, a row each,
+ * most frames first; a row filters to its packets.
+ */
 function conversationTable(r: ConversationReport | ConversationRows): Generator<string> {
   const count = 'count' in r ? r.count : r.rows.length;
   const layer = r.type === 'ip' ? 'IPv4' : r.type === 'ipv6' ? 'IPv6' : 'UDP';
-  const end = (e: { readonly address: string; readonly port?: number }): string =>
-    e.port === undefined ? e.address : formatEndpoint({ ip: e.address, port: e.port });
+  const ports = r.type === 'udp';
+  const end = (e: End): string => (e.port === undefined ? e.address : formatEndpoint({ ip: e.address, port: e.port }));
   const filter = r.filter ? ` (filter: ${r.filter})` : '';
   if (r.table === 'endpoints')
     return tableHtml(
       `${layer} endpoints${filter}: ${count}`,
       ['Endpoint', 'Frames', 'Bytes', 'Tx frames', 'Tx bytes', 'Rx frames', 'Rx bytes'],
       (function* () {
-        for (const e of r.rows) yield { cells: [end(e), e.frames, e.bytes, e.tx.frames, e.tx.bytes, e.rx.frames, e.rx.bytes].map(String) };
+        for (const e of r.rows)
+          yield {
+            cells: [end(e), e.frames, e.bytes, e.tx.frames, e.tx.bytes, e.rx.frames, e.rx.bytes].map(String),
+            filter: { test: { end: end(e), ports }, display: endpointDisplay(e) },
+          };
       })(),
       new Set([1, 2, 3, 4, 5, 6]),
     );
@@ -344,6 +383,7 @@ function conversationTable(r: ConversationReport | ConversationRows): Generator<
             c.start.toFixed(6),
             c.duration.toFixed(6),
           ],
+          filter: { test: { pair: [end(c.a), end(c.b)], ports }, display: pairDisplay(c.a, c.b) },
         };
     })(),
     new Set([2, 3, 4, 5, 6, 7]),

@@ -229,7 +229,9 @@ export const PAGE_SCRIPT = `
 
   // A chart's bar or interval: the packets it counts, the rest of the list hidden; its display filter shown.
   const filterLine = document.getElementById('filter');
-  const endpoint = (s) => s.replace(/:\\d+$/, '').replace(/^\\[(.*)\\]$/, '$1');
+  // A Source or Destination cell's address: [v6]:port and v4:port lose the port; a bare address (IPv6 too) or a MAC stays.
+  const endpoint = (s) => s[0] === '[' ? s.slice(1, s.indexOf(']')) : s.split(':').length === 2 ? s.slice(0, s.indexOf(':')) : s;
+  const end = (s, ports) => (ports ? s : endpoint(s));
   const rttOf = (p) => { const m = /\\[RTT ([\\d.]+) ms\\]/.exec(p.k || ''); return m ? Number(m[1]) : undefined; };
   function applyFilter(f, display, target) {
     const keep = (p) => {
@@ -239,6 +241,11 @@ export const PAGE_SCRIPT = `
       if (f.server !== undefined && p.s !== f.server && p.d !== f.server) return false;
       if (f.src !== undefined && endpoint(p.s) !== f.src) return false;
       if (f.dst !== undefined && endpoint(p.d) !== f.dst) return false;
+      if (f.pair !== undefined) {
+        const a = end(p.s, f.ports), b = end(p.d, f.ports);
+        if (!((a === f.pair[0] && b === f.pair[1]) || (a === f.pair[1] && b === f.pair[0]))) return false;
+      }
+      if (f.end !== undefined && end(p.s, f.ports) !== f.end && end(p.d, f.ports) !== f.end) return false;
       if (f.rttFrom !== undefined) { const r = rttOf(p); if (r === undefined || r < f.rttFrom - 5e-4 || r > f.rttTo + 5e-4) return false; }
       return true;
     };
@@ -273,7 +280,7 @@ export const PAGE_SCRIPT = `
  */
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'sha256-0N+49e4jcsdtwGHECQcOAnv69c6rUlUtv8upMa7WsD8='",
+  "script-src 'sha256-UbcnKqtAzZN3Qhvu0z/27W63o7kEF2t8c1DaqO2Qfjs='",
   "style-src 'sha256-o4fDPGlazda2of1z/V1LihnbAJBZJ2QuT5jr2mfymb0='",
   "img-src 'none'",
   "base-uri 'none'",
