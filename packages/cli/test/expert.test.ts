@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateTraffic } from '../../../bench/traffic.ts';
-import { requireTshark, tsharkWithPlugin } from '../../codec/test/helpers/tshark.ts';
+import { requireTshark, tsharkFilterFrames, tsharkWithPlugin } from '../../codec/test/helpers/tshark.ts';
 import { root, runSync as run } from './cli.ts';
 
 requireTshark();
@@ -127,5 +127,85 @@ describe('-z expert: the expert items, as tshark counts them', () => {
     const bad = run('dissect', '-q', '-z', 'expert,oops ==', file);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^gamequery: -z expert,/);
+  });
+});
+
+describe("tshark's expert fields: -Y _ws.expert, _ws.malformed, an item's own abbreviation", () => {
+  const notSeen = 'Minecraft query reply whose request was not seen';
+  const FIELDS = [
+    '_ws.expert',
+    '_ws.expert.message',
+    '_ws.expert.severity',
+    '_ws.expert.group',
+    '_ws.malformed',
+    'samp.expert.flag_byte',
+    'samp.expert.short_list',
+    'samp.expert.trailing_bytes',
+    'mcquery.expert.trailing_bytes',
+  ];
+  const FILTERS = [
+    '_ws.expert',
+    '!_ws.expert',
+    '_ws.malformed',
+    '_ws.expert.severity == error',
+    '_ws.expert.severity == "Warning"',
+    '_ws.expert.severity >= warning',
+    '_ws.expert.group == malformed',
+    '_ws.expert.group == "Sequence"',
+    '_ws.expert.message contains "entries"',
+    'samp.expert.flag_byte || samp.expert.short_list',
+    'samp && !_ws.expert',
+  ];
+
+  it.each(['expert/expert-lo.pcap', 'captures/lo-snap60.pcap', 'captures/unknown-lo.pcap'])(
+    '%s: -T fields writes what tshark with our plugin writes, and -Y passes its frames',
+    (name) => {
+      const file = fixtures + name;
+      const e = ['frame.number', ...FIELDS].flatMap((f) => ['-e', f]);
+      const ours = run('dissect', file, '-T', 'fields', ...e);
+      expect(ours.status, ours.stderr).toBe(0);
+      const t = spawnSync('tshark', ['-X', `lua_script:${tshark.plugin}`, '-r', file, '-T', 'fields', ...e], {
+        encoding: 'utf8',
+        env: tshark.env,
+      });
+      expect(t.status, t.stderr).toBe(0);
+      const rows = ours.stdout.split('\n');
+      const theirRows = t.stdout.split('\n');
+      // Where we read a Minecraft reply tshark leaves undissected, our row has that item and tshark's none; else the same.
+      const ourOwn = rows.flatMap((r, i) => (r.includes(notSeen) ? [i] : []));
+      expect(rows.filter((_, i) => !ourOwn.includes(i))).toEqual(theirRows.filter((_, i) => !ourOwn.includes(i)));
+      for (const i of ourOwn) expect(theirRows[i]).toBe(`${i + 1}${'\t'.repeat(FIELDS.length)}`);
+      expect(ourOwn.length).toBe(name.startsWith('expert/') ? 3 : 0);
+      // The filters, on tshark's frames from one run (a tap each); ours on each, less those Minecraft replies.
+      const frames = tsharkFilterFrames(['-X', `lua_script:${tshark.plugin}`, '-r', file], FILTERS, tshark.env);
+      const mine = new Set(ourOwn.map((i) => String(i + 1)));
+      // Not a comparison of empty lists: on the capture of warnings most filters pass some frames and not all.
+      const some = FILTERS.filter((f) => frames.get(f)!.length > 0 && frames.get(f)!.length < rows.length - 1);
+      if (name.startsWith('expert/')) expect(some.length).toBeGreaterThanOrEqual(7);
+      for (const filter of FILTERS) {
+        const passed = run('dissect', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number').stdout.split('\n').filter(Boolean);
+        expect(
+          passed.filter((n) => !mine.has(n)),
+          filter,
+        ).toEqual(
+          frames
+            .get(filter)!
+            .map(String)
+            .filter((n) => !mine.has(n)),
+        );
+      }
+    },
+  );
+
+  it('names severities and groups as tshark does; another word is an error that lists them', () => {
+    const file = `${fixtures}expert/expert-lo.pcap`;
+    const numbers = (filter: string): string => run('dissect', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number').stdout;
+    expect(numbers('_ws.expert.severity == 0x600000')).toBe(numbers('_ws.expert.severity == WARNING'));
+    expect(numbers('_ws.expert.group == 0x07000000')).toBe('2\n4\n6\n');
+    const bad = run('dissect', file, '-Y', '_ws.expert.severity == warn');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      '_ws.expert.severity is a number or one of its names (comment, chat, note, warning, error); warn is not one',
+    );
   });
 });

@@ -336,6 +336,50 @@ describe('the statistics of the HTML view in Chromium', () => {
     }
   });
 
+  it('-z expert: a row shows the packets that raised its item, and its display filter passes them', async () => {
+    const file = `${root}packages/dissect/test/fixtures/expert/expert-lo.pcap`;
+    const r = run('dissect', file, '-z', 'expert', '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const page = join(dir, 'expert.html');
+    writeFileSync(page, r.stdout);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`file://${page}`);
+      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
+      const rows = (
+        await tab.$$eval('table.stat', (ts) =>
+          ts.flatMap((t) =>
+            [...t.querySelectorAll('tbody tr')].map((tr) => ({
+              caption: t.querySelector('caption')!.textContent!,
+              display: tr.getAttribute('data-display')!,
+              cells: [...tr.querySelectorAll('td')].map((td) => td.textContent!),
+            })),
+          ),
+        )
+      )
+        .map((row, i) => ({ ...row, i }))
+        .filter((row) => row.caption.startsWith('Expert items'));
+      // Three warnings of SA:MP (a flag byte, two short lists) and the Minecraft replies whose requests were not seen.
+      expect(rows.map((row) => [row.cells[0], row.cells[2], row.cells[4]])).toEqual([
+        ['warn', 'SAMP', '1'],
+        ['warn', 'SAMP', '1'],
+        ['warn', 'SAMP', '1'],
+        ['warn', 'MCQUERY', '3'],
+      ]);
+      for (const row of rows) {
+        const passed = run('dissect', file, '-Y', row.display, '-T', 'fields', '-e', 'frame.number').stdout.split('\n').filter(Boolean);
+        expect(passed.length, row.display).toBe(Number(row.cells[4]));
+        await tab.locator('table.stat tbody tr').nth(row.i).click();
+        const shown = await tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
+        expect(shown, row.display).toEqual(listed.filter((n) => passed.includes(n)));
+        expect(shown.length).toBe(Number(row.cells[4]));
+        expect(await tab.textContent('#filter span')).toBe(`${shown.length} of ${listed.length} packets: -Y "${row.display}"`);
+      }
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('-z io,phs: the protocol hierarchy as a table, as the JSON report has it', async () => {
     const r = run('stats', veth, '-z', 'io,phs', '-F', 'html');
     expect([r.status, r.stderr]).toEqual([0, '']);

@@ -59,7 +59,7 @@ export const rconResponse = internals(samp.rconResponse);
 export { rconSecrets, maskSecrets, INVALID_RCON_PASSWORD } from './protocols/samp/rcon.ts';
 export { decodeSamp6, ipv6Text, type Samp6Packet } from './protocols/samp/samp6.ts';
 /** The expert items of the grammar's own warnings (a flag byte, a short list, trailing bytes). */
-export { grammarExperts } from './grammar/expert.ts';
+export { expertAbbrev, grammarExperts, protocolExperts } from './grammar/expert.ts';
 
 // The capture pairer (pairing/capture/): the pairing rules on numbers, and what it keeps per frame.
 export { CapturePairer, type CapturePairerOptions, type PairingCounts } from './pairing/capture/pairer.ts';

@@ -98,3 +98,15 @@ export const TRAILING_BYTES: ExpertInfo<'trailing-bytes'> = {
 
 /** The warnings any layout can meet: declared by the grammar, made by the decoders and emitters. */
 export const grammarExperts: readonly ExpertInfo[] = declareExperts([FLAG_BYTE, SHORT_LIST, TRAILING_BYTES]);
+
+/**
+ * The expert items a protocol may raise: the grammar's generic kinds, then the protocol's own
+ * (`ProtocolDeclaration.experts`). What the Wireshark plugin registers and the display filter names.
+ */
+export const protocolExperts = (declared: { readonly experts?: readonly ExpertInfo[] } | undefined): readonly ExpertInfo[] => [
+  ...grammarExperts,
+  ...(declared?.experts ?? []),
+];
+
+/** An expert item's abbreviation in `protocol`: `samp.expert.short_list` (a code's `-` as `_`, as abbreviations spell it). */
+export const expertAbbrev = (protocol: string, code: string): string => `${protocol}.expert.${code.replaceAll('-', '_')}`;

@@ -122,6 +122,10 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
               : BigInt(word.replace(/^-/, '')) * (word.startsWith('-') ? -1n : 1n),
           );
         }
+        // A name of its values (tshark's value strings), bare or quoted.
+        const named = f.names?.get(o.text.toLowerCase());
+        if (named !== undefined) return { value: named };
+        if (f.names) throw bad(`a number or one of its names (${[...f.names.keys()].join(', ')})`);
         throw bad("a number (compare it with 42, 0x2a, 1.5 or a character such as 'i')");
       }
       case 'bool': {

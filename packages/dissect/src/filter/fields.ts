@@ -16,7 +16,7 @@ import {
   type FieldType,
   type ProtocolDeclaration,
 } from '@gamequery/codec';
-import { MASK, fieldKind, perProtocols, secretFields, unshowText } from '@gamequery/codec/internal';
+import { MASK, expertAbbrev, fieldKind, perProtocols, protocolExperts, secretFields, unshowText } from '@gamequery/codec/internal';
 import {
   RELATIVE,
   nanoseconds,
@@ -29,6 +29,7 @@ import {
 import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
+import { expertItemsOf, type ExpertItemOf } from '../stats/expert.ts';
 import { RenderCache } from '../tree-cache.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';
@@ -75,6 +76,8 @@ export interface FilterField {
    * typo is an error, not a filter that passes nothing. Signed: from -2^(bits-1).
    */
   readonly integer?: { readonly bits: number; readonly signed: boolean };
+  /** A number's names (tshark's value strings, lower case): `_ws.expert.severity == warning`. */
+  readonly names?: ReadonlyMap<string, number>;
 }
 
 /** `f`, a whole number of `bits` bits, unsigned (see {@link FilterField.integer}). */
@@ -653,6 +656,92 @@ function columnFields(protocols: readonly ProtocolDeclaration[]): FilterField[] 
   ];
 }
 
+/**
+ * Wireshark's expert severities and groups as its fields hold them (epan/proto.h, Wireshark v4.0.17:
+ * PI_COMMENT … PI_ERROR, PI_CHECKSUM … PI_DEPRECATED), by the names its value strings give them.
+ */
+const SEVERITIES: ReadonlyMap<string, number> = new Map([
+  ['comment', 0x00100000],
+  ['chat', 0x00200000],
+  ['note', 0x00400000],
+  ['warning', 0x00600000],
+  ['error', 0x00800000],
+]);
+const GROUPS: ReadonlyMap<string, number> = new Map(
+  [
+    'checksum',
+    'sequence',
+    'response',
+    'request',
+    'undecoded',
+    'reassemble',
+    'malformed',
+    'debug',
+    'protocol',
+    'security',
+    'comment',
+    'decryption',
+    'assumption',
+    'deprecated',
+  ].map((name, i) => [name, (i + 1) << 24]),
+);
+
+/**
+ * tshark's expert fields, from a record's expert items as `-z expert` counts them (stats/expert.ts):
+ * `_ws.expert` (a protocol, one per item; `-T fields` writes its line, `Expert Info (Error/Malformed):
+ * …`), its message, severity and group (numbers, named as tshark names them: `== warning`,
+ * `== "Malformed"`), `_ws.malformed` where an item is of the Malformed group (Wireshark adds it to
+ * each), and each item a protocol may raise by its own abbreviation (`samp.expert.short_list`), as
+ * the Wireshark plugin registers them.
+ */
+function expertFields(protocols: readonly ProtocolDeclaration[]): FilterField[] {
+  const items = (p: DissectedRecord): readonly FilterValue[] => expertItemsOf(p).map(() => p.payload);
+  const each =
+    (get: (i: ExpertItemOf) => FilterValue) =>
+    (p: DissectedRecord): readonly FilterValue[] =>
+      expertItemsOf(p).map(get);
+  const number = (name: string, doc: string, names: ReadonlyMap<string, number>, get: (i: ExpertItemOf) => number): FilterField => ({
+    ...unsigned(32, field(name, 'number', doc, each(get))),
+    names,
+  });
+  const present = (name: string, doc: string, test: (i: ExpertItemOf) => boolean, line: string): FilterField =>
+    field(
+      name,
+      'protocol',
+      doc,
+      (p) => (expertItemsOf(p).some(test) ? [p.payload] : NONE),
+      (p) => (expertItemsOf(p).some(test) ? [line] : []),
+    );
+  return [
+    field('_ws.expert', 'protocol', 'Expert items: a warning, or where decoding stopped (one per item)', items, (p) =>
+      expertItemsOf(p).map((i) => `Expert Info (${i.severity}/${i.group}): ${i.message}`),
+    ),
+    field(
+      '_ws.expert.message',
+      'string',
+      "An expert item's words",
+      each((i) => i.message),
+    ),
+    number('_ws.expert.severity', "An expert item's severity (comment, chat, note, warning, error)", SEVERITIES, (i) =>
+      SEVERITIES.get(i.severity.toLowerCase())!,
+    ),
+    number('_ws.expert.group', "An expert item's group (malformed, sequence, protocol, …)", GROUPS, (i) =>
+      GROUPS.get(i.group.toLowerCase())!,
+    ),
+    present('_ws.malformed', 'Packets with an expert item of the Malformed group', (i) => i.group === 'Malformed', '_ws.malformed'),
+    ...protocols.flatMap((declared) =>
+      protocolExperts(declared).map((e) =>
+        present(
+          expertAbbrev(declared.name, e.code),
+          `${e.severity}/${e.group}: ${e.summary}`,
+          (i) => i.code === e.code && i.protocol === declared.name,
+          '1',
+        ),
+      ),
+    ),
+  ];
+}
+
 function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, FilterField> {
   const names = protocols.map((p) => p.name);
   const generated = names.flatMap(generatedFields);
@@ -708,6 +797,7 @@ function buildCatalog(protocols: readonly ProtocolDeclaration[]): Map<string, Fi
     ),
     ...captureFields(),
     ...columnFields(protocols),
+    ...expertFields(protocols),
     ...generated,
     ...treeFields(protocols, new Set(generated.map((f) => f.name))),
   ];

@@ -4,9 +4,8 @@
  * server), the round-trip times as a histogram, and the top sources as bars; then the servers
  * (counts, players and name, amplification), the RCON password guessers, the protocol hierarchy,
  * the conversations and endpoints and the expert items as tables. Every bar, interval and row
- * (but the hierarchy's and the expert items', which no display filter of ours names) carries what
- * it counts as a filter — `data-filter` for the page's script, which shows the packets it
- * counted, and its Wireshark display filter for `-Y` — and a `<title>`.
+ * (but the hierarchy's) carries what it counts as a filter — `data-filter` for the page's script,
+ * which shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
  */
 import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
@@ -17,7 +16,7 @@ import type { ServerCounts, StatsReport } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 import type { PhsNode, PhsReport } from '../stats/phs.ts';
 import type { ConversationReport, ConversationRows } from '../stats/conversations.ts';
-import type { ExpertReport } from '../stats/expert.ts';
+import { SEVERITY_OF, expertItemLine, type ExpertReport } from '../stats/expert.ts';
 
 const W = 640;
 const H = 140;
@@ -45,6 +44,8 @@ interface ChartFilter {
     readonly end?: string;
     /** The ends of `pair` and `end` are address and port (`10.0.0.1:7777`, `[::1]:7777`), else addresses alone. */
     readonly ports?: boolean;
+    /** An expert item, as the packet's notes write it (`[Expert Info (Warning/Malformed): …]`). */
+    readonly expert?: string;
   };
   /** The same as a Wireshark display filter. */
   readonly display: string;
@@ -315,7 +316,17 @@ function expertTable(r: ExpertReport): Generator<string> {
   return tableHtml(
     `Expert items${r.filter ? ` (filter: ${r.filter})` : ''}: ${r.items.reduce((n, i) => n + i.count, 0)}`,
     ['Severity', 'Group', 'Protocol', 'Summary', 'Count'],
-    r.items.map((i) => ({ cells: [i.level, i.group, i.protocol, i.summary, String(i.count)] })),
+    r.items.map((i) => {
+      const severity = SEVERITY_OF[i.level];
+      const quoted = `"${i.summary.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+      return {
+        cells: [i.level, i.group, i.protocol, i.summary, String(i.count)],
+        filter: {
+          test: { expert: expertItemLine({ severity, group: i.group, message: i.summary }) },
+          display: `_ws.expert.message == ${quoted} && _ws.expert.severity == ${severity.toLowerCase()} && _ws.expert.group == ${i.group.toLowerCase()} && ${i.protocol.toLowerCase()}`,
+        },
+      };
+    }),
     new Set([4]),
   );
 }

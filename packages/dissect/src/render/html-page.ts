@@ -246,6 +246,7 @@ export const PAGE_SCRIPT = `
         if (!((a === f.pair[0] && b === f.pair[1]) || (a === f.pair[1] && b === f.pair[0]))) return false;
       }
       if (f.end !== undefined && end(p.s, f.ports) !== f.end && end(p.d, f.ports) !== f.end) return false;
+      if (f.expert !== undefined && !p.w.includes(f.expert)) return false;
       if (f.rttFrom !== undefined) { const r = rttOf(p); if (r === undefined || r < f.rttFrom - 5e-4 || r > f.rttTo + 5e-4) return false; }
       return true;
     };
@@ -280,7 +281,7 @@ export const PAGE_SCRIPT = `
  */
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'sha256-UbcnKqtAzZN3Qhvu0z/27W63o7kEF2t8c1DaqO2Qfjs='",
+  "script-src 'sha256-OKP6oA5n/avR0zTdqDWVnqUBU878pSa36DwKHwk/txo='",
   "style-src 'sha256-o4fDPGlazda2of1z/V1LihnbAJBZJ2QuT5jr2mfymb0='",
   "img-src 'none'",
   "base-uri 'none'",

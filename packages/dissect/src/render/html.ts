@@ -11,7 +11,8 @@ import type { Timestamp } from '../capture/timestamp.ts';
 import type { PacketRecord } from '../packet-record.ts';
 import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
-import { expertLine, lineOf } from './text.ts';
+import { lineOf } from './text.ts';
+import { expertItemLine, expertItemsOf } from '../stats/expert.ts';
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, escapeHtml } from './html-page.ts';
 import { chartsHtmlPieces, type chartsHtml } from './charts.ts';
 
@@ -97,9 +98,8 @@ export class HtmlWriter {
     if (p.unmatched) notes.push(`Unmatched response: ${p.unmatched}`);
     if (p.ambiguous) notes.push(`Ambiguous: ${p.ambiguous}`);
     if (p.incomplete) notes.push(`Pairing incomplete: ${p.incomplete}`);
-    // As the text tree writes them: severity and group from the code's declared expert item.
-    for (const w of p.warnings) notes.push(expertLine(w));
-    if (p.malformed) notes.push(`Malformed: ${p.malformed.message}`);
+    // As the text tree writes them: severity and group from the code's declared expert item; the malformed item Error/Malformed.
+    for (const i of expertItemsOf(p)) notes.push(expertItemLine(i));
     const links = { r: p.responseIn, q: p.requestIn, u: p.duplicateOf };
     const entry = {
       n: c.frame,

@@ -23,6 +23,52 @@ const SECTION: Record<ExpertLevel, string> = { error: 'Errors', warn: 'Warns', n
 /** Our severities (codec `ExpertSeverity`) as levels. */
 const LEVEL_OF: Record<string, ExpertLevel> = { Error: 'error', Warning: 'warn', Note: 'note', Chat: 'chat', Comment: 'comment' };
 
+/** One expert item of a record: its severity and group (as tshark names them), its protocol's name, its words, and the warning code that raised it (none for the malformed item). */
+export interface ExpertItemOf {
+  readonly severity: string;
+  readonly group: string;
+  readonly protocol: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+const NO_ITEMS: readonly ExpertItemOf[] = Object.freeze([]);
+
+/**
+ * A record's expert items, in the order raised: each warning, with the severity and group its code
+ * declares (codec `expertInfo`), then the malformed item where decoding stopped (Error/Malformed).
+ * What `-z expert` counts and what the display filter's `_ws.expert` fields read. A frame without a
+ * query message has none.
+ */
+export function expertItemsOf(p: DissectedRecord): readonly ExpertItemOf[] {
+  if (p instanceof FrameRecord || (!p.warnings.length && !p.malformed)) return NO_ITEMS;
+  const items: ExpertItemOf[] = p.warnings.map((w) => {
+    const info = expertInfo(w.code);
+    return {
+      severity: info?.severity ?? 'Warning',
+      group: info?.group ?? 'Malformed',
+      protocol: p.protocol,
+      message: w.message,
+      code: w.code,
+    };
+  });
+  if (p.malformed) items.push({ severity: 'Error', group: 'Malformed', protocol: p.protocol, message: p.malformed.message });
+  return items;
+}
+
+/** An item as Wireshark's tree writes it: `[Expert Info (Warning/Malformed): …]`. */
+export const expertItemLine = (i: { readonly severity: string; readonly group: string; readonly message: string }): string =>
+  `[Expert Info (${i.severity}/${i.group}): ${i.message}]`;
+
+/** A level's severity as Wireshark names it (`warn` is `Warning`). */
+export const SEVERITY_OF: Readonly<Record<ExpertLevel, string>> = {
+  error: 'Error',
+  warn: 'Warning',
+  note: 'Note',
+  chat: 'Chat',
+  comment: 'Comment',
+};
+
 /** An item and how many times it was raised. */
 export interface ExpertItem {
   readonly level: ExpertLevel;
@@ -61,13 +107,7 @@ export class ExpertStats {
   ) {}
 
   add(p: DissectedRecord): void {
-    if (p instanceof FrameRecord) return;
-    const protocol = p.protocol.toUpperCase();
-    for (const w of p.warnings) {
-      const info = expertInfo(w.code);
-      this.#count(LEVEL_OF[info?.severity ?? 'Warning'] ?? 'warn', info?.group ?? 'Malformed', protocol, w.message);
-    }
-    if (p.malformed) this.#count('error', 'Malformed', protocol, p.malformed.message);
+    for (const i of expertItemsOf(p)) this.#count(LEVEL_OF[i.severity] ?? 'warn', i.group, i.protocol.toUpperCase(), i.message);
   }
 
   #count(level: ExpertLevel, group: string, protocol: string, summary: string): void {

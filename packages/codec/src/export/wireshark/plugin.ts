@@ -22,7 +22,7 @@ import { toLua } from './lua.ts';
 import { luaRuntime } from './runtime.lua.ts';
 import { declaresSecrets, luaSecret } from './secrets.ts';
 import { MASK } from '../../grammar/display.ts';
-import { grammarExperts, type ExpertInfo } from '../../grammar/expert.ts';
+import { expertAbbrev, protocolExperts, type ExpertInfo } from '../../grammar/expert.ts';
 
 /** The ports each dissector claims in `udp.port` (Decode As), from each protocol's declaration; heuristics cover every other port. */
 export const wiresharkPorts: Readonly<Record<Protocol, readonly number[]>> = Object.fromEntries(
@@ -176,16 +176,13 @@ function pairsOf(declared: ProtocolDeclaration | undefined, mine: readonly AnyLa
 }
 
 /** The expert item abbreviation of a warning code in `protocol`: `samp.expert.short_list` (a code's `-` as `_`, as abbreviations spell it). */
-export const wiresharkExpertAbbrev = (protocol: string, code: string): string => `${protocol}.expert.${code.replaceAll('-', '_')}`;
+export const wiresharkExpertAbbrev: (protocol: string, code: string) => string = expertAbbrev;
 
 /**
  * The expert items the plugin registers for a protocol, from the declared tables: the
  * grammar's generic kinds, then the protocol's own. The runtime raises each by its code.
  */
-export const wiresharkExperts = (declared: ProtocolDeclaration | undefined): readonly ExpertInfo[] => [
-  ...grammarExperts,
-  ...(declared?.experts ?? []),
-];
+export const wiresharkExperts = (declared: ProtocolDeclaration | undefined): readonly ExpertInfo[] => protocolExperts(declared);
 
 function luaProtocol(
   protocol: string,
