@@ -129,7 +129,9 @@ frame.number, frame.time_relative, frame.time_epoch, frame.time_delta, frame.len
 ip.dst, ip.addr, ip.ttl, ip.len, ip.proto, ipv6.*, ipv6.hlim, ipv6.plen, udp.srcport,
 udp.dstport, udp.port, udp.length, the protocols ${PROTOCOL_LIST}, and
 per protocol .response_in .response_to .time .unanswered .duplicate_of .unmatched
-.malformed .warning; e.g. -Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8'.
+.malformed .warning, tshark's columns _ws.col.* and expert fields (_ws.expert, its .message,
+.severity and .group, _ws.malformed, samp.expert.short_list, …); e.g.
+-Y 'samp.info.players > 50 && ip.src == 10.0.0.0/8', -Y '_ws.expert.severity >= warning'.
 Unless --show-secrets, -Y sees RCON passwords as the output shows them: a field as its
 masked text (samp.rcon.password == "********"), a protocol's bytes (frame, udp, samp
 contains ...) as the hex pane shows them, each hidden byte a '*'.
