@@ -172,9 +172,9 @@ describe("-z conv and -z endpoints: tshark's tables", () => {
     expect(page).toContain('<caption>UDP conversations: 10</caption>');
     expect(page).toContain('<caption>IPv6 endpoints: 7</caption>');
     expect(page.indexOf('UDP conversations')).toBeLessThan(page.indexOf('IPv6 endpoints'));
-    // The first row, as the text's: A, B, each way, start and duration.
+    // The first row, as the text's: A, B, each way, start and duration (its filter: html.test clicks each row).
     expect(page).toMatch(
-      /<tr><td>10\.231\.0\.1:42595<\/td><td>10\.231\.0\.2:47777<\/td><td class="r">1<\/td><td class="r">53<\/td><td class="r">1<\/td><td class="r">113<\/td><td class="r">1\.519795<\/td><td class="r">0\.000871<\/td><\/tr>/,
+      /<tr data-filter="[^"]*" data-display="[^"]*" tabindex="0" role="button"><td>10\.231\.0\.1:42595<\/td><td>10\.231\.0\.2:47777<\/td><td class="r">1<\/td><td class="r">53<\/td><td class="r">1<\/td><td class="r">113<\/td><td class="r">1\.519795<\/td><td class="r">0\.000871<\/td><\/tr>/,
     );
     // gamequery stats takes them as dissect -q does.
     expect(run('stats', '-z', 'conv,ip', `${captures}veth-frag.pcap`).stdout).toContain(
