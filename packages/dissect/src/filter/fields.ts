@@ -29,7 +29,7 @@ import {
 import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
-import { expertItemsOf, type ExpertItemOf } from '../stats/expert.ts';
+import { expertItemText, expertItemsOf, type ExpertItemOf } from '../stats/expert.ts';
 import { RenderCache } from '../tree-cache.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';
@@ -714,7 +714,7 @@ function expertFields(protocols: readonly ProtocolDeclaration[]): FilterField[] 
     );
   return [
     field('_ws.expert', 'protocol', 'Expert items: a warning, or where decoding stopped (one per item)', items, (p) =>
-      expertItemsOf(p).map((i) => `Expert Info (${i.severity}/${i.group}): ${i.message}`),
+      expertItemsOf(p).map(expertItemText),
     ),
     field(
       '_ws.expert.message',

@@ -4,8 +4,9 @@
  * the malformed item as `[Malformed Packet: why]`, a warning as tshark's expert item
  * `[Expert Info (Warning/Malformed): why]` (severity and group declared with its code).
  */
-import { expertInfo, type FieldNode } from '@gamequery/codec';
+import type { FieldNode } from '@gamequery/codec';
 import { MASK } from '@gamequery/codec/internal';
+import { declaredBy, expertItemLine } from '../stats/expert.ts';
 
 /** Options of the text renderers. */
 export interface TextOptions {
@@ -47,6 +48,5 @@ export function renderTree(nodes: readonly FieldNode[], options: TextOptions = {
  * request was not seen. A code no table declares (a warning of a layout made elsewhere) shows as Warning/Malformed.
  */
 export function expertLine(w: { readonly code: string; readonly message: string }): string {
-  const info = expertInfo(w.code);
-  return `[Expert Info (${info?.severity ?? 'Warning'}/${info?.group ?? 'Malformed'}): ${w.message}]`;
+  return expertItemLine({ ...declaredBy(w.code), message: w.message });
 }

@@ -42,23 +42,24 @@ const NO_ITEMS: readonly ExpertItemOf[] = Object.freeze([]);
  */
 export function expertItemsOf(p: DissectedRecord): readonly ExpertItemOf[] {
   if (p instanceof FrameRecord || (!p.warnings.length && !p.malformed)) return NO_ITEMS;
-  const items: ExpertItemOf[] = p.warnings.map((w) => {
-    const info = expertInfo(w.code);
-    return {
-      severity: info?.severity ?? 'Warning',
-      group: info?.group ?? 'Malformed',
-      protocol: p.protocol,
-      message: w.message,
-      code: w.code,
-    };
-  });
+  const items: ExpertItemOf[] = p.warnings.map((w) => ({ ...declaredBy(w.code), protocol: p.protocol, message: w.message, code: w.code }));
   if (p.malformed) items.push({ severity: 'Error', group: 'Malformed', protocol: p.protocol, message: p.malformed.message });
   return items;
 }
 
+/** The severity and group a warning code declares (codec `expertInfo`); Warning/Malformed for a code no table declares (a layout made elsewhere). */
+export function declaredBy(code: string): { readonly severity: string; readonly group: string } {
+  const info = expertInfo(code);
+  return { severity: info?.severity ?? 'Warning', group: info?.group ?? 'Malformed' };
+}
+
+type ItemWords = { readonly severity: string; readonly group: string; readonly message: string };
+
+/** An item as tshark's `_ws.expert` field writes it: `Expert Info (Warning/Malformed): …`. */
+export const expertItemText = (i: ItemWords): string => `Expert Info (${i.severity}/${i.group}): ${i.message}`;
+
 /** An item as Wireshark's tree writes it: `[Expert Info (Warning/Malformed): …]`. */
-export const expertItemLine = (i: { readonly severity: string; readonly group: string; readonly message: string }): string =>
-  `[Expert Info (${i.severity}/${i.group}): ${i.message}]`;
+export const expertItemLine = (i: ItemWords): string => `[${expertItemText(i)}]`;
 
 /** A level's severity as Wireshark names it (`warn` is `Warning`). */
 export const SEVERITY_OF: Readonly<Record<ExpertLevel, string>> = {
