@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { cliArgs, root, runSync as run } from './cli.ts';
 import { builtInProtocols } from '@gamequery/codec';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const hex = `${root}packages/dissect/test/fixtures/hex/`;
@@ -122,7 +123,7 @@ describe('dissect -c and -V', () => {
       run('dissect', '-r', file, '-Y', filter, ...fields, ...args)
         .stdout.split('\n')
         .filter(Boolean);
-    const tshark = spawnSync('tshark', ['-r', file, '-Y', filter, ...fields, '-a', 'packets:2'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-Y', filter, ...fields, '-a', 'packets:2'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     expect(ours('-a', 'packets:2')).toEqual(tshark.stdout.split('\n').filter(Boolean));
     expect(ours('-a', 'packets:2')).toHaveLength(2);
@@ -134,9 +135,7 @@ describe('dissect -c and -V', () => {
     const file = `${captures}lo.pcapng`;
     // Frames 1-3: an info exchange, then a ping request whose reply is frame 4.
     const phs = (args: string[], tool = 'gamequery'): string =>
-      tool === 'tshark'
-        ? spawnSync('tshark', ['-r', file, ...args], { encoding: 'utf8' }).stdout
-        : run('dissect', '-r', file, ...args).stdout;
+      tool === 'tshark' ? tsharkSync(['-r', file, ...args], { encoding: 'utf8' }).stdout : run('dissect', '-r', file, ...args).stdout;
     expect(phs(['-q', '-z', 'io,phs', '-c', '3'])).toMatch(/^eth +frames:3 bytes:223$/m);
     expect(phs(['-q', '-z', 'io,phs', '-c', '3'], 'tshark')).toMatch(/^eth +frames:3 bytes:223$/m);
     const server = (text: string): string => text.split('\n').find((l) => l.startsWith('127.0.0.1:47777 '))!;

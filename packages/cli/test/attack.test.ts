@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourcesReport, StatsReport } from '@gamequery/dissect';
 import { writeFlood, type FloodSummary } from '../../../bench/flood.ts';
 import { cliArgs, root, runSync as run, waitFor } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 let dir: string;
@@ -37,7 +38,7 @@ const json = (...args: string[]): Document => {
 
 /** tshark's UDP payload and frame bytes of the frames a filter passes: `udp.length` less the header, `frame.len`. */
 function tsharkBytes(file: string, filter: string): { payload: number; wire: number } {
-  const r = spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'udp.length', '-e', 'frame.len'], {
+  const r = tsharkSync(['-r', file, '-Y', filter, '-T', 'fields', '-e', 'udp.length', '-e', 'frame.len'], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
@@ -67,7 +68,7 @@ interface TsharkFrame {
 /** Every frame of a file as tshark reads it, in one run. */
 function tsharkFrames(file: string): TsharkFrame[] {
   const fields = ['ip.src', 'ip.dst', 'udp.srcport', 'udp.dstport', 'udp.length', 'frame.len', 'udp.payload'];
-  const r = spawnSync('tshark', ['-r', file, '-T', 'fields', ...fields.flatMap((f) => ['-e', f])], {
+  const r = tsharkSync(['-r', file, '-T', 'fields', ...fields.flatMap((f) => ['-e', f])], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
@@ -258,7 +259,7 @@ describe('amplification on a committed capture', () => {
  * where that is shorter (the whole capture's, always).
  */
 function tsharkIo(file: string, intervals: readonly string[], filters: readonly string[]): Map<string, [number, number][][]> {
-  const r = spawnSync('tshark', ['-r', file, '-q', ...intervals.flatMap((i) => ['-z', `io,stat,${i},${filters.join(',')}`])], {
+  const r = tsharkSync(['-r', file, '-q', ...intervals.flatMap((i) => ['-z', `io,stat,${i},${filters.join(',')}`])], {
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);

@@ -5,7 +5,6 @@
  * on 6 000 frames of the benchmark's mix (many conversations of as many frames) and a flood (sizes in kB);
  * counted in the first pass as from the records; their filter, JSON and usage errors.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { generateTraffic } from '../../../bench/traffic.ts';
 import { formatSize, printfFixed } from '../../dissect/src/stats/conversations.ts';
 import { requireTshark } from '../../codec/test/helpers/tshark.ts';
 import { root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 requireTshark();
 
@@ -55,7 +55,7 @@ function tables(text: string): Map<string, string> {
 }
 
 const tshark = (file: string, zs: readonly string[]): string => {
-  const r = spawnSync('tshark', ['-q', '-r', file, ...zs.flatMap((z) => ['-z', z])], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = tsharkSync(['-q', '-r', file, ...zs.flatMap((z) => ['-z', z])], { encoding: 'utf8', maxBuffer: 1 << 28 });
   // A capture cut short: tshark says so and exits 2, after its tables.
   expect([0, 2], r.stderr).toContain(r.status);
   return r.stdout;

@@ -5,7 +5,6 @@
  * usage errors. Where we know more than tshark (a Minecraft reply whose request was not seen,
  * which the plugin leaves undissected), the difference is that item alone.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -13,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateTraffic } from '../../../bench/traffic.ts';
 import { requireTshark, tsharkFilterFrames, tsharkWithPlugin } from '../../codec/test/helpers/tshark.ts';
 import { root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 requireTshark();
 
@@ -22,7 +22,7 @@ afterAll(() => tshark.dispose());
 
 /** tshark's `-q -z …` output with our plugin (a cut capture exits 2 after its statistics). */
 const theirs = (file: string, z: string): string => {
-  const r = spawnSync('tshark', ['-X', `lua_script:${tshark.plugin}`, '-q', '-z', z, '-r', file], { encoding: 'utf8', env: tshark.env });
+  const r = tsharkSync(['-X', `lua_script:${tshark.plugin}`, '-q', '-z', z, '-r', file], { encoding: 'utf8', env: tshark.env });
   expect([0, 2], r.stderr).toContain(r.status);
   return r.stdout;
 };
@@ -164,7 +164,7 @@ describe("tshark's expert fields: -Y _ws.expert, _ws.malformed, an item's own ab
       const e = ['frame.number', ...FIELDS].flatMap((f) => ['-e', f]);
       const ours = run('dissect', file, '-T', 'fields', ...e);
       expect(ours.status, ours.stderr).toBe(0);
-      const t = spawnSync('tshark', ['-X', `lua_script:${tshark.plugin}`, '-r', file, '-T', 'fields', ...e], {
+      const t = tsharkSync(['-X', `lua_script:${tshark.plugin}`, '-r', file, '-T', 'fields', ...e], {
         encoding: 'utf8',
         env: tshark.env,
       });

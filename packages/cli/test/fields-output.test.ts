@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tsharkFilterFrames } from '../../codec/test/helpers/tshark.ts';
 import { cliArgs, root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const SHARED = [
@@ -52,7 +53,7 @@ describe('dissect -T fields', () => {
     // which frames hold a query message), on three one from a pipe, and on four one each with a filter.
     const ours = run('dissect', file, '-T', 'fields', ...e(SHARED), '-e', 'frame.protocols', '-e', 'samp', '-e', 'mcquery');
     expect(ours.status, ours.stderr).toBe(0);
-    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', ...e(SHARED), '-e', 'frame.protocols'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-T', 'fields', ...e(SHARED), '-e', 'frame.protocols'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const columns = (l: string): string[] => l.split('\t');
     const shared = (l: string): string => columns(l).slice(0, SHARED.length).join('\t');
@@ -86,7 +87,7 @@ describe('dissect -T fields', () => {
     const filter = 'frame.len > 60 && (ip.ttl == 64 || ipv6.hlim == 64) && frame.cap_len <= frame.len';
     const passed = lines(run('dissect', file, '-T', 'fields', '-e', 'frame.number', '-Y', filter).stdout);
     const tsharkPassed = new Set(
-      lines(spawnSync('tshark', ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
+      lines(tsharkSync(['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8' }).stdout),
     );
     expect(passed.length).toBeGreaterThan(0);
     expect(passed).toEqual(got.map((l) => l.split('\t')[0]!).filter((n) => tsharkPassed.has(n)));
@@ -168,7 +169,7 @@ describe('dissect -T fields', () => {
         // addresses, DNS queries), which we do not dissect: fragments, other UDP, cut frames.
         const columns = ['-T', 'fields', ...e(names.filter((n) => n.startsWith('_ws.col.')))];
         const others = '!(samp || mcquery) && !icmpv6 && !dns';
-        const theirs = spawnSync('tshark', ['-X', `lua_script:${plugin}`, '-r', file, '-Y', others, ...columns], { encoding: 'utf8' });
+        const theirs = tsharkSync(['-X', `lua_script:${plugin}`, '-r', file, '-Y', others, ...columns], { encoding: 'utf8' });
         expect(theirs.status, theirs.stderr).toBe(0);
         expect(run('dissect', file, '-Y', '!(samp || mcquery) && !icmpv6', ...columns).stdout).toBe(theirs.stdout);
       } finally {

@@ -4,12 +4,12 @@
  * says data, and says data where tshark dissects DNS); its filter, its JSON and its usage
  * errors.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { requireTshark } from '../../codec/test/helpers/tshark.ts';
 import { root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 requireTshark();
 
@@ -85,7 +85,7 @@ const ours = (name: string): string => (['samp', 'vcmp', 'mcquery'].includes(nam
 const theirs = (name: string): string => (name === 'dns' ? 'data' : name);
 
 const tshark = (args: readonly string[]): string => {
-  const r = spawnSync('tshark', args, { encoding: 'utf8' });
+  const r = tsharkSync(args, { encoding: 'utf8' });
   expect([0, 2], r.stderr).toContain(r.status);
   return r.stdout;
 };

@@ -3,12 +3,13 @@
  * player count and host name are key/value pairs (`numplayers`, `hostname`), not fields of
  * their own. Captured on loopback with tcpdump while the query runs against `gamequery serve`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliArgs, exitWithin, gamequery, root, runSync as run, waitFor, type Started } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 let dir: string;
 let capture: string;
@@ -103,7 +104,7 @@ describe('statistics of Minecraft queries', () => {
       'mcquery.handshake.token',
     ];
     const e = names.flatMap((n) => ['-e', n]);
-    const tshark = spawnSync('tshark', ['-X', `lua_script:${plugin}`, '-r', capture, '-T', 'fields', ...e], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-X', `lua_script:${plugin}`, '-r', capture, '-T', 'fields', ...e], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const ours = run('dissect', capture, '-T', 'fields', ...e);
     expect(ours.stdout.split('\n').length).toBeGreaterThanOrEqual(9);

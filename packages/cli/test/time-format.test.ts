@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { TIME_FORMATS } from '@gamequery/dissect';
 import { cliArgs, root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 /** India: UTC+5:30, no daylight saving; the formats in local time must not read UTC. */
@@ -25,7 +26,7 @@ const times = (text: string, format: string): string[] =>
     });
 
 function tshark(file: string, format: string): string[] {
-  const r = spawnSync('tshark', ['-r', file, '-Y', FILTER, '-t', format], { encoding: 'utf8', env: { ...process.env, TZ } });
+  const r = tsharkSync(['-r', file, '-Y', FILTER, '-t', format], { encoding: 'utf8', env: { ...process.env, TZ } });
   expect(r.status, r.stderr).toBe(0);
   return times(r.stdout, format);
 }
@@ -66,7 +67,7 @@ describe('-t: the time column as tshark -t writes it', () => {
     const file = `${captures}lo.pcapng`;
     for (const format of ['dd', 'e']) {
       const args = ['-r', file, '-Y', FILTER, '-t', format, '-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Time'];
-      const theirs = spawnSync('tshark', args, { encoding: 'utf8' });
+      const theirs = tsharkSync(args, { encoding: 'utf8' });
       expect(theirs.status, theirs.stderr).toBe(0);
       expect(run('dissect', ...args).stdout).toBe(theirs.stdout);
     }

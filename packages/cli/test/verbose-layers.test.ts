@@ -3,13 +3,13 @@
  * and every frame without a query message listed with its layers, checked line by line
  * against tshark -V run on the same capture.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePcap } from '../../dissect/test/capture/helpers.ts';
 import { root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 
@@ -51,7 +51,7 @@ describe('dissect -V: the layers under the game', () => {
   ])('%s: every line above the game tree is one of tshark -V for that frame, in its order', (name) => {
     const file = captures + name;
     const ours = byFrame(run('dissect', file, '-V').stdout);
-    const tshark = spawnSync('tshark', ['-r', file, '-V', '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-V', '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const theirs = byFrame(tshark.stdout);
     // Every frame, as tshark lists them.
@@ -81,7 +81,7 @@ describe('dissect -V: the layers under the game', () => {
 
   it('a frame without a query message ends with its Data item, as tshark shows it', () => {
     const ours = byFrame(run('dissect', `${captures}veth-frag.pcap`, '-V').stdout);
-    const tshark = byFrame(spawnSync('tshark', ['-r', `${captures}veth-frag.pcap`, '-V'], { encoding: 'utf8' }).stdout);
+    const tshark = byFrame(tsharkSync(['-r', `${captures}veth-frag.pcap`, '-V'], { encoding: 'utf8' }).stdout);
     // Frame 10: the first IPv4 fragment of the players reply.
     const data = ours.get(10)!.filter((l) => l.startsWith('Data') || l.startsWith('    Data:'));
     expect(data).toEqual(tshark.get(10)!.filter((l) => l.startsWith('Data') || l.startsWith('    Data:')));
@@ -111,7 +111,7 @@ describe('dissect -V: the layers under the game', () => {
 describe('dissect -V: subtrees tshark draws inside the IP layer', () => {
   const file = `${captures}veth-frag.pcap`;
   const ours = byFrame(run('dissect', file, '-V').stdout);
-  const tshark = spawnSync('tshark', ['-r', file, '-V', '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], { encoding: 'utf8' });
+  const tshark = tsharkSync(['-r', file, '-V', '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], { encoding: 'utf8' });
   const theirs = byFrame(tshark.stdout);
 
   /** A subtree's title line and its items one level under it, from `lines`. */
@@ -215,7 +215,7 @@ describe('dissect -V: a UDP checksum of zero', () => {
     const file = join(dir, 'zero.pcap');
     writeFileSync(file, capture(linkType, ip()));
     const ours = byFrame(run('dissect', file, '-V').stdout).get(1)!;
-    const theirs = byFrame(spawnSync('tshark', ['-r', file, '-V'], { encoding: 'utf8' }).stdout).get(1)!;
+    const theirs = byFrame(tsharkSync(['-r', file, '-V'], { encoding: 'utf8' }).stdout).get(1)!;
     expect(ours).toContain(`    ${line}`);
     expect(theirs).toContain(`    ${line}`);
     // The destination options header is drawn as tshark begins it.
@@ -247,7 +247,7 @@ describe('dissect -O: the subtrees of the protocols named, as tshark -O', () => 
     const file = captures + name;
     const ours = byFrame(run('dissect', file, '-O', only).stdout);
     const whole = byFrame(run('dissect', file, '-V').stdout);
-    const tshark = spawnSync('tshark', ['-r', file, '-O', only, '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], {
+    const tshark = tsharkSync(['-r', file, '-O', only, '-o', 'ip.defragment:TRUE', '-o', 'ipv6.defragment:TRUE'], {
       encoding: 'utf8',
     });
     expect(tshark.status, tshark.stderr).toBe(0);

@@ -18,6 +18,7 @@ import {
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { cliArgs, root, runSync as run } from './cli.ts';
 import { decimalDifference, tsharkRows } from '../../dissect/test/dissect/helpers.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 const veth = `${captures}veth-frag.pcap`;
@@ -85,7 +86,7 @@ describe('summary lines', () => {
     const x = run('dissect', veth, '-P', '-x', '-Y', 'frame.number == 5').stdout.split('\n');
     expect(x[0]).toBe((await dissected(veth, 'frame.number == 5')).lines[0]);
     // The frame's bytes as tshark -x shows them (its ASCII column one space further right).
-    const tshark = spawnSync('tshark', ['-r', veth, '-Y', 'frame.number == 5', '-x'], { encoding: 'utf8' }).stdout.trimEnd().split('\n');
+    const tshark = tsharkSync(['-r', veth, '-Y', 'frame.number == 5', '-x'], { encoding: 'utf8' }).stdout.trimEnd().split('\n');
     const words = (lines: readonly string[]) => lines.map((l) => l.trim().split(/\s+/));
     expect(words(x.slice(1, 5))).toEqual(words(tshark));
     expect(x.slice(5)).toEqual(['', '']);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCaptureSync } from '@gamequery/dissect';
 import { cliArgs, root, runSync as run } from './cli.ts';
+import { tsharkSync } from '../../codec/test/helpers/tshark-run.ts';
 
 const captures = `${root}packages/dissect/test/fixtures/captures/`;
 let dir: string;
@@ -61,7 +62,7 @@ describe('dissect -w OUT: the packets the display filter passes, as tshark -w wr
     const r = run('dissect', file, '-Y', filter, '-w', ours, '-q');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    const t = spawnSync('tshark', ['-X', `lua_script:${plugin}`, '-r', file, '-Y', filter, '-w', theirs], { encoding: 'utf8' });
+    const t = tsharkSync(['-X', `lua_script:${plugin}`, '-r', file, '-Y', filter, '-w', theirs], { encoding: 'utf8' });
     expect(t.status, t.stderr).toBe(0);
     const got = frames(ours);
     expect(got.length).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,7 @@
  * Runs tshark without the personal preferences or plugins of whoever runs the tests, reads
  * its PDML and Info column, and compares our protocols' items field by field.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { tsharkAsync, tsharkSync, type TsharkRun } from './tshark-run.ts';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -98,11 +98,7 @@ export const gameNode = (packet: readonly PdmlNode[] | undefined): PdmlNode | un
 
 /* ---------- running tshark ---------- */
 
-export interface TsharkRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { TsharkRun };
 
 export interface Dissected extends TsharkRun {
   /** Each packet's top-level protocol nodes, in frame order. */
@@ -141,23 +137,12 @@ export function tsharkWithPlugin(name: string): Tshark {
   const environment = (env: Record<string, string>) => ({ ...process.env, XDG_CONFIG_HOME: config, HOME: work, ...env });
 
   const run = (args: readonly string[], env: Record<string, string> = {}): TsharkRun => {
-    const r = spawnSync('tshark', args, { encoding: 'utf8', maxBuffer: 1 << 30, env: environment(env) });
+    const r = tsharkSync(args, { encoding: 'utf8', env: environment(env) });
     if (r.status !== 0) throw new Error(`tshark ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    return r;
   };
 
-  const start = (args: readonly string[]): Promise<TsharkRun> =>
-    new Promise((resolve, reject) => {
-      const child = spawn('tshark', args, { env: environment({}) });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => out.push(b));
-      child.stderr.on('data', (b: Buffer) => err.push(b));
-      child.on('error', reject);
-      child.on('close', (status) =>
-        resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-      );
-    });
+  const start = (args: readonly string[]): Promise<TsharkRun> => tsharkAsync(args, environment({}));
 
   const dissect = async (file: string, prefs: readonly string[] = []): Promise<Dissected> => {
     const common = ['-2', '-n', '-X', `lua_script:${plugin}`, ...prefs.flatMap((p) => ['-o', p]), '-r', file];
@@ -224,7 +209,7 @@ export function tsharkFilterFrames(
     writeFileSync(script, FILTER_TAPS);
     if (filters.some((f) => f.includes('\n'))) throw new Error('a display filter on more than one line');
     writeFileSync(list, filters.map((f) => `${f}\n`).join(''));
-    const r = spawnSync('tshark', [...args, '-q', '-X', `lua_script:${script}`], {
+    const r = tsharkSync([...args, '-q', '-X', `lua_script:${script}`], {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
       env: { ...env, GAMEQUERY_TSHARK_FILTERS: list },

@@ -3,7 +3,6 @@
  * `-V` tree, the same whether the tree is kept as lines (`frameLayers`) or written into a
  * sink (`writeFrameLayers`), and never an exception on bytes cut anywhere or made up.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { ByteSink } from '@gamequery/codec/internal';
 import { frameLayers, writeFrameLayers, type FrameLayers } from '../../src/net/layers.ts';
 import { LINKTYPE } from '../../src/net/link.ts';
 import { writePcap } from '../capture/helpers.ts';
+import { tsharkSync } from '../../../codec/test/helpers/tshark-run.ts';
 
 /** Ethernet, `tags` 802.1Q tags, IPv4 and UDP carrying an SA:MP `i` request. */
 function vlanFrame(tags: number): Uint8Array {
@@ -73,7 +73,7 @@ describe('frameLayers', () => {
     const file = join(dir, 'vlan.pcap');
     const data = vlanFrame(2);
     writeFileSync(file, writePcap([{ seconds: 1700000000, ticks: 0, data }], { linkType: LINKTYPE.ETHERNET }));
-    const tshark = spawnSync('tshark', ['-r', file, '-V'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-V'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const theirs = tshark.stdout.split('\n').map((line) => line.replace(/\S+ \(([0-9a-f]{2}(?::[0-9a-f]{2}){5})\)/g, '$1'));
     let at = 0;
@@ -105,7 +105,7 @@ describe('frameLayers', () => {
         { linkType: LINKTYPE.ETHERNET },
       ),
     );
-    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', '-e', '_ws.col.Info'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-T', 'fields', '-e', '_ws.col.Info'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const ours = frames.map((f) => frameLayers(LINKTYPE.ETHERNET, f, true));
     expect(ours.map((l) => l.info)).toEqual(tshark.stdout.trimEnd().split('\n'));
@@ -127,7 +127,7 @@ describe('frameLayers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gq-ipver-'));
     const file = join(dir, 'ip-version.pcap');
     writeFileSync(file, writePcap([{ seconds: 1700000000, ticks: 0, data }], { linkType: LINKTYPE.ETHERNET }));
-    const tshark = spawnSync('tshark', ['-r', file, '-T', 'fields', '-e', '_ws.col.Info', '-e', 'frame.protocols'], { encoding: 'utf8' });
+    const tshark = tsharkSync(['-r', file, '-T', 'fields', '-e', '_ws.col.Info', '-e', 'frame.protocols'], { encoding: 'utf8' });
     expect(tshark.status, tshark.stderr).toBe(0);
     const l = frameLayers(LINKTYPE.ETHERNET, data, true);
     expect(`${l.info}\t${l.protocols}`).toBe(tshark.stdout.trimEnd());
