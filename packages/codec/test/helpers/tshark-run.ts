@@ -41,6 +41,8 @@ export interface KeptRun extends TsharkRun {
   /** The arguments as given, paths relative to the repository. */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** The SHA-256 of each file an argument names, by the argument as {@link KeptRun.args} shows it. */
+  readonly files: Readonly<Record<string, string>>;
 }
 
 let installed: string | undefined;
@@ -98,11 +100,16 @@ function kept(key: string | undefined): TsharkRun | undefined {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-function keep(key: string | undefined, args: readonly string[], env: NodeJS.ProcessEnv | undefined, run: TsharkRun): void {
+function keep(key: string | undefined, args: readonly string[], env: NodeJS.ProcessEnv | undefined, run: TsharkRun, cwd: string): void {
   if (key === undefined || process.env.GAMEQUERY_TSHARK_RECORD !== '1') return;
   if (run.stdout.length + run.stderr.length > KEPT_BYTES) return;
   const shown = args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) : a.replace(/^lua_script:\/.*\/([^/]+)$/, 'lua_script:$1')));
-  const entry: KeptRun = { tshark: tsharkVersion(), args: shown, env: envOf(env), ...run };
+  const files: Record<string, string> = {};
+  args.forEach((a, i) => {
+    const hashed = argOf(a, cwd);
+    if (hashed !== a) files[shown[i]!] = hashed.replace(/^(lua_script:)?sha256:/, '');
+  });
+  const entry: KeptRun = { tshark: tsharkVersion(), args: shown, env: envOf(env), files, ...run };
   mkdirSync(TSHARK_RUNS, { recursive: true });
   writeFileSync(`${TSHARK_RUNS}${key}.json`, `${JSON.stringify(entry, null, 1)}\n`);
 }
@@ -110,13 +117,14 @@ function keep(key: string | undefined, args: readonly string[], env: NodeJS.Proc
 /** `tshark ARGS…` to its end, as spawnSync runs it (text output), or its kept run (see the module comment). */
 export function tsharkSync(args: readonly string[], options: SpawnSyncOptions = {}): TsharkRun {
   const text = options.encoding === 'utf8' && options.input === undefined && options.stdio === undefined;
-  const key = text ? keyOf(args, options.env, options.cwd === undefined ? undefined : String(options.cwd)) : undefined;
+  const cwd = options.cwd === undefined ? process.cwd() : String(options.cwd);
+  const key = text ? keyOf(args, options.env, cwd) : undefined;
   const hit = kept(key);
   if (hit) return hit;
   const r = spawnSync('tshark', args, { maxBuffer: 1 << 30, ...options, encoding: 'utf8' });
   if (r.error) throw r.error;
   const run = { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  keep(key, args, options.env, run);
+  keep(key, args, options.env, run, cwd);
   return run;
 }
 
@@ -134,7 +142,7 @@ export function tsharkAsync(args: readonly string[], env?: NodeJS.ProcessEnv): P
     child.on('error', reject);
     child.on('close', (status) => {
       const run = { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-      keep(key, args, env, run);
+      keep(key, args, env, run, process.cwd());
       resolve(run);
     });
   });
