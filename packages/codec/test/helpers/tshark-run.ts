@@ -47,9 +47,14 @@ export interface KeptRun extends TsharkRun {
 
 let installed: string | undefined;
 
-/** The tshark installed: Debian's package version (a few ms), else the first line of `tshark --version`. */
+/** How many runs started tshark (not answered from a kept run), in this process. */
+export const started = { runs: 0 };
+
+/** The tshark installed: Debian's package version (a few ms), else the first line of `tshark --version` (GAMEQUERY_TSHARK_AS: another name). */
 export function tsharkVersion(): string {
   if (installed !== undefined) return installed;
+  // Another name for it: what a newer tshark's tests do (tshark-cache.test.ts), tried on this one.
+  if (process.env.GAMEQUERY_TSHARK_AS) return (installed = process.env.GAMEQUERY_TSHARK_AS);
   const dpkg = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'tshark'], { encoding: 'utf8' });
   if (dpkg.status === 0 && dpkg.stdout) return (installed = `tshark ${dpkg.stdout.trim()} (Debian)`);
   return (installed = tsharkSync(['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? '');
@@ -121,6 +126,7 @@ export function tsharkSync(args: readonly string[], options: SpawnSyncOptions = 
   const key = text ? keyOf(args, options.env, cwd) : undefined;
   const hit = kept(key);
   if (hit) return hit;
+  started.runs++;
   const r = spawnSync('tshark', args, { maxBuffer: 1 << 30, ...options, encoding: 'utf8' });
   if (r.error) throw r.error;
   const run = { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -133,6 +139,7 @@ export function tsharkAsync(args: readonly string[], env?: NodeJS.ProcessEnv): P
   const key = keyOf(args, env);
   const hit = kept(key);
   if (hit) return Promise.resolve(hit);
+  started.runs++;
   return new Promise((resolve, reject) => {
     const child = spawn('tshark', args, { env: env ?? process.env });
     const out: Buffer[] = [];
