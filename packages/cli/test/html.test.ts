@@ -280,15 +280,37 @@ describe('the statistics of the HTML view in Chromium', () => {
     await alone.close();
   });
 
-  it('-z conv and -z endpoints: a row filters to its packets, and its display filter takes the frames it counts', async () => {
-    const zs = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,udp'];
-    const r = run('dissect', veth, ...zs.flatMap((z) => ['-z', z]), '-F', 'html');
+  /** A row of a page's statistics tables: its table's caption, its display filter, its cells, and its place among every table's rows. */
+  interface StatRow {
+    readonly caption: string;
+    readonly display: string;
+    readonly cells: readonly string[];
+    readonly i: number;
+  }
+
+  /**
+   * `gamequery dissect FILE ARGS… -F html` in a tab of its own, closed after `use`: the frames of its packet list,
+   * the rows of its tables whose caption `caption` matches, and `click`, which clicks a row and checks that the list
+   * then shows those of its packets that `passed` holds (the frames `-Y` passes with the row's filter) and names
+   * the filter; it gives the frames shown.
+   */
+  async function withTables(
+    file: string,
+    args: readonly string[],
+    caption: RegExp,
+    use: (page: {
+      readonly listed: readonly string[];
+      readonly rows: readonly StatRow[];
+      readonly click: (row: StatRow, passed: ReadonlySet<string>) => Promise<string[]>;
+    }) => Promise<void>,
+  ): Promise<void> {
+    const r = run('dissect', file, ...args, '-F', 'html');
     expect([r.status, r.stderr]).toEqual([0, '']);
-    const file = join(dir, 'conv.html');
-    writeFileSync(file, r.stdout);
+    const html = join(dir, `tables-${args.join('').replace(/\W/g, '')}.html`);
+    writeFileSync(html, r.stdout);
     const tab = await browser.newPage();
     try {
-      await tab.goto(`file://${file}`);
+      await tab.goto(`file://${html}`);
       const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
       const all = await tab.$$eval('table.stat', (ts) =>
         ts.flatMap((t) =>
@@ -299,66 +321,64 @@ describe('the statistics of the HTML view in Chromium', () => {
           })),
         ),
       );
-      // The tables asked for (the servers' table comes first, as on every page with statistics).
-      const rows = all.map((row, i) => ({ ...row, i })).filter((row) => / (conversations|endpoints)/.test(row.caption));
-      // Every row of the five tables: 1 IPv4 conversation, 5 IPv6, 10 UDP; 2 IPv4 endpoints, 14 UDP.
-      expect(rows.map((row) => row.caption.replace(/:.*/, ''))).toEqual([
-        'IPv4 conversations',
-        ...Array<string>(5).fill('IPv6 conversations'),
-        ...Array<string>(10).fill('UDP conversations'),
-        ...Array<string>(2).fill('IPv4 endpoints'),
-        ...Array<string>(14).fill('UDP endpoints'),
-      ]);
-      const shownOf = (): Promise<string[]> => tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
-      for (const row of rows) {
-        // What -Y passes with the row's filter, every frame: the frames the row counts (A to B and B to A, or the endpoint's).
-        const frames = run('dissect', veth, '-Y', row.display, '-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Info')
-          .stdout.split('\n')
-          .filter(Boolean)
-          .map((l) => l.split('\t'));
-        const counted = row.caption.includes('conversations') ? Number(row.cells[2]) + Number(row.cells[4]) : Number(row.cells[1]);
-        // tshark's IPv6 table counts a fragmented datagram once, at the fragment that completes it; the filter takes them all.
-        const uncounted = row.caption.startsWith('IPv6') ? frames.filter(([, info]) => /^IPv6 fragment \(.* more=y /.test(info!)) : [];
-        expect(frames.length - uncounted.length, `${row.caption}: ${row.display}`).toBe(counted);
-        // A click shows those of the page's packets (its query messages), and names the filter.
-        await tab.locator('table.stat tbody tr').nth(row.i).click();
-        const numbers = new Set(frames.map(([n]) => n));
-        const shown = await shownOf();
-        expect(shown, row.display).toEqual(listed.filter((n) => numbers.has(n)));
-        expect(await tab.textContent('#filter span')).toBe(`${shown.length} of ${listed.length} packets: -Y "${row.display}"`);
-      }
-      // A conversation of query messages shows its request and reply; an IPv6 one of multicast ICMPv6 none of them.
-      const udp = rows.find((row) => row.caption.startsWith('UDP conversations'))!;
-      await tab.locator('table.stat tbody tr').nth(udp.i).click();
-      expect((await shownOf()).length).toBe(2);
+      const shown = (): Promise<string[]> => tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
+      await use({
+        listed,
+        rows: all.map((row, i) => ({ ...row, i })).filter((row) => caption.test(row.caption)),
+        click: async (row, passed) => {
+          await tab.locator('table.stat tbody tr').nth(row.i).click();
+          const frames = await shown();
+          expect(frames, row.display).toEqual(listed.filter((n) => passed.has(n)));
+          expect(await tab.textContent('#filter span')).toBe(`${frames.length} of ${listed.length} packets: -Y "${row.display}"`);
+          return frames;
+        },
+      });
     } finally {
       await tab.close();
     }
+  }
+
+  it('-z conv and -z endpoints: a row filters to its packets, and its display filter takes the frames it counts', async () => {
+    const zs = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,udp'];
+    // The tables asked for (the servers' table comes first, as on every page with statistics).
+    await withTables(
+      veth,
+      zs.flatMap((z) => ['-z', z]),
+      / (conversations|endpoints)/,
+      async ({ rows, click }) => {
+        const passedBy = new Map<StatRow, ReadonlySet<string>>();
+        // Every row of the five tables: 1 IPv4 conversation, 5 IPv6, 10 UDP; 2 IPv4 endpoints, 14 UDP.
+        expect(rows.map((row) => row.caption.replace(/:.*/, ''))).toEqual([
+          'IPv4 conversations',
+          ...Array<string>(5).fill('IPv6 conversations'),
+          ...Array<string>(10).fill('UDP conversations'),
+          ...Array<string>(2).fill('IPv4 endpoints'),
+          ...Array<string>(14).fill('UDP endpoints'),
+        ]);
+        for (const row of rows) {
+          // What -Y passes with the row's filter, every frame: the frames the row counts (A to B and B to A, or the endpoint's).
+          const frames = run('dissect', veth, '-Y', row.display, '-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Info')
+            .stdout.split('\n')
+            .filter(Boolean)
+            .map((l) => l.split('\t'));
+          const counted = row.caption.includes('conversations') ? Number(row.cells[2]) + Number(row.cells[4]) : Number(row.cells[1]);
+          // tshark's IPv6 table counts a fragmented datagram once, at the fragment that completes it; the filter takes them all.
+          const uncounted = row.caption.startsWith('IPv6') ? frames.filter(([, info]) => /^IPv6 fragment \(.* more=y /.test(info!)) : [];
+          expect(frames.length - uncounted.length, `${row.caption}: ${row.display}`).toBe(counted);
+          // A click shows those of the page's packets (its query messages), and names the filter.
+          passedBy.set(row, new Set(frames.map(([n]) => n!)));
+          await click(row, passedBy.get(row)!);
+        }
+        // A conversation of query messages shows its request and reply; an IPv6 one of multicast ICMPv6 none of them.
+        const udp = rows.find((row) => row.caption.startsWith('UDP conversations'))!;
+        expect((await click(udp, passedBy.get(udp)!)).length).toBe(2);
+      },
+    );
   });
 
   it('-z expert: a row shows the packets that raised its item, and its display filter passes them', async () => {
     const file = `${root}packages/dissect/test/fixtures/expert/expert-lo.pcap`;
-    const r = run('dissect', file, '-z', 'expert', '-F', 'html');
-    expect([r.status, r.stderr]).toEqual([0, '']);
-    const page = join(dir, 'expert.html');
-    writeFileSync(page, r.stdout);
-    const tab = await browser.newPage();
-    try {
-      await tab.goto(`file://${page}`);
-      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
-      const rows = (
-        await tab.$$eval('table.stat', (ts) =>
-          ts.flatMap((t) =>
-            [...t.querySelectorAll('tbody tr')].map((tr) => ({
-              caption: t.querySelector('caption')!.textContent!,
-              display: tr.getAttribute('data-display')!,
-              cells: [...tr.querySelectorAll('td')].map((td) => td.textContent!),
-            })),
-          ),
-        )
-      )
-        .map((row, i) => ({ ...row, i }))
-        .filter((row) => row.caption.startsWith('Expert items'));
+    await withTables(file, ['-z', 'expert'], /^Expert items/, async ({ rows, click }) => {
       // Three warnings of SA:MP (a flag byte, two short lists) and the Minecraft replies whose requests were not seen.
       expect(rows.map((row) => [row.cells[0], row.cells[2], row.cells[4]])).toEqual([
         ['warn', 'SAMP', '1'],
@@ -369,15 +389,9 @@ describe('the statistics of the HTML view in Chromium', () => {
       for (const row of rows) {
         const passed = run('dissect', file, '-Y', row.display, '-T', 'fields', '-e', 'frame.number').stdout.split('\n').filter(Boolean);
         expect(passed.length, row.display).toBe(Number(row.cells[4]));
-        await tab.locator('table.stat tbody tr').nth(row.i).click();
-        const shown = await tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
-        expect(shown, row.display).toEqual(listed.filter((n) => passed.includes(n)));
-        expect(shown.length).toBe(Number(row.cells[4]));
-        expect(await tab.textContent('#filter span')).toBe(`${shown.length} of ${listed.length} packets: -Y "${row.display}"`);
+        expect((await click(row, new Set(passed))).length).toBe(Number(row.cells[4]));
       }
-    } finally {
-      await tab.close();
-    }
+    });
   });
 
   it('-z io,phs: the protocol hierarchy as a table, as the JSON report has it', async () => {

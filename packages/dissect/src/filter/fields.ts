@@ -29,7 +29,7 @@ import {
 import { FrameRecord, protocolsOf, type DissectedRecord } from '../frame-record.ts';
 import { Packet, type PacketRecord } from '../packet-record.ts';
 import { shownBytes } from '../secrets.ts';
-import { expertItemText, expertItemsOf, type ExpertItemOf } from '../stats/expert.ts';
+import { EXPERT_LEVELS, SEVERITY_OF, expertItemText, expertItemsOf, type ExpertItemOf, type ExpertLevel } from '../stats/expert.ts';
 import { RenderCache } from '../tree-cache.ts';
 import { ipv4Number, ipv6Number } from './addresses.ts';
 import type { IpFacts } from '../net/layers.ts';
@@ -660,13 +660,17 @@ function columnFields(protocols: readonly ProtocolDeclaration[]): FilterField[] 
  * Wireshark's expert severities and groups as its fields hold them (epan/proto.h, Wireshark v4.0.17:
  * PI_COMMENT … PI_ERROR, PI_CHECKSUM … PI_DEPRECATED), by the names its value strings give them.
  */
-const SEVERITIES: ReadonlyMap<string, number> = new Map([
-  ['comment', 0x00100000],
-  ['chat', 0x00200000],
-  ['note', 0x00400000],
-  ['warning', 0x00600000],
-  ['error', 0x00800000],
-]);
+const PI_SEVERITY: Readonly<Record<ExpertLevel, number>> = {
+  error: 0x00800000,
+  warn: 0x00600000,
+  note: 0x00400000,
+  chat: 0x00200000,
+  comment: 0x00100000,
+};
+/** By value, lowest first, as Wireshark lists them. */
+const SEVERITIES: ReadonlyMap<string, number> = new Map(
+  [...EXPERT_LEVELS].reverse().map((l) => [SEVERITY_OF[l].toLowerCase(), PI_SEVERITY[l]]),
+);
 const GROUPS: ReadonlyMap<string, number> = new Map(
   [
     'checksum',

@@ -20,8 +20,6 @@ export type ExpertLevel = (typeof EXPERT_LEVELS)[number];
 
 /** The section titles tshark prints, by level. */
 const SECTION: Record<ExpertLevel, string> = { error: 'Errors', warn: 'Warns', note: 'Notes', chat: 'Chats', comment: 'Comments' };
-/** Our severities (codec `ExpertSeverity`) as levels. */
-const LEVEL_OF: Record<string, ExpertLevel> = { Error: 'error', Warning: 'warn', Note: 'note', Chat: 'chat', Comment: 'comment' };
 
 /** One expert item of a record: its severity and group (as tshark names them), its protocol's name, its words, and the warning code that raised it (none for the malformed item). */
 export interface ExpertItemOf {
@@ -69,6 +67,9 @@ export const SEVERITY_OF: Readonly<Record<ExpertLevel, string>> = {
   chat: 'Chat',
   comment: 'Comment',
 };
+
+/** Our severities (codec `ExpertSeverity`) as levels: {@link SEVERITY_OF} the other way. */
+const LEVEL_OF: Readonly<Record<string, ExpertLevel>> = Object.fromEntries(EXPERT_LEVELS.map((l) => [SEVERITY_OF[l], l]));
 
 /** An item and how many times it was raised. */
 export interface ExpertItem {
