@@ -12,10 +12,15 @@ import { editDistance, filterFields } from '@gamequery/dissect';
 export const EXIT = {
   /** All good. */
   ok: 0,
-  /** The input is damaged: the intact packets were still printed, the error went to stderr. */
+  /** The input is damaged (a hex dump's unreadable bytes, a reply that could not be read): what was intact was still printed, the error went to stderr. */
   damaged: 1,
   /** A usage error, or input that cannot be read at all. */
   usage: 2,
+  /**
+   * A damaged capture file or stream (cut short, a bad block, damaged gzip): its intact packets were
+   * still printed, the error went to stderr, and the code is tshark's for a bad file.
+   */
+  badCapture: 2,
   /** `query`, `rcon`, `ping`: no server answered. */
   noAnswer: 3,
 } as const;

@@ -51,8 +51,9 @@ export async function runProgram(argv: readonly string[]): Promise<void> {
       `${protocols ? `\nProtocols, in every command: ${protocols}.\n` : ''}
 Exit codes, in every command:
   0  all good
-  1  the input is damaged (intact packets still printed, the error on stderr)
-  2  a usage error, or input that cannot be read at all
+  1  the input is damaged (what was intact still printed, the error on stderr)
+  2  a usage error; input that cannot be read at all; a damaged capture, as
+     tshark (cut short, a bad block, damaged gzip: its intact packets still printed)
   3  query, rcon, ping: a server did not answer`,
     )
     .showHelpAfterError();

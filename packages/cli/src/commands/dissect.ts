@@ -33,7 +33,7 @@ import {
 } from '@gamequery/dissect';
 import { writePacketLine, writePacketSummary, writePacketText } from '@gamequery/dissect/internal';
 import { InputError, dissectCaptureFile, fileChunks, inputName, openInput } from '@gamequery/dissect/node';
-import { PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
+import { EXIT, PROTOCOL_HELP, collectField, collectPort, integer, parseProtocol } from '../args.ts';
 import { captureStart, ioRowHeading, ioRowLine } from '@gamequery/dissect';
 import { HtmlWriter } from '@gamequery/dissect';
 import { basename } from 'node:path';
@@ -468,7 +468,9 @@ class Output {
 
   error(e: { readonly type: string; readonly message: string } & Record<string, unknown>): void {
     this.#errors.push(e);
-    process.exitCode = 1;
+    // A damaged capture (cut short, a bad block, damaged gzip) exits 2, as tshark's bad file does; a hex dump's unreadable bytes 1.
+    const code = e.type === 'CaptureError' || e.type === 'InputError' ? EXIT.badCapture : EXIT.damaged;
+    if (Number(process.exitCode ?? 0) < code) process.exitCode = code;
     if (this.format === 'text' || this.format === 'html') {
       // After the packets before it, as when text went out a packet at a time.
       this.#flush();
