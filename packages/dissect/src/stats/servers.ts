@@ -455,7 +455,7 @@ export function reportOf(all: Iterable<ServerState>, packets: number): StatsRepo
 function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   const one = states.length === 1 ? states[0]! : undefined;
   // A server's own are read as they are (a scan's report is made of 150 000 of them); several are summed.
-  const sum = (k: SummedCount): number => (one ? one[k] : states.reduce((n, s) => n + s[k], 0));
+  const n = one ?? summed(states);
   // By message name: the same order whichever order the records came in. Several servers' merged by name.
   let messages: readonly MessageState[];
   if (one) messages = one.messages;
@@ -465,7 +465,7 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       for (const m of s.messages) {
         const all = merged.get(m.name);
         if (!all) merged.set(m.name, { ...m });
-        else for (const k of Object.keys(m) as (keyof MessageState)[]) if (k !== 'name') all[k] += m[k];
+        else addMessage(all, m);
       }
     messages = [...merged.values()];
   }
@@ -486,13 +486,13 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
   for (let i = 0; i < edges.length; i++) edges[i] = Math.round(edges[i]! * 1e3) / 1e3;
   return {
     requests,
-    replies: sum('replies'),
-    answered: sum('answered'),
-    unanswered: sum('unanswered'),
-    duplicates: sum('duplicates'),
-    late: sum('late'),
-    unmatched: sum('unmatched'),
-    malformed: sum('malformed'),
+    replies: n.replies,
+    answered: n.answered,
+    unanswered: n.unanswered,
+    duplicates: n.duplicates,
+    late: n.late,
+    unmatched: n.unmatched,
+    malformed: n.malformed,
     rtt: {
       count: rtt.count,
       min: ms(rtt.min),
@@ -502,13 +502,61 @@ function counts(states: readonly ServerState[], rtt: RttDigest): ServerCounts {
       exact: rtt.exact,
       histogram: { edges, counts: h.counts },
     },
-    amplification: amplification(sum('requestBytes'), sum('replyBytes'), sum('requestWireBytes'), sum('replyWireBytes')),
+    amplification: amplification(n.requestBytes, n.replyBytes, n.requestWireBytes, n.replyWireBytes),
     byMessage,
   };
 }
 
 /** A server's counts that the totals sum: its number fields but its port. */
 type SummedCount = Exclude<{ [K in keyof ServerState]: ServerState[K] extends number ? K : never }[keyof ServerState], 'port'>;
+
+/**
+ * The counts of `states` summed, in one walk, each read by its name: summed by a key that
+ * changed from call to call (`s[k]`, eleven walks), they were a generic load each, 0.4 s of the
+ * report of a 150 000-server scan.
+ */
+function summed(states: readonly ServerState[]): Record<SummedCount, number> {
+  const t: Record<SummedCount, number> = {
+    replies: 0,
+    answered: 0,
+    unanswered: 0,
+    duplicates: 0,
+    late: 0,
+    unmatched: 0,
+    malformed: 0,
+    requestBytes: 0,
+    replyBytes: 0,
+    requestWireBytes: 0,
+    replyWireBytes: 0,
+  };
+  for (const s of states) {
+    t.replies += s.replies;
+    t.answered += s.answered;
+    t.unanswered += s.unanswered;
+    t.duplicates += s.duplicates;
+    t.late += s.late;
+    t.unmatched += s.unmatched;
+    t.malformed += s.malformed;
+    t.requestBytes += s.requestBytes;
+    t.replyBytes += s.replyBytes;
+    t.requestWireBytes += s.requestWireBytes;
+    t.replyWireBytes += s.replyWireBytes;
+  }
+  return t;
+}
+
+/** Adds message state `m`'s counts to `all`'s (several servers' messages merged by name): every count, as the type says. */
+function addMessage(all: MessageState, m: MessageState): void {
+  const sum: Omit<MessageState, 'name'> = {
+    requests: all.requests + m.requests,
+    replies: all.replies + m.replies,
+    requestBytes: all.requestBytes + m.requestBytes,
+    replyBytes: all.replyBytes + m.replyBytes,
+    requestWireBytes: all.requestWireBytes + m.requestWireBytes,
+    replyWireBytes: all.replyWireBytes + m.replyWireBytes,
+  };
+  Object.assign(all, sum);
+}
 
 /** Seconds as milliseconds to the microsecond; null for none. */
 const ms = (seconds: number): number | null => (Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null);
@@ -529,20 +577,33 @@ export function amplification(requestBytes: number, replyBytes: number, requestW
 /**
  * The states by protocol (in the locale's order of their names), then address (IPv4 before
  * IPv6, IPv4 in numeric order, IPv6 in the locale's order of their text), then port. Each
- * state's keys are worked out once, not in each comparison (splitting addresses and comparing
- * names by the locale for each of the 7 000 comparisons of 710 servers was a fifth of the report).
+ * state's key is worked out once, not in each comparison (splitting addresses and comparing
+ * names by the locale for each of the 7 000 comparisons of 710 servers was a fifth of the
+ * report): one number, protocol, then address and port for IPv4 (a sort of 150 000 servers
+ * compares numbers), the text for IPv6.
  */
 function byServer(states: ServerState[]): ServerState[] {
   const protocols = [...new Set(states.map((s) => s.protocol))].sort((a, b) => a.localeCompare(b));
   const keyed = states.map((s) => {
     const v6 = s.ip.includes(':');
-    return { s, protocol: protocols.indexOf(s.protocol), v6, v4: v6 ? 0 : s.ip.split('.').reduce((n, x) => n * 256 + Number(x), 0) };
+    // Protocol (a handful) above 2^49; an IPv6 server above every IPv4 one of its protocol; an IPv4 one by address, then port: exact below 2^53.
+    const k = protocols.indexOf(s.protocol) * 2 ** 49 + (v6 ? 2 ** 48 : v4Number(s.ip) * 2 ** 16 + s.port);
+    return { s, k, v6 };
   });
-  keyed.sort(
-    (a, b) =>
-      a.protocol - b.protocol ||
-      (a.v6 !== b.v6 ? (a.v6 ? 1 : -1) : a.v6 ? a.s.ip.localeCompare(b.s.ip) : a.v4 - b.v4) ||
-      a.s.port - b.s.port,
-  );
+  keyed.sort((a, b) => a.k - b.k || (a.v6 ? a.s.ip.localeCompare(b.s.ip) || a.s.port - b.s.port : 0));
   return keyed.map((k) => k.s);
+}
+
+/** A dotted IPv4 address as its 32-bit number. */
+function v4Number(ip: string): number {
+  let n = 0;
+  let part = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 0x2e) {
+      n = n * 256 + part;
+      part = 0;
+    } else part = part * 10 + c - 0x30;
+  }
+  return n * 256 + part;
 }

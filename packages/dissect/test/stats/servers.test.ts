@@ -22,6 +22,8 @@ import {
   type StatsReport,
 } from '@gamequery/dissect';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
+import { ServerState, reportOf } from '../../src/stats/servers.ts';
+import type { ProtocolName } from '../../src/packet-record.ts';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
 import { captures, dissectBytes, dissectFile } from '../dissect/helpers.ts';
 
@@ -157,6 +159,44 @@ describe('ServerStats on generated real-mix traffic', () => {
       expect(t[k]).toBe(report.servers.reduce((n, s) => n + s[k], 0));
     }
     expect(t.rtt.count).toBe(report.servers.reduce((n, s) => n + s.rtt.count, 0));
+    for (const k of ['requestBytes', 'replyBytes', 'requestWireBytes', 'replyWireBytes'] as const) {
+      expect(t.amplification[k], k).toBe(report.servers.reduce((n, s) => n + s.amplification[k], 0));
+      expect(t.amplification[k], k).toBeGreaterThan(0);
+    }
+    // By message, each count the sum of the servers' for that message.
+    const names = new Set(report.servers.flatMap((s) => Object.keys(s.byMessage)));
+    expect([...names].sort()).toEqual(Object.keys(t.byMessage));
+    for (const name of names)
+      for (const k of ['requests', 'replies', 'requestBytes', 'replyBytes', 'requestWireBytes', 'replyWireBytes'] as const)
+        expect(t.byMessage[name]![k], `${name} ${k}`).toBe(report.servers.reduce((n, s) => n + (s.byMessage[name]?.[k] ?? 0), 0));
+  });
+});
+
+describe('reportOf: the servers in order', () => {
+  it('by protocol name, then IPv4 (by number) before IPv6 (by text), then port, whatever order they came in', () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((b) => b.join('.'));
+    const v6 = fc.ipV6();
+    const server = fc.record({ protocol: fc.constantFrom<ProtocolName>('samp', 'vcmp', 'mcquery'), ip: fc.oneof(v4, v6), port: fc.nat(65535) });
+    fc.assert(
+      fc.property(fc.uniqueArray(server, { selector: (s) => `${s.protocol} ${s.ip} ${s.port}`, maxLength: 60 }), (servers) => {
+        const got = reportOf(
+          servers.map((s) => new ServerState(s.ip, s.port, s.protocol)),
+          0,
+        ).servers.map((s) => `${s.protocol} ${s.server.ip} ${s.server.port}`);
+        const number = (ip: string): number => ip.split('.').reduce((n, x) => n * 256 + Number(x), 0);
+        const want = [...servers]
+          .sort(
+            (a, b) =>
+              a.protocol.localeCompare(b.protocol) ||
+              Number(a.ip.includes(':')) - Number(b.ip.includes(':')) ||
+              (a.ip.includes(':') ? a.ip.localeCompare(b.ip) : number(a.ip) - number(b.ip)) ||
+              a.port - b.port,
+          )
+          .map((s) => `${s.protocol} ${s.ip} ${s.port}`);
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
