@@ -176,7 +176,11 @@ describe('reportOf: the servers in order', () => {
   it('by protocol name, then IPv4 (by number) before IPv6 (by text), then port, whatever order they came in', () => {
     const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((b) => b.join('.'));
     const v6 = fc.ipV6();
-    const server = fc.record({ protocol: fc.constantFrom<ProtocolName>('samp', 'vcmp', 'mcquery'), ip: fc.oneof(v4, v6), port: fc.nat(65535) });
+    const server = fc.record({
+      protocol: fc.constantFrom<ProtocolName>('samp', 'vcmp', 'mcquery'),
+      ip: fc.oneof(v4, v6),
+      port: fc.nat(65535),
+    });
     fc.assert(
       fc.property(fc.uniqueArray(server, { selector: (s) => `${s.protocol} ${s.ip} ${s.port}`, maxLength: 60 }), (servers) => {
         const got = reportOf(
