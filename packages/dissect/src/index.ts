@@ -59,6 +59,7 @@ export {
   type ServerCounts,
   type ServerReport,
   type StatsReport,
+  type StatsRows,
   type RttSummary,
   type Amplification,
   type MessageCounts,

@@ -241,18 +241,18 @@ export function dissectCommand(): Command {
             live?.stop();
             if (input.kind !== 'capture-file') input.stop();
           };
-          const { report, error } = await captureStats(
+          const { error } = await captureStats(
             source,
             options,
             pass,
             each,
             count < Infinity ? { frames: count, reached: stop } : undefined,
           );
-          out.tap.use(report, pass.sourcesReport(), pass.io?.report());
+          out.tap.use(pass, pass.sourcesReport(), pass.io?.report());
           if (error) out.error({ type: 'CaptureError', code: error.code, offset: error.offset, message: error.message });
         } catch (e) {
           if (!(e instanceof InputError && e.info.code === 'bad-gzip')) throw e;
-          out.tap.use(pass.report(), pass.sourcesReport(), pass.io?.report());
+          out.tap.use(pass, pass.sourcesReport(), pass.io?.report());
           out.error({ type: 'InputError', code: e.info.code, message: e.message });
         } finally {
           progress.done();
@@ -482,7 +482,10 @@ class Output {
   }
 
   end(stats: DissectStats): void {
-    const servers = this.tap.report();
+    // JSON writes the servers' reports a row at a time, each made as it is written; the text and the page read them all.
+    const json = this.format === 'json' || this.format === 'ndjson';
+    const rows = json ? this.tap.reportRows() : undefined;
+    const servers = json ? undefined : this.tap.report();
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
@@ -506,7 +509,7 @@ class Output {
     } else if (this.format === 'json') {
       this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}`);
       for (const [name, report] of [
-        ['serverStats', servers],
+        ['serverStats', rows],
         ['sourceStats', sources],
         ['ioStats', io],
         ['phsStats', phs],
@@ -520,9 +523,9 @@ class Output {
       }
       this.#text('\n}\n');
     } else if (this.format === 'ndjson') {
-      if (servers) {
+      if (rows) {
         this.#text('{"serverStats":');
-        for (const piece of jsonPieces(servers)) this.#text(piece);
+        for (const piece of jsonPieces(rows)) this.#text(piece);
         this.#text('}\n');
       }
       if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);

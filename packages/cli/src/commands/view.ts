@@ -33,6 +33,7 @@ import {
   type PhsReport,
   type SourcesReport,
   type StatsReport,
+  type StatsRows,
   type Timestamp,
 } from '@gamequery/dissect';
 
@@ -261,7 +262,8 @@ export class StatsTap {
   readonly io: { readonly interval: number; readonly maxRows?: number; readonly filter?: DisplayFilter } | undefined;
   /** With an io,stat filter, the statistics it is counted in, apart from the rest. */
   readonly #io: ServerStats | undefined;
-  /** The reports taken without records (in the first pass), when they were. */
+  /** The statistics taken without records (in the first pass), when they were; their report once made. */
+  #pass: { report(): StatsReport; reportRows(): StatsRows } | undefined;
   #report: StatsReport | undefined;
   #sourcesReport: SourcesReport | undefined;
   constructor(o: ViewOpts) {
@@ -370,9 +372,9 @@ export class StatsTap {
     }
   }
 
-  /** The statistics were taken in the first pass: these are their reports. */
-  use(report: StatsReport, sources?: SourcesReport, io?: IoReport): void {
-    this.#report = report;
+  /** The statistics were taken in the first pass: these are their per-server statistics (reported at the end) and their other reports. */
+  use(pass: { report(): StatsReport; reportRows(): StatsRows }, sources?: SourcesReport, io?: IoReport): void {
+    this.#pass = pass;
     this.#sourcesReport = sources;
     this.#ioReport = io;
   }
@@ -385,10 +387,19 @@ export class StatsTap {
     return this.#ioReport ?? (this.#io ?? this.#stats)?.io?.report();
   }
 
-  /** Per server, with -z stats. */
+  /** Per server, with -z stats (made once, at the end). */
   report(): StatsReport | undefined {
     if (!this.servers) return undefined;
-    return this.#report ?? this.#stats?.report();
+    return (this.#report ??= (this.#pass ?? this.#stats)?.report());
+  }
+
+  /**
+   * {@link report} with each server's report made as it is read, once, unless it is made
+   * already: what JSON writes a row at a time (a scan's 150 000 servers are not held at once).
+   */
+  reportRows(): StatsRows | undefined {
+    if (!this.servers) return undefined;
+    return this.#report ?? (this.#pass ?? this.#stats)?.reportRows();
   }
 
   /** The protocol hierarchy, with -z io,phs. */

@@ -51,11 +51,13 @@ import {
   countRequestIn,
   messageState,
   reportOf,
+  reportRowsOf,
   statedFields,
   type StatedFields,
   type MessageState,
   ServerState,
   type StatsReport,
+  type StatsRows,
 } from './servers.ts';
 
 /** The message of a datagram recognised as its protocol's but as no message of it. */
@@ -254,6 +256,16 @@ export class FirstPassStats {
   }
 
   report(): StatsReport {
+    return reportOf(this.#settled(), this.#packets);
+  }
+
+  /** {@link report} with each server's report made as it is read, once (a scan's 150 000, written as they come): read it before another frame comes. */
+  reportRows(): StatsRows {
+    return reportRowsOf(this.#settled(), this.#packets);
+  }
+
+  /** The servers, their unanswered requests and names as of now (the names read from the bytes kept of the last reply that stated one). */
+  #settled(): Filed[] {
     const all = this.#servers;
     for (const s of all) {
       s.unanswered = s.decoded - s.answered;
@@ -263,7 +275,7 @@ export class FirstPassStats {
         if (hostname !== undefined) s.hostname = hostname;
       }
     }
-    return reportOf(all, this.#packets);
+    return all;
   }
 
   #statedBy(c: Counted): Stated | null {
@@ -522,7 +534,22 @@ export async function captureStats(
   };
   const ended = (error: CaptureError | undefined): CaptureStats => {
     pass.finish();
-    return error ? { report: pass.report(), error } : { report: pass.report() };
+    // Made when first read (the input is over: the servers' states change no more), so that a caller
+    // that writes the pass's rows as they come (`reportRows`) never holds them all.
+    let report: StatsReport | undefined;
+    const made = (): StatsReport => (report ??= pass.report());
+    return error
+      ? {
+          get report(): StatsReport {
+            return made();
+          },
+          error,
+        }
+      : {
+          get report(): StatsReport {
+            return made();
+          },
+        };
   };
   for await (const chunk of source) {
     const error = take(parser.push(chunk));

@@ -163,6 +163,29 @@ describe('statistics of the first pass = statistics of the records; one pass as 
     expect(lines(bare.packets)).toEqual(lines(file.packets));
   }, 60_000);
 
+  it('the report a row at a time (reportRows): the same servers and totals as the report, each row made as it is read', async () => {
+    const { path, bytes } = await written('mix-rows.pcap', generateTraffic({ frames: 6_000, seed: 5 }));
+    const { FirstPassStats } = await import('@gamequery/dissect');
+    const pass = new FirstPassStats({}, newStats());
+    const r = await captureStats(chunksOf(bytes), {}, pass);
+    // The capture's report is made when first read, once.
+    expect(r.report).toBe(r.report);
+    const rows = pass.reportRows();
+    expect(Array.isArray(rows.servers)).toBe(false);
+    const it = rows.servers[Symbol.iterator]();
+    const first = it.next();
+    expect(first.done).toBe(false);
+    expect({ servers: [first.value, ...{ [Symbol.iterator]: () => it }], totals: rows.totals }).toEqual(r.report);
+    expect(r.report.servers.length).toBeGreaterThan(10);
+    // The records' statistics the same way.
+    const servers = new ServerStats();
+    for await (const b of dissectCaptureFile(path, {})) for (const p of b.packets) servers.add(p);
+    const recorded = servers.reportRows();
+    expect(Array.isArray(recorded.servers)).toBe(false);
+    expect({ servers: [...recorded.servers], totals: recorded.totals }).toEqual(servers.report());
+    expect(servers.report()).toEqual(r.report);
+  }, 60_000);
+
   it('a query flood of 20 000 requests (bench/flood.ts, seed 1), and its exact counts', async () => {
     const { path, bytes, summary } = await written('flood.pcap', generateFlood({ requests: 20_000, seed: 1 }));
     const file = await twoPasses(path);
