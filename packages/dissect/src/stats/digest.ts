@@ -48,7 +48,8 @@ export class RttDigest {
       // A few samples in an array of their own length (a scan's server has one or two): an empty array pushed to
       // takes room for 17, some 150 bytes a server.
       let now = exact;
-      if (exact.length < SMALL) now = this.#exact = [...exact, seconds];
+      // Copied by `concat`, which makes the array its length (spread, `[...exact, s]`, fills one by pushing: room for 17).
+      if (exact.length < SMALL) now = this.#exact = exact.concat([seconds]);
       else (exact as number[]).push(seconds);
       if (now.length <= EXACT) return;
       this.#toBuckets();
