@@ -475,6 +475,7 @@ export function reportRowsOf(all: Iterable<ServerState>, packets: number): Stats
   return { servers: rowsOf(states), totals: { servers: states.length, packets, ...counts(states, rtt) } };
 }
 
+/** Each state's report, made as it is asked for. */
 function* rowsOf(states: readonly ServerState[]): Generator<ServerReport> {
   for (const s of states) yield serverReport(s);
 }
