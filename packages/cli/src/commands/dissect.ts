@@ -257,7 +257,7 @@ export function dissectCommand(): Command {
         } finally {
           progress.done();
         }
-        out.end(stats);
+        await out.end(stats);
         await live?.end(stats);
         return;
       }
@@ -324,7 +324,7 @@ export function dissectCommand(): Command {
       } finally {
         progress.done();
       }
-      out.end(stats);
+      await out.end(stats);
       await live?.end(stats);
     });
 }
@@ -481,11 +481,32 @@ class Output {
     if (this.format === 'ndjson') this.#text(JSON.stringify({ error: e }) + '\n');
   }
 
-  end(stats: DissectStats): void {
-    // JSON writes the servers' reports a row at a time, each made as it is written; the text and the page read them all.
+  /**
+   * Writes what comes after the packets (the statistics, the page's end), waiting for a pipe
+   * that is full: a scan's report is 100 MB of JSON, which a loop that never waits would queue
+   * whole in the stream while the reader takes it.
+   */
+  async end(stats: DissectStats): Promise<void> {
+    for (const piece of this.#endPieces(stats)) {
+      this.#text(piece);
+      if (this.full) await this.drained();
+    }
+    this.#flush();
+    this.kept?.close();
+    for (const w of this.tap.warnings()) process.stderr.write(`gamequery: ${w}\n`);
+    // Said in each such packet too; counted here so that it is not missed in a long output.
+    if (stats.incomplete)
+      process.stderr.write(
+        `gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`,
+      );
+  }
+
+  /** What {@link end} writes, in pieces. */
+  *#endPieces(stats: DissectStats): Generator<string> {
+    // JSON and text read the servers' reports a row at a time, each made as it is read; the page reads them all.
     const json = this.format === 'json' || this.format === 'ndjson';
     const rows = json ? this.tap.reportRows() : undefined;
-    const servers = json ? undefined : this.tap.report();
+    const servers = this.html ? this.tap.report() : undefined;
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
@@ -505,9 +526,9 @@ class Output {
           ...(expertStats ? { expert: expertStats } : {}),
         },
       );
-      for (const piece of pieces) this.#text(piece);
+      yield* pieces;
     } else if (this.format === 'json') {
-      this.#text(`\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}`);
+      yield `\n],\n"errors": ${JSON.stringify(this.#errors)},\n"stats": ${JSON.stringify(stats)}`;
       for (const [name, report] of [
         ['serverStats', rows],
         ['sourceStats', sources],
@@ -517,37 +538,29 @@ class Output {
         ['expertStats', expertStats],
       ] as const) {
         if (!report) continue;
-        this.#text(`,\n"${name}": `);
+        yield `,\n"${name}": `;
         // The conversation tables a row at a time: the list, each table, its rows.
-        for (const piece of jsonPieces(report, name === 'convStats' ? 3 : 2)) this.#text(piece);
+        yield* jsonPieces(report, name === 'convStats' ? 3 : 2);
       }
-      this.#text('\n}\n');
+      yield '\n}\n';
     } else if (this.format === 'ndjson') {
       if (rows) {
-        this.#text('{"serverStats":');
-        for (const piece of jsonPieces(rows)) this.#text(piece);
-        this.#text('}\n');
+        yield '{"serverStats":';
+        yield* jsonPieces(rows);
+        yield '}\n';
       }
-      if (sources) this.#text(`${JSON.stringify({ sourceStats: sources })}\n`);
-      if (io) this.#text(`${JSON.stringify({ ioStats: io })}\n`);
-      if (phs) this.#text(`${JSON.stringify({ phsStats: phs })}\n`);
+      if (sources) yield `${JSON.stringify({ sourceStats: sources })}\n`;
+      if (io) yield `${JSON.stringify({ ioStats: io })}\n`;
+      if (phs) yield `${JSON.stringify({ phsStats: phs })}\n`;
       if (convStats) {
-        this.#text('{"convStats":');
-        for (const piece of jsonPieces(convStats, 3)) this.#text(piece);
-        this.#text('}\n');
+        yield '{"convStats":';
+        yield* jsonPieces(convStats, 3);
+        yield '}\n';
       }
-      if (expertStats) this.#text(`${JSON.stringify({ expertStats })}\n`);
-    } else if (servers || sources || io || phs || this.tap.conversations.length || expertStats) {
-      for (const piece of this.tap.text(this.quiet)) this.#text(piece);
+      if (expertStats) yield `${JSON.stringify({ expertStats })}\n`;
+    } else if (this.tap.servers || sources || io || phs || this.tap.conversations.length || expertStats) {
+      yield* this.tap.text(this.quiet);
     }
-    this.#flush();
-    this.kept?.close();
-    for (const w of this.tap.warnings()) process.stderr.write(`gamequery: ${w}\n`);
-    // Said in each such packet too; counted here so that it is not missed in a long output.
-    if (stats.incomplete)
-      process.stderr.write(
-        `gamequery: ${stats.incomplete} packets written before their exchange settled (one pass over its memory ceiling): their links may be missing\n`,
-      );
   }
 
   /** Text written at once (live statistics rows, between reads). */

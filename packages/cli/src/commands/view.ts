@@ -424,7 +424,8 @@ export class StatsTap {
    * made into one string, then into bytes, it was 180 MB at the end of the run).
    */
   *text(quiet = false): Generator<string> {
-    const r = this.report();
+    // Each server's report made as the table reads it (unless the page or JSON made them all already).
+    const r = this.reportRows();
     const sources = this.sourcesReport();
     const io = this.ioReport();
     let first = true;

@@ -52,6 +52,8 @@ interface Count {
 
 let dir: string;
 let report: StatsReport;
+/** The same statistics' report a row at a time, and its table's lines. */
+let rowsLines: string[];
 const independent = new Map<string, Count>();
 
 beforeAll(async () => {
@@ -64,6 +66,7 @@ beforeAll(async () => {
 
   const stats = new ServerStats();
   for await (const b of dissectCaptureFile(file)) for (const p of b.packets) stats.add(p);
+  rowsLines = renderStatsTable(stats.reportRows());
   report = stats.report();
 
   // The other way: each frame's datagram and time, its category from the truth.
@@ -226,6 +229,12 @@ describe('ServerStats on a bundled capture', () => {
 });
 
 describe('renderStatsTable', () => {
+  it('writes the same lines from the report a row at a time (reportRows) as from the report', () => {
+    expect(report.servers.length).toBeGreaterThan(50);
+    expect(rowsLines).toEqual(renderStatsTable(report));
+    expect(rowsLines.length).toBeGreaterThan(4 * report.servers.length);
+  });
+
   it('escapes control characters a server puts in its name, and says when there is nothing', async () => {
     const server = { serverIp: '127.0.0.1', serverPort: 7777 };
     const hostname = 'evil\x1b[2J\x07name\x7f';
