@@ -503,10 +503,9 @@ class Output {
 
   /** What {@link end} writes, in pieces. */
   *#endPieces(stats: DissectStats): Generator<string> {
-    // JSON and text read the servers' reports a row at a time, each made as it is read; the page reads them all.
-    const json = this.format === 'json' || this.format === 'ndjson';
-    const rows = json ? this.tap.reportRows() : undefined;
-    const servers = this.html ? this.tap.report() : undefined;
+    // The servers' reports a row at a time, each made as it is read (JSON writes each; the page's table keeps what it
+    // shows, as the text's does, which makes its own).
+    const rows = this.format === 'text' ? undefined : this.tap.reportRows();
     const sources = this.tap.sourcesReport();
     const io = this.tap.ioReport();
     const phs = this.tap.phsReport();
@@ -518,7 +517,7 @@ class Output {
       const pieces = this.html.endPieces(
         this.#errors.map((e) => (e as { message: string }).message),
         {
-          ...(servers ? { servers } : {}),
+          ...(rows ? { servers: rows } : {}),
           ...(sources ? { sources } : {}),
           ...(io ? { io } : {}),
           ...(phs ? { phs } : {}),

@@ -10,9 +10,9 @@
 import { showText } from '@gamequery/codec/internal';
 import { formatEndpoint } from '../net/address.ts';
 import { escapeHtml } from './html-page.ts';
-import { ampText, requested } from './stats.ts';
+import { ampText, requested, shownReport } from './stats.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
-import type { ServerCounts, StatsReport } from '../stats/servers.ts';
+import type { ServerCounts, StatsReport, StatsRows } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
 import type { PhsNode, PhsReport } from '../stats/phs.ts';
 import type { ConversationReport, ConversationRows } from '../stats/conversations.ts';
@@ -301,7 +301,8 @@ function phsTable(r: PhsReport): Generator<string> {
 
 /** The statistics the page draws, each when asked for. */
 export interface PageStats {
-  readonly servers?: StatsReport;
+  /** Per server: the report, or its rows made as they are read (read once). */
+  readonly servers?: StatsReport | StatsRows;
   readonly sources?: SourcesReport;
   readonly io?: IoReport;
   readonly phs?: PhsReport;
@@ -424,14 +425,16 @@ export function* chartsHtmlPieces(stats: PageStats, packets = true): Generator<s
     parts.push(ioSvg(`Requests and replies per ${step}, all servers`, io.rows));
     for (const s of io.servers) parts.push(ioSvg(`${formatEndpoint(s.server)} (${s.protocol})`, s.rows, s.server));
   }
-  if (stats.servers) parts.push(rttSvg(stats.servers));
+  // Each server's report read once and kept as the tables show it (a scan's 150 000, made as they are read).
+  const servers = stats.servers && shownReport(stats.servers);
+  if (servers) parts.push(rttSvg(servers));
   if (stats.sources) {
     parts.push(sourcesSvg("Top sources by requests (± a count's possible overstatement)", stats.sources.sources, (s) => s.requests, 'src'));
     parts.push(
       sourcesSvg('Sources sent the most reply bytes (where reflected replies go)', stats.sources.byReplyBytes, (s) => s.replyBytes, 'dst'),
     );
   }
-  if (stats.servers?.servers.length) parts.push(serversTable(stats.servers));
+  if (servers?.servers.length) parts.push(serversTable(servers));
   if (stats.sources) parts.push(guessersTable(stats.sources));
   if (stats.phs) parts.push(phsTable(stats.phs));
   for (const c of stats.conversations ?? []) parts.push(conversationTable(c));

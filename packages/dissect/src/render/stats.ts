@@ -127,6 +127,16 @@ const NO_MESSAGES: ServerReport['byMessage'] = Object.freeze({});
  */
 const shownOf = (s: ServerReport): ServerReport => ({ ...s, rtt: { ...s.rtt, histogram: NO_HISTOGRAM }, byMessage: NO_MESSAGES });
 
+/**
+ * The report as the tables (text and the page's) read it: each server's report read once (from rows made as
+ * they are read: {@link StatsRows}) and kept without what no table shows.
+ */
+export function shownReport(report: StatsReport | StatsRows): StatsReport {
+  const servers: ServerReport[] = [];
+  for (const s of report.servers) servers.push(shownOf(s));
+  return { servers, totals: report.totals };
+}
+
 /** The tables' lines: the counts per server and their totals, then per server what else is known. */
 export function renderStatsTable(report: StatsReport | StatsRows): string[] {
   return [...statsTableLines(report)];
@@ -138,9 +148,7 @@ export function renderStatsTable(report: StatsReport | StatsRows): string[] {
  */
 export function* statsTableLines(report: StatsReport | StatsRows): Generator<string> {
   const t = report.totals;
-  // Each server's report read once (rows made as they are read: StatsRows) and kept without what no table shows.
-  const all: ServerReport[] = [];
-  for (const s of report.servers) all.push(shownOf(s));
+  const all = shownReport(report).servers;
   const servers = all.map((s) => formatEndpoint(s.server));
   yield* tableLines(COUNTS, all.length, (i) => [servers[i]!, all[i]!.protocol, ...countsRow(all[i]!)], new Set([2, 3, 4, 5, 6, 7, 8, 9]), [
     `${t.servers} server${t.servers === 1 ? '' : 's'}`,
