@@ -252,6 +252,9 @@ function compiled(text: string, o: ViewOpts, what: string): DisplayFilter {
 /** Intervals a chart of the page draws at most (from 1 ms up, doubling as the capture needs). */
 const CHART_ROWS = 120;
 
+/** Per-server statistics that report at the end, whole or a row at a time (`FirstPassStats`, `ServerStats`). */
+type StatsSource = { report(): StatsReport; reportRows(): StatsRows };
+
 /** `-z stats` and `-z sources`: fed every packet shown, reported at the end. */
 export class StatsTap {
   readonly #stats: ServerStats | undefined;
@@ -263,7 +266,7 @@ export class StatsTap {
   /** With an io,stat filter, the statistics it is counted in, apart from the rest. */
   readonly #io: ServerStats | undefined;
   /** The statistics taken without records (in the first pass), when they were; their report once made. */
-  #pass: { report(): StatsReport; reportRows(): StatsRows } | undefined;
+  #pass: StatsSource | undefined;
   #report: StatsReport | undefined;
   #sourcesReport: SourcesReport | undefined;
   constructor(o: ViewOpts) {
@@ -373,7 +376,7 @@ export class StatsTap {
   }
 
   /** The statistics were taken in the first pass: these are their per-server statistics (reported at the end) and their other reports. */
-  use(pass: { report(): StatsReport; reportRows(): StatsRows }, sources?: SourcesReport, io?: IoReport): void {
+  use(pass: StatsSource, sources?: SourcesReport, io?: IoReport): void {
     this.#pass = pass;
     this.#sourcesReport = sources;
     this.#ioReport = io;

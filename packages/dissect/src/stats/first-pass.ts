@@ -537,19 +537,12 @@ export async function captureStats(
     // Made when first read (the input is over: the servers' states change no more), so that a caller
     // that writes the pass's rows as they come (`reportRows`) never holds them all.
     let report: StatsReport | undefined;
-    const made = (): StatsReport => (report ??= pass.report());
-    return error
-      ? {
-          get report(): StatsReport {
-            return made();
-          },
-          error,
-        }
-      : {
-          get report(): StatsReport {
-            return made();
-          },
-        };
+    return {
+      get report(): StatsReport {
+        return (report ??= pass.report());
+      },
+      ...(error ? { error } : {}),
+    };
   };
   for await (const chunk of source) {
     const error = take(parser.push(chunk));
