@@ -394,6 +394,36 @@ describe('the statistics of the HTML view in Chromium', () => {
     });
   });
 
+  it('-z io,phs: a row filters to the packets of its place in the hierarchy, and its display filter takes the frames it counts', async () => {
+    await withTables(veth, ['-z', 'io,phs'], /^Protocol hierarchy/, async ({ listed, rows, click }) => {
+      expect(rows.map((row) => row.cells[0]!.trim())).toEqual([
+        'eth',
+        'ipv6',
+        'icmpv6',
+        'udp',
+        'samp',
+        'mcquery',
+        'data',
+        'ip',
+        'udp',
+        'samp',
+        'mcquery',
+        'data',
+      ]);
+      const shownBy = new Map<string, number>();
+      for (const row of rows) {
+        const passed = run('dissect', veth, '-Y', row.display, '-T', 'fields', '-e', 'frame.number').stdout.split('\n').filter(Boolean);
+        expect(passed.length, row.display).toBe(Number(row.cells[2]));
+        shownBy.set(row.cells[0]!.trim() + row.i, (await click(row, new Set(passed))).length);
+      }
+      // The page lists the query messages: every one under eth; the SA:MP and Minecraft rows share them out; ICMPv6 and fragments none.
+      const shown = [...shownBy.values()];
+      expect(shown[0]).toBe(listed.length);
+      expect(shown[4]! + shown[5]! + shown[9]! + shown[10]!).toBe(listed.length);
+      expect([shown[2], shown[6], shown[11]]).toEqual([0, 0, 0]);
+    });
+  });
+
   it('-z io,phs: the protocol hierarchy as a table, as the JSON report has it', async () => {
     const r = run('stats', veth, '-z', 'io,phs', '-F', 'html');
     expect([r.status, r.stderr]).toEqual([0, '']);

@@ -4,7 +4,7 @@
  * server), the round-trip times as a histogram, and the top sources as bars; then the servers
  * (counts, players and name, amplification), the RCON password guessers, the protocol hierarchy,
  * the conversations and endpoints and the expert items as tables. Every bar, interval and row
- * (but the hierarchy's) carries what it counts as a filter — `data-filter` for the page's script,
+ * carries what it counts as a filter — `data-filter` for the page's script,
  * which shows the packets it counted, and its Wireshark display filter for `-Y` — and a `<title>`.
  */
 import { showText } from '@gamequery/codec/internal';
@@ -14,7 +14,7 @@ import { ampText, requested, shownReport } from './stats.ts';
 import type { IoReport, IoRow } from '../stats/io.ts';
 import type { ServerCounts, StatsReport, StatsRows } from '../stats/servers.ts';
 import type { SourceCount, SourcesReport } from '../stats/sources.ts';
-import type { PhsNode, PhsReport } from '../stats/phs.ts';
+import { phsDisplay, type PhsNode, type PhsReport } from '../stats/phs.ts';
 import type { ConversationReport, ConversationRows } from '../stats/conversations.ts';
 import { SEVERITY_OF, expertItemLine, type ExpertReport } from '../stats/expert.ts';
 
@@ -46,6 +46,8 @@ interface ChartFilter {
     readonly ports?: boolean;
     /** An expert item, as the packet's notes write it (`[Expert Info (Warning/Malformed): …]`). */
     readonly expert?: string;
+    /** A place in the protocol hierarchy: the packets whose place begins with these protocols (`eth:ip:udp`). */
+    readonly phs?: string;
   };
   /** The same as a Wireshark display filter. */
   readonly display: string;
@@ -177,7 +179,7 @@ function sourcesSvg(title: string, list: readonly SourceCount[], value: (s: Sour
 /** A row of a statistics table: its cells, and the packets it counts as a filter (a click shows them, as a bar's does). */
 interface TableRow {
   readonly cells: readonly string[];
-  readonly filter?: ChartFilter;
+  readonly filter: ChartFilter;
 }
 
 /**
@@ -194,7 +196,7 @@ function* tableHtml(
   const cells = (tag: 'td' | 'th', list: readonly string[]): string =>
     list.map((c, i) => `<${tag}${right.has(i) ? ' class="r"' : ''}>${escapeHtml(c)}</${tag}>`).join('');
   yield `<table class="stat"><caption>${escapeHtml(caption)}</caption><thead><tr>${cells('th', head)}</tr></thead><tbody>`;
-  for (const r of rows) yield `<tr${r.filter ? attrs(r.filter) : ''}>${cells('td', r.cells)}</tr>`;
+  for (const r of rows) yield `<tr${attrs(r.filter)}>${cells('td', r.cells)}</tr>`;
   yield `</tbody>${footer ? `<tfoot><tr>${cells('td', footer)}</tr></tfoot>` : ''}</table>`;
 }
 
@@ -272,12 +274,18 @@ function guessersTable(sources: SourcesReport): Iterable<string> {
   );
 }
 
-/** The protocol hierarchy (`-z io,phs`) as Wireshark's window shows it: each protocol indented under the one it is in, its share of the frames and bytes. */
+/**
+ * The protocol hierarchy (`-z io,phs`) as Wireshark's window shows it: each protocol indented under the one it is in,
+ * its share of the frames and bytes; a row filters to the frames it counts (those whose place in the hierarchy begins
+ * with its protocols).
+ */
 function phsTable(r: PhsReport): Generator<string> {
   const share = (n: number, of: number): string => (of ? `${((100 * n) / of).toFixed(1)} %` : '-');
   const rows: TableRow[] = [];
-  const walk = (nodes: readonly PhsNode[], depth: number): void => {
+  const walk = (nodes: readonly PhsNode[], depth: number, above: readonly string[]): void => {
     for (const n of nodes) {
+      // The `frame` node (a filter that reads the frame's fields puts it on top) holds every frame: no chain names it.
+      const path = depth === 0 && n.protocol === 'frame' ? [] : [...above, n.protocol];
       rows.push({
         cells: [
           `${'\u00a0'.repeat(4 * depth)}${n.protocol}`,
@@ -286,11 +294,12 @@ function phsTable(r: PhsReport): Generator<string> {
           share(n.bytes, r.bytes),
           String(n.bytes),
         ],
+        filter: { test: path.length ? { phs: path.join(':') } : {}, display: phsDisplay(path, r.filter) },
       });
-      walk(n.children, depth + 1);
+      walk(n.children, depth + 1, path);
     }
   };
-  walk(r.protocols, 0);
+  walk(r.protocols, 0, []);
   return tableHtml(
     `Protocol hierarchy${r.filter ? ` (filter: ${r.filter})` : ''}: ${r.frames} frames, ${r.bytes} bytes on the wire`,
     ['Protocol', 'Frames %', 'Frames', 'Bytes %', 'Bytes'],

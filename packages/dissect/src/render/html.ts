@@ -13,6 +13,7 @@ import { generatedNodes } from './packet.ts';
 import { pairingNotes, summaryColumns } from './summary.ts';
 import { lineOf } from './text.ts';
 import { expertItemLine, expertItemsOf } from '../stats/expert.ts';
+import { recordPhsPath } from '../stats/phs.ts';
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, escapeHtml } from './html-page.ts';
 import { chartsHtmlPieces, type chartsHtml } from './charts.ts';
 
@@ -114,6 +115,7 @@ export class HtmlWriter {
       o: shift,
       f: tree,
       w: notes,
+      h: recordPhsPath(p),
       ...links,
     };
     this.sink.raw(`${this.#shown ? ',\n' : ''}${scriptJson(entry)}`);

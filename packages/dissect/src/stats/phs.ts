@@ -49,6 +49,57 @@ const shown = (word: string): boolean => word !== 'ethertype' && !word.includes(
 /** Where a chain ends without a payload's protocol: a frame cut there by the snapshot length ends in `_ws.short`, as tshark's tree. */
 const TRANSPORTS = new Set(['udp', 'tcp', 'ip', 'ipv6', 'eth', 'sll', 'sll2']);
 
+/** What tshark's tree shows after a transport whose payload the snapshot length cut. */
+const SHORT = '_ws.short';
+
+/**
+ * A frame's place in the hierarchy: the protocols of its `frame.protocols` chain that the
+ * hierarchy shows, outermost first, and `_ws.short` after a transport where `cut` (see the
+ * module comment).
+ */
+export function phsPath(chain: string, cut: boolean): string[] {
+  const words = chain.split(':').filter(shown);
+  if (cut && words.length && TRANSPORTS.has(words[words.length - 1]!)) words.push(SHORT);
+  return words;
+}
+
+/** A record's chain, its length on the wire (a bare payload's own length) and whether the snapshot length cut it. */
+function placeOf(p: DissectedRecord): { readonly chain: string; readonly wire: number; readonly cut: boolean } {
+  const framed = p instanceof Packet || p instanceof FrameRecord ? p : undefined;
+  const wire = framed?.frameLength;
+  const captured = framed?.capturedLength;
+  return {
+    chain: protocolsOf(p),
+    wire: wire ?? (p instanceof FrameRecord ? 0 : p.payloadLength),
+    cut: wire !== undefined && captured !== undefined && captured < wire,
+  };
+}
+
+/** A record's place in the hierarchy ({@link phsPath}), its words joined by colons: `eth:ip:udp:samp`. */
+export function recordPhsPath(p: DissectedRecord): string {
+  const { chain, cut } = placeOf(p);
+  return phsPath(chain, cut).join(':');
+}
+
+/** A protocol hidden from the hierarchy between two it shows: `ethertype`, an IPv6 extension header (`ipv6.fraghdr`). */
+const HIDDEN = '(:ethertype|:[^:]*[.][^:]*)*';
+
+/**
+ * The display filter that passes the frames a node of the hierarchy counts: those whose
+ * `frame.protocols` shows `path` (the node's protocols from the outermost, as {@link phsPath}
+ * gives them) at its start, with what the hierarchy hides between them; `_ws.short`, which
+ * no chain holds, as the chain's end and a frame shorter than on the wire. The empty path is
+ * the `frame` node (every frame). `filter`: the hierarchy's own (`-z io,phs,FILTER`), which
+ * its frames also passed.
+ */
+export function phsDisplay(path: readonly string[], filter = ''): string {
+  const short = path[path.length - 1] === SHORT;
+  const words = short ? path.slice(0, -1) : path;
+  const re = `^${words.map((w) => w.replace(/[^\w]/g, (c) => `[${c}]`)).join(`${HIDDEN}:`)}${short ? `${HIDDEN}$` : '(:|$)'}`;
+  const own = !words.length ? 'frame' : `frame.protocols matches "${re}"${short ? ' && frame.cap_len < frame.len' : ''}`;
+  return filter ? `(${filter}) && ${own}` : own;
+}
+
 /**
  * Counts frames into the hierarchy ({@link addRecord} a record, or {@link add} a chain) and
  * reports it ({@link report}; {@link phsLines} writes it as tshark does).
@@ -78,22 +129,15 @@ export class ProtocolHierarchy {
 
   /** A record's frame: its protocols, its length on the wire (a bare payload's own length) and whether it was cut. */
   addRecord(p: DissectedRecord): void {
-    const framed = p instanceof Packet || p instanceof FrameRecord ? p : undefined;
-    const wire = framed?.frameLength;
-    const captured = framed?.capturedLength;
-    this.add(
-      protocolsOf(p),
-      wire ?? (p instanceof FrameRecord ? 0 : p.payloadLength),
-      wire !== undefined && captured !== undefined && captured < wire,
-    );
+    const { chain, wire, cut } = placeOf(p);
+    this.add(chain, wire, cut);
   }
 
   report(): PhsReport {
     const top: Counted[] = [];
     for (const [key, { frames, bytes }] of this.#chains) {
       const cut = key.endsWith('\n');
-      const words = (cut ? key.slice(0, -1) : key).split(':').filter(shown);
-      if (cut && words.length && TRANSPORTS.has(words[words.length - 1]!)) words.push('_ws.short');
+      const words = phsPath(cut ? key.slice(0, -1) : key, cut);
       let level = top;
       for (const protocol of words) {
         let node = level.find((n) => n.protocol === protocol);
