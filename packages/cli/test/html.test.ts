@@ -5,6 +5,7 @@
  * tried as a person would. A screenshot of each scheme is kept (GAMEQUERY_ARTIFACTS, or
  * the temporary folder) for a look.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,12 @@ const candidates = [process.env.GAMEQUERY_CHROMIUM, '/usr/bin/chromium-headless-
 );
 const executablePath = candidates.find((p) => existsSync(p));
 const veth = `${root}packages/dissect/test/fixtures/captures/veth-frag.pcap`;
+
+/**
+ * A display filter as the page shows it after `-Y`, to paste into a shell: in double quotes, or in single
+ * quotes (a single quote in it as '\'') where it holds what a shell reads inside double quotes.
+ */
+const shellQuoted = (f: string): string => (/["$\\`!]/.test(f) ? `'${f.replace(/'/g, "'\\''")}'` : `"${f}"`);
 const artifacts = process.env.GAMEQUERY_ARTIFACTS ?? join(tmpdir(), 'gamequery-artifacts');
 
 let dir: string;
@@ -240,7 +247,7 @@ describe('the statistics of the HTML view in Chromium', () => {
       // What the title counts is what is shown: an interval's requests and replies.
       const m = /: (\d+) requests, (\d+) replies/.exec(t.title);
       if (m) expect(shown.length, t.title).toBe(Number(m[1]) + Number(m[2]));
-      expect(await page.textContent('#filter span')).toBe(`${shown.length} of 20 packets: -Y "${t.display}"`);
+      expect(await page.textContent('#filter span')).toBe(`${shown.length} of 20 packets: -Y ${shellQuoted(t.display)}`);
     }
     await page.click('#clear');
     expect((await visible()).length).toBe(20);
@@ -329,7 +336,10 @@ describe('the statistics of the HTML view in Chromium', () => {
           await tab.locator('table.stat tbody tr').nth(row.i).click();
           const frames = await shown();
           expect(frames, row.display).toEqual(listed.filter((n) => passed.has(n)));
-          expect(await tab.textContent('#filter span')).toBe(`${frames.length} of ${listed.length} packets: -Y "${row.display}"`);
+          const line = await tab.textContent('#filter span');
+          expect(line).toBe(`${frames.length} of ${listed.length} packets: -Y ${shellQuoted(row.display)}`);
+          // What a shell makes of it, pasted: the filter itself.
+          expect(spawnSync('sh', ['-c', `printf %s ${line!.replace(/^.*? -Y /, '')}`], { encoding: 'utf8' }).stdout).toBe(row.display);
           return frames;
         },
       });

@@ -233,6 +233,8 @@ export const PAGE_SCRIPT = `
   const endpoint = (s) => s[0] === '[' ? s.slice(1, s.indexOf(']')) : s.split(':').length === 2 ? s.slice(0, s.indexOf(':')) : s;
   const end = (s, ports) => (ports ? s : endpoint(s));
   const rttOf = (p) => { const m = /\\[RTT ([\\d.]+) ms\\]/.exec(p.k || ''); return m ? Number(m[1]) : undefined; };
+  // A filter as a shell takes it: in double quotes, or in single quotes where the shell would read into double ones.
+  const quoted = (s) => /["$\\\\\`!]/.test(s) ? "'" + s.replace(/'/g, "'\\\\''") + "'" : '"' + s + '"';
   function applyFilter(f, display, target) {
     const keep = (p) => {
       const t = Number(p.t);
@@ -256,7 +258,7 @@ export const PAGE_SCRIPT = `
     for (const e of document.querySelectorAll('#stats .on')) e.classList.remove('on');
     target?.classList.add('on');
     filterLine.hidden = false;
-    filterLine.firstElementChild.textContent = n + ' of ' + packets.length + ' packets: -Y "' + display + '"';
+    filterLine.firstElementChild.textContent = n + ' of ' + packets.length + ' packets: -Y ' + quoted(display);
     if (first >= 0) select(first, false);
   }
   document.getElementById('clear').addEventListener('click', () => {
@@ -282,7 +284,7 @@ export const PAGE_SCRIPT = `
  */
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'sha256-X1wB2DTQn1Mp0V8v+Yi2/SZK6yPjJz6qfmDUvOMf45A='",
+  "script-src 'sha256-EEtnumeDVATnfa0j9DPp5WNxG3xTm+an4jQvtG5+txE='",
   "style-src 'sha256-o4fDPGlazda2of1z/V1LihnbAJBZJ2QuT5jr2mfymb0='",
   "img-src 'none'",
   "base-uri 'none'",
