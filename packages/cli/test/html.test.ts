@@ -349,7 +349,8 @@ describe('the statistics of the HTML view in Chromium', () => {
   }
 
   it('-z conv and -z endpoints: a row filters to its packets, and its display filter takes the frames it counts', async () => {
-    const zs = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,udp'];
+    // And two tables of their own filter: a row's display filter and its click then keep to the frames the filter passed.
+    const zs = ['conv,ip', 'conv,ipv6', 'conv,udp', 'endpoints,ip', 'endpoints,udp', 'conv,ip,samp', 'endpoints,ip,mcquery'];
     // The tables asked for (the servers' table comes first, as on every page with statistics).
     await withTables(
       veth,
@@ -364,6 +365,8 @@ describe('the statistics of the HTML view in Chromium', () => {
           ...Array<string>(10).fill('UDP conversations'),
           ...Array<string>(2).fill('IPv4 endpoints'),
           ...Array<string>(14).fill('UDP endpoints'),
+          'IPv4 conversations (filter',
+          ...Array<string>(2).fill('IPv4 endpoints (filter'),
         ]);
         for (const row of rows) {
           // What -Y passes with the row's filter, every frame: the frames the row counts (A to B and B to A, or the endpoint's).
@@ -382,6 +385,12 @@ describe('the statistics of the HTML view in Chromium', () => {
         // A conversation of query messages shows its request and reply; an IPv6 one of multicast ICMPv6 none of them.
         const udp = rows.find((row) => row.caption.startsWith('UDP conversations'))!;
         expect((await click(udp, passedBy.get(udp)!)).length).toBe(2);
+        // Of the IPv4 conversation's twelve frames, its six of SA:MP; of an IPv4 endpoint's, its four of Minecraft.
+        const [ip, samp] = rows.filter((row) => row.caption.startsWith('IPv4 conversations'));
+        expect([passedBy.get(ip!)!.size, passedBy.get(samp!)!.size]).toEqual([12, 6]);
+        expect(await click(samp!, passedBy.get(samp!)!)).toHaveLength(6);
+        const mc = rows.filter((row) => row.caption.startsWith('IPv4 endpoints (filter'));
+        expect(mc.map((row) => passedBy.get(row)!.size)).toEqual([4, 4]);
       },
     );
   });

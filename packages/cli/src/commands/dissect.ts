@@ -415,7 +415,7 @@ class Output {
     if (isFrameRecord(p) && this.format !== 'text') return;
     if (this.html) {
       // Frame records are listed by text output only (allFrames is off for the rest).
-      if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats));
+      if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats), this.tap.passed);
     } else if (this.#fields) {
       this.#sink.raw(p === BLANK ? this.#fields.blank : this.#fields.line(p, this.stats && captureStart(this.stats)));
       this.#sink.ascii('\n');

@@ -354,13 +354,31 @@ export class StatsTap {
     return this.io !== undefined || this.phs !== undefined || this.conversations.length > 0;
   }
 
+  /**
+   * The filters of their own (of io,phs, conv, endpoints, expert) that the record added last passed, as written:
+   * the page marks its packet with them, so that a click on a row of such a table shows the packets it counted.
+   */
+  readonly passed: string[] = [];
+
   /** A record shown; `start`: the capture's first frame's time (io,stat counts from it). */
   add(p: DissectedRecord, start: Timestamp | null | undefined): void {
+    const passed = this.passed;
+    if (passed.length) passed.length = 0;
     const phs = this.phs;
-    if (phs && (!phs.filter || phs.filter.matches(p, start))) phs.hierarchy.addRecord(p);
-    for (const c of this.conversations) if (!c.filter || c.filter.matches(p, start)) c.table.add(p, start);
+    if (phs && (!phs.filter || phs.filter.matches(p, start))) {
+      phs.hierarchy.addRecord(p);
+      if (phs.filter) passed.push(phs.hierarchy.filter);
+    }
+    for (const c of this.conversations) {
+      if (c.filter && !c.filter.matches(p, start)) continue;
+      c.table.add(p, start);
+      if (c.filter) passed.push(c.table.filter);
+    }
     const expert = this.expert;
-    if (expert && (!expert.filter || expert.filter.matches(p, start))) expert.stats.add(p);
+    if (expert && (!expert.filter || expert.filter.matches(p, start))) {
+      expert.stats.add(p);
+      if (expert.filter) passed.push(expert.stats.filter);
+    }
     const stats = this.#stats;
     if (!stats) return;
     stats.start = start;

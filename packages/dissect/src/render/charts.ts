@@ -48,6 +48,8 @@ interface ChartFilter {
     readonly expert?: string;
     /** A place in the protocol hierarchy: the packets whose place begins with these protocols (`eth:ip:udp`). */
     readonly phs?: string;
+    /** A table's own filter (`-z conv,udp,FILTER`): the packets marked as passing it. */
+    readonly within?: string;
   };
   /** The same as a Wireshark display filter. */
   readonly display: string;
@@ -55,6 +57,15 @@ interface ChartFilter {
 
 const attrs = (f: ChartFilter): string =>
   ` data-filter="${escapeHtml(JSON.stringify(f.test))}" data-display="${escapeHtml(f.display)}" tabindex="0" role="button"`;
+
+/**
+ * A row's filter within its table's own (`-z conv,udp,FILTER`): the frames the table counted, of which the
+ * row's. Without it a row's filter passed frames its row did not count.
+ */
+export const within = (table: string, row: string): string => (table.trim() ? `(${table}) && (${row})` : row);
+
+/** A row's test on the page within its table's own filter: the packets marked as passing it (render/html.ts). */
+const withinTest = (table: string, test: ChartFilter['test']): ChartFilter['test'] => (table.trim() ? { ...test, within: table } : test);
 
 /** `ip.src == a` or `ipv6.src == a`, by the address's family. */
 const ipField = (ip: string, side: 'src' | 'dst'): string => `${ip.includes(':') ? 'ipv6' : 'ip'}.${side} == ${ip}`;
@@ -294,7 +305,7 @@ function phsTable(r: PhsReport): Generator<string> {
           share(n.bytes, r.bytes),
           String(n.bytes),
         ],
-        filter: { test: path.length ? { phs: path.join(':') } : {}, display: phsDisplay(path, r.filter) },
+        filter: { test: withinTest(r.filter, path.length ? { phs: path.join(':') } : {}), display: within(r.filter, phsDisplay(path)) },
       });
       walk(n.children, depth + 1, path);
     }
@@ -332,8 +343,11 @@ function expertTable(r: ExpertReport): Generator<string> {
       return {
         cells: [i.level, i.group, i.protocol, i.summary, String(i.count)],
         filter: {
-          test: { expert: expertItemLine({ severity, group: i.group, message: i.summary }) },
-          display: `_ws.expert.message == ${quoted} && _ws.expert.severity == ${severity.toLowerCase()} && _ws.expert.group == ${i.group.toLowerCase()} && ${i.protocol.toLowerCase()}`,
+          test: withinTest(r.filter, { expert: expertItemLine({ severity, group: i.group, message: i.summary }) }),
+          display: within(
+            r.filter,
+            `_ws.expert.message == ${quoted} && _ws.expert.severity == ${severity.toLowerCase()} && _ws.expert.group == ${i.group.toLowerCase()} && ${i.protocol.toLowerCase()}`,
+          ),
         },
       };
     }),
@@ -383,7 +397,7 @@ function conversationTable(r: ConversationReport | ConversationRows): Generator<
         for (const e of r.rows)
           yield {
             cells: [end(e), e.frames, e.bytes, e.tx.frames, e.tx.bytes, e.rx.frames, e.rx.bytes].map(String),
-            filter: { test: { end: end(e), ports }, display: endpointDisplay(e) },
+            filter: { test: withinTest(r.filter, { end: end(e), ports }), display: within(r.filter, endpointDisplay(e)) },
           };
       })(),
       new Set([1, 2, 3, 4, 5, 6]),
@@ -404,7 +418,7 @@ function conversationTable(r: ConversationReport | ConversationRows): Generator<
             c.start.toFixed(6),
             c.duration.toFixed(6),
           ],
-          filter: { test: { pair: [end(c.a), end(c.b)], ports }, display: pairDisplay(c.a, c.b) },
+          filter: { test: withinTest(r.filter, { pair: [end(c.a), end(c.b)], ports }), display: within(r.filter, pairDisplay(c.a, c.b)) },
         };
     })(),
     new Set([2, 3, 4, 5, 6, 7]),

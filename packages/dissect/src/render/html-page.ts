@@ -250,6 +250,7 @@ export const PAGE_SCRIPT = `
       if (f.end !== undefined && end(p.s, f.ports) !== f.end && end(p.d, f.ports) !== f.end) return false;
       if (f.expert !== undefined && !p.w.includes(f.expert)) return false;
       if (f.phs !== undefined && p.h !== f.phs && !p.h.startsWith(f.phs + ':')) return false;
+      if (f.within !== undefined && !(p.z && p.z.includes(f.within))) return false;
       if (f.rttFrom !== undefined) { const r = rttOf(p); if (r === undefined || r < f.rttFrom - 5e-4 || r > f.rttTo + 5e-4) return false; }
       return true;
     };
@@ -284,7 +285,7 @@ export const PAGE_SCRIPT = `
  */
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'sha256-EEtnumeDVATnfa0j9DPp5WNxG3xTm+an4jQvtG5+txE='",
+  "script-src 'sha256-LTysTKIVebeFoLPsFVhkHZOxg77aGxGkmcPL6+RS4q4='",
   "style-src 'sha256-o4fDPGlazda2of1z/V1LihnbAJBZJ2QuT5jr2mfymb0='",
   "img-src 'none'",
   "base-uri 'none'",

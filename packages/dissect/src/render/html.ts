@@ -64,8 +64,11 @@ export class HtmlWriter {
     );
   }
 
-  /** Embeds a packet (or counts it past the limit). `start`: the capture's first frame's time. */
-  packet(p: PacketRecord, start?: Timestamp | null): void {
+  /**
+   * Embeds a packet (or counts it past the limit). `start`: the capture's first frame's time; `within`: the
+   * filters of the statistics tables of their own that it passed (a click on such a table's row shows the packets it counted).
+   */
+  packet(p: PacketRecord, start?: Timestamp | null, within: readonly string[] = []): void {
     if (this.#shown >= this.#limit) {
       this.#omitted++;
       return;
@@ -116,6 +119,7 @@ export class HtmlWriter {
       f: tree,
       w: notes,
       h: recordPhsPath(p),
+      ...(within.length ? { z: [...within] } : {}),
       ...links,
     };
     this.sink.raw(`${this.#shown ? ',\n' : ''}${scriptJson(entry)}`);

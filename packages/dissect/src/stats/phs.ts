@@ -85,19 +85,18 @@ export function recordPhsPath(p: DissectedRecord): string {
 const HIDDEN = '(:ethertype|:[^:]*[.][^:]*)*';
 
 /**
- * The display filter that passes the frames a node of the hierarchy counts: those whose
- * `frame.protocols` shows `path` (the node's protocols from the outermost, as {@link phsPath}
- * gives them) at its start, with what the hierarchy hides between them; `_ws.short`, which
- * no chain holds, as the chain's end and a frame shorter than on the wire. The empty path is
- * the `frame` node (every frame). `filter`: the hierarchy's own (`-z io,phs,FILTER`), which
- * its frames also passed.
+ * The display filter that passes the frames a node of the hierarchy counts (of those the
+ * hierarchy's own filter passed): those whose `frame.protocols` shows `path` (the node's
+ * protocols from the outermost, as {@link phsPath} gives them) at its start, with what the
+ * hierarchy hides between them; `_ws.short`, which no chain holds, as the chain's end and a
+ * frame shorter than on the wire. The empty path is the `frame` node (every frame).
  */
-export function phsDisplay(path: readonly string[], filter = ''): string {
+export function phsDisplay(path: readonly string[]): string {
   const short = path[path.length - 1] === SHORT;
   const words = short ? path.slice(0, -1) : path;
+  if (!words.length) return 'frame';
   const re = `^${words.map((w) => w.replace(/[^\w]/g, (c) => `[${c}]`)).join(`${HIDDEN}:`)}${short ? `${HIDDEN}$` : '(:|$)'}`;
-  const own = !words.length ? 'frame' : `frame.protocols matches "${re}"${short ? ' && frame.cap_len < frame.len' : ''}`;
-  return filter ? `(${filter}) && ${own}` : own;
+  return `frame.protocols matches "${re}"${short ? ' && frame.cap_len < frame.len' : ''}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { tsharkFilterFrames, tsharkWithPlugin } from '../../../codec/test/helper
 import { captures } from '../dissect/helpers.ts';
 import { udpFrame, writePcap } from '../capture/helpers.ts';
 import { ProtocolHierarchy, phsDisplay, phsPath, recordPhsPath, type PhsNode } from '../../src/stats/phs.ts';
+import { within } from '../../src/render/charts.ts';
 import type { DissectedRecord } from '../../src/frame-record.ts';
 
 const tshark = tsharkWithPlugin('phs');
@@ -75,7 +76,7 @@ beforeAll(async () => {
     const counted = records.filter((p) => !passes || passes.matches(p));
     for (const p of counted) hierarchy.addRecord(p);
     const rows = rowsOf(hierarchy.report().protocols);
-    const displays = rows.map((r) => phsDisplay(r.path, filter));
+    const displays = rows.map((r) => within(filter, phsDisplay(r.path)));
     const ours = new Map(displays.map((d) => [d, records.filter((p) => compileFilter(d).matches(p)).map(frameOf)]));
     const page = new Map(
       rows.map((r, i) => {
@@ -94,7 +95,7 @@ describe('the protocol hierarchy, a node as a display filter', () => {
     const { rows, ours, page, theirs } = found.get(`${name} ${filter}`)!;
     expect(rows.length).toBeGreaterThan(3);
     for (const r of rows) {
-      const display = phsDisplay(r.path, filter);
+      const display = within(filter, phsDisplay(r.path));
       expect(ours.get(display)!.length, display).toBe(r.frames);
       expect(theirs.get(display), display).toEqual(ours.get(display));
       expect(page.get(display), display).toEqual(ours.get(display));
@@ -118,8 +119,11 @@ describe('the protocol hierarchy, a node as a display filter', () => {
     expect(phsPath('eth:ethertype:ipv6:ipv6.hopopts:icmpv6', false)).toEqual(['eth', 'ipv6', 'icmpv6']);
     expect(phsPath('eth:ethertype:ipv6:udp', true)).toEqual(['eth', 'ipv6', 'udp', '_ws.short']);
     expect(phsPath('eth:ethertype:ip:udp:samp', true)).toEqual(['eth', 'ip', 'udp', 'samp']);
-    expect(phsDisplay(['eth', 'ip', 'udp'], 'samp')).toBe(
-      '(samp) && frame.protocols matches "^eth(:ethertype|:[^:]*[.][^:]*)*:ip(:ethertype|:[^:]*[.][^:]*)*:udp(:|$)"',
+    expect(phsDisplay(['eth', 'ip', 'udp'])).toBe(
+      'frame.protocols matches "^eth(:ethertype|:[^:]*[.][^:]*)*:ip(:ethertype|:[^:]*[.][^:]*)*:udp(:|$)"',
+    );
+    expect(within('samp', phsDisplay(['eth', 'ip', 'udp', '_ws.short']))).toBe(
+      '(samp) && (frame.protocols matches "^eth(:ethertype|:[^:]*[.][^:]*)*:ip(:ethertype|:[^:]*[.][^:]*)*:udp(:ethertype|:[^:]*[.][^:]*)*$" && frame.cap_len < frame.len)',
     );
     expect(phsDisplay([])).toBe('frame');
   });
