@@ -184,6 +184,14 @@ describe('statistics of the first pass = statistics of the records; one pass as 
     expect(Array.isArray(recorded.servers)).toBe(false);
     expect({ servers: [...recorded.servers], totals: recorded.totals }).toEqual(servers.report());
     expect(servers.report()).toEqual(r.report);
+    // Made as read, not before: a server's row read after more of its packets came counts them.
+    const before = servers.report().servers;
+    const later = servers.reportRows().servers[Symbol.iterator]();
+    expect(later.next().value).toEqual(before[0]);
+    for await (const b of dissectCaptureFile(path, {})) for (const p of b.packets) servers.add(p);
+    const second = later.next().value!;
+    expect(second.server).toEqual(before[1]!.server);
+    expect(second.replies).toBe(2 * before[1]!.replies);
   }, 60_000);
 
   it('a query flood of 20 000 requests (bench/flood.ts, seed 1), and its exact counts', async () => {
