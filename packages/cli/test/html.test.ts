@@ -253,6 +253,38 @@ describe('the statistics of the HTML view in Chromium', () => {
     expect((await visible()).length).toBe(20);
   }, 120_000);
 
+  it('-z io,stat with a column filter: an interval shows the packets it counted, those the filter passed, and its display filter says so', async () => {
+    const r = run('dissect', veth, '-z', 'io,stat,0.05,mcquery', '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const file = join(dir, 'io-filter.html');
+    writeFileSync(file, r.stdout);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`file://${file}`);
+      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
+      const targets = tab.locator('#stats svg.io [data-filter]');
+      const all = await targets.evaluateAll((ts) =>
+        ts.map((t) => ({ display: t.getAttribute('data-display')!, title: t.querySelector('title')!.textContent! })),
+      );
+      // The Minecraft exchanges (two, over IPv4 and IPv6), in the total chart and the two Minecraft servers' own.
+      const counting = all.map((t, i) => ({ ...t, i })).filter((t) => !/: 0 requests, 0 replies/.test(t.title));
+      expect(counting.length).toBeGreaterThanOrEqual(3);
+      for (const t of counting) {
+        expect(t.display.startsWith('(mcquery) && (')).toBe(true);
+        const passed = new Set(
+          run('dissect', veth, '-Y', t.display, '-T', 'fields', '-e', 'frame.number').stdout.split('\n').filter(Boolean),
+        );
+        await targets.nth(t.i).click({ force: true });
+        const shown = await tab.$$eval('#list tbody tr:not(.out)', (trs) => trs.map((tr) => tr.id.slice(1)));
+        expect(shown, t.display).toEqual(listed.filter((n) => passed.has(n)));
+        const m = /: (\d+) requests, (\d+) replies/.exec(t.title)!;
+        expect(shown.length, t.title).toBe(Number(m[1]) + Number(m[2]));
+      }
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('gamequery stats -F html: the statistics alone, the panes hidden, a click naming the filter', async () => {
     const r = run('stats', veth, '-F', 'html');
     expect([r.status, r.stderr]).toEqual([0, '']);

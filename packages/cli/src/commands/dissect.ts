@@ -519,7 +519,7 @@ class Output {
         {
           ...(rows ? { servers: rows } : {}),
           ...(sources ? { sources } : {}),
-          ...(io ? { io } : {}),
+          ...(io ? { io, ioFilter: this.tap.ioFilter } : {}),
           ...(phs ? { phs } : {}),
           ...(conversations.length ? { conversations } : {}),
           ...(expertStats ? { expert: expertStats } : {}),

@@ -283,6 +283,7 @@ export class StatsTap {
       ...(io.maxRows !== undefined ? { maxRows: io.maxRows } : {}),
       ...(io.filter !== undefined ? { filter: compiled(io.filter, o, `-z io,stat,${io.interval},`) } : {}),
     };
+    this.ioFilter = io?.filter ?? '';
     const ioStats = this.newIo();
     this.#io = ioStats && this.io?.filter ? new ServerStats(undefined, ioStats) : undefined;
     this.#top = o.top ?? 20;
@@ -307,6 +308,9 @@ export class StatsTap {
         ? new ServerStats(this.sources ? new SourceStats(undefined, this.#top) : undefined, this.#io ? undefined : ioStats)
         : undefined;
   }
+
+  /** `-z io,stat,INTERVAL,FILTER`: the filter its counts are taken through, as written (empty: none). */
+  readonly ioFilter: string;
 
   /** `-z io,phs[,FILTER]`: the hierarchy, and the filter its frames pass. */
   readonly phs: { readonly hierarchy: ProtocolHierarchy; readonly filter?: DisplayFilter } | undefined;
@@ -355,7 +359,7 @@ export class StatsTap {
   }
 
   /**
-   * The filters of their own (of io,phs, conv, endpoints, expert) that the record added last passed, as written:
+   * The filters of their own (of io,stat, io,phs, conv, endpoints, expert) that the record added last passed, as written:
    * the page marks its packet with them, so that a click on a row of such a table shows the packets it counted.
    */
   readonly passed: string[] = [];
@@ -388,8 +392,11 @@ export class StatsTap {
     if (io) {
       io.start = start;
       if (!this.io!.filter!.matches(p, start)) io.seen(p);
-      else if (isFrameRecord(p)) io.frame(p);
-      else io.add(p);
+      else {
+        passed.push(this.ioFilter);
+        if (isFrameRecord(p)) io.frame(p);
+        else io.add(p);
+      }
     }
   }
 

@@ -86,8 +86,11 @@ function frame(title: string, top: number, left: string, right: string): string 
   );
 }
 
-/** Requests (bars) and replies (a line) per interval; each interval a target that filters to its packets. */
-function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: string; readonly port: number }): string {
+/**
+ * Requests (bars) and replies (a line) per interval; each interval a target that filters to its packets (of those
+ * `filter`, the column filter of `-z io,stat,INTERVAL,FILTER`, passed).
+ */
+function ioSvg(title: string, rows: readonly IoRow[], filter: string, server?: { readonly ip: string; readonly port: number }): string {
   const n = Math.max(rows.length, 1);
   // A loop, not Math.max(...): two days of one-second intervals are 172 800 arguments, past the 125 000 or so a call takes.
   const top = rows.reduce((m, r) => Math.max(m, r.requests, r.replies), 1);
@@ -109,10 +112,10 @@ function ioSvg(title: string, rows: readonly IoRow[], server?: { readonly ip: st
       ...(server ? { server: formatEndpoint(server) } : {}),
     };
     const time = `frame.time_relative >= ${exact(r.start)} && frame.time_relative ${i === rows.length - 1 ? '<=' : '<'} ${exact(r.end)}`;
-    const display = server ? `${time} && ${serverDisplay(server.ip, server.port)}` : time;
+    const display = within(filter, server ? `${time} && ${serverDisplay(server.ip, server.port)}` : time);
     const share = r.requests ? ` (${((100 * r.answered) / r.requests).toFixed(1)} % answered)` : '';
     targets +=
-      `<rect class="hit" x="${x(i).toFixed(1)}" y="${PAD - 8}" width="${(plotW / n).toFixed(1)}" height="${plotH + 8}"${attrs({ test, display })}>` +
+      `<rect class="hit" x="${x(i).toFixed(1)}" y="${PAD - 8}" width="${(plotW / n).toFixed(1)}" height="${plotH + 8}"${attrs({ test: withinTest(filter, test), display })}>` +
       `<title>${escapeHtml(`${num(r.start)}–${num(r.end)} s: ${r.requests} requests, ${r.replies} replies${share}, ${r.frames} frames`)}</title></rect>`;
   });
   const last = rows.at(-1);
@@ -325,6 +328,8 @@ export interface PageStats {
   readonly servers?: StatsReport | StatsRows;
   readonly sources?: SourcesReport;
   readonly io?: IoReport;
+  /** The column filter the rate was counted through (`-z io,stat,INTERVAL,FILTER`): an interval's packets are those it passed. */
+  readonly ioFilter?: string;
   readonly phs?: PhsReport;
   /** `-z conv` and `-z endpoints`, in the order asked (their rows made as the page takes them). */
   readonly conversations?: readonly (ConversationReport | ConversationRows)[];
@@ -445,8 +450,9 @@ export function* chartsHtmlPieces(stats: PageStats, packets = true): Generator<s
   const io = stats.io;
   if (io) {
     const step = io.interval > 0 ? `${num(io.interval)} s` : 'the whole capture';
-    parts.push(ioSvg(`Requests and replies per ${step}, all servers`, io.rows));
-    for (const s of io.servers) parts.push(ioSvg(`${formatEndpoint(s.server)} (${s.protocol})`, s.rows, s.server));
+    const filter = stats.ioFilter ?? '';
+    parts.push(ioSvg(`Requests and replies per ${step}, all servers${filter.trim() ? ` (filter: ${filter})` : ''}`, io.rows, filter));
+    for (const s of io.servers) parts.push(ioSvg(`${formatEndpoint(s.server)} (${s.protocol})`, s.rows, filter, s.server));
   }
   // Each server's report read once and kept as the tables show it (a scan's 150 000, made as they are read).
   const servers = stats.servers && shownReport(stats.servers);
