@@ -85,11 +85,12 @@ export function recordPhsPath(p: DissectedRecord): string {
 const HIDDEN = '(:ethertype|:[^:]*[.][^:]*)*';
 
 /**
- * The display filter that passes the frames a node of the hierarchy counts (of those the
- * hierarchy's own filter passed): those whose `frame.protocols` shows `path` (the node's
- * protocols from the outermost, as {@link phsPath} gives them) at its start, with what the
- * hierarchy hides between them; `_ws.short`, which no chain holds, as the chain's end and a
- * frame shorter than on the wire. The empty path is the `frame` node (every frame).
+ * The display filter that passes the frames at a node of the hierarchy and below it (with the
+ * hierarchy's own filter, render/charts.ts `within`, the frames the node counts): those whose
+ * `frame.protocols` shows `path` (the node's protocols from the outermost, as {@link phsPath}
+ * gives them) at its start, with what the hierarchy hides between them; `_ws.short`, which no
+ * chain holds, as the chain's end and a frame shorter than on the wire. The empty path is the
+ * `frame` node (every frame).
  */
 export function phsDisplay(path: readonly string[]): string {
   const short = path[path.length - 1] === SHORT;
