@@ -254,14 +254,7 @@ describe('the statistics of the HTML view in Chromium', () => {
   }, 120_000);
 
   it('-z io,stat with a column filter: an interval shows the packets it counted, those the filter passed, and its display filter says so', async () => {
-    const r = run('dissect', veth, '-z', 'io,stat,0.05,mcquery', '-F', 'html');
-    expect([r.status, r.stderr]).toEqual([0, '']);
-    const file = join(dir, 'io-filter.html');
-    writeFileSync(file, r.stdout);
-    const tab = await browser.newPage();
-    try {
-      await tab.goto(`file://${file}`);
-      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
+    await withPage(veth, ['-z', 'io,stat,0.05,mcquery'], async (tab, listed) => {
       const targets = tab.locator('#stats svg.io [data-filter]');
       const all = await targets.evaluateAll((ts) =>
         ts.map((t) => ({ display: t.getAttribute('data-display')!, title: t.querySelector('title')!.textContent! })),
@@ -280,9 +273,7 @@ describe('the statistics of the HTML view in Chromium', () => {
         const m = /: (\d+) requests, (\d+) replies/.exec(t.title)!;
         expect(shown.length, t.title).toBe(Number(m[1]) + Number(m[2]));
       }
-    } finally {
-      await tab.close();
-    }
+    });
   });
 
   it('gamequery stats -F html: the statistics alone, the panes hidden, a click naming the filter', async () => {
@@ -327,11 +318,29 @@ describe('the statistics of the HTML view in Chromium', () => {
     readonly i: number;
   }
 
+  /** `gamequery dissect FILE ARGS… -F html` in a tab of its own, closed after `use`, which gets the tab and the frames of its packet list. */
+  async function withPage(
+    file: string,
+    args: readonly string[],
+    use: (tab: Page, listed: readonly string[]) => Promise<void>,
+  ): Promise<void> {
+    const r = run('dissect', file, ...args, '-F', 'html');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const html = join(dir, `page-${args.join('').replace(/\W/g, '')}.html`);
+    writeFileSync(html, r.stdout);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`file://${html}`);
+      await use(tab, await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1))));
+    } finally {
+      await tab.close();
+    }
+  }
+
   /**
-   * `gamequery dissect FILE ARGS… -F html` in a tab of its own, closed after `use`: the frames of its packet list,
-   * the rows of its tables whose caption `caption` matches, and `click`, which clicks a row and checks that the list
-   * then shows those of its packets that `passed` holds (the frames `-Y` passes with the row's filter) and names
-   * the filter; it gives the frames shown.
+   * {@link withPage} for its tables: the frames of its packet list, the rows of its tables whose caption `caption`
+   * matches, and `click`, which clicks a row and checks that the list then shows those of its packets that `passed`
+   * holds (the frames `-Y` passes with the row's filter) and names the filter; it gives the frames shown.
    */
   async function withTables(
     file: string,
@@ -343,14 +352,7 @@ describe('the statistics of the HTML view in Chromium', () => {
       readonly click: (row: StatRow, passed: ReadonlySet<string>) => Promise<string[]>;
     }) => Promise<void>,
   ): Promise<void> {
-    const r = run('dissect', file, ...args, '-F', 'html');
-    expect([r.status, r.stderr]).toEqual([0, '']);
-    const html = join(dir, `tables-${args.join('').replace(/\W/g, '')}.html`);
-    writeFileSync(html, r.stdout);
-    const tab = await browser.newPage();
-    try {
-      await tab.goto(`file://${html}`);
-      const listed = await tab.$$eval('#list tbody tr', (trs) => trs.map((tr) => tr.id.slice(1)));
+    await withPage(file, args, async (tab, listed) => {
       const all = await tab.$$eval('table.stat', (ts) =>
         ts.flatMap((t) =>
           [...t.querySelectorAll('tbody tr')].map((tr) => ({
@@ -375,9 +377,7 @@ describe('the statistics of the HTML view in Chromium', () => {
           return frames;
         },
       });
-    } finally {
-      await tab.close();
-    }
+    });
   }
 
   it('-z conv and -z endpoints: a row filters to its packets, and its display filter takes the frames it counts', async () => {
