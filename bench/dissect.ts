@@ -86,6 +86,8 @@ export const formats: readonly Format[] = ['ndjson', 'json', 'text', 'fields', '
 
 /** Two fields common in the mix for `-e`: an info reply's hostname and player count (a fifth of the exchanges). */
 const FIELDS = ['samp.info.hostname', 'samp.info.players'] as const;
+/** The two and the frame's own fields as a tshark user names them first: every frame's line has values. */
+const FRAMED_FIELDS = ['frame.number', 'ip.src', ...FIELDS];
 
 /** Each run's arguments after `main.js`, given the capture's path. */
 const commandOf: Record<Mode, (file: string) => string[]> = {
@@ -312,14 +314,17 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
       }
     }
     const fields = results.get(main1)!.get('fields');
+    /** `-T fields` with the frame's fields beside the two (tshark's habit: `-e frame.number -e ip.src …`), judged by the same floor. */
+    let framed: Figure | undefined;
     if (fields) {
       // The two fields alone are one message's: every other frame's line is blank and makes no record. With a
-      // frame field beside them every frame's line has a value, and every frame is made into its record.
+      // frame field beside them every frame's line has a value: the frames without an info reply come out as their
+      // frame records, their layers read and no message (DissectOptions.unneeded).
       console.log(` -T fields with frame fields too, ${main1.label} (against the two fields alone, ${formatRate(fields.rate)} packets/s):`);
-      const named = ['frame.number', 'ip.src', ...FIELDS];
+      const named = FRAMED_FIELDS;
       const args = [main, 'dissect', main1.file, '-T', 'fields', ...named.flatMap((f) => ['-e', f])];
-      const f = await timed(`gamequery dissect -T fields -e ${named.join(' -e ')}`, main1.frames, process.execPath, args);
-      if (f) console.log(`    ${(f.rate / fields.rate).toFixed(2)}× the two fields alone`);
+      framed = await timed(`gamequery dissect -T fields -e ${named.join(' -e ')}`, main1.frames, process.execPath, args);
+      if (framed) console.log(`    ${(framed.rate / fields.rate).toFixed(2)}× the two fields alone`);
     }
     let exact: boolean | undefined;
     /** Reading the attack (issue 29): its run, and whether its answers were right. */
@@ -400,6 +405,8 @@ export async function benchDissect(options: DissectBenchOptions): Promise<void> 
         if (floor) judgeRate(`${format}, ${capture.label}`, floor, row.get(format), row.get('tshark'));
       }
     }
+    if (framed)
+      judgeRate(`fields with frame.number and ip.src, ${main1.label}`, MIX_FLOORS.fields!, framed, results.get(main1)!.get('tshark'));
     const floodRow = flood && results.get(flood.capture);
     if (floodRow) {
       for (const [mode, floor] of Object.entries(FLOOD_FLOORS) as [Mode, (typeof FLOOD_FLOORS)[Mode]][])

@@ -24,6 +24,7 @@ import type { CaptureError, CaptureItem } from './capture/types.ts';
 import type { FrameInput } from './net/types.ts';
 import type { Timestamp } from './capture/timestamp.ts';
 import { FirstPass, type FrameFacts } from './pairing/first-pass.ts';
+import { ALONE, readsAlone } from './pairing/alone.ts';
 import { HeldFrames } from './held.ts';
 import { RecordMaker, recordsNeeded } from './record-maker.ts';
 import type { DissectedRecord, ListedBy } from './frame-record.ts';
@@ -92,6 +93,11 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
   /** The input has ended ({@link end}): every frame held is made, and then the record maker ends. */
   #ending = false;
   #ended = false;
+  /**
+   * Nothing the caller reads needs pairing (pairing/alone.ts `readsAlone`): each frame's record
+   * is made as it comes, by recognition alone, and nothing is held.
+   */
+  readonly #alone: boolean;
 
   constructor(options: DissectOptions = {}) {
     this.#first = new FirstPass(linkOptions(options), this.stats);
@@ -100,10 +106,16 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
     this.#maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
     this.#settled = options.order === 'settled';
     this.#first.pairer.tracksSettled = this.#settled;
+    this.#alone = readsAlone(options);
   }
 
   /** Takes one captured frame; returns records now complete (at most {@link DISSECT_BATCH}, see {@link pending}). */
   pushFrame(frame: FrameInput): R[] {
+    if (this.#alone) {
+      const out: R[] = [];
+      this.#record(frame, false, ALONE, out);
+      return out;
+    }
     this.#first.push(frame);
     if (!this.#settled) {
       this.#held.put(frame);
@@ -133,6 +145,10 @@ export class Dissector<R extends DissectedRecord = PacketRecord> {
 
   /** Takes a bare UDP payload (a hex dump of a payload): endpoints unknown. */
   pushPayload(index: number, payload: Uint8Array): R[] {
+    if (this.#alone) {
+      const p = this.#maker.payload(index, payload, ALONE);
+      return p ? [p as R] : [];
+    }
     this.#held.put({ index, payload });
     this.#first.pushPayload(index, payload);
     return this.#drain();

@@ -108,6 +108,15 @@ export interface DissectOptions {
    */
   readonly needs?: (layout: string | undefined) => boolean;
   /**
+   * With `needs`, what a frame whose record is not needed comes out as: `'blank'` (the
+   * default) {@link BLANK}; `'layers'` a `FrameRecord` of the frame, its frame, IP and UDP
+   * layers and no message read, as `-T fields` naming those layers' fields (filter/fields.ts
+   * `layer`) beside codec fields or alone wants. Where `needs` needs no layout at all, no
+   * datagram's message is read: nothing is recognised or paired, every frame comes out as its
+   * `FrameRecord`, and the query packets are not counted (`game` and `nonGame` stay 0).
+   */
+  readonly unneeded?: 'blank' | 'layers';
+  /**
    * `false`: the caller reads no links, response times or verdicts (unanswered, unmatched,
    * duplicate, ambiguous) of the records, as `-T fields` naming only codec fields does. Where
    * that lets it (see `readsAlone` in pairing/alone.ts: a `needs` that leaves out every layout

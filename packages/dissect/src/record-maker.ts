@@ -80,20 +80,23 @@ export const recognitionOf = (options: DissectOptions): ReturnType<typeof recogn
 
 /**
  * Which frames a dissection makes records of, told by the layout a frame is read as, and what
- * the others come out as: with `needs`, those it needs (the others are BLANK); with a display
+ * the others come out as: with `needs`, those it needs (the others are BLANK, or with `unneeded:
+ * 'layers'` their frame records: `layers`); with a display
  * filter that only some layouts can pass (`DisplayFilter.layouts`), those (the others are not
  * displayed: undefined). Undefined: every frame's record is made (Decode As may read a frame
  * as another layout than its facts say).
  */
 export function recordsNeeded(
   options: DissectOptions,
-): { readonly needs: (layout: string | undefined) => boolean; readonly otherwise: typeof BLANK | undefined } | undefined {
+):
+  | { readonly needs: (layout: string | undefined) => boolean; readonly otherwise: typeof BLANK | undefined; readonly layers?: boolean }
+  | undefined {
   if (options.decodeAs) return undefined;
   if (options.filter) {
     const passable = options.filter.layouts;
     return passable ? { needs: (layout) => layout !== undefined && passable.has(layout), otherwise: undefined } : undefined;
   }
-  return options.needs ? { needs: options.needs, otherwise: BLANK } : undefined;
+  return options.needs ? { needs: options.needs, otherwise: BLANK, layers: options.unneeded === 'layers' } : undefined;
 }
 
 export class RecordMaker {
@@ -132,7 +135,15 @@ export class RecordMaker {
     const needed = recordsNeeded(options);
     this.#needs = needed?.needs;
     this.#otherwise = needed?.otherwise;
+    this.#layers = !!needed?.layers;
+    const needs = this.#needs;
+    this.#messageless = this.#layers && (options.protocols ?? builtInProtocols).every((p) => p.layouts.every((l) => !needs!(l.id)));
   }
+
+  /** A frame whose record is not needed comes out as its frame record (`unneeded: 'layers'`), not as {@link #otherwise}. */
+  readonly #layers: boolean;
+  /** No layout's record is needed, and the others are frame records: no datagram's message is read. */
+  readonly #messageless: boolean;
 
   /**
    * The capture's first frame is `frame` (relative times count from its time), when records
@@ -164,7 +175,7 @@ export class RecordMaker {
     const needs = this.#needs;
     // Not needed (read as a layout the caller wants nothing of, or no display filter can pass): counted as its record
     // would be. A datagram reassembled here is made into its record, which lets its fragments' frames go.
-    if (needs && facts.kind === DECODED && !facts.reassembled && !needs(facts.layout!.id)) {
+    if (needs && !this.#layers && facts.kind === DECODED && !facts.reassembled && !needs(facts.layout!.id)) {
       this.#udp.pass(frame);
       stats.udp++;
       stats.game++;
@@ -175,7 +186,7 @@ export class RecordMaker {
       stats.skipped[decoded.reason] = (stats.skipped[decoded.reason] ?? 0) + 1;
       if (decoded.reason === 'fragment') this.#fragments.hold(frame.index, frame.originalLength ?? frame.data.length);
       if (!this.#options.allFrames) return undefined;
-      return needs && !needs(undefined) ? this.#otherwise : this.#other(frame, previous, decoded.reason, decoded.detail);
+      return needs && !needs(undefined) && !this.#layers ? this.#otherwise : this.#other(frame, previous, decoded.reason, decoded.detail);
     }
     return this.#udpRecord(frame.index, frame.timestamp, decoded, decoded.fragments ? undefined : frame.data, facts, frame, previous);
   }
@@ -230,7 +241,12 @@ export class RecordMaker {
   ): DissectedRecord | undefined {
     const stats = this.#stats;
     stats.udp++;
+    if (this.#messageless) return this.#unneeded(frame, timestamp, udp, input, previous);
     let p: Packet | undefined;
+    if (facts.kind === DECODED && this.#layers && !this.#needs!(facts.layout!.id)) {
+      stats.game++;
+      return this.#unneeded(frame, timestamp, udp, input, previous);
+    }
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
       const layout = hinted
@@ -243,7 +259,7 @@ export class RecordMaker {
       const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW ? this.#needs : undefined);
       if (r === null) {
         stats.game++;
-        return this.#otherwise;
+        return this.#unneeded(frame, timestamp, udp, input, previous);
       }
       p = r;
       if (p && facts.kind !== RAW) {
@@ -255,7 +271,7 @@ export class RecordMaker {
     if (!p) {
       stats.nonGame++;
       if (!this.#options.allFrames) return undefined;
-      if (this.#needs && !this.#needs(undefined)) return this.#otherwise;
+      if (this.#needs && !this.#needs(undefined) && !this.#layers) return this.#otherwise;
       if (!input) return this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
       return this.#other(input, previous ?? null, 'data', '', udp);
     }
@@ -300,6 +316,20 @@ export class RecordMaker {
       if (this.#json) this.#withJson(p);
     }
     return p;
+  }
+
+  /** What a datagram whose record is not needed comes out as: {@link #otherwise}, or its frame record (`unneeded: 'layers'`). */
+  #unneeded(
+    frame: number,
+    timestamp: Timestamp | null,
+    udp: UdpDatagram,
+    input: FrameInput | undefined,
+    previous: Timestamp | null | undefined,
+  ): DissectedRecord | undefined {
+    if (!this.#layers) return this.#otherwise;
+    return input
+      ? this.#other(input, previous ?? null, 'data', '', udp)
+      : this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
   }
 
   /** The record of a frame without a query message (`allFrames`), if the display filter passes it. */

@@ -158,10 +158,12 @@ export function dissectCommand(): Command {
         // Text lists every frame, as tshark does; JSON keeps its shape (query packets only). The rate over time (-z io,stat, the page's charts) and the protocol hierarchy (-z io,phs) count every frame.
         // -w from a file or pipe: every frame the filter passes is written, with a query message or not.
         allFrames: ((view === 'summary' || view === 'tree' || view === 'fields') && !opts.quiet) || tap.everyFrame || keeps,
-        // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record; statistics read every record.
-        ...(fields && !tap.on && !keeps ? { needs: (layout: string | undefined) => fields.needs(layout) } : {}),
-        // ... and where its lines read the packets' own messages alone, no link: a file may be read once (pairing/alone.ts).
-        ...(fields && !tap.on && !keeps && fields.payloadOnly ? { links: false } : {}),
+        // -T fields: a frame whose line is blank (none of the fields named can be in it) needs no record, nor one whose
+        // line the frame's layers give (frame.number, ip.src, udp.port): its frame record is made, no message read.
+        // Statistics read every record.
+        ...(fields && !tap.on && !keeps ? { needs: (layout: string | undefined) => fields.needs(layout), unneeded: fields.unneeded } : {}),
+        // ... and where its lines read the packets' own messages and layers alone, no link: a file may be read once (pairing/alone.ts).
+        ...(fields && !tap.on && !keeps && fields.linkless ? { links: false } : {}),
       };
       const render: RenderOptions = {
         showSecrets: !!opts.showSecrets,
@@ -198,7 +200,9 @@ export function dissectCommand(): Command {
       const input = live?.input ?? (await openInput(file));
       // Made once the input is open: a file that cannot be read leaves no empty capture behind.
       if (keeps) out.kept = new KeptCapture(opts.write!);
-      const progress = new Progress(live === undefined);
+      // -T fields of the frame's layers alone reads no message (DissectOptions.unneeded): no query packet is counted.
+      const messageless = !!fields?.layersOnly && options.needs !== undefined && !options.filter && !options.decodeAs;
+      const progress = new Progress(live === undefined, !messageless);
       // -c N and -a packets:N: the first N packets written; with -q and no display filter, the first N frames (tshark's -c).
       const count = Math.min(opts.count ?? Infinity, opts.autostop.packets ?? Infinity);
       if (input.kind !== 'text' && opts.quiet && out.tap.firstPass && !filter && !opts.protocol && !keeps) {
@@ -600,7 +604,11 @@ class Output {
 
 /** A progress line on stderr, only on a TTY, after the first second, and not for a live capture (its packets show it). */
 class Progress {
-  constructor(readonly wanted = true) {}
+  constructor(
+    readonly wanted = true,
+    /** Whether the query packets are counted (not where no message is read). */
+    readonly counted = true,
+  ) {}
   readonly #start = Date.now();
   #shown = false;
   #next = 0;
@@ -613,7 +621,8 @@ class Progress {
     if (elapsed < 1000 || now < this.#next || s.frames === 0) return;
     this.#next = now + 250;
     this.#shown = true;
-    process.stderr.write(`\r${s.frames} frames, ${s.game} query packets, ${Math.round(s.frames / (elapsed / 1000))} frames/s`);
+    const game = this.counted ? `${s.game} query packets, ` : '';
+    process.stderr.write(`\r${s.frames} frames, ${game}${Math.round(s.frames / (elapsed / 1000))} frames/s`);
   }
   done(): void {
     if (this.#shown) process.stderr.write('\n');

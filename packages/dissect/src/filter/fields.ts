@@ -60,6 +60,11 @@ export interface FilterField {
   /** Whether its values are read from the packet's annotated tree (codec fields). */
   readonly fromTree?: boolean;
   /**
+   * Whether its values are read from the frame's own layers (frame, IP, UDP) alone: the same
+   * for a frame record of a datagram (`unneeded: 'layers'`) as for its query packet.
+   */
+  readonly layer?: boolean;
+  /**
    * A codec field's: the layouts that declare it. Only their records hold it (and, read by its
    * tree, a record of an unknown message of its protocol).
    */
@@ -155,8 +160,15 @@ function field(name: string, type: FilterType, doc: string, values: FilterField[
 
 const one = <T extends FilterValue>(v: T | undefined): readonly FilterValue[] => (v === undefined ? NONE : [v]);
 
-/** The frame, IP and UDP fields, as tshark names them. */
+/** The fields {@link captureFields} gives that read more than the frame's layers: the protocols in it, and its payload when no query protocol claims it. */
+const BEYOND_LAYERS = new Set(['frame.protocols', 'data.len', 'data.data']);
+
+/** The frame, IP and UDP fields, as tshark names them; all but {@link BEYOND_LAYERS} {@link FilterField.layer} fields. */
 function captureFields(): FilterField[] {
+  return frameFields().map((f) => (BEYOND_LAYERS.has(f.name) ? f : { ...f, layer: true }));
+}
+
+function frameFields(): FilterField[] {
   const ip =
     (side: 'src' | 'dst', v6: boolean) =>
     (p: DissectedRecord): readonly FilterValue[] => {

@@ -16,9 +16,8 @@ import type { CaptureError, CapturePacket } from '../capture/types.ts';
 import { linkOptions, newStats, recordOptions, type DissectBatch, type DissectOptions, type DissectStats } from '../dissect.ts';
 import type { ListedBy } from '../frame-record.ts';
 import { RecordMaker } from '../record-maker.ts';
-import { readsAlone } from '../pairing/alone.ts';
-import { RAW } from '@gamequery/codec/internal';
-import { FirstPass, noFacts, type FrameFacts } from '../pairing/first-pass.ts';
+import { ALONE, readsAlone } from '../pairing/alone.ts';
+import { FirstPass } from '../pairing/first-pass.ts';
 
 /**
  * Bytes the second pass reads at a time. A chunk's frames are alive together while their
@@ -220,9 +219,6 @@ const resumer =
     if (!options.reuseBuffers) return;
     for (const r of recycled) r.recycle();
   };
-
-/** The facts of a frame read by recognition alone: no link, verdict or time (see pairing/alone.ts). */
-const ALONE: FrameFacts = Object.freeze(noFacts(RAW));
 
 /**
  * A file read once, each frame by recognition alone, where nothing the caller reads needs

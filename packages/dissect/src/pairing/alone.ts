@@ -17,8 +17,13 @@
  * links and verdicts the caller does not read.
  */
 import { builtInProtocols, type AnyLayout, type ProtocolDeclaration } from '@gamequery/codec';
+import { RAW } from '@gamequery/codec/internal';
 import { hasSecrets } from '../secrets.ts';
 import type { DissectOptions } from '../options.ts';
+import { noFacts, type FrameFacts } from './first-pass.ts';
+
+/** The facts of a frame read by recognition alone: no link, verdict or time. */
+export const ALONE: FrameFacts = Object.freeze(noFacts(RAW));
 
 /** Whether records of `layout`, a layout of protocol `p`, may read otherwise once paired (see the module comment). */
 export function readByPairing(p: ProtocolDeclaration, layout: AnyLayout): boolean {

@@ -102,9 +102,9 @@ export class FieldsLine {
     this.#time = options.timeFormat && options.timeFormat !== 'r' ? { format: options.timeFormat, shownBefore: null } : undefined;
     this.#context = { start: undefined, showSecrets: !!options.showSecrets, ...(this.#time ? { time: this.#time } : {}) };
     this.blank = this.#separator.repeat(Math.max(0, names.length - 1));
-    this.#declaring = this.#columns.every(({ field }) => field.layouts)
-      ? new Set(this.#columns.flatMap(({ field }) => [...field.layouts!]))
-      : undefined;
+    const codec = this.#columns.filter(({ field }) => !field.layer);
+    this.#layers = codec.length < this.#columns.length;
+    this.#declaring = codec.every(({ field }) => field.layouts) ? new Set(codec.flatMap(({ field }) => [...field.layouts!])) : undefined;
   }
 
   /** The header line (`-E header=y`): the names, separated as the values are (never quoted, as tshark writes it). */
@@ -114,25 +114,43 @@ export class FieldsLine {
 
   /**
    * Whether a packet read as layout `layout` (a layout id; undefined: a frame without a query
-   * message) may have a line other than {@link blank}: always, unless every field named is a
-   * codec field, read from the packet's own message, and the layout declares none of them.
-   * The dissector's `needs`: a frame whose line is blank is not made into a record.
+   * message) needs its record: always, unless every field named is a codec field, read from
+   * the packet's own message, or a field of the frame's layers (frame, IP, UDP), and the
+   * layout declares none of the codec fields. The dissector's `needs`: such a frame's line is
+   * {@link blank}, or with layer fields its frame record's ({@link unneeded}), which reads no
+   * message.
    */
   needs(layout: string | undefined): boolean {
     const declaring = this.#declaring;
-    return declaring === undefined || (layout !== undefined && declaring.has(layout));
+    return declaring === undefined || (layout === undefined ? this.#layers : declaring.has(layout));
+  }
+
+  /** What a frame whose record is not needed comes out as (the dissector's `unneeded`): its frame record where a layer field is named. */
+  get unneeded(): 'blank' | 'layers' {
+    return this.#layers ? 'layers' : 'blank';
   }
 
   /**
-   * Whether every field named is a codec field, read from a packet's own message: its lines
-   * read no link, response time or verdict (the dissector's `links: false`).
+   * Whether every field named is a codec field, read from a packet's own message, or a field
+   * of the frame's layers: its lines read no link, response time or verdict (the dissector's
+   * `links: false`).
    */
-  get payloadOnly(): boolean {
+  get linkless(): boolean {
     return this.#declaring !== undefined;
   }
 
-  /** The layouts that declare a field named, when every field named is a codec field; else undefined (any packet may have a line). */
+  /** Whether every field named is a field of the frame's layers: no datagram's message is read. */
+  get layersOnly(): boolean {
+    return this.#declaring !== undefined && this.#declaring.size === 0 && this.#layers;
+  }
+
+  /**
+   * The layouts that declare a codec field named, when every field named is a codec or layer
+   * field; else undefined (any packet may have a line).
+   */
   readonly #declaring: ReadonlySet<string> | undefined;
+  /** Whether a field of the frame's layers is named. */
+  readonly #layers: boolean;
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
   line(p: DissectedRecord, start?: Timestamp | null): string {

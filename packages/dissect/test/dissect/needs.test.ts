@@ -103,22 +103,111 @@ describe('needs: the records a caller wants, the rest counted and BLANK', () => 
   });
 });
 
+/** Fields of the frame's layers alone, then beside codec fields: every frame the dissector does not need comes out as its frame record. */
+const LAYER_FIELDS: readonly (readonly string[])[] = [
+  ['frame.number', 'ip.src', 'udp.srcport'],
+  [
+    'frame.time_relative',
+    'frame.time_delta',
+    'frame.time_epoch',
+    'frame.len',
+    'frame.cap_len',
+    'ip.dst',
+    'ip.addr',
+    'ip.ttl',
+    'ip.len',
+    'ip.proto',
+    'ipv6.src',
+    'ipv6.dst',
+    'ipv6.addr',
+    'ipv6.hlim',
+    'ipv6.plen',
+    'udp.dstport',
+    'udp.port',
+    'udp.length',
+  ],
+  ['frame.number', 'samp.info.hostname', 'ip.src', 'mcquery.basic.motd', 'samp.rcon.output'],
+];
+
+describe("unneeded: 'layers': a frame's own layers as its frame record, no message read", () => {
+  it.each(files.flatMap((file) => LAYER_FIELDS.map((names) => [file.split('/').pop()!, names.join(' -e '), file, names] as const)))(
+    '%s, -e %s: the same lines as every record gives',
+    async (_name, _e, file, names) => {
+      const line = new FieldsLine(names);
+      expect(line.linkless).toBe(true);
+      const options: DissectOptions = { needs: (layout) => line.needs(layout), unneeded: line.unneeded, links: false };
+      for (const twoPasses of [true, false]) {
+        const all = await lines(file, names, {}, twoPasses);
+        const some = await lines(file, names, options, twoPasses);
+        expect(some.text).toEqual(all.text);
+        expect(some.blanks).toBe(0);
+        // Read once, unpaired (but where an RCON reply's secrets need its request: pairing/alone.ts); with no layout
+        // needed, no message is read either, and no query packet counted.
+        const { exchanges, unanswered, unmatched, duplicates, game, nonGame, ...counts } = some.stats;
+        const { exchanges: e, unanswered: u, unmatched: m, duplicates: d, game: allGame, nonGame: allNon, ...allCounts } = all.stats;
+        expect(counts).toEqual(allCounts);
+        const once = !names.includes('samp.rcon.output');
+        expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
+        expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
+      }
+    },
+  );
+
+  it('reads no message where only layer fields are named, and only the layouts declaring a codec field beside them', async () => {
+    const file = captures + 'lo-us.pcap';
+    for (const [names, made] of [
+      [['frame.number', 'udp.port'], []],
+      [
+        ['frame.number', 'samp.info.hostname'],
+        ['samp.info.response', 'samp.info.response'],
+      ],
+    ] as const) {
+      const line = new FieldsLine(names);
+      const kinds: string[] = [];
+      for await (const batch of dissectCaptureFile(file, {
+        allFrames: true,
+        needs: (l) => line.needs(l),
+        unneeded: line.unneeded,
+        links: false,
+      }))
+        for (const p of batch.packets) kinds.push(isFrameRecord(p) ? 'frame' : p.layout);
+      expect(kinds.filter((k) => k !== 'frame')).toEqual(made);
+      // Every one of the sixteen frames has its line, none blank.
+      expect(kinds).toHaveLength(16);
+    }
+  });
+});
+
 describe('FieldsLine.needs and blank', () => {
-  it('needs a layout that declares a field named, and any record once a field is not a codec one', () => {
+  it('needs a layout that declares a codec field named, and any record once a field is neither a codec nor a layer field', () => {
     const info = new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']);
     expect(info.needs('samp.info.response')).toBe(true);
     expect(info.needs('mcquery.basic.response')).toBe(true);
     expect(info.needs('samp.info.request')).toBe(false);
     expect(info.needs('samp.clients.response')).toBe(false);
     expect(info.needs(undefined)).toBe(false);
-    for (const other of ['frame.number', 'ip.src', 'samp', 'samp.response_in', 'samp.time'])
+    expect(info.unneeded).toBe('blank');
+    for (const other of ['samp', 'samp.response_in', 'samp.time', 'frame.protocols', 'data.len', '_ws.col.Info'])
       for (const layout of ['samp.info.request', undefined]) expect(new FieldsLine(['samp.info.hostname', other]).needs(layout)).toBe(true);
+    // A layer field: a frame without the codec fields comes out as its frame record, which holds it.
+    for (const layer of ['frame.number', 'ip.src', 'udp.port', 'frame.time_delta']) {
+      const line = new FieldsLine(['samp.info.hostname', layer]);
+      expect([line.needs('samp.info.response'), line.needs('samp.info.request'), line.needs(undefined)], layer).toEqual([
+        true,
+        false,
+        true,
+      ]);
+      expect(line.unneeded).toBe('layers');
+      expect(line.layersOnly).toBe(false);
+      expect(new FieldsLine([layer]).layersOnly).toBe(true);
+    }
   });
 
-  it("reads a packet's own message alone (payloadOnly, links: false) where every field is a codec field", () => {
-    expect(new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']).payloadOnly).toBe(true);
-    for (const other of ['frame.number', 'ip.src', 'samp', 'samp.response_in', 'samp.time'])
-      expect(new FieldsLine(['samp.info.hostname', other]).payloadOnly, other).toBe(false);
+  it("reads a packet's own message and layers alone (linkless, links: false) where every field is a codec or layer field", () => {
+    expect(new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']).linkless).toBe(true);
+    expect(new FieldsLine(['samp.info.hostname', 'frame.number', 'ip.src']).linkless).toBe(true);
+    for (const other of ['samp', 'samp.response_in', 'samp.time', 'frame.protocols', '_ws.col.Info'])
+      expect(new FieldsLine(['samp.info.hostname', other]).linkless, other).toBe(false);
   });
 
   it('is the separators alone, as a record without the fields writes', () => {
