@@ -119,18 +119,27 @@ const isGame = (p: DissectedRecord): p is PacketRecord => !(p instanceof FrameRe
 
 /** A record's IP address on one side, when its frame has an IP header of that version. */
 function ipAddress(p: DissectedRecord, side: 'src' | 'dst', v6: boolean): string | undefined {
+  let a: string;
   if (p instanceof FrameRecord) {
-    const ip = p.layers.ip;
-    return ip && (ip.version === 6) === v6 ? ip[side] : undefined;
+    // A UDP datagram's ends, as the decoder read them (a query packet's too): its layers are not read for them.
+    const end = p[side];
+    if (!end) {
+      const ip = p.layers.ip;
+      return ip && (ip.version === 6) === v6 ? ip[side] : undefined;
+    }
+    a = end.ip;
+  } else {
+    if (!hasEndpoints(p)) return undefined;
+    a = p[side].ip;
   }
-  if (!hasEndpoints(p)) return undefined;
-  const a = p[side].ip;
   return isV6(a) === v6 ? a : undefined;
 }
 
 /** A record's UDP port on one side, when it is a UDP datagram. */
 function udpPort(p: DissectedRecord, side: 'src' | 'dst'): number | undefined {
   if (p instanceof FrameRecord) {
+    const end = p[side];
+    if (end) return end.port;
     const u = p.layers.udp;
     return u && (side === 'src' ? u.srcPort : u.dstPort);
   }
