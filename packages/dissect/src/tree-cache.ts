@@ -7,13 +7,16 @@
  * flood's datagrams, four in ten of ordinary traffic's.
  *
  * Direct-mapped: a payload's hash picks its slot, which holds the last payload filed there
- * and what it rendered, in the slot's own 4 KiB, made when the slot is first filed and
- * reused by every payload filed there after. No object per entry, so nothing kept here
+ * and what it rendered, in the slot's own bytes (4 KiB), made when the slot is first filed and
+ * reused by every payload filed there after; a payload and rendering that need more (a rules
+ * or player list: a tenth of the mix's datagrams, two thirds of its payload bytes, more than
+ * half of them repeated within 100 000 frames) grow the slot, to a power of two up to 64 KiB,
+ * while the bytes of slots grown stay within {@link GROWN_BYTES}. No object per entry, so nothing kept here
  * outlives the collector's young generation only to be let go later (a map of entries did,
  * for a fifth of the heap's growth). A payload is filed the second time its hash is seen (a
  * second array of hashes remembers the first): one seen once, as most replies with a
- * changing count are, costs no copy. Payloads of up to {@link MAX_PAYLOAD} bytes, renderings
- * up to a slot's room; found by the hash, then compared byte for byte.
+ * changing count are, costs no copy. Payloads of up to {@link MAX_PAYLOAD} bytes, with their
+ * renderings up to 64 KiB; found by the hash, then compared byte for byte.
  *
  * A cache made for a few packets holds a few slots. One slab of every slot (8 MiB), made
  * whole at the first filing, was external memory for the collector to chase: 7 % of the CPU
@@ -23,8 +26,13 @@ import type { QueryLayout } from '@gamequery/codec';
 import { hashBytes, hashed } from '@gamequery/codec/internal';
 
 const SLOTS = 2048;
+/** A slot's bytes when first filed. */
 const SLOT_BYTES = 4096;
-const MAX_PAYLOAD = 256;
+/** A payload and its rendering at most: their lengths are kept in 16 bits. */
+const MAX_FILED = 0xffff;
+const MAX_PAYLOAD = 4096;
+/** The bytes of the slots grown past {@link SLOT_BYTES}, at most, per cache: past them a larger rendering is not filed. */
+const GROWN_BYTES = 16 << 20;
 
 export class RenderCache<T = undefined> {
   /** The hash filed in each slot (NaN: none), its layout and what else it rendered (a summary, warnings). */
@@ -38,6 +46,8 @@ export class RenderCache<T = undefined> {
   readonly #slots: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SLOTS).fill(undefined);
   /** The bytes of the slot last found. */
   #found: Uint8Array | undefined;
+  /** Bytes of the slots grown past {@link SLOT_BYTES}. */
+  #grown = 0;
   /** Hashes seen once lately, by the same slots. */
   readonly #seen = new Float64Array(SLOTS).fill(Number.NaN);
   /** Where the rendering found by the last {@link find} lies in {@link found}, and what else it rendered. */
@@ -85,11 +95,19 @@ export class RenderCache<T = undefined> {
     return false;
   }
 
-  /** Files what `payload` rendered (`bytes[from, to)`, and `extra`), if it fits a slot. */
+  /** Files what `payload` rendered (`bytes[from, to)`, and `extra`), if it fits a slot (grown, within {@link GROWN_BYTES}). */
   set(key: number, layout: QueryLayout, payload: Uint8Array, bytes: Uint8Array, from: number, to: number, extra: T): void {
-    if (payload.length + to - from > SLOT_BYTES) return;
+    const need = payload.length + to - from;
+    if (need > MAX_FILED) return;
     const s = key % SLOTS;
-    const slot = (this.#slots[s] ??= new Uint8Array(SLOT_BYTES));
+    let slot = this.#slots[s];
+    if (!slot || slot.length < need) {
+      const size = need <= SLOT_BYTES ? SLOT_BYTES : 2 ** Math.ceil(Math.log2(need));
+      const grown = this.#grown + (size > SLOT_BYTES ? size : 0) - (slot && slot.length > SLOT_BYTES ? slot.length : 0);
+      if (grown > GROWN_BYTES) return;
+      this.#grown = grown;
+      slot = this.#slots[s] = new Uint8Array(size);
+    }
     slot.set(payload, 0);
     slot.set(bytes.subarray(from, to), payload.length);
     this.#keys[s] = key;

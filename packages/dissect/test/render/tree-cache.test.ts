@@ -48,17 +48,38 @@ describe('RenderCache', () => {
     expect(found(cache)).toEqual([[20, 21, 22], 'second']);
   });
 
-  it('files a payload the second time its hash is seen, and nothing past a slot', () => {
+  it('files a payload the second time its hash is seen, and nothing past 64 KiB', () => {
     const cache = new RenderCache<string>();
     expect(cache.wants(9)).toBe(false);
     expect(cache.wants(9)).toBe(true);
-    // A payload and its rendering of more than a slot's 4 096 bytes are not filed.
-    cache.set(9, samp.infoResponse, bytes(1), new Uint8Array(4096), 0, 4096, 'too big');
+    // A payload and its rendering of more than 65 535 bytes are not filed (their lengths are 16-bit).
+    cache.set(9, samp.infoResponse, bytes(1), new Uint8Array(65535), 0, 65535, 'too big');
     expect(cache.find(9, samp.infoResponse, bytes(1))).toBe(false);
-    cache.set(9, samp.infoResponse, bytes(1), new Uint8Array(4095), 0, 4095, 'fits');
+    const rendering = Uint8Array.from({ length: 65534 }, (_, i) => i & 0xff);
+    cache.set(9, samp.infoResponse, bytes(1), rendering, 0, 65534, 'fits');
     expect(cache.find(9, samp.infoResponse, bytes(1))).toBe(true);
-    expect(cache.end - cache.start).toBe(4095);
-    expect(RenderCache.takes(new Uint8Array(256))).toBe(true);
-    expect(RenderCache.takes(new Uint8Array(257))).toBe(false);
+    expect(cache.found.subarray(cache.start, cache.end)).toEqual(rendering);
+    expect(RenderCache.takes(new Uint8Array(4096))).toBe(true);
+    expect(RenderCache.takes(new Uint8Array(4097))).toBe(false);
+  });
+
+  it('grows a slot for a larger rendering, the slots grown within 16 MiB in all', () => {
+    const cache = new RenderCache<string>();
+    cache.set(1, samp.infoResponse, bytes(1), new Uint8Array(100), 0, 100, 'small');
+    // The same slot, a rendering past its first 4 KiB: grown.
+    cache.set(1 + SLOTS, samp.infoResponse, bytes(2), new Uint8Array(5000).fill(7), 0, 5000, 'grown');
+    expect(cache.find(1 + SLOTS, samp.infoResponse, bytes(2))).toBe(true);
+    expect([cache.end - cache.start, cache.extra]).toEqual([5000, 'grown']);
+    // 64 KiB slots: 256 of them are 16 MiB, the one grown above beside them is past it.
+    for (let s = 0; s < 256; s++) cache.set(2 + s, samp.infoResponse, bytes(s & 0xff), new Uint8Array(40000), 0, 40000, `big ${s}`);
+    expect(cache.find(2 + 254, samp.infoResponse, bytes(254))).toBe(true);
+    expect(cache.find(2 + 255, samp.infoResponse, bytes(255))).toBe(false);
+    // A rendering that fits a slot's first 4 KiB is still filed.
+    cache.set(2 + 255, samp.infoResponse, bytes(255), new Uint8Array(10), 0, 10, 'small again');
+    expect(cache.find(2 + 255, samp.infoResponse, bytes(255))).toBe(true);
+    // Filing a smaller rendering in a grown slot lets it keep its bytes: the budget is unchanged, and still spent.
+    cache.set(2, samp.infoResponse, bytes(0), new Uint8Array(10), 0, 10, 'in a grown slot');
+    cache.set(600, samp.infoResponse, bytes(9), new Uint8Array(40000), 0, 40000, 'no room');
+    expect(cache.find(600, samp.infoResponse, bytes(9))).toBe(false);
   });
 });
