@@ -138,12 +138,15 @@ export class RecordMaker {
     this.#layers = !!needed?.layers;
     const needs = this.#needs;
     this.#messageless = this.#layers && (options.protocols ?? builtInProtocols).every((p) => p.layouts.every((l) => !needs!(l.id)));
+    this.#layerFilter = !!options.filter?.layers && !options.decodeAs;
   }
 
   /** A frame whose record is not needed comes out as its frame record (`unneeded: 'layers'`), not as {@link #otherwise}. */
   readonly #layers: boolean;
   /** No layout's record is needed, and the others are frame records: no datagram's message is read. */
   readonly #messageless: boolean;
+  /** The display filter reads only the frames' layers: a datagram's frame is tested before its query packet is made. */
+  readonly #layerFilter: boolean;
 
   /**
    * The capture's first frame is `frame` (relative times count from its time), when records
@@ -242,6 +245,21 @@ export class RecordMaker {
     const stats = this.#stats;
     stats.udp++;
     if (this.#messageless) return this.#unneeded(frame, timestamp, udp, input, previous);
+    if (input && this.#layerFilter && !this.#layersPass(input, timestamp, udp, previous)) {
+      // Counted as its record would be, none made.
+      this.#fragments.total(udp.fragments, input.index, input.originalLength ?? input.data.length);
+      if (facts.kind === DECODED) {
+        stats.game++;
+        return undefined;
+      }
+      if (!rawRecognition(udp.payload, {}, this.#codec, this.#protocols.set)) {
+        stats.nonGame++;
+        return undefined;
+      }
+      stats.game++;
+      if (facts.kind !== RAW) stats.incomplete = (stats.incomplete ?? 0) + 1;
+      return undefined;
+    }
     let p: Packet | undefined;
     if (facts.kind === DECODED && this.#layers && !this.#needs!(facts.layout!.id)) {
       stats.game++;
@@ -316,6 +334,16 @@ export class RecordMaker {
       if (this.#json) this.#withJson(p);
     }
     return p;
+  }
+
+  /**
+   * Whether the display filter, which reads the frame's layers alone ({@link #layerFilter}),
+   * passes the datagram's frame: tested on its frame record, as it would be on its query packet.
+   */
+  #layersPass(input: FrameInput, timestamp: Timestamp | null, udp: UdpDatagram, previous: Timestamp | null | undefined): boolean {
+    const r = new FrameRecord(input.index, timestamp, input.linkType, input.data, input.originalLength ?? input.data.length, 'data', '', udp);
+    if (timestamp) r.previousTimestamp = previous ?? timestamp;
+    return this.#options.filter!.matches(r, this.#start);
   }
 
   /** What a datagram whose record is not needed comes out as: {@link #otherwise}, or its frame record (`unneeded: 'layers'`). */

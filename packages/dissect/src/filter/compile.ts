@@ -42,6 +42,12 @@ export interface DisplayFilter {
    * A frame read as another layout is not made into a record to be tested.
    */
   readonly layouts: ReadonlySet<string> | undefined;
+  /**
+   * Whether it reads only fields of the frame's layers (`ip.src == 10.0.0.1`, `udp.port ==
+   * 7777`: filter/fields.ts `layer`): a frame record of a datagram passes exactly where its query
+   * packet does, and a frame it does not pass is not made into a query packet to be tested.
+   */
+  readonly layers?: boolean;
   /** Whether `p` passes. `start`: the capture's first frame's time, for `frame.time_relative`. */
   matches(p: DissectedRecord, start?: Timestamp | null): boolean;
 }
@@ -296,6 +302,7 @@ export function compileFilter(text: string, options: FilterOptions = {}): Displa
     fields: [...fields],
     readsTree,
     layouts: passable(expr),
+    layers: fields.size > 0 && [...fields].every((name) => catalog.get(name)!.layer === true),
     matches(p, start) {
       if (start !== context.start) context = { start, showSecrets: masked.showSecrets };
       return test(p, context);

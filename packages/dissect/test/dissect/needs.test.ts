@@ -284,3 +284,46 @@ describe('a display filter that only some layouts can pass', () => {
     },
   );
 });
+
+/** Filters of the frame's layers alone: a datagram's frame is tested as its frame record first. */
+const LAYER_FILTERS = [
+  'ip.src == 127.0.0.1',
+  'udp.port == 7777',
+  'udp.srcport > 40000 && frame.len < 100',
+  '!(ip.dst == 10.231.0.2)',
+  'ipv6.src',
+  'frame.number in {3 5 8 9 12}',
+  'frame.time_delta > 0.001 || udp.length > 300',
+];
+
+describe('a display filter of the frame layers alone', () => {
+  it('says so (layers), and a filter of anything else does not', () => {
+    for (const text of LAYER_FILTERS) expect(compileFilter(text).layers, text).toBe(true);
+    for (const text of ['samp', 'udp', 'frame.protocols contains "samp"', 'ip.src == 127.0.0.1 && samp.info.players', 'samp.time > 0'])
+      expect(compileFilter(text).layers, text).toBe(false);
+  });
+
+  it.each(files.flatMap((file) => LAYER_FILTERS.map((text) => [file.split('/').pop()!, text, file] as const)))(
+    '%s, -Y %s: the same records and counts as testing every query packet',
+    async (_name, text, file) => {
+      const filter = compileFilter(text);
+      // The same filter, told to test every record as made.
+      const everyRecord = { ...filter, layers: false, matches: filter.matches.bind(filter) };
+      for (const allFrames of [false, true]) {
+        const line = (p: DissectedRecord): string => (isFrameRecord(p) ? `frame ${p.frame}` : packetLine(p));
+        const run = async (f: typeof filter) => {
+          const stats = newStats();
+          const out: string[] = [];
+          for await (const batch of dissectCaptureFile(file, { filter: f, allFrames }, stats)) for (const p of batch.packets) out.push(line(p));
+          const streamed = await dissectFile(file, { filter: f, allFrames });
+          return { out, stats, streamed: streamed.packets.map(line), streamedStats: streamed.stats };
+        };
+        const [fast, slow] = [await run(filter), await run(everyRecord)];
+        expect(fast.out).toEqual(slow.out);
+        expect(fast.stats).toEqual(slow.stats);
+        expect(fast.streamed).toEqual(slow.streamed);
+        expect(fast.streamedStats).toEqual(slow.streamedStats);
+      }
+    },
+  );
+});
