@@ -341,7 +341,16 @@ export class RecordMaker {
    * passes the datagram's frame: tested on its frame record, as it would be on its query packet.
    */
   #layersPass(input: FrameInput, timestamp: Timestamp | null, udp: UdpDatagram, previous: Timestamp | null | undefined): boolean {
-    const r = new FrameRecord(input.index, timestamp, input.linkType, input.data, input.originalLength ?? input.data.length, 'data', '', udp);
+    const r = new FrameRecord(
+      input.index,
+      timestamp,
+      input.linkType,
+      input.data,
+      input.originalLength ?? input.data.length,
+      'data',
+      '',
+      udp,
+    );
     if (timestamp) r.previousTimestamp = previous ?? timestamp;
     return this.#options.filter!.matches(r, this.#start);
   }

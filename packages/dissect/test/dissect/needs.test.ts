@@ -314,7 +314,8 @@ describe('a display filter of the frame layers alone', () => {
         const run = async (f: typeof filter) => {
           const stats = newStats();
           const out: string[] = [];
-          for await (const batch of dissectCaptureFile(file, { filter: f, allFrames }, stats)) for (const p of batch.packets) out.push(line(p));
+          for await (const batch of dissectCaptureFile(file, { filter: f, allFrames }, stats))
+            for (const p of batch.packets) out.push(line(p));
           const streamed = await dissectFile(file, { filter: f, allFrames });
           return { out, stats, streamed: streamed.packets.map(line), streamedStats: streamed.stats };
         };
