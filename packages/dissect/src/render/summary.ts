@@ -23,14 +23,19 @@ function protocolColumn(name: string): string {
   return column;
 }
 
-/** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point. */
+/** Exact seconds ("0.000871") as milliseconds ("0.871"), by moving the decimal point (in the text: exact at any size). */
 export function secondsAsMs(seconds: string): string {
   const negative = seconds.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? seconds.slice(1) : seconds).split('.');
-  const digits = fraction.padEnd(3, '0');
-  const ms = `${BigInt(whole) * 1000n + BigInt(digits.slice(0, 3))}`;
+  const unsigned = negative ? seconds.slice(1) : seconds;
+  const dot = unsigned.indexOf('.');
+  const whole = dot < 0 ? unsigned : unsigned.slice(0, dot);
+  const digits = (dot < 0 ? '' : unsigned.slice(dot + 1)).padEnd(3, '0');
+  // The whole seconds and three places, without the zeros in front (one stays for none).
+  const ms = `${whole}${digits.slice(0, 3)}`;
+  let lead = 0;
+  while (lead < ms.length - 1 && ms.charCodeAt(lead) === 0x30) lead++;
   const rest = digits.slice(3);
-  return `${negative ? '-' : ''}${ms}${rest ? `.${rest}` : ''}`;
+  return `${negative ? '-' : ''}${ms.slice(lead)}${rest ? `.${rest}` : ''}`;
 }
 
 /** What pairing found, as the Info column's bracketed notes: `[Response In 12]`, `[Request In 5] [RTT 0.871 ms]`, … */
@@ -116,7 +121,8 @@ export function writePacketSummary(
   options: RenderOptions = {},
   time?: TimeColumn,
 ): void {
-  sink.raw(packetSummary(p, start, time));
+  if (p instanceof FrameRecord) sink.raw(packetSummary(p, start, time));
+  else writeColumns(summaryColumns(p, start, time), sink);
   sink.ascii('\n');
   if (!options.hex) return;
   for (const line of p instanceof FrameRecord ? hexPane(p.frameBytes, [], options.colour) : packetHexPane(p, options)) {
@@ -124,4 +130,42 @@ export function writePacketSummary(
     sink.ascii('\n');
   }
   sink.ascii('\n');
+}
+
+const ARROW = new TextEncoder().encode(' → ');
+const SPACES = '                     ';
+
+/** `text` (ASCII) after spaces up to `width`, as `padStart` pads it. */
+function padStart(sink: ByteSink, text: string, width: number): void {
+  if (text.length < width) sink.ascii(SPACES.slice(0, width - text.length));
+  sink.ascii(text);
+}
+
+/** `text` (ASCII) before spaces up to `width`, as `padEnd` pads it. */
+function padEnd(sink: ByteSink, text: string, width: number): void {
+  sink.ascii(text);
+  if (text.length < width) sink.ascii(SPACES.slice(0, width - text.length));
+}
+
+/**
+ * {@link packetSummary}'s line of a query packet's columns, written column by column: its
+ * columns are ASCII but for the Info text, which alone is encoded (a line a packet, the
+ * default output: encoding the whole line was a tenth of it).
+ */
+function writeColumns(c: SummaryColumns, sink: ByteSink): void {
+  padStart(sink, String(c.frame), 5);
+  sink.ascii(' ');
+  padStart(sink, c.time, 11);
+  sink.ascii(' ');
+  padStart(sink, c.source, 21);
+  sink.bytes(ARROW);
+  padEnd(sink, c.destination, 21);
+  sink.ascii(' ');
+  // A protocol declared elsewhere may be named in any script.
+  sink.raw(c.protocol);
+  if (c.protocol.length < 7) sink.ascii(SPACES.slice(0, 7 - c.protocol.length));
+  sink.ascii(' ');
+  padStart(sink, String(c.length), 5);
+  sink.ascii(' ');
+  sink.raw(c.info);
 }
