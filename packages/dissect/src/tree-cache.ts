@@ -32,7 +32,7 @@ const SLOT_BYTES = 4096;
 const MAX_FILED = 0xffff;
 const MAX_PAYLOAD = 4096;
 /** The bytes of the slots grown past {@link SLOT_BYTES}, at most, per cache: past them a larger rendering is not filed. */
-const GROWN_BYTES = 16 << 20;
+const GROWN_BYTES = 8 << 20;
 
 export class RenderCache<T = undefined> {
   /** The hash filed in each slot (NaN: none), its layout and what else it rendered (a summary, warnings). */
