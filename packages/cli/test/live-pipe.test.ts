@@ -214,6 +214,38 @@ describe('gamequery dissect - (a capture written into the pipe as it is made)', 
     }
   }, 40_000);
 
+  it('-T fields of the frame layers: each frame its line within 1 s of its record being written, none held for a reply', async () => {
+    // Nothing read needs pairing (FieldsLine.linkless): the unanswered request, frame 4, is out at once too.
+    const r = start([
+      'dissect',
+      '-',
+      '-T',
+      'fields',
+      '-e',
+      'frame.number',
+      '-e',
+      'ip.src',
+      '-e',
+      'udp.srcport',
+      '--timeout',
+      String(TIMEOUT),
+    ]);
+    const written = await feed([r], omp, GAP);
+    expect(await waitFor(() => r.lines.length === omp.records.length, 1000 - (Date.now() - written.at(-1)!)), r.stderr).toBe(true);
+    expect(running(r)).toBe(true);
+    expect(r.lines.map((l) => Number(l.text.split('\t')[0]))).toEqual(omp.records.map((_, i) => i + 1));
+    for (const [i, l] of r.lines.entries()) {
+      const late = l.at - written[i]!;
+      expect(late, `frame ${i + 1}, ${late} ms after it was written`).toBeLessThanOrEqual(1000);
+      expect(late, `frame ${i + 1} before it was written`).toBeGreaterThanOrEqual(0);
+    }
+    r.child.stdin!.end();
+    expect(await exitWithin(r, 10_000), r.stderr).toBe(0);
+    // The lines of the file read whole, two passes and all.
+    const file = runSync('dissect', OMP, '-T', 'fields', '-e', 'frame.number', '-e', 'ip.src', '-e', 'udp.srcport');
+    expect(r.lines.map((l) => l.text).join('\n')).toBe(file.stdout.trimEnd());
+  }, 30_000);
+
   it('a FIFO named as the input: the first exchange is out before the rest is written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gamequery-fifo-'));
     try {
