@@ -7,11 +7,13 @@
  * flood's datagrams, four in ten of ordinary traffic's.
  *
  * Direct-mapped: a payload's hash picks its slot, which holds the last payload filed there
- * and what it rendered, in the slot's own bytes (4 KiB), made when the slot is first filed and
- * reused by every payload filed there after; a payload and rendering that need more (a rules
+ * and what it rendered, in the slot's own bytes (a power of two from 256 bytes: a cache of
+ * payloads without their tree, the record maker's for `-T fields` and text, holds little), made
+ * when the slot is first filed and reused by every payload filed there after that fits, grown for
+ * one that does not; the slots of up to 4 KiB take up to 8 MiB in all, and those that need more (a rules
  * or player list: a tenth of the mix's datagrams, two thirds of its payload bytes, more than
- * half of them repeated within 100 000 frames) grow the slot, to a power of two up to 64 KiB,
- * while the bytes of slots grown stay within {@link GROWN_BYTES}. No object per entry, so nothing kept here
+ * half of them repeated within 100 000 frames) up to 64 KiB, while the bytes of such slots
+ * stay within {@link GROWN_BYTES}. No object per entry, so nothing kept here
  * outlives the collector's young generation only to be let go later (a map of entries did,
  * for a fifth of the heap's growth). A payload is filed the second time its hash is seen (a
  * second array of hashes remembers the first): one seen once, as most replies with a
@@ -26,7 +28,9 @@ import type { QueryLayout } from '@gamequery/codec';
 import { hashBytes, hashed } from '@gamequery/codec/internal';
 
 const SLOTS = 2048;
-/** A slot's bytes when first filed. */
+/** A slot's bytes at least. */
+const SLOT_MIN = 256;
+/** The bytes a slot may take without counting against {@link GROWN_BYTES}. */
 const SLOT_BYTES = 4096;
 /** A payload and its rendering at most: their lengths are kept in 16 bits. */
 const MAX_FILED = 0xffff;
@@ -48,6 +52,13 @@ export class RenderCache<T = undefined> {
   #found: Uint8Array | undefined;
   /** Bytes of the slots grown past {@link SLOT_BYTES}. */
   #grown = 0;
+  /** Bytes of every slot. */
+  #bytes = 0;
+
+  /** The bytes its slots take. */
+  get bytes(): number {
+    return this.#bytes;
+  }
   /** Hashes seen once lately, by the same slots. */
   readonly #seen = new Float64Array(SLOTS).fill(Number.NaN);
   /** Where the rendering found by the last {@link find} lies in {@link found}, and what else it rendered. */
@@ -102,10 +113,12 @@ export class RenderCache<T = undefined> {
     const s = key % SLOTS;
     let slot = this.#slots[s];
     if (!slot || slot.length < need) {
-      const size = need <= SLOT_BYTES ? SLOT_BYTES : 2 ** Math.ceil(Math.log2(need));
+      // A power of two, from SLOT_MIN: a cache of payloads alone (the record maker's, for output that writes no tree) stays small.
+      const size = need <= SLOT_MIN ? SLOT_MIN : 2 ** Math.ceil(Math.log2(need));
       const grown = this.#grown + (size > SLOT_BYTES ? size : 0) - (slot && slot.length > SLOT_BYTES ? slot.length : 0);
       if (grown > GROWN_BYTES) return;
       this.#grown = grown;
+      this.#bytes += size - (slot ? slot.length : 0);
       slot = this.#slots[s] = new Uint8Array(size);
     }
     slot.set(payload, 0);

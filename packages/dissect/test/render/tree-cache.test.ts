@@ -63,6 +63,17 @@ describe('RenderCache', () => {
     expect(RenderCache.takes(new Uint8Array(4097))).toBe(false);
   });
 
+  it('takes a slot as small as its payload and rendering (256 bytes at least, a power of two)', () => {
+    const cache = new RenderCache<string>();
+    // Payloads without their tree (the record maker's cache for -T fields and text): every slot filed, 512 KiB in all.
+    for (let s = 0; s < SLOTS; s++) cache.set(s, samp.infoResponse, bytes(s & 0xff, s >> 8, 7), new Uint8Array(0), 0, 0, 'payload');
+    expect(cache.bytes).toBe(SLOTS * 256);
+    // A rendering that needs more: that slot alone grows (3 + 300 bytes: 512).
+    cache.set(5 + SLOTS, samp.infoResponse, bytes(1, 2, 3), new Uint8Array(300), 0, 300, 'more');
+    expect(cache.bytes).toBe(SLOTS * 256 + 256);
+    expect(cache.find(5 + SLOTS, samp.infoResponse, bytes(1, 2, 3))).toBe(true);
+  });
+
   it('grows a slot for a larger rendering, the slots grown within 8 MiB in all', () => {
     const cache = new RenderCache<string>();
     cache.set(1, samp.infoResponse, bytes(1), new Uint8Array(100), 0, 100, 'small');
