@@ -421,8 +421,10 @@ class Output {
       // Frame records are listed by text output only (allFrames is off for the rest).
       if (!isFrameRecord(p)) this.html.packet(p, this.stats && captureStart(this.stats), this.tap.passed);
     } else if (this.#fields) {
-      this.#sink.raw(p === BLANK ? this.#fields.blank : this.#fields.line(p, this.stats && captureStart(this.stats)));
-      this.#sink.ascii('\n');
+      if (p === BLANK) {
+        this.#sink.raw(this.#fields.blank);
+        this.#sink.ascii('\n');
+      } else this.#fields.write(p, this.#sink, this.stats && captureStart(this.stats));
     } else if (this.#summary) {
       this.#summaryLine(p);
     } else if (this.format === 'text') {

@@ -17,7 +17,7 @@
  * value never breaks the line.
  */
 import { builtInProtocols, registryOf, type FieldType, type ProtocolDeclaration } from '@gamequery/codec';
-import { numbers, type NumberKind } from '@gamequery/codec/internal';
+import { numbers, type ByteSink, type NumberKind } from '@gamequery/codec/internal';
 import type { TimeFormat, Timestamp } from '../capture/timestamp.ts';
 import { filterFields, type FilterContext, type FilterField, type FilterValue } from '../filter/fields.ts';
 import { nearestFields } from '../filter/suggest.ts';
@@ -152,32 +152,83 @@ export class FieldsLine {
   /** Whether a field of the frame's layers is named. */
   readonly #layers: boolean;
 
+  /**
+   * {@link line} and a newline, written into `sink` as UTF-8 (the command's millions of lines):
+   * a value that is one number or one string is written as it is, not joined into the line's text first.
+   */
+  write(p: DissectedRecord, sink: ByteSink, start?: Timestamp | null): void {
+    if (start !== this.#context.start) this.#context = { ...this.#context, start };
+    const ctx = this.#context;
+    const quote = this.#quote;
+    for (let i = 0; i < this.#columns.length; i++) {
+      const { field, hex, float } = this.#columns[i]!;
+      if (i > 0) sink.raw(this.#separator);
+      let values: readonly FilterValue[] | undefined;
+      if (!field.text && !float) {
+        values = field.values(p, ctx);
+        if (values.length === 1) {
+          const v = values[0]!;
+          if (quote) sink.raw(quote);
+          // The common cases of valueText, written: a whole number in decimal, an IPv4 address, a string to its first NUL.
+          if (typeof v === 'number' && field.type === 'ipv4') sink.ascii(`${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`);
+          else if (typeof v === 'number' && !hex && field.type !== 'none' && Number.isSafeInteger(v)) sink.number(v);
+          else if (typeof v === 'string' && field.type !== 'none') {
+            const nul = v.indexOf('\0');
+            writeEscaped(sink, nul < 0 ? v : v.slice(0, nul));
+          } else writeEscaped(sink, columnText(v, field, hex, float));
+          if (quote) sink.raw(quote);
+          continue;
+        }
+      }
+      sink.raw(this.#column(i, p, ctx, values));
+    }
+    if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
+    sink.ascii('\n');
+  }
+
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
   line(p: DissectedRecord, start?: Timestamp | null): string {
     if (start !== this.#context.start) this.#context = { ...this.#context, start };
     const ctx = this.#context;
     let out = '';
     for (let i = 0; i < this.#columns.length; i++) {
-      const { field, hex, float } = this.#columns[i]!;
       if (i > 0) out += this.#separator;
-      let texts: readonly string[];
-      if (field.text) texts = field.text(p, ctx);
-      else {
-        const values = field.values(p, ctx);
-        if (values.length === 1) {
-          // The common case, without the arrays of several occurrences.
-          out += this.#quote + escapeText(columnText(values[0]!, field, hex, float)) + this.#quote;
-          continue;
-        }
-        texts = values.map((v) => columnText(v, field, hex, float));
-      }
-      if (texts.length === 0) continue;
-      const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
-      out += this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
+      out += this.#column(i, p, ctx);
     }
     if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
     return out;
   }
+
+  /** Column `i`'s text in a packet's line, quoted and escaped; `values`, its field's values where the caller has them. */
+  #column(i: number, p: DissectedRecord, ctx: FilterContext, values?: readonly FilterValue[]): string {
+    const { field, hex, float } = this.#columns[i]!;
+    let texts: readonly string[];
+    if (field.text) texts = field.text(p, ctx);
+    else {
+      values ??= field.values(p, ctx);
+      // The common case, without the arrays of several occurrences.
+      if (values.length === 1) return this.#quote + escapeText(columnText(values[0]!, field, hex, float)) + this.#quote;
+      texts = values.map((v) => columnText(v, field, hex, float));
+    }
+    if (texts.length === 0) return '';
+    const picked = this.#occurrence === 'f' ? [texts[0]!] : this.#occurrence === 'l' ? [texts.at(-1)!] : texts;
+    return this.#quote + picked.map(escapeText).join(this.#aggregator) + this.#quote;
+  }
+}
+
+/**
+ * Writes `text` into `sink` as UTF-8 with {@link escapeText}'s escapes: the same bytes as
+ * `sink.raw(escapeText(text))`, without the copy where nothing is escaped (nearly always).
+ */
+function writeEscaped(sink: ByteSink, text: string): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x5c) {
+      sink.raw(escapeText(text));
+      return;
+    }
+  }
+  sink.raw(text);
 }
 
 /** tshark's separator spellings: `/t` a tab, `/s` a space, anything else itself. */

@@ -5,8 +5,20 @@
  * empty where a packet lacks a field).
  */
 import { describe, expect, it } from 'vitest';
-import { FieldsLine, UnknownFieldError, captureStart, compileFilter, dissectHexDump, type PacketRecord } from '@gamequery/dissect';
-import { captures, complete, decimalDifference, dissectFile, tsharkRows } from '../dissect/helpers.ts';
+import { readFileSync, readdirSync } from 'node:fs';
+import {
+  FieldsLine,
+  UnknownFieldError,
+  captureStart,
+  compileFilter,
+  dissectHexDump,
+  type FieldsOptions,
+  type PacketRecord,
+} from '@gamequery/dissect';
+import { ByteSink } from '@gamequery/codec/internal';
+import { captureFiles, captures, complete, decimalDifference, dissectFile, hexFixtures, tsharkRows } from '../dissect/helpers.ts';
+
+const hexFiles = readdirSync(hexFixtures).filter((f) => f.endsWith('.txt'));
 
 const SHARED = ['frame.number', 'frame.time_epoch', 'ip.src', 'ip.dst', 'ipv6.src', 'ipv6.dst', 'udp.srcport', 'udp.dstport', 'udp.length'];
 
@@ -83,4 +95,49 @@ describe('-T fields', () => {
     expect(packets).toHaveLength(1);
     expect(new FieldsLine(['samp.info.hostname', 'samp.info.players']).line(packets[0]!)).toBe('a\\tb\\nc\\\\d\\x01\t1');
   });
+
+  it("writes as bytes exactly the line it gives (FieldsLine.write, the command's way), the control characters escaped", () => {
+    const hex = `53414d507f000001a1ba690001000200${'05000000'}${'61090a5c01'}${'02000000'}${'676d'}${'02000000'}${'656e'}`;
+    const { packets } = dissectHexDump(hex);
+    const line = new FieldsLine(['samp.info.hostname', 'samp.info.players', 'samp.server_ip'], { quote: 'd', separator: '/s' });
+    const sink = new ByteSink();
+    line.write(packets[0]!, sink);
+    expect(sink.text()).toBe(`${line.line(packets[0]!)}\n`);
+    expect(sink.text()).toBe(String.raw`"a\t\n\\\x01" "1" "127.0.0.1"` + '\n');
+  });
+
+  /** Field sets of every kind of value: numbers, addresses, strings, booleans, hex, bytes, items without a value, repeated ones, generated ones. */
+  const SETS: readonly (readonly string[])[] = [
+    ['frame.number', 'frame.time_relative', 'frame.time_delta', 'ip.src', 'ipv6.dst', 'udp.port', 'udp.length', 'frame.protocols'],
+    ['samp.opcode', 'samp.server_ip', 'samp.info.hostname', 'samp.info.password', 'samp.ping.nonce', 'samp.rule', 'samp.rule.name'],
+    ['samp.client.name', 'samp.player.score', 'mcquery.basic.motd', 'vcmp.info.version', 'data.data', 'samp.rcon.output'],
+    ['samp.response_in', 'samp.time', 'samp.unanswered', 'mcquery.unmatched', '_ws.col.Info', '_ws.expert', 'samp.warning'],
+  ];
+  const OPTIONS: readonly FieldsOptions[] = [
+    {},
+    { quote: 'd', separator: ',', occurrence: 'l' },
+    { quote: 's', aggregator: '/s', occurrence: 'f' },
+  ];
+
+  it.each([...captureFiles, ...hexFiles].flatMap((name) => SETS.map((names, i) => [name, i, names] as const)))(
+    '%s, set %i: write gives line() and a newline, byte for byte, with every -E option',
+    async (name, _i, names) => {
+      const { packets, stats } = name.endsWith('.txt')
+        ? dissectHexDump(readFileSync(hexFixtures + name, 'utf8'), { allFrames: true })
+        : await dissectFile(captures + name, { allFrames: true });
+      const start = captureStart(stats);
+      const sink = new ByteSink();
+      for (const options of OPTIONS) {
+        const line = new FieldsLine(names, options);
+        const written = new FieldsLine(names, options);
+        const want: string[] = [];
+        sink.at = 0;
+        for (const p of packets) {
+          want.push(`${line.line(p, start)}\n`);
+          written.write(p, sink, start);
+        }
+        expect(sink.text()).toBe(want.join(''));
+      }
+    },
+  );
 });
