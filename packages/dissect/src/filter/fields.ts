@@ -184,6 +184,12 @@ function frameFields(): FilterField[] {
       const a = ipAddress(p, side, v6);
       return a === undefined ? NONE : one(v6 ? ipv6Number(a) : ipv4Number(a));
     };
+  const v4Text =
+    (side: 'src' | 'dst') =>
+    (p: DissectedRecord): readonly string[] => {
+      const a = ipAddress(p, side, false);
+      return a === undefined ? [] : [a];
+    };
   const address =
     (side: 'src' | 'dst') =>
     (p: DissectedRecord): readonly string[] => {
@@ -251,8 +257,9 @@ function frameFields(): FilterField[] {
         return t && c.start ? [nanoseconds(timestampDifference(t, c.start))] : [];
       },
     ),
-    field('ip.src', 'ipv4', 'IPv4 source address', ip('src', false)),
-    field('ip.dst', 'ipv4', 'IPv4 destination address', ip('dst', false)),
+    // Written as the record has them (dotted decimal, as tshark writes them), not read into a number and back.
+    field('ip.src', 'ipv4', 'IPv4 source address', ip('src', false), v4Text('src')),
+    field('ip.dst', 'ipv4', 'IPv4 destination address', ip('dst', false), v4Text('dst')),
     field('ip.addr', 'ipv4', 'IPv4 source or destination address', both(ip('src', false), ip('dst', false))),
     field('ipv6.src', 'ipv6', 'IPv6 source address', ip('src', true), address('src')),
     field('ipv6.dst', 'ipv6', 'IPv6 destination address', ip('dst', true), address('dst')),

@@ -164,7 +164,18 @@ export class FieldsLine {
       const { field, hex, float } = this.#columns[i]!;
       if (i > 0) sink.raw(this.#separator);
       let values: readonly FilterValue[] | undefined;
-      if (!field.text && !float) {
+      if (field.text) {
+        const texts = field.text(p, ctx);
+        if (texts.length === 1) {
+          if (quote) sink.raw(quote);
+          writeEscaped(sink, texts[0]!);
+          if (quote) sink.raw(quote);
+          continue;
+        }
+        sink.raw(this.#column(i, p, ctx, undefined, texts));
+        continue;
+      }
+      if (!float) {
         values = field.values(p, ctx);
         if (values.length === 1) {
           const v = values[0]!;
@@ -199,11 +210,11 @@ export class FieldsLine {
     return out;
   }
 
-  /** Column `i`'s text in a packet's line, quoted and escaped; `values`, its field's values where the caller has them. */
-  #column(i: number, p: DissectedRecord, ctx: FilterContext, values?: readonly FilterValue[]): string {
+  /** Column `i`'s text in a packet's line, quoted and escaped; `values` or `given` (texts), its field's where the caller has them. */
+  #column(i: number, p: DissectedRecord, ctx: FilterContext, values?: readonly FilterValue[], given?: readonly string[]): string {
     const { field, hex, float } = this.#columns[i]!;
     let texts: readonly string[];
-    if (field.text) texts = field.text(p, ctx);
+    if (field.text) texts = given ?? field.text(p, ctx);
     else {
       values ??= field.values(p, ctx);
       // The common case, without the arrays of several occurrences.
