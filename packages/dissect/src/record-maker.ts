@@ -92,6 +92,9 @@ export function recordsNeeded(
   | { readonly needs: (layout: string | undefined) => boolean; readonly otherwise: typeof BLANK | undefined; readonly layers?: boolean }
   | undefined {
   if (options.decodeAs) return undefined;
+  // A filter of the frame's layers alone passes a frame record as it passes the query packet: it tests the records `needs` leaves as their frames.
+  if (options.filter?.layers && options.needs && options.unneeded === 'layers')
+    return { needs: options.needs, otherwise: BLANK, layers: true };
   if (options.filter) {
     const passable = options.filter.layouts;
     return passable ? { needs: (layout) => layout !== undefined && passable.has(layout), otherwise: undefined } : undefined;

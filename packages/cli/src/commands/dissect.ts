@@ -201,7 +201,8 @@ export function dissectCommand(): Command {
       // Made once the input is open: a file that cannot be read leaves no empty capture behind.
       if (keeps) out.kept = new KeptCapture(opts.write!);
       // -T fields of the frame's layers alone reads no message (DissectOptions.unneeded): no query packet is counted.
-      const messageless = !!fields?.layersOnly && options.needs !== undefined && !options.filter && !options.decodeAs;
+      const messageless =
+        !!fields?.layersOnly && options.needs !== undefined && (!options.filter || !!options.filter.layers) && !options.decodeAs;
       const progress = new Progress(live === undefined, !messageless);
       // -c N and -a packets:N: the first N packets written; with -q and no display filter, the first N frames (tshark's -c).
       const count = Math.min(opts.count ?? Infinity, opts.autostop.packets ?? Infinity);

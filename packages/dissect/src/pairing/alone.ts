@@ -36,12 +36,15 @@ export function readByPairing(p: ProtocolDeclaration, layout: AnyLayout): boolea
 
 /**
  * Whether a dissection with `options` may read a capture once, without pairing: links not
- * read (`links: false`), no display filter (it may test them) and no Decode As (it may read any
+ * read (`links: false`), no display filter (it may test them; but one of the frame's layers
+ * alone, with `unneeded: 'layers'`) and no Decode As (it may read any
  * datagram as another layout), and a `needs` that leaves out
  * every layout {@link readByPairing} names, of every protocol dissected.
  */
 export function readsAlone(options: DissectOptions): boolean {
   const needs = options.needs;
-  if (options.links !== false || !needs || options.filter || options.decodeAs) return false;
+  // A display filter may test links, but one of the frame's layers alone does not, and with `unneeded: 'layers'` the records it tests are those `needs` leaves.
+  const filtered = options.filter && !(options.filter.layers && options.unneeded === 'layers');
+  if (options.links !== false || !needs || filtered || options.decodeAs) return false;
   return (options.protocols ?? builtInProtocols).every((p) => p.layouts.every((l) => !needs(l.id) || !readByPairing(p, l)));
 }

@@ -153,6 +153,36 @@ describe("unneeded: 'layers': a frame's own layers as its frame record, no messa
     },
   );
 
+  it.each(
+    files.flatMap((file) =>
+      LAYER_FIELDS.flatMap((names) =>
+        ['udp.port == 7777 || ipv6.src', 'frame.number > 4 && !(ip.dst == 10.231.0.2)'].map(
+          (text) => [file.split('/').pop()!, names.join(' -e '), text, file, names] as const,
+        ),
+      ),
+    ),
+  )(
+    '%s, -e %s -Y %s: a filter of the layers tests the frame records, the same lines as every record gives',
+    async (_name, _e, text, file, names) => {
+      const line = new FieldsLine(names);
+      const filter = compileFilter(text);
+      expect(filter.layers).toBe(true);
+      const options: DissectOptions = { needs: (layout) => line.needs(layout), unneeded: line.unneeded, links: false, filter };
+      for (const twoPasses of [true, false]) {
+        const all = await lines(file, names, { filter }, twoPasses);
+        const some = await lines(file, names, options, twoPasses);
+        expect(some.text).toEqual(all.text);
+        expect(some.blanks).toBe(0);
+        const { exchanges, unanswered, unmatched, duplicates, game, nonGame, ...counts } = some.stats;
+        const { exchanges: e, unanswered: u, unmatched: m, duplicates: d, game: allGame, nonGame: allNon, ...allCounts } = all.stats;
+        expect(counts).toEqual(allCounts);
+        const once = !names.includes('samp.rcon.output');
+        expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
+        expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
+      }
+    },
+  );
+
   it('reads no message where only layer fields are named, and only the layouts declaring a codec field beside them', async () => {
     const file = captures + 'lo-us.pcap';
     for (const [names, made] of [
