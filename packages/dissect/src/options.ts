@@ -101,7 +101,8 @@ export interface DissectOptions {
    * Which records the caller needs, by the layout id a frame is read as (undefined: a frame
    * without a query message); default all. A frame whose facts say it is read as a layout the
    * caller does not need (not with Decode As, which may read a frame as another layout; with a
-   * display filter, the filter's own `layouts` decide, and what it cannot pass is not displayed), is
+   * display filter, the filter's own `layouts` decide, and what it cannot pass is not displayed,
+   * unless it reads the frame's layers alone and `unneeded` is `'layers'`), is
    * counted as its record would be and comes out as {@link BLANK} instead of a record: what
    * `-T fields` naming only codec fields does (render/fields-line.ts `needs`), for the frames
    * whose line is empty, most of a capture when the fields are one message's.
@@ -111,16 +112,18 @@ export interface DissectOptions {
    * With `needs`, what a frame whose record is not needed comes out as: `'blank'` (the
    * default) {@link BLANK}; `'layers'` a `FrameRecord` of the frame, its frame, IP and UDP
    * layers and no message read, as `-T fields` naming those layers' fields (filter/fields.ts
-   * `layer`) beside codec fields or alone wants. Where `needs` needs no layout at all, no
+   * `layer`) beside codec fields or alone wants; a display filter of those layers alone
+   * (`DisplayFilter.layers`) then tests the frame records. Where `needs` needs no layout at all, no
    * datagram's message is read: nothing is recognised or paired, every frame comes out as its
    * `FrameRecord`, and the query packets are not counted (`game` and `nonGame` stay 0).
    */
   readonly unneeded?: 'blank' | 'layers';
   /**
    * `false`: the caller reads no links, response times or verdicts (unanswered, unmatched,
-   * duplicate, ambiguous) of the records, as `-T fields` naming only codec fields does. Where
-   * that lets it (see `readsAlone` in pairing/alone.ts: a `needs` that leaves out every layout
-   * pairing may read otherwise, no display filter), a capture file is then read once, as
+   * duplicate, ambiguous) of the records, as `-T fields` naming only codec and layer fields does.
+   * Where that lets it (see `readsAlone` in pairing/alone.ts: a `needs` that leaves out every layout
+   * pairing may read otherwise, no display filter but one of the layers with `unneeded: 'layers'`),
+   * a capture file is then read once, and a stream's frames made as they come, as
    * tshark reads one without `-2`, not twice: each frame read by recognition alone, its record
    * without those facts, and the pairing counts in the stats left at 0. Elsewhere it changes
    * nothing. Default true.

@@ -139,6 +139,15 @@ export class FieldsLine {
     return this.#declaring !== undefined;
   }
 
+  /**
+   * Whether every field named is a codec field, read from a packet's own message (no field of
+   * the frame's layers either). Kept as it was named before {@link linkless}, which the
+   * dissector's `links: false` now follows.
+   */
+  get payloadOnly(): boolean {
+    return this.#declaring !== undefined && !this.#layers;
+  }
+
   /** Whether every field named is a field of the frame's layers: no datagram's message is read. */
   get layersOnly(): boolean {
     return this.#declaring !== undefined && this.#declaring.size === 0 && this.#layers;

@@ -236,6 +236,9 @@ describe('FieldsLine.needs and blank', () => {
   it("reads a packet's own message and layers alone (linkless, links: false) where every field is a codec or layer field", () => {
     expect(new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']).linkless).toBe(true);
     expect(new FieldsLine(['samp.info.hostname', 'frame.number', 'ip.src']).linkless).toBe(true);
+    // payloadOnly keeps its first meaning: codec fields alone.
+    expect(new FieldsLine(['samp.info.hostname', 'mcquery.basic.motd']).payloadOnly).toBe(true);
+    expect(new FieldsLine(['samp.info.hostname', 'frame.number']).payloadOnly).toBe(false);
     for (const other of ['samp', 'samp.response_in', 'samp.time', 'frame.protocols', '_ws.col.Info'])
       expect(new FieldsLine(['samp.info.hostname', other]).linkless, other).toBe(false);
   });
