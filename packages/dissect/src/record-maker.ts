@@ -247,7 +247,9 @@ export class RecordMaker {
   ): DissectedRecord | undefined {
     const stats = this.#stats;
     stats.udp++;
-    if (this.#messageless) return this.#unneeded(frame, timestamp, udp, input, previous);
+    // A bare payload (a hex dump) has no frame to list it by: its record is made, as before `unneeded`.
+    const layers = this.#layers && input !== undefined;
+    if (this.#messageless && layers) return this.#unneeded(frame, timestamp, udp, input, previous);
     if (input && this.#layerFilter && !this.#layersPass(input, timestamp, udp, previous)) {
       // Counted as its record would be, none made.
       this.#fragments.total(udp.fragments, input.index, input.originalLength ?? input.data.length);
@@ -264,7 +266,7 @@ export class RecordMaker {
       return undefined;
     }
     let p: Packet | undefined;
-    if (facts.kind === DECODED && this.#layers && !this.#needs!(facts.layout!.id)) {
+    if (facts.kind === DECODED && layers && !this.#needs!(facts.layout!.id)) {
       stats.game++;
       return this.#unneeded(frame, timestamp, udp, input, previous);
     }
@@ -277,7 +279,7 @@ export class RecordMaker {
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
     } else {
-      const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW ? this.#needs : undefined);
+      const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW && (layers || !this.#layers) ? this.#needs : undefined);
       if (r === null) {
         stats.game++;
         return this.#unneeded(frame, timestamp, udp, input, previous);

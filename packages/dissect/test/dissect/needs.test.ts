@@ -14,6 +14,7 @@ import {
   FieldsLine,
   captureStart,
   compileFilter,
+  dissectHexDump,
   isFrameRecord,
   packetLine,
   type DissectOptions,
@@ -22,7 +23,8 @@ import {
   newStats,
 } from '@gamequery/dissect';
 import { dissectCaptureFile } from '@gamequery/dissect/node';
-import { captureFiles, captures, dissectFile } from './helpers.ts';
+import { readFileSync, readdirSync } from 'node:fs';
+import { captureFiles, captures, dissectFile, hexFixtures } from './helpers.ts';
 
 const FIELDS: readonly (readonly string[])[] = [
   ['samp.info.hostname', 'samp.info.players'],
@@ -179,6 +181,21 @@ describe("unneeded: 'layers': a frame's own layers as its frame record, no messa
         const once = !names.includes('samp.rcon.output');
         expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
         expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
+      }
+    },
+  );
+
+  it.each(readdirSync(hexFixtures).filter((f) => f.endsWith('.txt')))(
+    'hex dump %s: a bare payload has no frame to list it by, its record made and its lines as every record gives',
+    (name) => {
+      const text = readFileSync(hexFixtures + name, 'utf8');
+      for (const names of LAYER_FIELDS) {
+        const line = new FieldsLine(names);
+        const render = (r: ReturnType<typeof dissectHexDump>) =>
+          r.packets.map((p) => (p === BLANK ? line.blank : line.line(p, captureStart(r.stats))));
+        const all = dissectHexDump(text, { allFrames: true });
+        const some = dissectHexDump(text, { allFrames: true, needs: (l) => line.needs(l), unneeded: line.unneeded, links: false });
+        expect(render(some), names.join()).toEqual(render(all));
       }
     },
   );
