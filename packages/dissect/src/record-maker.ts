@@ -102,6 +102,38 @@ export function recordsNeeded(
   return options.needs ? { needs: options.needs, otherwise: BLANK, layers: options.unneeded === 'layers' } : undefined;
 }
 
+/**
+ * Whether a dissection with `options` reads no datagram's message: its `needs` needs no layout,
+ * and the frames it leaves come out as their frame records (`unneeded: 'layers'`): nothing is
+ * recognised, and no query packet counted.
+ */
+function readsNoMessage(options: DissectOptions): boolean {
+  const needed = recordsNeeded(options);
+  return !!needed?.layers && (options.protocols ?? builtInProtocols).every((p) => p.layouts.every((l) => !needed.needs(l.id)));
+}
+
+/** The record of a captured frame without its query message; `previous`: the time of the frame before it. */
+function frameRecordOf(
+  input: FrameInput,
+  previous: Timestamp | null | undefined,
+  reason: FrameRecord['reason'],
+  detail: string,
+  udp?: UdpDatagram,
+): FrameRecord {
+  const r = new FrameRecord(
+    input.index,
+    input.timestamp,
+    input.linkType,
+    input.data,
+    input.originalLength ?? input.data.length,
+    reason,
+    detail,
+    udp,
+  );
+  if (input.timestamp) r.previousTimestamp = previous ?? input.timestamp;
+  return r;
+}
+
 export class RecordMaker {
   readonly #options: DissectOptions;
   readonly #codec: CodecOptions;
@@ -139,8 +171,7 @@ export class RecordMaker {
     this.#needs = needed?.needs;
     this.#otherwise = needed?.otherwise;
     this.#layers = !!needed?.layers;
-    const needs = this.#needs;
-    this.#messageless = this.#layers && (options.protocols ?? builtInProtocols).every((p) => p.layouts.every((l) => !needs!(l.id)));
+    this.#messageless = readsNoMessage(options);
     this.#layerFilter = !!options.filter?.layers && !options.decodeAs;
   }
 
@@ -247,10 +278,11 @@ export class RecordMaker {
   ): DissectedRecord | undefined {
     const stats = this.#stats;
     stats.udp++;
-    // A bare payload (a hex dump) has no frame to list it by: its record is made, as before `unneeded`.
-    const layers = this.#layers && input !== undefined;
-    if (this.#messageless && layers) return this.#unneeded(frame, timestamp, udp, input, previous);
-    if (input && this.#layerFilter && !this.#layersPass(input, timestamp, udp, previous)) {
+    // A bare payload (a hex dump) has no frame to list it by: with `unneeded: 'layers'` its record is made, as without `needs`.
+    const bare = this.#layers && input === undefined;
+    const layers = this.#layers && !bare;
+    if (this.#messageless && layers) return this.#unneeded(udp, input, previous);
+    if (input && this.#layerFilter && !this.#layersPass(input, udp, previous)) {
       // Counted as its record would be, none made.
       this.#fragments.total(udp.fragments, input.index, input.originalLength ?? input.data.length);
       if (facts.kind === DECODED) {
@@ -268,7 +300,7 @@ export class RecordMaker {
     let p: Packet | undefined;
     if (facts.kind === DECODED && layers && !this.#needs!(facts.layout!.id)) {
       stats.game++;
-      return this.#unneeded(frame, timestamp, udp, input, previous);
+      return this.#unneeded(udp, input, previous);
     }
     if (facts.kind === DECODED) {
       const hinted = this.#decodeAsHint(udp);
@@ -279,10 +311,10 @@ export class RecordMaker {
         ? this.#echoing(frame, timestamp, udp, frameBytes, facts.direction, layout, facts.secrets)
         : this.#record(frame, timestamp, udp, frameBytes, layout.protocol, facts.direction, layout);
     } else {
-      const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW && (layers || !this.#layers) ? this.#needs : undefined);
+      const r = this.#raw(frame, timestamp, udp, frameBytes, facts.kind === RAW && !bare ? this.#needs : undefined);
       if (r === null) {
         stats.game++;
-        return this.#unneeded(frame, timestamp, udp, input, previous);
+        return this.#unneeded(udp, input, previous);
       }
       p = r;
       if (p && facts.kind !== RAW) {
@@ -345,33 +377,14 @@ export class RecordMaker {
    * Whether the display filter, which reads the frame's layers alone ({@link #layerFilter}),
    * passes the datagram's frame: tested on its frame record, as it would be on its query packet.
    */
-  #layersPass(input: FrameInput, timestamp: Timestamp | null, udp: UdpDatagram, previous: Timestamp | null | undefined): boolean {
-    const r = new FrameRecord(
-      input.index,
-      timestamp,
-      input.linkType,
-      input.data,
-      input.originalLength ?? input.data.length,
-      'data',
-      '',
-      udp,
-    );
-    if (timestamp) r.previousTimestamp = previous ?? timestamp;
-    return this.#options.filter!.matches(r, this.#start);
+  #layersPass(input: FrameInput, udp: UdpDatagram, previous: Timestamp | null | undefined): boolean {
+    return this.#options.filter!.matches(frameRecordOf(input, previous, 'data', '', udp), this.#start);
   }
 
   /** What a datagram whose record is not needed comes out as: {@link #otherwise}, or its frame record (`unneeded: 'layers'`). */
-  #unneeded(
-    frame: number,
-    timestamp: Timestamp | null,
-    udp: UdpDatagram,
-    input: FrameInput | undefined,
-    previous: Timestamp | null | undefined,
-  ): DissectedRecord | undefined {
-    if (!this.#layers) return this.#otherwise;
-    return input
-      ? this.#other(input, previous ?? null, 'data', '', udp)
-      : this.#shown(new FrameRecord(frame, timestamp, undefined, udp.payload, udp.payload.length, 'data', ''));
+  #unneeded(udp: UdpDatagram, input: FrameInput | undefined, previous: Timestamp | null | undefined): DissectedRecord | undefined {
+    // A bare payload's record is always made with `unneeded: 'layers'` (see #udpRecord): here only frames come.
+    return this.#layers && input ? this.#other(input, previous ?? null, 'data', '', udp) : this.#otherwise;
   }
 
   /** The record of a frame without a query message (`allFrames`), if the display filter passes it. */
@@ -382,18 +395,7 @@ export class RecordMaker {
     detail: string,
     udp?: UdpDatagram,
   ): FrameRecord | undefined {
-    const r = new FrameRecord(
-      input.index,
-      input.timestamp,
-      input.linkType,
-      input.data,
-      input.originalLength ?? input.data.length,
-      reason,
-      detail,
-      udp,
-    );
-    if (input.timestamp) r.previousTimestamp = previous ?? input.timestamp;
-    return this.#shown(r);
+    return this.#shown(frameRecordOf(input, previous, reason, detail, udp));
   }
 
   /** A frame record, if the display filter passes it (counted then). */

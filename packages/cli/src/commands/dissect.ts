@@ -200,7 +200,7 @@ export function dissectCommand(): Command {
       const input = live?.input ?? (await openInput(file));
       // Made once the input is open: a file that cannot be read leaves no empty capture behind.
       if (keeps) out.kept = new KeptCapture(opts.write!);
-      // -T fields of the frame's layers alone reads no message (DissectOptions.unneeded): no query packet is counted.
+      // -T fields of the frame's layers alone reads no message (DissectOptions.unneeded; the record maker's readsNoMessage): no query packet is counted.
       const messageless =
         !!fields?.layersOnly && options.needs !== undefined && (!options.filter || !!options.filter.layers) && !options.decodeAs;
       const progress = new Progress(live === undefined, !messageless);

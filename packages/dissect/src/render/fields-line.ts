@@ -163,60 +163,53 @@ export class FieldsLine {
 
   /**
    * {@link line} and a newline, written into `sink` as UTF-8 (the command's millions of lines):
-   * a value that is one number or one string is written as it is, not joined into the line's text first.
+   * a column of one value is written as it is, not joined into the line's text first, and a whole
+   * number without making its text.
    */
   write(p: DissectedRecord, sink: ByteSink, start?: Timestamp | null): void {
-    if (start !== this.#context.start) this.#context = { ...this.#context, start };
-    const ctx = this.#context;
+    const ctx = this.#begin(start);
     const quote = this.#quote;
     for (let i = 0; i < this.#columns.length; i++) {
       const { field, hex, float } = this.#columns[i]!;
       if (i > 0) sink.raw(this.#separator);
-      let values: readonly FilterValue[] | undefined;
-      if (field.text) {
-        const texts = field.text(p, ctx);
-        if (texts.length === 1) {
-          if (quote) sink.raw(quote);
-          writeEscaped(sink, texts[0]!);
-          if (quote) sink.raw(quote);
-          continue;
-        }
-        sink.raw(this.#column(i, p, ctx, undefined, texts));
+      const values = field.text ? undefined : field.values(p, ctx);
+      const texts = field.text ? field.text(p, ctx) : undefined;
+      if ((values ?? texts)!.length !== 1) {
+        sink.raw(this.#column(i, p, ctx, values, texts));
         continue;
       }
-      if (!float) {
-        values = field.values(p, ctx);
-        if (values.length === 1) {
-          const v = values[0]!;
-          if (quote) sink.raw(quote);
-          // The common cases of valueText, written: a whole number in decimal, an IPv4 address, a string to its first NUL.
-          if (typeof v === 'number' && field.type === 'ipv4') sink.ascii(`${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`);
-          else if (typeof v === 'number' && !hex && field.type !== 'none' && Number.isSafeInteger(v)) sink.number(v);
-          else if (typeof v === 'string' && field.type !== 'none') {
-            const nul = v.indexOf('\0');
-            writeEscaped(sink, nul < 0 ? v : v.slice(0, nul));
-          } else writeEscaped(sink, columnText(v, field, hex, float));
-          if (quote) sink.raw(quote);
-          continue;
-        }
-      }
-      sink.raw(this.#column(i, p, ctx, values));
+      if (quote) sink.raw(quote);
+      const v = values?.[0];
+      // A whole number in decimal (valueText's String(v)) without making its text; anything else as the line has it.
+      if (typeof v === 'number' && field.type === 'number' && !hex && !float && Number.isSafeInteger(v)) sink.number(v);
+      else writeEscaped(sink, texts ? texts[0]! : columnText(v!, field, hex, float));
+      if (quote) sink.raw(quote);
     }
-    if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
+    this.#end(p);
     sink.ascii('\n');
   }
 
   /** One packet's line, without its newline; `start` is the capture's first frame's time (`frame.time_relative`). */
   line(p: DissectedRecord, start?: Timestamp | null): string {
-    if (start !== this.#context.start) this.#context = { ...this.#context, start };
-    const ctx = this.#context;
+    const ctx = this.#begin(start);
     let out = '';
     for (let i = 0; i < this.#columns.length; i++) {
       if (i > 0) out += this.#separator;
       out += this.#column(i, p, ctx);
     }
-    if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
+    this.#end(p);
     return out;
+  }
+
+  /** The context a packet's line is written in, its capture's first frame's time `start`. */
+  #begin(start: Timestamp | null | undefined): FilterContext {
+    if (start !== this.#context.start) this.#context = { ...this.#context, start };
+    return this.#context;
+  }
+
+  /** A packet's line is written: `-t dd` counts the next one's time from its. */
+  #end(p: DissectedRecord): void {
+    if (this.#time && 'timestamp' in p && p.timestamp) this.#time.shownBefore = p.timestamp as Timestamp;
   }
 
   /** Column `i`'s text in a packet's line, quoted and escaped; `values` or `given` (texts), its field's where the caller has them. */

@@ -121,8 +121,7 @@ export function writePacketSummary(
   options: RenderOptions = {},
   time?: TimeColumn,
 ): void {
-  if (p instanceof FrameRecord) sink.raw(packetSummary(p, start, time));
-  else writeColumns(summaryColumns(p, start, time), sink);
+  sink.raw(packetSummary(p, start, time));
   sink.ascii('\n');
   if (!options.hex) return;
   for (const line of p instanceof FrameRecord ? hexPane(p.frameBytes, [], options.colour) : packetHexPane(p, options)) {
@@ -130,42 +129,4 @@ export function writePacketSummary(
     sink.ascii('\n');
   }
   sink.ascii('\n');
-}
-
-const ARROW = new TextEncoder().encode(' → ');
-const SPACES = '                     ';
-
-/** `text` (ASCII) after spaces up to `width`, as `padStart` pads it. */
-function padStart(sink: ByteSink, text: string, width: number): void {
-  if (text.length < width) sink.ascii(SPACES.slice(0, width - text.length));
-  sink.ascii(text);
-}
-
-/** `text` (ASCII) before spaces up to `width`, as `padEnd` pads it. */
-function padEnd(sink: ByteSink, text: string, width: number): void {
-  sink.ascii(text);
-  if (text.length < width) sink.ascii(SPACES.slice(0, width - text.length));
-}
-
-/**
- * {@link packetSummary}'s line of a query packet's columns, written column by column: its
- * columns are ASCII but for the Info text, which alone is encoded (a line a packet, the
- * default output: encoding the whole line was a tenth of it).
- */
-function writeColumns(c: SummaryColumns, sink: ByteSink): void {
-  padStart(sink, String(c.frame), 5);
-  sink.ascii(' ');
-  padStart(sink, c.time, 11);
-  sink.ascii(' ');
-  padStart(sink, c.source, 21);
-  sink.bytes(ARROW);
-  padEnd(sink, c.destination, 21);
-  sink.ascii(' ');
-  // A protocol declared elsewhere may be named in any script.
-  sink.raw(c.protocol);
-  if (c.protocol.length < 7) sink.ascii(SPACES.slice(0, 7 - c.protocol.length));
-  sink.ascii(' ');
-  padStart(sink, String(c.length), 5);
-  sink.ascii(' ');
-  sink.raw(c.info);
 }

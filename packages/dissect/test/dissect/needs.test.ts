@@ -17,6 +17,7 @@ import {
   dissectHexDump,
   isFrameRecord,
   packetLine,
+  type DisplayFilter,
   type DissectOptions,
   type DissectStats,
   type DissectedRecord,
@@ -131,27 +132,38 @@ const LAYER_FIELDS: readonly (readonly string[])[] = [
   ['frame.number', 'samp.info.hostname', 'ip.src', 'mcquery.basic.motd', 'samp.rcon.output'],
 ];
 
+/**
+ * `-T fields` of `names` with `unneeded: 'layers'` and `links: false` (and `filter`, of the layers) against every
+ * record made (with the same filter), through two passes and a stream: the same lines, none blank, and the same
+ * counts but pairing's and the query packets'.
+ */
+async function sameAsEveryRecord(file: string, names: readonly string[], filter?: DisplayFilter): Promise<void> {
+  const line = new FieldsLine(names);
+  const filtered = filter ? { filter } : {};
+  const options: DissectOptions = { needs: (layout) => line.needs(layout), unneeded: line.unneeded, links: false, ...filtered };
+  for (const twoPasses of [true, false]) {
+    const all = await lines(file, names, filtered, twoPasses);
+    const some = await lines(file, names, options, twoPasses);
+    expect(some.text).toEqual(all.text);
+    expect(some.blanks).toBe(0);
+    // Read once, unpaired (but where an RCON reply's secrets need its request: pairing/alone.ts); with no layout
+    // needed, no message is read either, and no query packet counted.
+    const { exchanges, unanswered, unmatched, duplicates, game, nonGame, ...counts } = some.stats;
+    const { exchanges: e, unanswered: u, unmatched: m, duplicates: d, game: allGame, nonGame: allNon, ...allCounts } = all.stats;
+    expect(counts).toEqual(allCounts);
+    const once = !names.includes('samp.rcon.output');
+    expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
+    expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
+  }
+}
+
 describe("unneeded: 'layers': a frame's own layers as its frame record, no message read", () => {
   it.each(files.flatMap((file) => LAYER_FIELDS.map((names) => [file.split('/').pop()!, names.join(' -e '), file, names] as const)))(
     '%s, -e %s: the same lines as every record gives',
     async (_name, _e, file, names) => {
       const line = new FieldsLine(names);
       expect(line.linkless).toBe(true);
-      const options: DissectOptions = { needs: (layout) => line.needs(layout), unneeded: line.unneeded, links: false };
-      for (const twoPasses of [true, false]) {
-        const all = await lines(file, names, {}, twoPasses);
-        const some = await lines(file, names, options, twoPasses);
-        expect(some.text).toEqual(all.text);
-        expect(some.blanks).toBe(0);
-        // Read once, unpaired (but where an RCON reply's secrets need its request: pairing/alone.ts); with no layout
-        // needed, no message is read either, and no query packet counted.
-        const { exchanges, unanswered, unmatched, duplicates, game, nonGame, ...counts } = some.stats;
-        const { exchanges: e, unanswered: u, unmatched: m, duplicates: d, game: allGame, nonGame: allNon, ...allCounts } = all.stats;
-        expect(counts).toEqual(allCounts);
-        const once = !names.includes('samp.rcon.output');
-        expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
-        expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
-      }
+      await sameAsEveryRecord(file, names);
     },
   );
 
@@ -166,22 +178,9 @@ describe("unneeded: 'layers': a frame's own layers as its frame record, no messa
   )(
     '%s, -e %s -Y %s: a filter of the layers tests the frame records, the same lines as every record gives',
     async (_name, _e, text, file, names) => {
-      const line = new FieldsLine(names);
       const filter = compileFilter(text);
       expect(filter.layers).toBe(true);
-      const options: DissectOptions = { needs: (layout) => line.needs(layout), unneeded: line.unneeded, links: false, filter };
-      for (const twoPasses of [true, false]) {
-        const all = await lines(file, names, { filter }, twoPasses);
-        const some = await lines(file, names, options, twoPasses);
-        expect(some.text).toEqual(all.text);
-        expect(some.blanks).toBe(0);
-        const { exchanges, unanswered, unmatched, duplicates, game, nonGame, ...counts } = some.stats;
-        const { exchanges: e, unanswered: u, unmatched: m, duplicates: d, game: allGame, nonGame: allNon, ...allCounts } = all.stats;
-        expect(counts).toEqual(allCounts);
-        const once = !names.includes('samp.rcon.output');
-        expect([exchanges, unanswered, unmatched, duplicates]).toEqual(once ? [0, 0, 0, 0] : [e, u, m, d]);
-        expect([game, nonGame]).toEqual(line.layersOnly ? [0, 0] : [allGame, allNon]);
-      }
+      await sameAsEveryRecord(file, names, filter);
     },
   );
 
