@@ -70,17 +70,33 @@ export function runSync(...args: string[]): RanSync {
   return runsInProcess(args) ? runInProcess(args) : spawnSync(process.execPath, cliArgs(args), { cwd: root, encoding: 'utf8' });
 }
 
+/** Runs sent to the worker, each answer named by its run's number. */
+let runs = 0;
+/** Never set: a 1 ms wait on it is a sleep. */
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
 /** `gamequery ARGS…` in the worker, with `env` set for the run; this thread waits for its end. */
 export function runInProcess(args: readonly string[], env: Record<string, string> = {}): RanSync {
   const { port, flag } = programWorker();
+  const id = ++runs;
   Atomics.store(flag, 0, 0);
-  port.postMessage({ args, env });
+  port.postMessage({ id, args, env });
   const end = Date.now() + 120_000;
-  while (Atomics.wait(flag, 0, 0, 1000) === 'timed-out')
+  for (;;) {
+    const answer = receiveMessageOnPort(port)?.message as (RanSync & { readonly id: number }) | undefined;
+    // An answer to an earlier run (one given up on) is passed over: each run reads its own.
+    if (answer?.id === id) {
+      if (answer.status === -1) throw new Error(`gamequery ${args.join(' ')} in process: ${answer.stderr}`);
+      return { status: answer.status, stdout: answer.stdout, stderr: answer.stderr };
+    }
+    if (answer) continue;
     if (Date.now() > end) throw new Error(`gamequery ${args.join(' ')}: no end after 120 s in process`);
-  const answer = receiveMessageOnPort(port)?.message as RanSync | undefined;
-  if (!answer || answer.status === -1) throw new Error(`gamequery ${args.join(' ')} in process: ${answer?.stderr ?? 'no answer'}`);
-  return answer;
+    // The worker raises the flag after it posts its answer, but the answer can reach this port a moment after the
+    // flag does (CI, 29 November: a run read no answer, and every run after it its predecessor's): wait for the
+    // flag, then for the answer.
+    if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 1000);
+    else Atomics.wait(nap, 0, 0, 1);
+  }
 }
 
 export interface RunOptions {

@@ -1,7 +1,7 @@
 /**
  * A worker thread that runs the built program (packages/cli/bin/program.js) in process, one run
  * at a time, for packages/cli/test/cli.ts: it answers on the port it is given, then wakes the
- * test's thread, which waits on the shared flag (see `runSync` there). Plain JavaScript: the
+ * test's thread, which waits on the shared flag (see `runSync` there); each answer carries its run's `id`. Plain JavaScript: the
  * worker has no TypeScript loader.
  *
  * A run's stdout and stderr are what it writes (copied: the command reuses its buffers), its
@@ -34,7 +34,7 @@ const late = (e) => (uncaught += `uncaught in process: ${e instanceof Error ? e.
 process.on('uncaughtException', late);
 process.on('unhandledRejection', late);
 
-port.on('message', async ({ args, env }) => {
+port.on('message', async ({ id, args, env }) => {
   out.length = 0;
   err.length = 0;
   process.exitCode = undefined;
@@ -59,7 +59,7 @@ port.on('message', async ({ args, env }) => {
     else process.env[k] = v;
   }
   process.exitCode = undefined;
-  port.postMessage({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+  port.postMessage({ id, status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
   Atomics.store(done, 0, 1);
   Atomics.notify(done, 0);
 });
