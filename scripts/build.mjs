@@ -73,7 +73,7 @@ export function build() {
 /**
  * The command line as one program: `packages/cli/dist/main.js` and everything it imports (the
  * codec, the dissector, commander) bundled by esbuild into `packages/cli/bin/gamequery.js`, each
- * subcommand in its own chunk, loaded when it runs, as `main.ts` imports it. Node then resolves,
+ * subcommand in its own chunk, loaded when it runs, as `program.ts` imports it. Node then resolves,
  * reads and links a handful of files instead of some 150 modules: a one-packet dissect starts in
  * about 140 ms instead of 205 (docs/performance.md). The package ships this, with no runtime
  * dependency. rxjs stays outside, as the codec's optional peer: the command never imports it.

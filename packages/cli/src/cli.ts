@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-/** gamequery — the command line. Parses flags, calls the libraries, prints. */
+/** gamequery — the command line, as main.ts loads it: parses flags, calls the libraries, prints. */
 import { boundHeap, largeInput } from './heap.ts';
 import { commandsFor, failed, runProgram } from './program.ts';
 

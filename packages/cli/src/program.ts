@@ -1,5 +1,5 @@
 /**
- * The program: `gamequery ARGS…` parsed and run, without the process around it (main.ts: the
+ * The program: `gamequery ARGS…` parsed and run, without the process around it (cli.ts: the
  * command as installed). Its output goes to process.stdout and process.stderr and its exit
  * code to process.exitCode, as the commands write them; the CLI's tests run it in process too
  * (packages/cli/test/cli.ts), from the bundle's `program.js`.

@@ -22,7 +22,7 @@ interface Opts {
   showSecrets?: boolean;
 }
 
-/** A usage error: exit 2 (main.ts). */
+/** A usage error: exit 2 (cli.ts). */
 class DecodeInputError extends Error {}
 
 /** Characters of bare hex besides the digits: blanks, line breaks, `:` `-` `,` separators (and `0x`, removed first). */

@@ -31,7 +31,7 @@ Reading an attack:
       // takes everything from the first option it does not know as unknown), after ours.
       const given = file === undefined ? rest : [file, ...rest];
       const format = given.some((a) => a === '-F' || a.startsWith('--format') || /^-F./.test(a)) ? [] : ['-F', 'text'];
-      // Its usage errors exit 2 as every command's do (main.ts), not commander's 1.
+      // Its usage errors exit 2 as every command's do (cli.ts), not commander's 1.
       await dissectCommand()
         .exitOverride()
         .parseAsync(['-q', '-z', 'stats', ...format, ...given], { from: 'user' });
