@@ -91,9 +91,9 @@ export function runInProcess(args: readonly string[], env: Record<string, string
     }
     if (answer) continue;
     if (Date.now() > end) throw new Error(`gamequery ${args.join(' ')}: no end after 120 s in process`);
-    // The worker raises the flag after it posts its answer, but the answer can reach this port a moment after the
-    // flag does (CI, 29 November: a run read no answer, and every run after it its predecessor's): wait for the
-    // flag, then for the answer.
+    // Woken is not answered: the worker raises the flag and then notifies, and a run that saw the flag raised can be
+    // over before that notify comes, which then wakes the next run's wait with the flag still down (CI, 29 November:
+    // a run read no answer, and every run after it its predecessor's). So: wait for the flag, then for the answer.
     if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 1000);
     else Atomics.wait(nap, 0, 0, 1);
   }
